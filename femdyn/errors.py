@@ -1,0 +1,37 @@
+"""Exceptions raised by femdyn.
+
+Every error names the offending object (node, element, joint, solver step) and says how
+to fix the input, so users never have to read a numpy traceback.
+"""
+
+
+class FemdynError(Exception):
+    """Base class of all femdyn errors."""
+
+
+class ModelError(FemdynError, ValueError):
+    """Invalid model input: unknown node, zero-length link, bad material data, ..."""
+
+
+class ConstraintError(ModelError):
+    """Redundant, conflicting or unsatisfiable constraints."""
+
+
+class SolverError(FemdynError, RuntimeError):
+    """A simulation that could not continue.
+
+    ``results`` holds everything computed before the failure (may be None when the
+    failure happened before the first step).
+    """
+
+    def __init__(self, message, results=None):
+        super().__init__(message)
+        self.results = results
+
+
+class ConvergenceError(SolverError):
+    """Newton iterations did not converge."""
+
+
+class SingularMatrixError(SolverError):
+    """The iteration (KKT) matrix is singular: redundant constraints or a lost degree of freedom."""

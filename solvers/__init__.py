@@ -1,0 +1,1 @@
+"""femdyn.solvers."""
