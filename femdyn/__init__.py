@@ -1,0 +1,16 @@
+"""femdyn: rigid-flexible multibody dynamics with natural coordinates and finite elements.
+
+Build a :class:`Model`, ``assemble()`` it into a :class:`System`, and solve with
+:mod:`femdyn.solvers` (static equilibrium, generalized-α). SI units throughout.
+"""
+from .errors import (ConstraintError, ConvergenceError, FemdynError, ModelError, SingularMatrixError,
+                     SolverError)
+from .model import Model
+from .results import Results, load
+from .system import System
+from .timefunctions import Constant, Polynomial, Sine, SmoothStep, TimeFunction
+
+__all__ = ["Model", "System", "Results", "load", "FemdynError", "ModelError", "ConstraintError", "SolverError",
+           "ConvergenceError", "SingularMatrixError", "TimeFunction", "Constant", "Polynomial", "Sine",
+           "SmoothStep"]
+__version__ = "0.1.0"

@@ -1,0 +1,178 @@
+"""Rigid bodies in natural coordinates and the ground.
+
+:class:`NaturalBody` covers the rigid beam of seed 002 (two points, 6 coordinates,
+1 rigid condition), a beam that also carries a joint-axis unit vector (two points + one
+vector, 9 coordinates, 3 conditions) and the full spatial body (two points + two unit
+vectors, or three points + one vector: 12 coordinates, 6 conditions), with constant mass
+matrix (see :mod:`femdyn.elements.ncf`). Rigid conditions: every pair of basis vectors
+keeps its dot product, b_i·b_j = const (García de Jalón & Bayo 1994, §2.2); unit length
+of vector nodes is imposed once per node by the model.
+"""
+import numpy as np
+
+from femdyn.elements import ncf
+
+from .coordinates import Expr
+from .errors import ModelError
+
+
+class Ground:
+    """The inertial frame: its points and vectors are constant expressions."""
+
+    name = "ground"
+    nodes = ()
+    span_rank = 3
+
+    def material_point(self, x):
+        return Expr.constant(x)
+
+    def material_vector(self, w):
+        return Expr.constant(w)
+
+    def span_basis(self):
+        return [Expr.constant(e) for e in np.eye(3)], np.eye(3)
+
+    def contains_direction(self, w):
+        return True
+
+
+class NaturalBody:
+    """A rigid body on point nodes ``points`` (≥ 1) and unit-vector nodes ``vectors``.
+
+    ``mass`` in kg, ``com`` the centre of mass and ``inertia`` (3×3, kg·m², about the
+    centre of mass) both in global axes in the initial configuration.
+    """
+
+    def __init__(self, name, points, vectors, mass, com, inertia, point_masses=None):
+        self.name = name
+        self.points, self.vectors = list(points), list(vectors)
+        if not self.points:
+            raise ModelError(f"body '{name}': needs at least one point node")
+        for node in self.points + self.vectors:
+            if node.kind != ("point" if node in self.points else "vector"):
+                raise ModelError(f"body '{name}': node '{node.name}' is a {node.kind}, not a "
+                                 f"{'point' if node in self.points else 'vector'}")
+        self.nodes = self.points + self.vectors
+        self.basis = [p.expr - self.points[0].expr for p in self.points[1:]] + [u.expr for u in self.vectors]
+        self.is_point = np.array([True] * (len(self.points) - 1) + [False] * len(self.vectors))
+        self.origin0 = self.points[0].initial[:3]
+        self.B0 = np.column_stack([b(_initial_q(self)) for b in self.basis]) if self.basis else np.zeros((3, 0))
+        self._check_basis()
+        if not mass > 0:
+            raise ModelError(f"body '{name}': mass must be positive (kg), got {mass}")
+        self.mass, self.com, self.inertia = float(mass), np.asarray(com, float), np.asarray(inertia, float)
+        self._check_inertia()
+        self.point_masses = dict(point_masses or {})
+        self.Z, self.first = ncf.basis_mass_matrix(self.mass, self.com - self.origin0, self.inertia,
+                                                   self.B0, self.is_point, name)
+        self._add_point_masses()
+
+    # --- checks -----------------------------------------------------------------
+    def _check_basis(self):
+        k = self.B0.shape[1]
+        if k > 3:
+            raise ModelError(f"body '{self.name}': {k} basis vectors; natural coordinates need at most 3 "
+                             "(e.g. 2 points + 2 unit vectors)")
+        if k == 0:
+            raise ModelError(f"body '{self.name}': a single point has no orientation; add a second point")
+        sv = np.linalg.svd(self.B0, compute_uv=False)
+        if sv[-1] < 1e-9 * max(sv[0], 1e-300):
+            raise ModelError(f"body '{self.name}': its points/vectors are coincident or collinear "
+                             f"(singular values {sv}); choose independent basis nodes")
+
+    def _check_inertia(self):
+        I = self.inertia
+        if I.shape != (3, 3) or not np.allclose(I, I.T, atol=1e-12 * max(1.0, np.abs(I).max())):
+            raise ModelError(f"body '{self.name}': inertia must be a symmetric 3×3 tensor (kg·m²)")
+        ev = np.linalg.eigvalsh(I)
+        tol = 1e-12 * max(ev.max(), 1e-300)
+        if ev.min() < -tol or ev[0] + ev[1] < ev[2] - tol:
+            raise ModelError(f"body '{self.name}': inertia {ev} violates positivity or the triangle "
+                             "inequality I1 + I2 ≥ I3; check the values and their axes")
+
+    def _add_point_masses(self):
+        for node, m in self.point_masses.items():
+            if node not in self.points:
+                raise ModelError(f"body '{self.name}': point mass on '{node.name}', which is not one of its points")
+            w = self.weights(node.initial[:3])
+            self.Z += m * np.outer(w, w)
+            self.first += m * w
+            self.mass += m
+
+    # --- material expressions -----------------------------------------------------
+    def local(self, w):
+        """Basis coordinates c of a vector w (global, initial configuration)."""
+        c, *_ = np.linalg.lstsq(self.B0, w, rcond=None)
+        if np.linalg.norm(self.B0 @ c - w) > 1e-9 * max(1.0, np.linalg.norm(w)):
+            raise ModelError(f"body '{self.name}': {np.round(w, 6).tolist()} is outside the span of its "
+                             "basis; for a rigid beam the point must lie on its axis")
+        return c
+
+    def weights(self, x):
+        c = self.local(np.asarray(x, float) - self.origin0)
+        return np.concatenate([[1.0 - c[self.is_point].sum()], c])
+
+    def material_point(self, x):
+        """Expr of the material point at global position x (initial configuration)."""
+        return self.points[0].expr + self._combine(self.local(np.asarray(x, float) - self.origin0))
+
+    def material_vector(self, w):
+        """Expr of the material vector equal to w in the initial configuration."""
+        return self._combine(self.local(np.asarray(w, float)))
+
+    def _combine(self, c):
+        e = Expr()
+        for cj, b in zip(c, self.basis):
+            e = e + cj * b
+        return e
+
+    @property
+    def span_rank(self):
+        return self.B0.shape[1]
+
+    def span_basis(self):
+        """Orthonormal material vectors spanning the body's basis, with their initial values."""
+        Q, _ = np.linalg.qr(self.B0)
+        return [self.material_vector(Q[:, j]) for j in range(Q.shape[1])], Q
+
+    def contains_direction(self, w):
+        c, *_ = np.linalg.lstsq(self.B0, w, rcond=None)
+        return np.linalg.norm(self.B0 @ c - w) <= 1e-9 * np.linalg.norm(w)
+
+    # --- assembly ---------------------------------------------------------------
+    def node_starts(self):
+        return np.array([n.start for n in self.nodes])
+
+    def mass_coo(self):
+        """COO of M = Z ⊗ I₃ on the body's node slots."""
+        s = self.node_starts()
+        a, b, comp = np.meshgrid(np.arange(len(s)), np.arange(len(s)), np.arange(3), indexing="ij")
+        return (s[a] + comp).ravel(), (s[b] + comp).ravel(), self.Z[a, b].ravel()
+
+    def gravity(self, g):
+        """Generalized gravity force (dofs, values): ∫ρ Cᵀ g dV = first ⊗ g."""
+        s = self.node_starts()
+        return (s[:, None] + np.arange(3)).ravel(), np.outer(self.first, g).ravel()
+
+    def rigid_conditions(self):
+        """(a, b, value, label) for every pair of basis vectors: a·b = value."""
+        out = []
+        for i in range(len(self.basis)):
+            for j in range(i, len(self.basis)):
+                if i == j and not self.is_point[i]:
+                    continue  # unit length of a vector node is imposed once by the model
+                out.append((self.basis[i], self.basis[j], float(self.B0[:, i] @ self.B0[:, j]),
+                            f"{self.name}: rigid condition b{i}·b{j}"))
+        return out
+
+    def __repr__(self):
+        return f"NaturalBody({self.name!r}, points={[p.name for p in self.points]}, vectors={[v.name for v in self.vectors]})"
+
+
+def _initial_q(body):
+    """A q-like lookup holding only the body's initial node values."""
+    size = max(n.start + n.initial.size for n in body.nodes)
+    q = np.zeros(size)
+    for n in body.nodes:
+        q[n.start:n.start + n.initial.size] = n.initial
+    return q

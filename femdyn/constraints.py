@@ -1,0 +1,72 @@
+"""Constraint equations Φ(q, t) = 0 gathered from joints, bodies and nodes.
+
+Each joint yields :class:`Equation` records; :class:`ConstraintSet` groups them by kind
+into :class:`~femdyn.vectorfunctions.FunctionGroup` batches and provides, in global row
+order, Φ, the sparse Jacobian Φ_q, the Hessian term ∂(Φ_qᵀλ)/∂q, Φ_t and the
+acceleration right-hand side γ = −ζ with Φ̈ = Φ_q q̈ + ζ.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from .sparse import Pattern
+from .vectorfunctions import FunctionGroup, Targets
+
+
+@dataclass
+class Equation:
+    kind: type
+    exprs: tuple
+    param: object = None
+    value: float = 0.0
+    function: object = None
+    label: str = ""
+
+
+class ConstraintSet:
+    """All equations of a model with fixed row order (row i = equations[i])."""
+
+    def __init__(self, equations, n):
+        self.equations, self.n, self.m = equations, n, len(equations)
+        self.labels = [e.label for e in equations]
+        self.groups = []
+        for kind in dict.fromkeys(e.kind for e in equations):
+            rows = np.array([i for i, e in enumerate(equations) if e.kind is kind])
+            eqs = [equations[i] for i in rows]
+            params = np.array([e.param if e.param is not None else np.zeros(3) for e in eqs], float)
+            targets = Targets([e.value for e in eqs], [e.function for e in eqs])
+            self.groups.append((rows, FunctionGroup(kind, [e.exprs for e in eqs], params, targets, n)))
+        self.jac_rows = np.concatenate([rows[g.eq] for rows, g in self.groups]) if self.groups else np.zeros(0, int)
+        self.jac_cols = np.concatenate([g.cols for _, g in self.groups]) if self.groups else np.zeros(0, int)
+        self.hess_rows = np.concatenate([g.h_rows for _, g in self.groups]) if self.groups else np.zeros(0, int)
+        self.hess_cols = np.concatenate([g.h_cols for _, g in self.groups]) if self.groups else np.zeros(0, int)
+        self.jac_pattern = Pattern(self.jac_rows, self.jac_cols, (self.m, n))
+
+    def evaluate(self, q, t):
+        """Φ (m,) and the COO values of Φ_q on (jac_rows, jac_cols)."""
+        phi = np.zeros(self.m)
+        vals = []
+        for rows, g in self.groups:
+            p, v = g.evaluate(q, t)
+            phi[rows] = p
+            vals.append(v)
+        return phi, (np.concatenate(vals) if vals else np.zeros(0))
+
+    def phi(self, q, t):
+        return self.evaluate(q, t)[0]
+
+    def jacobian(self, q, t):
+        return self.jac_pattern.assemble(self.evaluate(q, t)[1])
+
+    def hessian_values(self, q, lam):
+        """COO values of ∂(Φ_qᵀλ)/∂q = Σ λ_i ∂²Φ_i/∂q² on (hess_rows, hess_cols)."""
+        vals = [g.hessian_values(q, lam[rows]) for rows, g in self.groups]
+        return np.concatenate(vals) if vals else np.zeros(0)
+
+    def acceleration_terms(self, q, v, t):
+        """Φ_t (m,) and γ (m,) with Φ_q q̈ = γ."""
+        phi_t, gamma = np.zeros(self.m), np.zeros(self.m)
+        for rows, g in self.groups:
+            pt, zeta = g.acceleration_terms(q, v, t)
+            phi_t[rows], gamma[rows] = pt, -zeta
+        return phi_t, gamma

@@ -1,0 +1,125 @@
+"""Nodes and affine coordinate expressions.
+
+All coordinates live in one global vector q (SI units: m for positions, dimensionless
+for unit vectors and position gradients). A node owns one or more *slots* of three
+consecutive coordinates: an NCF point (slot ``r``), an NCF unit vector (slot ``u``),
+an ANCF cable node (``r``, ``rx``) or a fully parameterized ANCF node (``r``, ``rx``,
+``ry``, ``rz``).
+
+An :class:`Expr` is an affine 3-vector function of q,
+``e(q) = Σ_k c_k · q[s_k : s_k+3] + offset``, where s_k is the first index of a slot.
+Material points and vectors of natural-coordinate bodies are such expressions
+(García de Jalón & Bayo, *Kinematic and Dynamic Simulation of Multibody Systems*, 1994,
+ch. 2), and so are ground points (offset only). Every constraint and load is written in
+terms of Exprs, which makes their Jacobians exact and constant-patterned.
+"""
+import numpy as np
+
+from .errors import ModelError
+
+SLOTS = {
+    "point": ("r",),
+    "vector": ("u",),
+    "cable": ("r", "rx"),
+    "beam": ("r", "rx", "ry", "rz"),
+}
+
+
+class Node:
+    """A named owner of coordinates. ``start`` is its first index in q."""
+
+    def __init__(self, name, kind, values, start):
+        self.name, self.kind, self.start = name, kind, start
+        self.slots = SLOTS[kind]
+        self.initial = np.asarray(values, float).reshape(len(self.slots) * 3)
+
+    @property
+    def dofs(self):
+        return np.arange(self.start, self.start + 3 * len(self.slots))
+
+    def slot(self, name="r"):
+        """The Expr of one slot (e.g. ``node.slot('rx')``)."""
+        if name not in self.slots:
+            raise ModelError(f"node '{self.name}' ({self.kind}) has no slot '{name}'; it has {self.slots}")
+        return Expr({self.start + 3 * self.slots.index(name): 1.0})
+
+    @property
+    def expr(self):
+        """Expr of the first slot: the position of a point, the direction of a vector."""
+        return self.slot(self.slots[0])
+
+    def __repr__(self):
+        return f"Node({self.name!r}, {self.kind}, start={self.start})"
+
+
+class Expr:
+    """Affine 3-vector expression ``Σ c_k q[s_k:s_k+3] + offset`` (see module docstring)."""
+
+    __slots__ = ("terms", "offset")
+
+    def __init__(self, terms=None, offset=None):
+        self.terms = {int(s): float(c) for s, c in (terms or {}).items() if c != 0.0}
+        self.offset = np.zeros(3) if offset is None else np.asarray(offset, float).reshape(3)
+
+    @classmethod
+    def constant(cls, vector):
+        return cls({}, vector)
+
+    def __add__(self, other):
+        other = _as_expr(other)
+        terms = dict(self.terms)
+        for s, c in other.terms.items():
+            terms[s] = terms.get(s, 0.0) + c
+        return Expr(terms, self.offset + other.offset)
+
+    def __radd__(self, other):
+        return self + other
+
+    def __neg__(self):
+        return self * -1.0
+
+    def __sub__(self, other):
+        return self + (-_as_expr(other))
+
+    def __rsub__(self, other):
+        return _as_expr(other) - self
+
+    def __mul__(self, k):
+        k = float(k)
+        return Expr({s: c * k for s, c in self.terms.items()}, self.offset * k)
+
+    __rmul__ = __mul__
+
+    def __call__(self, q):
+        out = self.offset.copy()
+        for s, c in self.terms.items():
+            out += c * q[s:s + 3]
+        return out
+
+    @property
+    def is_constant(self):
+        return not self.terms
+
+    def same_as(self, other, tol=1e-14):
+        keys = set(self.terms) | set(other.terms)
+        return all(abs(self.terms.get(k, 0.0) - other.terms.get(k, 0.0)) <= tol for k in keys) and \
+            np.allclose(self.offset, other.offset, atol=tol, rtol=0)
+
+    def coo(self, row0):
+        """COO triplets (rows, cols, values) of ∂e/∂q with rows row0..row0+2."""
+        starts = np.fromiter(self.terms.keys(), int, len(self.terms))
+        coefs = np.fromiter(self.terms.values(), float, len(self.terms))
+        comp = np.tile(np.arange(3), len(starts))
+        return row0 + comp, np.repeat(starts, 3) + comp, np.repeat(coefs, 3)
+
+    def __repr__(self):
+        return f"Expr({self.terms}, offset={self.offset.tolist()})"
+
+
+def _as_expr(x):
+    if isinstance(x, Expr):
+        return x
+    arr = np.asarray(x, float)
+    if arr.shape != (3,):
+        raise ModelError(f"cannot combine a coordinate expression with {x!r}: expected a 3-vector")
+    return Expr.constant(arr)

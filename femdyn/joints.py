@@ -1,0 +1,248 @@
+"""Joints between bodies as constraint equations in natural coordinates.
+
+Joint geometry (points, axes) is given in global coordinates in the initial
+configuration and turned into material expressions of the two bodies, so Jacobians
+are exact (García de Jalón & Bayo 1994, ch. 3). Orientation conditions are chosen
+automatically among dot products of material vectors so that they are independent
+(greedy rank selection on their effect on the relative rotation): this handles rigid
+beams, which have no spin coordinate, as well as full bodies, without redundant rows.
+Joint angles are measured from the initial configuration plus an optional offset.
+"""
+import numpy as np
+
+from .constraints import Equation
+from .errors import ModelError
+from .vectorfunctions import Angle, Dot, Linear
+
+AXES = np.eye(3)
+
+
+def _unit(v, what):
+    v = np.asarray(v, float)
+    n = np.linalg.norm(v)
+    if v.shape != (3,) or not n > 0:
+        raise ModelError(f"{what}: expected a nonzero 3-vector, got {v!r}")
+    return v / n
+
+
+def perpendicular_vectors(body, axis):
+    """Material vectors of ``body`` perpendicular to ``axis``: list of (Expr, initial value)."""
+    _, Q = body.span_basis()
+    row = axis @ Q
+    if np.linalg.norm(row) < 1e-12:
+        N = np.eye(Q.shape[1])
+    else:
+        N = np.linalg.svd(row[None, :])[2][1:].T      # null space of row: vectors of the span ⟂ axis
+    W = Q @ N
+    return [(body.material_vector(W[:, j]), W[:, j]) for j in range(W.shape[1])]
+
+
+def coincidence(label, pa, pb):
+    """Three rows e_k·(pa − pb) = 0; none when both bodies share the node."""
+    e = pa - pb
+    if e.is_constant and np.allclose(e.offset, 0):
+        return []
+    return [Equation(Linear, (e,), AXES[k], 0.0, None, f"{label}: {'xyz'[k]}") for k in range(3)]
+
+
+def select_independent(candidates, max_rank):
+    """Greedily keep candidates (Equation, rotation row) that raise the rank of the rows."""
+    kept, rows = [], np.zeros((0, 3))
+    for eq, row in candidates:
+        trial = np.vstack([rows, row])
+        if np.linalg.matrix_rank(trial, tol=1e-8) > len(rows):
+            kept.append(eq)
+            rows = trial
+        if len(rows) == max_rank:
+            break
+    return kept, len(rows)
+
+
+class Joint:
+    """Base class: ``equations()`` lists the joint's constraint equations."""
+
+    kind = "joint"
+
+    def __init__(self, name, body_a, body_b):
+        self.name, self.body_a, self.body_b = name, body_a, body_b
+        self.rows = None  # global constraint rows, set by the System
+
+    def equations(self):
+        return list(self._equations)
+
+    def reaction(self, lam_rows):
+        """Physical reactions from the joint's multipliers: (names, values). Coincidence rows
+        e_k·(p_A − p_B) give the constraint force on body B (N) in global axes."""
+        return [lbl.split(": ")[-1] for lbl in (e.label for e in self._equations)], lam_rows
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.name!r}, {self.body_a.name} → {self.body_b.name})"
+
+
+class Fix(Joint):
+    """Fixes every coordinate of a node to its initial value (ground coordinates stay in q)."""
+
+    kind = "fix"
+
+    def __init__(self, name, node):
+        from .bodies import Ground
+        super().__init__(name, Ground(), Ground())
+        self.node = node
+        self._equations = [Equation(Linear, (node.slot(s),), AXES[k], float(node.initial[3 * i + k]), None,
+                                    f"{name}: {node.name}.{s}{'xyz'[k]}")
+                           for i, s in enumerate(node.slots) for k in range(3)]
+
+
+class Spherical(Joint):
+    """Ball joint: the material points of A and B at ``point`` coincide (3 rows)."""
+
+    kind = "spherical"
+
+    def __init__(self, name, body_a, body_b, point):
+        super().__init__(name, body_a, body_b)
+        self.point = np.asarray(point, float)
+        self._equations = coincidence(name, body_a.material_point(point), body_b.material_point(point))
+
+
+class Revolute(Joint):
+    """Hinge about ``axis`` through ``point``: coincidence plus independent orientation rows
+    u_X·w_Y = const, where u_X is the axis carried by one body and w_Y are material
+    vectors of the other body (at most 2 rows)."""
+
+    kind = "revolute"
+
+    def __init__(self, name, body_a, body_b, point, axis, angle0=0.0):
+        super().__init__(name, body_a, body_b)
+        self.point, self.axis = np.asarray(point, float), _unit(axis, f"revolute '{name}' axis")
+        self.angle0 = float(angle0)
+        eqs = coincidence(name, body_a.material_point(point), body_b.material_point(point))
+        carriers = [b for b in (body_a, body_b) if b.contains_direction(self.axis)]
+        if not carriers:
+            raise ModelError(f"revolute '{name}': neither '{body_a.name}' nor '{body_b.name}' carries the axis "
+                             f"{self.axis.round(6).tolist()}; give one of them a unit-vector node along the axis "
+                             "(e.g. rigid_beam(..., axis=...))")
+        self.axis_expr = carriers[0].material_vector(self.axis)
+        self._equations = eqs + self._orientation(name)
+
+    def _orientation(self, name):
+        A, B = self.body_a, self.body_b
+        if A.contains_direction(self.axis) and B.contains_direction(self.axis) and \
+                A.material_vector(self.axis).same_as(B.material_vector(self.axis)):
+            return []  # the bodies share the axis node: natural-coordinate revolute pair
+        candidates = []
+        for X, Y in ((A, B), (B, A)):
+            if not X.contains_direction(self.axis):
+                continue
+            u = X.material_vector(self.axis)
+            for w, w0 in self._orientation_vectors(Y):
+                candidates.append((Equation(Dot, (u, w), None, float(self.axis @ w0), None,
+                                            f"{name}: axis·{Y.name} vector"), np.cross(w0, self.axis)))
+        kept, _ = select_independent(candidates, 2)
+        return kept
+
+    def _orientation_vectors(self, body):
+        vecs = perpendicular_vectors(body, self.axis)
+        if vecs or body.span_rank != 1:
+            return vecs
+        d0 = body.B0[:, 0] / np.linalg.norm(body.B0[:, 0])
+        return [] if np.linalg.norm(np.cross(d0, self.axis)) < 1e-8 else [(body.material_vector(d0), d0)]
+
+    def angle_vectors(self):
+        """(a on A ⟂ axis, b on B ⟂ axis, axis Expr, rotation offset) for the joint angle."""
+        va, vb = perpendicular_vectors(self.body_a, self.axis), perpendicular_vectors(self.body_b, self.axis)
+        if not va or not vb:
+            raise ModelError(f"revolute '{self.name}': the joint angle needs a material vector perpendicular "
+                             "to the axis on both bodies (a rigid beam along the axis has none)")
+        (a, a0), (b, b0) = va[0], vb[0]
+        theta0 = np.arctan2(self.axis @ np.cross(a0, b0), a0 @ b0)
+        return a, b, self.axis_expr, self.angle0 - theta0
+
+
+class Universal(Joint):
+    """Hooke joint: coincidence plus u_a·u_b = 0 for the cross axes (u_a on A, u_b on B)."""
+
+    kind = "universal"
+
+    def __init__(self, name, body_a, body_b, point, axis_a, axis_b):
+        super().__init__(name, body_a, body_b)
+        ua, ub = _unit(axis_a, f"universal '{name}' axis_a"), _unit(axis_b, f"universal '{name}' axis_b")
+        if abs(ua @ ub) > 1e-9:
+            raise ModelError(f"universal '{name}': the cross axes must be perpendicular (cos = {ua @ ub:.3g})")
+        for body, u in ((body_a, ua), (body_b, ub)):
+            if not body.contains_direction(u):
+                raise ModelError(f"universal '{name}': body '{body.name}' cannot carry axis {u.round(6).tolist()}; "
+                                 "add a unit-vector node along it to the body")
+        self.point = np.asarray(point, float)
+        self._equations = coincidence(name, body_a.material_point(point), body_b.material_point(point)) + [
+            Equation(Dot, (body_a.material_vector(ua), body_b.material_vector(ub)), None, 0.0, None,
+                     f"{name}: cross axes perpendicular")]
+
+
+class Prismatic(Joint):
+    """Slider along ``axis`` (carried by A): B's point stays on A's line and the relative
+    rotation is locked (2 + 3 rows; both bodies must have full orientation)."""
+
+    kind = "prismatic"
+
+    def __init__(self, name, body_a, body_b, point, axis):
+        super().__init__(name, body_a, body_b)
+        axis = _unit(axis, f"prismatic '{name}' axis")
+        pa, pb = body_a.material_point(point), body_b.material_point(point)
+        normals = perpendicular_vectors(body_a, axis)
+        if len(normals) < 2:
+            raise ModelError(f"prismatic '{name}': body '{body_a.name}' needs two material directions "
+                             "perpendicular to the axis (use a full rigid body or the ground)")
+        eqs = [Equation(Dot, (pb - pa, w), None, 0.0, None, f"{name}: on line {k}")
+               for k, (w, _) in enumerate(normals[:2])]
+        ea, ea0 = body_a.span_basis()
+        eb, eb0 = body_b.span_basis()
+        candidates = [(Equation(Dot, (ea[i], eb[j]), None, float(ea0[:, i] @ eb0[:, j]), None,
+                                f"{name}: rotation lock {i}{j}"), np.cross(eb0[:, j], ea0[:, i]))
+                      for i in range(len(ea)) for j in range(len(eb))]
+        locks, rank = select_independent(candidates, 3)
+        if rank < 3 and body_b.span_rank == 3:
+            raise ModelError(f"prismatic '{name}': cannot lock the relative rotation of '{body_b.name}'")
+        self.axis, self.point = axis, np.asarray(point, float)
+        self._equations = eqs + locks
+
+
+class Distance(Joint):
+    """|p_a − p_b| = distance (default: the initial distance); one row (p_a−p_b)² = d²."""
+
+    kind = "distance"
+
+    def __init__(self, name, body_a, point_a, body_b, point_b, distance=None):
+        super().__init__(name, body_a, body_b)
+        e = body_a.material_point(point_a) - body_b.material_point(point_b)
+        d = np.linalg.norm(np.asarray(point_a, float) - point_b) if distance is None else float(distance)
+        if not d > 0:
+            raise ModelError(f"distance '{name}': the distance must be positive, got {d}")
+        self._equations = [Equation(Dot, (e, e), None, d * d, None, f"{name}: distance")]
+
+
+class AngleDrive(Joint):
+    """Prescribed joint angle of a revolute: θ(q) = f(t) (rad). Its multiplier λ is the
+    negative of the torque the drive applies on body B about the axis (N·m)."""
+
+    kind = "angle drive"
+
+    def __init__(self, name, revolute, function):
+        super().__init__(name, revolute.body_a, revolute.body_b)
+        a, b, u, offset = revolute.angle_vectors()
+        self.revolute, self.function = revolute, function
+        self._equations = [Equation(Angle, (a, b, u), None, -offset, function, f"{name}: angle")]
+
+    def reaction(self, lam_rows):
+        """The drive torque on body B about the axis (N·m): −λ."""
+        return ["torque"], -lam_rows
+
+
+class CoordinateDrive(Joint):
+    """Prescribed coordinate d·e(q) = f(t) of a point or vector expression (SI units)."""
+
+    kind = "coordinate drive"
+
+    def __init__(self, name, body, expr, direction, function):
+        super().__init__(name, body, body)
+        d = _unit(direction, f"coordinate drive '{name}' direction")
+        self._equations = [Equation(Linear, (expr,), d, 0.0, function, f"{name}: coordinate")]

@@ -1,0 +1,261 @@
+"""The model builder: nodes, bodies, joints, loads and sensors.
+
+Typical use::
+
+    m = Model("pendulum", gravity=(0, 0, -9.81))
+    O, A = m.point("O", (0, 0, 0)), m.point("A", (1, 0, 0))
+    rod = m.rigid_beam("rod", O, A, mass=1.0)
+    m.revolute("pivot", m.ground, rod, point=(0, 0, 0), axis=(0, 1, 0))
+    system = m.assemble()
+
+Ground coordinates stay in q and are fixed by constraints (seed 002 keeps known ground
+coordinates in q "for convenience"); joints to ``m.ground`` use constant expressions and
+need no ground nodes at all. SI units throughout.
+"""
+import numpy as np
+
+from femdyn.elements import ncf
+
+from . import joints as J
+from .bodies import Ground, NaturalBody
+from .constraints import Equation
+from .coordinates import Node
+from .errors import ModelError
+from .loads import JointTorque, PointForce
+from .sensors import JointAngleSensor, PointSensor, ReactionSensor
+from .timefunctions import as_time_function
+from .vectorfunctions import Dot
+
+
+class Model:
+    """Builder of a multibody model; ``assemble()`` freezes it into a :class:`System`."""
+
+    def __init__(self, name="model", gravity=(0.0, 0.0, -9.81)):
+        self.name = name
+        self.gravity = np.asarray(gravity, float)
+        self.ground = Ground()
+        self.nodes, self.bodies, self.joints, self.loads, self.sensors = {}, {}, {}, [], []
+        self.elements = []
+        self.size = 0
+        self.velocities = {}
+
+    # --- nodes -------------------------------------------------------------------
+    def _add_node(self, name, kind, values):
+        if name in self.nodes:
+            raise ModelError(f"node '{name}' exists already; node names must be unique")
+        values = np.asarray(values, float)
+        if not np.all(np.isfinite(values)):
+            raise ModelError(f"node '{name}': coordinates must be finite numbers, got {values}")
+        node = Node(name, kind, values, self.size)
+        self.size += node.initial.size
+        self.nodes[name] = node
+        return node
+
+    def point(self, name, position):
+        """An NCF point node (3 coordinates, m)."""
+        return self._add_node(name, "point", np.reshape(position, 3))
+
+    def vector(self, name, direction):
+        """An NCF unit-vector node (3 coordinates); its unit length is a constraint."""
+        d = np.reshape(np.asarray(direction, float), 3)
+        if abs(np.linalg.norm(d) - 1.0) > 1e-9:
+            raise ModelError(f"vector node '{name}': direction must be a unit vector, |d| = {np.linalg.norm(d):.12g}; "
+                             "normalise it")
+        return self._add_node(name, "vector", d)
+
+    def node(self, name):
+        try:
+            return self.nodes[name] if isinstance(name, str) else name
+        except KeyError:
+            raise ModelError(f"unknown node '{name}'; known nodes: {sorted(self.nodes)}") from None
+
+    def body(self, name):
+        if not isinstance(name, str):
+            return name
+        if name == "ground":
+            return self.ground
+        try:
+            return self.bodies[name]
+        except KeyError:
+            raise ModelError(f"unknown body '{name}'; known bodies: {sorted(self.bodies)}") from None
+
+    # --- bodies ------------------------------------------------------------------
+    def _add_body(self, body):
+        if body.name in self.bodies or body.name == "ground":
+            raise ModelError(f"body '{body.name}' exists already; body names must be unique")
+        self.bodies[body.name] = body
+        return body
+
+    def rigid_beam(self, name, p1, p2, mass=None, density=None, area=None, end_masses=(0.0, 0.0), axis=None):
+        """Seed 002's rigid link: uniform slender rod between point nodes p1, p2 (6 coordinates,
+        constant 6×6 mass m[[1/3, 1/6], [1/6, 1/3]]⊗I₃ plus end masses). Give ``mass`` (kg) or
+        ``density`` (kg/m³) and ``area`` (m²). ``axis`` (a unit-vector node) adds a joint-axis
+        vector to the beam's basis so that it can carry a revolute joint's axis."""
+        p1, p2 = self.node(p1), self.node(p2)
+        length = np.linalg.norm(p2.initial - p1.initial)
+        if not length > 1e-12:
+            raise ModelError(f"rigid beam '{name}': zero length (nodes '{p1.name}' and '{p2.name}' coincide); "
+                             "move one of them")
+        mass = _mass_of(f"rigid beam '{name}'", mass, density, area, length)
+        offset, inertia_local = ncf.slender_rod(mass, length)
+        e = (p2.initial - p1.initial) / length
+        R = _frame_with_x(e)
+        vectors = [self.node(axis)] if axis is not None else []
+        body = NaturalBody(name, [p1, p2], vectors, mass, p1.initial + e * offset[0], R @ inertia_local @ R.T,
+                           point_masses={n: m for n, m in zip((p1, p2), end_masses) if m})
+        body.length = length
+        return self._add_body(body)
+
+    def rigid_body(self, name, points, vectors=(), mass=1.0, com=None, inertia=None):
+        """A spatial rigid body on natural coordinates (e.g. 2 points + 2 unit vectors).
+        ``com`` (m) and ``inertia`` (kg·m², about the centre of mass) in global axes at t = 0."""
+        points, vectors = [self.node(p) for p in points], [self.node(v) for v in vectors]
+        com = points[0].initial if com is None else com
+        inertia = np.zeros((3, 3)) if inertia is None else inertia
+        return self._add_body(NaturalBody(name, points, vectors, mass, com, inertia))
+
+    def triangle_platform(self, name, center, normal, circumradius, thickness=0.0, density=None, mass=None,
+                          first_vertex=(1.0, 0.0, 0.0)):
+        """Seed 002's moving platform: a uniform equilateral triangle on natural coordinates
+        q_a = (A1, A2, u, v) ∈ R¹²: vertices A1, A2, unit normal u and the in-plane unit
+        vector v ⟂ A1A2 pointing to the third vertex. Returns the body; ``body.vertices``
+        are the three vertex positions at t = 0."""
+        center, n = np.asarray(center, float), J._unit(normal, f"platform '{name}' normal")
+        d = np.asarray(first_vertex, float) - n * (n @ first_vertex)
+        if np.linalg.norm(d) < 1e-9:
+            raise ModelError(f"platform '{name}': first_vertex direction is parallel to the normal")
+        d /= np.linalg.norm(d)
+        e2 = np.cross(n, d)
+        verts = [center + circumradius * (np.cos(a) * d + np.sin(a) * e2) for a in (0, 2 * np.pi / 3, 4 * np.pi / 3)]
+        m, I_local = ncf.equilateral_plate(circumradius, thickness, density, mass)
+        R = np.column_stack([d, e2, n])
+        A1, A2 = self.point(f"{name}.A1", verts[0]), self.point(f"{name}.A2", verts[1])
+        v = verts[2] - 0.5 * (verts[0] + verts[1])
+        u_node, v_node = self.vector(f"{name}.u", n), self.vector(f"{name}.v", v / np.linalg.norm(v))
+        body = self._add_body(NaturalBody(name, [A1, A2], [u_node, v_node], m, center, R @ I_local @ R.T))
+        body.vertices = verts
+        return body
+
+    # --- joints ------------------------------------------------------------------
+    def _add_joint(self, joint):
+        if joint.name in self.joints:
+            raise ModelError(f"joint '{joint.name}' exists already; joint names must be unique")
+        self.joints[joint.name] = joint
+        return joint
+
+    def fix(self, node, name=None):
+        node = self.node(node)
+        return self._add_joint(J.Fix(name or f"fix {node.name}", node))
+
+    def spherical(self, name, body_a, body_b, point):
+        return self._add_joint(J.Spherical(name, self.body(body_a), self.body(body_b), point))
+
+    def revolute(self, name, body_a, body_b, point, axis, angle0=0.0):
+        return self._add_joint(J.Revolute(name, self.body(body_a), self.body(body_b), point, axis, angle0))
+
+    def universal(self, name, body_a, body_b, point, axis_a, axis_b):
+        return self._add_joint(J.Universal(name, self.body(body_a), self.body(body_b), point, axis_a, axis_b))
+
+    def prismatic(self, name, body_a, body_b, point, axis):
+        return self._add_joint(J.Prismatic(name, self.body(body_a), self.body(body_b), point, axis))
+
+    def distance(self, name, body_a, point_a, body_b, point_b, distance=None):
+        return self._add_joint(J.Distance(name, self.body(body_a), point_a, self.body(body_b), point_b, distance))
+
+    def drive_angle(self, name, revolute, function):
+        """Prescribe the angle (rad) of a revolute joint: a driving constraint."""
+        rev = self._revolute(revolute)
+        return self._add_joint(J.AngleDrive(name, rev, as_time_function(function, f"angle drive '{name}'")))
+
+    def drive_coordinate(self, name, body, point, direction, function):
+        """Prescribe d·r(t) of a body's material point (m): a driving (servo) constraint."""
+        body = self.body(body)
+        return self._add_joint(J.CoordinateDrive(name, body, body.material_point(point), direction,
+                                                 as_time_function(function, f"coordinate drive '{name}'")))
+
+    def _revolute(self, joint):
+        joint = self.joints.get(joint, joint) if isinstance(joint, str) else joint
+        if not isinstance(joint, J.Revolute):
+            raise ModelError(f"'{getattr(joint, 'name', joint)}' is not a revolute joint of this model")
+        return joint
+
+    # --- loads, sensors, initial velocity ---------------------------------------------
+    def torque(self, name, revolute, function):
+        """Actuator torque (N·m) on body B of a revolute joint about its axis (−T on A)."""
+        self.loads.append(JointTorque(name, self._revolute(revolute), function))
+        return self.loads[-1]
+
+    def force(self, name, body, point, force, function=1.0):
+        """Force (N, global components, scaled by f(t)) at a material point of a body."""
+        self.loads.append(PointForce(name, self.body(body).material_point(point), force, function))
+        return self.loads[-1]
+
+    def sensor_point(self, name, body, point):
+        self.sensors.append(PointSensor(name, self.body(body).material_point(point)))
+        return self.sensors[-1]
+
+    def sensor_angle(self, name, revolute):
+        self.sensors.append(JointAngleSensor(name, self._revolute(revolute)))
+        return self.sensors[-1]
+
+    def sensor_reaction(self, name, joint):
+        joint = self.joints[joint] if isinstance(joint, str) else joint
+        self.sensors.append(ReactionSensor(name, joint))
+        return self.sensors[-1]
+
+    def set_velocity(self, node, velocity):
+        """Initial velocity guess of a node's coordinates (made consistent by the solver)."""
+        node = self.node(node)
+        self.velocities[node.name] = np.asarray(velocity, float).reshape(node.initial.shape)
+
+    def set_rigid_velocity(self, body, omega, velocity=(0, 0, 0), reference=None):
+        """Initial rigid motion of a body: angular velocity ω (rad/s) and velocity (m/s) of
+        ``reference`` (default: its first point): ṗ = v + ω×(p − ref), u̇ = ω×u."""
+        body = self.body(body)
+        omega, velocity = np.asarray(omega, float), np.asarray(velocity, float)
+        ref = body.points[0].initial if reference is None else np.asarray(reference, float)
+        for p in body.points:
+            self.velocities[p.name] = velocity + np.cross(omega, p.initial - ref)
+        for u in body.vectors:
+            self.velocities[u.name] = np.cross(omega, u.initial)
+
+    # --- assembly ----------------------------------------------------------------
+    def unit_vector_equations(self):
+        return [Equation(Dot, (n.expr, n.expr), None, 1.0, None, f"{n.name}: unit length")
+                for n in self.nodes.values() if n.kind == "vector"]
+
+    def rigid_body_equations(self):
+        return [Equation(Dot, (a, b), None, value, None, label)
+                for body in self.bodies.values() for a, b, value, label in body.rigid_conditions()]
+
+    def initial_coordinates(self):
+        q, v = np.zeros(self.size), np.zeros(self.size)
+        for node in self.nodes.values():
+            q[node.start:node.start + node.initial.size] = node.initial
+            if node.name in self.velocities:
+                v[node.start:node.start + node.initial.size] = self.velocities[node.name]
+        return q, v
+
+    def assemble(self):
+        from .system import System
+        return System(self)
+
+
+def _mass_of(what, mass, density, area, length):
+    if mass is None:
+        if density is None or area is None:
+            raise ModelError(f"{what}: give mass (kg) or density (kg/m³) and area (m²)")
+        if not density > 0 or not area > 0:
+            raise ModelError(f"{what}: density and area must be positive, got ρ={density}, A={area}")
+        mass = density * area * length
+    if not mass > 0:
+        raise ModelError(f"{what}: mass must be positive (kg), got {mass}")
+    return float(mass)
+
+
+def _frame_with_x(e):
+    """Rotation matrix whose first column is the unit vector e."""
+    helper = np.eye(3)[np.argmin(np.abs(e))]
+    y = np.cross(e, helper)
+    y /= np.linalg.norm(y)
+    return np.column_stack([e, y, np.cross(e, y)])

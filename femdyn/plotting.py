@@ -1,0 +1,58 @@
+"""Pictures with matplotlib (off-screen, Agg backend): the configuration of a model and
+time histories of result channels. matplotlib is a dependency because hand-written
+plotting would be worse and longer."""
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+
+def body_outline(body, q):
+    """Points to draw for a body at coordinates q: its points (closed polygon for
+    platforms with vertices)."""
+    if hasattr(body, "vertices"):
+        pts = [body.material_point(v)(q) for v in body.vertices]
+        return np.array(pts + pts[:1])
+    return np.array([p.expr(q) for p in body.points])
+
+
+def plot_configuration(system, q=None, path="configuration.png", title=None):
+    """3-D line picture of every body (and element chain) at q (default: initial)."""
+    q = system.q0 if q is None else q
+    fig = plt.figure(figsize=(6, 5))
+    ax = fig.add_subplot(projection="3d")
+    every = []
+    for body in system.model.bodies.values():
+        xyz = body_outline(body, q)
+        ax.plot(*xyz.T, "-o", lw=2, ms=4, label=body.name)
+        every.append(xyz)
+    for element in system.model.elements:
+        xyz = element.centreline(q)
+        ax.plot(*xyz.T, "-", lw=2, label=element.name)
+        every.append(xyz)
+    allp = np.vstack(every) if every else np.zeros((1, 3))
+    centre, half = 0.5 * (allp.min(0) + allp.max(0)), max(np.ptp(allp, axis=0).max() / 2, 1e-3)
+    for setter, c in zip((ax.set_xlim, ax.set_ylim, ax.set_zlim), centre):
+        setter(c - half, c + half)
+    ax.set_xlabel("x [m]"), ax.set_ylabel("y [m]"), ax.set_zlabel("z [m]")
+    ax.set_title(title or system.model.name)
+    ax.legend(fontsize=7, loc="upper left")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def plot_channels(results, channels, path="channels.png", units=None):
+    """One subplot per channel against time."""
+    fig, axes = plt.subplots(len(channels), 1, figsize=(7, 2.2 * len(channels)), sharex=True, squeeze=False)
+    for ax, name in zip(axes[:, 0], channels):
+        ax.plot(results.t, results[name], lw=1.2)
+        ax.set_ylabel(f"{name}" + (f" [{units[name]}]" if units and name in units else ""), fontsize=8)
+        ax.grid(alpha=0.3)
+    axes[-1, 0].set_xlabel("t [s]")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path

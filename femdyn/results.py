@@ -1,0 +1,159 @@
+"""Results of a run: time series, sensors, residual history, written incrementally.
+
+A :class:`ResultsWriter` appends every recorded step to raw float64 files in an output
+folder (``t.f64``, ``q.f64``, ``v.f64``, ``a.f64``, ``lam.f64``, ``sensors.f64``,
+``steps.f64``, ``iterations.f64``) next to ``meta.json``; it flushes every few steps and
+on failure, so a run that stops keeps everything computed before. :func:`load` reads the
+folder back into :class:`Results`. Without a folder, results are kept in memory only.
+"""
+import csv
+import json
+import os
+
+import numpy as np
+
+from .errors import FemdynError
+
+STEP_COLUMNS = ("iterations", "factorizations", "dynamic_residual", "constraint_residual",
+                "kinetic_energy", "potential_energy", "corrections")
+ITERATION_COLUMNS = ("step", "iteration", "dynamic_residual", "constraint_residual")
+SERIES = ("t", "q", "v", "a", "lam", "sensors", "steps", "iterations")
+
+
+class Results:
+    """Arrays of a run: ``t`` (s), ``q``, ``v``, ``a`` (SI), ``lam`` (multipliers), ``sensors``
+    (by column name via ``results['name']``), ``steps`` and ``iterations`` tables."""
+
+    def __init__(self, meta, arrays):
+        self.meta = meta
+        for key in SERIES:
+            setattr(self, key, arrays[key])
+
+    @property
+    def status(self):
+        return self.meta.get("status", "unknown")
+
+    @property
+    def sensor_columns(self):
+        return self.meta["sensor_columns"]
+
+    def __getitem__(self, name):
+        """A sensor channel, a step column, 'energy' (total), or a coordinate label."""
+        m = self.meta
+        if name in m["sensor_columns"]:
+            col = self.sensors[:, m["sensor_columns"].index(name)]
+            return np.unwrap(col) if name.endswith(".angle") else col
+        if name in STEP_COLUMNS:
+            return self.steps[:, STEP_COLUMNS.index(name)]
+        if name == "energy":
+            return self["kinetic_energy"] + self["potential_energy"]
+        if name in m["coordinates"]:
+            return self.q[:, m["coordinates"].index(name)]
+        raise FemdynError(f"no channel '{name}' in these results; sensor channels: {m['sensor_columns']}, "
+                          f"step columns: {list(STEP_COLUMNS)}, or a coordinate label such as "
+                          f"'{m['coordinates'][0] if m['coordinates'] else 'node.rx'}'")
+
+    def reaction(self, joint):
+        """Multipliers of a joint's rows over time (see the joint's docstring for meaning)."""
+        rows = self.meta["joint_rows"].get(joint)
+        if rows is None:
+            raise FemdynError(f"no joint '{joint}' in these results; joints: {list(self.meta['joint_rows'])}")
+        return self.lam[:, rows]
+
+    def to_csv(self, path, channels):
+        """Write time and the chosen channels to a CSV file."""
+        data = np.column_stack([self.t] + [self[c] for c in channels])
+        with open(path, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["t"] + list(channels))
+            w.writerows(data.tolist())
+        return path
+
+
+class ResultsWriter:
+    """Collects steps and appends them to ``folder`` (if given) every ``flush_every`` steps."""
+
+    def __init__(self, system, folder=None, solver=None, flush_every=50):
+        self.folder, self.flush_every = folder, flush_every
+        self.sensors = system.model.sensors
+        self.meta = {
+            "model": system.model.name, "summary": system.summary(), "n": system.n, "m": system.m,
+            "coordinates": system.labels, "constraints": system.constraints.labels,
+            "joint_rows": {j.name: j.rows.tolist() for j in system.model.joints.values()},
+            "sensor_columns": [c for s in self.sensors for c in s.columns],
+            "step_columns": list(STEP_COLUMNS), "iteration_columns": list(ITERATION_COLUMNS),
+            "solver": solver or {}, "status": "running", "version": 1,
+        }
+        self.widths = {"t": 1, "q": system.n, "v": system.n, "a": system.n, "lam": system.m,
+                       "sensors": len(self.meta["sensor_columns"]), "steps": len(STEP_COLUMNS),
+                       "iterations": len(ITERATION_COLUMNS)}
+        self.rows = {k: [] for k in SERIES}
+        self.pending = {k: [] for k in SERIES}
+        if folder:
+            os.makedirs(folder, exist_ok=True)
+            for key in SERIES:
+                open(os.path.join(folder, f"{key}.f64"), "wb").close()
+            self._write_meta()
+
+    def record(self, t, q, v, a, lam, step_stats, iterations=()):
+        row = {"t": [t], "q": q, "v": v, "a": a, "lam": lam,
+               "sensors": np.concatenate([s.measure(q, v, a, lam, t) for s in self.sensors]) if self.sensors else [],
+               "steps": step_stats}
+        for key, val in row.items():
+            arr = np.asarray(val, float).copy()
+            self.rows[key].append(arr)
+            self.pending[key].append(arr)
+        for it in iterations:
+            arr = np.asarray(it, float)
+            self.rows["iterations"].append(arr)
+            self.pending["iterations"].append(arr)
+        if len(self.pending["t"]) >= self.flush_every:
+            self.flush()
+
+    def flush(self):
+        if self.folder:
+            for key, chunk in self.pending.items():
+                if chunk:
+                    with open(os.path.join(self.folder, f"{key}.f64"), "ab") as f:
+                        np.asarray(chunk, float).tofile(f)
+        self.pending = {k: [] for k in SERIES}
+
+    def _write_meta(self):
+        with open(os.path.join(self.folder, "meta.json"), "w") as f:
+            json.dump(self.meta, f, indent=1)
+
+    def close(self, status):
+        self.meta["status"] = status
+        self.flush()
+        if self.folder:
+            self._write_meta()
+        return self.results()
+
+    def results(self):
+        arrays = {k: _stack(self.rows[k], self.widths[k]) for k in SERIES}
+        arrays["t"] = arrays["t"][:, 0]
+        return Results(dict(self.meta), arrays)
+
+
+def load(folder):
+    """Read a results folder written by :class:`ResultsWriter` (complete or not)."""
+    try:
+        with open(os.path.join(folder, "meta.json")) as f:
+            meta = json.load(f)
+    except FileNotFoundError:
+        raise FemdynError(f"'{folder}' holds no femdyn results (meta.json missing)") from None
+    widths = {"t": 1, "q": meta["n"], "v": meta["n"], "a": meta["n"], "lam": meta["m"],
+              "sensors": len(meta["sensor_columns"]), "steps": len(meta["step_columns"]),
+              "iterations": len(meta["iteration_columns"])}
+    arrays = {}
+    for key in SERIES:
+        raw = np.fromfile(os.path.join(folder, f"{key}.f64"), dtype=np.float64)
+        arrays[key] = raw.reshape(-1, widths[key]) if widths[key] else np.zeros((len(arrays["t"]), 0))
+    arrays["t"] = arrays["t"][:, 0] if arrays["t"].size else np.zeros(0)
+    return Results(meta, arrays)
+
+
+def _stack(rows, width):
+    if width == 0:
+        return np.zeros((len(rows), 0))
+    return np.asarray(rows, float).reshape(-1, width)

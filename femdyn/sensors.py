@@ -1,0 +1,62 @@
+"""Sensors: channels recorded at every output step of a run (SI units)."""
+import numpy as np
+
+from .vectorfunctions import Angle, FunctionGroup, Targets
+
+
+class Sensor:
+    """Base class: ``columns`` names the channels, ``measure`` returns their values."""
+
+    columns = ()
+
+    def bind(self, system):
+        pass
+
+    def measure(self, q, v, a, lam, t):
+        raise NotImplementedError
+
+
+class PointSensor(Sensor):
+    """Position (m) and velocity (m/s) of a material point."""
+
+    def __init__(self, name, expr):
+        self.name, self.expr = name, expr
+        self.columns = tuple(f"{name}.{c}" for c in ("x", "y", "z", "vx", "vy", "vz"))
+
+    def measure(self, q, v, a, lam, t):
+        vel = self.expr(v) - self.expr.offset
+        return np.concatenate([self.expr(q), vel])
+
+
+class JointAngleSensor(Sensor):
+    """Joint angle (rad, from the initial configuration plus the joint's offset, wrapped to
+    (−π, π]; results unwrap it) and joint rate (rad/s) of a revolute joint."""
+
+    def __init__(self, name, revolute):
+        self.name, self.revolute = name, revolute
+        self.columns = (f"{name}.angle", f"{name}.rate")
+
+    def bind(self, system):
+        a, b, u, self.offset = self.revolute.angle_vectors()
+        self.group = FunctionGroup(Angle, [(a, b, u)], np.zeros((1, 3)), Targets([0.0], [None]), system.n)
+
+    def measure(self, q, v, a, lam, t):
+        theta, grad = Angle.angle(self.group.vectors(q))
+        rate = np.bincount(self.group.cols, grad.ravel()[self.group.rows] * self.group.vals * v[self.group.cols])
+        return np.array([theta[0] + self.offset, rate.sum()])
+
+
+class ReactionSensor(Sensor):
+    """Reactions of one joint from its multipliers (see ``Joint.reaction``: forces on body B
+    in N for coincidence rows, the drive torque in N·m for an angle drive)."""
+
+    def __init__(self, name, joint):
+        self.name, self.joint = name, joint
+
+    def bind(self, system):
+        self.rows = self.joint.rows
+        names, _ = self.joint.reaction(np.zeros(len(self.rows)))
+        self.columns = tuple(f"{self.name}.{c}" for c in names)
+
+    def measure(self, q, v, a, lam, t):
+        return self.joint.reaction(lam[self.rows])[1]

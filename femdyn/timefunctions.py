@@ -1,0 +1,190 @@
+"""Scalar functions of time f(t) with their first two derivatives.
+
+Driving constraints need f, f' and f'' (the acceleration right-hand side γ contains
+f''); loads need f only. Time in s; the unit of f is that of the quantity it drives.
+"""
+import math
+
+import numpy as np
+
+from .errors import ModelError
+
+
+class TimeFunction:
+    """Base class: subclasses implement ``value``, ``d1`` and ``d2``."""
+
+    def value(self, t):
+        raise NotImplementedError
+
+    def d1(self, t):
+        raise NotImplementedError
+
+    def d2(self, t):
+        raise NotImplementedError
+
+    def __call__(self, t):
+        return self.value(t)
+
+    def __add__(self, other):
+        return Sum(self, as_time_function(other))
+
+    __radd__ = __add__
+
+    def __mul__(self, factor):
+        return Scaled(self, float(factor))
+
+    __rmul__ = __mul__
+
+
+class Constant(TimeFunction):
+    """f(t) = c."""
+
+    def __init__(self, c):
+        self.c = float(c)
+
+    def value(self, t):
+        return self.c
+
+    def d1(self, t):
+        return 0.0
+
+    def d2(self, t):
+        return 0.0
+
+
+class Polynomial(TimeFunction):
+    """f(t) = Σ c_k t^k, coefficients lowest order first."""
+
+    def __init__(self, coefficients):
+        self.p = np.polynomial.Polynomial(np.asarray(coefficients, float))
+        self._d1, self._d2 = self.p.deriv(1), self.p.deriv(2)
+
+    def value(self, t):
+        return float(self.p(t))
+
+    def d1(self, t):
+        return float(self._d1(t))
+
+    def d2(self, t):
+        return float(self._d2(t))
+
+
+class Sine(TimeFunction):
+    """f(t) = offset + amplitude·sin(ω t + phase)."""
+
+    def __init__(self, amplitude, omega, phase=0.0, offset=0.0):
+        self.a, self.w, self.ph, self.off = map(float, (amplitude, omega, phase, offset))
+
+    def value(self, t):
+        return self.off + self.a * math.sin(self.w * t + self.ph)
+
+    def d1(self, t):
+        return self.a * self.w * math.cos(self.w * t + self.ph)
+
+    def d2(self, t):
+        return -self.a * self.w**2 * math.sin(self.w * t + self.ph)
+
+
+class SmoothStep(TimeFunction):
+    """Quintic S-curve from ``start`` at t0 to ``end`` at t1, zero velocity and
+    acceleration at both ends (f = s + (e−s)(10τ³ − 15τ⁴ + 6τ⁵), τ = (t−t0)/(t1−t0))."""
+
+    def __init__(self, t0, t1, start=0.0, end=1.0):
+        if not t1 > t0:
+            raise ModelError(f"SmoothStep needs t1 > t0, got t0={t0}, t1={t1}")
+        self.t0, self.dt, self.s, self.h = float(t0), float(t1 - t0), float(start), float(end - start)
+
+    def _tau(self, t):
+        return min(max((t - self.t0) / self.dt, 0.0), 1.0)
+
+    def value(self, t):
+        x = self._tau(t)
+        return self.s + self.h * x**3 * (10 - 15 * x + 6 * x * x)
+
+    def d1(self, t):
+        x = self._tau(t)
+        return self.h * 30 * x * x * (1 - x) ** 2 / self.dt
+
+    def d2(self, t):
+        x = self._tau(t)
+        return self.h * 60 * x * (1 - x) * (1 - 2 * x) / self.dt**2
+
+
+class Sum(TimeFunction):
+    def __init__(self, f, g):
+        self.f, self.g = f, g
+
+    def value(self, t):
+        return self.f.value(t) + self.g.value(t)
+
+    def d1(self, t):
+        return self.f.d1(t) + self.g.d1(t)
+
+    def d2(self, t):
+        return self.f.d2(t) + self.g.d2(t)
+
+
+class Scaled(TimeFunction):
+    def __init__(self, f, factor):
+        self.f, self.k = f, factor
+
+    def value(self, t):
+        return self.k * self.f.value(t)
+
+    def d1(self, t):
+        return self.k * self.f.d1(t)
+
+    def d2(self, t):
+        return self.k * self.f.d2(t)
+
+
+class Callable(TimeFunction):
+    """Wraps a plain Python function; derivatives by central differences with step
+    ``dt`` (truncation error O(dt²)·f''' for d1, O(dt²)·f'''' for d2)."""
+
+    def __init__(self, func, dt=1e-4):
+        self.f, self.dt = func, float(dt)
+
+    def value(self, t):
+        return float(self.f(t))
+
+    def d1(self, t):
+        return (self.value(t + self.dt) - self.value(t - self.dt)) / (2 * self.dt)
+
+    def d2(self, t):
+        return (self.value(t + self.dt) - 2 * self.value(t) + self.value(t - self.dt)) / self.dt**2
+
+
+def as_time_function(x, name="time function"):
+    """Number → Constant, callable → Callable, TimeFunction → itself."""
+    if isinstance(x, TimeFunction):
+        return x
+    if isinstance(x, (int, float, np.floating, np.integer)):
+        return Constant(x)
+    if callable(x):
+        return Callable(x)
+    raise ModelError(f"{name}: expected a number, a callable f(t) or a femdyn TimeFunction, got {type(x).__name__}")
+
+
+class RampedMotion(TimeFunction):
+    """Position of a motion whose speed rises from 0 to ``speed`` along the quintic S-curve
+    of :class:`SmoothStep` over [0, ramp] s and stays constant after:
+    f = speed·ramp·(2.5τ⁴ − 3τ⁵ + τ⁶) for τ = t/ramp ≤ 1, f = speed·(t − ramp/2) after."""
+
+    def __init__(self, speed, ramp):
+        if not ramp > 0:
+            raise ModelError(f"RampedMotion needs ramp > 0 s, got {ramp}")
+        self.speed, self.ramp = float(speed), float(ramp)
+        self.profile = SmoothStep(0.0, ramp, 0.0, 1.0)
+
+    def value(self, t):
+        if t >= self.ramp:
+            return self.speed * (t - self.ramp / 2)
+        x = max(t, 0.0) / self.ramp
+        return self.speed * self.ramp * x**4 * (2.5 - 3 * x + x * x)
+
+    def d1(self, t):
+        return self.speed * self.profile.value(t)
+
+    def d2(self, t):
+        return self.speed * self.profile.d1(t)

@@ -1,0 +1,54 @@
+"""Static equilibrium Q(q) − Φ_qᵀλ = 0, Φ(q) = 0 by Newton with load stepping.
+
+The applied loads (gravity, forces, torques) are scaled by s = 1/N, 2/N, …, 1; each
+level starts from the previous solution (incremental loading for large deflections).
+Tangent: [[K + H(λ), Φ_qᵀ], [Φ_q, 0]] with K = −∂Q/∂q and H(λ) = ∂(Φ_qᵀλ)/∂q.
+Also the initial point of a dynamic run that starts at rest (seed 002).
+"""
+import numpy as np
+from scipy.sparse.linalg import lsqr
+
+from femdyn.errors import ConvergenceError
+
+from .kkt import KKTMatrix
+
+
+def static_equilibrium(system, load_steps=1, t=0.0, q0=None, tol=1e-10, max_iterations=50):
+    """Return (q, λ) at equilibrium under the full loads at time ``t`` (s).
+
+    Convergence: ‖Q − Φ_qᵀλ‖₂ ≤ tol·max(1 N, ‖Q‖₂) and ‖Φ‖₂ ≤ tol (m).
+    """
+    q = (system.q0 if q0 is None else q0).copy()
+    v = np.zeros(system.n)
+    kkt = KKTMatrix(system)
+    c = system.constraints
+    lam = least_squares_multipliers(system, q, t)
+    for level in np.arange(1, load_steps + 1) / load_steps:
+        for it in range(max_iterations):
+            Q = system.forces(q, v, t, load_factor=level)
+            phi, jac = c.evaluate(q, t)
+            r = Q - c.jac_pattern.assemble(jac).T @ lam
+            if np.linalg.norm(r) <= tol * max(1.0, np.linalg.norm(Q)) and np.linalg.norm(phi) <= tol:
+                break
+            k_vals, c_vals = system.tangent_values(q, v, t, load_factor=level)
+            S = kkt.assemble(0.0, 0.0, 1.0, c_vals, k_vals, c.hessian_values(q, lam), jac)
+            kkt.factorize(S, q, t)
+            dx = kkt.solve(np.concatenate([r, -phi]))
+            q += dx[:system.n]
+            lam += dx[system.n:]
+        else:
+            worst = np.argsort(-np.abs(r))[:4]
+            raise ConvergenceError(f"static equilibrium at load level {level:.3g}: no convergence in "
+                                   f"{max_iterations} iterations (largest residuals at "
+                                   f"{[system.labels[i] for i in worst]}); use more load_steps")
+    return q, lam
+
+
+def least_squares_multipliers(system, q, t):
+    """λ minimizing ‖Q − Φ_qᵀλ‖ at the start: gives the geometric stiffness H(λ) of the
+    constraint forces from the first iteration (a pendulum has no other stiffness)."""
+    if system.m == 0:
+        return np.zeros(0)
+    Phi_q = system.constraints.jacobian(q, t)
+    Q = system.forces(q, np.zeros(system.n), t)
+    return lsqr(Phi_q.T, Q, atol=1e-14, btol=1e-14)[0]

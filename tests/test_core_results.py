@@ -1,0 +1,36 @@
+"""Results round trip, CSV export, reactions, and the command line demo."""
+import csv
+
+import numpy as np
+
+import femdyn
+from femdyn.cli import main
+from femdyn.solvers.generalized_alpha import integrate
+from models import pendulum
+
+
+def test_results_round_trip_and_csv(tmp_path):
+    s = pendulum(0.3).assemble()
+    r = integrate(s, 0.2, 1e-2, output=str(tmp_path / "run"))
+    back = femdyn.load(str(tmp_path / "run"))
+    for key in ("t", "q", "v", "a", "lam", "sensors", "steps", "iterations"):
+        assert np.array_equal(getattr(back, key), getattr(r, key)), key
+    assert back.status == "completed" and len(back.t) == 21
+    path = r.to_csv(str(tmp_path / "c.csv"), ["tip.z", "pivot.angle", "energy"])
+    rows = list(csv.reader(open(path)))
+    assert rows[0] == ["t", "tip.z", "pivot.angle", "energy"] and len(rows) == 22
+    assert np.isclose(float(rows[-1][1]), r["tip.z"][-1])
+
+
+def test_pivot_reaction_in_static_hanging_position():
+    """Hanging at rest: the pivot's force on the rod is exactly its weight, upward."""
+    r = integrate(pendulum(np.pi / 2).assemble(), 0.05, 1e-2)
+    assert np.allclose(r.reaction("pivot")[:, :3], [0, 0, 9.81], atol=1e-8)
+
+
+def test_demo_command(tmp_path, capsys):
+    assert main(["demo", "--out", str(tmp_path), "--t-end", "0.05", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "degrees of freedom" in out and "status: completed" in out
+    for name in ("configuration.png", "channels.png", "channels.csv", "results/meta.json"):
+        assert (tmp_path / name).exists(), name
