@@ -12,8 +12,10 @@ radius at infinity ρ∞ (Chung & Hulbert 1993): α_m = (2ρ∞ − 1)/(ρ∞ + 
 non-dissipative for ODEs, ρ∞ < 1 damps high frequencies. For the index-3 DAE the map of
 a constrained coordinate's (q̇, ã, q̈) has the defective triple eigenvalue −ρ∞, so ρ∞ = 1
 lets oscillations of q̈ and λ grow with the step count (as Cardona & Géradin 1989 showed for
-undamped Newmark); use ρ∞ ≤ 0.95 (default 0.9), which costs almost no accuracy at low
-frequencies (tests/test_core_dynamics.py measures both).
+undamped Newmark); the index-3 form therefore accepts ρ∞ ≤ 0.95 (default 0.9, which costs
+almost no accuracy at low frequencies), and ``formulation="stabilized"`` (see
+:class:`StabilizedStep`) is the choice for ρ∞ up to 1 (tests/test_core_dynamics.py
+measures all of this).
 
 Newton on the KKT system with the constraint rows scaled by 1/(βh²) (see
 :mod:`femdyn.solvers.kkt`), factorization reuse while the contraction is good.
@@ -55,6 +57,7 @@ class Options:
     max_iterations: int = 25
     contraction: float = 0.3        # refactorize when a residual drops by less than this factor
     max_correction: float = 1e-3    # largest position change allowed to make q₀ consistent (m)
+    formulation: str = "index3"     # or "stabilized": enforce Φ = 0 and Φ_q q̇ + Φ_t = 0 (GGL)
 
 
 class State:
@@ -138,6 +141,61 @@ class NewtonStep:
                 "a smaller ρ∞, or check the loads and the initial configuration.")
 
 
+class StabilizedStep(NewtonStep):
+    """Stabilized index-2 (Gear–Gupta–Leimkuhler) generalized-α: the position update gets a
+    correction Φ_qᵀν, q_{n+1} = q_n + h q̇_n + h²(½ − β) ã_n + h² β ã_{n+1} + Φ_qᵀν, and both
+    Φ = 0 and Φ_q q̇_{n+1} + Φ_t = 0 are enforced (Arnold, Cardona & Brüls 2016,
+    Multibody Syst. Dyn. 38:1–22, §2; Lunk & Simeon 2006). Velocities then satisfy the
+    constraints exactly and ρ∞ = 1 is stable: the scheme conserves energy up to O(h²)."""
+
+    def kinematics(self, s_old, x, q_hat, Phi_q, nu):
+        """q̈, q̇ and ã from q and ν (exact inversion of the update formulas)."""
+        p, h = self.p, self.h
+        x.at = (x.q - q_hat - Phi_q.T @ nu) / self.beta_h2
+        x.a = ((1 - p.alpha_m) * x.at + p.alpha_m * s_old.at - p.alpha_f * s_old.a) / (1 - p.alpha_f)
+        x.v = s_old.v + h * ((1 - p.gamma) * s_old.at + p.gamma * x.at)
+
+    def solve(self, s_old, t_new):
+        o, n, m, sys, p, h = self.o, self.sys.n, self.sys.m, self.sys, self.p, self.h
+        x = self.predict(s_old, t_new)
+        q_hat = s_old.q + h * s_old.v + h * h * (0.5 - p.beta) * s_old.at
+        nu = np.zeros(m)
+        history, factorizations, previous = [], self.kkt.factorizations, np.inf
+        scale3 = h * p.beta / p.gamma
+        for it in range(o.max_iterations):
+            phi, jac = sys.constraints.evaluate(x.q, x.t)
+            Phi_q = sys.constraints.jac_pattern.assemble(jac)
+            self.kinematics(s_old, x, q_hat, Phi_q, nu)
+            Q = sys.forces(x.q, x.v, x.t)
+            r = sys.M @ x.a + Phi_q.T @ x.lam - Q
+            phi_t, _ = sys.constraints.acceleration_terms(x.q, x.v, x.t)
+            r3 = Phi_q @ x.v + phi_t
+            e_dyn = np.linalg.norm(r) / max(1.0, np.linalg.norm(Q))
+            e_con = max(np.linalg.norm(phi), h * np.linalg.norm(r3))
+            history.append((it, e_dyn, e_con))
+            if e_dyn <= o.tol_dynamic and e_con <= o.tol_constraint:
+                break
+            measure = e_dyn / o.tol_dynamic + e_con / o.tol_constraint
+            if not np.isfinite(measure):
+                raise ConvergenceError(self._diagnosis(x, r, phi, "the residual became non-finite"))
+            if self.kkt.lu is None or measure > o.contraction * previous:
+                k_vals, c_vals = sys.tangent_values(x.q, x.v, x.t)
+                S = self.kkt.stabilized(self.beta_h2 * self.d_acc, self.beta_h2 * self.d_vel, self.beta_h2, c_vals,
+                                        k_vals, sys.constraints.hessian_values(x.q, x.lam), Phi_q)
+                self.kkt.factorize(S, x.q, x.t)
+            previous = measure
+            dx = self.kkt.solve(-np.concatenate([self.beta_h2 * r, phi, scale3 * r3]))
+            x.q += dx[:n]
+            x.lam += dx[n:n + m] / self.beta_h2
+            nu += dx[n + m:]
+        else:
+            raise ConvergenceError(self._diagnosis(x, r, phi, f"no convergence in {o.max_iterations} iterations"))
+        return x, history, self.kkt.factorizations - factorizations
+
+
+STEPPERS = {"index3": NewtonStep, "stabilized": StabilizedStep}
+
+
 def integrate(system, t_end, h, options=None, output=None, progress=False, q0=None, v0=None, t0=0.0,
               record_every=1):
     """Simulate from ``t0`` to ``t_end`` (s) with fixed step ``h`` (s).
@@ -152,7 +210,12 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
     params = Parameters.from_rho(o.rho_inf)
     q, v, a, lam = consistent_state(system, q0, v0, t0, o.max_correction)
     state = State(t0, q, v, a, a.copy(), lam)
-    stepper = NewtonStep(system, h, params, o)
+    if o.formulation == "index3" and o.rho_inf > 0.95:
+        raise SolverError(f"generalized-α: ρ∞ = {o.rho_inf} is (weakly) unstable for the index-3 form; "
+                          "use ρ∞ ≤ 0.95 or Options(formulation='stabilized')")
+    if o.formulation not in STEPPERS:
+        raise SolverError(f"generalized-α: unknown formulation '{o.formulation}'; choose one of {list(STEPPERS)}")
+    stepper = STEPPERS[o.formulation](system, h, params, o)
     writer = ResultsWriter(system, output, solver={"method": "generalized-alpha", "h": h,
                                                    **asdict(o), **asdict(params)})
     writer.record(t0, q, v, a, lam, _stats(system, state, 0, 0, (0.0, 0.0)))

@@ -7,6 +7,7 @@ constraint rows scaled by 1/(βh²), Bottasso, Bauchau & Cardona 2007) or from s
 for the zero block; the factorization is kept and reused until the caller asks for a new one.
 """
 import numpy as np
+import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from femdyn.errors import SingularMatrixError
@@ -24,6 +25,7 @@ class KKTMatrix:
         cols = [system.mass_cols, system.c_cols, system.k_cols, c.hess_cols, c.jac_cols, c.jac_rows + n]
         diag = np.arange(n + m)  # explicit diagonal keeps the pattern square even for massless rows
         self.pattern = Pattern(np.concatenate(rows + [diag]), np.concatenate(cols + [diag]), (n + m, n + m), "csc")
+        self.block_pattern = Pattern(np.concatenate(rows[:4]), np.concatenate(cols[:4]), (n, n), "csc")
         self.lu = None
         self.factorizations = 0
 
@@ -32,6 +34,19 @@ class KKTMatrix:
         values = np.concatenate([w_mass * s.mass_values, w_damp * c_values, w_stiff * k_values,
                                  w_stiff * h_values, jac_values, jac_values, np.zeros(s.n + s.m)])
         return self.pattern.assemble(values)
+
+    def stabilized(self, w_mass, w_damp, w_stiff, c_values, k_values, h_values, Phi_q):
+        """Iteration matrix of the stabilized index-2 formulation (unknowns Δq, βh²Δλ, Δν):
+        [[A, Φ_qᵀ, −B Φ_qᵀ], [Φ_q, 0, 0], [Φ_q, 0, −Φ_q Φ_qᵀ]] with B = w_M M + w_C C and
+        A = B + w_K (K + H(λ)); the curvature terms of Φ_qᵀν and Φ_q q̇ are left out
+        (they only slow the Newton contraction, the residuals stay exact)."""
+        s = self.system
+        inertia = self.block_pattern.assemble(np.concatenate([w_mass * s.mass_values, w_damp * c_values,
+                                                              np.zeros(len(k_values) + len(h_values))]))
+        A = inertia + self.block_pattern.assemble(np.concatenate([np.zeros(len(s.mass_values) + len(c_values)),
+                                                                  w_stiff * k_values, w_stiff * h_values]))
+        B = Phi_q.tocsc()
+        return sp.bmat([[A, B.T, -(inertia @ B.T)], [B, None, None], [B, None, -(B @ B.T)]], format="csc")
 
     def factorize(self, matrix, q, t):
         try:
