@@ -119,11 +119,15 @@ class System:
     def degrees_of_freedom(self, q=None, t=0.0):
         return self.n - self.rank_of_jacobian(self.q0 if q is None else q, t)[0]
 
-    def summary(self):
-        rank, _ = self.rank_of_jacobian(self.q0)
+    def summary(self, dense_limit=1000):
+        """Text summary; the rank of Φ_q (dense SVD) is computed for m ≤ ``dense_limit``."""
         m = self.model
-        lines = [f"model '{m.name}': {self.n} coordinates, {self.m} constraint equations "
-                 f"(rank {rank}), {self.n - rank} degrees of freedom",
+        if self.m <= dense_limit:
+            rank = self.rank_of_jacobian(self.q0)[0]
+            counts = f"(rank {rank}), {self.n - rank} degrees of freedom"
+        else:
+            counts = f"(rank not computed above {dense_limit} rows), at least {self.n - self.m} degrees of freedom"
+        lines = [f"model '{m.name}': {self.n} coordinates, {self.m} constraint equations {counts}",
                  f"  nodes {len(m.nodes)}, bodies {len(m.bodies)}, elements {sum(e.count for e in m.elements)}, "
                  f"joints {len(m.joints)}, loads {len(m.loads)}, sensors {len(m.sensors)}",
                  f"  total mass of bodies {sum(b.mass for b in m.bodies.values()):.6g} kg, "

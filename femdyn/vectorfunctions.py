@@ -29,6 +29,16 @@ def skew(v):
     return s
 
 
+def cross(a, b):
+    """Row-wise cross product of (m, 3) arrays (np.cross's axis handling costs more than the
+    arithmetic for the small batches met here)."""
+    out = np.empty(np.broadcast_shapes(a.shape, b.shape))
+    out[..., 0] = a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1]
+    out[..., 1] = a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2]
+    out[..., 2] = a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+    return out
+
+
 def wrap_to_pi(x):
     return (x + np.pi) % (2 * np.pi) - np.pi
 
@@ -106,9 +116,10 @@ class Angle:
     @staticmethod
     def _parts(X):
         a, b, u = X[:, 0], X[:, 1], X[:, 2]
-        s = np.einsum("ij,ij->i", u, np.cross(a, b))
+        axb = cross(a, b)
+        s = np.einsum("ij,ij->i", u, axb)
         c = np.einsum("ij,ij->i", a, b)
-        gs = np.concatenate([np.cross(b, u), np.cross(u, a), np.cross(a, b)], axis=1)
+        gs = np.concatenate([cross(b, u), cross(u, a), axb], axis=1)
         gc = np.concatenate([b, a, np.zeros_like(a)], axis=1)
         return a, b, u, s, c, gs, gc
 

@@ -182,7 +182,7 @@ class StabilizedStep(NewtonStep):
                 k_vals, c_vals = sys.tangent_values(x.q, x.v, x.t)
                 S = self.kkt.stabilized(self.beta_h2 * self.d_acc, self.beta_h2 * self.d_vel, self.beta_h2, c_vals,
                                         k_vals, sys.constraints.hessian_values(x.q, x.lam), Phi_q)
-                self.kkt.factorize(S, x.q, x.t)
+                self.kkt.factorize(S, x.q, x.t, symmetric=False)
             previous = measure
             dx = self.kkt.solve(-np.concatenate([self.beta_h2 * r, phi, scale3 * r3]))
             x.q += dx[:n]

@@ -82,7 +82,7 @@ def accelerations_and_multipliers(system, q, v, t=0.0):
     return x[:system.n], x[system.n:]
 
 
-def check_redundancy(system, q, t=0.0, dense_limit=3000):
+def check_redundancy(system, q, t=0.0, dense_limit=1000):
     """Raise ConstraintError naming linearly dependent constraint rows (dense SVD, so only
     for m ≤ ``dense_limit``; larger models rely on the factorization's own check)."""
     if system.m > dense_limit:

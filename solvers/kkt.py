@@ -3,8 +3,18 @@
 S = [[A, Φ_qᵀ], [Φ_q, 0]] with A = w_M M + w_C C + w_K (K + H(λ)); the weights come from
 the integrator (generalized-α: w_M = (1−α_m)/(1−α_f), w_C = γh, w_K = βh²: the
 constraint rows scaled by 1/(βh²), Bottasso, Bauchau & Cardona 2007) or from statics
-(w_M = w_C = 0, w_K = 1). Factorized by SuperLU (scipy.sparse.linalg.splu), which pivots
-for the zero block; the factorization is kept and reused until the caller asks for a new one.
+(w_M = w_C = 0, w_K = 1).
+
+Factorization. S is symmetric; with a positive definite A it is quasi-definite, and an
+LDLᵀ factorization exists for any symmetric ordering (Vanderbei 1995, SIAM J. Optim.
+5:100–113). CHOLMOD (scikit-sparse) computes it with an AMD ordering analysed once for the
+fixed pattern; A is made definite by a tiny diagonal on massless coordinates and the zero
+block by −δI (relative 1e-8 and 1e-12), and iterative refinement against the exact S
+(until the residual stops falling, at most 6 steps) removes the effect of that
+regularization; a factorization is accepted when a probe solve is accurate to 1e-8. When the refined solution is not
+accurate (an indefinite A, e.g. a statically unstable structure) or the matrix is not
+symmetric, SuperLU with partial pivoting is used instead. Factors are kept and reused
+until the caller asks for new ones.
 """
 import numpy as np
 import scipy.sparse as sp
@@ -13,9 +23,18 @@ import scipy.sparse.linalg as spla
 from femdyn.errors import SingularMatrixError
 from femdyn.sparse import Pattern
 
+try:
+    from sksparse.cholmod import CholmodError, analyze
+except ImportError:  # pragma: no cover - scikit-sparse is a dependency; keep SuperLU usable without it
+    analyze = None
+    CholmodError = RuntimeError
+
+MASSLESS, MULTIPLIER = 1e-8, 1e-12
+REFINEMENTS, ACCEPT = 6, 1e-8
+
 
 class KKTMatrix:
-    """The iteration matrix of a :class:`~femdyn.system.System` and its LU factors."""
+    """The iteration matrix of a :class:`~femdyn.system.System` and its factors."""
 
     def __init__(self, system):
         self.system = system
@@ -23,11 +42,18 @@ class KKTMatrix:
         c = system.constraints
         rows = [system.mass_rows, system.c_rows, system.k_rows, c.hess_rows, c.jac_rows + n, c.jac_cols]
         cols = [system.mass_cols, system.c_cols, system.k_cols, c.hess_cols, c.jac_cols, c.jac_rows + n]
-        diag = np.arange(n + m)  # explicit diagonal keeps the pattern square even for massless rows
+        diag = np.arange(n + m)  # explicit diagonal: room for the regularization, square pattern
         self.pattern = Pattern(np.concatenate(rows + [diag]), np.concatenate(cols + [diag]), (n + m, n + m), "csc")
         self.block_pattern = Pattern(np.concatenate(rows[:4]), np.concatenate(cols[:4]), (n, n), "csc")
-        self.lu = None
+        self.massless = system.M.diagonal() <= 0
+        self.solve_factor = None
+        self.symbolic = None
         self.factorizations = 0
+        self.backend = None
+
+    @property
+    def lu(self):
+        return self.solve_factor
 
     def assemble(self, w_mass, w_damp, w_stiff, c_values, k_values, h_values, jac_values):
         s = self.system
@@ -39,7 +65,7 @@ class KKTMatrix:
         """Iteration matrix of the stabilized index-2 formulation (unknowns Δq, βh²Δλ, Δν):
         [[A, Φ_qᵀ, −B Φ_qᵀ], [Φ_q, 0, 0], [Φ_q, 0, −Φ_q Φ_qᵀ]] with B = w_M M + w_C C and
         A = B + w_K (K + H(λ)); the curvature terms of Φ_qᵀν and Φ_q q̇ are left out
-        (they only slow the Newton contraction, the residuals stay exact)."""
+        (they only slow the Newton contraction, the residuals stay exact). Not symmetric."""
         s = self.system
         inertia = self.block_pattern.assemble(np.concatenate([w_mass * s.mass_values, w_damp * c_values,
                                                               np.zeros(len(k_values) + len(h_values))]))
@@ -48,17 +74,57 @@ class KKTMatrix:
         B = Phi_q.tocsc()
         return sp.bmat([[A, B.T, -(inertia @ B.T)], [B, None, None], [B, None, -(B @ B.T)]], format="csc")
 
-    def factorize(self, matrix, q, t):
-        try:
-            self.lu = spla.splu(matrix, permc_spec="COLAMD", options={"SymmetricMode": False})
-        except RuntimeError as err:
-            self.lu = None
-            raise SingularMatrixError(self.diagnose(q, t, str(err))) from None
+    # --- factorization -------------------------------------------------------------
+    def factorize(self, matrix, q, t, symmetric=True):
+        self.matrix = matrix
         self.factorizations += 1
+        if symmetric and analyze is not None and self._ldl(matrix):
+            return
+        self._lu(matrix, q, t)
 
-    def solve(self, rhs):
-        x = self.lu.solve(rhs)
-        if not np.all(np.isfinite(x)):
+    def _ldl(self, S):
+        n, size = self.system.n, S.shape[0]
+        scale = max(np.abs(S.diagonal()[:n]).max(initial=0.0), 1e-300)
+        reg = np.zeros(size)
+        reg[:n][self.massless] = MASSLESS * scale
+        reg[n:] = -MULTIPLIER * scale
+        R = (S + sp.diags(reg)).tocsc()
+        try:
+            if self.symbolic is None or self.symbolic_shape != (R.indptr.tobytes(), R.indices.tobytes()):
+                self.symbolic = analyze(R, mode="simplicial", ordering_method="amd")
+                self.symbolic_shape = (R.indptr.tobytes(), R.indices.tobytes())
+            self.symbolic.cholesky_inplace(R)
+        except CholmodError:
+            return False
+        self.solve_factor, self.backend = self.symbolic, "cholmod-ldl"
+        probe = np.cos(np.arange(size))          # a fixed, generic right-hand side
+        x = self.solve(probe, check=False)
+        ok = np.all(np.isfinite(x)) and np.abs(S @ x - probe).max() <= ACCEPT
+        return bool(ok)
+
+    def _lu(self, S, q, t):
+        try:
+            lu = spla.splu(S.tocsc(), permc_spec="COLAMD")
+        except RuntimeError as err:
+            self.solve_factor = None
+            raise SingularMatrixError(self.diagnose(q, t, str(err))) from None
+        self.solve_factor, self.backend = lu.solve, "superlu"
+
+    def solve(self, rhs, check=True):
+        x = self.solve_factor(rhs)
+        if self.backend == "cholmod-ldl":
+            residual = rhs - self.matrix @ x
+            size = np.abs(residual).max(initial=0.0)
+            for _ in range(REFINEMENTS):
+                if size <= 1e-14 * max(np.abs(rhs).max(initial=0.0), 1e-300):
+                    break
+                step = x + self.solve_factor(residual)
+                new_residual = rhs - self.matrix @ step
+                new_size = np.abs(new_residual).max()
+                if not new_size < size:
+                    break
+                x, residual, size = step, new_residual, new_size
+        if check and not np.all(np.isfinite(x)):
             raise SingularMatrixError("the KKT solve returned non-finite values: the iteration matrix is "
                                       "numerically singular")
         return x
