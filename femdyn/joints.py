@@ -93,6 +93,24 @@ class Fix(Joint):
                            for i, s in enumerate(node.slots) for k in range(3)]
 
 
+class Clamp(Joint):
+    """Rigid clamp of an ANCF node to a body (or the ground): r = body point, and every
+    gradient r_x (r_y, r_z) equals the body's material vector it had initially (3 rows each)."""
+
+    kind = "clamp"
+
+    def __init__(self, name, node, body):
+        from .bodies import Ground
+        super().__init__(name, Ground(), body)
+        self.node = node
+        eqs = []
+        for i, slot in enumerate(node.slots):
+            value = node.initial[3 * i:3 * i + 3]
+            target = body.material_point(value) if i == 0 else body.material_vector(value)
+            eqs += coincidence(f"{name} {slot}", node.slot(slot), target)
+        self._equations = eqs
+
+
 class Spherical(Joint):
     """Ball joint: the material points of A and B at ``point`` coincide (3 rows)."""
 

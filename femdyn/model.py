@@ -20,9 +20,10 @@ from . import joints as J
 from .bodies import Ground, NaturalBody
 from .constraints import Equation
 from .coordinates import Node
+from .flexible import ElementSet, NodeFrame
 from .errors import ModelError
 from .loads import JointTorque, PointForce
-from .sensors import JointAngleSensor, PointSensor, ReactionSensor
+from .sensors import JointAngleSensor, PointSensor, ReactionSensor, StrainSensor
 from .timefunctions import as_time_function
 from .vectorfunctions import Dot
 
@@ -63,6 +64,15 @@ class Model:
                              "normalise it")
         return self._add_node(name, "vector", d)
 
+    def cable_node(self, name, position, tangent=(1.0, 0.0, 0.0)):
+        """An ANCF cable node: position r (m) and position gradient r_x (unit tangent in the
+        stress-free state), 6 coordinates."""
+        return self._add_node(name, "cable", np.concatenate([np.reshape(position, 3), np.reshape(tangent, 3)]))
+
+    def beam_node(self, name, position, rx=(1.0, 0.0, 0.0), ry=(0.0, 1.0, 0.0), rz=(0.0, 0.0, 1.0)):
+        """A fully parameterized ANCF node: r and the gradients r_x, r_y, r_z (12 coordinates)."""
+        return self._add_node(name, "beam", np.concatenate([np.reshape(v, 3) for v in (position, rx, ry, rz)]))
+
     def node(self, name):
         try:
             return self.nodes[name] if isinstance(name, str) else name
@@ -70,8 +80,13 @@ class Model:
             raise ModelError(f"unknown node '{name}'; known nodes: {sorted(self.nodes)}") from None
 
     def body(self, name):
+        """A body by name, the ground, or an ANCF node (as a :class:`NodeFrame` for joints)."""
+        if isinstance(name, Node):
+            return NodeFrame(name)
         if not isinstance(name, str):
             return name
+        if name in self.nodes and self.nodes[name].kind in ("cable", "beam"):
+            return NodeFrame(self.nodes[name])
         if name == "ground":
             return self.ground
         try:
@@ -136,6 +151,68 @@ class Model:
         body.vertices = verts
         return body
 
+    # --- flexible beams -----------------------------------------------------------
+    def ancf_beam(self, name, nodes, E, rho, section, element="cable", nu=0.3, damping=0.0):
+        """A chain of ANCF elements between consecutive ``nodes`` (shared nodes).
+
+        ``element`` = "cable" (ANCFCable3D on cable nodes: axial strain and curvature) or
+        "beam" (ANCFBeam3D on beam nodes: extension, shear, bending, torsion, locking-free).
+        E in Pa, ρ in kg/m³, ``section`` from :mod:`femdyn.elements.sections`, ``damping``
+        the Kelvin–Voigt coefficient in s. Returns the :class:`ElementSet`."""
+        from femdyn.elements.ancf_beam import ANCFBeam3D
+        from femdyn.elements.ancf_cable import ANCFCable3D
+        nodes = [self.node(nd) for nd in nodes]
+        if len(nodes) < 2:
+            raise ModelError(f"ANCF beam '{name}': needs at least two nodes")
+        kind = {"cable": "cable", "beam": "beam"}.get(element)
+        if kind is None:
+            raise ModelError(f"ANCF beam '{name}': element must be 'cable' or 'beam', got {element!r}")
+        for nd in nodes:
+            if nd.kind != kind:
+                raise ModelError(f"ANCF beam '{name}': node '{nd.name}' is a {nd.kind} node; "
+                                 f"{element} elements need {kind} nodes")
+        pairs = list(zip(nodes[:-1], nodes[1:]))
+        q_ref = np.array([np.concatenate([a.initial, b.initial]) for a, b in pairs])
+        kernel = (ANCFCable3D(q_ref, E, rho, section, damping=damping) if kind == "cable"
+                  else ANCFBeam3D(q_ref, E, rho, section, nu=nu, damping=damping))
+        if any(e.name == name for e in self.elements):
+            raise ModelError(f"element set '{name}' exists already; names must be unique")
+        self.elements.append(ElementSet(name, kernel, pairs, None))
+        return self.elements[-1]
+
+    def straight_beam(self, name, start, end, n_elements, E, rho, section, element="cable", nu=0.3,
+                      damping=0.0, first=None, last=None, y_axis=None):
+        """Mesh a straight beam from ``start`` to ``end`` (m) into ``n_elements`` ANCF elements.
+        ``first``/``last`` reuse existing nodes at the ends (to share them with other parts).
+        For beam elements the cross-section axes are ``y_axis`` (⟂ the axis) and x × y."""
+        start, end = np.asarray(start, float), np.asarray(end, float)
+        axis = end - start
+        length = np.linalg.norm(axis)
+        if not length > 0 or int(n_elements) < 1:
+            raise ModelError(f"beam '{name}': needs distinct ends and n_elements ≥ 1")
+        ex = axis / length
+        if y_axis is None:   # global y projected onto the section plane (global z for a beam along y)
+            y_axis = (0.0, 0.0, 1.0) if abs(ex[1]) > 0.9 else (0.0, 1.0, 0.0)
+        ey = np.asarray(y_axis, float)
+        ey = ey - ex * (ex @ ey)
+        ey /= np.linalg.norm(ey)
+        nodes = []
+        for i in range(int(n_elements) + 1):
+            given = first if i == 0 else last if i == n_elements else None
+            if given is not None:
+                nodes.append(self.node(given))
+                continue
+            x = start + axis * i / n_elements
+            nodes.append(self.cable_node(f"{name}.{i}", x, ex) if element == "cable"
+                         else self.beam_node(f"{name}.{i}", x, ex, ey, np.cross(ex, ey)))
+        return self.ancf_beam(name, nodes, E, rho, section, element, nu, damping)
+
+    def element_set(self, name):
+        for e in self.elements:
+            if e.name == name:
+                return e
+        raise ModelError(f"unknown ANCF beam '{name}'; known: {[e.name for e in self.elements]}")
+
     # --- joints ------------------------------------------------------------------
     def _add_joint(self, joint):
         if joint.name in self.joints:
@@ -146,6 +223,11 @@ class Model:
     def fix(self, node, name=None):
         node = self.node(node)
         return self._add_joint(J.Fix(name or f"fix {node.name}", node))
+
+    def clamp(self, name, node, body="ground"):
+        """Rigid clamp of an ANCF node to a body or the ground: its position and every
+        position gradient follow the body (3 rows per slot)."""
+        return self._add_joint(J.Clamp(name, self.node(node), self.body(body)))
 
     def spherical(self, name, body_a, body_b, point):
         return self._add_joint(J.Spherical(name, self.body(body_a), self.body(body_b), point))
@@ -194,6 +276,20 @@ class Model:
         self.sensors.append(PointSensor(name, self.body(body).material_point(point)))
         return self.sensors[-1]
 
+    def sensor_strain(self, name, beam, element, xi, y=0.0, z=0.0):
+        """Axial strain at a material point of an ANCF beam (what a strain gauge reads):
+        element index, ξ ∈ [0, 1] along it, (y, z) on the cross section in m."""
+        beam = self.element_set(beam) if isinstance(beam, str) else beam
+        beam.locate(element, xi)
+        self.sensors.append(StrainSensor(name, beam, element, xi, y, z))
+        return self.sensors[-1]
+
+    def beam_force(self, name, beam, element, xi, force, function=1.0):
+        """Force (N, global components, scaled by f(t)) at a point of an ANCF beam's axis."""
+        beam = self.element_set(beam) if isinstance(beam, str) else beam
+        self.loads.append(PointForce(name, beam.material_point(element, xi), force, function))
+        return self.loads[-1]
+
     def sensor_angle(self, name, revolute):
         self.sensors.append(JointAngleSensor(name, self._revolute(revolute)))
         return self.sensors[-1]
@@ -238,6 +334,8 @@ class Model:
 
     def assemble(self):
         from .system import System
+        for e in self.elements:
+            e.n = self.size
         return System(self)
 
 

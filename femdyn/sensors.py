@@ -60,3 +60,17 @@ class ReactionSensor(Sensor):
 
     def measure(self, q, v, a, lam, t):
         return self.joint.reaction(lam[self.rows])[1]
+
+
+class StrainSensor(Sensor):
+    """Axial strain (dimensionless) at a material point of an ANCF beam: the reading of a
+    strain gauge bonded there (see the kernel's ``axial_strain``)."""
+
+    def __init__(self, name, beam, element, xi, y=0.0, z=0.0):
+        self.name, self.beam, self.element = name, beam, element
+        self.xi, self.y, self.z = float(xi), float(y), float(z)
+        self.columns = (f"{name}.strain",)
+
+    def measure(self, q, v, a, lam, t):
+        qe = q[self.beam.dofs]
+        return np.array([self.beam.kernel.axial_strain(qe, self.xi, self.y, self.z)[self.element]])

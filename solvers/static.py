@@ -16,7 +16,9 @@ from .kkt import KKTMatrix
 def static_equilibrium(system, load_steps=1, t=0.0, q0=None, tol=1e-10, max_iterations=50):
     """Return (q, λ) at equilibrium under the full loads at time ``t`` (s).
 
-    Convergence: ‖Q − Φ_qᵀλ‖₂ ≤ tol·max(1 N, ‖Q‖₂) and ‖Φ‖₂ ≤ tol (m).
+    Convergence: ‖Q − Φ_qᵀλ‖₂ ≤ tol·max(1 N, ‖Q‖₂) and ‖Φ‖₂ ≤ tol (m), or a Newton
+    correction below 1e-13 of the coordinates (the round-off floor of stiff structures,
+    whose residual cannot fall under ~ε·EA).
     """
     q = (system.q0 if q0 is None else q0).copy()
     v = np.zeros(system.n)
@@ -36,6 +38,8 @@ def static_equilibrium(system, load_steps=1, t=0.0, q0=None, tol=1e-10, max_iter
             dx = kkt.solve(np.concatenate([r, -phi]))
             q += dx[:system.n]
             lam += dx[system.n:]
+            if np.abs(dx[:system.n]).max() <= 1e-13 * max(1.0, np.abs(q).max()) and np.linalg.norm(phi) <= tol:
+                break   # the correction is at round-off: stiff structures cannot reach a smaller residual
         else:
             worst = np.argsort(-np.abs(r))[:4]
             raise ConvergenceError(f"static equilibrium at load level {level:.3g}: no convergence in "

@@ -1,0 +1,124 @@
+"""Flexible ANCF beams in a model: element sets on shared nodes, and node frames.
+
+An :class:`ElementSet` wraps one batched kernel of :mod:`femdyn.elements` (all elements
+of one beam share a type; its kernel evaluates every element at once) and scatters it
+into the global vectors through a fixed (n_el, ndof) map of coordinate indices:
+constant mass (assembled once by the System), gravity, internal forces, tangent
+stiffness and damping on fixed patterns, strain energy. SI units.
+
+A :class:`NodeFrame` lets joints act on an ANCF node as on a body: its points are
+r + c·r_x (+ c_y r_y + c_z r_z for a fully parameterized node), its material vectors
+combinations of the position gradients (for the cable only the tangent r_x).
+"""
+import numpy as np
+
+from .coordinates import Expr
+from .errors import ModelError
+
+
+class ElementSet:
+    """A chain (or any connectivity) of ANCF elements of one kernel type."""
+
+    def __init__(self, name, kernel, nodes_per_element, n):
+        self.name, self.kernel = name, kernel
+        self.element_nodes = nodes_per_element
+        self.dofs = np.array([np.concatenate([nd.dofs for nd in pair]) for pair in nodes_per_element])
+        if self.dofs.shape[1] != kernel.ndof:
+            raise ModelError(f"element set '{name}': nodes give {self.dofs.shape[1]} coordinates per element, "
+                             f"the {type(kernel).__name__} needs {kernel.ndof}; use "
+                             f"{'cable' if kernel.ndof == 12 else 'beam'} nodes")
+        self.count, self.n = len(self.dofs), n
+        nd = kernel.ndof
+        self.k_rows = np.repeat(self.dofs, nd, axis=1).ravel()
+        self.k_cols = np.tile(self.dofs, (1, nd)).ravel()
+        damped = np.any(getattr(kernel, "damping", 0.0) > 0)
+        self.c_rows, self.c_cols = (self.k_rows, self.k_cols) if damped else (np.zeros(0, int), np.zeros(0, int))
+
+    def mass_coo(self):
+        return self.k_rows, self.k_cols, self.kernel.mass().ravel()
+
+    def gravity(self, g):
+        return self.dofs.ravel(), self.kernel.gravity(np.asarray(g, float)).ravel()
+
+    def _velocity(self, v):
+        return v[self.dofs] if self.c_rows.size else None
+
+    def internal_force(self, q, v):
+        F = self.kernel.internal_force(q[self.dofs], self._velocity(v))
+        return np.bincount(self.dofs.ravel(), weights=F.ravel(), minlength=self.n)
+
+    def tangent_values(self, q, v):
+        K, D = self.kernel.stiffness(q[self.dofs], self._velocity(v))
+        return K.ravel(), (D.ravel() if self.c_rows.size else np.zeros(0))
+
+    def strain_energy(self, q):
+        return float(self.kernel.strain_energy(q[self.dofs]).sum())
+
+    def centreline(self, q, points_per_element=8):
+        """Positions along the axis (for pictures): (n_el·points + 1, 3)."""
+        xi = np.linspace(0.0, 1.0, points_per_element + 1)
+        S = self.kernel.shape(xi)                       # (n_el, n_xi, 3, ndof)
+        pts = np.einsum("exij,ej->exi", S, q[self.dofs])
+        return np.vstack([pts[:, :-1].reshape(-1, 3), pts[-1, -1]])
+
+    def locate(self, element, xi):
+        if not 0 <= element < self.count or not 0.0 <= xi <= 1.0:
+            raise ModelError(f"element set '{self.name}': element {element} / ξ = {xi} outside "
+                             f"0..{self.count - 1} / [0, 1]")
+
+    def material_point(self, element, xi, y=0.0, z=0.0):
+        """Expr of the material point (element, ξ, y, z): r = S(ξ, y, z) q_e."""
+        self.locate(element, xi)
+        S = self.kernel.shape(float(xi), y, z)[element]          # (3, ndof)
+        terms = {}
+        for j in range(0, self.kernel.ndof, 3):
+            c = S[0, j]
+            if not np.allclose(S[:, j:j + 3], c * np.eye(3), atol=1e-14):
+                raise ModelError(f"element set '{self.name}': shape functions are not isotropic")
+            if c:
+                terms[int(self.dofs[element, j])] = c
+        return Expr(terms)
+
+
+class NodeFrame:
+    """Body-like view of an ANCF node for joints: base point r, basis vectors the gradients."""
+
+    def __init__(self, node):
+        if node.kind not in ("cable", "beam"):
+            raise ModelError(f"node '{node.name}' is a {node.kind} node, not an ANCF node")
+        self.node, self.name = node, f"node {node.name}"
+        self.nodes = [node]
+        self.basis = [node.slot(s) for s in node.slots[1:]]
+        self.B0 = np.column_stack([node.initial[3 * i:3 * i + 3] for i in range(1, len(node.slots))])
+        self.origin0 = node.initial[:3]
+
+    @property
+    def span_rank(self):
+        return self.B0.shape[1]
+
+    def local(self, w):
+        c, *_ = np.linalg.lstsq(self.B0, w, rcond=None)
+        if np.linalg.norm(self.B0 @ c - w) > 1e-9 * max(1.0, np.linalg.norm(w)):
+            raise ModelError(f"{self.name}: {np.round(w, 6).tolist()} is not along its position gradients; "
+                             "a cable node only carries its tangent (use beam nodes for full frames)")
+        return c
+
+    def material_point(self, x):
+        e = self.node.slot("r")
+        for c, b in zip(self.local(np.asarray(x, float) - self.origin0), self.basis):
+            e = e + c * b
+        return e
+
+    def material_vector(self, w):
+        e = Expr()
+        for c, b in zip(self.local(np.asarray(w, float)), self.basis):
+            e = e + c * b
+        return e
+
+    def span_basis(self):
+        Q, _ = np.linalg.qr(self.B0)
+        return [self.material_vector(Q[:, j]) for j in range(Q.shape[1])], Q
+
+    def contains_direction(self, w):
+        c, *_ = np.linalg.lstsq(self.B0, w, rcond=None)
+        return np.linalg.norm(self.B0 @ c - w) <= 1e-9 * np.linalg.norm(w)
