@@ -55,6 +55,22 @@ class ConstantForce(Load):
         return self.vector
 
 
+class ScaledForce(ConstantForce):
+    """A fixed generalized force vector scaled by f(t) (distributed beam loads)."""
+
+    def __init__(self, name, vector, function=1.0):
+        super().__init__(name, vector)
+        self.function = as_time_function(function, f"load '{name}'")
+
+    def bind(self, n):
+        super().bind(n)
+        if self.vector.size < n:   # nodes added after the load: pad with zeros
+            self.vector = np.concatenate([self.vector, np.zeros(n - self.vector.size)])
+
+    def force(self, q, v, t):
+        return self.function.value(t) * self.vector
+
+
 class JointTorque(Load):
     """Actuator torque T(t) (N·m) in a revolute joint, acting on B (and −T on A) about the
     axis: Q = T ∂θ/∂q by virtual power, K = −T ∂²θ/∂q² (see :class:`~femdyn.vectorfunctions.Angle`)."""

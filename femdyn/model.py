@@ -22,8 +22,8 @@ from .constraints import Equation
 from .coordinates import Node
 from .flexible import ElementSet, NodeFrame
 from .errors import ModelError
-from .loads import JointTorque, PointForce
-from .sensors import JointAngleSensor, PointSensor, ReactionSensor, StrainSensor
+from .loads import JointTorque, PointForce, ScaledForce
+from .sensors import BeamSensor, JointAngleSensor, PointSensor, ReactionSensor
 from .timefunctions import as_time_function
 from .vectorfunctions import Dot
 
@@ -207,6 +207,27 @@ class Model:
                          else self.beam_node(f"{name}.{i}", x, ex, ey, np.cross(ex, ey)))
         return self.ancf_beam(name, nodes, E, rho, section, element, nu, damping)
 
+    def beam_through_points(self, name, points, E, rho, section, damping=0.0, tangents=None):
+        """ANCF cable chain through centreline points (m), one element between neighbours;
+        node tangents from the polyline (or given). Curved beams: sample the centreline
+        densely enough that chords approximate arcs."""
+        points = np.asarray(points, float)
+        if points.ndim != 2 or points.shape[1] != 3 or len(points) < 2:
+            raise ModelError(f"beam '{name}': points must be an (n ≥ 2, 3) array in metres")
+        from femdyn.mesh.lines import polyline_tangents
+        tangents = polyline_tangents(points) if tangents is None else np.asarray(tangents, float)
+        nodes = [self.cable_node(f"{name}.{i}", p, t / np.linalg.norm(t)) for i, (p, t) in enumerate(zip(points, tangents))]
+        return self.ancf_beam(name, nodes, E, rho, section, "cable", damping=damping)
+
+    def beam_from_mesh(self, name, path, E, rho, section, damping=0.0, scale=1.0):
+        """ANCF cable chains from a line mesh file read with meshio (VTK, Gmsh, …): one
+        element per line cell; several unbranched chains become ``name``, ``name#1``, …
+        ``scale`` converts the file's length unit to metres."""
+        from femdyn.mesh.lines import read_line_mesh
+        points, chains = read_line_mesh(path)
+        return [self.beam_through_points(name if k == 0 else f"{name}#{k}", scale * points[c], E, rho, section,
+                                         damping) for k, c in enumerate(chains)]
+
     def element_set(self, name):
         for e in self.elements:
             if e.name == name:
@@ -279,10 +300,26 @@ class Model:
     def sensor_strain(self, name, beam, element, xi, y=0.0, z=0.0):
         """Axial strain at a material point of an ANCF beam (what a strain gauge reads):
         element index, ξ ∈ [0, 1] along it, (y, z) on the cross section in m."""
+        return self.sensor_beam(name, beam, element, xi, "strain", y, z)
+
+    def sensor_beam(self, name, beam, element, xi, quantity, y=0.0, z=0.0):
+        """A beam quantity ("strain", "curvature", "twist", "shear") at (element, ξ)."""
         beam = self.element_set(beam) if isinstance(beam, str) else beam
         beam.locate(element, xi)
-        self.sensors.append(StrainSensor(name, beam, element, xi, y, z))
+        self.sensors.append(BeamSensor(name, beam, element, xi, quantity, y, z))
         return self.sensors[-1]
+
+    def beam_load(self, name, beam, load, function=1.0):
+        """Distributed load (N/m, global components, scaled by f(t)) along an ANCF beam:
+        Q = ∫ Sᵀ w dx, i.e. the kernel's gravity vector for w/(ρA)."""
+        beam = self.element_set(beam) if isinstance(beam, str) else beam
+        w = np.asarray(load, float).reshape(3)
+        dofs, _ = beam.gravity(w)
+        per_length = beam.kernel.gravity(w) / (beam.kernel.rho * beam.kernel.A)[:, None]
+        Q = np.zeros(self.size)
+        np.add.at(Q, dofs, per_length.ravel())
+        self.loads.append(ScaledForce(name, Q, function))
+        return self.loads[-1]
 
     def beam_force(self, name, beam, element, xi, force, function=1.0):
         """Force (N, global components, scaled by f(t)) at a point of an ANCF beam's axis."""

@@ -62,15 +62,28 @@ class ReactionSensor(Sensor):
         return self.joint.reaction(lam[self.rows])[1]
 
 
-class StrainSensor(Sensor):
-    """Axial strain (dimensionless) at a material point of an ANCF beam: the reading of a
-    strain gauge bonded there (see the kernel's ``axial_strain``)."""
+class BeamSensor(Sensor):
+    """A strain quantity at a material point of an ANCF beam, recorded every step:
+    "strain" (axial strain at section point (y, z): the reading of a strain gauge bonded
+    there, dimensionless), "curvature" (κ_y, κ_z in 1/m), and for fully parameterized
+    beams "twist" (rad/m) and "shear" (γ_y, γ_z in rad). See the kernels' methods of the
+    same names for definitions and sign conventions."""
 
-    def __init__(self, name, beam, element, xi, y=0.0, z=0.0):
-        self.name, self.beam, self.element = name, beam, element
+    QUANTITIES = {"strain": ("strain",), "curvature": ("kappa_y", "kappa_z"), "twist": ("twist",),
+                  "shear": ("gamma_y", "gamma_z")}
+    METHODS = {"strain": "axial_strain", "curvature": "curvature", "twist": "twist", "shear": "shear_angles"}
+
+    def __init__(self, name, beam, element, xi, quantity="strain", y=0.0, z=0.0):
+        from .errors import ModelError
+        if quantity not in self.QUANTITIES or not hasattr(beam.kernel, self.METHODS[quantity]):
+            raise ModelError(f"sensor '{name}': beam '{beam.name}' ({type(beam.kernel).__name__}) cannot report "
+                             f"'{quantity}'; choose from {[k for k, m in self.METHODS.items() if hasattr(beam.kernel, m)]}")
+        self.name, self.beam, self.element, self.quantity = name, beam, element, quantity
         self.xi, self.y, self.z = float(xi), float(y), float(z)
-        self.columns = (f"{name}.strain",)
+        self.columns = tuple(f"{name}.{c}" for c in self.QUANTITIES[quantity])
 
     def measure(self, q, v, a, lam, t):
         qe = q[self.beam.dofs]
-        return np.array([self.beam.kernel.axial_strain(qe, self.xi, self.y, self.z)[self.element]])
+        method = getattr(self.beam.kernel, self.METHODS[self.quantity])
+        value = method(qe, self.xi, self.y, self.z) if self.quantity == "strain" else method(qe, self.xi)
+        return np.atleast_1d(np.asarray(value)[self.element])

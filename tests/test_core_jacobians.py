@@ -1,16 +1,11 @@
 """Finite-difference checks of every analytic derivative of the core: Φ_q, the
-constraint Hessian term, Φ_t and γ, joint-torque forces and stiffness.
-
-Central differences with step δ have truncation error O(δ²)·|third derivative| and
-round-off O(ε/δ); with δ = 1e-6 on O(1) quantities both stay below ~1e-8, so a relative
-tolerance of 1e-6 separates a correct derivative from a wrong one by orders of magnitude.
-"""
+constraint Hessian term, Φ_t and γ, joint-torque forces and stiffness (tolerances: see
+tests/checks.py)."""
 import numpy as np
 import pytest
 
+from checks import assert_close, fd_jacobian
 from models import zoo
-
-DELTA, RTOL = 1e-6, 1e-6
 
 
 @pytest.fixture(scope="module")
@@ -24,20 +19,6 @@ def state(system):
     q = system.q0 + 0.05 * rng.standard_normal(system.n)   # deliberately inconsistent
     v = rng.standard_normal(system.n)
     return q, v, 0.37
-
-
-def fd_jacobian(f, x, delta=DELTA):
-    cols = []
-    for i in range(x.size):
-        e = np.zeros_like(x)
-        e[i] = delta
-        cols.append((f(x + e) - f(x - e)) / (2 * delta))
-    return np.column_stack(cols)
-
-
-def assert_close(actual, expected, rtol=RTOL):
-    scale = max(np.abs(expected).max(), 1e-12)
-    assert np.abs(actual - expected).max() <= rtol * scale, np.abs(actual - expected).max() / scale
 
 
 def test_zoo_has_every_kind(system):
