@@ -55,6 +55,10 @@ class ConstraintSet:
     def phi(self, q, t):
         return self.evaluate(q, t)[0]
 
+    def transpose_product(self, jac_values, lam):
+        """Φ_qᵀλ from the COO values of Φ_q (no matrix is formed)."""
+        return np.bincount(self.jac_cols, weights=jac_values * lam[self.jac_rows], minlength=self.n)
+
     def jacobian(self, q, t):
         return self.jac_pattern.assemble(self.evaluate(q, t)[1])
 

@@ -175,8 +175,6 @@ class FunctionGroup:
         rows, cols, vals = (np.concatenate(x) if x else np.zeros(0) for x in (rows, cols, vals))
         self.rows, self.cols, self.vals = rows.astype(np.int64), cols.astype(np.int64), vals
         self.offset = np.concatenate(offsets) if offsets else np.zeros(0)
-        import scipy.sparse as sp
-        self.J = sp.csr_matrix((vals, (rows, cols)), shape=(self.m * k3, n))
         self.eq = self.rows // k3                       # equation of each J entry
         self._hessian_pairs(k3)
 
@@ -198,7 +196,9 @@ class FunctionGroup:
         self.h_coef = self.vals[ia] * self.vals[ib]
 
     def vectors(self, q):
-        return (self.J @ q + self.offset).reshape(self.m, self.kind.arity, 3)
+        size = self.m * 3 * self.kind.arity
+        X = np.bincount(self.rows, weights=self.vals * q[self.cols], minlength=size) + self.offset
+        return X.reshape(self.m, self.kind.arity, 3)
 
     def evaluate(self, q, t):
         """φ (m,) and the values of Φ_q on the pattern (self.eq, self.cols)."""
@@ -215,7 +215,8 @@ class FunctionGroup:
     def acceleration_terms(self, q, v, t):
         """φ_t and ζ = vᵀ(∂²φ/∂q²)v + 2 (∂φ_t/∂q)·v + φ_tt, so that φ̈ = Φ_q q̈ + ζ."""
         X = self.vectors(q)
-        V = (self.J @ v).reshape(self.m, -1)
+        V = np.bincount(self.rows, weights=self.vals * v[self.cols], minlength=self.m * 3 * self.kind.arity)
+        V = V.reshape(self.m, -1)
         _, d1, d2 = self.targets.derivatives(t)
         phi_t, grad_t, phi_tt = self.kind.time_terms(X, self.params, d1, d2)
         H = self.kind.hessian(X, self.params)

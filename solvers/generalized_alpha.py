@@ -90,8 +90,7 @@ class NewtonStep:
         sys = self.sys
         Q = sys.forces(x.q, x.v, x.t)
         phi, jac = sys.constraints.evaluate(x.q, x.t)
-        Phi_q = sys.constraints.jac_pattern.assemble(jac)
-        r = sys.M @ x.a + Phi_q.T @ x.lam - Q
+        r = sys.M @ x.a + sys.constraints.transpose_product(jac, x.lam) - Q
         e_dyn = np.linalg.norm(r) / max(1.0, np.linalg.norm(Q))
         return r, phi, jac, e_dyn, np.linalg.norm(phi)
 
