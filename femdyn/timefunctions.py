@@ -188,3 +188,29 @@ class RampedMotion(TimeFunction):
 
     def d2(self, t):
         return self.speed * self.profile.d1(t)
+
+
+class Tabulated(TimeFunction):
+    """Cubic-spline interpolation of samples (t_k, f_k) (scipy CubicSpline, not-a-knot);
+    constant extrapolation of the end values outside the samples. Use it to replay a
+    recorded channel, e.g. inverse-dynamics torques as forward-dynamics input."""
+
+    def __init__(self, times, values):
+        from scipy.interpolate import CubicSpline
+        times, values = np.asarray(times, float), np.asarray(values, float)
+        if times.ndim != 1 or times.shape != values.shape or times.size < 4 or np.any(np.diff(times) <= 0):
+            raise ModelError("Tabulated: need ≥ 4 strictly increasing times and as many values")
+        self.t0, self.t1 = times[0], times[-1]
+        self.spline = CubicSpline(times, values)
+
+    def _clip(self, t):
+        return min(max(t, self.t0), self.t1)
+
+    def value(self, t):
+        return float(self.spline(self._clip(t)))
+
+    def d1(self, t):
+        return float(self.spline(self._clip(t), 1)) if self.t0 <= t <= self.t1 else 0.0
+
+    def d2(self, t):
+        return float(self.spline(self._clip(t), 2)) if self.t0 <= t <= self.t1 else 0.0
