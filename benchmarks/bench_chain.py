@@ -7,15 +7,13 @@ revolute joints, same h, ρ∞ and iteration tolerances, index-3 generalized-α.
     python benchmarks/bench_chain.py [--sizes 4 16 64 256] [--steps 200]
 """
 import argparse
-import time
-import warnings
 
 import numpy as np
 
 import femdyn
-from femdyn.solvers.generalized_alpha import Options, integrate
+from common import exudyn_step_time, femdyn_step_time
 
-LINK, MASS, H, RHO = 0.1, 0.1, 1e-3, 0.9
+LINK, MASS, H, RHO_INF = 0.1, 0.1, 1e-3, 0.9
 
 
 def femdyn_chain(n):
@@ -30,14 +28,9 @@ def femdyn_chain(n):
 
 
 def time_femdyn(n, steps):
-    """Per-step time without set-up: (time of steps+10 steps − time of 10 steps) / steps."""
     s = femdyn_chain(n)
-    runs = {}
-    for k in (10, steps + 10):
-        t0 = time.perf_counter()
-        runs[k] = integrate(s, k * H, H, Options(rho_inf=RHO)), time.perf_counter() - t0
-    dt = (runs[steps + 10][1] - runs[10][1]) / steps
-    return dt, runs[steps + 10][0]["iterations"][1:].mean(), s.n, s.m
+    dt, iterations = femdyn_step_time(s, steps, H, RHO_INF)
+    return dt, iterations, s.n, s.m
 
 
 def time_exudyn(n, steps):
@@ -46,7 +39,6 @@ def time_exudyn(n, steps):
         from exudyn.utilities import InertiaCuboid
     except ImportError:
         return None
-    warnings.filterwarnings("ignore", category=DeprecationWarning)
     SC = exu.SystemContainer()
     mbs = SC.AddSystem()
     ground = mbs.CreateGround()
@@ -59,17 +51,7 @@ def time_exudyn(n, steps):
                                 useGlobalFrame=True)
         previous = body
     mbs.Assemble()
-    settings = exu.SimulationSettings()
-    settings.timeIntegration.numberOfSteps = steps
-    settings.timeIntegration.endTime = steps * H
-    settings.timeIntegration.generalizedAlpha.spectralRadius = RHO
-    settings.timeIntegration.newton.relativeTolerance = 1e-8
-    settings.timeIntegration.verboseMode = 0
-    settings.linearSolverType = exu.LinearSolverType.EigenSparse   # sparse, like femdyn
-    settings.solutionSettings.writeSolutionToFile = False
-    t0 = time.perf_counter()
-    mbs.SolveDynamic(settings)
-    return (time.perf_counter() - t0) / steps   # Exudyn's set-up is in mbs.Assemble(), outside
+    return exudyn_step_time(mbs, exu, steps, H, RHO_INF)
 
 
 def main():

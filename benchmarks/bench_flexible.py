@@ -8,15 +8,13 @@ the assembled system's arrays per element.
     python benchmarks/bench_flexible.py [--sizes 8 32 128 512] [--steps 200]
 """
 import argparse
-import time
 import tracemalloc
-import warnings
 
 import numpy as np
 
 import femdyn
 from femdyn.elements.sections import CrossSection
-from femdyn.solvers.generalized_alpha import Options, integrate
+from common import exudyn_step_time, femdyn_step_time
 
 LENGTH, AREA, INERTIA, RHO, E, H, RHO_INF = 1.2, 0.0018, 1.215e-8, 5540.0, 0.7e6, 1e-3, 0.9
 
@@ -34,12 +32,8 @@ def time_femdyn(n, element, steps):
     s = pendulum(n, element).assemble()
     memory = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
-    runs = {}
-    for k in (5, steps + 5):
-        t0 = time.perf_counter()
-        runs[k] = integrate(s, k * H, H, Options(rho_inf=RHO_INF)), time.perf_counter() - t0
-    dt = (runs[steps + 5][1] - runs[5][1]) / steps
-    return dt, runs[steps + 5][0]["iterations"][1:].mean(), memory
+    dt, iterations = femdyn_step_time(s, steps, H, RHO_INF)
+    return dt, iterations, memory
 
 
 def time_exudyn(n, steps):
@@ -49,7 +43,6 @@ def time_exudyn(n, steps):
         from exudyn.itemInterface import ObjectANCFCable
     except ImportError:
         return None
-    warnings.filterwarnings("ignore", category=DeprecationWarning)
     SC = exu.SystemContainer()
     mbs = SC.AddSystem()
     template = ObjectANCFCable(physicsMassPerLength=RHO * AREA, physicsBendingStiffness=E * INERTIA,
@@ -57,17 +50,7 @@ def time_exudyn(n, steps):
     GenerateStraightLineANCFCable(mbs, [0, 0, 0], [LENGTH, 0, 0], n, template,
                                   massProportionalLoad=[0, 0, -9.81], fixedConstraintsNode0=[1, 1, 1, 0, 0, 0])
     mbs.Assemble()
-    settings = exu.SimulationSettings()
-    settings.timeIntegration.numberOfSteps = steps
-    settings.timeIntegration.endTime = steps * H
-    settings.timeIntegration.generalizedAlpha.spectralRadius = RHO_INF
-    settings.timeIntegration.newton.relativeTolerance = 1e-8
-    settings.timeIntegration.verboseMode = 0
-    settings.linearSolverType = exu.LinearSolverType.EigenSparse
-    settings.solutionSettings.writeSolutionToFile = False
-    t0 = time.perf_counter()
-    mbs.SolveDynamic(settings)
-    return (time.perf_counter() - t0) / steps
+    return exudyn_step_time(mbs, exu, steps, H, RHO_INF)
 
 
 def main():

@@ -36,7 +36,55 @@ class Ground:
         return True
 
 
-class NaturalBody:
+class Frame:
+    """Material points and vectors of anything described by a base point and basis
+    vectors that are affine in q: x = origin + Σ c_j b_j with constant c (natural-coordinate
+    bodies, ANCF nodes). Subclasses set ``name``, ``origin`` (Expr), ``basis`` (Exprs),
+    ``B0`` (3×k initial basis) and ``origin0`` (initial base point)."""
+
+    outside_hint = "the point or direction must lie in the span of its basis"
+
+    @property
+    def label(self):
+        return f"body '{self.name}'"
+
+    def local(self, w):
+        """Basis coordinates c of a vector w (global, initial configuration)."""
+        c, *_ = np.linalg.lstsq(self.B0, w, rcond=None)
+        if np.linalg.norm(self.B0 @ c - w) > 1e-9 * max(1.0, np.linalg.norm(w)):
+            raise ModelError(f"{self.label}: {np.round(w, 6).tolist()} is outside the span of its basis; "
+                             f"{self.outside_hint}")
+        return c
+
+    def material_point(self, x):
+        """Expr of the material point at global position x (initial configuration)."""
+        return self.origin + self._combine(self.local(np.asarray(x, float) - self.origin0))
+
+    def material_vector(self, w):
+        """Expr of the material vector equal to w in the initial configuration."""
+        return self._combine(self.local(np.asarray(w, float)))
+
+    def _combine(self, c):
+        e = Expr()
+        for cj, b in zip(c, self.basis):
+            e = e + cj * b
+        return e
+
+    @property
+    def span_rank(self):
+        return self.B0.shape[1]
+
+    def span_basis(self):
+        """Orthonormal material vectors spanning the basis, with their initial values."""
+        Q, _ = np.linalg.qr(self.B0)
+        return [self.material_vector(Q[:, j]) for j in range(Q.shape[1])], Q
+
+    def contains_direction(self, w):
+        c, *_ = np.linalg.lstsq(self.B0, w, rcond=None)
+        return np.linalg.norm(self.B0 @ c - w) <= 1e-9 * np.linalg.norm(w)
+
+
+class NaturalBody(Frame):
     """A rigid body on point nodes ``points`` (≥ 1) and unit-vector nodes ``vectors``.
 
     ``mass`` in kg, ``com`` the centre of mass and ``inertia`` (3×3, kg·m², about the
@@ -56,6 +104,8 @@ class NaturalBody:
         self.basis = [p.expr - self.points[0].expr for p in self.points[1:]] + [u.expr for u in self.vectors]
         self.is_point = np.array([True] * (len(self.points) - 1) + [False] * len(self.vectors))
         self.origin0 = self.points[0].initial[:3]
+        self.origin = self.points[0].expr
+        self.outside_hint = "for a rigid beam the point must lie on its axis"
         self.B0 = np.column_stack([b(_initial_q(self)) for b in self.basis]) if self.basis else np.zeros((3, 0))
         self._check_basis()
         if not mass > 0:
@@ -99,45 +149,9 @@ class NaturalBody:
             self.first += m * w
             self.mass += m
 
-    # --- material expressions -----------------------------------------------------
-    def local(self, w):
-        """Basis coordinates c of a vector w (global, initial configuration)."""
-        c, *_ = np.linalg.lstsq(self.B0, w, rcond=None)
-        if np.linalg.norm(self.B0 @ c - w) > 1e-9 * max(1.0, np.linalg.norm(w)):
-            raise ModelError(f"body '{self.name}': {np.round(w, 6).tolist()} is outside the span of its "
-                             "basis; for a rigid beam the point must lie on its axis")
-        return c
-
     def weights(self, x):
         c = self.local(np.asarray(x, float) - self.origin0)
         return np.concatenate([[1.0 - c[self.is_point].sum()], c])
-
-    def material_point(self, x):
-        """Expr of the material point at global position x (initial configuration)."""
-        return self.points[0].expr + self._combine(self.local(np.asarray(x, float) - self.origin0))
-
-    def material_vector(self, w):
-        """Expr of the material vector equal to w in the initial configuration."""
-        return self._combine(self.local(np.asarray(w, float)))
-
-    def _combine(self, c):
-        e = Expr()
-        for cj, b in zip(c, self.basis):
-            e = e + cj * b
-        return e
-
-    @property
-    def span_rank(self):
-        return self.B0.shape[1]
-
-    def span_basis(self):
-        """Orthonormal material vectors spanning the body's basis, with their initial values."""
-        Q, _ = np.linalg.qr(self.B0)
-        return [self.material_vector(Q[:, j]) for j in range(Q.shape[1])], Q
-
-    def contains_direction(self, w):
-        c, *_ = np.linalg.lstsq(self.B0, w, rcond=None)
-        return np.linalg.norm(self.B0 @ c - w) <= 1e-9 * np.linalg.norm(w)
 
     # --- assembly ---------------------------------------------------------------
     def node_starts(self):

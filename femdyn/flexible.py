@@ -12,6 +12,7 @@ combinations of the position gradients (for the cable only the tangent r_x).
 """
 import numpy as np
 
+from .bodies import Frame
 from .coordinates import Expr
 from .errors import ModelError
 
@@ -80,45 +81,21 @@ class ElementSet:
         return Expr(terms)
 
 
-class NodeFrame:
+class NodeFrame(Frame):
     """Body-like view of an ANCF node for joints: base point r, basis vectors the gradients."""
+
+    outside_hint = "a cable node only carries its tangent r_x (use beam nodes for full frames)"
+
+    @property
+    def label(self):
+        return f"ANCF node '{self.node.name}'"
 
     def __init__(self, node):
         if node.kind not in ("cable", "beam"):
             raise ModelError(f"node '{node.name}' is a {node.kind} node, not an ANCF node")
         self.node, self.name = node, f"node {node.name}"
         self.nodes = [node]
+        self.origin = node.slot("r")
         self.basis = [node.slot(s) for s in node.slots[1:]]
         self.B0 = np.column_stack([node.initial[3 * i:3 * i + 3] for i in range(1, len(node.slots))])
         self.origin0 = node.initial[:3]
-
-    @property
-    def span_rank(self):
-        return self.B0.shape[1]
-
-    def local(self, w):
-        c, *_ = np.linalg.lstsq(self.B0, w, rcond=None)
-        if np.linalg.norm(self.B0 @ c - w) > 1e-9 * max(1.0, np.linalg.norm(w)):
-            raise ModelError(f"{self.name}: {np.round(w, 6).tolist()} is not along its position gradients; "
-                             "a cable node only carries its tangent (use beam nodes for full frames)")
-        return c
-
-    def material_point(self, x):
-        e = self.node.slot("r")
-        for c, b in zip(self.local(np.asarray(x, float) - self.origin0), self.basis):
-            e = e + c * b
-        return e
-
-    def material_vector(self, w):
-        e = Expr()
-        for c, b in zip(self.local(np.asarray(w, float)), self.basis):
-            e = e + c * b
-        return e
-
-    def span_basis(self):
-        Q, _ = np.linalg.qr(self.B0)
-        return [self.material_vector(Q[:, j]) for j in range(Q.shape[1])], Q
-
-    def contains_direction(self, w):
-        c, *_ = np.linalg.lstsq(self.B0, w, rcond=None)
-        return np.linalg.norm(self.B0 @ c - w) <= 1e-9 * np.linalg.norm(w)

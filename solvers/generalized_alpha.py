@@ -67,8 +67,18 @@ class State:
         self.t, self.q, self.v, self.a, self.at, self.lam = t, q, v, a, at, lam
 
 
+class Residuals:
+    """Residuals of one Newton iterate: dynamic r, constraint Φ, the scaled right-hand
+    side of the linear system, their error measures, and what the matrix needs."""
+
+    def __init__(self, r, phi, rhs, e_dyn, e_con, jac, Phi_q=None):
+        self.r, self.phi, self.rhs, self.e_dyn, self.e_con = r, phi, rhs, e_dyn, e_con
+        self.jac, self.Phi_q = jac, Phi_q
+
+
 class NewtonStep:
-    """One generalized-α step solved by (modified) Newton on the scaled KKT system."""
+    """One generalized-α step of the index-3 form, solved by (modified) Newton on the
+    scaled KKT system; subclasses change the unknowns and equations, not the iteration."""
 
     def __init__(self, system, h, params, options):
         self.sys, self.h, self.p, self.o = system, h, params, options
@@ -86,52 +96,62 @@ class NewtonStep:
         v = s.v + h * ((1 - p.gamma) * s.at + p.gamma * at)
         return State(t, q, v, a, at, s.lam.copy())
 
+    def begin(self, s_old, t_new):
+        return self.predict(s_old, t_new)
+
     def residuals(self, x):
         sys = self.sys
         Q = sys.forces(x.q, x.v, x.t)
         phi, jac = sys.constraints.evaluate(x.q, x.t)
         r = sys.M @ x.a + sys.constraints.transpose_product(jac, x.lam) - Q
         e_dyn = np.linalg.norm(r) / max(1.0, np.linalg.norm(Q))
-        return r, phi, jac, e_dyn, np.linalg.norm(phi)
+        return Residuals(r, phi, np.concatenate([self.beta_h2 * r, phi]), e_dyn, np.linalg.norm(phi), jac)
 
-    def factorize(self, x, jac):
+    def matrix_parts(self, x):
         sys = self.sys
         k_vals, c_vals = sys.tangent_values(x.q, x.v, x.t)
-        h_vals = sys.constraints.hessian_values(x.q, x.lam)
-        w_mass = self.beta_h2 * self.d_acc
-        S = self.kkt.assemble(w_mass, self.beta_h2 * self.d_vel, self.beta_h2, c_vals, k_vals, h_vals, jac)
-        self.kkt.factorize(S, x.q, x.t)
+        return (self.beta_h2 * self.d_acc, self.beta_h2 * self.d_vel, self.beta_h2, c_vals, k_vals,
+                sys.constraints.hessian_values(x.q, x.lam))
 
-    def solve(self, s_old, t_new):
-        """Advance from ``s_old`` to ``t_new``; returns (state, iteration history, stats)."""
-        o, n = self.o, self.sys.n
-        x = self.predict(s_old, t_new)
-        history, factorizations, previous = [], self.kkt.factorizations, np.inf
-        for it in range(o.max_iterations):
-            r, phi, jac, e_dyn, e_con = self.residuals(x)
-            history.append((it, e_dyn, e_con))
-            if e_dyn <= o.tol_dynamic and e_con <= o.tol_constraint:
-                break
-            measure = e_dyn / o.tol_dynamic + e_con / o.tol_constraint
-            if not np.isfinite(measure):
-                raise ConvergenceError(self._diagnosis(x, r, phi, "the residual became non-finite"))
-            if self.kkt.lu is None or measure > o.contraction * previous:
-                self.factorize(x, jac)
-            previous = measure
-            dx = self.kkt.solve(-np.concatenate([self.beta_h2 * r, phi]))
-            dq = dx[:n]
-            x.q += dq
-            x.v += self.d_vel * dq
-            x.a += self.d_acc * dq
-            x.lam += dx[n:] / self.beta_h2
-        else:
-            raise ConvergenceError(self._diagnosis(x, r, phi, f"no convergence in {o.max_iterations} iterations"))
+    def factorize(self, x, res):
+        self.kkt.factorize(self.kkt.assemble(*self.matrix_parts(x), res.jac), x.q, x.t)
+
+    def update(self, x, dx):
+        n = self.sys.n
+        dq = dx[:n]
+        x.q += dq
+        x.v += self.d_vel * dq
+        x.a += self.d_acc * dq
+        x.lam += dx[n:n + self.sys.m] / self.beta_h2
+
+    def finish(self, s_old, x):
         p = self.p
         x.at = ((1 - p.alpha_f) * x.a + p.alpha_f * s_old.a - p.alpha_m * s_old.at) / (1 - p.alpha_m)
+
+    def solve(self, s_old, t_new):
+        """Advance from ``s_old`` to ``t_new``; returns (state, iteration history, factorizations)."""
+        o = self.o
+        x = self.begin(s_old, t_new)
+        history, factorizations, previous = [], self.kkt.factorizations, np.inf
+        for it in range(o.max_iterations):
+            res = self.residuals(x)
+            history.append((it, res.e_dyn, res.e_con))
+            if res.e_dyn <= o.tol_dynamic and res.e_con <= o.tol_constraint:
+                break
+            measure = res.e_dyn / o.tol_dynamic + res.e_con / o.tol_constraint
+            if not np.isfinite(measure):
+                raise ConvergenceError(self._diagnosis(x, res, "the residual became non-finite"))
+            if self.kkt.lu is None or measure > o.contraction * previous:
+                self.factorize(x, res)
+            previous = measure
+            self.update(x, self.kkt.solve(-res.rhs))
+        else:
+            raise ConvergenceError(self._diagnosis(x, res, f"no convergence in {o.max_iterations} iterations"))
+        self.finish(s_old, x)
         return x, history, self.kkt.factorizations - factorizations
 
-    def _diagnosis(self, x, r, phi, reason):
-        sys = self.sys
+    def _diagnosis(self, x, res, reason):
+        sys, r, phi = self.sys, res.r, res.phi
         worst_q = np.argsort(-np.abs(r))[:4]
         worst_c = np.argsort(-np.abs(phi))[:4] if phi.size else []
         return (f"generalized-α step to t = {x.t:.6g} s: {reason}. Largest dynamic residuals at "
@@ -145,51 +165,46 @@ class StabilizedStep(NewtonStep):
     correction Φ_qᵀν, q_{n+1} = q_n + h q̇_n + h²(½ − β) ã_n + h² β ã_{n+1} + Φ_qᵀν, and both
     Φ = 0 and Φ_q q̇_{n+1} + Φ_t = 0 are enforced (Arnold, Cardona & Brüls 2016,
     Multibody Syst. Dyn. 38:1–22, §2; Lunk & Simeon 2006). Velocities then satisfy the
-    constraints exactly and ρ∞ = 1 is stable: the scheme conserves energy up to O(h²)."""
+    constraints exactly and ρ∞ = 1 is stable: the scheme conserves energy up to O(h²).
+    Unknowns (q, λ, ν); q̈, q̇, ã follow from q and ν by inverting the update formulas."""
 
-    def kinematics(self, s_old, x, q_hat, Phi_q, nu):
-        """q̈, q̇ and ã from q and ν (exact inversion of the update formulas)."""
+    def begin(self, s_old, t_new):
         p, h = self.p, self.h
-        x.at = (x.q - q_hat - Phi_q.T @ nu) / self.beta_h2
-        x.a = ((1 - p.alpha_m) * x.at + p.alpha_m * s_old.at - p.alpha_f * s_old.a) / (1 - p.alpha_f)
-        x.v = s_old.v + h * ((1 - p.gamma) * s_old.at + p.gamma * x.at)
+        self.s_old = s_old
+        self.q_hat = s_old.q + h * s_old.v + h * h * (0.5 - p.beta) * s_old.at
+        self.nu = np.zeros(self.sys.m)
+        return self.predict(s_old, t_new)
 
-    def solve(self, s_old, t_new):
-        o, n, m, sys, p, h = self.o, self.sys.n, self.sys.m, self.sys, self.p, self.h
-        x = self.predict(s_old, t_new)
-        q_hat = s_old.q + h * s_old.v + h * h * (0.5 - p.beta) * s_old.at
-        nu = np.zeros(m)
-        history, factorizations, previous = [], self.kkt.factorizations, np.inf
-        scale3 = h * p.beta / p.gamma
-        for it in range(o.max_iterations):
-            phi, jac = sys.constraints.evaluate(x.q, x.t)
-            Phi_q = sys.constraints.jac_pattern.assemble(jac)
-            self.kinematics(s_old, x, q_hat, Phi_q, nu)
-            Q = sys.forces(x.q, x.v, x.t)
-            r = sys.M @ x.a + Phi_q.T @ x.lam - Q
-            phi_t, _ = sys.constraints.acceleration_terms(x.q, x.v, x.t)
-            r3 = Phi_q @ x.v + phi_t
-            e_dyn = np.linalg.norm(r) / max(1.0, np.linalg.norm(Q))
-            e_con = max(np.linalg.norm(phi), h * np.linalg.norm(r3))
-            history.append((it, e_dyn, e_con))
-            if e_dyn <= o.tol_dynamic and e_con <= o.tol_constraint:
-                break
-            measure = e_dyn / o.tol_dynamic + e_con / o.tol_constraint
-            if not np.isfinite(measure):
-                raise ConvergenceError(self._diagnosis(x, r, phi, "the residual became non-finite"))
-            if self.kkt.lu is None or measure > o.contraction * previous:
-                k_vals, c_vals = sys.tangent_values(x.q, x.v, x.t)
-                S = self.kkt.stabilized(self.beta_h2 * self.d_acc, self.beta_h2 * self.d_vel, self.beta_h2, c_vals,
-                                        k_vals, sys.constraints.hessian_values(x.q, x.lam), Phi_q)
-                self.kkt.factorize(S, x.q, x.t, symmetric=False)
-            previous = measure
-            dx = self.kkt.solve(-np.concatenate([self.beta_h2 * r, phi, scale3 * r3]))
-            x.q += dx[:n]
-            x.lam += dx[n:n + m] / self.beta_h2
-            nu += dx[n + m:]
-        else:
-            raise ConvergenceError(self._diagnosis(x, r, phi, f"no convergence in {o.max_iterations} iterations"))
-        return x, history, self.kkt.factorizations - factorizations
+    def kinematics(self, x, Phi_q):
+        p, h, s = self.p, self.h, self.s_old
+        x.at = (x.q - self.q_hat - Phi_q.T @ self.nu) / self.beta_h2
+        x.a = ((1 - p.alpha_m) * x.at + p.alpha_m * s.at - p.alpha_f * s.a) / (1 - p.alpha_f)
+        x.v = s.v + h * ((1 - p.gamma) * s.at + p.gamma * x.at)
+
+    def residuals(self, x):
+        sys, p, h = self.sys, self.p, self.h
+        phi, jac = sys.constraints.evaluate(x.q, x.t)
+        Phi_q = sys.constraints.jac_pattern.assemble(jac)
+        self.kinematics(x, Phi_q)
+        Q = sys.forces(x.q, x.v, x.t)
+        r = sys.M @ x.a + Phi_q.T @ x.lam - Q
+        r3 = Phi_q @ x.v + sys.constraints.acceleration_terms(x.q, x.v, x.t)[0]
+        rhs = np.concatenate([self.beta_h2 * r, phi, (h * p.beta / p.gamma) * r3])
+        e_con = max(np.linalg.norm(phi), h * np.linalg.norm(r3))
+        return Residuals(r, phi, rhs, np.linalg.norm(r) / max(1.0, np.linalg.norm(Q)), e_con, jac, Phi_q)
+
+    def factorize(self, x, res):
+        S = self.kkt.stabilized(*self.matrix_parts(x), res.Phi_q)
+        self.kkt.factorize(S, x.q, x.t, symmetric=False)
+
+    def update(self, x, dx):
+        n, m = self.sys.n, self.sys.m
+        x.q += dx[:n]
+        x.lam += dx[n:n + m] / self.beta_h2
+        self.nu += dx[n + m:]
+
+    def finish(self, s_old, x):
+        pass  # ã, q̈, q̇ were set from the converged (q, ν) by the last residual evaluation
 
 
 STEPPERS = {"index3": NewtonStep, "stabilized": StabilizedStep}

@@ -1,1 +1,23 @@
-"""femdyn.solvers.recursive."""
+"""Recursive O(N) rigid-body dynamics of kinematic trees (Featherstone 2008, RBDA).
+
+Spatial vectors are [angular; linear] (see :mod:`.spatial`); bodies in parent-first
+order; an immutable :class:`TreeModel`, a mutable :class:`Data` workspace, and the
+algorithms as functions of both. Closed loops are a tree plus :class:`PointClosure`
+constraints; :func:`build_topology` makes both from links' configuration parameters.
+"""
+from .closed_loop import PointClosure, constrained_forward_dynamics, project
+from .configuration import TreeSpace, VectorSpace
+from .control import computed_torque
+from .data import Data
+from .dynamics import (center_of_mass, forward_dynamics, hybrid_dynamics, inverse_dynamics, kinematics,
+                       mass_matrix, momentum)
+from .floating import floating_base_inverse_dynamics
+from .integrators import Trajectory, rk4_step, simulate, zhai_step
+from .model import Body, Joint, TreeModel
+from .topology import Interface, Link, Topology, build_topology, inertia_sets
+
+__all__ = ["Body", "Data", "Interface", "Joint", "Link", "PointClosure", "Topology", "Trajectory", "TreeModel",
+           "TreeSpace", "VectorSpace", "build_topology", "center_of_mass", "computed_torque",
+           "constrained_forward_dynamics", "floating_base_inverse_dynamics", "forward_dynamics", "hybrid_dynamics",
+           "inertia_sets", "inverse_dynamics", "kinematics", "mass_matrix", "momentum", "project", "rk4_step",
+           "simulate", "zhai_step"]

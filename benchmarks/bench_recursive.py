@@ -1,0 +1,88 @@
+"""Speed of femdyn's recursive dynamics beside Pinocchio (C++), per call and per RK4 step.
+
+Chains of n = 7, 50, 200 revolute bodies (axes alternating z, y; 0.1 m links, 1 kg).
+Pinocchio gets its specialised JointModelRZ/RY joints; both are called from Python with
+numpy arrays, and the RK4 step is the same Python function with either ABA inside.
+
+    python benchmarks/bench_recursive.py [--repeat 5]
+"""
+import argparse
+import platform
+import timeit
+
+import numpy as np
+import pinocchio as pin
+
+from femdyn.solvers.recursive import Body, Data, Joint, TreeModel, forward_dynamics, inverse_dynamics
+from femdyn.solvers.recursive.integrators import rk4_step
+
+SIZES = (7, 50, 200)
+
+
+def chain(n):
+    """Our model and Pinocchio's of the same n-body chain."""
+    bodies, pm = [], pin.Model()
+    pm.gravity = pin.Motion(np.array([0.0, 0.0, -9.81, 0.0, 0.0, 0.0]))
+    parent, jid = "world", 0
+    for i in range(n):
+        axis = (0.0, 0.0, 1.0) if i % 2 == 0 else (0.0, 1.0, 0.0)
+        offset = (0.0, 0.0, 0.0) if i == 0 else (0.1, 0.0, 0.0)
+        bodies.append(Body(f"b{i}", parent, Joint("revolute", axis), 1.0, (0.05, 0.0, 0.0),
+                           (1e-3, 2e-3, 2e-3, 0, 0, 0), placement_p=offset))
+        joint = pin.JointModelRZ() if i % 2 == 0 else pin.JointModelRY()
+        jid = pm.addJoint(jid, joint, pin.SE3(np.eye(3), np.array(offset)), f"b{i}")
+        pm.appendBodyToJoint(jid, pin.Inertia(1.0, np.array([0.05, 0.0, 0.0]), np.diag([1e-3, 2e-3, 2e-3])),
+                             pin.SE3.Identity())
+        parent = f"b{i}"
+    return TreeModel(bodies, gravity=(0.0, 0.0, -9.81)), pm
+
+
+def per_call(fn, repeat):
+    """Best mean time (s) of one call over ``repeat`` batches."""
+    number = max(10, int(0.05 / max(1e-7, timeit.timeit(fn, number=3) / 3)))
+    return min(timeit.repeat(fn, number=number, repeat=repeat)) / number
+
+
+def measure(n, repeat):
+    model, pm = chain(n)
+    data, pd = Data(model), pm.createData()
+    rng = np.random.default_rng(n)
+    q, v, a = rng.uniform(-1, 1, n), rng.uniform(-1, 1, n), rng.uniform(-1, 1, n)
+    tau = inverse_dynamics(model, data, q, v, a)
+    assert np.allclose(forward_dynamics(model, data, q, v, tau), pin.aba(pm, pd, q, v, tau), atol=1e-8)
+
+    def ours_fd(t, qq, vv):
+        return forward_dynamics(model, data, qq, vv, tau)
+
+    def pin_fd(t, qq, vv):
+        return pin.aba(pm, pd, qq, vv, tau)
+
+    return {
+        "ID": (per_call(lambda: inverse_dynamics(model, data, q, v, a), repeat),
+               per_call(lambda: pin.rnea(pm, pd, q, v, a), repeat)),
+        "FD": (per_call(lambda: forward_dynamics(model, data, q, v, tau), repeat),
+               per_call(lambda: pin.aba(pm, pd, q, v, tau), repeat)),
+        "RK4 step": (per_call(lambda: rk4_step(ours_fd, 0.0, q, v, 1e-3), repeat),
+                     per_call(lambda: rk4_step(pin_fd, 0.0, q, v, 1e-3), repeat)),
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    results = {n: measure(n, args.repeat) for n in SIZES}
+    print(f"python {platform.python_version()}, numpy {np.__version__}, pinocchio {pin.__version__}")
+    print(f"{'task':<9} {'n':>4} {'femdyn µs':>10} {'pinocchio µs':>13} {'ratio':>6}")
+    for task in ("ID", "FD", "RK4 step"):
+        for n in SIZES:
+            ours, ref = results[n][task]
+            print(f"{task:<9} {n:>4} {ours * 1e6:>10.1f} {ref * 1e6:>13.1f} {ours / ref:>6.2f}")
+        grow = [results[200][task][k] / results[50][task][k] for k in (0, 1)]
+        slope = [(results[200][task][k] - results[50][task][k]) / 150 * 1e6 for k in (0, 1)]
+        print(f"{task:<9} growth n=50→200: femdyn {grow[0]:.2f}×, pinocchio {grow[1]:.2f}×; "
+              f"cost per added body: femdyn {slope[0]:.2f} µs, pinocchio {slope[1]:.2f} µs")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,103 @@
+"""Configuration space of a tree: q̇ from v, Lie-group update q ⊕ δ, quaternion normalisation.
+
+Free joints carry q = [p; quaternion (x, y, z, w)] and a body-frame twist v = [ω; v_o]
+(see :mod:`.model`). Two updates are offered:
+
+* :meth:`TreeSpace.rate` — q̇ = (R v_o, ½ q ⊗ (ω, 0)) for integrating q in R⁷ with any
+  Runge–Kutta method, followed by :meth:`TreeSpace.normalize` (quaternion projection);
+* :meth:`TreeSpace.integrate` — q ⊕ δ = (p, R)·exp(δ) with the SE(3) exponential (Murray,
+  Li & Sastry 1994, ch. 2, exponential coordinates of SE(3)), exact for a constant body twist, for increment-based
+  schemes such as Zhai's method.
+
+:class:`VectorSpace` gives the same three operations for ordinary vector states.
+"""
+import numpy as np
+
+from .spatial import skew
+
+
+def quaternion_multiply(a, b):
+    """Hamilton product of quaternions stored (x, y, z, w)."""
+    u, s, v, t = a[:3], a[3], b[:3], b[3]
+    return np.r_[s * v + t * u + np.cross(u, v), s * t - u @ v]
+
+
+def quaternion_to_matrix(quat):
+    """Rotation matrix of a (not necessarily unit) quaternion (x, y, z, w)."""
+    x, y, z, w = np.asarray(quat, float) / np.linalg.norm(quat)
+    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+                     [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+                     [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
+
+
+def se3_exp(twist):
+    """exp([ω; v]) of a body twist ω (rad), v (m): (unit quaternion, translation in m).
+
+    Translation V v with V = 1 + (1 − cos θ)/θ² ω× + (θ − sin θ)/θ³ ω×² (Murray, Li &
+    Sastry 1994, ch. 2); series below θ = 1e-6 rad, where their truncation error O(θ⁴)
+    is below round-off.
+    """
+    w, v = twist[:3], twist[3:]
+    theta = np.linalg.norm(w)
+    W = skew(w)
+    if theta < 1e-6:
+        b, c, sinc_half = 0.5 - theta**2 / 24, 1 / 6 - theta**2 / 120, 0.5 - theta**2 / 48
+    else:
+        b, c = (1 - np.cos(theta)) / theta**2, (theta - np.sin(theta)) / theta**3
+        sinc_half = np.sin(0.5 * theta) / theta
+    quat = np.r_[sinc_half * w, np.cos(0.5 * theta)]
+    return quat, (np.eye(3) + b * W + c * W @ W) @ v
+
+
+class VectorSpace:
+    """q̇ = v, q ⊕ δ = q + δ: the configuration space of plain vector states."""
+
+    def rate(self, q, v):
+        return np.asarray(v, float)
+
+    def integrate(self, q, delta):
+        return q + delta
+
+    def normalize(self, q):
+        return q
+
+
+class TreeSpace:
+    """Configuration space of a :class:`~.model.TreeModel` (R^k × SE(3)^f)."""
+
+    def __init__(self, model):
+        self.model = model
+
+    def rate(self, q, v):
+        """q̇ (nq,) from the joint velocities v (nv,)."""
+        m = self.model
+        qd = np.zeros(m.nq)
+        qd[m.scalar_q_index] = v[m.scalar_v_index]
+        for i in m.free_joints:
+            k, j = m.q_index[i], m.v_index[i]
+            quat = q[k + 3:k + 7]
+            qd[k:k + 3] = quaternion_to_matrix(quat) @ v[j + 3:j + 6]
+            qd[k + 3:k + 7] = 0.5 * quaternion_multiply(quat, np.r_[v[j:j + 3], 0.0])
+        return qd
+
+    def integrate(self, q, delta):
+        """q ⊕ δ for a tangent increment δ (nv,): sum for scalar joints, SE(3) exponential for free joints."""
+        m = self.model
+        out = np.array(q, float)
+        out[m.scalar_q_index] += delta[m.scalar_v_index]
+        for i in m.free_joints:
+            k, j = m.q_index[i], m.v_index[i]
+            quat = q[k + 3:k + 7] / np.linalg.norm(q[k + 3:k + 7])
+            dquat, dp = se3_exp(delta[j:j + 6])
+            out[k:k + 3] += quaternion_to_matrix(quat) @ dp
+            out[k + 3:k + 7] = quaternion_multiply(quat, dquat)
+        return self.normalize(out)
+
+    def normalize(self, q):
+        """q with every free joint's quaternion scaled to unit length."""
+        m = self.model
+        out = np.array(q, float)
+        for i in m.free_joints:
+            k = m.q_index[i]
+            out[k + 3:k + 7] /= np.linalg.norm(out[k + 3:k + 7])
+        return out

@@ -1,0 +1,155 @@
+"""Recursive dynamics of a kinematic tree: the public functions over (model, data).
+
+* :func:`inverse_dynamics` — recursive Newton–Euler, RBDA table 5.1 (Luh, Walker & Paul 1980);
+* :func:`forward_dynamics` — articulated-body algorithm, RBDA table 7.1 (Featherstone 1983);
+* :func:`hybrid_dynamics` — each joint torque-given or motion-given, RBDA ch. 9; the same
+  O(N) sweeps as the "hybrid" SOA recursions of Jain & Rodriguez (seed 000, Tian et al. 2010);
+* :func:`mass_matrix` — composite-rigid-body algorithm, RBDA ch. 6;
+* :func:`center_of_mass`, :func:`momentum` — system centre of mass (m) and spatial momentum.
+
+Units: q in rad or m (free joints: m and a unit quaternion), v in rad/s or m/s, q̈ in
+rad/s² or m/s², τ in N·m or N; external forces ``f_ext`` are spatial forces [n; f]
+(N·m, N) acting on each body, expressed in body coordinates about the body origin.
+"""
+import numpy as np
+
+from femdyn.errors import ModelError
+
+from . import kernels
+
+
+def _vector(x, size, what):
+    a = np.ascontiguousarray(x, dtype=float)
+    if a.shape != (size,):
+        raise ModelError(f"{what}: expected {size} values, got shape {a.shape}")
+    return a
+
+
+def _external(model, data, f_ext):
+    if f_ext is None:
+        return data.no_force
+    f = np.ascontiguousarray(f_ext, dtype=float)
+    if f.shape != (model.n, 6):
+        raise ModelError(f"f_ext: expected one spatial force [n; f] per body, shape ({model.n}, 6), got {f.shape}")
+    return f
+
+
+def _base_acceleration(model, data, gravity):
+    g = model.gravity if gravity is None else np.asarray(gravity, float)
+    data.a0[:3] = 0.0
+    data.a0[3:] = -g
+    return data.a0
+
+
+def _joint_mask(model, prescribed):
+    """Boolean array (one per joint) from a boolean sequence or a collection of body names."""
+    if prescribed is None:
+        return np.zeros(model.n, np.bool_)
+    items = list(prescribed)
+    if items and all(isinstance(p, str) for p in items):
+        mask = np.zeros(model.n, np.bool_)
+        for name in items:
+            mask[model.index(name)] = True
+        return mask
+    mask = np.asarray(items, np.bool_)
+    if mask.shape != (model.n,):
+        raise ModelError(f"prescribed: expected one flag per joint ({model.n}) or a list of body names, "
+                         f"got shape {mask.shape}")
+    return mask
+
+
+def kinematics(model, data, q, v=None):
+    """Body placements, world poses (``data.R_world``, ``data.p_world``) and velocities ``data.vel``."""
+    q = _vector(q, model.nq, "q")
+    v = np.zeros(model.nv) if v is None else _vector(v, model.nv, "v")
+    kernels.forward_kinematics(model.parent, model.joint_type, model.axis, model.tree_E, model.tree_r, model.S,
+                               model.q_index, model.v_index, model.joint_nv, q, v,
+                               data.Xup, data.R_world, data.p_world, data.vel, data.bias)
+
+
+def inverse_dynamics(model, data, q, v, qdd, f_ext=None, gravity=None):
+    """Joint forces τ (nv,) that produce q̈ at (q, v): RNEA, RBDA table 5.1."""
+    q, v, qdd = _vector(q, model.nq, "q"), _vector(v, model.nv, "v"), _vector(qdd, model.nv, "qdd")
+    kernels.rnea(model.parent, model.joint_type, model.axis, model.tree_E, model.tree_r, model.inertia, model.S,
+                 model.q_index, model.v_index, model.joint_nv, q, v, qdd, _base_acceleration(model, data, gravity),
+                 _external(model, data, f_ext), data.Xup, data.R_world, data.p_world, data.vel, data.acc,
+                 data.bias, data.force, data.tau)
+    return data.tau.copy()
+
+
+def hybrid_dynamics(model, data, q, v, prescribed, tau, qdd, f_ext=None, gravity=None):
+    """Hybrid dynamics in O(N) (RBDA ch. 9; Jain & Rodriguez SOA hybrid recursions, seed 000).
+
+    ``prescribed`` flags the motion-given joints (bool per joint, or body names); their
+    accelerations are read from ``qdd`` and their forces returned; the other joints are
+    torque-given, forces read from ``tau`` and accelerations returned. Motion-given joints
+    are treated as prescribed-acceleration joints: their articulated inertia passes to the
+    parent whole, and their known acceleration enters the bias force.
+
+    Returns (q̈, τ), both complete (nv,) arrays.
+    """
+    mask = _joint_mask(model, prescribed)
+    q, v = _vector(q, model.nq, "q"), _vector(v, model.nv, "v")
+    tau, qdd = _vector(tau, model.nv, "tau").copy(), _vector(qdd, model.nv, "qdd").copy()
+    _hybrid(model, data, q, v, mask, tau, qdd, _external(model, data, f_ext), gravity)
+    return qdd, tau
+
+
+def forward_dynamics(model, data, q, v, tau, f_ext=None, gravity=None):
+    """Joint accelerations q̈ (nv,) under forces τ: articulated-body algorithm, RBDA table 7.1."""
+    q, v, tau = _vector(q, model.nq, "q"), _vector(v, model.nv, "v"), _vector(tau, model.nv, "tau")
+    _hybrid(model, data, q, v, data.none_prescribed, tau, data.qdd, _external(model, data, f_ext), gravity)
+    return data.qdd.copy()
+
+
+def _hybrid(model, data, q, v, mask, tau, qdd, f_ext, gravity):
+    kernels.hybrid(model.parent, model.joint_type, model.axis, model.tree_E, model.tree_r, model.inertia, model.S,
+                   model.q_index, model.v_index, model.joint_nv, q, v, mask, tau, qdd, f_ext,
+                   _base_acceleration(model, data, gravity), data.Xup, data.R_world, data.p_world, data.vel,
+                   data.bias, data.IA, data.pA, data.U, data.Dinv, data.u, data.tmp6, data.Ia, data.acc, data.force)
+
+
+def mass_matrix(model, data, q):
+    """Joint-space mass matrix H(q) (nv × nv, SI units): CRBA, RBDA ch. 6."""
+    kinematics(model, data, q)
+    kernels.crba(model.parent, model.inertia, model.S, model.v_index, model.joint_nv, data.Xup, data.Ic,
+                 data.tmp6, data.F, data.M)
+    return data.M.copy()
+
+
+def center_of_mass(model, data, q):
+    """Centre of mass of the whole tree (m, world coordinates)."""
+    kinematics(model, data, q)
+    c = data.p_world + np.einsum("iab,ib->ia", data.R_world, _body_com(model))
+    return model.mass @ c / model.mass.sum()
+
+
+def _body_com(model):
+    """Centres of mass in body coordinates, read back from the spatial inertias (m)."""
+    I = model.inertia
+    return np.stack([I[:, 2, 4], I[:, 0, 5], I[:, 1, 3]], axis=1) / model.mass[:, None]
+
+
+def momentum(model, data, q, v, about="origin"):
+    """Spatial momentum [L; p] of the system (N·m·s, N·s) in world coordinates.
+
+    ``about='origin'`` gives the angular momentum L about the world origin,
+    ``about='com'`` about the system centre of mass (RBDA ch. 2: h = Σ X*_i I_i v_i);
+    a 3-vector gives it about that point (m).
+    """
+    kinematics(model, data, q, v)
+    h = np.einsum("iab,ib->ia", model.inertia, data.vel)       # body momenta, body coordinates
+    linear = np.einsum("iab,ib->ia", data.R_world, h[:, 3:])
+    angular = np.einsum("iab,ib->ia", data.R_world, h[:, :3]) + np.cross(data.p_world, linear)
+    L, p = angular.sum(axis=0), linear.sum(axis=0)
+    if isinstance(about, str):
+        if about == "origin":
+            point = np.zeros(3)
+        elif about == "com":
+            c = data.p_world + np.einsum("iab,ib->ia", data.R_world, _body_com(model))
+            point = model.mass @ c / model.mass.sum()
+        else:
+            raise ModelError(f"momentum: about='{about}' is not 'origin', 'com' or a point")
+    else:
+        point = _vector(about, 3, "about")
+    return np.concatenate([L - np.cross(point, p), p])

@@ -1,0 +1,63 @@
+"""Free-floating base: inverse dynamics with a freely moving base (seed 001, Qiu et al.).
+
+With the joint motions prescribed and the base free (no external wrench on it), the
+inverse problem is a hybrid one (RBDA ch. 9): the base's six coordinates are
+torque-given (zero) and the arm joints motion-given. One hybrid sweep returns the joint
+forces and the base acceleration; the disturbance wrench that the arm exerts on the
+base is the sum of the joint wrenches transmitted to the base's children, carried to the
+base frame (the RNEA force recursion, RBDA table 5.1, read from the base side).
+"""
+import numpy as np
+
+from femdyn.errors import ModelError
+
+from .dynamics import hybrid_dynamics
+from .model import FREE
+
+
+def base_index(model):
+    """Index of the single free-floating root body, or ModelError."""
+    roots = np.flatnonzero(model.parent < 0)
+    if len(roots) != 1 or model.joint_type[roots[0]] != FREE:
+        raise ModelError("floating-base dynamics needs exactly one root body with a 'free' joint; "
+                         f"roots are {[model.names[r] for r in roots]}")
+    return int(roots[0])
+
+
+def arm_wrench_on_base(model, data, base):
+    """Spatial force [n; f] (N·m, N) the children exert on ``base``, base coordinates, about its origin.
+
+    Reads the joint forces ``data.force`` left by the last dynamics sweep.
+    """
+    w = np.zeros(6)
+    for c in np.flatnonzero(model.parent == base):
+        w -= data.Xup[c].T @ data.force[c]
+    return w
+
+
+def floating_base_inverse_dynamics(model, data, q, v, qdd_joints, base_wrench=None, f_ext=None, gravity=None):
+    """Joint forces, base acceleration and disturbance wrench for prescribed joint motions.
+
+    q (nq,), v (nv,) full state (base first); qdd_joints: accelerations of the non-base
+    joints (nv − 6,); base_wrench: external spatial force on the base [n; f] in base
+    coordinates (default zero, free floating).
+
+    Returns (τ_joints (nv − 6,), base acceleration (6,) = d/dt of the body twist
+    [ω; v_o] in base coordinates, wrench [n; f] the arm exerts on the base in base
+    coordinates about its origin).
+    """
+    base = base_index(model)
+    j = model.v_index[base]
+    qdd_joints = np.asarray(qdd_joints, float)
+    if qdd_joints.shape != (model.nv - 6,):
+        raise ModelError(f"qdd_joints: expected {model.nv - 6} joint accelerations, got shape {qdd_joints.shape}")
+    qdd = np.insert(qdd_joints, j, np.zeros(6))
+    tau = np.zeros(model.nv)
+    if base_wrench is not None:
+        tau[j:j + 6] = base_wrench
+    prescribed = np.ones(model.n, bool)
+    prescribed[base] = False
+    qdd, tau = hybrid_dynamics(model, data, q, v, prescribed, tau, qdd, f_ext, gravity)
+    keep = np.ones(model.nv, bool)
+    keep[j:j + 6] = False
+    return tau[keep], qdd[j:j + 6], arm_wrench_on_base(model, data, base)

@@ -1,0 +1,256 @@
+"""Immutable kinematic-tree model: bodies, joints, spatial inertias, gravity.
+
+The model follows RBDA ch. 4 (Featherstone 2008): bodies are numbered so that every
+parent comes before its children (``parent[i] < i``, −1 is the fixed world), body i is
+connected to its parent by joint i, and the transform from the parent frame to the body
+frame is ``X_i = X_J(q_i) X_T,i`` with the fixed joint placement ``X_T`` (tree
+transform) and the joint transform ``X_J``.
+
+Joint kinds and their coordinates (q: configuration, v: velocity):
+
+* ``revolute``  – rotation q (rad) about a unit axis of the joint frame; v = q̇ (rad/s);
+* ``prismatic`` – translation q (m) along a unit axis; v = q̇ (m/s);
+* ``fixed``     – no coordinates (a welded body);
+* ``free``      – 6-dof joint for a floating base: q = [p (m, 3), quaternion (x, y, z, w)]
+  with p the body origin and the quaternion the body orientation, both relative to the
+  parent frame; v = [ω; v_o] (rad/s, m/s) is the body's spatial velocity relative to the
+  parent, *in body coordinates* (RBDA table 4.1, "free joint" with S = 1).
+
+A placement ``(R, p)`` puts the joint frame at position p (m, parent coordinates) with
+axes R (columns are the joint-frame axes in parent coordinates); the body frame
+coincides with the joint frame at q = 0.
+"""
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from femdyn.errors import ModelError
+
+from .spatial import rpy_matrix, spatial_inertia
+
+FIXED, REVOLUTE, PRISMATIC, FREE = 0, 1, 2, 3
+JOINT_KINDS = {"fixed": FIXED, "revolute": REVOLUTE, "prismatic": PRISMATIC, "free": FREE}
+JOINT_NQ = {FIXED: 0, REVOLUTE: 1, PRISMATIC: 1, FREE: 7}
+JOINT_NV = {FIXED: 0, REVOLUTE: 1, PRISMATIC: 1, FREE: 6}
+WORLD = "world"
+
+
+@dataclass(frozen=True)
+class Joint:
+    """A joint: ``kind`` in {'revolute', 'prismatic', 'fixed', 'free'} and a unit ``axis``."""
+    kind: str = "revolute"
+    axis: tuple = (0.0, 0.0, 1.0)
+
+
+@dataclass(frozen=True)
+class Body:
+    """A rigid body and the joint to its parent.
+
+    mass (kg); com (m) in body coordinates; inertia (kg·m²) about the centre of mass in
+    body axes, a 3×3 matrix or its entries (Ixx, Iyy, Izz, Ixy, Ixz, Iyz) (the off-diagonal
+    entries as in URDF, i.e. Ixy = −∫xy dm); parent: the parent body's
+    name or 'world'; placement_R, placement_p: joint frame in the parent frame.
+    """
+    name: str
+    parent: str
+    joint: Joint
+    mass: float
+    com: tuple = (0.0, 0.0, 0.0)
+    inertia: tuple = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    placement_R: tuple = field(default=((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)))
+    placement_p: tuple = (0.0, 0.0, 0.0)
+
+
+def inertia_matrix(inertia, name):
+    """3×3 rotational inertia from a matrix or (Ixx, Iyy, Izz, Ixy, Ixz, Iyz) in kg·m²."""
+    a = np.asarray(inertia, float)
+    if a.shape == (6,):
+        xx, yy, zz, xy, xz, yz = a
+        return np.array([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])
+    if a.shape == (3, 3):
+        return a
+    raise ModelError(f"body '{name}': inertia must be 3×3 or (Ixx, Iyy, Izz, Ixy, Ixz, Iyz), got shape {a.shape}")
+
+
+def check_mass_properties(name, mass, com, Ic):
+    """Raise ModelError unless (mass, com, Ic) describe a physical rigid body.
+
+    Physical means: mass > 0, finite centre of mass, Ic symmetric with positive principal
+    moments that satisfy the triangle inequality I3 ≤ I1 + I2 (Traversaro, Brossette, Escande
+    & Nori 2016, "Identification of fully physical consistent inertial parameters using
+    optimization on manifolds", IROS).
+    """
+    if not (np.isfinite(mass) and mass > 0):
+        raise ModelError(f"body '{name}': mass {mass} kg is not positive; give every body a mass > 0 "
+                         "(weld massless frames to their parent instead)")
+    if not np.all(np.isfinite(com)):
+        raise ModelError(f"body '{name}': centre of mass {com} is not finite")
+    scale = max(np.abs(Ic).max(), 1e-300)
+    if not np.all(np.isfinite(Ic)) or np.abs(Ic - Ic.T).max() > 1e-9 * scale:
+        raise ModelError(f"body '{name}': rotational inertia is not symmetric/finite; give Ixy, Ixz, Iyz once")
+    moments = np.linalg.eigvalsh(Ic)
+    if moments[0] <= 0:
+        raise ModelError(f"body '{name}': rotational inertia is singular or not positive definite "
+                         f"(principal moments {moments} kg·m²); every body needs three positive moments")
+    tol = 1e-12 * moments.sum()
+    if moments[2] > moments[0] + moments[1] + tol:
+        raise ModelError(f"body '{name}': principal moments {moments} kg·m² violate the triangle inequality "
+                         "I3 ≤ I1 + I2; no mass distribution has them — check the inertia values and units")
+
+
+def _unit_axis(axis, name):
+    a = np.asarray(axis, float)
+    n = np.linalg.norm(a) if a.shape == (3,) else 0.0
+    if not n > 0:
+        raise ModelError(f"joint of body '{name}': axis {axis!r} must be a nonzero 3-vector")
+    return a / n
+
+
+def _check_rotation(R, name):
+    if R.shape != (3, 3) or np.abs(R @ R.T - np.eye(3)).max() > 1e-9 or np.linalg.det(R) < 0:
+        raise ModelError(f"body '{name}': placement_R is not a proper rotation matrix; give an orthonormal "
+                         "matrix with det +1 (or 'rpy' angles in a table)")
+
+
+def parent_first_order(names, parents):
+    """Indices ordering the bodies so every parent precedes its children (RBDA ch. 4, "regular numbering").
+
+    Raises ModelError for a duplicate name, an unknown parent, or a cycle.
+    """
+    index = {}
+    for i, n in enumerate(names):
+        if n in index or n == WORLD:
+            raise ModelError(f"body name '{n}' is used twice (or is the reserved name '{WORLD}'); names must be unique")
+        index[n] = i
+    for n, p in zip(names, parents):
+        if p != WORLD and p not in index:
+            raise ModelError(f"body '{n}': parent '{p}' does not exist; define it or use '{WORLD}'")
+    order, state = [], [0] * len(names)        # 0 new, 1 on the current path, 2 placed
+    for start in range(len(names)):
+        path, i = [], start
+        while i is not None and state[i] == 0:
+            state[i] = 1
+            path.append(i)
+            p = parents[i]
+            i = None if p == WORLD else index[p]
+        if i is not None and state[i] == 1:
+            cycle = [names[k] for k in path[path.index(i):]]
+            raise ModelError(f"parent chain {' -> '.join(cycle + cycle[:1])} is a cycle; a tree needs one path to "
+                             "'world' — cut the loop and close it with a constraint (see topology.py)")
+        for k in reversed(path):
+            state[k] = 2
+            order.append(k)
+    return order
+
+
+class TreeModel:
+    """Immutable kinematic tree with everything the recursive algorithms need as arrays.
+
+    Attributes (read-only numpy arrays, bodies in parent-first order):
+    ``parent`` (n,), ``joint_type`` (n,), ``axis`` (n, 3), ``tree_E``/``tree_r`` (placement
+    transforms, RBDA ch. 4), ``inertia`` (n, 6, 6) spatial inertias about body origins,
+    ``S`` (n, 6, 6) motion subspaces (first nv_i columns used), ``q_index``/``v_index``
+    (first coordinate of each joint), ``joint_nq``/``joint_nv``; ``nq``, ``nv`` totals;
+    ``gravity`` (m/s², world frame).
+    """
+
+    def __init__(self, bodies, gravity=(0.0, 0.0, -9.81)):
+        bodies = list(bodies)
+        if not bodies:
+            raise ModelError("a tree model needs at least one body")
+        order = parent_first_order([b.name for b in bodies], [b.parent for b in bodies])
+        self.bodies = tuple(bodies[k] for k in order)
+        self.names = tuple(b.name for b in self.bodies)
+        self._index = {n: i for i, n in enumerate(self.names)}
+        self.gravity = np.asarray(gravity, float)
+        if self.gravity.shape != (3,):
+            raise ModelError(f"gravity must be a 3-vector in m/s², got {gravity!r}")
+        self._build_arrays()
+        for a in vars(self).values():
+            if isinstance(a, np.ndarray):
+                a.setflags(write=False)
+
+    def _build_arrays(self):
+        n = len(self.bodies)
+        self.n = n
+        self.parent = np.array([-1 if b.parent == WORLD else self._index[b.parent] for b in self.bodies], np.int64)
+        self.joint_type = np.zeros(n, np.int64)
+        self.axis = np.zeros((n, 3))
+        self.tree_E = np.zeros((n, 3, 3))
+        self.tree_r = np.zeros((n, 3))
+        self.inertia = np.zeros((n, 6, 6))
+        self.S = np.zeros((n, 6, 6))
+        self.joint_nq = np.zeros(n, np.int64)
+        self.joint_nv = np.zeros(n, np.int64)
+        for i, b in enumerate(self.bodies):
+            self._fill_body(i, b)
+        self.q_index = np.concatenate([[0], np.cumsum(self.joint_nq)[:-1]]).astype(np.int64)
+        self.v_index = np.concatenate([[0], np.cumsum(self.joint_nv)[:-1]]).astype(np.int64)
+        self.nq = int(self.joint_nq.sum())
+        self.nv = int(self.joint_nv.sum())
+        self.mass = np.array([b.mass for b in self.bodies])
+        self.free_joints = np.flatnonzero(self.joint_type == FREE)
+        scalar = np.flatnonzero((self.joint_type == REVOLUTE) | (self.joint_type == PRISMATIC))
+        self.scalar_q_index = self.q_index[scalar]
+        self.scalar_v_index = self.v_index[scalar]
+
+    def _fill_body(self, i, b):
+        if b.joint.kind not in JOINT_KINDS:
+            raise ModelError(f"body '{b.name}': unknown joint kind '{b.joint.kind}'; use one of {sorted(JOINT_KINDS)}")
+        kind = JOINT_KINDS[b.joint.kind]
+        Ic = inertia_matrix(b.inertia, b.name)
+        com = np.asarray(b.com, float)
+        check_mass_properties(b.name, float(b.mass), com, Ic)
+        R = np.asarray(b.placement_R, float)
+        _check_rotation(R, b.name)
+        self.joint_type[i] = kind
+        self.joint_nq[i], self.joint_nv[i] = JOINT_NQ[kind], JOINT_NV[kind]
+        self.tree_E[i] = R.T
+        self.tree_r[i] = np.asarray(b.placement_p, float)
+        self.inertia[i] = spatial_inertia(float(b.mass), com, Ic)
+        if kind in (REVOLUTE, PRISMATIC):
+            a = _unit_axis(b.joint.axis, b.name)
+            self.axis[i] = a
+            self.S[i, :3, 0] = a if kind == REVOLUTE else 0.0
+            self.S[i, 3:, 0] = a if kind == PRISMATIC else 0.0
+        elif kind == FREE:
+            self.S[i] = np.eye(6)
+
+    def index(self, name):
+        """Position of body ``name`` in the parent-first order."""
+        try:
+            return self._index[name]
+        except KeyError:
+            raise ModelError(f"no body named '{name}'; bodies are {list(self.names)}") from None
+
+    def neutral_configuration(self):
+        """q with every joint at zero and free joints at the identity quaternion."""
+        q = np.zeros(self.nq)
+        for i in np.flatnonzero(self.joint_type == FREE):
+            q[self.q_index[i] + 6] = 1.0
+        return q
+
+    @classmethod
+    def from_table(cls, rows, gravity=(0.0, 0.0, -9.81)):
+        """Build from rows (dicts) with keys ``name, parent, joint, axis, xyz, rpy`` (or ``R``),
+        ``mass, com, inertia``; missing keys take the defaults of :class:`Body`.
+        """
+        bodies = []
+        for k, row in enumerate(rows):
+            row = dict(row)
+            name = str(row.pop("name", f"body{k}"))
+            R = row.pop("R", None)
+            rpy = row.pop("rpy", None)
+            placement_R = np.asarray(R, float) if R is not None else rpy_matrix(rpy) if rpy is not None else np.eye(3)
+            joint = Joint(row.pop("joint", "revolute"), tuple(row.pop("axis", (0.0, 0.0, 1.0))))
+            try:
+                bodies.append(Body(name=name, parent=str(row.pop("parent", WORLD)), joint=joint,
+                                   mass=float(row.pop("mass")), com=tuple(row.pop("com", (0, 0, 0))),
+                                   inertia=np.asarray(row.pop("inertia"), float),
+                                   placement_R=placement_R, placement_p=tuple(row.pop("xyz", (0, 0, 0)))))
+            except KeyError as e:
+                raise ModelError(f"table row {k} ('{name}'): missing key {e}; "
+                                 "every row needs 'mass' and 'inertia'") from None
+            if row:
+                raise ModelError(f"table row {k} ('{name}'): unknown keys {sorted(row)}")
+        return cls(bodies, gravity)

@@ -1,0 +1,245 @@
+"""Topology from configuration parameters (seed 003: Wang, Liu, Yue & Cao, variable-topology multi-arm spacecraft).
+
+Each link carries its *configuration parameters*: an ID (distinct positive integers, in
+any order; the paper uses 1 … s), and one interface pointer per interface: the ID of the
+link attached there, 0 for a free end, ``s + 1`` (one more than the largest ID) for the
+joint to inertial space (the paper's 6-dof virtual joint, here one
+``free`` joint, or a ``fixed``/``revolute`` one for a fixed base). From these alone
+:func:`build_topology` finds
+
+* the inner and outer body of every joint by a breadth-first traversal from the link
+  attached to inertial space (Wittenburg 2008, ch. 5, "tree-structured systems");
+* loops — an interface pair reaching an already visited link — which are cut and become
+  closure constraints (see :mod:`.closed_loop`);
+* the incidence matrix S (links × joints, +1 where the link is the joint's outer body,
+  −1 where it is the inner body) and the path matrix P (joints × links, 1 where the joint
+  lies on the path from inertial space to the link), with S·P = E (Wittenburg 2008, ch. 5);
+* the kinematic tree (:class:`~.model.TreeModel`), each body framed at its inner joint's
+  interface, with the inertia parameters *stored for every interface and selected* by
+  which interface became the inner one.
+
+Joint k of the tree is the inner joint of link k, so S and P are indexed by link IDs.
+Re-attaching links changes only the pointers, not code.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from femdyn.errors import ModelError
+
+from .closed_loop import PointClosure
+from .model import Body, Joint, TreeModel
+
+FREE_END = 0
+
+
+@dataclass(frozen=True)
+class Interface:
+    """A joint site of a link: position (m) and axes R of the interface frame in the link frame.
+
+    ``joint`` and ``axis`` (interface-frame coordinates) describe the joint made when this
+    interface is a link's inner one; two joined interface frames coincide at q = 0.
+    """
+    position: tuple = (0.0, 0.0, 0.0)
+    R: tuple = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+    joint: str = "revolute"
+    axis: tuple = (0.0, 0.0, 1.0)
+
+
+@dataclass(frozen=True)
+class InertiaSet:
+    """Mass (kg), centre of mass (m) and inertia about it (kg·m²), in one interface frame."""
+    mass: float
+    com: tuple
+    inertia: tuple
+
+
+@dataclass(frozen=True)
+class Link:
+    """Configuration parameters of one link: ``id``, interface ``pointers``, ``interfaces``
+    (same length) and ``inertias`` — one :class:`InertiaSet` per interface."""
+    id: int
+    pointers: tuple
+    interfaces: tuple
+    inertias: tuple
+
+    @property
+    def degree(self):
+        """Number of interfaces."""
+        return len(self.pointers)
+
+
+def inertia_sets(mass, com, inertia, interfaces):
+    """One :class:`InertiaSet` per interface from link-frame values.
+
+    mass (kg), com (m) and inertia about the centre of mass (kg·m², 3×3 or principal
+    (Ixx, Iyy, Izz)) in the link frame; each set is re-expressed in an interface frame
+    (shifted origin, rotated axes).
+    """
+    com = np.asarray(com, float)
+    out = []
+    for itf in interfaces:
+        R = np.asarray(itf.R, float)
+        Ic = np.asarray(inertia, float).reshape(3, 3) if np.size(inertia) == 9 else np.diag(inertia)
+        out.append(InertiaSet(mass, tuple(R.T @ (com - np.asarray(itf.position, float))), R.T @ Ic @ R))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Cut:
+    """A cut joint closing a loop: interface ``a_interface`` of link ``a`` meets ``b_interface`` of link ``b``."""
+    a: int
+    a_interface: int
+    b: int
+    b_interface: int
+
+
+@dataclass
+class Topology:
+    """Result of :func:`build_topology`.
+
+    ``tree``: the kinematic tree (body names 'link<ID>'); ``inner``/``outer``: dicts link
+    ID → (inner body ID, 0 for inertial space; interface used on each side);
+    ``incidence`` S and ``path`` P (indexed by sorted link IDs); ``cuts``: loop-closing
+    joints; ``v_index``: link ID → first velocity index of its inner joint; ``links``:
+    link ID → :class:`Link`.
+    """
+    tree: TreeModel
+    ids: tuple
+    inner: dict
+    incidence: np.ndarray
+    path: np.ndarray
+    cuts: tuple
+    v_index: dict
+    links: dict
+
+    def body(self, link_id):
+        """Tree index of link ``link_id``."""
+        return self.tree.index(f"link{link_id}")
+
+    def interface_point(self, link_id, interface):
+        """Position (m) of an interface of a link in that link's body frame (its inner interface frame)."""
+        link = self.links[link_id]
+        frame = link.interfaces[self.inner[link_id][2]]
+        return np.asarray(frame.R, float).T @ (np.asarray(link.interfaces[interface].position, float)
+                                               - np.asarray(frame.position, float))
+
+    def closures(self, directions=((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))):
+        """One :class:`~.closed_loop.PointClosure` per cut joint: the two interface points coincide."""
+        return tuple(PointClosure(self.body(c.a), tuple(self.interface_point(c.a, c.a_interface)),
+                                  self.body(c.b), tuple(self.interface_point(c.b, c.b_interface)), tuple(directions))
+                     for c in self.cuts)
+
+
+def _check_links(links):
+    ids = sorted(l.id for l in links)
+    if not ids or ids[0] < 1 or len(set(ids)) != len(ids):
+        raise ModelError(f"link IDs must be distinct positive integers; got {ids}")
+    s = ids[-1]
+    by_id = {l.id: l for l in links}
+    for l in links:
+        if not (len(l.interfaces) == len(l.inertias) == l.degree):
+            raise ModelError(f"link {l.id}: {l.degree} pointers but {len(l.interfaces)} interfaces and "
+                             f"{len(l.inertias)} inertia sets; give one of each per interface")
+        for k, p in enumerate(l.pointers):
+            if p in (FREE_END, s + 1):
+                continue
+            if p not in by_id:
+                raise ModelError(f"link {l.id}, interface {k}: pointer {p} is no link ID; use one of {ids}, "
+                                 f"0 (free end) or {s + 1} (inertial space)")
+            back = [j for j, b in enumerate(by_id[p].pointers) if b == l.id]
+            if len(back) != 1 or l.pointers.count(p) != 1:
+                raise ModelError(f"link {l.id}, interface {k}: link {p} must point back to link {l.id} "
+                                 "exactly once (pointers are symmetric; one joint per link pair)")
+    roots = [(l.id, k) for l in links for k, p in enumerate(l.pointers) if p == s + 1]
+    if len(roots) != 1:
+        raise ModelError(f"exactly one interface must point to inertial space ({s + 1}); found {roots}")
+    return by_id, roots[0], s
+
+
+def _traverse(by_id, root, s, cut_pairs):
+    """Breadth-first traversal: inner joints {link: (inner link, its interface, own interface)} and cuts.
+
+    Joints between the pairs in ``cut_pairs`` are cut first; any other loop is cut where
+    the traversal reaches an already visited link.
+    """
+    root_id, root_itf = root
+    inner, order, seen = {root_id: (0, -1, root_itf)}, [root_id], set()
+    wanted = {(min(a, b), max(a, b)) for a, b in cut_pairs}
+    cuts = []
+    head = 0
+    while head < len(order):
+        a = order[head]
+        head += 1
+        for k, b in enumerate(by_id[a].pointers):
+            pair = (min(a, b), max(a, b))
+            if b in (FREE_END, s + 1) or pair in seen:
+                continue
+            seen.add(pair)
+            kb = by_id[b].pointers.index(a)
+            if b in inner or pair in wanted:
+                cuts.append(Cut(a, k, b, kb))          # a traversal reached a visited link: a loop
+            else:
+                inner[b] = (a, k, kb)
+                order.append(b)
+    missing = sorted(set(by_id) - set(inner))
+    if missing:
+        raise ModelError(f"links {missing} are not connected to inertial space; attach them, remove them, "
+                         "or cut only joints that lie on a loop")
+    unknown = wanted - {(min(c.a, c.b), max(c.a, c.b)) for c in cuts}
+    if unknown:
+        raise ModelError(f"cut_pairs {sorted(unknown)} are not joints of this topology")
+    return inner, order, tuple(cuts)
+
+
+def _incidence_and_path(ids, inner):
+    """S (links × joints) and P (joints × links) for joints numbered by their outer link."""
+    pos = {l: k for k, l in enumerate(ids)}
+    s = len(ids)
+    S, P = np.zeros((s, s)), np.zeros((s, s))
+    for link in ids:
+        parent = inner[link][0]
+        S[pos[link], pos[link]] = 1.0
+        if parent:
+            S[pos[parent], pos[link]] = -1.0
+        node = link
+        while node:                                # joints on the path from inertial space to `link`
+            P[pos[node], pos[link]] = 1.0
+            node = inner[node][0]
+    return S, P
+
+
+def build_topology(links, base_joint="fixed", base_R=None, base_p=(0.0, 0.0, 0.0),
+                   gravity=(0.0, 0.0, 0.0), cut_pairs=()):
+    """Kinematic tree, S, P and loop cuts from configuration parameters (seed 003).
+
+    base_joint: joint of the root link to inertial space ('fixed', 'free' or 'revolute'
+    about the root interface's axis); base_R (default identity), base_p (m): that joint's
+    frame in the world;
+    cut_pairs: (link, link) joints to cut by preference (others are cut where found).
+    """
+    links = list(links)
+    by_id, root, s = _check_links(links)
+    inner, order, cuts = _traverse(by_id, root, s, cut_pairs)
+    bodies = []
+    for link_id in order:
+        parent, parent_itf, own_itf = inner[link_id]
+        me = by_id[link_id]
+        itf, inertia = me.interfaces[own_itf], me.inertias[own_itf]
+        if parent:
+            frame = by_id[parent].interfaces[inner[parent][2]]     # parent body frame: its inner interface
+            there = by_id[parent].interfaces[parent_itf]
+            Rf = np.asarray(frame.R, float)
+            R = Rf.T @ np.asarray(there.R, float)
+            p = Rf.T @ (np.asarray(there.position, float) - np.asarray(frame.position, float))
+            joint = Joint(itf.joint, itf.axis)
+        else:
+            R = np.eye(3) if base_R is None else np.asarray(base_R, float)
+            p, joint = base_p, Joint(base_joint, itf.axis)
+        bodies.append(Body(f"link{link_id}", f"link{parent}" if parent else "world", joint, inertia.mass,
+                           inertia.com, np.asarray(inertia.inertia, float), R, tuple(p)))
+    tree = TreeModel(bodies, gravity)
+    ids = tuple(sorted(by_id))
+    S, P = _incidence_and_path(ids, inner)
+    v_index = {l: int(tree.v_index[tree.index(f"link{l}")]) for l in ids}
+    return Topology(tree, ids, inner, S, P, cuts, v_index, by_id)
