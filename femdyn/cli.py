@@ -24,11 +24,14 @@ def demo(args):
                   units={"crank.angle": "rad", "rocker.angle": "rad", "motor.torque": "N·m",
                          "energy": "J", "constraint_residual": "m"})
     results.to_csv(os.path.join(out, "channels.csv"), channels)
+    from femdyn.mesh.vtk import write_series
+    write_series(system, results, os.path.join(out, "paraview"), every=20)
     torque = results["motor.torque"]
     print(f"{len(results.t) - 1} steps to t = {results.t[-1]:g} s; status: {results.status}")
     print(f"motor torque between {torque.min():.4g} and {torque.max():.4g} N·m; "
           f"max constraint residual {results['constraint_residual'].max():.2e} m")
-    print(f"output written to {out}: configuration.png, channels.png, channels.csv, results/")
+    print(f"output written to {out}: configuration.png, channels.png, channels.csv, results/, "
+          "paraview/motion.pvd")
     return 0
 
 

@@ -32,5 +32,5 @@ def test_demo_command(tmp_path, capsys):
     assert main(["demo", "--out", str(tmp_path), "--t-end", "0.05", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "degrees of freedom" in out and "status: completed" in out
-    for name in ("configuration.png", "channels.png", "channels.csv", "results/meta.json"):
+    for name in ("configuration.png", "channels.png", "channels.csv", "results/meta.json", "paraview/motion.pvd"):
         assert (tmp_path / name).exists(), name
