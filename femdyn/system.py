@@ -108,7 +108,7 @@ class System:
     def redundant_constraints(self, q, t=0.0, count=6):
         """Labels of the constraint rows that take part in a linear dependency of Φ_q."""
         Phi_q = self.constraints.jacobian(q, t).toarray()
-        U, s, _ = np.linalg.svd(Phi_q, full_matrices=True)
+        U, s, _ = np.linalg.svd(Phi_q, full_matrices=self.m > self.n)   # full U only when m > n
         tol = 1e-9 * max(s[0], 1e-300) if s.size else 0.0
         rank = int(np.sum(s > tol))
         if rank == self.m:
