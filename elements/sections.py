@@ -1,0 +1,76 @@
+"""Cross-section properties of beams and cables (SI units: m, m², m⁴).
+
+Local axes: x along the beam axis, y and z the principal axes of the section through
+its centroid. I_y = ∫z² dA (bending about y, deflection along z), I_z = ∫y² dA,
+J the St Venant torsion constant, c_y, c_z the distances of the extreme fibres from
+the centroid along y and z (where a surface strain gauge sits).
+
+Shear correction factors k (Timoshenko shear force Q = k G A γ) follow Cowper 1966,
+"The shear coefficient in Timoshenko's beam theory", J. Appl. Mech. 33:335–340:
+solid circle k = 6(1+ν)/(7+6ν), rectangle k = 10(1+ν)/(12+11ν).
+"""
+import numpy as np
+
+from femdyn.errors import ModelError
+
+
+class CrossSection:
+    """Generic section given by its properties; arrays broadcast over elements.
+
+    ``shear_factor`` is a callable ν ↦ (k_y, k_z); by default k = 5/6 for both.
+    """
+
+    def __init__(self, area, Iy, Iz, J, cy, cz, shear_factor=None, name="section"):
+        self.area = np.asarray(area, float)
+        self.Iy = np.asarray(Iy, float)
+        self.Iz = np.asarray(Iz, float)
+        self.J = np.asarray(J, float)
+        self.cy = np.asarray(cy, float)
+        self.cz = np.asarray(cz, float)
+        self.name = name
+        self._shear_factor = shear_factor or (lambda nu: (np.full_like(np.asarray(nu, float), 5 / 6),) * 2)
+        for label, value in (("area", self.area), ("Iy", self.Iy), ("Iz", self.Iz), ("J", self.J)):
+            bad = np.flatnonzero(~(np.atleast_1d(value) > 0))
+            if bad.size:
+                raise ModelError(f"{name}: {label} must be positive (entry {bad[0]} is "
+                                 f"{np.atleast_1d(value)[bad[0]]!r}); give the section dimensions in metres")
+
+    def shear_factor(self, nu):
+        """Shear correction factors (k_y, k_z) for Poisson ratio ν."""
+        return self._shear_factor(nu)
+
+    @property
+    def polar(self):
+        """Polar second moment I_p = I_y + I_z [m⁴] (rotary inertia about the axis)."""
+        return self.Iy + self.Iz
+
+
+def circular(radius):
+    """Solid circle of radius R: A = πR², I_y = I_z = πR⁴/4, J = πR⁴/2 (exact, no warping)."""
+    R = np.asarray(radius, float)
+    if np.any(~(R > 0)):
+        raise ModelError(f"circular section: radius must be positive, got {radius!r} (metres)")
+    k = lambda nu: (6 * (1 + np.asarray(nu, float)) / (7 + 6 * np.asarray(nu, float)),) * 2
+    return CrossSection(np.pi * R**2, np.pi * R**4 / 4, np.pi * R**4 / 4, np.pi * R**4 / 2, R, R,
+                        shear_factor=k, name="circular section")
+
+
+def rectangle_torsion_constant(a, b, terms=50):
+    """St Venant torsion constant of an a × b rectangle, a ≥ b (Timoshenko & Goodier, Theory of Elasticity, 3rd ed. 1970, torsion of rectangular bars):
+    J = (a b³/3) [1 − (192/π⁵)(b/a) Σ_{n odd} tanh(nπa/2b)/n⁵]."""
+    a, b = np.maximum(a, b), np.minimum(a, b)
+    n = np.arange(1, 2 * terms, 2, dtype=float)
+    series = np.sum(np.tanh(np.multiply.outer(np.pi * a / (2 * b), n)) / n**5, axis=-1)
+    return a * b**3 / 3 * (1 - 192 / np.pi**5 * (b / a) * series)
+
+
+def rectangular(width_y, height_z):
+    """Solid rectangle, side ``width_y`` along y and ``height_z`` along z:
+    A = b h, I_y = b h³/12, I_z = h b³/12, J from :func:`rectangle_torsion_constant`."""
+    b = np.asarray(width_y, float)
+    h = np.asarray(height_z, float)
+    if np.any(~(b > 0)) or np.any(~(h > 0)):
+        raise ModelError(f"rectangular section: width {width_y!r} and height {height_z!r} must be positive (metres)")
+    k = lambda nu: (10 * (1 + np.asarray(nu, float)) / (12 + 11 * np.asarray(nu, float)),) * 2
+    return CrossSection(b * h, b * h**3 / 12, h * b**3 / 12, rectangle_torsion_constant(b, h), b / 2, h / 2,
+                        shear_factor=k, name="rectangular section")
