@@ -20,10 +20,14 @@ from .errors import ModelError
 class ElementSet:
     """A chain (or any connectivity) of ANCF elements of one kernel type."""
 
-    def __init__(self, name, kernel, nodes_per_element, n):
+    def __init__(self, name, kernel, nodes_per_element, n, components=None):
+        """``components``: indices within each node's coordinates that the kernel uses
+        (default all; the planar cable takes x, y of r and r_x: (0, 1, 3, 4))."""
         self.name, self.kernel = name, kernel
         self.element_nodes = nodes_per_element
-        self.dofs = np.array([np.concatenate([nd.dofs for nd in pair]) for pair in nodes_per_element])
+        pick = (lambda nd: nd.dofs) if components is None else (lambda nd: nd.dofs[list(components)])
+        self.dofs = np.array([np.concatenate([pick(nd) for nd in pair]) for pair in nodes_per_element])
+        self.dim = kernel.dim
         if self.dofs.shape[1] != kernel.ndof:
             raise ModelError(f"element set '{name}': nodes give {self.dofs.shape[1]} coordinates per element, "
                              f"the {type(kernel).__name__} needs {kernel.ndof}; use "
@@ -39,7 +43,9 @@ class ElementSet:
         return self.k_rows, self.k_cols, self.kernel.mass().ravel()
 
     def gravity(self, g):
-        return self.dofs.ravel(), self.kernel.gravity(np.asarray(g, float)).ravel()
+        """(dofs, ∫ρ Sᵀ g dV); a planar cable takes the in-plane part of g (its plane
+        constraint carries the rest)."""
+        return self.dofs.ravel(), self.kernel.gravity(np.asarray(g, float)[:self.dim]).ravel()
 
     def _velocity(self, v):
         return v[self.dofs] if self.c_rows.size else None
@@ -58,9 +64,12 @@ class ElementSet:
     def centreline(self, q, points_per_element=8):
         """Positions along the axis (for pictures): (n_el·points + 1, 3)."""
         xi = np.linspace(0.0, 1.0, points_per_element + 1)
-        S = self.kernel.shape(xi)                       # (n_el, n_xi, 3, ndof)
+        S = self.kernel.shape(xi)                       # (n_el, n_xi, dim, ndof)
         pts = np.einsum("exij,ej->exi", S, q[self.dofs])
-        return np.vstack([pts[:, :-1].reshape(-1, 3), pts[-1, -1]])
+        pts = np.vstack([pts[:, :-1].reshape(-1, self.dim), pts[-1, -1]])
+        if self.dim == 2:   # planar cable: its nodes keep the plane's z
+            pts = np.column_stack([pts, np.full(len(pts), q[self.element_nodes[0][0].start + 2])])
+        return pts
 
     def locate(self, element, xi):
         if not 0 <= element < self.count or not 0.0 <= xi <= 1.0:
@@ -70,13 +79,14 @@ class ElementSet:
     def material_point(self, element, xi, y=0.0, z=0.0):
         """Expr of the material point (element, ξ, y, z): r = S(ξ, y, z) q_e."""
         self.locate(element, xi)
-        S = self.kernel.shape(float(xi), y, z)[element]          # (3, ndof)
+        d = self.dim
+        S = self.kernel.shape(float(xi), y, z)[element]          # (dim, ndof)
         terms = {}
-        for j in range(0, self.kernel.ndof, 3):
+        for j in range(0, self.kernel.ndof, d):
             c = S[0, j]
-            if not np.allclose(S[:, j:j + 3], c * np.eye(3), atol=1e-14):
+            if not np.allclose(S[:, j:j + d], c * np.eye(d), atol=1e-14):
                 raise ModelError(f"element set '{self.name}': shape functions are not isotropic")
-            if c:
+            if c:   # the slot starts at the x component; a planar node's z stays the plane's
                 terms[int(self.dofs[element, j])] = c
         return Expr(terms)
 

@@ -62,6 +62,7 @@ class Joint:
     """Base class: ``equations()`` lists the joint's constraint equations."""
 
     kind = "joint"
+    auxiliary = False   # rows the model adds by itself; dropped where a user's joint repeats them
 
     def __init__(self, name, body_a, body_b):
         self.name, self.body_a, self.body_b = name, body_a, body_b
@@ -80,17 +81,19 @@ class Joint:
 
 
 class Fix(Joint):
-    """Fixes every coordinate of a node to its initial value (ground coordinates stay in q)."""
+    """Fixes coordinates of a node to their initial values (ground coordinates stay in q):
+    all of them, or the given ``components`` (indices within the node's coordinates)."""
 
     kind = "fix"
 
-    def __init__(self, name, node):
+    def __init__(self, name, node, components=None):
         from .bodies import Ground
         super().__init__(name, Ground(), Ground())
         self.node = node
-        self._equations = [Equation(Linear, (node.slot(s),), AXES[k], float(node.initial[3 * i + k]), None,
-                                    f"{name}: {node.name}.{s}{'xyz'[k]}")
-                           for i, s in enumerate(node.slots) for k in range(3)]
+        chosen = range(node.initial.size) if components is None else components
+        self._equations = [Equation(Linear, (node.slot(node.slots[c // 3]),), AXES[c % 3], float(node.initial[c]),
+                                    None, f"{name}: {node.name}.{node.slots[c // 3]}{'xyz'[c % 3]}")
+                           for c in chosen]
 
 
 class Clamp(Joint):

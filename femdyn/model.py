@@ -155,30 +155,43 @@ class Model:
     def ancf_beam(self, name, nodes, E, rho, section, element="cable", nu=0.3, damping=0.0):
         """A chain of ANCF elements between consecutive ``nodes`` (shared nodes).
 
-        ``element`` = "cable" (ANCFCable3D on cable nodes: axial strain and curvature) or
-        "beam" (ANCFBeam3D on beam nodes: extension, shear, bending, torsion, locking-free).
+        ``element`` = "cable" (ANCFCable3D on cable nodes: axial strain and curvature),
+        "cable2d" (ANCFCable2D on cable nodes that lie in a plane z = const with r_x in it:
+        the model fixes their z components, for planar studies) or "beam" (ANCFBeam3D on
+        beam nodes: extension, shear, bending, torsion, locking-free).
         E in Pa, ρ in kg/m³, ``section`` from :mod:`femdyn.elements.sections`, ``damping``
         the Kelvin–Voigt coefficient in s. Returns the :class:`ElementSet`."""
-        from femdyn.elements.ancf_beam import ANCFBeam3D
-        from femdyn.elements.ancf_cable import ANCFCable3D
         nodes = [self.node(nd) for nd in nodes]
         if len(nodes) < 2:
             raise ModelError(f"ANCF beam '{name}': needs at least two nodes")
-        kind = {"cable": "cable", "beam": "beam"}.get(element)
+        kind = {"cable": "cable", "cable2d": "cable", "beam": "beam"}.get(element)
         if kind is None:
-            raise ModelError(f"ANCF beam '{name}': element must be 'cable' or 'beam', got {element!r}")
+            raise ModelError(f"ANCF beam '{name}': element must be 'cable', 'cable2d' or 'beam', got {element!r}")
         for nd in nodes:
             if nd.kind != kind:
                 raise ModelError(f"ANCF beam '{name}': node '{nd.name}' is a {nd.kind} node; "
                                  f"{element} elements need {kind} nodes")
-        pairs = list(zip(nodes[:-1], nodes[1:]))
-        q_ref = np.array([np.concatenate([a.initial, b.initial]) for a, b in pairs])
-        kernel = (ANCFCable3D(q_ref, E, rho, section, damping=damping) if kind == "cable"
-                  else ANCFBeam3D(q_ref, E, rho, section, nu=nu, damping=damping))
         if any(e.name == name for e in self.elements):
             raise ModelError(f"element set '{name}' exists already; names must be unique")
-        self.elements.append(ElementSet(name, kernel, pairs, None))
+        pairs = list(zip(nodes[:-1], nodes[1:]))
+        components = (0, 1, 3, 4) if element == "cable2d" else None
+        if element == "cable2d":
+            self._make_planar(name, nodes)
+        pick = (lambda nd: nd.initial) if components is None else (lambda nd: nd.initial[list(components)])
+        q_ref = np.array([np.concatenate([pick(a), pick(b)]) for a, b in pairs])
+        self.elements.append(ElementSet(name, _kernel(element, q_ref, E, rho, section, nu, damping), pairs, None,
+                                        components))
         return self.elements[-1]
+
+    def _make_planar(self, name, nodes):
+        """Fix the out-of-plane components (r_z, r_x,z) of a planar cable's nodes."""
+        z0 = nodes[0].initial[2]
+        for nd in nodes:
+            if abs(nd.initial[2] - z0) > 1e-12 or abs(nd.initial[5]) > 1e-12:
+                raise ModelError(f"planar cable '{name}': node '{nd.name}' leaves the plane z = {z0:g} "
+                                 "(its r_z or r_x,z differs); planar cables lie in a plane z = const")
+            if f"{name} plane {nd.name}" not in self.joints:
+                self._add_joint(J.Fix(f"{name} plane {nd.name}", nd, components=(2, 5))).auxiliary = True
 
     def straight_beam(self, name, start, end, n_elements, E, rho, section, element="cable", nu=0.3,
                       damping=0.0, first=None, last=None, y_axis=None):
@@ -203,8 +216,8 @@ class Model:
                 nodes.append(self.node(given))
                 continue
             x = start + axis * i / n_elements
-            nodes.append(self.cable_node(f"{name}.{i}", x, ex) if element == "cable"
-                         else self.beam_node(f"{name}.{i}", x, ex, ey, np.cross(ex, ey)))
+            nodes.append(self.beam_node(f"{name}.{i}", x, ex, ey, np.cross(ex, ey)) if element == "beam"
+                         else self.cable_node(f"{name}.{i}", x, ex))
         return self.ancf_beam(name, nodes, E, rho, section, element, nu, damping)
 
     def beam_through_points(self, name, points, E, rho, section, damping=0.0, tangents=None):
@@ -314,8 +327,8 @@ class Model:
         Q = ∫ Sᵀ w dx, i.e. the kernel's gravity vector for w/(ρA)."""
         beam = self.element_set(beam) if isinstance(beam, str) else beam
         w = np.asarray(load, float).reshape(3)
-        dofs, _ = beam.gravity(w)
-        per_length = beam.kernel.gravity(w) / (beam.kernel.rho * beam.kernel.A)[:, None]
+        dofs, weight = beam.gravity(w)
+        per_length = weight.reshape(beam.count, -1) / (beam.kernel.rho * beam.kernel.A)[:, None]
         Q = np.zeros(self.size)
         np.add.at(Q, dofs, per_length.ravel())
         self.loads.append(ScaledForce(name, Q, function))
@@ -374,6 +387,14 @@ class Model:
         for e in self.elements:
             e.n = self.size
         return System(self)
+
+
+def _kernel(element, q_ref, E, rho, section, nu, damping):
+    from femdyn.elements.ancf_beam import ANCFBeam3D
+    from femdyn.elements.ancf_cable import ANCFCable2D, ANCFCable3D
+    if element == "beam":
+        return ANCFBeam3D(q_ref, E, rho, section, nu=nu, damping=damping)
+    return (ANCFCable2D if element == "cable2d" else ANCFCable3D)(q_ref, E, rho, section, damping=damping)
 
 
 def _mass_of(what, mass, density, area, length):

@@ -37,8 +37,9 @@ class System:
     def _assemble_constraints(self):
         m = self.model
         equations = m.unit_vector_equations() + m.rigid_body_equations()
+        taken = {_linear_key(e) for j in m.joints.values() if not j.auxiliary for e in j.equations()} - {None}
         for joint in m.joints.values():
-            eqs = joint.equations()
+            eqs = [e for e in joint.equations() if not (joint.auxiliary and _linear_key(e) in taken)]
             joint.rows = np.arange(len(equations), len(equations) + len(eqs))
             equations += eqs
         self.constraints = ConstraintSet(equations, self.n)
@@ -134,3 +135,18 @@ class System:
                  f"gravity {m.gravity.tolist()} m/s²"]
         lines += [f"  joint {j.name}: {j.kind}, {len(j.rows)} equations" for j in m.joints.values()]
         return "\n".join(lines)
+
+
+def _linear_key(eq):
+    """Identity of a constant linear row a·q = b (None for other rows), normalised so that
+    the first nonzero entry of a is positive: auxiliary rows (the plane of a planar cable)
+    are dropped when a joint already has them."""
+    if eq.kind.__name__ != "Linear" or eq.function is not None:
+        return None
+    e, d = eq.exprs[0], np.asarray(eq.param, float)
+    row = {s + k: c * d[k] for s, c in e.terms.items() for k in range(3) if c * d[k] != 0.0}
+    if not row:
+        return None
+    sign = np.sign(row[min(row)])
+    return (tuple((i, round(sign * v, 12)) for i, v in sorted(row.items())),
+            round(sign * float(eq.value - d @ e.offset), 12))
