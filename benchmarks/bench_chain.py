@@ -8,7 +8,6 @@ revolute joints, same h, ρ∞ and iteration tolerances, index-3 generalized-α.
 """
 import argparse
 
-import numpy as np
 
 import femdyn
 from common import exudyn_step_time, femdyn_step_time

@@ -10,7 +10,6 @@ the assembled system's arrays per element.
 import argparse
 import tracemalloc
 
-import numpy as np
 
 import femdyn
 from femdyn.elements.sections import CrossSection

@@ -15,7 +15,6 @@ Kinds (natural-coordinate constraints after García de Jalón & Bayo 1994, ch. 3
 """
 import numpy as np
 
-from .sparse import Pattern
 
 I3 = np.eye(3)
 

@@ -26,7 +26,7 @@ def static_equilibrium(system, load_steps=1, t=0.0, q0=None, tol=1e-10, max_iter
     c = system.constraints
     lam = least_squares_multipliers(system, q, t)
     for level in np.arange(1, load_steps + 1) / load_steps:
-        for it in range(max_iterations):
+        for _ in range(max_iterations):
             Q = system.forces(q, v, t, load_factor=level)
             phi, jac = c.evaluate(q, t)
             r = Q - c.jac_pattern.assemble(jac).T @ lam
