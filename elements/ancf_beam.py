@@ -70,7 +70,8 @@ q-derivative of F_d is left out of K. Units: SI.
 """
 import numpy as np
 
-from femdyn.elements.ancf_cable import ANCFElement, hermite, _per_element
+from femdyn.elements import compiled
+from femdyn.elements.ancf_cable import ANCFElement, _per_element, hermite
 from femdyn.elements.quadrature import InvariantQuadrature
 
 # vectors: 0 a = r_x, 1 b = r_y, 2 c = r_z, 3 b' = r_yx, 4 c' = r_zx
@@ -127,8 +128,10 @@ class ANCFBeam3D(ANCFElement):
         # constant parts of the Hessians in invariant space (C_axis is diagonal; the map
         # from invariants to strains is constant except for the axial strain)
         P1 = self.P_axis[1:]
-        self.W_II_axis = np.einsum('sm,es,sn->emn', P1, np.diagonal(self.C_axis, axis1=1, axis2=2)[:, 1:], P1)
-        self.W_II_section = np.einsum('sm,est,tn->emn', _SECTION_STRAIN_MAP, self.C_section, _SECTION_STRAIN_MAP)
+        self.C_axis_diag = np.ascontiguousarray(np.diagonal(self.C_axis, axis1=1, axis2=2))
+        self.W_II_axis = np.ascontiguousarray(np.einsum('sm,es,sn->emn', P1, self.C_axis_diag[:, 1:], P1))
+        self.W_II_section = np.ascontiguousarray(np.einsum('sm,est,tn->emn', _SECTION_STRAIN_MAP, self.C_section,
+                                                           _SECTION_STRAIN_MAP))
         # cross-section strains sampled at the nodes (trapezoidal rule) on the director
         # coordinates only: the linear interpolation of rotating directors shortens them
         # between the nodes, which must not count as section deformation (it would lock
@@ -181,41 +184,24 @@ class ANCFBeam3D(ANCFElement):
         s[..., 0] = np.sqrt(I[..., 0])
         return s
 
-    def _axis_jacobian(self, I):
-        s_I = np.broadcast_to(self.P_axis, I.shape[:-1] + self.P_axis.shape).copy()
-        s_I[..., 0, 0] = 1 / (2 * self.jac * np.sqrt(I[..., 0]))          # ∂ε/∂α, ε = √α/|a⁰| − 1
-        return s_I
-
     def _axis_density(self, I, z, order):
-        """½ Σ C_k Δs_k² (C_axis diagonal) with its invariant derivatives."""
-        ds = self._axis_strains(I) - self.s_axis_ref
-        root = np.sqrt(I[..., 0])
-        ds[..., 0] = root / self.jac - 1
-        sigma = ds * np.diagonal(self.C_axis, axis1=1, axis2=2)[:, None, :]
-        W = 0.5 * np.sum(ds * sigma, -1)
-        if order == 0:
-            return W, None, None
-        e_a = 1 / (2 * self.jac * root)                                  # ∂ε/∂α, ε = √α/|a⁰| − 1
-        W_I = sigma[..., 1:] @ self.P_axis[1:]
-        W_I[..., 0] += sigma[..., 0] * e_a
-        if order == 1:
-            return W, W_I, None
-        W_II = np.repeat(self.W_II_axis[:, None], I.shape[1], axis=1)
-        W_II[..., 0, 0] += self.C_axis[:, None, 0, 0] * e_a * e_a - sigma[..., 0] * e_a / (2 * I[..., 0])
-        return W, W_I, W_II
+        """½ Σ C_k Δs_k² (C_axis diagonal) with its invariant derivatives (compiled, per Gauss point)."""
+        W, W_I, W_II = compiled.axis_strain_density(I, self.jac, self.P_axis, self.s_axis_ref, self.C_axis_diag,
+                                                    self.W_II_axis, order)
+        return W, (W_I if order >= 1 else None), (W_II if order >= 2 else None)
 
     def _axis_damping(self, I, z):
-        s_I = self._axis_jacobian(I)
-        C = self.C_axis * self.damping[:, None, None]
-        return np.einsum('egsm,est,egtn->egmn', s_I, C, s_I, optimize=True), None
+        """c s_Iᵀ C_axis s_I with s_I = ∂s/∂I: the constant rows P_axis except ∂ε/∂α, so
+        c (W_II_axis + C_ε (∂ε/∂α)² e₀e₀ᵀ)."""
+        e_a = 0.5 / (self.jac * np.sqrt(I[..., 0]))                       # ∂ε/∂α, ε = √α/|a⁰| − 1
+        H = np.repeat(self.W_II_axis[:, None], I.shape[1], axis=1)
+        H[..., 0, 0] += self.C_axis_diag[:, None, 0] * e_a * e_a
+        return H * self.damping[:, None, None, None], None
 
     def _section_density(self, I, z, order):
-        ds = (I - self.I_section_ref) @ _SECTION_STRAIN_MAP.T
-        sigma = np.einsum('est,egt->egs', self.C_section, ds)
-        W = 0.5 * np.sum(ds * sigma, -1)
-        W_I = sigma @ _SECTION_STRAIN_MAP if order else None
-        W_II = np.repeat(self.W_II_section[:, None], I.shape[1], axis=1) if order > 1 else None
-        return W, W_I, W_II
+        """½ Δeᵀ C_section Δe with Δe = S (I − I⁰) linear in the invariants: W_II = Sᵀ C S constant."""
+        W, W_I, W_II = compiled.quadratic_density(I, self.I_section_ref, self.W_II_section, order)
+        return W, (W_I if order >= 1 else None), (W_II if order >= 2 else None)
 
     def _section_damping(self, I, z):
         return np.repeat((self.W_II_section * self.damping[:, None, None])[:, None], I.shape[1], axis=1), None

@@ -48,9 +48,10 @@ Units: SI (m, N, Pa, kg/m³, s).
 """
 import numpy as np
 
-from femdyn.errors import ModelError
+from femdyn.elements import compiled
 from femdyn.elements.quadrature import InvariantQuadrature, gauss_legendre
 from femdyn.elements.sections import CrossSection
+from femdyn.errors import ModelError
 
 
 def hermite(xi):
@@ -212,25 +213,23 @@ class ANCFElement:
         total = np.zeros(self.n_el)
         for quad, jac, density, _, dofs in self._energy_terms():
             q = qe if dofs is None else qe.reshape(self.n_el, 2, -1)[:, :, dofs].reshape(self.n_el, -1)
-            z = quad.vectors(q)
-            total += quad.energy(density(quad.invariants(z), z, 0)[0], jac)
+            z, I = quad.kinematics(q)
+            total += quad.energy(density(I, z, 0)[0], jac)
         return total
 
     def _assemble(self, qe, order, damped):
         F = K = D = None
         for quad, jac, density, damping, dofs in self._energy_terms():
             q = qe if dofs is None else qe.reshape(self.n_el, 2, -1)[:, :, dofs].reshape(self.n_el, -1)
-            z = quad.vectors(q)
-            I = quad.invariants(z)
-            u = quad.invariant_gradients(q) if order == 2 or damped else None
+            z, I = quad.kinematics(q)
             _, W_I, W_II = density(I, z, order)
             if order == 1:
                 F = self._add(F, quad.force(W_I, jac, z), dofs)
             else:
-                K = self._add(K, quad.stiffness(W_I, W_II, jac, u), dofs)
+                K = self._add(K, quad.stiffness(W_I, W_II, jac, z), dofs)
             if damped:
                 H, H_z = damping(I, z)
-                D = self._add(D, quad.invariant_matrix(H, jac, u), dofs)
+                D = self._add(D, quad.invariant_matrix(H, jac, z), dofs)
                 if H_z is not None:
                     D = self._add(D, quad.project(H_z, jac), dofs)
         return F, K, D
@@ -258,21 +257,24 @@ class ANCFElement:
 
     def internal_force(self, qe, ve=None):
         """∂U/∂q (n_el, ndof) [N], plus the damping force D(q) v when ``ve`` is given."""
-        F, _, D = self._assemble(self._coordinates(qe), 1, self._damped(ve))
-        if self._damped(ve):
+        damped = self._damped(ve)
+        F, _, D = self._assemble(self._coordinates(qe), 1, damped)
+        if damped:
             F = F + np.einsum('eab,eb->ea', D, np.asarray(ve, float))
         return F
 
     def stiffness(self, qe, ve=None):
         """(K, D): tangent stiffness ∂F/∂q (n_el, ndof, ndof) [N/m] and damping matrix
         ∂F/∂v (or None without ``ve`` or damping). K omits the q-derivative of the damping force."""
-        _, K, D = self._assemble(self._coordinates(qe), 2, self._damped(ve))
-        return K, (D if self._damped(ve) else None)
+        damped = self._damped(ve)
+        _, K, D = self._assemble(self._coordinates(qe), 2, damped)
+        return K, (D if damped else None)
 
 
 class ANCFCable(ANCFElement):
-    """Shared physics of the 2-D and 3-D cable (see module docstring); ``_bending``
-    returns the bending density and its invariant derivatives per unit EI."""
+    """Shared physics of the 2-D and 3-D cable (see module docstring); the density is
+    evaluated by :func:`femdyn.elements.compiled.cable_density`, with the signed planar
+    curvature where ``planar`` and κ² = |r_x × r_xx|²/|r_x|⁶ otherwise."""
 
     nodal_order = (0, 1, 0, 1)
     vector_order = (1, 2)                      # r_x, r_xx
@@ -287,33 +289,15 @@ class ANCFCable(ANCFElement):
         _, dN, ddN = hermite(xi)
         return np.stack([dN, ddN], axis=1)                          # (n_x, 2, 4)
 
-    # axial part, shared by 2-D and 3-D: ε = √α/ℓ₀ − 1
-    def _axial(self, alpha):
-        l0 = self.jac
-        root = np.sqrt(alpha)
-        eps = root / l0 - 1
-        return eps, 1 / (2 * l0 * root), -1 / (4 * l0 * alpha * root)
-
     def _density(self, I, z, order):
-        alpha = I[..., 0]
-        EA, EI = self.EA[:, None], self.EI[:, None]
-        eps, e_a, e_aa = self._axial(alpha)
-        Wb, Wb_I, Wb_II = self._bending(I, order)
-        W = 0.5 * EA * eps * eps + EI * Wb
-        if order == 0:
-            return W, None, None
-        W_I = EI[..., None] * Wb_I
-        W_I[..., 0] += EA * eps * e_a
-        if order == 1:
-            return W, W_I, None
-        W_II = EI[..., None, None] * Wb_II
-        W_II[..., 0, 0] += EA * (e_a * e_a + eps * e_aa)
-        return W, W_I, W_II
+        """½ EA ε² + ½ EI (κ − κ₀)² and its invariant derivatives (compiled, per Gauss point)."""
+        W, W_I, W_II = compiled.cable_density(I, self.jac, self.EA, self.EI, self.kappa_ref, self.planar, order)
+        return W, (W_I if order >= 1 else None), (W_II if order >= 2 else None)
 
     def _damping(self, I, z):
         """c EA ε_I ε_Iᵀ + c EI (κ-rate Gram matrix) in invariant or gradient-vector space."""
         c = self.damping[:, None]
-        _, e_a, _ = self._axial(I[..., 0])
+        e_a = 0.5 / (self.jac * np.sqrt(I[..., 0]))                   # ∂ε/∂α, ε = √α/ℓ₀ − 1
         H = np.zeros(I.shape + (I.shape[-1],))
         H[..., 0, 0] = c * self.EA[:, None] * e_a * e_a
         H += (c * self.EI[:, None])[..., None, None] * self._bending_rate_gram(I, z)
@@ -333,7 +317,7 @@ class ANCFCable(ANCFElement):
 class ANCFCable2D(ANCFCable):
     """Planar ANCF cable, 8 dof [r₁, r₁,ₓ, r₂, r₂,ₓ] (each 2 components), signed curvature."""
 
-    ndof, dim, kind = 8, 2, "ANCFCable2D"
+    ndof, dim, kind, planar = 8, 2, "ANCFCable2D", True
     invariant_pairs = ((0, 0, np.eye(2)), (0, 1, np.array([[0.0, 1.0], [-1.0, 0.0]])))   # α = a·a, δ = a × b
 
     def __init__(self, q_ref, E, rho, section, damping=0.0, length=None, n_gauss=3):
@@ -345,29 +329,8 @@ class ANCFCable2D(ANCFCable):
         a, b = z[..., 0, :], z[..., 1, :]
         return (a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]) / np.sum(a * a, -1) ** 1.5
 
-    @staticmethod
-    def _kappa(I):
-        """Signed κ(α, δ) = δ α^(−3/2) with its first and second invariant derivatives."""
-        alpha, delta = I[..., 0], I[..., 1]
-        inv = 1 / alpha
-        p15 = inv * np.sqrt(inv)                       # α^(−3/2); powers written out (np.power is slow)
-        k = delta * p15
-        k_I = np.stack([-1.5 * k * inv, p15], -1)
-        k_II = np.zeros(I.shape + (2,))
-        k_II[..., 0, 0] = 3.75 * k * inv * inv
-        k_II[..., 0, 1] = k_II[..., 1, 0] = -1.5 * p15 * inv
-        return k, k_I, k_II
-
-    def _bending(self, I, order):
-        """½(κ − κ₀)² per unit EI and its invariant derivatives."""
-        k, k_I, k_II = self._kappa(I)
-        dk = k - self.kappa_ref
-        W_I = dk[..., None] * k_I if order else None
-        W_II = k_I[..., :, None] * k_I[..., None, :] + dk[..., None, None] * k_II if order > 1 else None
-        return 0.5 * dk * dk, W_I, W_II
-
     def _bending_rate_gram(self, I, z):
-        _, k_I, _ = self._kappa(I)
+        _, k_I, _ = compiled.planar_curvature(I)          # signed κ(α, δ) = δ α^(−3/2)
         return k_I[..., :, None] * k_I[..., None, :]
 
     @staticmethod
@@ -393,7 +356,7 @@ class ANCFCable3D(ANCFCable):
     normal to the axis, or the global Z axis when the element is along Y).
     """
 
-    ndof, dim, kind = 12, 3, "ANCFCable3D"
+    ndof, dim, kind, planar = 12, 3, "ANCFCable3D", False
     invariant_pairs = ((0, 0, np.eye(3)), (0, 1, np.eye(3)), (1, 1, np.eye(3)))   # α, β, γ
 
     def __init__(self, q_ref, E, rho, section, damping=0.0, length=None, n_gauss=3, y_axis=None):
@@ -404,7 +367,6 @@ class ANCFCable3D(ANCFCable):
         super().__init__(q_ref, E, rho, section, damping, length, n_gauss)
         self.EI = self.E * self.Iy
         self.y_axis = None if y_axis is None else np.broadcast_to(np.asarray(y_axis, float), (self.n_el, 3))
-        self.curved = np.abs(self.kappa_ref) > 0
 
     @staticmethod
     def _curvature_value(z):
@@ -412,51 +374,13 @@ class ANCFCable3D(ANCFCable):
         return np.linalg.norm(np.cross(a, b), axis=-1) / np.sum(a * a, -1) ** 1.5
 
     @staticmethod
-    def _kappa_squared(I):
-        """f = κ² = γ/α² − β²/α³ and its invariant derivatives (order α, β, γ)."""
-        alpha, beta, gamma = I[..., 0], I[..., 1], I[..., 2]
-        i1 = 1 / alpha                                  # powers written out (np.power is slow)
-        i2 = i1 * i1
-        i3 = i2 * i1
-        g2, b2 = gamma * i2, beta * beta * i3           # γ/α², β²/α³
-        f = g2 - b2
-        f_I = np.stack([(-2 * g2 + 3 * b2) * i1, -2 * beta * i3, i2], -1)
-        f_II = np.zeros(I.shape + (3,))
-        f_II[..., 0, 0] = (6 * g2 - 12 * b2) * i2
-        f_II[..., 0, 1] = f_II[..., 1, 0] = 6 * beta * i3 * i1
-        f_II[..., 0, 2] = f_II[..., 2, 0] = -2 * i3
-        f_II[..., 1, 1] = -2 * i3
-        return f, f_I, f_II
-
-    def _bending(self, I, order):
-        """½(κ − κ₀)² = ½(f − 2κ₀√f + κ₀²) per unit EI; the √f terms only where κ₀ ≠ 0."""
-        f, f_I, f_II = self._kappa_squared(I)
-        k0 = self.kappa_ref
-        root = np.sqrt(np.where(self.curved, f, 1.0))
-        W = 0.5 * (f - 2 * k0 * np.where(self.curved, root, 0.0) + k0 * k0)
-        if order == 0:
-            return W, None, None
-        g = 1 - k0 / root                                   # k0 = 0 where not curved
-        W_I = 0.5 * g[..., None] * f_I
-        if order == 1:
-            return W, W_I, None
-        h = np.where(self.curved, 0.25 * k0 / (root * root * root), 0.0)
-        W_II = 0.5 * g[..., None, None] * f_II + h[..., None, None] * f_I[..., :, None] * f_I[..., None, :]
-        return W, W_I, W_II
-
-    @staticmethod
     def _bending_rate_gram(I, z):
         return 0.0
 
     @staticmethod
     def _bending_rate_gram_vectors(z):
-        """J_kᵀ J_k (n_el, n_g, 6, 6) for the curvature vector k = a × b / |a|³."""
-        a, b = z[..., 0, :], z[..., 1, :]
-        alpha = np.sum(a * a, -1)[..., None, None]
-        k = np.cross(a, b) / alpha[..., 0] ** 1.5
-        Jk_a = -skew(b) / alpha**1.5 - 3 * k[..., :, None] * a[..., None, :] / alpha
-        Jk = np.concatenate([Jk_a, skew(a) / alpha**1.5], axis=-1)
-        return np.swapaxes(Jk, -1, -2) @ Jk
+        """J_kᵀ J_k (n_el, n_g, 6, 6) for the curvature vector k = a × b / |a|³ (compiled)."""
+        return compiled.curvature_rate_gram(z)
 
     def curvature_vector(self, qe, xi):
         """Curvature vector k = r_x × r_xx / |r_x|³ (n_el, 3) [1/m], global axes."""

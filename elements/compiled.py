@@ -1,0 +1,482 @@
+"""Compiled loops of the invariant quadrature (see :mod:`femdyn.elements.quadrature`) and
+the energy densities of femdyn's ANCF elements (numba, ``cache=True``).
+
+Why compiled loops: a multibody model evaluates each beam's kernels several times per
+Newton iteration on small batches (8–32 elements). Written with numpy, one call cost
+dozens of array operations on (n_el, n_g, …) temporaries plus einsum path planning,
+a fixed cost far above the arithmetic; here each stage (kinematics, density, force or
+tangent) is one dispatch whose loops keep the per-point data in a few scratch arrays.
+
+Notation (SI units): nodal vectors q_α (dimension d) of an element, gradient vectors
+z_k = Σ_α c_kα q_α with per-element coefficients c_kα = g_kα L^(o_α − p_k) (shape
+coefficients g, nodal and vector orders o, p), invariants I_m = z_k · R_m z_l with
+
+    ∂I_m/∂z = D_m (R_m z_l on vector k, R_mᵀ z_k on vector l),
+    ∂²I_m/∂z² = E_kl ⊗ R_m + E_lk ⊗ R_mᵀ (constant),
+
+and F = Σ_g w_g L J Gᵀ Σ_m W_I,m D_m, K = Σ_g w_g L J Gᵀ H G with
+H = Σ_mn W_II,mn D_m D_nᵀ + Σ_m W_I,m ∂²I_m/∂z², G = c ⊗ 1 (Gerstmayr & Shabana 2006;
+Nachbagauer, Gruber & Gerstmayr 2013). The tangent is evaluated in the scaled
+coordinates q̃ = L^o q, where G is the same for every element and sparse (its nonzero
+entries are passed as lists), on chunks of elements with the element index innermost
+so that the short loops over vector components vectorize across elements.
+"""
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def gradient_vectors(coef, q, dim):
+    """z (n_el, n_g, n_vec, d) from coef (n_el, n_g, n_vec, n_nodal) and q (n_el, n_nodal·d)."""
+    n_el, n_g, n_vec, n_nodal = coef.shape
+    z = np.zeros((n_el, n_g, n_vec, dim))
+    for e in range(n_el):
+        for g in range(n_g):
+            for k in range(n_vec):
+                for a in range(n_nodal):
+                    c = coef[e, g, k, a]
+                    if c != 0.0:
+                        for i in range(dim):
+                            z[e, g, k, i] += c * q[e, a * dim + i]
+    return z
+
+
+@njit(cache=True)
+def invariants(z, k_idx, l_idx, R):
+    """I_m = z_k · R_m z_l, shape (n_el, n_g, n_inv)."""
+    n_el, n_g, _, dim = z.shape
+    n_inv = len(k_idx)
+    out = np.zeros((n_el, n_g, n_inv))
+    for e in range(n_el):
+        for g in range(n_g):
+            for m in range(n_inv):
+                k, l = k_idx[m], l_idx[m]
+                s = 0.0
+                for i in range(dim):
+                    for j in range(dim):
+                        s += z[e, g, k, i] * R[m, i, j] * z[e, g, l, j]
+                out[e, g, m] = s
+    return out
+
+
+@njit(cache=True)
+def kinematics(coef, q, k_idx, l_idx, R):
+    """(z, I): gradient vectors and their invariants in one call."""
+    z = gradient_vectors(coef, q, R.shape[1])
+    return z, invariants(z, k_idx, l_idx, R)
+
+
+@njit(cache=True)
+def _vector_force(zg, k_idx, l_idx, R, w, f, fz):
+    """fz = f Σ_m w_m ∂I_m/∂z (n_vec, d) at one point: R_m z_l on vector k, R_mᵀ z_k on vector l."""
+    fz[:] = 0.0
+    dim = zg.shape[1]
+    for m in range(len(k_idx)):
+        k, l = k_idx[m], l_idx[m]
+        for i in range(dim):
+            for j in range(dim):
+                r = f * w[m] * R[m, i, j]
+                fz[k, i] += r * zg[l, j]
+                fz[l, j] += r * zg[k, i]
+
+
+@njit(cache=True)
+def force(coef, z, k_idx, l_idx, R, W_I, factor):
+    """F_α = Σ_g factor_g Σ_k c_kα Σ_m W_I,m ∂I_m/∂z_k, shape (n_el, n_nodal·d);
+    ``factor`` (n_el, n_g) = w_g L J."""
+    n_el, n_g, n_vec, n_nodal = coef.shape
+    dim = z.shape[3]
+    F = np.zeros((n_el, n_nodal * dim))
+    fz = np.empty((n_vec, dim))
+    for e in range(n_el):
+        for g in range(n_g):
+            _vector_force(z[e, g], k_idx, l_idx, R, W_I[e, g], factor[e, g], fz)
+            for k in range(n_vec):
+                for a in range(n_nodal):
+                    c = coef[e, g, k, a]
+                    if c != 0.0:
+                        for i in range(dim):
+                            F[e, a * dim + i] += c * fz[k, i]
+    return F
+
+
+# The tangent works on chunks of CHUNK elements with the element index last (innermost) in
+# every scratch array, so that each of its short loops over vector components, invariants
+# and coefficients carries a contiguous, vectorizable loop over the elements of the chunk
+# (32 keeps the beam's scratch arrays, ~0.3 MB, in the L2 cache).
+CHUNK = 32
+
+
+@njit(cache=True)
+def _zero(a):
+    flat = a.reshape(a.size)
+    for x in range(flat.size):
+        flat[x] = 0.0
+
+
+@njit(cache=True)
+def _vector_hessian(zt, k_idx, l_idx, R, H, w, geometric, nb, D, HD, Hz):
+    """Hz (n_z, n_z, ·), n_z = n_vec·d: Dᵀ H D + Σ_m w_m ∂²I_m/∂z² for the nb elements of a
+    chunk, with the rows D_m = ∂I_m/∂z (R_m z_l on vector k, R_mᵀ z_k on vector l) and the
+    constant ∂²I_m/∂z² = E_kl ⊗ R_m + E_lk ⊗ R_mᵀ (only if ``geometric``).
+    zt (n_vec, d, ·), H (n_inv, n_inv, ·), w (n_inv, ·); D, HD (n_inv, n_z, ·) scratch."""
+    n_inv = len(k_idx)
+    dim = zt.shape[1]
+    n_z = Hz.shape[0]
+    _zero(D)
+    for m in range(n_inv):
+        k, l = k_idx[m], l_idx[m]
+        for i in range(dim):
+            for j in range(dim):
+                r1, r2 = R[m, i, j], R[m, j, i]
+                if r1 != 0.0:
+                    for x in range(nb):
+                        D[m, k * dim + i, x] += r1 * zt[l, j, x]
+                if r2 != 0.0:
+                    for x in range(nb):
+                        D[m, l * dim + i, x] += r2 * zt[k, j, x]
+    _zero(HD)
+    for m in range(n_inv):
+        for n in range(n_inv):
+            nonzero = False
+            for x in range(nb):
+                nonzero = nonzero or H[m, n, x] != 0.0
+            if not nonzero:
+                continue
+            for s in range(2 if k_idx[n] != l_idx[n] else 1):       # the blocks of D_n
+                p = k_idx[n] if s == 0 else l_idx[n]
+                for r in range(p * dim, (p + 1) * dim):
+                    for x in range(nb):
+                        HD[m, r, x] += H[m, n, x] * D[n, r, x]
+    _zero(Hz)
+    for m in range(n_inv):
+        for s in range(2 if k_idx[m] != l_idx[m] else 1):
+            p = k_idx[m] if s == 0 else l_idx[m]
+            for r in range(p * dim, (p + 1) * dim):
+                for c in range(n_z):
+                    for x in range(nb):
+                        Hz[r, c, x] += D[m, r, x] * HD[m, c, x]
+    if geometric:
+        for m in range(n_inv):
+            k, l = k_idx[m], l_idx[m]
+            for i in range(dim):
+                for j in range(dim):
+                    rr = R[m, i, j]
+                    if rr != 0.0:
+                        for x in range(nb):
+                            Hz[k * dim + i, l * dim + j, x] += rr * w[m, x]
+                            Hz[l * dim + j, k * dim + i, x] += rr * w[m, x]
+
+
+@njit(cache=True)
+def _project(nnz, G_row, G_col, G_val, Hz, nb, HG, K):
+    """K (ndof, ndof, ·) += Gᵀ Hz G for the sparse constant G (n_z, ndof) given by its nnz
+    entries (G_row, G_col, G_val); HG (n_z, ndof, ·) scratch."""
+    n_z, ndof = HG.shape[0], HG.shape[1]
+    _zero(HG)
+    for t in range(nnz):
+        s, b, v = G_row[t], G_col[t], G_val[t]
+        for r in range(n_z):
+            for x in range(nb):
+                HG[r, b, x] += v * Hz[r, s, x]
+    for t in range(nnz):
+        r, a, v = G_row[t], G_col[t], G_val[t]
+        for b in range(ndof):
+            for x in range(nb):
+                K[a, b, x] += v * HG[r, b, x]
+
+
+@njit(cache=True)
+def tangent(G_nnz, G_row, G_col, G_val, vec_scale, inv_scale, dof_scale, z, k_idx, l_idx, R,
+            W_I, W_II, factor, geometric):
+    """K = Σ_g factor_g Gᵀ [Σ_mn W_II,mn D_m D_nᵀ + Σ_m W_I,m ∂²I_m/∂z²] G (n_el, ndof, ndof),
+    ``factor`` (n_el, n_g) = w_g L J; without ``geometric`` only the first (Gram) term, e.g.
+    for a damping matrix (W_I is then not read).
+
+    Evaluated in the scaled coordinates q̃ = L^o q, z̃ = L^p z, Ĩ = L^(p_k+p_l) I, where
+    G_g = g_g ⊗ 1 (the shape coefficients, sparse: G_nnz[g] entries G_row/G_col/G_val[g])
+    is the same for every element; the result is scaled back with ``dof_scale`` (n_el, ndof)."""
+    n_el, n_g, n_vec, dim = z.shape
+    ndof, n_inv, n_z = dof_scale.shape[1], len(k_idx), n_vec * dim
+    K = np.empty((n_el, ndof, ndof))
+    zt = np.empty((n_vec, dim, CHUNK))
+    H = np.empty((n_inv, n_inv, CHUNK))
+    w = np.zeros((n_inv, CHUNK))
+    D = np.empty((n_inv, n_z, CHUNK))
+    HD = np.empty((n_inv, n_z, CHUNK))
+    Hz = np.empty((n_z, n_z, CHUNK))
+    HG = np.empty((n_z, ndof, CHUNK))
+    Kc = np.empty((ndof, ndof, CHUNK))
+    for e0 in range(0, n_el, CHUNK):
+        nb = min(CHUNK, n_el - e0)
+        _zero(Kc)
+        for g in range(n_g):
+            for x in range(nb):
+                e = e0 + x
+                f = factor[e, g]
+                for k in range(n_vec):
+                    for i in range(dim):
+                        zt[k, i, x] = z[e, g, k, i] * vec_scale[e, k]
+                for m in range(n_inv):
+                    if geometric:
+                        w[m, x] = f * W_I[e, g, m] / inv_scale[e, m]
+                    for n in range(n_inv):
+                        H[m, n, x] = f * W_II[e, g, m, n] / (inv_scale[e, m] * inv_scale[e, n])
+            _vector_hessian(zt, k_idx, l_idx, R, H, w, geometric, nb, D, HD, Hz)
+            _project(G_nnz[g], G_row[g], G_col[g], G_val[g], Hz, nb, HG, Kc)
+        _store(Kc, nb, e0, dof_scale, K)
+    return K
+
+
+@njit(cache=True)
+def _store(Kc, nb, e0, dof_scale, K):
+    """K[e0 + x] = Kc[:, :, x] scaled back to physical coordinates (q̃ = L^o q)."""
+    ndof = Kc.shape[0]
+    for x in range(nb):
+        e = e0 + x
+        for a in range(ndof):
+            for b in range(ndof):
+                K[e, a, b] = Kc[a, b, x] * dof_scale[e, a] * dof_scale[e, b]
+
+
+@njit(cache=True)
+def project(G_nnz, G_row, G_col, G_val, vec_scale, dof_scale, H_z, factor):
+    """Σ_g factor_g Gᵀ H_z G (n_el, ndof, ndof) for H_z (n_el, n_g, n_z, n_z) acting on the
+    physical gradient vectors (n_z = n_vec·d), evaluated in scaled coordinates as :func:`tangent`."""
+    n_el, n_g, n_z = H_z.shape[:3]
+    ndof = dof_scale.shape[1]
+    dim = n_z // vec_scale.shape[1]
+    K = np.empty((n_el, ndof, ndof))
+    Hz = np.empty((n_z, n_z, CHUNK))
+    HG = np.empty((n_z, ndof, CHUNK))
+    Kc = np.empty((ndof, ndof, CHUNK))
+    for e0 in range(0, n_el, CHUNK):
+        nb = min(CHUNK, n_el - e0)
+        _zero(Kc)
+        for g in range(n_g):
+            for r in range(n_z):
+                for c in range(n_z):
+                    for x in range(nb):
+                        e = e0 + x
+                        Hz[r, c, x] = factor[e, g] * H_z[e, g, r, c] / (vec_scale[e, r // dim] * vec_scale[e, c // dim])
+            _project(G_nnz[g], G_row[g], G_col[g], G_val[g], Hz, nb, HG, Kc)
+        _store(Kc, nb, e0, dof_scale, K)
+    return K
+
+
+@njit(cache=True)
+def curvature_rate_gram(z):
+    """J_kᵀ J_k (n_el, n_g, 6, 6) for the curvature vector k = a × b / |a|³ of a 3-D cable
+    (a = r_x, b = r_xx; J_k = ∂k/∂(a, b) = [−[b]×/α^(3/2) − 3 k aᵀ/α,  [a]×/α^(3/2)], α = a·a)."""
+    n_el, n_g = z.shape[:2]
+    out = np.empty((n_el, n_g, 6, 6))
+    J = np.empty((3, 6))
+    k = np.empty(3)
+    for e in range(n_el):
+        for g in range(n_g):
+            a, b = z[e, g, 0], z[e, g, 1]
+            alpha = a[0] * a[0] + a[1] * a[1] + a[2] * a[2]
+            p15 = alpha ** 1.5
+            k[0] = (a[1] * b[2] - a[2] * b[1]) / p15
+            k[1] = (a[2] * b[0] - a[0] * b[2]) / p15
+            k[2] = (a[0] * b[1] - a[1] * b[0]) / p15
+            _skew_into(b, -1.0 / p15, J, 0)
+            _skew_into(a, 1.0 / p15, J, 3)
+            for i in range(3):
+                for j in range(3):
+                    J[i, j] -= 3.0 * k[i] * a[j] / alpha
+            for r in range(6):
+                for c in range(6):
+                    s = 0.0
+                    for i in range(3):
+                        s += J[i, r] * J[i, c]
+                    out[e, g, r, c] = s
+    return out
+
+
+@njit(cache=True)
+def _skew_into(v, scale, J, col):
+    """J[:, col:col+3] = scale [v]×, with [v]× w = v × w."""
+    J[0, col], J[0, col + 1], J[0, col + 2] = 0.0, -scale * v[2], scale * v[1]
+    J[1, col], J[1, col + 1], J[1, col + 2] = scale * v[2], 0.0, -scale * v[0]
+    J[2, col], J[2, col + 1], J[2, col + 2] = -scale * v[1], scale * v[0], 0.0
+
+
+# ---------------------------------------------------------------------- energy densities
+# W (n_el, n_g), W_I (n_el, n_g, n_inv), W_II (n_el, n_g, n_inv, n_inv) per unit reference
+# length; W_II is empty (shape (0, 0, 0, 0)) for order < 2, W_I for order 0.
+
+@njit(cache=True)
+def _outputs(n_el, n_g, n_inv, order):
+    W = np.empty((n_el, n_g))
+    W_I = np.zeros((n_el, n_g, n_inv) if order >= 1 else (0, 0, 0))
+    W_II = np.zeros((n_el, n_g, n_inv, n_inv) if order >= 2 else (0, 0, 0, 0))
+    return W, W_I, W_II
+
+
+@njit(cache=True)
+def _axial(alpha, l0):
+    """Engineering axial strain ε = √α/ℓ₀ − 1 of the axis (α = r_x·r_x, ℓ₀ = |r⁰_x|) with
+    ∂ε/∂α and ∂²ε/∂α²."""
+    root = np.sqrt(alpha)
+    return root / l0 - 1.0, 1.0 / (2.0 * l0 * root), -1.0 / (4.0 * l0 * alpha * root)
+
+
+@njit(cache=True)
+def _planar_curvature(alpha, delta, k_I, k_II):
+    """Signed κ = δ α^(−3/2) (δ = r_x × r_xx, α = r_x·r_x); fills ∂κ/∂(α, δ) and the Hessian."""
+    inv = 1.0 / alpha
+    p15 = inv * np.sqrt(inv)                       # α^(−3/2)
+    k = delta * p15
+    k_I[0], k_I[1] = -1.5 * k * inv, p15
+    k_II[0, 0] = 3.75 * k * inv * inv
+    k_II[0, 1] = k_II[1, 0] = -1.5 * p15 * inv
+    k_II[1, 1] = 0.0
+    return k
+
+
+@njit(cache=True)
+def planar_curvature(I):
+    """κ (n_el, n_g), ∂κ/∂I (…, 2), ∂²κ/∂I² (…, 2, 2) from the invariants (α, δ)."""
+    n_el, n_g = I.shape[:2]
+    k = np.empty((n_el, n_g))
+    k_I = np.empty((n_el, n_g, 2))
+    k_II = np.empty((n_el, n_g, 2, 2))
+    for e in range(n_el):
+        for g in range(n_g):
+            k[e, g] = _planar_curvature(I[e, g, 0], I[e, g, 1], k_I[e, g], k_II[e, g])
+    return k, k_I, k_II
+
+
+@njit(cache=True)
+def _planar_bending(I, k0, W_I, W_II, k_I, k_II):
+    """½(κ − κ₀)² with κ signed (2-D), adding its invariant derivatives to W_I, W_II (if
+    sized); k_I (2,), k_II (2, 2) scratch."""
+    dk = _planar_curvature(I[0], I[1], k_I, k_II) - k0
+    if W_I.size:
+        for m in range(2):
+            W_I[m] += dk * k_I[m]
+    if W_II.size:
+        for m in range(2):
+            for n in range(2):
+                W_II[m, n] += k_I[m] * k_I[n] + dk * k_II[m, n]
+    return 0.5 * dk * dk
+
+
+@njit(cache=True)
+def _spatial_bending(I, k0, W_I, W_II, f_I, f_II):
+    """½(κ − κ₀)² = ½(f − 2κ₀√f + κ₀²) with f = κ² = γ/α² − β²/α³ (3-D, invariants α, β, γ);
+    the √f terms only where κ₀ ≠ 0. Adds the invariant derivatives to W_I, W_II (if sized);
+    f_I (3,), f_II (3, 3) scratch."""
+    alpha, beta, gamma = I[0], I[1], I[2]
+    i1 = 1.0 / alpha
+    i2 = i1 * i1
+    i3 = i2 * i1
+    g2, b2 = gamma * i2, beta * beta * i3                  # γ/α², β²/α³
+    f = g2 - b2
+    curved = k0 != 0.0
+    root = np.sqrt(f) if curved else 1.0
+    W = 0.5 * (f - 2.0 * k0 * (root if curved else 0.0) + k0 * k0)
+    f_I[0], f_I[1], f_I[2] = (-2.0 * g2 + 3.0 * b2) * i1, -2.0 * beta * i3, i2
+    c = 0.5 * (1.0 - k0 / root)
+    if W_I.size:
+        for m in range(3):
+            W_I[m] += c * f_I[m]
+    if W_II.size:
+        h = 0.25 * k0 / (root * root * root) if curved else 0.0
+        f_II[:, :] = 0.0
+        f_II[0, 0] = (6.0 * g2 - 12.0 * b2) * i2
+        f_II[0, 1] = f_II[1, 0] = 6.0 * beta * i3 * i1
+        f_II[0, 2] = f_II[2, 0] = -2.0 * i3
+        f_II[1, 1] = -2.0 * i3
+        for m in range(3):
+            for n in range(3):
+                W_II[m, n] += c * f_II[m, n] + h * f_I[m] * f_I[n]
+    return W
+
+
+@njit(cache=True)
+def cable_density(I, jac, EA, EI, kappa_ref, planar, order):
+    """½ EA ε² + ½ EI (κ − κ₀)² per unit reference length and its invariant derivatives
+    (cable, module :mod:`femdyn.elements.ancf_cable`); ``planar`` selects the signed 2-D κ."""
+    n_el, n_g, n_inv = I.shape
+    W, W_I, W_II = _outputs(n_el, n_g, n_inv, order)
+    bI = np.zeros(n_inv if order >= 1 else 0)
+    bII = np.zeros((n_inv, n_inv) if order >= 2 else (0, 0))
+    work_I, work_II = np.empty(n_inv), np.empty((n_inv, n_inv))
+    for e in range(n_el):
+        for g in range(n_g):
+            bI[:] = 0.0
+            bII[:] = 0.0
+            eps, e_a, e_aa = _axial(I[e, g, 0], jac[e, g])
+            if planar:
+                wb = _planar_bending(I[e, g], kappa_ref[e, g], bI, bII, work_I, work_II)
+            else:
+                wb = _spatial_bending(I[e, g], kappa_ref[e, g], bI, bII, work_I, work_II)
+            W[e, g] = 0.5 * EA[e] * eps * eps + EI[e] * wb
+            if order >= 1:
+                for m in range(n_inv):
+                    W_I[e, g, m] = EI[e] * bI[m]
+                W_I[e, g, 0] += EA[e] * eps * e_a
+            if order >= 2:
+                for m in range(n_inv):
+                    for n in range(n_inv):
+                        W_II[e, g, m, n] = EI[e] * bII[m, n]
+                W_II[e, g, 0, 0] += EA[e] * (e_a * e_a + eps * e_aa)
+    return W, W_I, W_II
+
+
+@njit(cache=True)
+def axis_strain_density(I, jac, P, s_ref, C, W_II_const, order):
+    """½ Σ_s C_s Δs_s² for strains s_s = Σ_m P_sm I_m − s⁰_s (s ≥ 1) and the axial strain
+    s₀ = ε = √α/ℓ₀ − 1 (beam, module :mod:`femdyn.elements.ancf_beam`); C (n_el, n_s) the
+    diagonal stiffnesses, W_II_const (n_el, n_inv, n_inv) = Σ_(s≥1) C_s P_sᵀ P_s."""
+    n_el, n_g, n_inv = I.shape
+    n_s = P.shape[0]
+    W, W_I, W_II = _outputs(n_el, n_g, n_inv, order)
+    for e in range(n_el):
+        for g in range(n_g):
+            eps, e_a, e_aa = _axial(I[e, g, 0], jac[e, g])
+            sigma0 = C[e, 0] * eps
+            w = 0.5 * eps * sigma0
+            for s in range(1, n_s):
+                ds = -s_ref[e, g, s]
+                for m in range(n_inv):
+                    ds += P[s, m] * I[e, g, m]
+                sigma = C[e, s] * ds
+                w += 0.5 * ds * sigma
+                if order >= 1:
+                    for m in range(n_inv):
+                        W_I[e, g, m] += sigma * P[s, m]
+            W[e, g] = w
+            if order >= 1:
+                W_I[e, g, 0] += sigma0 * e_a
+            if order >= 2:
+                W_II[e, g] = W_II_const[e]
+                W_II[e, g, 0, 0] += C[e, 0] * (e_a * e_a + eps * e_aa)
+    return W, W_I, W_II
+
+
+@njit(cache=True)
+def quadratic_density(I, I_ref, Q, order):
+    """½ ΔIᵀ Q ΔI with ΔI = I − I_ref and a constant (per element) Q (n_el, n_inv, n_inv):
+    strains linear in the invariants (beam cross-section term)."""
+    n_el, n_g, n_inv = I.shape
+    W, W_I, W_II = _outputs(n_el, n_g, n_inv, order)
+    dI = np.empty(n_inv)
+    for e in range(n_el):
+        for g in range(n_g):
+            for m in range(n_inv):
+                dI[m] = I[e, g, m] - I_ref[e, g, m]
+            w = 0.0
+            for m in range(n_inv):
+                s = 0.0
+                for n in range(n_inv):
+                    s += Q[e, m, n] * dI[n]
+                w += 0.5 * dI[m] * s
+                if order >= 1:
+                    W_I[e, g, m] = s
+            W[e, g] = w
+            if order >= 2:
+                W_II[e, g] = Q[e]
+    return W, W_I, W_II
