@@ -55,7 +55,9 @@ class Options:
     tol_dynamic: float = 1e-6
     tol_constraint: float = 1e-8
     max_iterations: int = 25
-    contraction: float = 0.3        # refactorize when a residual drops by less than this factor
+    contraction: float = 0.1        # refactorize when a residual drops by less than this factor
+    # (0.1: a stale iteration matrix costs a Newton iteration (residual + solve) per step sooner
+    # than its refactorization costs; measured on benchmarks/bench_*.py, see RESULTS.md)
     max_correction: float = 1e-3    # largest position change allowed to make q₀ consistent (m)
     formulation: str = "index3"     # or "stabilized": enforce Φ = 0 and Φ_q q̇ + Φ_t = 0 (GGL)
 
