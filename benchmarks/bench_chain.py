@@ -6,11 +6,8 @@ revolute joints, same h, ρ∞ and iteration tolerances, index-3 generalized-α.
 
     python benchmarks/bench_chain.py [--sizes 4 16 64 256] [--steps 200]
 """
-import argparse
-
-
 import femdyn
-from common import exudyn_step_time, femdyn_step_time
+from common import exudyn_step_time, femdyn_step_time, size_arguments
 
 LINK, MASS, H, RHO_INF = 0.1, 0.1, 1e-3, 0.9
 
@@ -54,10 +51,7 @@ def time_exudyn(n, steps):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--sizes", type=int, nargs="+", default=[4, 16, 64, 256])
-    ap.add_argument("--steps", type=int, default=200)
-    a = ap.parse_args()
+    a = size_arguments([4, 16, 64, 256], __doc__)
     print(f"{'N':>5} {'coords':>7} {'constr':>7} {'iters':>6} {'femdyn ms/step':>15} {'µs/step/link':>13} "
           f"{'exudyn ms/step':>15} {'ratio':>6}")
     for n in a.sizes:

@@ -7,13 +7,11 @@ the assembled system's arrays per element.
 
     python benchmarks/bench_flexible.py [--sizes 8 32 128 512] [--steps 200]
 """
-import argparse
 import tracemalloc
-
 
 import femdyn
 from femdyn.elements.sections import CrossSection
-from common import exudyn_step_time, femdyn_step_time
+from common import exudyn_step_time, femdyn_step_time, size_arguments
 
 LENGTH, AREA, INERTIA, RHO, E, H, RHO_INF = 1.2, 0.0018, 1.215e-8, 5540.0, 0.7e6, 1e-3, 0.9
 
@@ -54,10 +52,7 @@ def time_exudyn(n, steps):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--sizes", type=int, nargs="+", default=[8, 32, 128, 512])
-    ap.add_argument("--steps", type=int, default=200)
-    a = ap.parse_args()
+    a = size_arguments([8, 32, 128, 512], __doc__)
     print(f"{'N':>5} {'element':>7} {'iters':>6} {'ms/step':>9} {'µs/step/el':>11} {'kB/el':>7} "
           f"{'exudyn ms/step':>15} {'ratio':>6}")
     for n in a.sizes:

@@ -1,6 +1,7 @@
 """Shared pieces of the benchmark scripts: per-step timing of femdyn runs without set-up,
 and Exudyn's solver settings matched to femdyn's (same h, ρ∞, sparse linear solver).
 Both take the best of ``REPEAT`` runs: on a shared VM single timings scatter by ±30 %."""
+import argparse
 import time
 import warnings
 
@@ -8,6 +9,14 @@ from femdyn.solvers.generalized_alpha import Options, integrate
 
 warnings.filterwarnings("ignore", category=DeprecationWarning)   # Exudyn's renamed settings
 REPEAT = 5
+
+
+def size_arguments(sizes, doc):
+    """--sizes (problem sizes N) and --steps (generalized-α steps per timed run) from the command line."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--sizes", type=int, nargs="+", default=sizes)
+    ap.add_argument("--steps", type=int, default=200)
+    return ap.parse_args()
 
 
 def femdyn_step_time(system, steps, h, rho_inf, warmup=5):

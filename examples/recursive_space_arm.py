@@ -13,11 +13,11 @@ import numpy as np
 
 from femdyn.solvers.recursive import Data, forward_dynamics, inverse_dynamics, mass_matrix, momentum
 from femdyn.solvers.recursive.configuration import TreeSpace
-from femdyn.solvers.recursive.control import computed_torque
+from femdyn.solvers.recursive.control import track
 from femdyn.solvers.recursive.figures import output_folder, time_histories
 from femdyn.solvers.recursive.floating import floating_base_inverse_dynamics
 from femdyn.solvers.recursive.integrators import simulate
-from femdyn.solvers.recursive.robots import space_arm
+from femdyn.solvers.recursive.robots import space_arm, space_arm_desired
 
 H, T_END = 0.01, 10.0
 JOINTS = [f"joint {k}" for k in range(1, 8)]
@@ -31,14 +31,6 @@ def fixed_torques(t):
 def floating_torques(t):
     s, c = np.sin(t), np.cos(t)
     return np.array([c, 0.5 * s, 0.5 * c, 0.1 * s, 0.1 * c, 0.05 * c, 0.01 * c])
-
-
-def desired(t):
-    amp = np.array([1, 1, 0.5, 0.5, 1, 1, 0.5])
-    cos_phase = np.array([0, 1, 0, 1, 0, 1, 0], bool)
-    q = np.where(cos_phase, amp * np.cos(t), amp * np.sin(t))
-    v = np.where(cos_phase, -amp * np.sin(t), amp * np.cos(t))
-    return q, v, -q
 
 
 def columns(x, names):
@@ -103,16 +95,9 @@ def _base_blocks(model, data, q):
 
 
 def control(out):
-    model = space_arm()
-    data = Data(model)
-
-    def acceleration(t, q, v):
-        qd, vd, ad = desired(t)
-        return forward_dynamics(model, data, q, v, computed_torque(model, data, q, v, qd, vd, ad, 100.0, 20.0))
-
-    q0, v0, _ = desired(0.0)
-    run = simulate(acceleration, q0 + 0.2, v0, T_END, H)
-    error = run.q - np.array([desired(s)[0] for s in run.t])
+    q0, v0, _ = space_arm_desired(0.0)
+    run = track(space_arm(), space_arm_desired, q0 + 0.2, v0, T_END, H, kp=100.0, kd=20.0)
+    error = run.q - np.array([space_arm_desired(s)[0] for s in run.t])
     time_histories(os.path.join(out, "space_arm_computed_torque.png"), run.t,
                    [("q − q_d [rad]", columns(error, JOINTS))],
                    "computed-torque control, Kp = 100, Kd = 20, initial error 0.2 rad")

@@ -1,13 +1,12 @@
 """The seeds' mechanisms: PUMA 560 hybrid run (seed 000), 7-DOF space arm control (seed 001)."""
 import numpy as np
 
-from femdyn.solvers.recursive import (Data, forward_dynamics, hybrid_dynamics, inverse_dynamics, mass_matrix,
-                                      momentum)
+from femdyn.solvers.recursive import Data, hybrid_dynamics, inverse_dynamics, mass_matrix, momentum
 from femdyn.solvers.recursive.configuration import TreeSpace
-from femdyn.solvers.recursive.control import computed_torque
+from femdyn.solvers.recursive.control import track
 from femdyn.solvers.recursive.floating import floating_base_inverse_dynamics
 from femdyn.solvers.recursive.integrators import simulate, zhai_step
-from femdyn.solvers.recursive.robots import puma560, space_arm
+from femdyn.solvers.recursive.robots import puma560, space_arm, space_arm_desired
 
 TORQUE_GIVEN = np.array([True, False, True, False, False, True])      # joints 1, 3, 6 (seed 000)
 
@@ -59,29 +58,13 @@ def test_puma_gravity_load_is_static_equilibrium():
     assert abs(g[1]) > 10.0                  # the shoulder carries the 17.4 kg upper arm and the forearm
 
 
-def desired(t):
-    """Seed 001's desired joint trajectory and its first two derivatives (rad, rad/s, rad/s²)."""
-    amp = np.array([1, 1, 0.5, 0.5, 1, 1, 0.5])
-    cos_phase = np.array([0, 1, 0, 1, 0, 1, 0], bool)
-    q = np.where(cos_phase, amp * np.cos(t), amp * np.sin(t))
-    v = np.where(cos_phase, -amp * np.sin(t), amp * np.cos(t))
-    return q, v, -q
-
-
 def test_computed_torque_tracks_seed001_trajectory():
     """Computed-torque control (Kp = 100 s⁻², Kd = 20 s⁻¹) from a 0.1 rad error: after 3 s the error
     must be below 1e-5 rad; the ideal closed loop gives 0.1 (1 + 10 t) e^{−10 t} ≈ 3e-13, so what
     remains is RK4's error at h = 0.01 s (observed ~1e-8)."""
-    model = space_arm()
-    data = Data(model)
-
-    def acceleration(t, q, v):
-        qd, vd, ad = desired(t)
-        return forward_dynamics(model, data, q, v, computed_torque(model, data, q, v, qd, vd, ad, 100.0, 20.0))
-
-    q0, v0, _ = desired(0.0)
-    run = simulate(acceleration, q0 + 0.1, v0, 3.0, 0.01)
-    error = np.abs(run.q[-1] - desired(3.0)[0]).max()
+    q0, v0, _ = space_arm_desired(0.0)
+    run = track(space_arm(), space_arm_desired, q0 + 0.1, v0, 3.0, 0.01, kp=100.0, kd=20.0)
+    error = np.abs(run.q[-1] - space_arm_desired(3.0)[0]).max()
     assert error < 1e-5
 
 

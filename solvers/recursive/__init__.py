@@ -7,7 +7,7 @@ constraints; :func:`build_topology` makes both from links' configuration paramet
 """
 from .closed_loop import PointClosure, constrained_forward_dynamics, project
 from .configuration import TreeSpace, VectorSpace
-from .control import computed_torque
+from .control import computed_torque, track
 from .data import Data
 from .dynamics import (center_of_mass, forward_dynamics, hybrid_dynamics, inverse_dynamics, kinematics,
                        mass_matrix, momentum)
@@ -20,4 +20,4 @@ __all__ = ["Body", "Data", "Interface", "Joint", "Link", "PointClosure", "Topolo
            "TreeSpace", "VectorSpace", "build_topology", "center_of_mass", "computed_torque",
            "constrained_forward_dynamics", "floating_base_inverse_dynamics", "forward_dynamics", "hybrid_dynamics",
            "inertia_sets", "inverse_dynamics", "kinematics", "mass_matrix", "momentum", "project", "rk4_step",
-           "simulate", "zhai_step"]
+           "simulate", "track", "zhai_step"]

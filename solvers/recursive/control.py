@@ -6,7 +6,9 @@ linearises the arm into decoupled double integrators with error dynamics
 """
 import numpy as np
 
-from .dynamics import inverse_dynamics
+from .data import Data
+from .dynamics import forward_dynamics, inverse_dynamics
+from .integrators import simulate
 
 
 def computed_torque(model, data, q, v, q_des, v_des, a_des, kp, kd):
@@ -16,3 +18,16 @@ def computed_torque(model, data, q, v, q_des, v_des, a_des, kp, kd):
     """
     a_ref = np.asarray(a_des, float) + kd * (np.asarray(v_des) - v) + kp * (np.asarray(q_des) - q)
     return inverse_dynamics(model, data, q, v, a_ref)
+
+
+def track(model, desired, q0, v0, t_end, h, kp, kd):
+    """Closed-loop run of the computed-torque law on the forward dynamics (ABA, RK4 with
+    step ``h``, s): ``desired(t)`` returns (q_d, v_d, q̈_d). Returns the
+    :class:`~femdyn.solvers.recursive.integrators.Trajectory`."""
+    data = Data(model)
+
+    def acceleration(t, q, v):
+        q_des, v_des, a_des = desired(t)
+        return forward_dynamics(model, data, q, v, computed_torque(model, data, q, v, q_des, v_des, a_des, kp, kd))
+
+    return simulate(acceleration, q0, v0, t_end, h)

@@ -10,7 +10,7 @@
   moments never enter the joint forces, and femdyn gives it a nominal 1 kg and
   Ixx = Iyy = 0.175 kg·m² so that the inertia is physical.
 * :func:`space_arm` — the 7-DOF manipulator of seed 001 (Qiu et al.), whose link table
-  was lost: femdyn's choice is documented there.
+  was lost: femdyn's choice is documented there; :func:`space_arm_desired` its desired path.
 * :func:`dual_arm_links` — the planar dual-arm spacecraft of seed 003 (Wang et al.):
   configuration parameters of configurations 1–3 and of the closed loop.
 """
@@ -72,6 +72,16 @@ def space_arm(floating=False):
                            (*rod_inertia(m, L, SPACE_ARM_RADIUS), 0, 0, 0), placement_p=offset))
         parent, offset = f"link{k + 1}", (L, 0.0, 0.0)
     return TreeModel(bodies, gravity=(0.0, 0.0, 0.0))
+
+
+def space_arm_desired(t):
+    """Seed 001's desired joint path q_d = (sin t, cos t, 0.5 sin t, 0.5 cos t, sin t, cos t,
+    0.5 sin t) rad with its first two derivatives (rad/s, rad/s²)."""
+    amp = np.array([1, 1, 0.5, 0.5, 1, 1, 0.5])
+    cos_phase = np.array([0, 1, 0, 1, 0, 1, 0], bool)
+    q = np.where(cos_phase, amp * np.cos(t), amp * np.sin(t))
+    v = np.where(cos_phase, -amp * np.sin(t), amp * np.cos(t))
+    return q, v, -q
 
 
 # seed 003's planar dual-arm spacecraft (femdyn's dimensions; the paper's were lost)
