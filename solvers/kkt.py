@@ -14,7 +14,7 @@ iteration, where an error ε in the correction only adds about ε to the contrac
 (the integrator refactorizes above 0.1). So when one step of iterative refinement changes a
 probe solution by less than 1e-4 relative, in the coordinates and in the multipliers
 alike (the usual case: the regularization then only touches the multiplier block), the
-factors are used as they are; otherwise every solve is followed by
+factors are accepted and used as they are; otherwise every solve is followed by
 iterative refinement against the exact S (until the residual stops falling, at most 6
 steps), which removes the effect of the regularization, and the factorization is accepted
 when the refined probe solve is accurate to 1e-8. When the refined solution is not
@@ -111,9 +111,7 @@ class KKTMatrix:
         plain = self.solve_factor(probe)
         refined = plain + self.solve_factor(probe - S @ plain)
         self.refine = not all(_close(plain[b], refined[b], PLAIN) for b in (slice(0, n), slice(n, size)))
-        if self.refine:
-            refined = self.solve(probe, check=False)
-        return _accurate(S, refined, probe, ACCEPT)
+        return not self.refine or _accurate(S, self.solve(probe, check=False), probe, ACCEPT)
 
     def _lu(self, S, q, t):
         try:
