@@ -48,9 +48,15 @@ class Targets:
     def __init__(self, constants, functions):
         self.c = np.asarray(constants, float)
         self.timed = [(i, f) for i, f in enumerate(functions) if f is not None]
+        self.constant = (self.c, np.zeros_like(self.c), np.zeros_like(self.c))
+        for a in self.constant:
+            a.flags.writeable = False
 
     def derivatives(self, t):
-        """Return (value, first, second) time derivatives, arrays of shape (m,)."""
+        """Return (value, first, second) time derivatives, arrays of shape (m,) (read-only
+        when no target depends on time)."""
+        if not self.timed:
+            return self.constant
         f0, f1, f2 = self.c.copy(), np.zeros_like(self.c), np.zeros_like(self.c)
         for i, f in self.timed:
             f0[i] += f.value(t)
