@@ -115,7 +115,7 @@ class ResultsWriter:
             for key, chunk in self.pending.items():
                 if chunk:
                     with open(os.path.join(self.folder, f"{key}.f64"), "ab") as f:
-                        np.asarray(chunk, float).tofile(f)
+                        np.concatenate(chunk).tofile(f)
         self.pending = {k: [] for k in SERIES}
 
     def _write_meta(self):
@@ -154,6 +154,8 @@ def load(folder):
 
 
 def _stack(rows, width):
-    if width == 0:
-        return np.zeros((len(rows), 0))
-    return np.asarray(rows, float).reshape(-1, width)
+    """Rows (1-D arrays of ``width`` values) as an (n, width) array (np.asarray on a list of
+    arrays converts element by element: many times slower than concatenating)."""
+    if width == 0 or not rows:
+        return np.zeros((len(rows), width))
+    return np.concatenate(rows).reshape(-1, width)
