@@ -69,9 +69,10 @@ def dae_four_bar():
 
 
 def recursive_four_bar():
-    """Tree: crank and coupler from the ground, rocker from the ground; the loop is cut
-    at B and closed along x and z (a planar loop has two independent closure rows)."""
-    from femdyn.solvers.recursive import PointClosure
+    """Tree: crank and coupler from the ground, rocker from the ground; the loop is cut at
+    the revolute joint B (axis y). Of its 5 rows, the planar loop leaves 2 independent:
+    the point rows along world x and z, which independent_rows finds at the assembled q0."""
+    from femdyn.solvers.recursive import LoopClosure, independent_rows
     length = lambda p, q: float(np.linalg.norm(q - p))
     angle = lambda d: np.arctan2(-d[2], d[0])          # rotation about +y taking x to d
     L1, L2, L3 = length(O, A), length(A, B), length(C, B)
@@ -82,9 +83,11 @@ def recursive_four_bar():
               Body("rocker", "world", y, MASSES[2], (L3 / 2, 0, 0), rod(MASSES[2], L3), placement_p=tuple(C))]
     model = TreeModel(bodies, gravity=(0, 0, -9.81))
     q0 = np.array([angle(A - O), angle(B - A) - angle(A - O), angle(B - C)])
-    closure = PointClosure(model.index("coupler"), (L2, 0, 0), model.index("rocker"), (L3, 0, 0),
-                           directions=((1, 0, 0), (0, 0, 1)))
-    return model, q0, [closure]
+    at_b = LoopClosure("revolute", model.index("coupler"), (np.eye(3), (L2, 0, 0)), model.index("rocker"),
+                       (np.eye(3), (L3, 0, 0)), axis=(0, 1, 0))
+    closures = independent_rows(model, Data(model), q0, [at_b])
+    assert closures[0].rows == (0, 2)
+    return model, q0, closures
 
 
 def test_closed_loop_dae_equals_recursive():

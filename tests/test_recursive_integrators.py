@@ -1,6 +1,6 @@
 """Zhai's explicit two-step method and RK4 on the undamped oscillator ẍ = −ω² x.
 
-Observed (documented in RESULTS_recursive.md): with ψ = φ = ½ Zhai's method is second
+Observed (documented in benchmarks/RESULTS.md, "Recursive dynamics"): with ψ = φ = ½ Zhai's method is second
 order in x and ẋ, with any other ψ = φ first order; its amplification matrix has spectral
 radius exactly 1 (no numerical damping) for hω < 2 and > 1 beyond, so the stability
 limit is hω = 2, like the central difference method.
@@ -92,11 +92,26 @@ def test_rk4_step_matches_simulate():
     assert q[0] == run.q[1, 0] and v[0] == run.v[1, 0]
 
 
+@pytest.mark.parametrize("t0, t_end, h, steps", [(0.0, 1.0, 0.3, 4), (0.0, 0.01, 0.1, 1), (0.0, 0.9, 0.3, 3),
+                                                  (0.0, 0.8, 5e-4, 1600), (0.5, 1.0, 0.25, 2), (-1.0, 1.0, 0.7, 3)])
+@pytest.mark.parametrize("method", ["rk4", "zhai"])
+def test_run_ends_at_the_first_step_at_or_after_t_end(t0, t_end, h, steps, method):
+    """Step count ceil((t_end − t0)/h − 1e-9), at least one: samples t0 + k h, the last at or after t_end,
+    the one before it short of t_end (both up to 1e-9 h, the round-off allowance: 0.9/0.3 and 0.8/5e-4
+    are 3 and 1600 plus one ulp)."""
+    run = simulate(oscillator, [1.0], [0.0], t_end, h, method=method, t0=t0)
+    assert len(run.t) == len(run.q) == steps + 1 and run.t[0] == t0
+    np.testing.assert_allclose(np.diff(run.t), h, rtol=1e-12)
+    assert run.t[-1] >= t_end - 1e-9 * h and run.t[-2] < t_end - 1e-9 * h
+
+
 def test_bad_integrator_input():
     with pytest.raises(ModelError, match="unknown method"):
         simulate(oscillator, [1.0], [0.0], 1.0, 0.1, method="euler")
     with pytest.raises(ModelError, match="must be positive"):
         simulate(oscillator, [1.0], [0.0], 1.0, 0.0)
+    with pytest.raises(ModelError, match="t_end=1.0 s after t0=2.0 s"):
+        simulate(oscillator, [1.0], [0.0], 1.0, 0.1, t0=2.0)
 
 
 def test_divergence_raises_solver_error_with_samples():

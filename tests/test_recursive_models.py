@@ -89,6 +89,30 @@ def to_pinocchio(model):
     return pm
 
 
+def depth_first(model):
+    """The same tree with its bodies in depth-first preorder (every subtree contiguous), the order Pinocchio's
+    CRBA assumes; builds the same bodies, so only the numbering changes."""
+    children = {i: [] for i in range(-1, model.n)}
+    for i, p in enumerate(model.parent):
+        children[int(p)].append(i)
+    order, stack = [], children[-1][::-1]
+    while stack:
+        i = stack.pop()
+        order.append(i)
+        stack.extend(children[i][::-1])
+    return TreeModel([model.bodies[i] for i in order], model.gravity)
+
+
+def coordinate_map(model, other):
+    """(q, v) index arrays with x_other = x_model[index]: the same bodies' coordinates in ``other``'s order."""
+    bodies = [model.index(name) for name in other.names]
+
+    def gather(first, count):
+        return np.concatenate([np.arange(first[i], first[i] + count[i]) for i in bodies] + [np.zeros(0, int)])
+
+    return gather(model.q_index, model.joint_nq), gather(model.v_index, model.joint_nv)
+
+
 def _swap_free_blocks(model, x):
     y = np.array(x, float)
     for i in np.flatnonzero(model.joint_type == 3):

@@ -9,9 +9,9 @@ room for the conditioning of the mass matrix in forward dynamics.
 import numpy as np
 import pytest
 
-from femdyn.solvers.recursive import Data, forward_dynamics, inverse_dynamics, kinematics, mass_matrix
-from test_recursive_models import (from_pinocchio_vector, pinocchio_mass_matrix, random_state, random_tree,
-                                   to_pinocchio, to_pinocchio_vector)
+from femdyn.solvers.recursive import Data, TreeModel, forward_dynamics, inverse_dynamics, kinematics, mass_matrix
+from test_recursive_models import (coordinate_map, depth_first, from_pinocchio_vector, pinocchio_mass_matrix,
+                                   random_state, random_tree, to_pinocchio, to_pinocchio_vector)
 
 pin = pytest.importorskip("pinocchio")
 RTOL = 1e-10
@@ -41,6 +41,58 @@ def test_against_pinocchio(case, seed):
     assert close(inverse_dynamics(model, data, q, v, qdd), from_pinocchio_vector(model, pin.rnea(pm, pd, q, vp, ap)))
     assert close(forward_dynamics(model, data, q, v, tau), from_pinocchio_vector(model, pin.aba(pm, pd, q, vp, tp)))
     assert close(pinocchio_mass_matrix(model, mass_matrix(model, data, q)), pin.crba(pm, pd, q))
+
+
+def shuffled_parent_first(model, rng):
+    """The same tree in a random order that keeps every parent before its children (rarely depth-first)."""
+    placed, order = {-1}, []
+    while len(order) < model.n:
+        ready = [i for i in range(model.n) if i not in order and model.parent[i] in placed]
+        i = int(rng.choice(ready))
+        order.append(i)
+        placed.add(i)
+    return TreeModel([model.bodies[i] for i in order], model.gravity)
+
+
+def is_depth_first(model):
+    """Every subtree occupies consecutive indices (equivalently: each parent is its successor's parent or ancestor)."""
+    return all(model.parent[i] == i - 1 or model.parent[i] in _ancestors(model, i - 1) for i in range(1, model.n))
+
+
+def _ancestors(model, i):
+    out = []
+    while i >= 0:
+        i = model.parent[i]
+        out.append(i)
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_shuffled_body_order_against_pinocchio(seed):
+    """A tree whose bodies come in a shuffled parent-first order that is not depth-first (asserted), with welded
+    bodies and a free-flyer base. Pinocchio gets the same tree in depth-first order (its CRBA needs contiguous
+    subtrees); vectors are mapped body by body. RNEA, ABA, CRBA agree to 1e-10 relative (as above)."""
+    rng = np.random.default_rng(20 + seed)
+    reference = random_tree(rng, 12, kinds=("revolute", "prismatic", "fixed"), floating=True)
+    model = shuffled_parent_first(reference, rng)
+    twin = depth_first(model)
+    assert not is_depth_first(model) and is_depth_first(twin) and model.names != twin.names
+    q_map, v_map = coordinate_map(model, twin)
+    pm = to_pinocchio(twin)
+    pd, data = pm.createData(), Data(model)
+    q, v, qdd = random_state(rng, model)
+    tau = rng.standard_normal(model.nv)
+
+    def pinocchio(function, x):
+        out = np.zeros(model.nv)
+        out[v_map] = from_pinocchio_vector(twin, function(pm, pd, q[q_map], to_pinocchio_vector(twin, v[v_map]),
+                                                          to_pinocchio_vector(twin, x[v_map])))
+        return out
+
+    assert close(inverse_dynamics(model, data, q, v, qdd), pinocchio(pin.rnea, qdd))
+    assert close(forward_dynamics(model, data, q, v, tau), pinocchio(pin.aba, tau))
+    M = mass_matrix(model, data, q)[np.ix_(v_map, v_map)]
+    assert close(pinocchio_mass_matrix(twin, M), pin.crba(pm, pd, q[q_map]))
 
 
 def test_free_flyer_velocity_convention():

@@ -3,16 +3,12 @@ import numpy as np
 import pytest
 
 from femdyn.errors import ModelError
-from femdyn.solvers.recursive import Data, forward_dynamics, inverse_dynamics, mass_matrix
-from femdyn.solvers.recursive.closed_loop import bias, constrained_forward_dynamics, jacobian, project, residual
-from femdyn.solvers.recursive.configuration import TreeSpace
-from femdyn.solvers.recursive.integrators import simulate
+from femdyn.solvers.recursive import Data, forward_dynamics
 from femdyn.solvers.recursive.robots import dual_arm_links
 from femdyn.solvers.recursive.spatial import rotation_about
 from femdyn.solvers.recursive.topology import Interface, Link, build_topology, inertia_sets
 
 CONFIGURATIONS = [1, 2, 3, "loop"]
-PLANAR = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0))
 
 
 def random_links(rng, s, extra_edges=0):
@@ -61,22 +57,62 @@ def test_reattaching_changes_only_parameters():
     assert all(not build_topology(dual_arm_links(c)).cuts for c in (1, 2, 3))
 
 
+def test_inner_and_outer_bodies_match_the_incidence_matrix():
+    """Column k of S has +1 at joint k's outer body and −1 at its inner body (none for inertial space),
+    Wittenburg 2008, ch. 5; exact integers."""
+    for configuration in (1, 2, 3):
+        topo = build_topology(dual_arm_links(configuration))
+        row = {link: i for i, link in enumerate(topo.ids)}
+        for k in topo.ids:
+            column = topo.incidence[:, row[k]]
+            inner = topo.inner[k][0]
+            assert topo.outer[k] == k and column[row[topo.outer[k]]] == 1
+            assert np.count_nonzero(column) == (1 if inner == 0 else 2)
+            assert inner == 0 or column[row[inner]] == -1
+
+
+def same_order(links):
+    return links
+
+
+def reversed_order(links):
+    """Every link's interfaces (with their pointers and inertia sets) and the list of links, reversed."""
+    return [Link(l.id, l.pointers[::-1], l.interfaces[::-1], l.inertias[::-1]) for l in links[::-1]]
+
+
+def shuffled_order(links, rng=None):
+    """Every link's interfaces (with their pointers and inertia sets) and the list of links, shuffled
+    (seed 0 by default: it moves a branch of every configuration in the traversal)."""
+    rng = np.random.default_rng(0) if rng is None else rng
+    out = []
+    for l in links:
+        k = rng.permutation(l.degree)
+        out.append(Link(l.id, tuple(l.pointers[i] for i in k), tuple(l.interfaces[i] for i in k),
+                        tuple(l.inertias[i] for i in k)))
+    return [out[i] for i in rng.permutation(len(out))]
+
+
 @pytest.mark.parametrize("base_joint", ["fixed", "free"])
 @pytest.mark.parametrize("configuration", [1, 2, 3])
-def test_renumbering_leaves_dynamics_unchanged(configuration, base_joint):
-    """Same joint angles and torques per link ⇒ same accelerations per link after any renumbering.
+def test_renumbering_and_reordering_leave_dynamics_unchanged(configuration, base_joint):
+    """Same joint angles and torques per link ⇒ same accelerations per link after renumbering the links
+    and reordering their interfaces and the link list.
 
-    Tolerance 1e-12 relative: the bodies may be visited in another order, so only the
-    summation order (round-off) changes.
+    The reorderings change the breadth-first traversal, so the tree's bodies come in another
+    order (asserted). Tolerance 1e-12 relative: only the summation order changes (observed ≤ 4e-16).
     """
     rng = np.random.default_rng(7)
     angle = {k: rng.uniform(-1, 1) for k in range(1, 8)}
     torque = {k: rng.uniform(-1, 1) for k in range(1, 8)}
-    results = []
-    for perm in (np.arange(1, 8), rng.permutation(np.arange(1, 8)), rng.permutation(np.arange(1, 8))):
+    results, orders = [], []
+    for perm, reorder in ((np.arange(1, 8), same_order), (rng.permutation(np.arange(1, 8)), reversed_order),
+                          (rng.permutation(np.arange(1, 8)), shuffled_order)):
         new = {old: int(p) for old, p in zip(range(1, 8), perm)}
-        topo = build_topology(dual_arm_links(configuration, renumber=new), base_joint, gravity=(0.0, -1.0, 0.0))
+        old_id = {n: o for o, n in new.items()}
+        topo = build_topology(reorder(dual_arm_links(configuration, renumber=new)), base_joint,
+                              gravity=(0.0, -1.0, 0.0))
         model = topo.tree
+        orders.append([old_id[int(name[4:])] for name in model.names])
         q, v, tau = model.neutral_configuration(), np.zeros(model.nv), np.zeros(model.nv)
         for old in range(2, 8):                             # link 1 is the base (welded or floating, at rest)
             q[model.q_index[topo.body(new[old])]] = angle[old]
@@ -84,6 +120,7 @@ def test_renumbering_leaves_dynamics_unchanged(configuration, base_joint):
             tau[topo.v_index[new[old]]] = torque[old]
         qdd = forward_dynamics(model, Data(model), q, v, tau)
         results.append(np.array([qdd[topo.v_index[new[old]]] for old in range(2, 8)]))
+    assert orders[1] != orders[0] and orders[2] != orders[0], orders
     for r in results[1:]:
         assert np.abs(r - results[0]).max() <= 1e-12 * np.abs(results[0]).max()
 
@@ -109,60 +146,14 @@ def test_inertia_selected_by_inner_interface():
     assert abs(a1[0] - a2[0]) <= 1e-12 * abs(a1[0])
 
 
-def loop_system():
-    topo = build_topology(dual_arm_links("loop"), cut_pairs=[(3, 8)])
-    model = topo.tree
-    return topo, model, Data(model), topo.closures(PLANAR)
-
-
 def test_loop_is_detected_and_cut_where_asked():
-    topo, model, _, closures = loop_system()
-    assert [(c.a, c.b) for c in topo.cuts] == [(3, 8)] and model.nv == 5 and len(closures) == 1
+    topo = build_topology(dual_arm_links("loop"), cut_pairs=[(3, 8)])
+    assert [(c.a, c.b) for c in topo.cuts] == [(3, 8)] and topo.tree.nv == 5
+    closures = topo.closures()
+    assert len(closures) == 1 and closures[0].kind == "revolute"
+    assert (closures[0].a, closures[0].b) == (topo.body(3), topo.body(8))
     automatic = build_topology(dual_arm_links("loop"))
     assert len(automatic.cuts) == 1 and automatic.tree.nv == 5
-
-
-def test_constrained_dynamics_against_dense_kkt():
-    """Multipliers-first O(N) solution equals the dense KKT system [H Jᵀ; J 0] (1e-10 relative: round-off)."""
-    topo, model, data, closures = loop_system()
-    space = TreeSpace(model)
-    q, v = project(model, data, np.full(model.nq, -np.pi / 4), np.linspace(0.1, 0.5, model.nv), closures, space)
-    tau = np.full(model.nv, 0.1)
-    qdd, lam = constrained_forward_dynamics(model, data, q, v, tau, closures)
-    H = mass_matrix(model, data, q)
-    C = inverse_dynamics(model, data, q, v, np.zeros(model.nv))
-    J = jacobian(model, data, q, closures)
-    K = np.block([[H, -J.T], [J, np.zeros((len(J), len(J)))]])
-    ref = np.linalg.solve(K, np.r_[tau - C, -bias(model, data, q, v, closures)])
-    assert np.abs(qdd - ref[:model.nv]).max() <= 1e-10 * np.abs(ref).max()
-    assert np.abs(lam - ref[model.nv:]).max() <= 1e-10 * np.abs(ref).max()
-
-
-def test_jacobian_matches_finite_differences():
-    """J from joint motion subspaces vs central differences of Φ (1e-7: O(ε²) truncation with ε = 1e-5)."""
-    _, model, data, closures = loop_system()
-    q = np.linspace(-0.9, 0.4, model.nq)
-    J = jacobian(model, data, q, closures)
-    eps = 1e-5
-    fd = np.column_stack([(residual(model, data, q + eps * e, closures) - residual(model, data, q - eps * e, closures))
-                          / (2 * eps) for e in np.eye(model.nq)])
-    assert np.abs(J - fd).max() < 1e-7
-
-
-def test_closed_loop_run_holds_the_constraint():
-    """Seed 003's loop: 5 joints at 0.1 N·m from −45° (assembled), RK4 h = 0.01 s for 3 s with projection.
-
-    The closure residual must stay ≤ 1e-8 m at every step (observed ~1e-12).
-    """
-    _, model, data, closures = loop_system()
-    space = TreeSpace(model)
-    q0, v0 = project(model, data, np.full(model.nq, -np.pi / 4), np.zeros(model.nv), closures, space)
-    tau = np.full(model.nv, 0.1)
-    run = simulate(lambda t, q, v: constrained_forward_dynamics(model, data, q, v, tau, closures)[0],
-                   q0, v0, 3.0, 0.01, project=lambda q, v: project(model, data, q, v, closures, space))
-    worst = max(np.abs(residual(model, data, q, closures)).max() for q in run.q)
-    assert worst <= 1e-8
-    assert np.abs(run.q[-1] - q0).max() > 0.1                # the mechanism did move
 
 
 @pytest.mark.parametrize("links, message", [
@@ -176,6 +167,8 @@ def test_closed_loop_run_holds_the_constraint():
      "pointer 12 is no link ID"),
     (lambda: [l if l.id != 4 else Link(4, (3, 0), l.interfaces, l.inertias) for l in dual_arm_links(1)],
      "2 pointers but 3 interfaces"),
+    (lambda: [l if l.id != 4 else Link(4, (3, 4, 0), l.interfaces, l.inertias) for l in dual_arm_links(1)],
+     "link 4, interface 1: the pointer names link 4 itself"),
 ])
 def test_bad_configuration_parameters(links, message):
     with pytest.raises(ModelError, match=message):
@@ -185,3 +178,23 @@ def test_bad_configuration_parameters(links, message):
 def test_cutting_a_tree_joint_is_refused():
     with pytest.raises(ModelError, match="cut only joints that lie on a loop"):
         build_topology(dual_arm_links(1), cut_pairs=[(3, 4)])
+
+
+@pytest.mark.parametrize("cut_pairs", [[(1,)], [3], [(3, 8, 2)]])
+def test_malformed_cut_pairs(cut_pairs):
+    with pytest.raises(ModelError, match="cut_pairs: .* is not a pair"):
+        build_topology(dual_arm_links("loop"), cut_pairs=cut_pairs)
+
+
+def test_inertia_sets_take_the_body_formats():
+    """(Ixx, Iyy, Izz, Ixy, Ixz, Iyz) is read as for Body: the sets equal those of the matrix written out (exact)."""
+    itfs = (Interface(), Interface((1.0, 0.0, 0.0), R=rotation_about([0, 0, 1], 0.3)))
+    xx, yy, zz, xy, xz, yz = 0.2, 0.3, 0.4, 0.01, -0.02, 0.03
+    written_out = np.array([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])
+    for a, b in zip(inertia_sets(1.0, (0.1, 0, 0), (xx, yy, zz, xy, xz, yz), itfs),
+                    inertia_sets(1.0, (0.1, 0, 0), written_out, itfs)):
+        assert np.array_equal(a.inertia, b.inertia) and a.com == b.com
+    with pytest.raises(ModelError, match="inertia_sets: inertia must be 3×3"):
+        inertia_sets(1.0, (0, 0, 0), np.eye(2), itfs)
+    with pytest.raises(ModelError, match=r"inertia_sets: com \(m\): expected shape \(3,\)"):
+        inertia_sets(1.0, (0, 0), (1, 1, 1), itfs)

@@ -2,10 +2,11 @@
 
 Spatial vectors are [angular; linear] (see :mod:`.spatial`); bodies in parent-first
 order; an immutable :class:`TreeModel`, a mutable :class:`Data` workspace, and the
-algorithms as functions of both. Closed loops are a tree plus :class:`PointClosure`
-constraints; :func:`build_topology` makes both from links' configuration parameters.
+algorithms as functions of both. Closed loops are a tree plus :class:`LoopClosure`
+constraints, one per cut joint, of that joint's kind; :func:`build_topology` makes both
+from links' configuration parameters.
 """
-from .closed_loop import PointClosure, constrained_forward_dynamics, project
+from .closed_loop import LoopClosure, assemble, constrained_forward_dynamics, independent_rows, project
 from .configuration import TreeSpace, VectorSpace
 from .control import computed_torque, track
 from .data import Data
@@ -16,8 +17,8 @@ from .integrators import Trajectory, rk4_step, simulate, zhai_step
 from .model import Body, Joint, TreeModel
 from .topology import Interface, Link, Topology, build_topology, inertia_sets
 
-__all__ = ["Body", "Data", "Interface", "Joint", "Link", "PointClosure", "Topology", "Trajectory", "TreeModel",
-           "TreeSpace", "VectorSpace", "build_topology", "center_of_mass", "computed_torque",
+__all__ = ["Body", "Data", "Interface", "Joint", "Link", "LoopClosure", "Topology", "Trajectory", "TreeModel",
+           "TreeSpace", "VectorSpace", "assemble", "build_topology", "center_of_mass", "computed_torque",
            "constrained_forward_dynamics", "floating_base_inverse_dynamics", "forward_dynamics", "hybrid_dynamics",
-           "inertia_sets", "inverse_dynamics", "kinematics", "mass_matrix", "momentum", "project", "rk4_step",
-           "simulate", "track", "zhai_step"]
+           "independent_rows", "inertia_sets", "inverse_dynamics", "kinematics", "mass_matrix", "momentum", "project",
+           "rk4_step", "simulate", "track", "zhai_step"]

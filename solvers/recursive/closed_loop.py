@@ -1,119 +1,315 @@
-"""Closed loops: a spanning tree plus closure constraints solved with Lagrange multipliers.
+"""Closed loops: a spanning tree plus cut-joint constraints solved with Lagrange multipliers.
 
-A cut joint (seed 003; RBDA ch. 8, "closed-loop systems") makes two body points coincide,
-Φ(q) = x_a(q) − x_b(q) = 0, along chosen world directions (x, y, z; a planar loop keeps
-two). The dynamics is
+Cutting one joint of every loop leaves a tree (seed 003; RBDA ch. 8, "closed-loop
+systems"); each cut joint becomes constraint rows Φ(q) = 0 between a joint frame A on
+body a and a joint frame B on body b, which coincide when the cut joint is at zero. With
+u the joint axis and (n1, n2, u) a right-handed orthonormal triad of the joint frame
+(carried by body a as n1, n2, u and by body b as n1_B, n2_B, u_B), the rows are the point
+and perpendicularity constraints of García de Jalón & Bayo 1994 (*Kinematic and Dynamic
+Simulation of Multibody Systems*, ch. 3):
+
+    kind        point rows n·(x_A − x_B)               orientation rows (dot products)
+    spherical   n = world x, y, z                      —
+    revolute    n = world x, y, z                      n1·u_B, n2·u_B        (axes stay aligned)
+    prismatic   n = n1, n2 (fixed in A)                n1·n2_B, n2·u_B, u·n1_B
+    fixed       n = world x, y, z                      n1·n2_B, n2·u_B, u·n1_B
+
+Point rows are in m; orientation rows are dimensionless, to first order the components of
+the relative rotation (rad) across the axes the joint does not allow. Every row is a dot
+product f·g of two world vectors, each fixed in the world, fixed in a body (ḟ = ω × f),
+or the gap x_A − x_B, so its derivatives follow from the body velocities and accelerations:
+
+    Φ = f·g,    Φ̇ = ḟ·g + f·ġ = J v,    J̇v = f̈·g + 2 ḟ·ġ + f·g̈   (f̈, g̈ at q̈ = 0),
+
+with J in the velocity coordinates v (nv columns; a free joint's body twist). The
+dynamics is
 
     H q̈ + C = τ + Jᵀ λ,      J q̈ = −J̇ q̇ − 2α Φ̇ − β² Φ        (RBDA ch. 8; Baumgarte 1972)
 
 and the multipliers are solved *first* (seed 003): with the tree's forward dynamics
 q̈₀ = ABA(τ) and Y = H⁻¹ Jᵀ (one ABA per constraint row, zero velocity and gravity),
-λ = (J Y)⁻¹ (−J̇q̇ − 2αΦ̇ − β²Φ − J q̈₀), then q̈ = q̈₀ + Y λ. :func:`project` restores
-Φ = 0 and J v = 0 by minimum-norm Gauss–Newton steps (Bayo & Ledesma 1996 style
-position/velocity projection) to hold the residual at round-off during a run.
+λ = (J Y)⁻¹ (−J̇q̇ − 2αΦ̇ − β²Φ − J q̈₀), then q̈ = q̈₀ + Y λ.
+
+A planar loop makes some rows vanish identically (out-of-plane motion), and (J Y) is then
+singular: :func:`independent_rows` keeps a largest independent subset, chosen by a
+rank-revealing QR factorisation with column pivoting of Jᵀ at an assembled configuration
+(Golub & Van Loan 2013, *Matrix Computations*, §5.4.2). :func:`project` restores Φ = 0
+and J v = 0 by minimum-norm Gauss–Newton steps (Bayo & Ledesma 1996 style position and
+velocity projection); :func:`assemble` projects and then selects the rows.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
+from scipy.linalg import qr
 
-from femdyn.errors import ConstraintError, ConvergenceError
+from femdyn.errors import ConstraintError, ConvergenceError, ModelError
 
 from .dynamics import forward_dynamics, inverse_dynamics, kinematics
+from .model import finite, proper_rotation
+from .spatial import skew
+
+POINT_ROWS = {"spherical": 3, "revolute": 3, "prismatic": 2, "fixed": 3}        # prismatic: along n1, n2 of A
+ORIENTATION_ROWS = {"spherical": (), "revolute": ((0, 2), (1, 2)),      # (axis of A, axis of B): 0 n1, 1 n2, 2 u
+                    "prismatic": ((0, 1), (1, 2), (2, 0)), "fixed": ((0, 1), (1, 2), (2, 0))}
+
+
+def joint_triad(axis):
+    """3×3 matrix with columns (n1, n2, u): u along ``axis``, n1 from the coordinate axis least aligned with u."""
+    u = np.asarray(axis, float) / np.linalg.norm(axis)
+    e = np.eye(3)[np.argmin(np.abs(u))]
+    n1 = e - (e @ u) * u
+    n1 /= np.linalg.norm(n1)
+    return np.column_stack([n1, np.cross(u, n1), u])
+
+
+def cross(a, b):
+    """a × b over the last axis of 3-vectors or stacks of them (np.cross without its axis bookkeeping, which
+    cost more than the rest of a closure evaluation)."""
+    a1, a2, a3 = a[..., 0], a[..., 1], a[..., 2]
+    b1, b2, b3 = b[..., 0], b[..., 1], b[..., 2]
+    return np.stack([a2 * b3 - a3 * b2, a3 * b1 - a1 * b3, a1 * b2 - a2 * b1], axis=-1)
+
+
+def _frame(frame, what):
+    """(R, p) of a joint frame as nested tuples, checked: R a rotation, p (m) a finite 3-vector."""
+    try:
+        R, p = frame
+    except (TypeError, ValueError):
+        raise ModelError(f"{what}: expected a pair (R, p) — rotation 3×3 and origin (m) in body coordinates") from None
+    R, p = proper_rotation(R, f"{what}: R"), finite(p, f"{what}: p (m)", (3,))
+    return tuple(map(tuple, R)), tuple(p)
 
 
 @dataclass(frozen=True)
-class PointClosure:
-    """Point ``point_a`` (m, body-a coordinates) of body ``a`` coincides with ``point_b`` of body ``b``
-    along the world ``directions`` (rows); bodies are tree indices."""
+class LoopClosure:
+    """The constraint rows of one cut joint (see the module table).
+
+    kind: 'spherical', 'revolute', 'prismatic' or 'fixed'; a, b: tree indices of the two
+    bodies; frame_a, frame_b: (R, p) of the joint frame in body-a and body-b coordinates
+    (R's columns are the frame axes, p the origin in m); axis: the joint axis in
+    joint-frame coordinates (revolute, prismatic); rows: indices into the kind's candidate
+    rows (point rows first, then orientation rows) that are imposed — all by default,
+    usually chosen by :func:`independent_rows`.
+    """
+    kind: str
     a: int
-    point_a: tuple
+    frame_a: tuple
     b: int
-    point_b: tuple
-    directions: tuple = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+    frame_b: tuple
+    axis: tuple = (0.0, 0.0, 1.0)
+    rows: tuple = None
+
+    def __post_init__(self):
+        name = f"cut joint ({self.kind}) between bodies {self.a} and {self.b}"
+        if self.kind not in POINT_ROWS:
+            raise ModelError(f"{name}: unknown kind; a cut joint is one of {sorted(POINT_ROWS)}")
+        bodies = (self.a, self.b)
+        if not all(isinstance(i, (int, np.integer)) and i >= 0 for i in bodies) or self.a == self.b:
+            raise ModelError(f"{name}: a and b must be two different tree body indices (≥ 0)")
+        axis = finite(self.axis, f"{name}: axis", (3,))
+        if not np.linalg.norm(axis) > 0:
+            raise ModelError(f"{name}: axis {self.axis!r} must be a nonzero 3-vector")
+        count = POINT_ROWS[self.kind] + len(ORIENTATION_ROWS[self.kind])
+        rows = tuple(range(count)) if self.rows is None else self.rows
+        if not all(isinstance(k, (int, np.integer)) and 0 <= k < count for k in rows):
+            raise ModelError(f"{name}: rows {self.rows!r} must be indices below {count} (its candidate rows)")
+        rows = tuple(sorted({int(k) for k in rows}))
+        self._set(a=int(self.a), b=int(self.b), axis=tuple(axis), rows=rows,
+                  frame_a=_frame(self.frame_a, f"{name}: frame_a"), frame_b=_frame(self.frame_b, f"{name}: frame_b"))
+        triad = joint_triad(axis)
+        on_a = np.asarray(self.frame_a[0]) @ triad                  # the triad in body-a coordinates (columns)
+        on_b = np.asarray(self.frame_b[0]) @ triad
+        on_a_normals = self.kind == "prismatic"
+        points = on_a.T[:2] if on_a_normals else np.eye(3)
+        pairs = [(on_a[:, i], on_b[:, j]) for i, j in ORIENTATION_ROWS[self.kind]]
+        kept_pairs = [pairs[k - len(points)] for k in rows if k >= len(points)]
+        self._set(_normals=np.array([points[k] for k in rows if k < len(points)]).reshape(-1, 3),
+                  _normals_on_a=on_a_normals,                                      # else world axes
+                  _pair_a=np.array([c for c, _ in kept_pairs]).reshape(-1, 3),      # body-a coordinates
+                  _pair_b=np.array([d for _, d in kept_pairs]).reshape(-1, 3))      # body-b coordinates
+
+    def _set(self, **fields):
+        for key, value in fields.items():
+            object.__setattr__(self, key, value)
+
+    @property
+    def size(self):
+        """Number of imposed rows."""
+        return len(self.rows)
 
 
-def _point(data, body, r):
-    return data.p_world[body] + data.R_world[body] @ np.asarray(r, float)
+def _checked(model, closures):
+    closures = tuple(closures)
+    for c in closures:
+        if not isinstance(c, LoopClosure) or max(c.a, c.b) >= model.n:
+            raise ModelError(f"closure {c!r} is not a LoopClosure of this model's bodies (0 … {model.n - 1}); "
+                             "build the closures from this model's topology")
+    return closures
+
+
+def _joint_frames(data, c):
+    """World rotations of bodies a and b and the world origins x_A, x_B of the two joint frames."""
+    Ra, Rb = data.R_world[c.a], data.R_world[c.b]
+    return Ra, Rb, data.p_world[c.a] + Ra @ c.frame_a[1], data.p_world[c.b] + Rb @ c.frame_b[1]
+
+
+def _normals(c, Ra):
+    """World directions (rows) of the point rows: fixed in A (prismatic) or the world axes."""
+    return c._normals @ Ra.T if c._normals_on_a else c._normals
+
+
+def _closure_residual(data, c):
+    Ra, Rb, xa, xb = _joint_frames(data, c)
+    return np.r_[_normals(c, Ra) @ (xa - xb), np.einsum("ij,ij->i", c._pair_a @ Ra.T, c._pair_b @ Rb.T)]
 
 
 def residual(model, data, q, closures):
-    """Φ(q) (m), stacked over the closures."""
+    """Φ(q) stacked over the closures: point rows (m), orientation rows (dimensionless)."""
+    closures = _checked(model, closures)
     kinematics(model, data, q)
-    return np.concatenate([np.asarray(c.directions) @ (_point(data, c.a, c.point_a) - _point(data, c.b, c.point_b))
-                           for c in closures])
+    return np.concatenate([_closure_residual(data, c) for c in closures] + [np.zeros(0)])
 
 
-def _point_jacobian(model, data, body, x):
-    """3 × nv Jacobian of the world velocity of world point x fixed to ``body`` (kinematics already run)."""
-    J = np.zeros((3, model.nv))
+def _body_jacobian(model, data, body, x):
+    """(J_ω, J_x), 3 × nv each: world angular velocity of ``body`` and velocity of the world point x fixed to it.
+
+    Joint i contributes R_i S_i in world axes: ω = R S_ω, and x moves with v_o + ω × (x − p_i).
+    """
+    Jw, Jx = np.zeros((3, model.nv)), np.zeros((3, model.nv))
     i = body
     while i >= 0:
-        R, p = data.R_world[i], data.p_world[i]
-        for k in range(model.joint_nv[i]):
-            w, v = R @ model.S[i, :3, k], R @ model.S[i, 3:, k]
-            J[:, model.v_index[i] + k] = v + np.cross(w, x - p)
+        cols = slice(model.v_index[i], model.v_index[i] + model.joint_nv[i])
+        R, S = data.R_world[i], model.S[i, :, :model.joint_nv[i]]
+        Jw[:, cols] = R @ S[:3]
+        Jx[:, cols] = R @ S[3:] - skew(x - data.p_world[i]) @ Jw[:, cols]
         i = model.parent[i]
-    return J
+    return Jw, Jx
+
+
+def _closure_jacobian(model, data, c):
+    """Rows (f × g)ᵀ J_ω + fᵀ J_g of Φ = f·g (module doc) for the point and orientation rows of ``c``."""
+    Ra, Rb, xa, xb = _joint_frames(data, c)
+    Jw_a, Jx_a = _body_jacobian(model, data, c.a, xa)
+    Jw_b, Jx_b = _body_jacobian(model, data, c.b, xb)
+    n = _normals(c, Ra)
+    points = n @ (Jx_a - Jx_b) + (cross(n, xa - xb) @ Jw_a if c._normals_on_a else 0.0)
+    return np.vstack([points, cross(c._pair_a @ Ra.T, c._pair_b @ Rb.T) @ (Jw_a - Jw_b)])
 
 
 def jacobian(model, data, q, closures):
-    """J = ∂Φ/∂q in velocity coordinates (rows × nv)."""
+    """J = ∂Φ/∂q in velocity coordinates (rows × nv): Φ̇ = J v."""
+    closures = _checked(model, closures)
     kinematics(model, data, q)
-    rows = []
-    for c in closures:
-        D = np.asarray(c.directions)
-        xa, xb = _point(data, c.a, c.point_a), _point(data, c.b, c.point_b)
-        rows.append(D @ (_point_jacobian(model, data, c.a, xa) - _point_jacobian(model, data, c.b, xb)))
-    return np.vstack(rows)
+    return np.vstack([_closure_jacobian(model, data, c) for c in closures] + [np.zeros((0, model.nv))])
 
 
-def _point_bias_acceleration(data, body, r):
-    """World acceleration of body point r at q̈ = 0 from data.vel / data.acc (gravity-free sweep)."""
-    v, a = data.vel[body], data.acc[body]
-    r = np.asarray(r, float)
-    v_point = v[3:] + np.cross(v[:3], r)
-    return data.R_world[body] @ (a[3:] + np.cross(a[:3], r) + np.cross(v[:3], v_point))
+def _frame_motion(data, body, r):
+    """World angular velocity and acceleration of ``body``, and position, velocity and acceleration of its
+    point r (body coordinates), from ``data.vel``/``data.acc`` of a gravity-free RNEA sweep at q̈ = 0.
+
+    Point acceleration a_o + α × r + ω × (v_o + ω × r) from the spatial acceleration (RBDA ch. 2).
+    """
+    R, (w, v_o), (alpha, a_o) = data.R_world[body], data.vel[body].reshape(2, 3), data.acc[body].reshape(2, 3)
+    v_point = v_o + cross(w, r)
+    a_point = a_o + cross(alpha, r) + cross(w, v_point)
+    return R @ w, R @ alpha, data.p_world[body] + R @ r, R @ v_point, R @ a_point
+
+
+def _spin(w, alpha, vectors):
+    """First and second derivatives (q̈ = 0) of world vectors (rows) fixed in a body: ω × f, α × f + ω × (ω × f)."""
+    rate = cross(w, vectors)
+    return rate, cross(alpha, vectors) + cross(w, rate)
+
+
+def _closure_bias(data, c):
+    """J̇v = f̈·g + 2 ḟ·ġ + f·g̈ for every row of ``c`` (module doc)."""
+    wa, alpha_a, xa, va, acc_a = _frame_motion(data, c.a, np.asarray(c.frame_a[1]))
+    wb, alpha_b, xb, vb, acc_b = _frame_motion(data, c.b, np.asarray(c.frame_b[1]))
+    Ra, Rb = data.R_world[c.a], data.R_world[c.b]
+    n = _normals(c, Ra)
+    points = n @ (acc_a - acc_b)
+    if c._normals_on_a:
+        n_rate, n_acc = _spin(wa, alpha_a, n)
+        points = points + n_acc @ (xa - xb) + 2 * n_rate @ (va - vb)
+    f, g = c._pair_a @ Ra.T, c._pair_b @ Rb.T
+    (f_rate, f_acc), (g_rate, g_acc) = _spin(wa, alpha_a, f), _spin(wb, alpha_b, g)
+    return np.r_[points, np.einsum("ij,ij->i", f_acc, g) + 2 * np.einsum("ij,ij->i", f_rate, g_rate)
+                 + np.einsum("ij,ij->i", f, g_acc)]
 
 
 def bias(model, data, q, v, closures):
-    """J̇ q̇ (m/s²): the closure acceleration at q̈ = 0."""
+    """J̇ q̇: the closure rows' second derivative at q̈ = 0 (m/s² for point rows, 1/s² for orientation rows)."""
+    closures = _checked(model, closures)
     inverse_dynamics(model, data, q, v, np.zeros(model.nv), gravity=np.zeros(3))
-    return np.concatenate([np.asarray(c.directions) @ (_point_bias_acceleration(data, c.a, c.point_a)
-                                                       - _point_bias_acceleration(data, c.b, c.point_b))
-                           for c in closures])
+    return np.concatenate([_closure_bias(data, c) for c in closures] + [np.zeros(0)])
 
 
 def constrained_forward_dynamics(model, data, q, v, tau, closures, alpha=0.0, beta=0.0):
     """(q̈, λ) of the closed-loop system: multipliers first, then the tree's ABA (see module doc).
 
-    alpha (1/s), beta (1/s): Baumgarte stabilisation gains (0 = none). λ are the closure
-    forces (N) along the closure directions, acting on body a (and −λ on body b).
+    alpha (1/s), beta (1/s): Baumgarte stabilisation gains (0 = none). λ are the
+    multipliers of the imposed rows (N for point rows, N·m for orientation rows), the
+    constraint forces Jᵀλ acting on body a and their reactions on body b.
     """
     J = jacobian(model, data, q, closures)
     phi = residual(model, data, q, closures)
-    rhs = -bias(model, data, q, v, closures) - 2 * alpha * (J @ v) - beta**2 * phi
     qdd0 = forward_dynamics(model, data, q, v, tau)
+    if not len(J):
+        return qdd0, np.zeros(0)
+    rhs = -bias(model, data, q, v, closures) - 2 * alpha * (J @ v) - beta**2 * phi
     zero = np.zeros(model.nv)
     Y = np.column_stack([forward_dynamics(model, data, q, zero, row, gravity=np.zeros(3)) for row in J])
     A = J @ Y
-    if np.linalg.cond(A) > 1e12:
-        raise ConstraintError("closure constraints are redundant or the loop is singular here (J H⁻¹ Jᵀ has "
-                              f"condition {np.linalg.cond(A):.2e}); drop dependent directions, e.g. keep x, y "
-                              "for a planar loop")
+    condition = np.linalg.cond(A)
+    if not condition < 1e12:
+        raise ConstraintError(f"closure rows are dependent, or the loop is singular here (J H⁻¹ Jᵀ has condition "
+                              f"{condition:.2e}); keep independent rows with independent_rows() or assemble() at "
+                              "an assembled configuration")
     lam = np.linalg.solve(A, rhs - J @ qdd0)
     return qdd0 + Y @ lam, lam
 
 
+def independent_rows(model, data, q, closures, tol=1e-9):
+    """The closures with only a largest independent subset of their rows, chosen at configuration q.
+
+    Rank-revealing QR with column pivoting of Jᵀ (Golub & Van Loan 2013, §5.4.2): the pivot
+    order ranks the rows, and row k of that order is kept while |R_kk| > tol·|R_00|. The
+    default tol = 1e-9 lies far above the round-off of rows that vanish identically (~1e-16)
+    and far below the independent rows of a non-singular configuration; choose q assembled
+    (Φ = 0) and away from singular configurations, where the rank drops.
+    """
+    closures = _checked(model, closures)
+    J = jacobian(model, data, q, closures)
+    kept = set()
+    if J.size:
+        _, R, order = qr(J.T, mode="economic", pivoting=True)
+        diagonal = np.abs(np.diag(R))
+        kept = set(order[:int(np.sum(diagonal > tol * diagonal[0]))]) if diagonal[0] > 0 else set()
+    out, start = [], 0
+    for c in closures:
+        out.append(replace(c, rows=tuple(r for k, r in enumerate(c.rows) if start + k in kept)))
+        start += c.size
+    return tuple(out)
+
+
 def project(model, data, q, v, closures, space, tol=1e-12, max_iter=20):
-    """(q, v) with Φ(q) = 0 and J v = 0 by minimum-norm corrections (Gauss–Newton in q ⊕ δ)."""
+    """(q, v) with Φ(q) = 0 and J v = 0 by minimum-norm corrections (Gauss–Newton in q ⊕ δ; dependent rows allowed)."""
     for _ in range(max_iter):
         phi = residual(model, data, q, closures)
-        if np.abs(phi).max() <= tol:
+        if not phi.size or np.abs(phi).max() <= tol:
             break
         J = jacobian(model, data, q, closures)
         q = space.integrate(q, -np.linalg.lstsq(J, phi, rcond=None)[0])
     else:
-        raise ConvergenceError(f"closure projection: residual {np.abs(phi).max():.3e} m after {max_iter} "
+        raise ConvergenceError(f"closure projection: residual {np.abs(phi).max():.3e} after {max_iter} "
                                "iterations; the loop cannot be assembled from this configuration")
     J = jacobian(model, data, q, closures)
-    return q, v - np.linalg.lstsq(J, J @ v, rcond=None)[0]
+    if len(J):
+        v = v - np.linalg.lstsq(J, J @ v, rcond=None)[0]
+    return q, v
+
+
+def assemble(model, data, q, v, closures, space, tol=1e-9):
+    """(q, v, closures): :func:`project` onto Φ = 0, J v = 0, then :func:`independent_rows` at the assembled q."""
+    q, v = project(model, data, q, v, closures, space)
+    return q, v, independent_rows(model, data, q, closures, tol)

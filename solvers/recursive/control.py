@@ -4,10 +4,10 @@
 linearises the arm into decoupled double integrators with error dynamics
 ë + K_d ė + K_p e = 0.
 """
-import numpy as np
+from femdyn.errors import ModelError
 
-from .data import Data
-from .dynamics import forward_dynamics, inverse_dynamics
+from .data import Data, check_workspace
+from .dynamics import as_vector, forward_dynamics, inverse_dynamics
 from .integrators import simulate
 
 
@@ -16,7 +16,13 @@ def computed_torque(model, data, q, v, q_des, v_des, a_des, kp, kd):
 
     Models with only scalar joints: the position error is q_des − q.
     """
-    a_ref = np.asarray(a_des, float) + kd * (np.asarray(v_des) - v) + kp * (np.asarray(q_des) - q)
+    check_workspace(model, data)
+    if model.free_joints.size:
+        raise ModelError("computed_torque: the position error q_des − q needs scalar joints; this model has free "
+                         f"joints (bodies {[model.names[i] for i in model.free_joints]})")
+    q, v = as_vector(q, model.nq, "q"), as_vector(v, model.nv, "v")
+    a_ref = (as_vector(a_des, model.nv, "a_des") + kd * (as_vector(v_des, model.nv, "v_des") - v)
+             + kp * (as_vector(q_des, model.nq, "q_des") - q))
     return inverse_dynamics(model, data, q, v, a_ref)
 
 

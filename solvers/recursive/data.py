@@ -8,14 +8,22 @@ intermediate quantities of the last algorithm run (body-i coordinates, SI units)
 ``vel`` spatial velocities, ``acc`` spatial accelerations offset by −g (RBDA ch. 5),
 ``bias`` velocity-product accelerations c_i, ``force`` the spatial force (N·m, N) that
 each joint transmits from parent to body, ``IA``/``pA`` articulated inertias and bias forces.
+``sizes`` = (n, nq, nv) of the model it was built for: every algorithm compares it with
+its model's before touching the arrays (a workspace of the wrong size would make the
+compiled sweeps write out of bounds).
 """
 import numpy as np
+
+from femdyn.errors import ModelError
 
 
 class Data:
     """Preallocated arrays for one :class:`~.model.TreeModel`."""
 
     def __init__(self, model):
+        if not hasattr(model, "sizes"):
+            raise ModelError(f"Data needs a TreeModel, got {type(model).__name__}")
+        self.sizes = model.sizes
         n, nv = model.n, model.nv
         self.Xup = np.zeros((n, 6, 6))
         self.R_world = np.zeros((n, 3, 3))
@@ -39,3 +47,11 @@ class Data:
         self.no_force = np.zeros((n, 6))
         self.none_prescribed = np.zeros(n, np.bool_)
         self.a0 = np.zeros(6)
+
+
+def check_workspace(model, data):
+    """ModelError unless ``data`` is a :class:`Data` built for a model of ``model``'s sizes (two tuple compares)."""
+    if getattr(data, "sizes", None) != model.sizes:
+        got = getattr(data, "sizes", type(data).__name__)
+        raise ModelError(f"Data built for a model of (bodies, nq, nv) = {got} used with one of {model.sizes}; "
+                         "make one Data(model) per model")

@@ -16,13 +16,28 @@ import numpy as np
 from femdyn.errors import ModelError
 
 from . import kernels
+from .data import check_workspace
 
 
-def _vector(x, size, what):
-    a = np.ascontiguousarray(x, dtype=float)
+def as_vector(x, size, what):
+    """x as a contiguous float array of shape (size,): None, scalars and other shapes raise ModelError."""
+    try:
+        a = np.asarray(x, dtype=float)
+    except (TypeError, ValueError):
+        raise ModelError(f"{what}: expected {size} numbers, got {x!r}") from None
     if a.shape != (size,):
-        raise ModelError(f"{what}: expected {size} values, got shape {a.shape}")
-    return a
+        raise ModelError(f"{what}: expected {size} values (an array of shape ({size},)), got "
+                         f"{'None' if x is None else f'shape {a.shape}'}")
+    return a if a.flags.c_contiguous else np.ascontiguousarray(a)
+
+
+def _check_quaternions(model, q, bad):
+    """ModelError for the body a kernel reported (``bad`` ≥ 0): its free joint has no valid quaternion."""
+    if bad >= 0:
+        k = model.q_index[bad] + 3
+        raise ModelError(f"q: the free joint of body '{model.names[bad]}' has the quaternion {q[k:k + 4]} "
+                         "(x, y, z, w), of zero or non-finite norm; give a unit quaternion "
+                         "(neutral_configuration() has (0, 0, 0, 1))")
 
 
 def _external(model, data, f_ext):
@@ -35,45 +50,50 @@ def _external(model, data, f_ext):
 
 
 def _base_acceleration(model, data, gravity):
-    g = model.gravity if gravity is None else np.asarray(gravity, float)
+    g = model.gravity if gravity is None else as_vector(gravity, 3, "gravity (m/s², world frame)")
     data.a0[:3] = 0.0
     data.a0[3:] = -g
     return data.a0
 
 
 def _joint_mask(model, prescribed):
-    """Boolean array (one per joint) from a boolean sequence or a collection of body names."""
+    """Boolean array (one per joint) from booleans (or 0/1) per joint, or body names."""
     if prescribed is None:
         return np.zeros(model.n, np.bool_)
-    items = list(prescribed)
-    if items and all(isinstance(p, str) for p in items):
+    if isinstance(prescribed, str):
+        prescribed = [prescribed]
+    items = np.asarray(prescribed, dtype=object if isinstance(prescribed, (list, tuple)) else None)
+    if items.size and all(isinstance(p, str) for p in items.flat):
         mask = np.zeros(model.n, np.bool_)
-        for name in items:
+        for name in items.flat:
             mask[model.index(name)] = True
         return mask
-    mask = np.asarray(items, np.bool_)
-    if mask.shape != (model.n,):
-        raise ModelError(f"prescribed: expected one flag per joint ({model.n}) or a list of body names, "
-                         f"got shape {mask.shape}")
-    return mask
+    if items.shape != (model.n,) or not np.all((items == 0) | (items == 1)):
+        raise ModelError(f"prescribed: expected one flag per joint ({model.n}, True or False) or a list of body "
+                         f"names, got {prescribed!r}")
+    return items.astype(np.bool_)
 
 
 def kinematics(model, data, q, v=None):
-    """Body placements, world poses (``data.R_world``, ``data.p_world``) and velocities ``data.vel``."""
-    q = _vector(q, model.nq, "q")
-    v = np.zeros(model.nv) if v is None else _vector(v, model.nv, "v")
-    kernels.forward_kinematics(model.parent, model.joint_type, model.axis, model.tree_E, model.tree_r, model.S,
-                               model.q_index, model.v_index, model.joint_nv, q, v,
-                               data.Xup, data.R_world, data.p_world, data.vel, data.bias)
+    """Body placements, world poses (``data.R_world``, ``data.p_world``), velocities ``data.vel`` (v = None: rest)."""
+    check_workspace(model, data)
+    q = as_vector(q, model.nq, "q")
+    v = np.zeros(model.nv) if v is None else as_vector(v, model.nv, "v")
+    bad = kernels.forward_kinematics(model.parent, model.joint_type, model.axis, model.tree_E, model.tree_r,
+                                     model.S, model.q_index, model.v_index, model.joint_nv, q, v,
+                                     data.Xup, data.R_world, data.p_world, data.vel, data.bias)
+    _check_quaternions(model, q, bad)
 
 
 def inverse_dynamics(model, data, q, v, qdd, f_ext=None, gravity=None):
     """Joint forces τ (nv,) that produce q̈ at (q, v): RNEA, RBDA table 5.1."""
-    q, v, qdd = _vector(q, model.nq, "q"), _vector(v, model.nv, "v"), _vector(qdd, model.nv, "qdd")
-    kernels.rnea(model.parent, model.joint_type, model.axis, model.tree_E, model.tree_r, model.inertia, model.S,
-                 model.q_index, model.v_index, model.joint_nv, q, v, qdd, _base_acceleration(model, data, gravity),
-                 _external(model, data, f_ext), data.Xup, data.R_world, data.p_world, data.vel, data.acc,
-                 data.bias, data.force, data.tau)
+    check_workspace(model, data)
+    q, v, qdd = as_vector(q, model.nq, "q"), as_vector(v, model.nv, "v"), as_vector(qdd, model.nv, "qdd")
+    bad = kernels.rnea(model.parent, model.joint_type, model.axis, model.tree_E, model.tree_r, model.inertia,
+                       model.S, model.q_index, model.v_index, model.joint_nv, q, v, qdd,
+                       _base_acceleration(model, data, gravity), _external(model, data, f_ext), data.Xup,
+                       data.R_world, data.p_world, data.vel, data.acc, data.bias, data.force, data.tau)
+    _check_quaternions(model, q, bad)
     return data.tau.copy()
 
 
@@ -88,25 +108,29 @@ def hybrid_dynamics(model, data, q, v, prescribed, tau, qdd, f_ext=None, gravity
 
     Returns (q̈, τ), both complete (nv,) arrays.
     """
+    check_workspace(model, data)
     mask = _joint_mask(model, prescribed)
-    q, v = _vector(q, model.nq, "q"), _vector(v, model.nv, "v")
-    tau, qdd = _vector(tau, model.nv, "tau").copy(), _vector(qdd, model.nv, "qdd").copy()
+    q, v = as_vector(q, model.nq, "q"), as_vector(v, model.nv, "v")
+    tau, qdd = as_vector(tau, model.nv, "tau").copy(), as_vector(qdd, model.nv, "qdd").copy()
     _hybrid(model, data, q, v, mask, tau, qdd, _external(model, data, f_ext), gravity)
     return qdd, tau
 
 
 def forward_dynamics(model, data, q, v, tau, f_ext=None, gravity=None):
     """Joint accelerations q̈ (nv,) under forces τ: articulated-body algorithm, RBDA table 7.1."""
-    q, v, tau = _vector(q, model.nq, "q"), _vector(v, model.nv, "v"), _vector(tau, model.nv, "tau")
+    check_workspace(model, data)
+    q, v, tau = as_vector(q, model.nq, "q"), as_vector(v, model.nv, "v"), as_vector(tau, model.nv, "tau")
     _hybrid(model, data, q, v, data.none_prescribed, tau, data.qdd, _external(model, data, f_ext), gravity)
     return data.qdd.copy()
 
 
 def _hybrid(model, data, q, v, mask, tau, qdd, f_ext, gravity):
-    kernels.hybrid(model.parent, model.joint_type, model.axis, model.tree_E, model.tree_r, model.inertia, model.S,
-                   model.q_index, model.v_index, model.joint_nv, q, v, mask, tau, qdd, f_ext,
-                   _base_acceleration(model, data, gravity), data.Xup, data.R_world, data.p_world, data.vel,
-                   data.bias, data.IA, data.pA, data.U, data.Dinv, data.u, data.tmp6, data.Ia, data.acc, data.force)
+    bad = kernels.hybrid(model.parent, model.joint_type, model.axis, model.tree_E, model.tree_r, model.inertia,
+                         model.S, model.q_index, model.v_index, model.joint_nv, q, v, mask, tau, qdd, f_ext,
+                         _base_acceleration(model, data, gravity), data.Xup, data.R_world, data.p_world, data.vel,
+                         data.bias, data.IA, data.pA, data.U, data.Dinv, data.u, data.tmp6, data.Ia, data.acc,
+                         data.force)
+    _check_quaternions(model, q, bad)
 
 
 def mass_matrix(model, data, q):
@@ -151,5 +175,5 @@ def momentum(model, data, q, v, about="origin"):
         else:
             raise ModelError(f"momentum: about='{about}' is not 'origin', 'com' or a point")
     else:
-        point = _vector(about, 3, "about")
+        point = as_vector(about, 3, "about")
     return np.concatenate([L - np.cross(point, p), p])

@@ -11,7 +11,8 @@ import numpy as np
 
 from femdyn.errors import ModelError
 
-from .dynamics import hybrid_dynamics
+from .data import check_workspace
+from .dynamics import as_vector, hybrid_dynamics
 from .model import FREE
 
 
@@ -46,18 +47,16 @@ def floating_base_inverse_dynamics(model, data, q, v, qdd_joints, base_wrench=No
     [ω; v_o] in base coordinates, wrench [n; f] the arm exerts on the base in base
     coordinates about its origin).
     """
+    check_workspace(model, data)
     base = base_index(model)
     j = model.v_index[base]
-    qdd_joints = np.asarray(qdd_joints, float)
-    if qdd_joints.shape != (model.nv - 6,):
-        raise ModelError(f"qdd_joints: expected {model.nv - 6} joint accelerations, got shape {qdd_joints.shape}")
-    qdd = np.insert(qdd_joints, j, np.zeros(6))
-    tau = np.zeros(model.nv)
+    joints = np.ones(model.nv, bool)
+    joints[j:j + 6] = False
+    qdd, tau = np.zeros(model.nv), np.zeros(model.nv)
+    qdd[joints] = as_vector(qdd_joints, model.nv - 6, "qdd_joints (accelerations of the non-base joints)")
     if base_wrench is not None:
-        tau[j:j + 6] = base_wrench
+        tau[j:j + 6] = as_vector(base_wrench, 6, "base_wrench ([n; f] in N·m, N, base coordinates)")
     prescribed = np.ones(model.n, bool)
     prescribed[base] = False
     qdd, tau = hybrid_dynamics(model, data, q, v, prescribed, tau, qdd, f_ext, gravity)
-    keep = np.ones(model.nv, bool)
-    keep[j:j + 6] = False
-    return tau[keep], qdd[j:j + 6], arm_wrench_on_base(model, data, base)
+    return tau[joints], qdd[j:j + 6], arm_wrench_on_base(model, data, base)

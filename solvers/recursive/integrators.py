@@ -55,8 +55,13 @@ class Trajectory:
 
 
 def simulate(acceleration, q0, v0, t_end, h, method="rk4", space=VectorSpace(), psi=0.5, phi=0.5,
-             project=None):
-    """Integrate q̈ = acceleration(t, q, v) from t = 0 to t_end with fixed step h (s).
+             project=None, t0=0.0):
+    """Integrate q̈ = acceleration(t, q, v) from t0 to t_end (s) with the fixed step h (s).
+
+    Step count (femdyn's convention for fixed-step runs): ceil((t_end − t0)/h − 1e-9)
+    steps, at least one — the run ends at the first step at or after t_end, never before
+    it (the 1e-9 absorbs round-off in the quotient, e.g. 0.8/5e-4 = 1600.0000000000002
+    gives 1600 steps). So t_end = 1, h = 0.3 ends at 1.2 s, and t_end = 0.01, h = 0.1 at 0.1 s.
 
     method: 'rk4' or 'zhai'; project(q, v) -> (q, v), if given, is applied after every
     step (e.g. :func:`.closed_loop.project` to hold closure constraints). Raises
@@ -64,11 +69,11 @@ def simulate(acceleration, q0, v0, t_end, h, method="rk4", space=VectorSpace(), 
     """
     if method not in ("rk4", "zhai"):
         raise ModelError(f"simulate: unknown method '{method}'; use 'rk4' or 'zhai'")
-    if not (h > 0 and t_end > 0):
-        raise ModelError(f"simulate: step h={h} s and t_end={t_end} s must be positive")
-    steps = int(round(t_end / h))
+    if not (h > 0 and t_end > t0):
+        raise ModelError(f"simulate: step h={h} s must be positive and t_end={t_end} s after t0={t0} s")
+    steps = max(1, int(np.ceil((t_end - t0) / h - 1e-9)))
     q, v = np.array(q0, float), np.array(v0, float)
-    T, Q, V, A = np.arange(steps + 1) * h, [q], [v], [acceleration(0.0, q, v)]
+    T, Q, V, A = t0 + np.arange(steps + 1) * h, [q], [v], [acceleration(t0, q, v)]
     a_prev = None
     for n in range(steps):
         t = T[n]

@@ -16,8 +16,18 @@ from .spatial import congruence_add, cross_force, cross_motion, force_transform_
 
 @njit(cache=True, inline="always")
 def quaternion_matrix(x, y, z, w, R):
-    """Rotation matrix of a quaternion (x, y, z, w), normalised first."""
-    s = 1.0 / np.sqrt(x * x + y * y + z * z + w * w)
+    """Rotation matrix of a quaternion (x, y, z, w), normalised first.
+
+    Returns False (and R = identity) when the norm is zero or not finite: such a q has no
+    rotation, and the caller reports it.
+    """
+    norm2 = x * x + y * y + z * z + w * w
+    if not (norm2 > 0.0 and norm2 < np.inf):
+        for a in range(3):
+            for b in range(3):
+                R[a, b] = 1.0 if a == b else 0.0
+        return False
+    s = 1.0 / np.sqrt(norm2)
     x, y, z, w = x * s, y * s, z * s, w * s
     R[0, 0] = 1 - 2 * (y * y + z * z)
     R[0, 1] = 2 * (x * y - z * w)
@@ -28,11 +38,15 @@ def quaternion_matrix(x, y, z, w, R):
     R[2, 0] = 2 * (x * z - y * w)
     R[2, 1] = 2 * (y * z + x * w)
     R[2, 2] = 1 - 2 * (x * x + y * y)
+    return True
 
 
 @njit(cache=True, inline="always")
 def joint_transform(kind, axis, q, qi, E, r):
-    """(E, r) of the joint transform X_J(q) (RBDA table 4.1); E rotates joint- into body-coordinates."""
+    """(E, r) of the joint transform X_J(q) (RBDA table 4.1); E rotates joint- into body-coordinates.
+
+    Returns False for a free joint whose quaternion has zero or non-finite norm.
+    """
     for a in range(3):
         r[a] = 0.0
         for b in range(3):
@@ -50,17 +64,19 @@ def joint_transform(kind, axis, q, qi, E, r):
             r[a] = axis[a] * q[qi]
     elif kind == FREE:
         R = np.empty((3, 3))
-        quaternion_matrix(q[qi + 3], q[qi + 4], q[qi + 5], q[qi + 6], R)
+        valid = quaternion_matrix(q[qi + 3], q[qi + 4], q[qi + 5], q[qi + 6], R)
         for a in range(3):
             r[a] = q[qi + a]
             for b in range(3):
                 E[a, b] = R[b, a]
+        return valid
+    return True
 
 
 @njit(cache=True, inline="always")
 def body_transform(i, kind, axis, tree_E, tree_r, q, qi, EJ, rJ, E, r):
-    """(E, r) of X_i = X_J X_T: parent coordinates to body-i coordinates."""
-    joint_transform(kind, axis, q, qi, EJ, rJ)
+    """(E, r) of X_i = X_J X_T: parent coordinates to body-i coordinates; False as :func:`joint_transform`."""
+    valid = joint_transform(kind, axis, q, qi, EJ, rJ)
     for a in range(3):
         s = tree_r[i, a]
         for b in range(3):
@@ -70,6 +86,7 @@ def body_transform(i, kind, axis, tree_E, tree_r, q, qi, EJ, rJ, E, r):
                 t += EJ[a, k] * tree_E[i, k, b]
             E[a, b] = t
         r[a] = s
+    return valid
 
 
 @njit(cache=True, inline="always")
@@ -85,10 +102,15 @@ def joint_velocity(S, nv, v, vi, out):
 @njit(cache=True)
 def forward_kinematics(parent, kind, axis, tree_E, tree_r, S, q_index, v_index, joint_nv, q, v,
                        Xup, R_world, p_world, vel, bias):
-    """Placements, world poses, body velocities, velocity-product terms c_i = v_i × S q̇ (RBDA table 5.1)."""
+    """Placements, world poses, body velocities, velocity-product terms c_i = v_i × S q̇ (RBDA table 5.1).
+
+    Returns −1, or the first body whose free-joint quaternion has zero or non-finite norm.
+    """
     E, r, EJ, rJ, vJ = np.empty((3, 3)), np.empty(3), np.empty((3, 3)), np.empty(3), np.empty(6)
+    bad = -1
     for i in range(parent.shape[0]):
-        body_transform(i, kind[i], axis[i], tree_E, tree_r, q, q_index[i], EJ, rJ, E, r)
+        if not body_transform(i, kind[i], axis[i], tree_E, tree_r, q, q_index[i], EJ, rJ, E, r) and bad < 0:
+            bad = i
         plucker(E, r, Xup[i])
         joint_velocity(S[i], joint_nv[i], v, v_index[i], vJ)
         p = parent[i]
@@ -113,13 +135,17 @@ def forward_kinematics(parent, kind, axis, tree_E, tree_r, S, q_index, v_index, 
         for a in range(6):
             vel[i, a] += vJ[a]
         cross_motion(vel[i], vJ, bias[i])
+    return bad
 
 
 @njit(cache=True)
 def rnea(parent, kind, axis, tree_E, tree_r, inertia, S, q_index, v_index, joint_nv, q, v, qdd, a0, f_ext,
          Xup, R_world, p_world, vel, acc, bias, force, tau):
-    """Recursive Newton–Euler inverse dynamics (RBDA table 5.1): τ = ID(q, q̇, q̈)."""
-    forward_kinematics(parent, kind, axis, tree_E, tree_r, S, q_index, v_index, joint_nv, q, v,
+    """Recursive Newton–Euler inverse dynamics (RBDA table 5.1): τ = ID(q, q̇, q̈).
+
+    Returns as :func:`forward_kinematics`.
+    """
+    bad = forward_kinematics(parent, kind, axis, tree_E, tree_r, S, q_index, v_index, joint_nv, q, v,
                        Xup, R_world, p_world, vel, bias)
     Iv, h = np.empty(6), np.empty(6)
     n = parent.shape[0]
@@ -142,6 +168,7 @@ def rnea(parent, kind, axis, tree_E, tree_r, inertia, S, q_index, v_index, joint
             tau[v_index[i] + k] = s
         if parent[i] >= 0:
             force_transform_back(Xup[i], force[i], force[parent[i]])
+    return bad
 
 
 @njit(cache=True)
@@ -304,9 +331,11 @@ def crba(parent, inertia, S, v_index, joint_nv, Xup, Ic, tmp6, F, H):
 @njit(cache=True)
 def hybrid(parent, kind, axis, tree_E, tree_r, inertia, S, q_index, v_index, joint_nv, q, v, prescribed, tau, qdd,
            f_ext, a0, Xup, R_world, p_world, vel, bias, IA, pA, U, Dinv, u, tmp6, Ia, acc, force):
-    """Hybrid articulated-body algorithm: kinematics, backward and forward sweeps in one call."""
-    forward_kinematics(parent, kind, axis, tree_E, tree_r, S, q_index, v_index, joint_nv, q, v,
+    """Hybrid articulated-body algorithm: kinematics, backward and forward sweeps in one call; returns as
+    :func:`forward_kinematics`."""
+    bad = forward_kinematics(parent, kind, axis, tree_E, tree_r, S, q_index, v_index, joint_nv, q, v,
                        Xup, R_world, p_world, vel, bias)
     articulated_inertias(parent, inertia, S, v_index, joint_nv, prescribed, tau, qdd, f_ext,
                          Xup, vel, bias, IA, pA, U, Dinv, u, tmp6, Ia)
     accelerations(parent, S, v_index, joint_nv, prescribed, a0, Xup, bias, IA, pA, U, Dinv, u, acc, force, qdd, tau)
+    return bad

@@ -61,9 +61,28 @@ class Body:
     placement_p: tuple = (0.0, 0.0, 0.0)
 
 
+def numeric(value, what, shape=None):
+    """``value`` as a float array (of ``shape`` when given), or ModelError naming ``what``."""
+    try:
+        a = np.asarray(value, float)
+    except (TypeError, ValueError):
+        raise ModelError(f"{what}: {value!r} is not numeric; give numbers in SI units") from None
+    if shape is not None and a.shape != shape:
+        raise ModelError(f"{what}: expected shape {shape}, got {value!r} of shape {a.shape}")
+    return a
+
+
+def finite(value, what, shape):
+    """:func:`numeric` that also rejects NaN and infinite entries."""
+    a = numeric(value, what, shape)
+    if not np.all(np.isfinite(a)):
+        raise ModelError(f"{what}: {value!r} is not finite")
+    return a
+
+
 def inertia_matrix(inertia, name):
     """3×3 rotational inertia from a matrix or (Ixx, Iyy, Izz, Ixy, Ixz, Iyz) in kg·m²."""
-    a = np.asarray(inertia, float)
+    a = numeric(inertia, f"body '{name}': inertia")
     if a.shape == (6,):
         xx, yy, zz, xy, xz, yz = a
         return np.array([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])
@@ -99,17 +118,19 @@ def check_mass_properties(name, mass, com, Ic):
 
 
 def _unit_axis(axis, name):
-    a = np.asarray(axis, float)
+    a = numeric(axis, f"joint of body '{name}': axis")
     n = np.linalg.norm(a) if a.shape == (3,) else 0.0
-    if not n > 0:
+    if not (n > 0 and np.isfinite(n)):
         raise ModelError(f"joint of body '{name}': axis {axis!r} must be a nonzero 3-vector")
     return a / n
 
 
-def _check_rotation(R, name):
-    if R.shape != (3, 3) or np.abs(R @ R.T - np.eye(3)).max() > 1e-9 or np.linalg.det(R) < 0:
-        raise ModelError(f"body '{name}': placement_R is not a proper rotation matrix; give an orthonormal "
-                         "matrix with det +1 (or 'rpy' angles in a table)")
+def proper_rotation(value, what, hint=""):
+    """``value`` as a 3×3 rotation matrix (orthonormal to 1e-9, det +1), or ModelError naming ``what``."""
+    R = numeric(value, what)
+    if R.shape != (3, 3) or not (np.abs(R @ R.T - np.eye(3)).max() <= 1e-9 and np.linalg.det(R) > 0):
+        raise ModelError(f"{what} is not a proper rotation matrix; give an orthonormal matrix with det +1{hint}")
+    return R
 
 
 def parent_first_order(names, parents):
@@ -151,7 +172,8 @@ class TreeModel:
     transforms, RBDA ch. 4), ``inertia`` (n, 6, 6) spatial inertias about body origins,
     ``S`` (n, 6, 6) motion subspaces (first nv_i columns used), ``q_index``/``v_index``
     (first coordinate of each joint), ``joint_nq``/``joint_nv``; ``nq``, ``nv`` totals;
-    ``gravity`` (m/s², world frame).
+    ``gravity`` (m/s², world frame); ``sizes`` = (n, nq, nv), which a :class:`~.data.Data`
+    must match.
     """
 
     def __init__(self, bodies, gravity=(0.0, 0.0, -9.81)):
@@ -162,10 +184,9 @@ class TreeModel:
         self.bodies = tuple(bodies[k] for k in order)
         self.names = tuple(b.name for b in self.bodies)
         self._index = {n: i for i, n in enumerate(self.names)}
-        self.gravity = np.asarray(gravity, float)
-        if self.gravity.shape != (3,):
-            raise ModelError(f"gravity must be a 3-vector in m/s², got {gravity!r}")
+        self.gravity = finite(gravity, "gravity (a 3-vector in m/s²)", (3,))
         self._build_arrays()
+        self.sizes = (self.n, self.nq, self.nv)
         for a in vars(self).values():
             if isinstance(a, np.ndarray):
                 a.setflags(write=False)
@@ -188,7 +209,7 @@ class TreeModel:
         self.v_index = np.concatenate([[0], np.cumsum(self.joint_nv)[:-1]]).astype(np.int64)
         self.nq = int(self.joint_nq.sum())
         self.nv = int(self.joint_nv.sum())
-        self.mass = np.array([b.mass for b in self.bodies])
+        self.mass = np.array([float(b.mass) for b in self.bodies])
         self.free_joints = np.flatnonzero(self.joint_type == FREE)
         scalar = np.flatnonzero((self.joint_type == REVOLUTE) | (self.joint_type == PRISMATIC))
         self.scalar_q_index = self.q_index[scalar]
@@ -199,15 +220,15 @@ class TreeModel:
             raise ModelError(f"body '{b.name}': unknown joint kind '{b.joint.kind}'; use one of {sorted(JOINT_KINDS)}")
         kind = JOINT_KINDS[b.joint.kind]
         Ic = inertia_matrix(b.inertia, b.name)
-        com = np.asarray(b.com, float)
-        check_mass_properties(b.name, float(b.mass), com, Ic)
-        R = np.asarray(b.placement_R, float)
-        _check_rotation(R, b.name)
+        mass = float(numeric(b.mass, f"body '{b.name}': mass (kg)", ()))
+        com = numeric(b.com, f"body '{b.name}': com (m)", (3,))
+        check_mass_properties(b.name, mass, com, Ic)
+        R = proper_rotation(b.placement_R, f"body '{b.name}': placement_R", " (or 'rpy' angles in a table)")
         self.joint_type[i] = kind
         self.joint_nq[i], self.joint_nv[i] = JOINT_NQ[kind], JOINT_NV[kind]
         self.tree_E[i] = R.T
-        self.tree_r[i] = np.asarray(b.placement_p, float)
-        self.inertia[i] = spatial_inertia(float(b.mass), com, Ic)
+        self.tree_r[i] = finite(b.placement_p, f"body '{b.name}': placement_p (m)", (3,))
+        self.inertia[i] = spatial_inertia(mass, com, Ic)
         if kind in (REVOLUTE, PRISMATIC):
             a = _unit_axis(b.joint.axis, b.name)
             self.axis[i] = a
@@ -239,18 +260,18 @@ class TreeModel:
         for k, row in enumerate(rows):
             row = dict(row)
             name = str(row.pop("name", f"body{k}"))
-            R = row.pop("R", None)
-            rpy = row.pop("rpy", None)
-            placement_R = np.asarray(R, float) if R is not None else rpy_matrix(rpy) if rpy is not None else np.eye(3)
-            joint = Joint(row.pop("joint", "revolute"), tuple(row.pop("axis", (0.0, 0.0, 1.0))))
-            try:
-                bodies.append(Body(name=name, parent=str(row.pop("parent", WORLD)), joint=joint,
-                                   mass=float(row.pop("mass")), com=tuple(row.pop("com", (0, 0, 0))),
-                                   inertia=np.asarray(row.pop("inertia"), float),
-                                   placement_R=placement_R, placement_p=tuple(row.pop("xyz", (0, 0, 0)))))
-            except KeyError as e:
-                raise ModelError(f"table row {k} ('{name}'): missing key {e}; "
-                                 "every row needs 'mass' and 'inertia'") from None
+            where = f"table row {k} ('{name}')"
+            for key in ("mass", "inertia"):
+                if key not in row:
+                    raise ModelError(f"{where}: missing key '{key}'; every row needs 'mass' and 'inertia'")
+            R, rpy = row.pop("R", None), row.pop("rpy", None)
+            placement_R = (R if R is not None else
+                           rpy_matrix(finite(rpy, f"{where}: rpy (roll, pitch, yaw in rad)", (3,))) if rpy is not None
+                           else np.eye(3))
+            bodies.append(Body(name=name, parent=str(row.pop("parent", WORLD)),
+                               joint=Joint(row.pop("joint", "revolute"), row.pop("axis", (0.0, 0.0, 1.0))),
+                               mass=row.pop("mass"), com=row.pop("com", (0.0, 0.0, 0.0)), inertia=row.pop("inertia"),
+                               placement_R=placement_R, placement_p=row.pop("xyz", (0.0, 0.0, 0.0))))
             if row:
-                raise ModelError(f"table row {k} ('{name}'): unknown keys {sorted(row)}")
+                raise ModelError(f"{where}: unknown keys {sorted(row)}")
         return cls(bodies, gravity)

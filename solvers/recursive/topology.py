@@ -10,7 +10,7 @@ joint to inertial space (the paper's 6-dof virtual joint, here one
 * the inner and outer body of every joint by a breadth-first traversal from the link
   attached to inertial space (Wittenburg 2008, ch. 5, "tree-structured systems");
 * loops — an interface pair reaching an already visited link — which are cut and become
-  closure constraints (see :mod:`.closed_loop`);
+  closure constraints of the cut joint's kind (see :mod:`.closed_loop`);
 * the incidence matrix S (links × joints, +1 where the link is the joint's outer body,
   −1 where it is the inner body) and the path matrix P (joints × links, 1 where the joint
   lies on the path from inertial space to the link), with S·P = E (Wittenburg 2008, ch. 5);
@@ -27,8 +27,8 @@ import numpy as np
 
 from femdyn.errors import ModelError
 
-from .closed_loop import PointClosure
-from .model import Body, Joint, TreeModel
+from .closed_loop import POINT_ROWS, LoopClosure
+from .model import Body, Joint, TreeModel, finite, inertia_matrix, proper_rotation
 
 FREE_END = 0
 
@@ -38,7 +38,9 @@ class Interface:
     """A joint site of a link: position (m) and axes R of the interface frame in the link frame.
 
     ``joint`` and ``axis`` (interface-frame coordinates) describe the joint made when this
-    interface is a link's inner one; two joined interface frames coincide at q = 0.
+    interface is a link's inner one; two joined interface frames coincide at q = 0. At a
+    cut joint both interfaces must name the same kind ('spherical' is allowed there only)
+    and parallel axes.
     """
     position: tuple = (0.0, 0.0, 0.0)
     R: tuple = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
@@ -69,19 +71,36 @@ class Link:
         return len(self.pointers)
 
 
+def interface_frame(itf, where):
+    """(R, p) of an interface in its link's frame, checked: R a rotation, p (m) a finite 3-vector."""
+    return proper_rotation(itf.R, f"{where}: R"), finite(itf.position, f"{where}: position (m)", (3,))
+
+
+def _in_body_frame(link, inner_interface, interface):
+    """(R, p) of ``interface`` of ``link`` in the link's body frame, the frame of its inner interface."""
+    Rf, pf = interface_frame(link.interfaces[inner_interface], f"link {link.id}, interface {inner_interface}")
+    R, p = interface_frame(link.interfaces[interface], f"link {link.id}, interface {interface}")
+    return Rf.T @ R, Rf.T @ (p - pf)
+
+
 def inertia_sets(mass, com, inertia, interfaces):
     """One :class:`InertiaSet` per interface from link-frame values.
 
-    mass (kg), com (m) and inertia about the centre of mass (kg·m², 3×3 or principal
-    (Ixx, Iyy, Izz)) in the link frame; each set is re-expressed in an interface frame
-    (shifted origin, rotated axes).
+    mass (kg), com (m) and inertia about the centre of mass (kg·m²) in the link frame:
+    3×3, principal (Ixx, Iyy, Izz), or (Ixx, Iyy, Izz, Ixy, Ixz, Iyz) as for
+    :class:`~.model.Body`; each set is re-expressed in an interface frame (shifted origin,
+    rotated axes).
     """
-    com = np.asarray(com, float)
+    com = finite(com, "inertia_sets: com (m)", (3,))
+    values = finite(inertia, "inertia_sets: inertia (kg·m²)", None)
+    if values.shape not in ((3,), (6,), (3, 3)):
+        raise ModelError(f"inertia_sets: inertia must be 3×3, (Ixx, Iyy, Izz) or (Ixx, Iyy, Izz, Ixy, Ixz, Iyz), "
+                         f"got shape {values.shape}")
+    Ic = np.diag(values) if values.shape == (3,) else inertia_matrix(values, "inertia_sets")
     out = []
-    for itf in interfaces:
-        R = np.asarray(itf.R, float)
-        Ic = np.asarray(inertia, float).reshape(3, 3) if np.size(inertia) == 9 else np.diag(inertia)
-        out.append(InertiaSet(mass, tuple(R.T @ (com - np.asarray(itf.position, float))), R.T @ Ic @ R))
+    for k, itf in enumerate(interfaces):
+        R, p = interface_frame(itf, f"inertia_sets: interface {k}")
+        out.append(InertiaSet(mass, tuple(R.T @ (com - p)), R.T @ Ic @ R))
     return tuple(out)
 
 
@@ -98,15 +117,17 @@ class Cut:
 class Topology:
     """Result of :func:`build_topology`.
 
-    ``tree``: the kinematic tree (body names 'link<ID>'); ``inner``/``outer``: dicts link
-    ID → (inner body ID, 0 for inertial space; interface used on each side);
-    ``incidence`` S and ``path`` P (indexed by sorted link IDs); ``cuts``: loop-closing
-    joints; ``v_index``: link ID → first velocity index of its inner joint; ``links``:
-    link ID → :class:`Link`.
+    ``tree``: the kinematic tree (body names 'link<ID>'). Joint k is the inner joint of
+    link k; ``inner``: joint ID → (its inner body ID, 0 for inertial space; the interface
+    used on the inner body; the interface used on the outer body); ``outer``: joint ID →
+    its outer body ID (k itself, by this numbering). ``incidence`` S and ``path`` P
+    (indexed by sorted link IDs); ``cuts``: loop-closing joints; ``v_index``: link ID →
+    first velocity index of its inner joint; ``links``: link ID → :class:`Link`.
     """
     tree: TreeModel
     ids: tuple
     inner: dict
+    outer: dict
     incidence: np.ndarray
     path: np.ndarray
     cuts: tuple
@@ -117,18 +138,23 @@ class Topology:
         """Tree index of link ``link_id``."""
         return self.tree.index(f"link{link_id}")
 
-    def interface_point(self, link_id, interface):
-        """Position (m) of an interface of a link in that link's body frame (its inner interface frame)."""
-        link = self.links[link_id]
-        frame = link.interfaces[self.inner[link_id][2]]
-        return np.asarray(frame.R, float).T @ (np.asarray(link.interfaces[interface].position, float)
-                                               - np.asarray(frame.position, float))
+    def interface_frame(self, link_id, interface):
+        """(R, p) of an interface of a link in that link's body frame (its inner interface frame)."""
+        return _in_body_frame(self.links[link_id], self.inner[link_id][2], interface)
 
-    def closures(self, directions=((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))):
-        """One :class:`~.closed_loop.PointClosure` per cut joint: the two interface points coincide."""
-        return tuple(PointClosure(self.body(c.a), tuple(self.interface_point(c.a, c.a_interface)),
-                                  self.body(c.b), tuple(self.interface_point(c.b, c.b_interface)), tuple(directions))
-                     for c in self.cuts)
+    def closures(self):
+        """One :class:`~.closed_loop.LoopClosure` per cut joint, of the kind and axis its interfaces name.
+
+        All candidate rows are kept; pass the result through
+        :func:`~.closed_loop.assemble` (or :func:`~.closed_loop.independent_rows`) to drop
+        the dependent ones, e.g. the out-of-plane rows of a planar loop.
+        """
+        out = []
+        for c in self.cuts:
+            itf = self.links[c.a].interfaces[c.a_interface]
+            out.append(LoopClosure(itf.joint, self.body(c.a), self.interface_frame(c.a, c.a_interface),
+                                   self.body(c.b), self.interface_frame(c.b, c.b_interface), itf.axis))
+        return tuple(out)
 
 
 def _check_links(links):
@@ -144,6 +170,9 @@ def _check_links(links):
         for k, p in enumerate(l.pointers):
             if p in (FREE_END, s + 1):
                 continue
+            if p == l.id:
+                raise ModelError(f"link {l.id}, interface {k}: the pointer names link {l.id} itself; point to "
+                                 f"another link, 0 (free end) or {s + 1} (inertial space)")
             if p not in by_id:
                 raise ModelError(f"link {l.id}, interface {k}: pointer {p} is no link ID; use one of {ids}, "
                                  f"0 (free end) or {s + 1} (inertial space)")
@@ -165,7 +194,7 @@ def _traverse(by_id, root, s, cut_pairs):
     """
     root_id, root_itf = root
     inner, order, seen = {root_id: (0, -1, root_itf)}, [root_id], set()
-    wanted = {(min(a, b), max(a, b)) for a, b in cut_pairs}
+    wanted = _pairs(cut_pairs)
     cuts = []
     head = 0
     while head < len(order):
@@ -190,6 +219,30 @@ def _traverse(by_id, root, s, cut_pairs):
     if unknown:
         raise ModelError(f"cut_pairs {sorted(unknown)} are not joints of this topology")
     return inner, order, tuple(cuts)
+
+
+def _pairs(cut_pairs):
+    """{(smaller ID, larger ID)} from (link ID, link ID) pairs, or ModelError."""
+    out = set()
+    for pair in cut_pairs:
+        if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
+            raise ModelError(f"cut_pairs: {pair!r} is not a pair (link ID, link ID); give e.g. cut_pairs=[(3, 8)]")
+        out.add((min(pair), max(pair)))
+    return out
+
+
+def _check_cut(by_id, cut):
+    """ModelError unless the two interfaces of a cut joint name the same cut-joint kind and parallel axes."""
+    a, b = by_id[cut.a].interfaces[cut.a_interface], by_id[cut.b].interfaces[cut.b_interface]
+    where = f"cut joint between links {cut.a} and {cut.b}"
+    if a.joint != b.joint or a.joint not in POINT_ROWS:
+        raise ModelError(f"{where}: its interfaces name the joints '{a.joint}' and '{b.joint}'; give both the same "
+                         f"kind, one of {sorted(POINT_ROWS)}")
+    axes = [finite(x.axis, f"{where}: axis", (3,)) for x in (a, b)]
+    if min(np.linalg.norm(axes, axis=1)) == 0 or np.linalg.norm(np.cross(*axes)) > 1e-9 * np.prod(
+            np.linalg.norm(axes, axis=1)):
+        raise ModelError(f"{where}: the interface axes {a.axis} and {b.axis} must be nonzero and parallel (the two "
+                         "interface frames coincide at q = 0)")
 
 
 def _incidence_and_path(ids, inner):
@@ -221,25 +274,23 @@ def build_topology(links, base_joint="fixed", base_R=None, base_p=(0.0, 0.0, 0.0
     links = list(links)
     by_id, root, s = _check_links(links)
     inner, order, cuts = _traverse(by_id, root, s, cut_pairs)
+    for cut in cuts:
+        _check_cut(by_id, cut)
     bodies = []
     for link_id in order:
         parent, parent_itf, own_itf = inner[link_id]
         me = by_id[link_id]
         itf, inertia = me.interfaces[own_itf], me.inertias[own_itf]
         if parent:
-            frame = by_id[parent].interfaces[inner[parent][2]]     # parent body frame: its inner interface
-            there = by_id[parent].interfaces[parent_itf]
-            Rf = np.asarray(frame.R, float)
-            R = Rf.T @ np.asarray(there.R, float)
-            p = Rf.T @ (np.asarray(there.position, float) - np.asarray(frame.position, float))
+            R, p = _in_body_frame(by_id[parent], inner[parent][2], parent_itf)
             joint = Joint(itf.joint, itf.axis)
         else:
-            R = np.eye(3) if base_R is None else np.asarray(base_R, float)
+            R = np.eye(3) if base_R is None else base_R
             p, joint = base_p, Joint(base_joint, itf.axis)
         bodies.append(Body(f"link{link_id}", f"link{parent}" if parent else "world", joint, inertia.mass,
-                           inertia.com, np.asarray(inertia.inertia, float), R, tuple(p)))
+                           inertia.com, inertia.inertia, R, p))
     tree = TreeModel(bodies, gravity)
     ids = tuple(sorted(by_id))
     S, P = _incidence_and_path(ids, inner)
     v_index = {l: int(tree.v_index[tree.index(f"link{l}")]) for l in ids}
-    return Topology(tree, ids, inner, S, P, cuts, v_index, by_id)
+    return Topology(tree, ids, inner, {l: l for l in ids}, S, P, cuts, v_index, by_id)
