@@ -8,8 +8,12 @@ is a cubic Hermite curve in ξ = x/L ∈ [0, 1],
     N₁ = 1 − 3ξ² + 2ξ³,  N₂ = ξ − 2ξ² + ξ³,  N₃ = 3ξ² − 2ξ³,  N₄ = −ξ² + ξ³,
 
 with nodal coordinates [r, r_x] (2-D: 8 dof, 3-D: 12 dof; node 1 then node 2). L is the
-element's parameter length: by default the chord |r₂ − r₁| of the reference (exact for
-straight elements; pass ``length`` = arc length for curved ones).
+element's parameter length: by default the arc length of the reference axis itself, the
+fixed point L = ∫₀¹ |∂r⁰/∂ξ| dξ of the cubic built with that L (:func:`reference_arc_length`;
+the chord |r₂ − r₁| for straight elements), so that x is close to the arc length and a
+curve given by points and unit tangents is followed closely; ``length`` overrides it.
+Every strain below is measured per unit reference arc length, so L only selects the
+reference curve through the nodal data, not the stiffness of a given curve.
 
 Strains (per unit reference arc length s, ds = |r⁰_x| dx):
 - axial strain, engineering measure  ε = |r_x| / |r⁰_x| − 1  (what a strain gauge on
@@ -25,8 +29,13 @@ deformation in the absolute nodal coordinate formulation with an elastic line ap
 J. Sound Vib. 318:461–487, elastic line approach), κ₀ the reference curvature. In 2-D EI = E I_z
 (bending in the x–y plane). The 3-D cable has one isotropic bending stiffness EI and no
 torsion: it suits circular (and other I_y = I_z) sections; use ANCFBeam3D otherwise.
-For a curved 3-D reference (κ₀ ≠ 0) the energy is non-smooth where the current
-curvature vanishes; such cables must stay curved.
+
+Reference curvature. Reference curvatures with |κ₀| L < 1e-9 (STRAIGHT_TOLERANCE) are
+round-off of a straight element (e.g. ~3e-14 1/m for a cable along (0.6, 0.8, 0)) and
+are set to exactly 0 at set-up. The 3-D cable is a straight-reference element: its
+energy depends on |κ| only, so about a curved reference (κ₀ ≠ 0) the linearized
+out-of-plane bending and the twist have no stiffness (singular K); ANCFCable3D refuses
+such references (use ANCFCable2D for curves in a plane, ANCFBeam3D for spatial curves).
 
 Kelvin–Voigt damping (coefficient ``damping`` = c [s], σ_d = c E ε̇): dissipation
 ½ c ∫ (EA ε̇² + EI κ̇²) ds (2-D) with damping force F_d = D(q) v, D exact. In 3-D the
@@ -73,17 +82,53 @@ def skew(v):
     return out
 
 
+STRAIGHT_TOLERANCE = 1e-9      # |κ₀| L below this is round-off of a straight element
+
+
 def _per_element(value, n_el, label, kind):
-    arr = np.broadcast_to(np.asarray(value, float), (n_el,)).copy() if np.ndim(value) <= 1 else None
-    if arr is None:
-        raise ModelError(f"{kind}: {label} must be a scalar or one value per element ({n_el}), got shape {np.shape(value)}")
-    return arr
+    """``value`` (a scalar or one value per element) as an (n_el,) float array."""
+    try:
+        arr = np.asarray(value, float)
+    except (TypeError, ValueError):
+        arr = None
+    if arr is None or arr.ndim > 1 or arr.size not in (1, n_el):
+        raise ModelError(f"{kind}: {label} must be a number or a list of one number per element "
+                         f"({n_el} values), got {value!r}")
+    return np.broadcast_to(arr.reshape(-1), (n_el,)).copy()
+
+
+def _check_section(section, kind):
+    if not isinstance(section, CrossSection):
+        raise ModelError(f"{kind}: section must be a femdyn.elements.sections.CrossSection, got {section!r} "
+                         "(use sections.circular(radius) or sections.rectangular(b, h))")
+
+
+def reference_arc_length(p1, t1, p2, t2, n_points=16, max_iterations=50):
+    """Parameter length L (n_el,) [m] equal to the arc length of the cubic Hermite axis it
+    defines, r(ξ) = N₁ p₁ + N₂ L t₁ + N₃ p₂ + N₄ L t₂ (positions p, slopes t, each (n_el, d)):
+    the fixed point of L ↦ ∫₀¹ |∂r/∂ξ| dξ (Gauss–Legendre, ``n_points``), iterated from the
+    chord. For a straight element with slopes along the chord the map is constant (the
+    slope terms integrate to zero along the chord), so L is the chord; for curved
+    elements its derivative is of the order of the squared turning angle, so a few
+    iterations reach round-off."""
+    xi, w = gauss_legendre(n_points)
+    _, dN, _ = hermite(xi)
+    chord_part = np.einsum('x,ed->exd', dN[:, 0], p1) + np.einsum('x,ed->exd', dN[:, 2], p2)
+    slope_part = np.einsum('x,ed->exd', dN[:, 1], t1) + np.einsum('x,ed->exd', dN[:, 3], t2)
+    L = np.linalg.norm(p2 - p1, axis=1)
+    for _ in range(max_iterations):
+        new = np.linalg.norm(chord_part + L[:, None, None] * slope_part, axis=-1) @ w
+        done = np.all(np.abs(new - L) <= 1e-15 * np.abs(new))
+        L = new
+        if done:
+            break
+    return L
 
 
 def _check(condition, values, kind, message):
     bad = np.flatnonzero(~condition)
     if bad.size:
-        raise ModelError(f"{kind} element {bad[0]}: {message} (got {values[bad[0]]!r})")
+        raise ModelError(f"{kind} element {bad[0]}: {message} (got {float(values[bad[0]]):.6g})")
 
 
 class ANCFElement:
@@ -105,9 +150,7 @@ class ANCFElement:
             raise ModelError(f"{self.kind} element {np.flatnonzero(~np.all(np.isfinite(q_ref), 1))[0]}: "
                              "reference coordinates contain NaN or inf")
         n_el = len(q_ref)
-        if not isinstance(section, CrossSection):
-            raise ModelError(f"{self.kind}: section must be a femdyn.elements.sections.CrossSection "
-                             "(use sections.circular(radius) or sections.rectangular(b, h))")
+        _check_section(section, self.kind)
         self.q_ref, self.n_el = q_ref, n_el
         self.E = _per_element(E, n_el, "E", self.kind)
         self.rho = _per_element(rho, n_el, "rho", self.kind)
@@ -123,10 +166,9 @@ class ANCFElement:
         self.J = _per_element(section.J, n_el, "section J", self.kind)
         self.section = section
         d = self.dim
+        axis = self._reference_axis()
         if length is None:
-            length = np.linalg.norm(q_ref[:, self.ndof // 2:self.ndof // 2 + d] - q_ref[:, :d], axis=1)
-            self.length = length
-            _check(length > 0, length, self.kind, "end nodes coincide (zero length); move a node or pass length=")
+            self.length = reference_arc_length(*axis)
         else:
             self.length = _per_element(length, n_el, "length", self.kind)
             _check(self.length > 0, self.length, self.kind, "length must be positive (metres)")
@@ -140,6 +182,24 @@ class ANCFElement:
         self.jac_mass = np.linalg.norm(self.fields(q_ref, self.xi_mass)[:, :, 0], axis=-1)
         _check(np.all(self.jac > 1e-9, axis=1), self.jac.min(1), self.kind,
                "reference slope r_x (nearly) vanishes at a Gauss point; give nodal slopes of unit length along the axis")
+
+    def _reference_axis(self):
+        """(p₁, t₁, p₂, t₂) of the reference axis, each (n_el, d), after checking that the
+        nodes are distinct and that each nodal slope points along the element (r_x·(p₂ − p₁)
+        > 0): a slope reversed against (or across) the chord folds the cubic, whose slope
+        then vanishes inside the element (NaN strains)."""
+        d, half = self.dim, self.ndof // 2
+        q = self.q_ref
+        p1, t1, p2, t2 = q[:, :d], q[:, d:2 * d], q[:, half:half + d], q[:, half + d:half + 2 * d]
+        chord = np.linalg.norm(p2 - p1, axis=1)
+        _check(chord > 0, chord, self.kind, "end nodes coincide (zero length); move a node")
+        for k, t in ((1, t1), (2, t2)):
+            cosine = np.sum(t * (p2 - p1), 1) / (chord * np.maximum(np.linalg.norm(t, axis=1), 1e-300))
+            _check(cosine > 0, cosine, self.kind,
+                   f"the slope r_x at its node {k} is zero or points against (or across) the element, "
+                   "whose axis would fold back on itself; give nodal tangents pointing from the "
+                   "element's first node towards its second (cosine with the chord)")
+        return p1, t1, p2, t2
 
     # ------------------------------------------------------------------ fields
     def fields(self, qe, xi):
@@ -282,7 +342,9 @@ class ANCFCable(ANCFElement):
     def __init__(self, q_ref, E, rho, section, damping=0.0, length=None, n_gauss=3):
         self._setup(q_ref, E, rho, section, damping, length, n_gauss)
         self.EA = self.E * self.A
-        self.kappa_ref = self._curvature_value(self.z_ref)        # (n_el, n_g)
+        kappa = self._curvature_value(self.z_ref)                   # (n_el, n_g)
+        # round-off of straight elements (|κ₀| L < STRAIGHT_TOLERANCE) becomes exactly 0
+        self.kappa_ref = np.where(np.abs(kappa) * self.length[:, None] < STRAIGHT_TOLERANCE, 0.0, kappa)
 
     @staticmethod
     def _coefficients(xi):
@@ -318,6 +380,8 @@ class ANCFCable2D(ANCFCable):
     """Planar ANCF cable, 8 dof [r₁, r₁,ₓ, r₂, r₂,ₓ] (each 2 components), signed curvature."""
 
     ndof, dim, kind, planar = 8, 2, "ANCFCable2D", True
+    # recorded quantities: kernel method (qe, ξ[, y, z]) → (n_el, …) and the names of its values
+    sensor_quantities = {"strain": ("axial_strain", ("strain",)), "curvature": ("curvature", ("kappa_z",))}
     invariant_pairs = ((0, 0, np.eye(2)), (0, 1, np.array([[0.0, 1.0], [-1.0, 0.0]])))   # α = a·a, δ = a × b
 
     def __init__(self, q_ref, E, rho, section, damping=0.0, length=None, n_gauss=3):
@@ -349,7 +413,8 @@ class ANCFCable2D(ANCFCable):
 
 
 class ANCFCable3D(ANCFCable):
-    """Spatial ANCF cable, 12 dof [r₁, r₁,ₓ, r₂, r₂,ₓ], isotropic bending, no torsion.
+    """Spatial ANCF cable, 12 dof [r₁, r₁,ₓ, r₂, r₂,ₓ], isotropic bending, no torsion; a
+    straight-reference element (curved references are refused, see the module docstring).
 
     ``y_axis`` (3,) or (n_el, 3): direction of the section's y axis in the reference
     configuration, used only for strain recovery (default: the global Y axis projected
@@ -357,16 +422,30 @@ class ANCFCable3D(ANCFCable):
     """
 
     ndof, dim, kind, planar = 12, 3, "ANCFCable3D", False
+    sensor_quantities = {"strain": ("axial_strain", ("strain",)), "curvature": ("curvature", ("kappa_y", "kappa_z"))}
     invariant_pairs = ((0, 0, np.eye(3)), (0, 1, np.eye(3)), (1, 1, np.eye(3)))   # α, β, γ
 
     def __init__(self, q_ref, E, rho, section, damping=0.0, length=None, n_gauss=3, y_axis=None):
+        _check_section(section, self.kind)
         Iy, Iz = np.broadcast_arrays(np.asarray(section.Iy, float), np.asarray(section.Iz, float))
         if not np.allclose(Iy, Iz, rtol=1e-12, atol=0.0):
             raise ModelError("ANCFCable3D: its bending stiffness is isotropic, but the section has I_y ≠ I_z; "
                              "use a section with equal moments (e.g. sections.circular) or ANCFBeam3D")
         super().__init__(q_ref, E, rho, section, damping, length, n_gauss)
+        self._require_straight()
         self.EI = self.E * self.Iy
         self.y_axis = None if y_axis is None else np.broadcast_to(np.asarray(y_axis, float), (self.n_el, 3))
+
+    def _require_straight(self):
+        """Refuse curved references. r_x × r_xx of a cubic is a quadratic polynomial in ξ, so
+        it vanishes on the whole element if it does at ξ = 0, ½, 1."""
+        kappa = self._curvature_value(self.fields(self.q_ref, np.array([0.0, 0.5, 1.0])))
+        turn = kappa.max(axis=1) * self.length
+        _check(turn < STRAIGHT_TOLERANCE, turn, self.kind,
+               "the reference axis is curved (κ₀ L shown), but the 3-D cable is a straight-reference element "
+               "(its energy depends on |κ| only: no out-of-plane or torsional stiffness about a curved "
+               "reference). Use element 'cable2d' (ANCFCable2D) for curves in a plane z = const or 'beam' "
+               "(ANCFBeam3D) for spatial curves; for a straight cable give nodal tangents along the axis")
 
     @staticmethod
     def _curvature_value(z):

@@ -364,26 +364,20 @@ def _planar_bending(I, k0, W_I, W_II, k_I, k_II):
 
 
 @njit(cache=True)
-def _spatial_bending(I, k0, W_I, W_II, f_I, f_II):
-    """½(κ − κ₀)² = ½(f − 2κ₀√f + κ₀²) with f = κ² = γ/α² − β²/α³ (3-D, invariants α, β, γ);
-    the √f terms only where κ₀ ≠ 0. Adds the invariant derivatives to W_I, W_II (if sized);
-    f_I (3,), f_II (3, 3) scratch."""
+def _spatial_bending(I, W_I, W_II, f_I, f_II):
+    """½κ² = ½f with f = κ² = γ/α² − β²/α³ (3-D, invariants α, β, γ; straight reference,
+    κ₀ = 0), adding its invariant derivatives to W_I, W_II (if sized); f_I (3,), f_II (3, 3)
+    scratch."""
     alpha, beta, gamma = I[0], I[1], I[2]
     i1 = 1.0 / alpha
     i2 = i1 * i1
     i3 = i2 * i1
     g2, b2 = gamma * i2, beta * beta * i3                  # γ/α², β²/α³
-    f = g2 - b2
-    curved = k0 != 0.0
-    root = np.sqrt(f) if curved else 1.0
-    W = 0.5 * (f - 2.0 * k0 * (root if curved else 0.0) + k0 * k0)
     f_I[0], f_I[1], f_I[2] = (-2.0 * g2 + 3.0 * b2) * i1, -2.0 * beta * i3, i2
-    c = 0.5 * (1.0 - k0 / root)
     if W_I.size:
         for m in range(3):
-            W_I[m] += c * f_I[m]
+            W_I[m] += 0.5 * f_I[m]
     if W_II.size:
-        h = 0.25 * k0 / (root * root * root) if curved else 0.0
         f_II[:, :] = 0.0
         f_II[0, 0] = (6.0 * g2 - 12.0 * b2) * i2
         f_II[0, 1] = f_II[1, 0] = 6.0 * beta * i3 * i1
@@ -391,14 +385,15 @@ def _spatial_bending(I, k0, W_I, W_II, f_I, f_II):
         f_II[1, 1] = -2.0 * i3
         for m in range(3):
             for n in range(3):
-                W_II[m, n] += c * f_II[m, n] + h * f_I[m] * f_I[n]
-    return W
+                W_II[m, n] += 0.5 * f_II[m, n]
+    return 0.5 * (g2 - b2)
 
 
 @njit(cache=True)
 def cable_density(I, jac, EA, EI, kappa_ref, planar, order):
     """½ EA ε² + ½ EI (κ − κ₀)² per unit reference length and its invariant derivatives
-    (cable, module :mod:`femdyn.elements.ancf_cable`); ``planar`` selects the signed 2-D κ."""
+    (cable, module :mod:`femdyn.elements.ancf_cable`); ``planar`` selects the signed 2-D κ
+    (κ₀ = ``kappa_ref``), otherwise κ = |κ| of a straight-reference 3-D cable (κ₀ = 0)."""
     n_el, n_g, n_inv = I.shape
     W, W_I, W_II = _outputs(n_el, n_g, n_inv, order)
     bI = np.zeros(n_inv if order >= 1 else 0)
@@ -412,7 +407,7 @@ def cable_density(I, jac, EA, EI, kappa_ref, planar, order):
             if planar:
                 wb = _planar_bending(I[e, g], kappa_ref[e, g], bI, bII, work_I, work_II)
             else:
-                wb = _spatial_bending(I[e, g], kappa_ref[e, g], bI, bII, work_I, work_II)
+                wb = _spatial_bending(I[e, g], bI, bII, work_I, work_II)
             W[e, g] = 0.5 * EA[e] * eps * eps + EI[e] * wb
             if order >= 1:
                 for m in range(n_inv):
@@ -429,21 +424,22 @@ def cable_density(I, jac, EA, EI, kappa_ref, planar, order):
 @njit(cache=True)
 def axis_strain_density(I, jac, P, s_ref, C, W_II_const, order):
     """½ Σ_s C_s Δs_s² for strains s_s = Σ_m P_sm I_m − s⁰_s (s ≥ 1) and the axial strain
-    s₀ = ε = √α/ℓ₀ − 1 (beam, module :mod:`femdyn.elements.ancf_beam`); C (n_el, n_s) the
-    diagonal stiffnesses, W_II_const (n_el, n_inv, n_inv) = Σ_(s≥1) C_s P_sᵀ P_s."""
+    s₀ = ε = √α/ℓ₀ − 1 (beam, module :mod:`femdyn.elements.ancf_beam`); C (n_el, n_g, n_s)
+    the diagonal stiffnesses at each point, W_II_const (n_el, n_g, n_inv, n_inv) =
+    Σ_(s≥1) C_s P_sᵀ P_s."""
     n_el, n_g, n_inv = I.shape
     n_s = P.shape[0]
     W, W_I, W_II = _outputs(n_el, n_g, n_inv, order)
     for e in range(n_el):
         for g in range(n_g):
             eps, e_a, e_aa = _axial(I[e, g, 0], jac[e, g])
-            sigma0 = C[e, 0] * eps
+            sigma0 = C[e, g, 0] * eps
             w = 0.5 * eps * sigma0
             for s in range(1, n_s):
                 ds = -s_ref[e, g, s]
                 for m in range(n_inv):
                     ds += P[s, m] * I[e, g, m]
-                sigma = C[e, s] * ds
+                sigma = C[e, g, s] * ds
                 w += 0.5 * ds * sigma
                 if order >= 1:
                     for m in range(n_inv):
@@ -452,8 +448,8 @@ def axis_strain_density(I, jac, P, s_ref, C, W_II_const, order):
             if order >= 1:
                 W_I[e, g, 0] += sigma0 * e_a
             if order >= 2:
-                W_II[e, g] = W_II_const[e]
-                W_II[e, g, 0, 0] += C[e, 0] * (e_a * e_a + eps * e_aa)
+                W_II[e, g] = W_II_const[e, g]
+                W_II[e, g, 0, 0] += C[e, g, 0] * (e_a * e_a + eps * e_aa)
     return W, W_I, W_II
 
 

@@ -51,16 +51,16 @@ def slender_rod(mass, length):
     return np.array([length / 2, 0.0, 0.0]), np.diag([0.0, 1.0, 1.0]) * mass * length**2 / 12
 
 
-def equilateral_plate(circumradius, thickness, density=None, mass=None):
+def equilateral_plate(circumradius, thickness, density=None, mass=None, name="equilateral plate"):
     """Mass and centroidal inertia (local axes: x, y in plane, z normal) of a uniform
     equilateral triangular plate. Side a = √3 R, area (3√3/4) R², in-plane moments
     m a²/24 = m R²/8 each, polar m R²/4 (thin-plate values plus m t²/12 in plane)."""
     area = 3 * np.sqrt(3) / 4 * circumradius**2
     if (density is None) == (mass is None):
-        raise ModelError("equilateral plate: give exactly one of density (kg/m³) or mass (kg)")
+        raise ModelError(f"{name}: give exactly one of density (kg/m³) or mass (kg)")
     m = density * area * thickness if mass is None else float(mass)
     if not m > 0 or not circumradius > 0 or thickness < 0:
-        raise ModelError(f"equilateral plate: need positive mass, circumradius and thickness ≥ 0, "
+        raise ModelError(f"{name}: need positive mass, circumradius and thickness ≥ 0, "
                          f"got m={m}, R={circumradius}, t={thickness}")
     inplane = m * circumradius**2 / 8 + m * thickness**2 / 12
     return m, np.diag([inplane, inplane, m * circumradius**2 / 4])

@@ -14,6 +14,7 @@ from femdyn.elements import ncf
 
 from .coordinates import Expr
 from .errors import ModelError
+from .validation import positive, vector3
 
 
 class Ground:
@@ -24,10 +25,10 @@ class Ground:
     span_rank = 3
 
     def material_point(self, x):
-        return Expr.constant(x)
+        return Expr.constant(vector3(x, "ground point (m)"))
 
     def material_vector(self, w):
-        return Expr.constant(w)
+        return Expr.constant(vector3(w, "ground vector"))
 
     def span_basis(self):
         return [Expr.constant(e) for e in np.eye(3)], np.eye(3)
@@ -57,12 +58,12 @@ class Frame:
         return c
 
     def material_point(self, x):
-        """Expr of the material point at global position x (initial configuration)."""
-        return self.origin + self._combine(self.local(np.asarray(x, float) - self.origin0))
+        """Expr of the material point at global position x (initial configuration, m)."""
+        return self.origin + self._combine(self.local(vector3(x, f"{self.label}: point (m)") - self.origin0))
 
     def material_vector(self, w):
         """Expr of the material vector equal to w in the initial configuration."""
-        return self._combine(self.local(np.asarray(w, float)))
+        return self._combine(self.local(vector3(w, f"{self.label}: vector")))
 
     def _combine(self, c):
         e = Expr()
@@ -108,9 +109,11 @@ class NaturalBody(Frame):
         self.outside_hint = "for a rigid beam the point must lie on its axis"
         self.B0 = np.column_stack([b(_initial_q(self)) for b in self.basis]) if self.basis else np.zeros((3, 0))
         self._check_basis()
-        if not mass > 0:
-            raise ModelError(f"body '{name}': mass must be positive (kg), got {mass}")
-        self.mass, self.com, self.inertia = float(mass), np.asarray(com, float), np.asarray(inertia, float)
+        self.mass, self.com = positive(mass, f"body '{name}': mass", "kg"), vector3(com, f"body '{name}': com (m)")
+        try:
+            self.inertia = np.asarray(inertia, float)
+        except (TypeError, ValueError):
+            raise ModelError(f"body '{name}': inertia must be a symmetric 3×3 tensor (kg·m²), got {inertia!r}") from None
         self._check_inertia()
         self.point_masses = dict(point_masses or {})
         self.Z, self.first = ncf.basis_mass_matrix(self.mass, self.com - self.origin0, self.inertia,

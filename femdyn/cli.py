@@ -3,7 +3,7 @@ import argparse
 import os
 import sys
 
-from .errors import FemdynError
+from .errors import FemdynError, SolverError
 
 
 def demo(args):
@@ -17,8 +17,13 @@ def demo(args):
     out = os.path.abspath(args.out)
     os.makedirs(out, exist_ok=True)
     plot_configuration(system, path=os.path.join(out, "configuration.png"))
-    results = integrate(system, args.t_end, args.step, Options(rho_inf=args.rho_inf),
-                        output=os.path.join(out, "results"), progress=not args.quiet)
+    folder = os.path.join(out, "results")
+    try:
+        results = integrate(system, args.t_end, args.step, Options(rho_inf=args.rho_inf), output=folder,
+                            progress=not args.quiet)
+    except SolverError as err:
+        raise SolverError(f"{err}\nthe steps computed before the failure are in {folder} "
+                          "(read them with femdyn.load)", err.results) from None
     channels = ["crank.angle", "rocker.angle", "motor.torque", "energy", "constraint_residual"]
     plot_channels(results, channels, os.path.join(out, "channels.png"),
                   units={"crank.angle": "rad", "rocker.angle": "rad", "motor.torque": "N·m",
@@ -50,6 +55,10 @@ def main(argv=None):
         return args.func(args)
     except FemdynError as err:
         print(f"femdyn: error: {err}", file=sys.stderr)
+        return 2
+    except OSError as err:
+        print(f"femdyn: error: cannot write '{err.filename}': {err.strerror}; choose a writable --out folder",
+              file=sys.stderr)
         return 2
 
 

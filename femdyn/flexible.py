@@ -18,7 +18,9 @@ from .errors import ModelError
 
 
 class ElementSet:
-    """A chain (or any connectivity) of ANCF elements of one kernel type."""
+    """A chain (or any connectivity) of ANCF elements of one kernel type. A kernel with
+    ``neighbours`` (strain recovery along a chain) gets the previous and next element of
+    each element from the shared nodes."""
 
     def __init__(self, name, kernel, nodes_per_element, n, components=None):
         """``components``: indices within each node's coordinates that the kernel uses
@@ -33,6 +35,8 @@ class ElementSet:
                              f"the {type(kernel).__name__} needs {kernel.ndof}; use "
                              f"{'cable' if kernel.ndof == 12 else 'beam'} nodes")
         self.count, self.n = len(self.dofs), n
+        if hasattr(kernel, "neighbours"):
+            kernel.neighbours = _chain_neighbours(nodes_per_element)
         nd = kernel.ndof
         self.k_rows = np.repeat(self.dofs, nd, axis=1).ravel()
         self.k_cols = np.tile(self.dofs, (1, nd)).ravel()
@@ -72,13 +76,20 @@ class ElementSet:
         return pts
 
     def locate(self, element, xi):
-        if not 0 <= element < self.count or not 0.0 <= xi <= 1.0:
-            raise ModelError(f"element set '{self.name}': element {element} / ξ = {xi} outside "
-                             f"0..{self.count - 1} / [0, 1]")
+        """Check a material position, element index (whole number in 0..count−1) and ξ ∈ [0, 1],
+        and return it as (int, float)."""
+        try:
+            ok = float(element).is_integer() and 0 <= element < self.count and 0.0 <= float(xi) <= 1.0
+        except (TypeError, ValueError):
+            ok = False
+        if not ok:
+            raise ModelError(f"element set '{self.name}': element {element!r} / ξ = {xi!r} outside "
+                             f"0..{self.count - 1} (whole numbers) / [0, 1]")
+        return int(element), float(xi)
 
     def material_point(self, element, xi, y=0.0, z=0.0):
         """Expr of the material point (element, ξ, y, z): r = S(ξ, y, z) q_e."""
-        self.locate(element, xi)
+        element, xi = self.locate(element, xi)
         d = self.dim
         S = self.kernel.shape(float(xi), y, z)[element]          # (dim, ndof)
         terms = {}
@@ -109,3 +120,14 @@ class NodeFrame(Frame):
         self.basis = [node.slot(s) for s in node.slots[1:]]
         self.B0 = np.column_stack([node.initial[3 * i:3 * i + 3] for i in range(1, len(node.slots))])
         self.origin0 = node.initial[:3]
+
+
+def _chain_neighbours(nodes_per_element):
+    """(previous, next) element of each element (−1: none): the element ending on its first
+    node and the one starting on its last node (closed rings included)."""
+    starts = {id(a): e for e, (a, _) in enumerate(nodes_per_element)}
+    ends = {id(b): e for e, (_, b) in enumerate(nodes_per_element)}
+    previous = np.array([ends.get(id(a), -1) for a, _ in nodes_per_element])
+    following = np.array([starts.get(id(b), -1) for _, b in nodes_per_element])
+    return previous, following
+

@@ -12,15 +12,16 @@ import numpy as np
 
 from .constraints import Equation
 from .errors import ModelError
+from .validation import vector3
 from .vectorfunctions import Angle, Dot, Linear
 
 AXES = np.eye(3)
 
 
 def _unit(v, what):
-    v = np.asarray(v, float)
+    v = vector3(v, what)
     n = np.linalg.norm(v)
-    if v.shape != (3,) or not n > 0:
+    if not n > 0:
         raise ModelError(f"{what}: expected a nonzero 3-vector, got {v!r}")
     return v / n
 
@@ -62,7 +63,7 @@ class Joint:
     """Base class: ``equations()`` lists the joint's constraint equations."""
 
     kind = "joint"
-    auxiliary = False   # rows the model adds by itself; dropped where a user's joint repeats them
+    auxiliary = False   # rows the model adds by itself; the System keeps those independent of the others
 
     def __init__(self, name, body_a, body_b):
         self.name, self.body_a, self.body_b = name, body_a, body_b
@@ -82,7 +83,10 @@ class Joint:
 
 class Fix(Joint):
     """Fixes coordinates of a node to their initial values (ground coordinates stay in q):
-    all of them, or the given ``components`` (indices within the node's coordinates)."""
+    all of them, or the given ``components`` (indices within the node's coordinates). A
+    unit-vector node keeps its two smaller components fixed: its unit-length row already
+    determines the third (up to a sign that continuity keeps), so fixing all three would
+    be redundant."""
 
     kind = "fix"
 
@@ -90,6 +94,8 @@ class Fix(Joint):
         from .bodies import Ground
         super().__init__(name, Ground(), Ground())
         self.node = node
+        if components is None and node.kind == "vector":
+            components = [c for c in range(3) if c != int(np.argmax(np.abs(node.initial)))]
         chosen = range(node.initial.size) if components is None else components
         self._equations = [Equation(Linear, (node.slot(node.slots[c // 3]),), AXES[c % 3], float(node.initial[c]),
                                     None, f"{name}: {node.name}.{node.slots[c // 3]}{'xyz'[c % 3]}")
@@ -180,10 +186,12 @@ class Revolute(Joint):
         return [] if np.linalg.norm(np.cross(d0, self.axis)) < 1e-8 else [(body.material_vector(d0), d0)]
 
     def angle_vectors(self):
-        """(a on A ⟂ axis, b on B ⟂ axis, axis Expr, rotation offset) for the joint angle."""
-        va, vb = perpendicular_vectors(self.body_a, self.axis), perpendicular_vectors(self.body_b, self.axis)
+        """(a on A, b on B, axis Expr, rotation offset) for the joint angle: a and b are
+        material vectors not parallel to the axis (the angle is that of their projections
+        on the plane ⟂ axis, see :class:`~femdyn.vectorfunctions.Angle`)."""
+        va, vb = self._orientation_vectors(self.body_a), self._orientation_vectors(self.body_b)
         if not va or not vb:
-            raise ModelError(f"revolute '{self.name}': the joint angle needs a material vector perpendicular "
+            raise ModelError(f"revolute '{self.name}': the joint angle needs a material vector not parallel "
                              "to the axis on both bodies (a rigid beam along the axis has none)")
         (a, a0), (b, b0) = va[0], vb[0]
         theta0 = np.arctan2(self.axis @ np.cross(a0, b0), a0 @ b0)

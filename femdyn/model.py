@@ -25,6 +25,7 @@ from .errors import ModelError
 from .loads import JointTorque, PointForce, ScaledForce
 from .sensors import BeamSensor, JointAngleSensor, PointSensor, ReactionSensor
 from .timefunctions import as_time_function
+from .validation import positive, vector3
 from .vectorfunctions import Dot
 
 
@@ -33,7 +34,7 @@ class Model:
 
     def __init__(self, name="model", gravity=(0.0, 0.0, -9.81)):
         self.name = name
-        self.gravity = np.asarray(gravity, float)
+        self.gravity = vector3(gravity, f"model '{name}': gravity (m/s²)")
         self.ground = Ground()
         self.nodes, self.bodies, self.joints, self.loads, self.sensors = {}, {}, {}, [], []
         self.elements = []
@@ -54,11 +55,11 @@ class Model:
 
     def point(self, name, position):
         """An NCF point node (3 coordinates, m)."""
-        return self._add_node(name, "point", np.reshape(position, 3))
+        return self._add_node(name, "point", vector3(position, f"point node '{name}': position (m)"))
 
     def vector(self, name, direction):
         """An NCF unit-vector node (3 coordinates); its unit length is a constraint."""
-        d = np.reshape(np.asarray(direction, float), 3)
+        d = vector3(direction, f"vector node '{name}': direction")
         if abs(np.linalg.norm(d) - 1.0) > 1e-9:
             raise ModelError(f"vector node '{name}': direction must be a unit vector, |d| = {np.linalg.norm(d):.12g}; "
                              "normalise it")
@@ -67,11 +68,14 @@ class Model:
     def cable_node(self, name, position, tangent=(1.0, 0.0, 0.0)):
         """An ANCF cable node: position r (m) and position gradient r_x (unit tangent in the
         stress-free state), 6 coordinates."""
-        return self._add_node(name, "cable", np.concatenate([np.reshape(position, 3), np.reshape(tangent, 3)]))
+        return self._add_node(name, "cable", np.concatenate([vector3(position, f"cable node '{name}': position (m)"),
+                                                             vector3(tangent, f"cable node '{name}': tangent")]))
 
     def beam_node(self, name, position, rx=(1.0, 0.0, 0.0), ry=(0.0, 1.0, 0.0), rz=(0.0, 0.0, 1.0)):
         """A fully parameterized ANCF node: r and the gradients r_x, r_y, r_z (12 coordinates)."""
-        return self._add_node(name, "beam", np.concatenate([np.reshape(v, 3) for v in (position, rx, ry, rz)]))
+        return self._add_node(name, "beam", np.concatenate([vector3(v, f"beam node '{name}': {slot}")
+                                                            for v, slot in zip((position, rx, ry, rz),
+                                                                               ("position (m)", "rx", "ry", "rz"))]))
 
     def node(self, name):
         try:
@@ -112,6 +116,7 @@ class Model:
             raise ModelError(f"rigid beam '{name}': zero length (nodes '{p1.name}' and '{p2.name}' coincide); "
                              "move one of them")
         mass = _mass_of(f"rigid beam '{name}'", mass, density, area, length)
+        end_masses = _end_masses(name, end_masses)
         offset, inertia_local = ncf.slender_rod(mass, length)
         e = (p2.initial - p1.initial) / length
         R = _frame_with_x(e)
@@ -125,9 +130,10 @@ class Model:
         """A spatial rigid body on natural coordinates (e.g. 2 points + 2 unit vectors).
         ``com`` (m) and ``inertia`` (kg·m², about the centre of mass) in global axes at t = 0."""
         points, vectors = [self.node(p) for p in points], [self.node(v) for v in vectors]
-        com = points[0].initial if com is None else com
+        com = points[0].initial if com is None else vector3(com, f"rigid body '{name}': com (m)")
         inertia = np.zeros((3, 3)) if inertia is None else inertia
-        return self._add_body(NaturalBody(name, points, vectors, mass, com, inertia))
+        return self._add_body(NaturalBody(name, points, vectors, positive(mass, f"rigid body '{name}': mass", "kg"),
+                                          com, inertia))
 
     def triangle_platform(self, name, center, normal, circumradius, thickness=0.0, density=None, mass=None,
                           first_vertex=(1.0, 0.0, 0.0)):
@@ -135,14 +141,15 @@ class Model:
         q_a = (A1, A2, u, v) ∈ R¹²: vertices A1, A2, unit normal u and the in-plane unit
         vector v ⟂ A1A2 pointing to the third vertex. Returns the body; ``body.vertices``
         are the three vertex positions at t = 0."""
-        center, n = np.asarray(center, float), J._unit(normal, f"platform '{name}' normal")
-        d = np.asarray(first_vertex, float) - n * (n @ first_vertex)
+        center, n = vector3(center, f"platform '{name}': center (m)"), J._unit(normal, f"platform '{name}' normal")
+        first_vertex = vector3(first_vertex, f"platform '{name}': first_vertex")
+        d = first_vertex - n * (n @ first_vertex)
         if np.linalg.norm(d) < 1e-9:
             raise ModelError(f"platform '{name}': first_vertex direction is parallel to the normal")
         d /= np.linalg.norm(d)
         e2 = np.cross(n, d)
         verts = [center + circumradius * (np.cos(a) * d + np.sin(a) * e2) for a in (0, 2 * np.pi / 3, 4 * np.pi / 3)]
-        m, I_local = ncf.equilateral_plate(circumradius, thickness, density, mass)
+        m, I_local = ncf.equilateral_plate(circumradius, thickness, density, mass, f"platform '{name}'")
         R = np.column_stack([d, e2, n])
         A1, A2 = self.point(f"{name}.A1", verts[0]), self.point(f"{name}.A2", verts[1])
         v = verts[2] - 0.5 * (verts[0] + verts[1])
@@ -152,15 +159,19 @@ class Model:
         return body
 
     # --- flexible beams -----------------------------------------------------------
-    def ancf_beam(self, name, nodes, E, rho, section, element="cable", nu=0.3, damping=0.0):
+    def ancf_beam(self, name, nodes, E, rho, section, element="cable", nu=0.3, damping=0.0, y_axis=None):
         """A chain of ANCF elements between consecutive ``nodes`` (shared nodes).
 
-        ``element`` = "cable" (ANCFCable3D on cable nodes: axial strain and curvature),
-        "cable2d" (ANCFCable2D on cable nodes that lie in a plane z = const with r_x in it:
-        the model fixes their z components, for planar studies) or "beam" (ANCFBeam3D on
-        beam nodes: extension, shear, bending, torsion, locking-free).
-        E in Pa, ρ in kg/m³, ``section`` from :mod:`femdyn.elements.sections`, ``damping``
-        the Kelvin–Voigt coefficient in s. Returns the :class:`ElementSet`."""
+        ``element`` = "cable" (ANCFCable3D on cable nodes: axial strain and curvature;
+        straight reference only), "cable2d" (ANCFCable2D on cable nodes that lie in a plane
+        z = const with r_x in it: the model fixes their z components, for planar studies)
+        or "beam" (ANCFBeam3D on beam nodes: extension, shear, bending, torsion,
+        locking-free). E in Pa, ρ in kg/m³, ``section`` from
+        :mod:`femdyn.elements.sections`, ``damping`` the Kelvin–Voigt coefficient in s,
+        ``nu`` the Poisson ratio (beam), ``y_axis`` the section y direction of a 3-D cable
+        (strain recovery only; a beam's section axes are its nodes' r_y, r_z). Each
+        element's parameter length is the arc length of its reference axis. Returns the
+        :class:`ElementSet`."""
         nodes = [self.node(nd) for nd in nodes]
         if len(nodes) < 2:
             raise ModelError(f"ANCF beam '{name}': needs at least two nodes")
@@ -179,67 +190,126 @@ class Model:
             self._make_planar(name, nodes)
         pick = (lambda nd: nd.initial) if components is None else (lambda nd: nd.initial[list(components)])
         q_ref = np.array([np.concatenate([pick(a), pick(b)]) for a, b in pairs])
-        self.elements.append(ElementSet(name, _kernel(element, q_ref, E, rho, section, nu, damping), pairs, None,
-                                        components))
+        try:
+            kernel = _kernel(element, q_ref, E, rho, section, nu, damping, y_axis)
+        except ModelError as err:
+            raise ModelError(f"ANCF beam '{name}': {err}") from None
+        self.elements.append(ElementSet(name, kernel, pairs, None, components))
         return self.elements[-1]
 
     def _make_planar(self, name, nodes):
-        """Fix the out-of-plane components (r_z, r_x,z) of a planar cable's nodes."""
+        """Fix the out-of-plane components (r_z, r_x,z) of a planar cable's nodes: one
+        auxiliary joint "plane <node>" per node, shared by every planar cable on the node.
+        The System keeps only the rows of it that the other constraints do not already
+        imply (e.g. a clamp or a revolute about z at the node)."""
         z0 = nodes[0].initial[2]
         for nd in nodes:
             if abs(nd.initial[2] - z0) > 1e-12 or abs(nd.initial[5]) > 1e-12:
                 raise ModelError(f"planar cable '{name}': node '{nd.name}' leaves the plane z = {z0:g} "
                                  "(its r_z or r_x,z differs); planar cables lie in a plane z = const")
-            if f"{name} plane {nd.name}" not in self.joints:
-                self._add_joint(J.Fix(f"{name} plane {nd.name}", nd, components=(2, 5))).auxiliary = True
+            if f"plane {nd.name}" not in self.joints:
+                self._add_joint(J.Fix(f"plane {nd.name}", nd, components=(2, 5))).auxiliary = True
 
     def straight_beam(self, name, start, end, n_elements, E, rho, section, element="cable", nu=0.3,
                       damping=0.0, first=None, last=None, y_axis=None):
         """Mesh a straight beam from ``start`` to ``end`` (m) into ``n_elements`` ANCF elements.
-        ``first``/``last`` reuse existing nodes at the ends (to share them with other parts).
-        For beam elements the cross-section axes are ``y_axis`` (⟂ the axis) and x × y."""
-        start, end = np.asarray(start, float), np.asarray(end, float)
+        ``first``/``last`` reuse existing nodes at the ends (to share them with other parts);
+        a reused node must lie at the end and carry this beam's tangent (and section axes):
+        a node has one slope, so a corner needs two nodes joined rigidly.
+        The cross-section axes are ``y_axis`` (projected ⟂ the axis; default global y, or
+        global z for a beam along y) and x × y: the nodes' r_y, r_z of beam elements, the
+        frame of strain gauges on a 3-D cable."""
+        start = vector3(start, f"beam '{name}': start (m)")
+        end = vector3(end, f"beam '{name}': end (m)")
+        n_el = _count(n_elements, f"beam '{name}': n_elements")
         axis = end - start
         length = np.linalg.norm(axis)
-        if not length > 0 or int(n_elements) < 1:
-            raise ModelError(f"beam '{name}': needs distinct ends and n_elements ≥ 1")
+        if not length > 0:
+            raise ModelError(f"beam '{name}': start and end coincide; give distinct end points (m)")
         ex = axis / length
         if y_axis is None:   # global y projected onto the section plane (global z for a beam along y)
             y_axis = (0.0, 0.0, 1.0) if abs(ex[1]) > 0.9 else (0.0, 1.0, 0.0)
-        ey = np.asarray(y_axis, float)
-        ey = ey - ex * (ex @ ey)
-        ey /= np.linalg.norm(ey)
+        ey = _section_y_axes(f"beam '{name}'", ex[None, :], y_axis)[0]
+        frame = np.concatenate([ex, ey, np.cross(ex, ey)]) if element == "beam" else ex
         nodes = []
-        for i in range(int(n_elements) + 1):
-            given = first if i == 0 else last if i == n_elements else None
+        for i in range(n_el + 1):
+            x = start + axis * i / n_el
+            given = first if i == 0 else last if i == n_el else None
             if given is not None:
-                nodes.append(self.node(given))
+                nodes.append(self._reused_node(name, given, "first" if i == 0 else "last", f"{name}.{i}", x, frame))
                 continue
-            x = start + axis * i / n_elements
-            nodes.append(self.beam_node(f"{name}.{i}", x, ex, ey, np.cross(ex, ey)) if element == "beam"
+            nodes.append(self.beam_node(f"{name}.{i}", x, *frame.reshape(3, 3)) if element == "beam"
                          else self.cable_node(f"{name}.{i}", x, ex))
-        return self.ancf_beam(name, nodes, E, rho, section, element, nu, damping)
+        return self.ancf_beam(name, nodes, E, rho, section, element, nu, damping, y_axis=ey)
 
-    def beam_through_points(self, name, points, E, rho, section, damping=0.0, tangents=None):
-        """ANCF cable chain through centreline points (m), one element between neighbours;
-        node tangents from the polyline (or given). Curved beams: sample the centreline
-        densely enough that chords approximate arcs."""
-        points = np.asarray(points, float)
-        if points.ndim != 2 or points.shape[1] != 3 or len(points) < 2:
-            raise ModelError(f"beam '{name}': points must be an (n ≥ 2, 3) array in metres")
+    def _reused_node(self, name, node, role, own_name, position, gradients):
+        """An existing node shared as the ``role`` end of beam ``name``, checked against the
+        beam's end position and nodal gradients (tangent, and section axes for beams)."""
+        node = self.node(node)
+        have = node.initial[3:3 + gradients.size] if node.initial.size >= 3 + gradients.size else None
+        if not np.allclose(node.initial[:3], position, rtol=0, atol=1e-9 * max(1.0, np.abs(position).max())):
+            raise ModelError(f"beam '{name}': node '{node.name}' (given as {role}) is at "
+                             f"{node.initial[:3].tolist()}, not at the beam's end {position.tolist()}; "
+                             "reuse a node only where the beam ends")
+        if have is not None and not np.allclose(have, gradients, rtol=0, atol=1e-9):
+            raise ModelError(f"beam '{name}': node '{node.name}' (given as {role}) has the gradients "
+                             f"{np.round(have, 6).tolist()} but this beam needs {np.round(gradients, 6).tolist()} "
+                             "(tangent, section axes) there: a shared node has one slope, so reusing it would "
+                             "make a kinked element. For a corner give this beam its own end node (leave "
+                             f"{role}= out) and join the two nodes rigidly: clamp both to one rigid body "
+                             "(m.clamp), or for element='beam' clamp the new node to the old one "
+                             f"(m.clamp(name, '{own_name}', '{node.name}'))")
+        return node
+
+    def beam_through_points(self, name, points, E, rho, section, damping=0.0, tangents=None, element=None,
+                            y_axis=None, nu=0.3):
+        """ANCF chain through centreline points (m), one element between neighbours.
+
+        Node tangents: ``tangents`` (n, 3), or second-order estimates from the points
+        (:func:`femdyn.mesh.lines.polyline_tangents`: exact on circles). A centreline whose
+        last point repeats the first is a closed loop: its last element ends on the first
+        node. ``element``:
+        - "cable": ANCFCable3D, straight centrelines only (the 3-D cable is a
+          straight-reference element); ``y_axis`` orients its strain gauges;
+        - "cable2d": ANCFCable2D, curves in a plane z = const (the model keeps them in it);
+        - "beam": ANCFBeam3D, any curve; section y axes from the hint ``y_axis`` ((3,) or
+          one per point) projected on the plane ⟂ the tangent, by default the global y
+          axis projected at the first point (global z if the curve starts along y) and
+          carried along by parallel transport (no twist);
+        - None: "cable" for straight centrelines, "cable2d" for curves in a plane
+          z = const, otherwise an error asking for "beam".
+        E in Pa, ρ in kg/m³, ``section`` from :mod:`femdyn.elements.sections`, ``damping`` in s,
+        ``nu`` (beam only). Returns the :class:`ElementSet`."""
         from femdyn.mesh.lines import polyline_tangents
-        tangents = polyline_tangents(points) if tangents is None else np.asarray(tangents, float)
-        nodes = [self.cable_node(f"{name}.{i}", p, t / np.linalg.norm(t)) for i, (p, t) in enumerate(zip(points, tangents))]
-        return self.ancf_beam(name, nodes, E, rho, section, "cable", damping=damping)
+        what = f"beam '{name}'"
+        points, closed = _centreline(what, points)
+        if tangents is None:
+            tangents = polyline_tangents(points, closed=closed)
+        else:
+            tangents = _unit_rows(f"{what}: tangents", tangents, len(points) + closed)[:len(points)]
+        element = _centreline_element(what, points, tangents, closed) if element is None else element
+        if element == "beam":
+            ey = _section_y_axes(what, tangents, y_axis) if y_axis is not None else _transported_y_axes(tangents)
+            nodes = [self.beam_node(f"{name}.{i}", p, t, y, np.cross(t, y))
+                     for i, (p, t, y) in enumerate(zip(points, tangents, ey))]
+        else:
+            nodes = [self.cable_node(f"{name}.{i}", p, t) for i, (p, t) in enumerate(zip(points, tangents))]
+            if y_axis is not None and element == "cable":      # strain-gauge frame of the 3-D cable
+                y_axis = _section_y_axes(what, tangents, y_axis)[:len(nodes) - 1 + closed]
+        return self.ancf_beam(name, nodes + nodes[:1] * closed, E, rho, section, element, nu, damping,
+                              y_axis=y_axis if element == "cable" else None)
 
-    def beam_from_mesh(self, name, path, E, rho, section, damping=0.0, scale=1.0):
-        """ANCF cable chains from a line mesh file read with meshio (VTK, Gmsh, …): one
-        element per line cell; several unbranched chains become ``name``, ``name#1``, …
-        ``scale`` converts the file's length unit to metres."""
+    def beam_from_mesh(self, name, path, E, rho, section, damping=0.0, scale=1.0, element=None, y_axis=None,
+                       nu=0.3):
+        """ANCF chains from a line mesh file read with meshio (VTK, Gmsh, …): one element
+        per line cell; several unbranched chains become ``name``, ``name#1``, …, closed
+        loops close on their first node. ``scale`` converts the file's length unit to
+        metres; ``element``, ``y_axis``, ``nu`` as in :meth:`beam_through_points`."""
         from femdyn.mesh.lines import read_line_mesh
         points, chains = read_line_mesh(path)
         return [self.beam_through_points(name if k == 0 else f"{name}#{k}", scale * points[c], E, rho, section,
-                                         damping) for k, c in enumerate(chains)]
+                                         damping, element=element, y_axis=y_axis, nu=nu)
+                for k, c in enumerate(chains)]
 
     def element_set(self, name):
         for e in self.elements:
@@ -259,8 +329,11 @@ class Model:
         return self._add_joint(J.Fix(name or f"fix {node.name}", node))
 
     def clamp(self, name, node, body="ground"):
-        """Rigid clamp of an ANCF node to a body or the ground: its position and every
-        position gradient follow the body (3 rows per slot)."""
+        """Rigid clamp of an ANCF node to a body or the ground. The position follows the
+        body (3 rows) and so does the section: a cable node's tangent r_x keeps its
+        direction in the body (2 rows; its length, the axial stretch, stays free: 5 rows in
+        all), a beam node's directors r_y, r_z follow the body (6 rows) while r_x stays free
+        so that shear can develop (a Timoshenko clamp: 9 rows in all)."""
         return self._add_joint(J.Clamp(name, self.node(node), self.body(body)))
 
     def spherical(self, name, body_a, body_b, point):
@@ -303,12 +376,12 @@ class Model:
 
     def force(self, name, body, point, force, function=1.0):
         """Force (N, global components, scaled by f(t)) at a material point of a body."""
-        self.loads.append(PointForce(name, self.body(body).material_point(point), force, function))
+        self.loads.append(PointForce(name, self.body(body).material_point(point),
+                                     vector3(force, f"force '{name}' (N)"), function))
         return self.loads[-1]
 
     def sensor_point(self, name, body, point):
-        self.sensors.append(PointSensor(name, self.body(body).material_point(point)))
-        return self.sensors[-1]
+        return self._add_sensor(PointSensor(name, self.body(body).material_point(point)))
 
     def sensor_strain(self, name, beam, element, xi, y=0.0, z=0.0):
         """Axial strain at a material point of an ANCF beam (what a strain gauge reads):
@@ -319,14 +392,14 @@ class Model:
         """A beam quantity ("strain", "curvature", "twist", "shear") at (element, ξ)."""
         beam = self.element_set(beam) if isinstance(beam, str) else beam
         beam.locate(element, xi)
-        self.sensors.append(BeamSensor(name, beam, element, xi, quantity, y, z))
-        return self.sensors[-1]
+        return self._add_sensor(BeamSensor(name, beam, element, xi, quantity, y, z))
 
     def beam_load(self, name, beam, load, function=1.0):
         """Distributed load (N/m, global components, scaled by f(t)) along an ANCF beam:
-        Q = ∫ Sᵀ w dx, i.e. the kernel's gravity vector for w/(ρA)."""
+        Q = ∫ Sᵀ w dx, i.e. the kernel's gravity vector for w/(ρA). A planar cable also
+        takes the two in-plane components (x, y)."""
         beam = self.element_set(beam) if isinstance(beam, str) else beam
-        w = np.asarray(load, float).reshape(3)
+        w = _beam_vector(beam, load, f"beam load '{name}' (N/m)")
         dofs, weight = beam.gravity(w)
         per_length = weight.reshape(beam.count, -1) / (beam.kernel.rho * beam.kernel.A)[:, None]
         Q = np.zeros(self.size)
@@ -335,31 +408,48 @@ class Model:
         return self.loads[-1]
 
     def beam_force(self, name, beam, element, xi, force, function=1.0):
-        """Force (N, global components, scaled by f(t)) at a point of an ANCF beam's axis."""
+        """Force (N, global components, scaled by f(t)) at a point of an ANCF beam's axis; a
+        planar cable also takes the two in-plane components (x, y)."""
         beam = self.element_set(beam) if isinstance(beam, str) else beam
-        self.loads.append(PointForce(name, beam.material_point(element, xi), force, function))
+        self.loads.append(PointForce(name, beam.material_point(element, xi),
+                                     _beam_vector(beam, force, f"beam force '{name}' (N)"), function))
         return self.loads[-1]
 
     def sensor_angle(self, name, revolute):
-        self.sensors.append(JointAngleSensor(name, self._revolute(revolute)))
-        return self.sensors[-1]
+        return self._add_sensor(JointAngleSensor(name, self._revolute(revolute)))
 
     def sensor_reaction(self, name, joint):
-        joint = self.joints[joint] if isinstance(joint, str) else joint
-        self.sensors.append(ReactionSensor(name, joint))
-        return self.sensors[-1]
+        """Reaction of a joint (its constraint forces and moments, see the joint's ``reaction``)."""
+        if isinstance(joint, str):
+            if joint not in self.joints:
+                raise ModelError(f"reaction sensor '{name}': unknown joint '{joint}'; known joints: {sorted(self.joints)}")
+            joint = self.joints[joint]
+        return self._add_sensor(ReactionSensor(name, joint))
+
+    def _add_sensor(self, sensor):
+        if any(s.name == sensor.name for s in self.sensors):
+            raise ModelError(f"sensor '{sensor.name}' exists already; sensor names must be unique (they name "
+                             "the result channels)")
+        self.sensors.append(sensor)
+        return sensor
 
     def set_velocity(self, node, velocity):
         """Initial velocity guess of a node's coordinates (made consistent by the solver)."""
         node = self.node(node)
-        self.velocities[node.name] = np.asarray(velocity, float).reshape(node.initial.shape)
+        v = np.asarray(velocity, float) if np.size(velocity) == node.initial.size else None
+        if v is None or not np.all(np.isfinite(v)):
+            raise ModelError(f"initial velocity of node '{node.name}': expected {node.initial.size} finite numbers "
+                             f"(one per coordinate), got {velocity!r}")
+        self.velocities[node.name] = v.reshape(node.initial.shape)
 
     def set_rigid_velocity(self, body, omega, velocity=(0, 0, 0), reference=None):
         """Initial rigid motion of a body: angular velocity ω (rad/s) and velocity (m/s) of
         ``reference`` (default: its first point): ṗ = v + ω×(p − ref), u̇ = ω×u."""
         body = self.body(body)
-        omega, velocity = np.asarray(omega, float), np.asarray(velocity, float)
-        ref = body.points[0].initial if reference is None else np.asarray(reference, float)
+        omega = vector3(omega, f"rigid velocity of '{body.name}': omega (rad/s)")
+        velocity = vector3(velocity, f"rigid velocity of '{body.name}': velocity (m/s)")
+        ref = body.points[0].initial if reference is None else vector3(reference, f"rigid velocity of '{body.name}': "
+                                                                                  "reference (m)")
         for p in body.points:
             self.velocities[p.name] = velocity + np.cross(omega, p.initial - ref)
         for u in body.vectors:
@@ -389,12 +479,14 @@ class Model:
         return System(self)
 
 
-def _kernel(element, q_ref, E, rho, section, nu, damping):
+def _kernel(element, q_ref, E, rho, section, nu, damping, y_axis):
     from femdyn.elements.ancf_beam import ANCFBeam3D
     from femdyn.elements.ancf_cable import ANCFCable2D, ANCFCable3D
     if element == "beam":
         return ANCFBeam3D(q_ref, E, rho, section, nu=nu, damping=damping)
-    return (ANCFCable2D if element == "cable2d" else ANCFCable3D)(q_ref, E, rho, section, damping=damping)
+    if element == "cable2d":
+        return ANCFCable2D(q_ref, E, rho, section, damping=damping)
+    return ANCFCable3D(q_ref, E, rho, section, damping=damping, y_axis=y_axis)
 
 
 def _mass_of(what, mass, density, area, length):
@@ -409,9 +501,128 @@ def _mass_of(what, mass, density, area, length):
     return float(mass)
 
 
+def _end_masses(name, end_masses):
+    """Two point masses (kg, ≥ 0) at the beam's end nodes."""
+    if np.size(end_masses) != 2:
+        raise ModelError(f"rigid beam '{name}': end_masses must be two values (kg) for its two end nodes, "
+                         f"got {end_masses!r}")
+    return [positive(m, f"rigid beam '{name}': end mass", "kg", allow_zero=True) for m in np.ravel(end_masses)]
+
+
 def _frame_with_x(e):
     """Rotation matrix whose first column is the unit vector e."""
     helper = np.eye(3)[np.argmin(np.abs(e))]
     y = np.cross(e, helper)
     y /= np.linalg.norm(y)
     return np.column_stack([e, y, np.cross(e, y)])
+
+
+def _count(value, what):
+    """A positive integer count (e.g. a number of elements)."""
+    try:
+        whole = not isinstance(value, (bool, np.bool_)) and float(value).is_integer() and value >= 1
+    except (TypeError, ValueError):
+        whole = False
+    if not whole:
+        raise ModelError(f"{what}: expected a whole number ≥ 1, got {value!r}")
+    return int(value)
+
+
+def _unit_rows(what, vectors, count):
+    """``vectors`` as ``count`` unit rows (count, 3), refusing other shapes and zero rows."""
+    try:
+        v = np.asarray(vectors, float)
+    except (TypeError, ValueError):
+        v = None
+    if v is None or v.shape != (count, 3) or not np.all(np.isfinite(v)):
+        raise ModelError(f"{what}: expected {count} rows of 3 finite numbers (one per point), got shape "
+                         f"{np.shape(vectors)}")
+    norm = np.linalg.norm(v, axis=1)
+    if np.any(norm == 0):
+        raise ModelError(f"{what}: row {int(np.argmin(norm))} is zero; give a direction along the centreline")
+    return v / norm[:, None]
+
+
+def _centreline(what, points):
+    """Points (n, 3) of a centreline and whether it is closed (last point = first; the
+    repeated point is dropped); consecutive points must differ."""
+    try:
+        points = np.asarray(points, float)
+    except (TypeError, ValueError):
+        points = np.zeros((0, 0))
+    if points.ndim != 2 or points.shape[1] != 3 or len(points) < 2 or not np.all(np.isfinite(points)):
+        raise ModelError(f"{what}: points must be an (n ≥ 2, 3) array of finite coordinates in metres")
+    segment = np.linalg.norm(np.diff(points, axis=0), axis=1)
+    scale = max(np.abs(points).max(), segment.max())
+    if np.linalg.norm(points[-1] - points[0]) <= 1e-12 * scale and len(points) > 3:      # closed loop
+        points = points[:-1]
+        segment = segment[:-1]
+        closed = True
+    else:
+        closed = False
+    short = np.flatnonzero(segment <= 1e-12 * scale)
+    if short.size:
+        raise ModelError(f"{what}: points {short[0]} and {short[0] + 1} coincide; remove the repeated point")
+    return points, closed
+
+
+def _centreline_element(what, points, tangents, closed):
+    """The element that is valid for the centreline: "cable" if straight, "cable2d" if it
+    lies in a plane z = const, else an error asking for "beam"."""
+    chord = points[-1] - points[0]
+    scale = np.linalg.norm(np.diff(points, axis=0), axis=1).sum()
+    if not closed and np.linalg.norm(chord) > 0:
+        e = chord / np.linalg.norm(chord)
+        off_line = np.linalg.norm(np.cross(points - points[0], e), axis=1).max() / scale
+        if off_line < 1e-12 and np.linalg.norm(np.cross(tangents, e), axis=1).max() < 1e-12:
+            return "cable"
+    if np.abs(points[:, 2] - points[0, 2]).max() <= 1e-12 and np.abs(tangents[:, 2]).max() <= 1e-12:
+        return "cable2d"
+    raise ModelError(f"{what}: the centreline is curved and leaves every plane z = const; the 3-D cable only "
+                     "takes straight centrelines and the planar cable curves in a plane z = const, so pass "
+                     "element='beam' (ANCFBeam3D; y_axis sets the section axes)")
+
+
+def _section_y_axes(what, tangents, y_axis):
+    """Section y axes (n, 3): the hint ``y_axis`` ((3,) or (n, 3)) projected on the plane ⟂
+    each unit tangent and normalized; refused where the hint is (nearly) tangent."""
+    try:
+        hint = np.broadcast_to(np.asarray(y_axis, float), tangents.shape)
+    except (TypeError, ValueError):
+        raise ModelError(f"{what}: y_axis must be a 3-vector or one per node, got {y_axis!r}") from None
+    ey = hint - tangents * np.sum(hint * tangents, axis=1, keepdims=True)
+    norm = np.linalg.norm(ey, axis=1)
+    bad = np.flatnonzero(~(norm > 1e-6 * np.linalg.norm(hint, axis=1)))
+    if bad.size:
+        raise ModelError(f"{what}: the y_axis hint {hint[bad[0]].tolist()} is (nearly) parallel to the beam axis "
+                         f"{np.round(tangents[bad[0]], 6).tolist()} at node {bad[0]}; give a hint that is not "
+                         "tangent to the centreline (e.g. the normal of the plane of a planar curve)")
+    return ey / norm[:, None]
+
+
+def _transported_y_axes(tangents):
+    """Section y axes (n, 3) carried along the unit tangents by parallel transport (each
+    one turned by the smallest rotation taking t_i to t_(i+1), so the frame does not
+    twist about the axis), starting from the global y axis projected at the first node
+    (global z if the curve starts along y)."""
+    t0 = tangents[0]
+    ey = [_section_y_axes("parallel transport", t0[None], (0.0, 0.0, 1.0) if abs(t0[1]) > 0.9 else (0.0, 1.0, 0.0))[0]]
+    for a, b in zip(tangents[:-1], tangents[1:]):
+        k, c = np.cross(a, b), a @ b
+        if c <= -1 + 1e-12:
+            raise ModelError(f"beam centreline: the tangent reverses between neighbouring nodes ({a.tolist()} → "
+                             f"{b.tolist()}); refine the centreline")
+        y = ey[-1]
+        y = y * c + np.cross(k, y) + k * (k @ y) / (1 + c)          # Rodrigues: the rotation a → b
+        y -= b * (b @ y)
+        ey.append(y / np.linalg.norm(y))
+    return np.array(ey)
+
+
+def _beam_vector(beam, value, what):
+    """A load vector for an ANCF beam: 3 components, or (x, y) for a planar cable."""
+    if beam.dim == 2 and np.ndim(value) == 1 and len(value) == 2:
+        return vector3((*value, 0.0), what)
+    if beam.dim == 2:
+        what += " (a planar cable takes 2 components (x, y), or 3 with z = 0)"
+    return vector3(value, what)

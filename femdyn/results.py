@@ -9,6 +9,7 @@ folder back into :class:`Results`. Without a folder, results are kept in memory 
 import csv
 import json
 import os
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -53,8 +54,11 @@ class Results:
                           f"step columns: {list(STEP_COLUMNS)}, or a coordinate label such as "
                           f"'{m['coordinates'][0] if m['coordinates'] else 'node.rx'}'")
 
-    def reaction(self, joint):
-        """Multipliers of a joint's rows over time (see the joint's docstring for meaning)."""
+    def multipliers(self, joint):
+        """Lagrange multipliers λ of a joint's rows over time, as solved (n_steps, rows). They
+        are not named reactions: coincidence rows give the force on body B (N), orientation
+        rows are multipliers of dot-product conditions, an angle drive's is minus its torque.
+        Physical reactions with names and signs come from a ``Model.sensor_reaction``."""
         rows = self.meta["joint_rows"].get(joint)
         if rows is None:
             raise FemdynError(f"no joint '{joint}' in these results; joints: {list(self.meta['joint_rows'])}")
@@ -90,32 +94,38 @@ class ResultsWriter:
         self.rows = {k: [] for k in SERIES}
         self.pending = {k: [] for k in SERIES}
         if folder:
-            os.makedirs(folder, exist_ok=True)
-            for key in SERIES:
-                open(os.path.join(folder, f"{key}.f64"), "wb").close()
-            self._write_meta()
+            with _writing(folder):
+                os.makedirs(folder, exist_ok=True)
+                for key in SERIES:
+                    open(os.path.join(folder, f"{key}.f64"), "wb").close()
+                self._write_meta()
 
-    def record(self, t, q, v, a, lam, step_stats, iterations=()):
+    def record(self, t, q, v, a, lam, step_stats):
+        """One recorded step: state, sensor values and the step statistics."""
         row = {"t": [t], "q": q, "v": v, "a": a, "lam": lam,
                "sensors": np.concatenate([s.measure(q, v, a, lam, t) for s in self.sensors]) if self.sensors else [],
                "steps": step_stats}
         for key, val in row.items():
-            arr = np.asarray(val, float).copy()
-            self.rows[key].append(arr)
-            self.pending[key].append(arr)
-        for it in iterations:
-            arr = np.asarray(it, float)
-            self.rows["iterations"].append(arr)
-            self.pending["iterations"].append(arr)
+            self._append(key, np.asarray(val, float).copy())
         if len(self.pending["t"]) >= self.flush_every:
             self.flush()
 
+    def add_iterations(self, rows):
+        """Newton history rows (step, iteration, dynamic residual, constraint residual) of one step."""
+        for it in rows:
+            self._append("iterations", np.asarray(it, float))
+
+    def _append(self, key, arr):
+        self.rows[key].append(arr)
+        self.pending[key].append(arr)
+
     def flush(self):
         if self.folder:
-            for key, chunk in self.pending.items():
-                if chunk:
-                    with open(os.path.join(self.folder, f"{key}.f64"), "ab") as f:
-                        np.concatenate(chunk).tofile(f)
+            with _writing(self.folder):
+                for key, chunk in self.pending.items():
+                    if chunk:
+                        with open(os.path.join(self.folder, f"{key}.f64"), "ab") as f:
+                            np.concatenate(chunk).tofile(f)
         self.pending = {k: [] for k in SERIES}
 
     def _write_meta(self):
@@ -126,7 +136,8 @@ class ResultsWriter:
         self.meta["status"] = status
         self.flush()
         if self.folder:
-            self._write_meta()
+            with _writing(self.folder):
+                self._write_meta()
         return self.results()
 
     def results(self):
@@ -151,6 +162,16 @@ def load(folder):
         arrays[key] = raw.reshape(-1, widths[key]) if widths[key] else np.zeros((len(arrays["t"]), 0))
     arrays["t"] = arrays["t"][:, 0] if arrays["t"].size else np.zeros(0)
     return Results(meta, arrays)
+
+
+@contextmanager
+def _writing(folder):
+    """Turn an operating-system error while writing results into a FemdynError naming the folder."""
+    try:
+        yield
+    except OSError as err:
+        raise FemdynError(f"cannot write results to '{folder}': {err.strerror or err}; choose a writable "
+                          "output folder") from None
 
 
 def _stack(rows, width):

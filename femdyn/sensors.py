@@ -1,6 +1,7 @@
 """Sensors: channels recorded at every output step of a run (SI units)."""
 import numpy as np
 
+from .errors import ModelError
 from .vectorfunctions import Angle, FunctionGroup, Targets
 
 
@@ -64,26 +65,48 @@ class ReactionSensor(Sensor):
 
 class BeamSensor(Sensor):
     """A strain quantity at a material point of an ANCF beam, recorded every step:
-    "strain" (axial strain at section point (y, z): the reading of a strain gauge bonded
-    there, dimensionless), "curvature" (κ_y, κ_z in 1/m), and for fully parameterized
-    beams "twist" (rad/m) and "shear" (γ_y, γ_z in rad). See the kernels' methods of the
-    same names for definitions and sign conventions."""
+    "strain" (axial strain at section point (y, z) [m]: the reading of a strain gauge
+    bonded there, dimensionless), "curvature" (1/m: κ_y, κ_z for spatial elements, the
+    signed in-plane κ_z for the planar cable), and for fully parameterized beams "twist"
+    (rad/m) and "shear" (γ_y, γ_z in rad). The kernel's ``sensor_quantities`` names the
+    method that evaluates each quantity (definitions, sign conventions; for the full
+    beam, bending recovered with second-order accuracy) and its columns."""
 
-    QUANTITIES = {"strain": ("strain",), "curvature": ("kappa_y", "kappa_z"), "twist": ("twist",),
-                  "shear": ("gamma_y", "gamma_z")}
-    METHODS = {"strain": "axial_strain", "curvature": "curvature", "twist": "twist", "shear": "shear_angles"}
+    QUANTITIES = ("strain", "curvature", "twist", "shear")
 
     def __init__(self, name, beam, element, xi, quantity="strain", y=0.0, z=0.0):
-        from .errors import ModelError
-        if quantity not in self.QUANTITIES or not hasattr(beam.kernel, self.METHODS[quantity]):
-            raise ModelError(f"sensor '{name}': beam '{beam.name}' ({type(beam.kernel).__name__}) cannot report "
-                             f"'{quantity}'; choose from {[k for k, m in self.METHODS.items() if hasattr(beam.kernel, m)]}")
-        self.name, self.beam, self.element, self.quantity = name, beam, element, quantity
-        self.xi, self.y, self.z = float(xi), float(y), float(z)
-        self.columns = tuple(f"{name}.{c}" for c in self.QUANTITIES[quantity])
+        kernel = beam.kernel
+        available = [k for k in self.QUANTITIES if k in kernel.sensor_quantities]
+        if quantity not in available:
+            raise ModelError(f"sensor '{name}': beam '{beam.name}' ({type(kernel).__name__}) cannot report "
+                             f"{quantity!r}; choose from {available}")
+        self.element, self.xi = beam.locate(element, xi)
+        self.name, self.beam, self.quantity = name, beam, quantity
+        self.y, self.z = (_coordinate(value, f"sensor '{name}': section coordinate {axis}") for axis, value in
+                          (("y", y), ("z", z)))
+        self.method, names = kernel.sensor_quantities[quantity]
+        self.columns = tuple(f"{name}.{c}" for c in names)
+
+    def bind(self, system):
+        """Check at assembly that the kernel returns one value per column."""
+        width = np.size(self.measure(system.q0, None, None, None, 0.0))
+        if width != len(self.columns):
+            raise ModelError(f"sensor '{self.name}': {type(self.beam.kernel).__name__} returns {width} values for "
+                             f"'{self.quantity}' but the sensor declares the columns {self.columns}")
 
     def measure(self, q, v, a, lam, t):
         qe = q[self.beam.dofs]
-        method = getattr(self.beam.kernel, self.METHODS[self.quantity])
+        method = getattr(self.beam.kernel, self.method)
         value = method(qe, self.xi, self.y, self.z) if self.quantity == "strain" else method(qe, self.xi)
         return np.atleast_1d(np.asarray(value)[self.element])
+
+
+def _coordinate(value, what):
+    """A finite number (m)."""
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        x = np.nan
+    if not np.isfinite(x):
+        raise ModelError(f"{what}: expected a number in metres (a point of the cross section), got {value!r}")
+    return x

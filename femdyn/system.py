@@ -5,6 +5,8 @@ generalized forces with their tangent patterns. Equations of motion (seed 002):
 M q̈ + Φ_qᵀ λ = Q(q, q̇, t), Φ(q, t) = 0. SI units throughout.
 """
 import numpy as np
+import scipy.sparse
+import scipy.sparse.csgraph
 
 from .constraints import ConstraintSet
 from .errors import ModelError
@@ -35,11 +37,16 @@ class System:
         self.M = Pattern(self.mass_rows, self.mass_cols, (self.n, self.n)).assemble(self.mass_values)
 
     def _assemble_constraints(self):
+        """Rows of the nodes, bodies and joints; of the auxiliary joints (rows the model adds
+        by itself, e.g. the plane of a planar cable) only the rows independent of the others."""
         m = self.model
         equations = m.unit_vector_equations() + m.rigid_body_equations()
-        taken = {_linear_key(e) for j in m.joints.values() if not j.auxiliary for e in j.equations()} - {None}
-        for joint in m.joints.values():
-            eqs = [e for e in joint.equations() if not (joint.auxiliary and _linear_key(e) in taken)]
+        joint_eqs = {name: j.equations() for name, j in m.joints.items()}
+        primary = equations + [e for name, j in m.joints.items() if not j.auxiliary for e in joint_eqs[name]]
+        auxiliary = [e for name, j in m.joints.items() if j.auxiliary for e in joint_eqs[name]]
+        keep = iter(_independent_rows(primary, auxiliary, self.n, self.q0))
+        for name, joint in m.joints.items():
+            eqs = [e for e in joint_eqs[name] if not joint.auxiliary or next(keep)]
             joint.rows = np.arange(len(equations), len(equations) + len(eqs))
             equations += eqs
         self.constraints = ConstraintSet(equations, self.n)
@@ -137,16 +144,41 @@ class System:
         return "\n".join(lines)
 
 
-def _linear_key(eq):
-    """Identity of a constant linear row a·q = b (None for other rows), normalised so that
-    the first nonzero entry of a is positive: auxiliary rows (the plane of a planar cable)
-    are dropped when a joint already has them."""
-    if eq.kind.__name__ != "Linear" or eq.function is not None:
-        return None
-    e, d = eq.exprs[0], np.asarray(eq.param, float)
-    row = {s + k: c * d[k] for s, c in e.terms.items() for k in range(3) if c * d[k] != 0.0}
-    if not row:
-        return None
-    sign = np.sign(row[min(row)])
-    return (tuple((i, round(sign * v, 12)) for i, v in sorted(row.items())),
-            round(sign * float(eq.value - d @ e.offset), 12))
+def _independent_rows(primary, candidates, n, q0, tol=1e-9):
+    """For each candidate equation, whether to keep it: a candidate is kept only if its
+    Jacobian row at q0 is linearly independent of the primary rows and of the candidates
+    kept before it (relative residual of its projection on their span > ``tol``).
+
+    Dependencies can only occur within a connected block of rows that share coordinates
+    (connected components of the row–coordinate incidence graph), so each block is
+    tested with a dense orthogonal projection of its own rows; the auxiliary rows of a
+    planar cable touch only their node, which keeps these blocks small for long cables."""
+    if not candidates:
+        return []
+    rows = ConstraintSet(primary + candidates, n).jacobian(q0, 0.0).tocsr()
+    rows.eliminate_zeros()
+    m = rows.shape[0]
+    incidence = scipy.sparse.bmat([[None, rows != 0], [(rows != 0).T, None]], format="csr")
+    _, label = scipy.sparse.csgraph.connected_components(incidence, directed=False)
+    keep = np.ones(len(candidates), bool)
+    first = len(primary)
+    for block in np.unique(label[first:m]):
+        members = np.flatnonzero(label[:m] == block)
+        cols = np.flatnonzero(label[m:] == block)
+        dense = rows[members][:, cols].toarray()
+        basis = _row_basis(dense[members < first], tol)
+        for k, row in zip(members[members >= first], dense[members >= first]):
+            residual = row - basis.T @ (basis @ row)
+            if np.linalg.norm(residual) <= tol * np.linalg.norm(row):
+                keep[k - first] = False
+            else:
+                basis = np.vstack([basis, residual / np.linalg.norm(residual)])
+    return keep.tolist()
+
+
+def _row_basis(A, tol):
+    """Orthonormal basis (rows) of the row space of A (singular values > tol·max)."""
+    if A.shape[0] == 0:
+        return np.zeros((0, A.shape[1]))
+    _, s, Vt = np.linalg.svd(A, full_matrices=False)
+    return Vt[s > tol * max(s[0], 1e-300)]

@@ -2,7 +2,9 @@
 
 A mesh of 2-node line cells becomes one polyline per connected chain; nodes where more
 than two lines meet (branches) are refused, since an ANCF cable node shares one tangent
-between the elements it joins. Coordinates are taken as metres.
+between the elements it joins. A closed loop is returned with its first point repeated
+at the end, so that its last element ends on the first node. Coordinates are taken as
+metres.
 """
 import meshio
 import numpy as np
@@ -25,7 +27,8 @@ def read_line_mesh(path):
 
 
 def chains(segments, label="line mesh"):
-    """Order 2-node segments into chains of point indices (open or closed)."""
+    """Order 2-node segments into chains of point indices; a closed chain ends with its
+    first index again (one element per segment)."""
     segments = np.asarray(segments, int)
     neighbours = {}
     for a, b in segments:
@@ -51,13 +54,45 @@ def chains(segments, label="line mesh"):
             previous, current = current, nxt[0]
             chain.append(current)
             seen.add(current)
+        if len(chain) > 2 and start in neighbours[current]:      # loop: close on the first point
+            chain.append(start)
         out.append(np.array(chain))
     return out
 
 
-def polyline_tangents(points):
-    """Unit tangents at polyline vertices: mean of the adjacent segment directions."""
-    d = np.diff(points, axis=0)
-    d /= np.linalg.norm(d, axis=1, keepdims=True)
-    t = np.vstack([d[:1], d[:-1] + d[1:], d[-1:]])
-    return t / np.linalg.norm(t, axis=1, keepdims=True)
+def polyline_tangents(points, closed=False):
+    """Unit tangents (n, 3) at the vertices of a polyline sampled from a smooth curve,
+    second-order accurate in the point spacing and exact for points on a circle.
+
+    Interior vertex (and every vertex of a ``closed`` loop, whose last point connects to
+    the first): the derivative of the parabola through the vertex and its neighbours in
+    the chord-length parameter, t ∝ (|b| â + |a| b̂)/(|a| + |b|) with a, b the incoming and
+    outgoing chords; for points on a circle this is the circle's tangent (the inscribed
+    angles of the two chords cancel). End vertex: the tangent of the circle through the
+    first (last) three points, i.e. the neighbour's tangent reflected about the end
+    chord, t₀ = 2 (t₁·u) u − t₁ with u the unit end chord (the tangents at the two ends of
+    a chord of a circle are mirror images about it). Two points: the chord direction."""
+    points = np.asarray(points, float)
+    if closed:
+        ring = np.vstack([points[-1:], points, points[:1]])
+        return _interior_tangents(ring)
+    if len(points) == 2:
+        d = points[1] - points[0]
+        return np.vstack([d, d]) / np.linalg.norm(d)
+    inner = _interior_tangents(points)
+    u0 = _unit(points[1] - points[0])
+    u1 = _unit(points[-1] - points[-2])
+    first = 2 * (inner[0] @ u0) * u0 - inner[0]
+    last = 2 * (inner[-1] @ u1) * u1 - inner[-1]
+    return np.vstack([first, inner, last])
+
+
+def _interior_tangents(points):
+    """Parabola (chord-length) tangents at points[1:-1] (see :func:`polyline_tangents`)."""
+    a, b = points[1:-1] - points[:-2], points[2:] - points[1:-1]
+    la, lb = np.linalg.norm(a, axis=1, keepdims=True), np.linalg.norm(b, axis=1, keepdims=True)
+    return _unit(lb * a / la + la * b / lb)
+
+
+def _unit(v):
+    return v / np.linalg.norm(v, axis=-1, keepdims=True)

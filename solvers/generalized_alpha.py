@@ -215,9 +215,13 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
               record_every=1):
     """Simulate from ``t0`` to ``t_end`` (s) with fixed step ``h`` (s).
 
-    Returns :class:`~femdyn.results.Results` (also written to ``output`` folder if given).
-    On failure raises :class:`~femdyn.errors.SolverError` whose ``results`` hold every
-    step computed before it (and the folder keeps them too).
+    The run takes ⌈(t_end − t0)/h⌉ steps: it ends at the first step at or after ``t_end``.
+    Every ``record_every``-th step (and the last) is recorded; the Newton residual history
+    is kept for every step. Returns :class:`~femdyn.results.Results` (also written to the
+    ``output`` folder if given). On failure raises :class:`~femdyn.errors.SolverError`
+    whose ``results`` hold every step computed before it; any other exception (an error in
+    a user function, Ctrl-C) also leaves every computed step in the folder, marked
+    "interrupted", before it propagates.
     """
     o = options or Options()
     if not h > 0 or not t_end > t0:
@@ -233,23 +237,35 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
     stepper = STEPPERS[o.formulation](system, h, params, o)
     writer = ResultsWriter(system, output, solver={"method": "generalized-alpha", "h": h,
                                                    **asdict(o), **asdict(params)})
-    writer.record(t0, q, v, a, lam, _stats(system, state, 0, 0, (0.0, 0.0)))
-    steps = int(round((t_end - t0) / h))
+    writer.record(t0, q, v, a, lam, _stats(system, state, 0, 0, _initial_residuals(system, state)))
+    steps = max(1, math.ceil((t_end - t0) / h - 1e-9))
     bar = _progress(steps, progress, system.model.name)
+    k = 0
     try:
         for k in range(1, steps + 1):
             state, history, nfact = stepper.solve(state, t0 + k * h)
+            writer.add_iterations([(k,) + tuple(hh) for hh in history])
             if k % record_every == 0 or k == steps:
                 writer.record(state.t, state.q, state.v, state.a, state.lam,
-                              _stats(system, state, len(history), nfact, history[-1][1:]),
-                              [(k,) + tuple(hh) for hh in history])
+                              _stats(system, state, len(history), nfact, history[-1][1:]))
             bar.update(1)
     except SolverError as err:
         err.results = writer.close(f"failed at t = {t0 + k * h:.6g} s: {err}")
         raise
+    except BaseException as err:
+        writer.close(f"interrupted at t = {t0 + k * h:.6g} s: {type(err).__name__}: {err}")
+        raise
     finally:
         bar.close()
     return writer.close("completed")
+
+
+def _initial_residuals(system, s):
+    """(dynamic, constraint) residuals of the consistent initial state, as for a step."""
+    Q = system.forces(s.q, s.v, s.t)
+    phi, jac = system.constraints.evaluate(s.q, s.t)
+    r = system.M @ s.a + system.constraints.transpose_product(jac, s.lam) - Q
+    return _relative(r, Q), _norm(phi)
 
 
 def _norm(x):

@@ -12,7 +12,9 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from femdyn.errors import ConstraintError
+from femdyn.errors import ConstraintError, SingularMatrixError
+
+from .diagnosis import singular_saddle
 
 
 def _weight(system):
@@ -29,10 +31,9 @@ def _factor(matrix, system, q, t, what):
     try:
         return spla.splu(matrix)
     except RuntimeError:
-        redundant = system.redundant_constraints(q, t)
-        raise ConstraintError(f"{what}: the constraint Jacobian is singular at t = {t:g} s; "
-                              f"linearly dependent rows: {redundant or 'none found (massless free motion?)'}; "
-                              "remove redundant joints or add mass") from None
+        A = matrix[:system.n, :system.n]
+        raise SingularMatrixError(f"{what} at t = {t:g} s: singular matrix; {singular_saddle(system, A, q, t)}") \
+            from None
 
 
 def consistent_positions(system, q, t=0.0, tol=1e-12, max_iter=30, max_correction=1e-3):

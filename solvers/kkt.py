@@ -29,6 +29,8 @@ import scipy.sparse.linalg as spla
 from femdyn.errors import SingularMatrixError
 from femdyn.sparse import Pattern
 
+from .diagnosis import singular_saddle
+
 try:
     from sksparse.cholmod import CholmodError, analyze
 except ImportError:  # pragma: no cover - scikit-sparse is a dependency; keep SuperLU usable without it
@@ -141,15 +143,8 @@ class KKTMatrix:
         return x
 
     def diagnose(self, q, t, reason):
-        s = self.system
-        redundant = s.redundant_constraints(q, t) if s.m <= 4000 else []
-        if redundant:
-            return (f"singular KKT matrix ({reason}) at t = {t:.6g} s: the constraint Jacobian is rank "
-                    f"deficient; these rows are linearly dependent (remove redundant joints or use joints with "
-                    f"fewer equations): {redundant}")
-        return (f"singular KKT matrix ({reason}) at t = {t:.6g} s: Φ_q has full rank, so some motion allowed "
-                "by the constraints has no inertia or stiffness (e.g. the spin of a rigid beam carrying an "
-                "axis vector that no joint fixes); add a joint or mass for it")
+        A = self.matrix[:self.system.n, :self.system.n]
+        return f"singular KKT matrix ({reason}) at t = {t:.6g} s: {singular_saddle(self.system, A, q, t)}"
 
 
 def _close(x, y, tol):

@@ -10,17 +10,23 @@ from scipy.sparse.linalg import lsqr
 
 from femdyn.errors import ConvergenceError
 
+from .initial import check_redundancy, consistent_positions
 from .kkt import KKTMatrix
 
 
-def static_equilibrium(system, load_steps=1, t=0.0, q0=None, tol=1e-10, max_iterations=50):
+def static_equilibrium(system, load_steps=1, t=0.0, q0=None, tol=1e-10, max_iterations=50, max_correction=1e-3):
     """Return (q, λ) at equilibrium under the full loads at time ``t`` (s).
 
+    The start ``q0`` (default: the model's configuration) must satisfy the constraints to
+    within ``max_correction`` (m) and the constraints must be independent, as for a
+    dynamic run (:func:`~femdyn.solvers.initial.consistent_positions`,
+    :func:`~femdyn.solvers.initial.check_redundancy`).
     Convergence: ‖Q − Φ_qᵀλ‖₂ ≤ tol·max(1 N, ‖Q‖₂) and ‖Φ‖₂ ≤ tol (m), or a Newton
     correction below 1e-13 of the coordinates (the round-off floor of stiff structures,
     whose residual cannot fall under ~ε·EA).
     """
-    q = (system.q0 if q0 is None else q0).copy()
+    q = consistent_positions(system, system.q0 if q0 is None else q0, t, max_correction=max_correction)
+    check_redundancy(system, q, t)
     v = np.zeros(system.n)
     kkt = KKTMatrix(system)
     c = system.constraints

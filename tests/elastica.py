@@ -1,4 +1,5 @@
-"""Reference solution of the inextensible elastica: cantilever under a dead tip load.
+"""Reference solutions: the inextensible elastica (cantilever under a dead tip load) and,
+at the end, the small deflections of a quarter-ring cantilever (Castigliano).
 
 Published values: Mattiasson 1981, "Numerical results from large deflection beam and
 frame problems analysed by means of elliptic integrals", Int. J. Numer. Meth. Engng
@@ -30,3 +31,20 @@ def cantilever_tip(load_parameter):
     S = brentq(lambda S: _integrals(S, lam)[0] - 1.0, 1e-9, 0.9999, xtol=1e-15)
     _, v, x = _integrals(S, lam)
     return v, 1.0 - x
+
+
+def quarter_ring_tip(F, R, EI_in, EI_out, GJ, EA, kGA):
+    """Tip deflections (in-plane along the free end's normal, out-of-plane) of a quarter-circle
+    cantilever of radius R clamped at one end under a tip force F, by Castigliano's
+    theorem for a thin curved bar (as in Young & Budynas, Roark's Formulas for Stress and
+    Strain, 7th ed., 2002, ch. 9, curved beams in and normal to their plane).
+    With φ the angle from the clamp and the load at φ = π/2:
+    - in plane, F along the radius at the tip: M = FR cos φ, N = F cos φ, V = F sin φ,
+      δ = πFR³/4EI + πFR/4EA + πFR/4kGA;
+    - out of plane: bending moment FR cos φ, torque FR(1 − sin φ), shear F,
+      δ = πFR³/4EI + (3π/4 − 2)FR³/GJ + πFR/2kGA.
+    Thin-bar energy: the coupling of bending and stretch of a curved bar, relative
+    ~I/(AR²), is left out."""
+    inplane = np.pi / 4 * F * R**3 / EI_in + np.pi / 4 * F * R / EA + np.pi / 4 * F * R / kGA
+    outplane = np.pi / 4 * F * R**3 / EI_out + (3 * np.pi / 4 - 2) * F * R**3 / GJ + np.pi / 2 * F * R / kGA
+    return inplane, outplane

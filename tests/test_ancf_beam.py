@@ -7,7 +7,7 @@ from femdyn.elements.ancf_beam import ANCFBeam3D
 from femdyn.errors import ModelError
 
 from ancf_chain import Chain, central_difference, rotation, straight_nodes
-from elastica import MATTIASSON, cantilever_tip
+from elastica import MATTIASSON, cantilever_tip, quarter_ring_tip
 
 E, RHO, NU = 2.1e11, 7850.0, 0.3
 
@@ -309,3 +309,82 @@ def test_mass_matrix_is_integral_of_shape_matrix():
                 M += RHO * wx * w1 * w2 * el.length[:, None, None] * np.swapaxes(S, 1, 2) @ S
     # the rule is exact for these polynomial integrands: only round-off remains
     assert np.abs(M - el.mass()).max() <= 1e-12 * np.abs(M).max()
+
+
+@pytest.mark.parametrize("stretch", [1.1, 0.8])
+def test_strains_do_not_depend_on_the_reference_parameterization(stretch):
+    """The same straight cantilever with reference slopes |r⁰_x| = s ≠ 1 (parameter length
+    L/(n s) per element, so the axis is the same straight line): strains are per unit arc
+    length, so tip deflections (both planes), twist and elongation, and the recovered
+    curvature and twist rate, equal those of the s = 1 mesh to 1e-8 (Newton tolerance
+    1e-12; before, bending scaled with s⁴: 0.680 of PL³/3EI at s = 1.1)."""
+    section, n, L = sections.rectangular(0.01, 0.02), 4, 1.0
+    G = E / (2 * (1 + NU))
+    results = []
+    for s in (1.0, stretch):
+        q_e, q0 = straight_nodes(ANCFBeam3D, n, L)
+        q_e[:, [3, 15]] = s
+        q0.reshape(n + 1, 12)[:, 3] = s
+        el = ANCFBeam3D(q_e, E, RHO, section, nu=NU, length=np.full(n, L / (n * s)))
+        chain = Chain(el)
+        clamp = np.r_[chain.node_dofs(0)[:3], chain.node_dofs(0)[6:]]
+        loads = [(1, 1e-5 * E * section.Iz), (2, 1e-5 * E * section.Iy), (0, 1e-5 * E * section.area)]
+        row = []
+        for dof, value in loads:
+            q = chain.solve_static(q0, tip_load(chain, n, dof, value), clamp, tol=1e-12)
+            row.append(q[chain.node_dofs(n)[dof]] - q0[chain.node_dofs(n)[dof]])
+            row.append(el.curvature(chain.gather(q), 0.3)[0, 2 - dof] if dof else 0.0)
+        f = np.zeros(chain.n)
+        f[chain.node_dofs(n)[8]], f[chain.node_dofs(n)[10]] = 0.5e-5 * G * section.J, -0.5e-5 * G * section.J
+        q = chain.solve_static(q0, f, clamp, tol=1e-12)
+        row += [np.arctan2(q[chain.node_dofs(n)[8]], q[chain.node_dofs(n)[7]]), el.twist(chain.gather(q), 0.3)[0]]
+        results.append(row)
+    assert np.allclose(results[1], results[0], rtol=1e-8, atol=0)
+
+
+@pytest.mark.parametrize("direction", [0, 2])
+def test_curved_cantilever_converges_to_castigliano(direction):
+    """Quarter circle R = 1 m, square section h = R/100, clamped (r, r_y, r_z) at one end, tip
+    force F = 1e-7 EI/R² in plane (along the radius) or out of plane (bending and torsion):
+    against Castigliano's thin-ring values (tests/elastica.py). Errors at 8, 16, 32 elements:
+    in plane 1.3e-2, 4.0e-3, 1.0e-3; out of plane 2.3e-3, 5.1e-4, 1.2e-4: second order, as
+    for the straight beam. Bounds: each refinement divides the error by > 3, and 32
+    elements are within 1.5e-3 (the thin-ring formula leaves out terms ~I/(AR²) = 8e-6)."""
+    R, h = 1.0, 0.01
+    section = sections.rectangular(h, h)
+    G = E / (2 * (1 + NU))
+    k = section.shear_factor(NU)[0]
+    F = 1e-7 * E * section.Iz / R**2
+    exact = quarter_ring_tip(F, R, E * section.Iz, E * section.Iy, G * section.J, E * section.area,
+                             k * G * section.area)[direction // 2]
+    errors = []
+    for n in (8, 16, 32):
+        phi = np.linspace(0, np.pi / 2, n + 1)
+        points = np.stack([R * np.sin(phi), R * (1 - np.cos(phi)), 0 * phi], -1)
+        frames = np.stack([np.stack([np.cos(phi), np.sin(phi), 0 * phi], -1),
+                           np.stack([-np.sin(phi), np.cos(phi), 0 * phi], -1),
+                           np.broadcast_to([0.0, 0.0, 1.0], (n + 1, 3))], -1)
+        el = ANCFBeam3D(frame_nodes(points, frames), E, RHO, section, nu=NU)
+        chain = Chain(el)
+        q0 = np.concatenate([points, frames[:, :, 0], frames[:, :, 1], frames[:, :, 2]], axis=1).ravel()
+        q = chain.solve_static(q0, tip_load(chain, n, direction, F), np.r_[chain.node_dofs(0)[:3],
+                                                                         chain.node_dofs(0)[6:]], tol=1e-12)
+        errors.append(abs((q - q0)[chain.node_dofs(n)[direction]] / exact - 1))
+    assert errors[0] > 3 * errors[1] and errors[1] > 3 * errors[2] and errors[2] < 1.5e-3, errors
+
+
+def test_default_length_is_the_arc_length_of_the_reference_axis():
+    """Without ``length`` the parameter length is the arc length of the cubic axis built
+    with it (fixed point): checked against the length of a 4000-segment polyline on that
+    cubic (short by ~(segment · κ)²/24 = 1.6e-10 relative, measured), and it lies within
+    2e-5 of the circular arc R Δφ the nodes sample (the cubic's own deviation from the
+    circle: 5.4e-6 at 4 elements; the chord, the former default, is 0.26 % short)."""
+    q_ref, arc = arc_beam(n_el=4, radius=0.8)
+    el = ANCFBeam3D(q_ref, E, RHO, sections.circular(0.01), nu=NU)
+    xi = np.linspace(0, 1, 4001)
+    points = np.einsum('exij,ej->exi', el.shape(xi), q_ref)
+    polyline = np.linalg.norm(np.diff(points, axis=1), axis=-1).sum(axis=1)
+    assert np.allclose(el.length, polyline, rtol=1e-8, atol=0)
+    assert np.allclose(el.length, arc, rtol=2e-5, atol=0)
+    straight, _ = straight_nodes(ANCFBeam3D, 3, 1.0)
+    assert np.allclose(ANCFBeam3D(straight, E, RHO, sections.circular(0.01)).length, 1 / 3, rtol=1e-15, atol=0)

@@ -11,6 +11,8 @@ from elastica import MATTIASSON, cantilever_tip
 
 E, RHO, RADIUS = 2.1e11, 7850.0, 0.01
 CABLES = [ANCFCable2D, ANCFCable3D]
+# reference shapes of each kernel: the 3-D cable is a straight-reference element
+SHAPES = [(ANCFCable2D, False), (ANCFCable2D, True), (ANCFCable3D, False)]
 
 
 def arc_reference(cls, n_el=3, radius=0.7):
@@ -44,8 +46,7 @@ def random_elements(cls, seed=1, n_el=5, damping=0.0, curved=False):
     return el, q_ref, q
 
 
-@pytest.mark.parametrize("cls", CABLES)
-@pytest.mark.parametrize("curved", [False, True])
+@pytest.mark.parametrize("cls, curved", SHAPES)
 def test_force_is_energy_gradient_and_stiffness_is_force_jacobian(cls, curved):
     el, _, q = random_elements(cls, curved=curved)
     F = el.internal_force(q)
@@ -86,8 +87,7 @@ def test_damping_matrix_is_velocity_jacobian_and_rigid_velocity_is_not_damped(cl
     assert np.abs(f_rigid).max() <= 1e-10 * np.abs(el.internal_force(q_ref, v) ).max()
 
 
-@pytest.mark.parametrize("cls", CABLES)
-@pytest.mark.parametrize("curved", [False, True])
+@pytest.mark.parametrize("cls, curved", SHAPES)
 def test_rigid_motion_gives_zero_internal_force(cls, curved):
     el, q_ref, _ = random_elements(cls, curved=curved)
     d = el.dim
@@ -281,6 +281,41 @@ def test_bad_input_names_the_element(cls):
         sections.circular(-0.01)
     with pytest.raises(ModelError, match="gravity"):
         cls(q_e, E, RHO, sec).gravity([0.0, 0.0, 0.0, 0.0])
+    with pytest.raises(ModelError, match="E must be a number or a list of one number per element"):
+        cls(q_e, [E, E], RHO, sec)
+    with pytest.raises(ModelError, match="section must be a femdyn.elements.sections.CrossSection"):
+        cls(q_e, E, RHO, 0.01)
+    reversed_slope = q_e.copy()
+    reversed_slope[1, cls.ndof // 2 + cls.dim:] *= -1                # node 2 of element 1 points back
+    with pytest.raises(ModelError, match="element 1: the slope r_x at its node 2 is zero or points against"):
+        cls(reversed_slope, E, RHO, sec)
+
+
+def test_3d_cable_refuses_a_curved_reference():
+    """About a curved reference the 3-D cable's energy (a function of |κ|) has no
+    out-of-plane or torsional stiffness: 8 of 24 stiffness eigenvalues of a clamped 4-element
+    quarter circle were zero. It is refused, naming the 2-D cable and the full beam."""
+    q_ref, length = arc_reference(ANCFCable3D)
+    with pytest.raises(ModelError, match="element 0: the reference axis is curved.*'cable2d'.*'beam'"):
+        ANCFCable3D(q_ref, E, RHO, sections.circular(RADIUS), length=length)
+
+
+@pytest.mark.parametrize("cls", CABLES)
+def test_round_off_reference_curvature_is_exactly_zero(cls):
+    """A straight cable along a direction whose coordinates are not exact in binary
+    (0.6, 0.8, 0) has a computed reference curvature of ~3e-14 1/m; below |κ₀| L = 1e-9 it
+    is set to 0, so the 3-D kernel is accepted and both give the x-axis stiffness
+    (rotation invariance: the rotated tangent equals Rᵀ K R to round-off, 1e-12)."""
+    direction = np.array([0.6, 0.8, 0.0])[:cls.dim]
+    q_e, q0 = straight_nodes(cls, 4, 1.0, direction)
+    el = cls(q_e, E, RHO, sections.circular(RADIUS))
+    assert np.all(el.kappa_ref == 0.0)
+    x_axis = cls(straight_nodes(cls, 4, 1.0)[0], E, RHO, sections.circular(RADIUS))
+    R = np.eye(cls.dim)
+    R[:2, :2] = [[0.6, -0.8], [0.8, 0.6]]                           # x axis → direction
+    T = np.kron(np.eye(4), R)
+    K, Kx = el.stiffness(q_e)[0], x_axis.stiffness(x_axis.q_ref)[0]
+    assert np.abs(T.T @ K @ T - Kx).max() <= 1e-12 * np.abs(Kx).max()
 
 
 def test_3d_cable_rejects_anisotropic_section():
@@ -291,7 +326,7 @@ def test_3d_cable_rejects_anisotropic_section():
 
 @pytest.mark.parametrize("cls", CABLES)
 def test_shape_matrix_interpolates_nodes_and_slopes(cls):
-    el, _, q = random_elements(cls, curved=True)
+    el, _, q = random_elements(cls, curved=cls.planar)
     d = el.dim
     nodes = q.reshape(el.n_el, 4, d)
     S = el.shape(np.array([0.0, 1.0]))

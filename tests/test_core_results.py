@@ -25,7 +25,7 @@ def test_results_round_trip_and_csv(tmp_path):
 def test_pivot_reaction_in_static_hanging_position():
     """Hanging at rest: the pivot's force on the rod is exactly its weight, upward."""
     r = integrate(pendulum(np.pi / 2).assemble(), 0.05, 1e-2)
-    assert np.allclose(r.reaction("pivot")[:, :3], [0, 0, 9.81], atol=1e-8)
+    assert np.allclose(r.multipliers("pivot")[:, :3], [0, 0, 9.81], atol=1e-8)
 
 
 def test_demo_command(tmp_path, capsys):
