@@ -25,7 +25,7 @@ from .errors import ModelError
 from .loads import JointTorque, PointForce, ScaledForce
 from .sensors import BeamSensor, JointAngleSensor, PointSensor, ReactionSensor
 from .timefunctions import as_time_function
-from .validation import positive, vector3
+from .validation import count, positive, vector3
 from .vectorfunctions import Dot
 
 
@@ -221,7 +221,7 @@ class Model:
         frame of strain gauges on a 3-D cable."""
         start = vector3(start, f"beam '{name}': start (m)")
         end = vector3(end, f"beam '{name}': end (m)")
-        n_el = _count(n_elements, f"beam '{name}': n_elements")
+        n_el = count(n_elements, f"beam '{name}': n_elements")
         axis = end - start
         length = np.linalg.norm(axis)
         if not length > 0:
@@ -515,17 +515,6 @@ def _frame_with_x(e):
     y = np.cross(e, helper)
     y /= np.linalg.norm(y)
     return np.column_stack([e, y, np.cross(e, y)])
-
-
-def _count(value, what):
-    """A positive integer count (e.g. a number of elements)."""
-    try:
-        whole = not isinstance(value, (bool, np.bool_)) and float(value).is_integer() and value >= 1
-    except (TypeError, ValueError):
-        whole = False
-    if not whole:
-        raise ModelError(f"{what}: expected a whole number ≥ 1, got {value!r}")
-    return int(value)
 
 
 def _unit_rows(what, vectors, count):

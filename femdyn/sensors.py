@@ -2,6 +2,7 @@
 import numpy as np
 
 from .errors import ModelError
+from .validation import number
 from .vectorfunctions import Angle, FunctionGroup, Targets
 
 
@@ -82,8 +83,8 @@ class BeamSensor(Sensor):
                              f"{quantity!r}; choose from {available}")
         self.element, self.xi = beam.locate(element, xi)
         self.name, self.beam, self.quantity = name, beam, quantity
-        self.y, self.z = (_coordinate(value, f"sensor '{name}': section coordinate {axis}") for axis, value in
-                          (("y", y), ("z", z)))
+        self.y, self.z = (number(value, f"sensor '{name}': section coordinate {axis}",
+                                 "metres (a point of the cross section)") for axis, value in (("y", y), ("z", z)))
         self.method, names = kernel.sensor_quantities[quantity]
         self.columns = tuple(f"{name}.{c}" for c in names)
 
@@ -99,14 +100,3 @@ class BeamSensor(Sensor):
         method = getattr(self.beam.kernel, self.method)
         value = method(qe, self.xi, self.y, self.z) if self.quantity == "strain" else method(qe, self.xi)
         return np.atleast_1d(np.asarray(value)[self.element])
-
-
-def _coordinate(value, what):
-    """A finite number (m)."""
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        x = np.nan
-    if not np.isfinite(x):
-        raise ModelError(f"{what}: expected a number in metres (a point of the cross section), got {value!r}")
-    return x

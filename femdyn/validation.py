@@ -1,12 +1,33 @@
 """Checks of user input that turn malformed values into :class:`~femdyn.errors.ModelError`
-naming the object, instead of a numpy traceback further down."""
+naming the object, instead of a numpy traceback further down. Shared by the model
+builder, the element kernels' callers and the recursive solvers."""
 import numpy as np
 
 from .errors import ModelError
 
 
+def numeric(value, what, shape=None):
+    """``value`` as a float array (of ``shape`` when given), or ModelError naming ``what``."""
+    try:
+        a = np.asarray(value, float)
+    except (TypeError, ValueError):
+        raise ModelError(f"{what}: {value!r} is not numeric; give numbers in SI units") from None
+    if shape is not None and a.shape != shape:
+        raise ModelError(f"{what}: expected shape {shape}, got {value!r} of shape {a.shape}")
+    return a
+
+
+def finite(value, what, shape=None):
+    """:func:`numeric` that also rejects NaN and infinite entries."""
+    a = numeric(value, what, shape)
+    if not np.all(np.isfinite(a)):
+        raise ModelError(f"{what}: {value!r} is not finite")
+    return a
+
+
 def vector3(value, what):
-    """``value`` as a float array of shape (3,) with finite entries."""
+    """``value`` as a float array of shape (3,) with finite entries (a point, direction or
+    force of the model builder)."""
     try:
         v = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
@@ -16,12 +37,31 @@ def vector3(value, what):
     return v
 
 
-def positive(value, what, unit, allow_zero=False):
-    """``value`` as a float that is positive (or ≥ 0 with ``allow_zero``) and finite."""
+def number(value, what, unit):
+    """``value`` as a finite float."""
     try:
         x = float(value)
     except (TypeError, ValueError):
-        raise ModelError(f"{what}: expected a number in {unit}, got {value!r}") from None
-    if not np.isfinite(x) or x < 0 or (x == 0 and not allow_zero):
+        x = np.nan
+    if not np.isfinite(x):
+        raise ModelError(f"{what}: expected a number in {unit}, got {value!r}")
+    return x
+
+
+def positive(value, what, unit, allow_zero=False):
+    """``value`` as a finite float that is positive (or ≥ 0 with ``allow_zero``)."""
+    x = number(value, what, unit)
+    if x < 0 or (x == 0 and not allow_zero):
         raise ModelError(f"{what}: must be {'≥ 0' if allow_zero else 'positive'} ({unit}), got {value!r}")
     return x
+
+
+def count(value, what):
+    """A whole number ≥ 1 (e.g. a number of elements)."""
+    try:
+        whole = not isinstance(value, (bool, np.bool_)) and float(value).is_integer() and value >= 1
+    except (TypeError, ValueError):
+        whole = False
+    if not whole:
+        raise ModelError(f"{what}: expected a whole number ≥ 1, got {value!r}")
+    return int(value)

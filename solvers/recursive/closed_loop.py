@@ -43,9 +43,10 @@ import numpy as np
 from scipy.linalg import qr
 
 from femdyn.errors import ConstraintError, ConvergenceError, ModelError
+from femdyn.validation import finite
 
 from .dynamics import forward_dynamics, inverse_dynamics, kinematics
-from .model import finite, proper_rotation
+from .model import proper_rotation
 from .spatial import skew
 
 POINT_ROWS = {"spherical": 3, "revolute": 3, "prismatic": 2, "fixed": 3}        # prismatic: along n1, n2 of A

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from femdyn.errors import ModelError
+from femdyn.validation import finite, numeric
 
 from .spatial import rpy_matrix, spatial_inertia
 
@@ -59,25 +60,6 @@ class Body:
     inertia: tuple = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     placement_R: tuple = field(default=((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)))
     placement_p: tuple = (0.0, 0.0, 0.0)
-
-
-def numeric(value, what, shape=None):
-    """``value`` as a float array (of ``shape`` when given), or ModelError naming ``what``."""
-    try:
-        a = np.asarray(value, float)
-    except (TypeError, ValueError):
-        raise ModelError(f"{what}: {value!r} is not numeric; give numbers in SI units") from None
-    if shape is not None and a.shape != shape:
-        raise ModelError(f"{what}: expected shape {shape}, got {value!r} of shape {a.shape}")
-    return a
-
-
-def finite(value, what, shape):
-    """:func:`numeric` that also rejects NaN and infinite entries."""
-    a = numeric(value, what, shape)
-    if not np.all(np.isfinite(a)):
-        raise ModelError(f"{what}: {value!r} is not finite")
-    return a
 
 
 def inertia_matrix(inertia, name):

@@ -26,9 +26,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from femdyn.errors import ModelError
+from femdyn.validation import finite
 
 from .closed_loop import POINT_ROWS, LoopClosure
-from .model import Body, Joint, TreeModel, finite, inertia_matrix, proper_rotation
+from .model import Body, Joint, TreeModel, inertia_matrix, proper_rotation
 
 FREE_END = 0
 
