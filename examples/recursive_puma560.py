@@ -13,9 +13,9 @@ import os
 import numpy as np
 
 from femdyn.solvers.recursive import Data, hybrid_dynamics, inverse_dynamics
-from femdyn.solvers.recursive.figures import output_folder, time_histories
+from femdyn.results.figures import output_folder, time_histories
 from femdyn.solvers.recursive.integrators import simulate
-from femdyn.solvers.recursive.robots import puma560
+from femdyn.robots.serial import puma560
 
 H, T_END = 0.005, 6.0
 MOTION_GIVEN = np.array([False, True, False, True, True, False])      # joints 2, 4, 5

@@ -3,7 +3,7 @@
 Forward dynamics (ABA) integrated with RK4, h = 0.01 s, 10 s; inverse dynamics (RNEA,
 and the hybrid problem with a free base); computed-torque tracking of seed 001's
 desired trajectory. The arm's link table was lost; femdyn's arm is documented in
-femdyn.solvers.recursive.robots.space_arm.
+femdyn.robots.serial.space_arm.
 
     python examples/recursive_space_arm.py [out_folder]
 """
@@ -14,10 +14,10 @@ import numpy as np
 from femdyn.solvers.recursive import Data, forward_dynamics, inverse_dynamics, mass_matrix, momentum
 from femdyn.solvers.recursive.configuration import TreeSpace
 from femdyn.solvers.recursive.control import track
-from femdyn.solvers.recursive.figures import output_folder, time_histories
+from femdyn.results.figures import output_folder, time_histories
 from femdyn.solvers.recursive.floating import floating_base_inverse_dynamics
 from femdyn.solvers.recursive.integrators import simulate
-from femdyn.solvers.recursive.robots import space_arm, space_arm_desired
+from femdyn.robots.serial import space_arm, space_arm_desired
 
 H, T_END = 0.01, 10.0
 JOINTS = [f"joint {k}" for k in range(1, 8)]

@@ -5,10 +5,10 @@ Build a :class:`Model`, ``assemble()`` it into a :class:`System`, and solve with
 """
 from .errors import (ConstraintError, ConvergenceError, FemdynError, ModelError, SingularMatrixError,
                      SolverError)
-from .model import Model
+from .model import Model, System
 from .results import Results, load
-from .system import System
-from .timefunctions import Constant, Polynomial, Sine, SmoothStep, TimeFunction
+
+from .motion.timefunctions import Constant, Polynomial, Sine, SmoothStep, TimeFunction
 
 __all__ = ["Model", "System", "Results", "load", "FemdynError", "ModelError", "ConstraintError", "SolverError",
            "ConvergenceError", "SingularMatrixError", "TimeFunction", "Constant", "Polynomial", "Sine",

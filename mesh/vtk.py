@@ -7,7 +7,7 @@ from xml.sax.saxutils import quoteattr
 import meshio
 import numpy as np
 
-from femdyn.plotting import body_outline
+from femdyn.results.plots import body_outline
 
 
 def configuration_lines(system, q):

@@ -4,7 +4,7 @@ Two causes exist (the matrix is regular exactly when Φ_q has full row rank and 
 positive definite on the null space of Φ_q):
 
 1. Φ_q is rank deficient: some constraint rows are linearly dependent (redundant or
-   conflicting joints) — named by :meth:`~femdyn.system.System.redundant_constraints`.
+   conflicting joints) — named by :meth:`~femdyn.model.system.System.redundant_constraints`.
 2. Some motion allowed by the constraints has no inertia (and no stiffness): an unused
    node, or the spin of a rigid beam carrying an axis vector that no joint fixes. The
    null vectors of the matrix then point at the coordinates involved, which are named.

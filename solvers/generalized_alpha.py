@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from femdyn.errors import ConvergenceError, SolverError
-from femdyn.results import ResultsWriter
+from femdyn.results.store import ResultsWriter
 
 from .initial import consistent_state
 from .kkt import KKTMatrix
@@ -217,7 +217,7 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
 
     The run takes ⌈(t_end − t0)/h⌉ steps: it ends at the first step at or after ``t_end``.
     Every ``record_every``-th step (and the last) is recorded; the Newton residual history
-    is kept for every step. Returns :class:`~femdyn.results.Results` (also written to the
+    is kept for every step. Returns :class:`~femdyn.results.store.Results` (also written to the
     ``output`` folder if given). On failure raises :class:`~femdyn.errors.SolverError`
     whose ``results`` hold every step computed before it; any other exception (an error in
     a user function, Ctrl-C) also leaves every computed step in the folder, marked

@@ -42,7 +42,7 @@ REFINEMENTS, ACCEPT, PLAIN = 6, 1e-8, 1e-4
 
 
 class KKTMatrix:
-    """The iteration matrix of a :class:`~femdyn.system.System` and its factors."""
+    """The iteration matrix of a :class:`~femdyn.model.system.System` and its factors."""
 
     def __init__(self, system):
         self.system = system

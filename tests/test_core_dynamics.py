@@ -4,7 +4,7 @@ import pytest
 from scipy.special import ellipk
 
 import femdyn
-from femdyn.demo import rssr_model
+from femdyn.robots.rssr import rssr_model
 from femdyn.solvers.generalized_alpha import Options, integrate
 from femdyn.solvers.static import static_equilibrium
 from models import pendulum
@@ -221,7 +221,7 @@ def test_forward_dynamics_replays_inverse_dynamics():
     angle. With the same step the torque is replayed at exactly the sampled times, so the
     two discrete problems coincide up to Newton tolerances amplified by the free motion:
     measured 4e-6 rad over 1 s; bound 2e-5 rad."""
-    from femdyn.timefunctions import Tabulated
+    from femdyn.motion.timefunctions import Tabulated
     inverse = integrate(rssr_model().assemble(), 1.0, 1e-3, Options(rho_inf=0.9))
     m = rssr_model()
     del m.joints["crank drive"]

@@ -209,7 +209,7 @@ def test_divergence_keeps_results(tmp_path):
     rocker = m.rigid_beam("rocker", C, B, mass=0.3)
     motor = m.revolute("motor", m.ground, crank, (0, 0, 0), (0, 0, 1))
     m.revolute("pivot", m.ground, rocker, (0.30, 0.0, 0.10), (1, 0, 0))
-    m.drive_angle("drive", motor, femdyn.timefunctions.RampedMotion(2 * np.pi, 0.5))
+    m.drive_angle("drive", motor, femdyn.motion.timefunctions.RampedMotion(2 * np.pi, 0.5))
     out = tmp_path / "run"
     with pytest.raises(ConvergenceError, match="generalized-α step to t = .*Largest dynamic residuals") as err:
         integrate(m.assemble(), 1.0, 1e-3, Options(max_iterations=15), output=str(out))

@@ -68,7 +68,7 @@ def test_joint_torque_is_virtual_work_of_angle(system, state):
     """Q_torque·δq = T δθ: the generalized force equals T ∂θ/∂q by finite differences of θ."""
     q, v, t = state
     torque = next(ld for ld in system.loads if ld.name == "motor2")
-    from femdyn.vectorfunctions import Angle
+    from femdyn.model.vectorfunctions import Angle
     theta = lambda x: Angle.angle(torque.group.vectors(x))[0][0]
     expected = torque.function.value(t) * fd_jacobian(lambda x: np.array([theta(x)]), q)[0]
     assert_close(torque.force(q, v, t), expected)

@@ -8,7 +8,7 @@ from checks import assert_close, fd_jacobian
 from elastica import quarter_ring_tip
 from femdyn.elements import sections
 from femdyn.elements.sections import CrossSection
-from femdyn.sensors import BeamSensor
+from femdyn.model.sensors import BeamSensor
 from femdyn.solvers.generalized_alpha import Options, integrate
 from femdyn.solvers.modal import eigenmodes
 from femdyn.solvers.static import static_equilibrium
@@ -160,8 +160,8 @@ def test_rigid_flexible_four_bar():
     """RSSR linkage whose coupler is an ANCF cable (4 elements, E = 1 GPa): the driven run
     keeps every constraint residual ≤ 1e-8 at every step; the coupler's gauge reads the
     small axial strain of a loaded two-force member (nonzero, far below yield)."""
-    from femdyn.demo import COUPLER_END, CRANK, ROCKER_PIVOT
-    from femdyn.timefunctions import RampedMotion
+    from femdyn.robots.rssr import COUPLER_END, CRANK, ROCKER_PIVOT
+    from femdyn.motion.timefunctions import RampedMotion
     m = femdyn.Model("flexible four-bar")
     O, A = m.point("O", (0, 0, 0)), m.point("A", (CRANK, 0, 0))
     B, C = m.point("B", COUPLER_END), m.point("C", ROCKER_PIVOT)

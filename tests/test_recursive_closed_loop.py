@@ -14,7 +14,7 @@ from femdyn.solvers.recursive import Data, LoopClosure, TreeSpace, assemble, for
 from femdyn.solvers.recursive.closed_loop import (bias, constrained_forward_dynamics, independent_rows, jacobian,
                                                   project, residual)
 from femdyn.solvers.recursive.integrators import simulate
-from femdyn.solvers.recursive.robots import dual_arm_links
+from femdyn.robots.serial import dual_arm_links
 from femdyn.solvers.recursive.topology import Interface, Link, build_topology, inertia_sets
 from test_recursive_models import coordinate_map, depth_first, random_rotation, random_state, to_pinocchio
 

@@ -6,7 +6,7 @@ from femdyn.solvers.recursive.configuration import TreeSpace
 from femdyn.solvers.recursive.control import track
 from femdyn.solvers.recursive.floating import floating_base_inverse_dynamics
 from femdyn.solvers.recursive.integrators import simulate, zhai_step
-from femdyn.solvers.recursive.robots import puma560, space_arm, space_arm_desired
+from femdyn.robots.serial import puma560, space_arm, space_arm_desired
 
 TORQUE_GIVEN = np.array([True, False, True, False, False, True])      # joints 1, 3, 6 (seed 000)
 

@@ -4,7 +4,7 @@ import pytest
 
 from femdyn.errors import ModelError
 from femdyn.solvers.recursive import Data, forward_dynamics
-from femdyn.solvers.recursive.robots import dual_arm_links
+from femdyn.robots.serial import dual_arm_links
 from femdyn.solvers.recursive.spatial import rotation_about
 from femdyn.solvers.recursive.topology import Interface, Link, build_topology, inertia_sets
 

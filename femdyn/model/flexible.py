@@ -13,8 +13,8 @@ combinations of the position gradients (for the cable only the tangent r_x).
 import numpy as np
 
 from .bodies import Frame
-from .coordinates import Expr
-from .errors import ModelError
+from .nodes import Expr
+from ..errors import ModelError
 
 
 class ElementSet:

@@ -16,9 +16,9 @@
 """
 import numpy as np
 
-from .model import Body, Joint, TreeModel
-from .spatial import rotation_about
-from .topology import Interface, Link, inertia_sets
+from femdyn.solvers.recursive.model import Body, Joint, TreeModel
+from femdyn.solvers.recursive.spatial import rotation_about
+from femdyn.solvers.recursive.topology import Interface, Link, inertia_sets
 
 # modified DH (Craig): alpha_{i-1} (rad), a_{i-1} (m), d_i (m); AKB 1986 via Corke's mdl_puma560akb
 PUMA_MDH = [(0.0, 0.0, 0.0), (-np.pi / 2, 0.0, 0.2435), (0.0, 0.4318, -0.0934),

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from .errors import ModelError
+from ..errors import ModelError
 
 
 class TimeFunction:

@@ -6,7 +6,7 @@ in N·m, positions in m.
 """
 import numpy as np
 
-from .timefunctions import as_time_function
+from ..motion.timefunctions import as_time_function
 from .vectorfunctions import Angle, FunctionGroup, Targets
 
 
@@ -73,7 +73,7 @@ class ScaledForce(ConstantForce):
 
 class JointTorque(Load):
     """Actuator torque T(t) (N·m) in a revolute joint, acting on B (and −T on A) about the
-    axis: Q = T ∂θ/∂q by virtual power, K = −T ∂²θ/∂q² (see :class:`~femdyn.vectorfunctions.Angle`)."""
+    axis: Q = T ∂θ/∂q by virtual power, K = −T ∂²θ/∂q² (see :class:`~femdyn.model.vectorfunctions.Angle`)."""
 
     def __init__(self, name, revolute, function):
         self.name, self.revolute = name, revolute

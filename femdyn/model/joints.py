@@ -11,8 +11,8 @@ Joint angles are measured from the initial configuration plus an optional offset
 import numpy as np
 
 from .constraints import Equation
-from .errors import ModelError
-from .validation import vector3
+from ..errors import ModelError
+from ..validation import vector3
 from .vectorfunctions import Angle, Dot, Linear
 
 AXES = np.eye(3)
@@ -188,7 +188,7 @@ class Revolute(Joint):
     def angle_vectors(self):
         """(a on A, b on B, axis Expr, rotation offset) for the joint angle: a and b are
         material vectors not parallel to the axis (the angle is that of their projections
-        on the plane ⟂ axis, see :class:`~femdyn.vectorfunctions.Angle`)."""
+        on the plane ⟂ axis, see :class:`~femdyn.model.vectorfunctions.Angle`)."""
         va, vb = self._orientation_vectors(self.body_a), self._orientation_vectors(self.body_b)
         if not va or not vb:
             raise ModelError(f"revolute '{self.name}': the joint angle needs a material vector not parallel "

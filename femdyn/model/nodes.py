@@ -15,7 +15,7 @@ terms of Exprs, which makes their Jacobians exact and constant-patterned.
 """
 import numpy as np
 
-from .errors import ModelError
+from ..errors import ModelError
 
 SLOTS = {
     "point": ("r",),

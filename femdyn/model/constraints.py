@@ -1,7 +1,7 @@
 """Constraint equations Φ(q, t) = 0 gathered from joints, bodies and nodes.
 
 Each joint yields :class:`Equation` records; :class:`ConstraintSet` groups them by kind
-into :class:`~femdyn.vectorfunctions.FunctionGroup` batches and provides, in global row
+into :class:`~femdyn.model.vectorfunctions.FunctionGroup` batches and provides, in global row
 order, Φ, the sparse Jacobian Φ_q, the Hessian term ∂(Φ_qᵀλ)/∂q, Φ_t and the
 acceleration right-hand side γ = −ζ with Φ̈ = Φ_q q̈ + ζ.
 """
@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .sparse import Pattern
+from ..sparse import Pattern
 from .vectorfunctions import FunctionGroup, Targets
 
 

@@ -9,9 +9,9 @@ import scipy.sparse
 import scipy.sparse.csgraph
 
 from .constraints import ConstraintSet
-from .errors import ModelError
+from ..errors import ModelError
 from .loads import ConstantForce
-from .sparse import Pattern
+from ..sparse import Pattern
 
 
 class System:

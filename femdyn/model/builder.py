@@ -19,13 +19,13 @@ from femdyn.elements import ncf
 from . import joints as J
 from .bodies import Ground, NaturalBody
 from .constraints import Equation
-from .coordinates import Node
+from .nodes import Node
 from .flexible import ElementSet, NodeFrame
-from .errors import ModelError
+from ..errors import ModelError
 from .loads import JointTorque, PointForce, ScaledForce
 from .sensors import BeamSensor, JointAngleSensor, PointSensor, ReactionSensor
-from .timefunctions import as_time_function
-from .validation import count, positive, vector3
+from ..motion.timefunctions import as_time_function
+from ..validation import count, positive, vector3
 from .vectorfunctions import Dot
 
 

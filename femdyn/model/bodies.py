@@ -12,9 +12,9 @@ import numpy as np
 
 from femdyn.elements import ncf
 
-from .coordinates import Expr
-from .errors import ModelError
-from .validation import positive, vector3
+from .nodes import Expr
+from ..errors import ModelError
+from ..validation import positive, vector3
 
 
 class Ground:

@@ -7,8 +7,8 @@ motor torque. Dimensions in m, masses in kg.
 """
 import numpy as np
 
-from .model import Model
-from .timefunctions import RampedMotion
+from ..model import Model
+from ..motion.timefunctions import RampedMotion
 
 CRANK, ROCKER, ROCKER_PIVOT = 0.05, 0.2, np.array([0.2, 0.0, 0.15])
 # rocker at 170° about x: the linkage then turns through full crank revolutions with its

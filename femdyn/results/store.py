@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from .errors import FemdynError
+from ..errors import FemdynError
 
 STEP_COLUMNS = ("iterations", "factorizations", "dynamic_residual", "constraint_residual",
                 "kinetic_energy", "potential_energy", "corrections")

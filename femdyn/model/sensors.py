@@ -1,8 +1,8 @@
 """Sensors: channels recorded at every output step of a run (SI units)."""
 import numpy as np
 
-from .errors import ModelError
-from .validation import number
+from ..errors import ModelError
+from ..validation import number
 from .vectorfunctions import Angle, FunctionGroup, Targets
 
 

@@ -3,12 +3,12 @@ import argparse
 import os
 import sys
 
-from .errors import FemdynError, SolverError
+from ..errors import FemdynError, SolverError
 
 
 def demo(args):
-    from femdyn.demo import rssr_model
-    from femdyn.plotting import plot_channels, plot_configuration
+    from femdyn.robots.rssr import rssr_model
+    from femdyn.results.plots import plot_channels, plot_configuration
     from femdyn.solvers.generalized_alpha import Options, integrate
 
     model = rssr_model()

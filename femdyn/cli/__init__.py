@@ -1,0 +1,4 @@
+"""The ``femdyn`` command line."""
+from .main import main
+
+__all__ = ["main"]

@@ -1,0 +1,1 @@
+"""File formats femdyn reads and writes beyond its results store."""
