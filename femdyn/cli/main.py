@@ -1,55 +1,22 @@
-"""Command line: ``femdyn demo`` runs the built-in example and writes results and plots."""
+"""Command line ``femdyn <command>``: each command is a module of this package with
+``add_parser(sub)`` (registering its arguments and ``func``) and the function it runs."""
 import argparse
-import os
+import importlib
 import sys
 
-from ..errors import FemdynError, SolverError
+from ..errors import FemdynError
 
-
-def demo(args):
-    from femdyn.robots.rssr import rssr_model
-    from femdyn.results.plots import plot_channels, plot_configuration
-    from femdyn.solvers.generalized_alpha import Options, integrate
-
-    model = rssr_model()
-    system = model.assemble()
-    print(system.summary())
-    out = os.path.abspath(args.out)
-    os.makedirs(out, exist_ok=True)
-    plot_configuration(system, path=os.path.join(out, "configuration.png"))
-    folder = os.path.join(out, "results")
-    try:
-        results = integrate(system, args.t_end, args.step, Options(rho_inf=args.rho_inf), output=folder,
-                            progress=not args.quiet)
-    except SolverError as err:
-        raise SolverError(f"{err}\nthe steps computed before the failure are in {folder} "
-                          "(read them with femdyn.load)", err.results) from None
-    channels = ["crank.angle", "rocker.angle", "motor.torque", "energy", "constraint_residual"]
-    plot_channels(results, channels, os.path.join(out, "channels.png"),
-                  units={"crank.angle": "rad", "rocker.angle": "rad", "motor.torque": "N·m",
-                         "energy": "J", "constraint_residual": "m"})
-    results.to_csv(os.path.join(out, "channels.csv"), channels)
-    from femdyn.mesh.vtk import write_series
-    write_series(system, results, os.path.join(out, "paraview"), every=20)
-    torque = results["motor.torque"]
-    print(f"{len(results.t) - 1} steps to t = {results.t[-1]:g} s; status: {results.status}")
-    print(f"motor torque between {torque.min():.4g} and {torque.max():.4g} N·m; "
-          f"max constraint residual {results['constraint_residual'].max():.2e} m")
-    print(f"output written to {out}: configuration.png, channels.png, channels.csv, results/, "
-          "paraview/motion.pvd")
-    return 0
+COMMANDS = ("demo",)   # modules of femdyn.cli, in the order ``femdyn --help`` lists them
 
 
 def main(argv=None):
+    """Parse ``argv`` (default: the process arguments), run the command, return its exit
+    code: 0 on success, 2 with a one-line ``femdyn: error: …`` on a femdyn error or an
+    unwritable output path."""
     parser = argparse.ArgumentParser(prog="femdyn", description="rigid-flexible multibody dynamics")
     sub = parser.add_subparsers(dest="command", required=True)
-    d = sub.add_parser("demo", help="run the built-in example (spatial RSSR linkage) and write results and plots")
-    d.add_argument("--out", default="femdyn-out", help="output folder (default: ./femdyn-out)")
-    d.add_argument("--t-end", type=float, default=2.0, help="end time in s (default 2)")
-    d.add_argument("--step", type=float, default=1e-3, help="time step in s (default 1e-3)")
-    d.add_argument("--rho-inf", type=float, default=0.9, help="generalized-α spectral radius ρ∞ (default 0.9)")
-    d.add_argument("--quiet", action="store_true", help="no progress bar")
-    d.set_defaults(func=demo)
+    for name in COMMANDS:
+        importlib.import_module(f"{__package__}.{name}").add_parser(sub)
     args = parser.parse_args(argv)
     try:
         return args.func(args)
@@ -57,7 +24,7 @@ def main(argv=None):
         print(f"femdyn: error: {err}", file=sys.stderr)
         return 2
     except OSError as err:
-        print(f"femdyn: error: cannot write '{err.filename}': {err.strerror}; choose a writable --out folder",
+        print(f"femdyn: error: cannot write '{err.filename}': {err.strerror}; choose a writable output folder",
               file=sys.stderr)
         return 2
 
