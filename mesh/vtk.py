@@ -13,8 +13,8 @@ from femdyn.results.plots import body_outline
 def configuration_lines(system, q):
     """Points (n, 3) and 2-node line cells of every body and beam at coordinates q, and
     the index of the part each cell belongs to."""
-    parts = [body_outline(b, q) for b in system.model.bodies.values()]
-    parts += [e.centreline(q) for e in system.model.elements]
+    parts = [body_outline(b, q) for b in system.bodies.values()]
+    parts += [e.centreline(q) for e in system.elements]
     points, cells, owner, offset = [], [], [], 0
     for k, xyz in enumerate(parts):
         points.append(xyz)

@@ -15,8 +15,18 @@ loops; above ``dense_limit`` coordinates + constraints they are skipped.
 import numpy as np
 
 
-def singular_saddle(system, A, q, t, dense_limit=4000, count=6):
-    """A sentence naming the redundant rows or the coordinates of a massless free motion."""
+def singular_saddle(system, S, q, t, dense_limit=4000, count=6):
+    """A sentence naming the redundant rows or the coordinates of a massless free motion.
+
+    Parameters
+    ----------
+    system : System
+    S : sparse matrix
+        The saddle matrix [[A, Φ_qᵀ], [Φ_q, 0]] as assembled by
+        :class:`~femdyn.solvers.blocks.SaddlePattern` (n + m square).
+    q : ndarray
+        Coordinates where it was assembled; ``t`` the time (s).
+    """
     n, m = system.n, system.m
     if n + m > dense_limit:
         return (f"the model is too large ({n} coordinates, {m} constraints) for a dense diagnosis; look for "
@@ -25,18 +35,15 @@ def singular_saddle(system, A, q, t, dense_limit=4000, count=6):
     if redundant:
         return ("the constraint Jacobian is rank deficient; these rows are linearly dependent (remove redundant "
                 f"joints or use joints with fewer equations): {redundant}")
-    free = free_massless_coordinates(system, A, q, t, count)
+    free = free_massless_coordinates(system, S, count)
     return ("Φ_q has full rank, but a motion allowed by the constraints has no inertia or stiffness; it moves the "
             f"coordinates {free}: connect these nodes to a body or a joint, give them mass, or fix them (an unused "
             "node, or the spin of a rigid beam carrying an axis vector that no joint fixes, does this)")
 
 
-def free_massless_coordinates(system, A, q, t, count=6):
-    """Labels of the coordinates that take part in a null vector of [[A, Φ_qᵀ], [Φ_q, 0]]."""
-    Phi_q = system.constraints.jacobian(q, t).toarray()
-    S = np.block([[np.asarray(A.todense() if hasattr(A, "todense") else A), Phi_q.T],
-                  [Phi_q, np.zeros((system.m, system.m))]])
-    _, s, Vt = np.linalg.svd(S)
+def free_massless_coordinates(system, S, count=6):
+    """Labels of the coordinates that take part in a null vector of the saddle matrix S."""
+    _, s, Vt = np.linalg.svd(S.toarray() if hasattr(S, "toarray") else np.asarray(S))
     null = Vt[s <= 1e-10 * max(s[0], 1e-300), :system.n]
     if not null.size:
         return []

@@ -30,6 +30,7 @@ import numpy as np
 from femdyn.errors import ConvergenceError, SolverError
 from femdyn.results.store import ResultsWriter
 
+from .blocks import TangentValues
 from .initial import consistent_state
 from .kkt import KKTMatrix
 
@@ -61,6 +62,56 @@ class Options:
     # than its refactorization costs; measured on benchmarks/bench_*.py, see RESULTS.md)
     max_correction: float = 1e-3    # largest position change allowed to make q₀ consistent (m)
     formulation: str = "index3"     # or "stabilized": enforce Φ = 0 and Φ_q q̇ + Φ_t = 0 (GGL)
+    on_failure: str = "stop"        # or "retry": reject the step, cover it by two half steps (recursively)
+    max_halvings: int = 4           # deepest "retry" bisection (h / 2⁴ at the least)
+    corrector: object = None        # consulted within Newton (see NewtonStep.solve), e.g. a rigid-body correction
+
+
+CONVERGED, STALLED_CONSTRAINTS, STALLED_DYNAMICS, DIVERGED = ("converged", "stalled in the constraints",
+                                                               "stalled in the dynamics", "diverged")
+
+
+@dataclass
+class NewtonOutcome:
+    """How one step's Newton iteration ended.
+
+    Attributes
+    ----------
+    status : str
+        ``CONVERGED``, ``STALLED_CONSTRAINTS`` (the dynamic residual met its tolerance, Φ
+        did not), ``STALLED_DYNAMICS`` (the reverse, or both stalled), ``DIVERGED`` (the
+        residual became non-finite or grew a thousandfold).
+    state : State
+        The converged state, or the last iterate.
+    history : list of (iteration, dynamic residual, constraint residual)
+    factorizations : int
+    corrections : list of dict
+        What a corrector did within the step.
+    diagnosis : str
+        For a failure: the largest residuals by coordinate and constraint, and what to try.
+    """
+
+    status: str
+    state: object
+    history: list
+    factorizations: int
+    corrections: list
+    diagnosis: str = ""
+
+    @property
+    def converged(self):
+        return self.status == CONVERGED
+
+
+def _stalled(history, o):
+    """Status of an iteration that used up its iterations."""
+    _, e_dyn, e_con = history[-1]
+    first = history[0][1] / o.tol_dynamic + history[0][2] / o.tol_constraint
+    if e_dyn / o.tol_dynamic + e_con / o.tol_constraint > 1e3 * first:
+        return DIVERGED
+    if e_dyn <= o.tol_dynamic:
+        return STALLED_CONSTRAINTS
+    return STALLED_DYNAMICS
 
 
 class State:
@@ -103,20 +154,19 @@ class NewtonStep:
         return self.predict(s_old, t_new)
 
     def residuals(self, x):
-        sys = self.sys
-        Q = sys.forces(x.q, x.v, x.t)
-        phi, jac = sys.constraints.evaluate(x.q, x.t)
-        r = sys.M @ x.a + sys.constraints.transpose_product(jac, x.lam) - Q
+        r, Q, phi, jac = self.sys.residual(x.q, x.v, x.a, x.lam, x.t)
         return Residuals(r, phi, np.concatenate([self.beta_h2 * r, phi]), _relative(r, Q), _norm(phi), jac)
 
-    def matrix_parts(self, x):
+    def matrix_values(self, x, jac):
+        """The pieces of the iteration matrix at the iterate x (Φ_q values ``jac``)."""
         sys = self.sys
         k_vals, c_vals = sys.tangent_values(x.q, x.v, x.t)
-        return (self.beta_h2 * self.d_acc, self.beta_h2 * self.d_vel, self.beta_h2, c_vals, k_vals,
-                sys.constraints.hessian_values(x.q, x.lam))
+        return TangentValues(sys.mass_values(x.q), jac, c_vals, k_vals, sys.mass_derivative_values(x.q, x.a),
+                             sys.constraints.hessian_values(x.q, x.lam),
+                             (self.beta_h2 * self.d_acc, self.beta_h2 * self.d_vel, self.beta_h2))
 
     def factorize(self, x, res):
-        self.kkt.factorize(self.kkt.assemble(*self.matrix_parts(x), res.jac), x.q, x.t)
+        self.kkt.factorize(self.kkt.assemble(self.matrix_values(x, res.jac)), x.q, x.t)
 
     def update(self, x, dx):
         n = self.sys.n
@@ -130,27 +180,57 @@ class NewtonStep:
         p = self.p
         x.at = ((1 - p.alpha_f) * x.a + p.alpha_f * s_old.a - p.alpha_m * s_old.at) / (1 - p.alpha_m)
 
-    def solve(self, s_old, t_new):
-        """Advance from ``s_old`` to ``t_new``; returns (state, iteration history, factorizations)."""
+    def solve(self, s_old, t_new, corrector=None):
+        """Advance from ``s_old`` to ``t_new`` by (modified) Newton.
+
+        Parameters
+        ----------
+        s_old : State
+            Converged state at the previous time.
+        t_new : float
+            Time to reach (s).
+        corrector : object, optional
+            Consulted after every residual evaluation: when ``corrector.needed(history)``
+            is true, ``corrector.apply(system, x)`` may move the iterate (e.g. the
+            transient rigid-body correction) and returns a dict logged with the step.
+
+        Returns
+        -------
+        NewtonOutcome
+            Never raises for lack of convergence: the status says how it ended.
+        """
         o = self.o
         x = self.begin(s_old, t_new)
-        history, factorizations, previous = [], self.kkt.factorizations, np.inf
+        history, corrections, factorizations, previous = [], [], self.kkt.factorizations, np.inf
+        status = DIVERGED
         for it in range(o.max_iterations):
             res = self.residuals(x)
             history.append((it, res.e_dyn, res.e_con))
             if res.e_dyn <= o.tol_dynamic and res.e_con <= o.tol_constraint:
+                status = CONVERGED
                 break
             measure = res.e_dyn / o.tol_dynamic + res.e_con / o.tol_constraint
             if not np.isfinite(measure):
-                raise ConvergenceError(self._diagnosis(x, res, "the residual became non-finite"))
+                return self._outcome(DIVERGED, x, res, history, corrections, factorizations,
+                                     "the residual became non-finite")
+            if corrector is not None and corrector.needed(history):
+                corrections.append(corrector.apply(self.sys, x))
+                previous = np.inf
+                continue
             if self.kkt.lu is None or measure > o.contraction * previous:
                 self.factorize(x, res)
             previous = measure
             self.update(x, self.kkt.solve(-res.rhs))
         else:
-            raise ConvergenceError(self._diagnosis(x, res, f"no convergence in {o.max_iterations} iterations"))
+            status = _stalled(history, o)
+            return self._outcome(status, x, res, history, corrections, factorizations,
+                                 f"no convergence in {o.max_iterations} iterations ({status})")
         self.finish(s_old, x)
-        return x, history, self.kkt.factorizations - factorizations
+        return NewtonOutcome(status, x, history, self.kkt.factorizations - factorizations, corrections)
+
+    def _outcome(self, status, x, res, history, corrections, factorizations, reason):
+        return NewtonOutcome(status, x, history, self.kkt.factorizations - factorizations, corrections,
+                             self._diagnosis(x, res, reason))
 
     def _diagnosis(self, x, res, reason):
         sys, r, phi = self.sys, res.r, res.phi
@@ -159,7 +239,7 @@ class NewtonStep:
         return (f"generalized-α step to t = {x.t:.6g} s: {reason}. Largest dynamic residuals at "
                 f"{[(sys.labels[i], float(f'{r[i]:.3g}')) for i in worst_q]}; largest constraint residuals "
                 f"{[(sys.constraints.labels[i], float(f'{phi[i]:.3g}')) for i in worst_c]}. Try a smaller step h, "
-                "a smaller ρ∞, or check the loads and the initial configuration.")
+                "a smaller ρ∞, Options(on_failure='retry'), or check the loads and the initial configuration.")
 
 
 class StabilizedStep(NewtonStep):
@@ -185,17 +265,15 @@ class StabilizedStep(NewtonStep):
 
     def residuals(self, x):
         sys, p, h = self.sys, self.p, self.h
-        phi, jac = sys.constraints.evaluate(x.q, x.t)
-        Phi_q = sys.constraints.jac_pattern.assemble(jac)
+        Phi_q = sys.constraints.jacobian(x.q, x.t)
         self.kinematics(x, Phi_q)
-        Q = sys.forces(x.q, x.v, x.t)
-        r = sys.M @ x.a + Phi_q.T @ x.lam - Q
+        r, Q, phi, jac = sys.residual(x.q, x.v, x.a, x.lam, x.t)
         r3 = Phi_q @ x.v + sys.constraints.acceleration_terms(x.q, x.v, x.t)[0]
         rhs = np.concatenate([self.beta_h2 * r, phi, (h * p.beta / p.gamma) * r3])
         return Residuals(r, phi, rhs, _relative(r, Q), max(_norm(phi), h * _norm(r3)), jac, Phi_q)
 
     def factorize(self, x, res):
-        S = self.kkt.stabilized(*self.matrix_parts(x), res.Phi_q)
+        S = self.kkt.stabilized(self.matrix_values(x, res.jac), res.Phi_q)
         self.kkt.factorize(S, x.q, x.t, symmetric=False)
 
     def update(self, x, dx):
@@ -217,15 +295,31 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
 
     The run takes ⌈(t_end − t0)/h⌉ steps: it ends at the first step at or after ``t_end``.
     Every ``record_every``-th step (and the last) is recorded; the Newton residual history
-    is kept for every step. Returns :class:`~femdyn.results.store.Results` (also written to the
-    ``output`` folder if given). On failure raises :class:`~femdyn.errors.SolverError`
-    whose ``results`` hold every step computed before it; any other exception (an error in
-    a user function, Ctrl-C) also leaves every computed step in the folder, marked
-    "interrupted", before it propagates.
+    is kept for every step. When a step's Newton iteration does not converge, the policy
+    ``options.on_failure`` decides: "stop" (default) ends the run with the diagnosis;
+    "retry" rejects the step and covers its interval by two half steps, recursively up to
+    ``options.max_halvings`` times, and takes the next step at the user's h again. Every
+    rejection and every correction is logged in ``Results.events`` and counted in the
+    ``corrections`` column.
+
+    Returns
+    -------
+    Results
+        Also written to the ``output`` folder if given.
+
+    Raises
+    ------
+    SolverError
+        On failure (``ConvergenceError`` for Newton, ``SingularMatrixError`` for a singular
+        iteration matrix); its ``results`` hold every step computed before it. Any other
+        exception (an error in a user function, Ctrl-C) also leaves every computed step in
+        the folder, marked "interrupted", before it propagates.
     """
     o = options or Options()
     if not h > 0 or not t_end > t0:
         raise SolverError(f"integrate: need h > 0 and t_end > t0, got h={h}, t0={t0}, t_end={t_end}")
+    if o.on_failure not in ("stop", "retry"):
+        raise SolverError(f"generalized-α: on_failure must be 'stop' or 'retry', got {o.on_failure!r}")
     params = Parameters.from_rho(o.rho_inf)
     q, v, a, lam = consistent_state(system, q0, v0, t0, o.max_correction)
     state = State(t0, q, v, a, a.copy(), lam)
@@ -234,20 +328,24 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
                           "use ρ∞ ≤ 0.95 or Options(formulation='stabilized')")
     if o.formulation not in STEPPERS:
         raise SolverError(f"generalized-α: unknown formulation '{o.formulation}'; choose one of {list(STEPPERS)}")
-    stepper = STEPPERS[o.formulation](system, h, params, o)
+    march = _March(system, params, o)
     writer = ResultsWriter(system, output, solver={"method": "generalized-alpha", "h": h,
-                                                   **asdict(o), **asdict(params)})
-    writer.record(t0, q, v, a, lam, _stats(system, state, 0, 0, _initial_residuals(system, state)))
+                                                   **_plain(asdict(o)), **asdict(params)})
+    writer.record(t0, q, v, a, lam, _stats(system, state, 0, 0, _initial_residuals(system, state), 0))
     steps = max(1, math.ceil((t_end - t0) / h - 1e-9))
-    bar = _progress(steps, progress, system.model.name)
+    bar = _progress(steps, progress, system.name)
     k = 0
     try:
         for k in range(1, steps + 1):
-            state, history, nfact = stepper.solve(state, t0 + k * h)
-            writer.add_iterations([(k,) + tuple(hh) for hh in history])
+            step = march.advance(state, t0 + k * h, h, k)
+            state = step.state
+            writer.add_iterations(step.history)
+            for event in step.events:
+                writer.add_event(event)
             if k % record_every == 0 or k == steps:
                 writer.record(state.t, state.q, state.v, state.a, state.lam,
-                              _stats(system, state, len(history), nfact, history[-1][1:]))
+                              _stats(system, state, len(step.history), step.factorizations, step.history[-1][2:],
+                                     len(step.events)))
             bar.update(1)
     except SolverError as err:
         err.results = writer.close(f"failed at t = {t0 + k * h:.6g} s: {err}")
@@ -260,11 +358,51 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
     return writer.close("completed")
 
 
+@dataclass
+class _Step:
+    state: object
+    history: list
+    factorizations: int
+    events: list
+
+
+class _March:
+    """Takes the user's steps, applying the failure policy; one Newton stepper per step size."""
+
+    def __init__(self, system, params, options):
+        self.system, self.params, self.o = system, params, options
+        self.steppers = {}
+
+    def stepper(self, h):
+        if h not in self.steppers:
+            self.steppers[h] = STEPPERS[self.o.formulation](self.system, h, self.params, self.o)
+        return self.steppers[h]
+
+    def advance(self, state, t_new, h, k, depth=0):
+        """Reach ``t_new`` from ``state`` with step ``h`` (or halves of it, by the policy)."""
+        out = self.stepper(h).solve(state, t_new, self.o.corrector)
+        history = [(k,) + tuple(row) for row in out.history]
+        events = [{"t": t_new, "event": "correction", **c} for c in out.corrections]
+        if out.converged:
+            return _Step(out.state, history, out.factorizations, events)
+        if self.o.on_failure == "retry" and depth < self.o.max_halvings:
+            events.append({"t": t_new, "event": "step rejected", "h": h, "status": out.status})
+            first = self.advance(state, state.t + 0.5 * h, 0.5 * h, k, depth + 1)
+            second = self.advance(first.state, t_new, 0.5 * h, k, depth + 1)
+            return _Step(second.state, history + first.history + second.history,
+                         out.factorizations + first.factorizations + second.factorizations,
+                         events + first.events + second.events)
+        raise ConvergenceError(out.diagnosis)
+
+
+def _plain(options):
+    """Options as JSON-friendly values (objects such as a corrector by their repr)."""
+    return {k: v if isinstance(v, (bool, int, float, str, type(None))) else repr(v) for k, v in options.items()}
+
+
 def _initial_residuals(system, s):
     """(dynamic, constraint) residuals of the consistent initial state, as for a step."""
-    Q = system.forces(s.q, s.v, s.t)
-    phi, jac = system.constraints.evaluate(s.q, s.t)
-    r = system.M @ s.a + system.constraints.transpose_product(jac, s.lam) - Q
+    r, Q, phi, _ = system.residual(s.q, s.v, s.a, s.lam, s.t)
     return _relative(r, Q), _norm(phi)
 
 
@@ -278,9 +416,9 @@ def _relative(r, Q):
     return _norm(r) / max(1.0, _norm(Q))
 
 
-def _stats(system, s, iterations, factorizations, residuals):
-    return [iterations, factorizations, residuals[0], residuals[1], system.kinetic_energy(s.v),
-            system.potential_energy(s.q), 0]
+def _stats(system, s, iterations, factorizations, residuals, corrections):
+    return [iterations, factorizations, residuals[0], residuals[1], system.kinetic_energy(s.v, s.q),
+            system.potential_energy(s.q), corrections]
 
 
 def _progress(total, enabled, name):

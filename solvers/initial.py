@@ -9,46 +9,66 @@ A guess farther than ``max_correction`` (m, in any coordinate) from a consistent
 configuration is reported as an inconsistent model rather than silently moved.
 """
 import numpy as np
-import scipy.sparse as sp
-import scipy.sparse.linalg as spla
 
 from femdyn.errors import ConstraintError, SingularMatrixError
 
-from .diagnosis import singular_saddle
+from .blocks import TangentValues
+from .kkt import KKTMatrix
 
 
-def _weight(system):
-    d = system.M.diagonal()
+def _projection_weight(system, q, jac):
+    """TangentValues of [[W, Φ_qᵀ], [Φ_q, 0]], W = M(q) + a unit diagonal (relative to the
+    largest mass entry) on massless coordinates + 1e-9 of it everywhere."""
+    d = system.mass(q).diagonal()
     scale = d.max() if d.size and d.max() > 0 else 1.0
-    return (system.M + sp.diags(np.where(d > 0, 0.0, scale) + 1e-9 * scale)).tocsc()
+    return TangentValues(system.mass_values(q), jac, diagonal=np.where(d > 0, 0.0, scale) + 1e-9 * scale)
 
 
-def _saddle(W, Phi_q):
-    return sp.bmat([[W, Phi_q.T], [Phi_q, None]], format="csc")
-
-
-def _factor(matrix, system, q, t, what):
+def _solve(kkt, values, rhs, q, t, what):
     try:
-        return spla.splu(matrix)
-    except RuntimeError:
-        A = matrix[:system.n, :system.n]
-        raise SingularMatrixError(f"{what} at t = {t:g} s: singular matrix; {singular_saddle(system, A, q, t)}") \
-            from None
+        kkt.factorize(kkt.assemble(values), q, t)
+    except SingularMatrixError as err:
+        raise SingularMatrixError(f"{what} at t = {t:g} s: {err}") from None
+    return kkt.solve(rhs)
 
 
-def consistent_positions(system, q, t=0.0, tol=1e-12, max_iter=30, max_correction=1e-3):
+def consistent_positions(system, q, t=0.0, tol=1e-12, max_iter=30, max_correction=1e-3, kkt=None):
+    """The configuration closest to ``q`` (mass-weighted) with Φ(q, t) = 0.
+
+    Parameters
+    ----------
+    system : System
+    q : ndarray (n,)
+        Guess (m for positions).
+    t : float
+        Time (s).
+    tol : float
+        Largest |Φ| accepted (m).
+    max_correction : float
+        Largest move of any coordinate accepted (m); beyond it the model is inconsistent.
+
+    Returns
+    -------
+    ndarray (n,)
+
+    Raises
+    ------
+    ConstraintError
+        Unsatisfiable constraints, or a guess farther than ``max_correction``.
+    """
     c = system.constraints
-    W = _weight(system)
+    kkt = kkt or KKTMatrix(system)
     q = q.copy()
     target = q.copy()
     lam = np.zeros(system.m)
     for _ in range(max_iter):
         phi, jac = c.evaluate(q, t)
-        Phi_q = c.jac_pattern.assemble(jac)
         if np.linalg.norm(phi, np.inf) <= tol:
             break
-        rhs = -np.concatenate([W @ (q - target) + Phi_q.T @ lam, phi])
-        x = _factor(_saddle(W, Phi_q), system, q, t, "initial position projection").solve(rhs)
+        values = _projection_weight(system, q, jac)
+        dq = q - target
+        rhs = -np.concatenate([system.mass(q) @ dq + values.diagonal * dq + c.transpose_product(jac, lam), phi])
+        x = _solve(kkt, values, rhs, q, t, "initial position projection")
         q += x[:system.n]
         lam += x[system.n:]
     else:
@@ -64,22 +84,25 @@ def consistent_positions(system, q, t=0.0, tol=1e-12, max_iter=30, max_correctio
     return q
 
 
-def consistent_velocities(system, q, v, t=0.0):
+def consistent_velocities(system, q, v, t=0.0, kkt=None):
+    """The velocity closest to ``v`` (mass-weighted) with Φ_q v + Φ_t = 0 (m/s)."""
     c = system.constraints
-    Phi_q = c.jacobian(q, t)
+    kkt = kkt or KKTMatrix(system)
+    _, jac = c.evaluate(q, t)
     phi_t, _ = c.acceleration_terms(q, v, t)
-    W = _weight(system)
-    rhs = np.concatenate([np.zeros(system.n), -phi_t - Phi_q @ v])
-    x = _factor(_saddle(W, Phi_q), system, q, t, "initial velocity projection").solve(rhs)
+    rhs = np.concatenate([np.zeros(system.n), -phi_t - c.jac_pattern.assemble(jac) @ v])
+    x = _solve(kkt, _projection_weight(system, q, jac), rhs, q, t, "initial velocity projection")
     return v + x[:system.n]
 
 
-def accelerations_and_multipliers(system, q, v, t=0.0):
+def accelerations_and_multipliers(system, q, v, t=0.0, kkt=None):
+    """q̈ and λ from [[M, Φ_qᵀ], [Φ_q, 0]] [q̈; λ] = [Q; γ] at (q, v, t)."""
     c = system.constraints
-    Phi_q = c.jacobian(q, t)
+    kkt = kkt or KKTMatrix(system)
+    r, Q, _, jac = system.residual(q, v, None, np.zeros(system.m), t)
     _, gamma = c.acceleration_terms(q, v, t)
-    rhs = np.concatenate([system.forces(q, v, t), gamma])
-    x = _factor(_saddle(system.M.tocsc(), Phi_q), system, q, t, "initial accelerations").solve(rhs)
+    x = _solve(kkt, TangentValues(system.mass_values(q), jac), np.concatenate([-r, gamma]), q, t,
+               "initial accelerations")
     return x[:system.n], x[system.n:]
 
 
@@ -90,15 +113,16 @@ def check_redundancy(system, q, t=0.0, dense_limit=1000):
         return
     redundant = system.redundant_constraints(q, t)
     if redundant:
-        raise ConstraintError(f"model '{system.model.name}': redundant constraints; these rows are linearly "
+        raise ConstraintError(f"model '{system.name}': redundant constraints; these rows are linearly "
                               f"dependent: {redundant}. Remove a joint that repeats another (e.g. a fix and a "
                               "joint to ground at the same point) or use a joint with fewer equations")
 
 
 def consistent_state(system, q=None, v=None, t=0.0, max_correction=1e-3):
     """(q, v, q̈, λ) consistent at position, velocity and acceleration level."""
-    q = consistent_positions(system, system.q0 if q is None else q, t, max_correction=max_correction)
+    kkt = KKTMatrix(system)
+    q = consistent_positions(system, system.q0 if q is None else q, t, max_correction=max_correction, kkt=kkt)
     check_redundancy(system, q, t)
-    v = consistent_velocities(system, q, system.v0 if v is None else v, t)
-    a, lam = accelerations_and_multipliers(system, q, v, t)
+    v = consistent_velocities(system, q, system.v0 if v is None else v, t, kkt=kkt)
+    a, lam = accelerations_and_multipliers(system, q, v, t, kkt=kkt)
     return q, v, a, lam

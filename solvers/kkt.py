@@ -1,9 +1,10 @@
 """Sparse KKT iteration matrix with a fixed pattern and factorization reuse.
 
-S = [[A, Φ_qᵀ], [Φ_q, 0]] with A = w_M M + w_C C + w_K (K + H(λ)); the weights come from
-the integrator (generalized-α: w_M = (1−α_m)/(1−α_f), w_C = γh, w_K = βh²: the
-constraint rows scaled by 1/(βh²), Bottasso, Bauchau & Cardona 2007) or from statics
-(w_M = w_C = 0, w_K = 1).
+S = [[A, Φ_qᵀ], [Φ_q, 0]] with A = w_M M + w_C C + w_K (K + H(λ)), assembled by
+:class:`~femdyn.solvers.blocks.SaddlePattern`; the weights come from the integrator
+(generalized-α: w_M = (1−α_m)/(1−α_f), w_C = γh, w_K = βh²: the constraint rows scaled by
+1/(βh²), Bottasso, Bauchau & Cardona 2007), from statics (w_M = w_C = 0, w_K = 1), from the
+initial conditions (w_M = 1) or from the eigenmodes (w_M = −σ, w_K = 1).
 
 Factorization. S is symmetric; with a positive definite A it is quasi-definite, and an
 LDLᵀ factorization exists for any symmetric ordering (Vanderbei 1995, SIAM J. Optim.
@@ -27,8 +28,8 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from femdyn.errors import SingularMatrixError
-from femdyn.sparse import Pattern
 
+from .blocks import BlockLayout, SaddlePattern, TangentValues
 from .diagnosis import singular_saddle
 
 try:
@@ -42,18 +43,19 @@ REFINEMENTS, ACCEPT, PLAIN = 6, 1e-8, 1e-4
 
 
 class KKTMatrix:
-    """The iteration matrix of a :class:`~femdyn.model.system.System` and its factors."""
+    """The iteration matrix of a :class:`~femdyn.model.system.System` and its factors.
+
+    Parameters
+    ----------
+    system : System
+        The assembled model; its patterns fix the matrix pattern once
+        (:class:`~femdyn.solvers.blocks.SaddlePattern`).
+    """
 
     def __init__(self, system):
         self.system = system
-        n, m = system.n, system.m
-        c = system.constraints
-        rows = [system.mass_rows, system.c_rows, system.k_rows, c.hess_rows, c.jac_rows + n, c.jac_cols]
-        cols = [system.mass_cols, system.c_cols, system.k_cols, c.hess_cols, c.jac_cols, c.jac_rows + n]
-        diag = np.arange(n + m)  # explicit diagonal: room for the regularization, square pattern
-        self.pattern = Pattern(np.concatenate(rows + [diag]), np.concatenate(cols + [diag]), (n + m, n + m), "csc")
-        self.block_pattern = Pattern(np.concatenate(rows[:4]), np.concatenate(cols[:4]), (n, n), "csc")
-        self.diagonal_slots = self.pattern.index[-(n + m):]     # where the explicit diagonal sits in the data
+        self.saddle = SaddlePattern(system)
+        self.pattern, self.diagonal_slots = self.saddle.pattern, self.saddle.diagonal_slots
         self.massless = system.M.diagonal() <= 0
         self.solve_factor = None
         self.symbolic = None
@@ -65,24 +67,23 @@ class KKTMatrix:
     def lu(self):
         return self.solve_factor
 
-    def assemble(self, w_mass, w_damp, w_stiff, c_values, k_values, h_values, jac_values):
-        s = self.system
-        values = np.concatenate([w_mass * s.mass_values, w_damp * c_values, w_stiff * k_values,
-                                 w_stiff * h_values, jac_values, jac_values, np.zeros(s.n + s.m)])
-        return self.pattern.assemble(values)
+    def assemble(self, values):
+        """The saddle matrix [[A, Φ_qᵀ], [Φ_q, 0]] for :class:`~femdyn.solvers.blocks.TangentValues`."""
+        return self.saddle.assemble(values)
 
-    def stabilized(self, w_mass, w_damp, w_stiff, c_values, k_values, h_values, Phi_q):
+    def stabilized(self, values, Phi_q):
         """Iteration matrix of the stabilized index-2 formulation (unknowns Δq, βh²Δλ, Δν):
         [[A, Φ_qᵀ, −B Φ_qᵀ], [Φ_q, 0, 0], [Φ_q, 0, −Φ_q Φ_qᵀ]] with B = w_M M + w_C C and
         A = B + w_K (K + H(λ)); the curvature terms of Φ_qᵀν and Φ_q q̇ are left out
         (they only slow the Newton contraction, the residuals stay exact). Not symmetric."""
         s = self.system
-        inertia = self.block_pattern.assemble(np.concatenate([w_mass * s.mass_values, w_damp * c_values,
-                                                              np.zeros(len(k_values) + len(h_values))]))
-        A = inertia + self.block_pattern.assemble(np.concatenate([np.zeros(len(s.mass_values) + len(c_values)),
-                                                                  w_stiff * k_values, w_stiff * h_values]))
+        inertia = self.saddle.coordinate_block(TangentValues(values.mass, values.jacobian, values.damping,
+                                                             weights=values.weights))
+        A = self.saddle.coordinate_block(values)
         B = Phi_q.tocsc()
-        return sp.bmat([[A, B.T, -(inertia @ B.T)], [B, None, None], [B, None, -(B @ B.T)]], format="csc")
+        layout = BlockLayout(q=s.n, lam=s.m, nu=s.m)
+        return layout.bmat({("q", "q"): A, ("q", "lam"): B.T, ("q", "nu"): -(inertia @ B.T),
+                            ("lam", "q"): B, ("nu", "q"): B, ("nu", "nu"): -(B @ B.T)})
 
     # --- factorization -------------------------------------------------------------
     def factorize(self, matrix, q, t, symmetric=True):
@@ -143,8 +144,7 @@ class KKTMatrix:
         return x
 
     def diagnose(self, q, t, reason):
-        A = self.matrix[:self.system.n, :self.system.n]
-        return f"singular KKT matrix ({reason}) at t = {t:.6g} s: {singular_saddle(self.system, A, q, t)}"
+        return f"singular KKT matrix ({reason}) at t = {t:.6g} s: {singular_saddle(self.system, self.matrix, q, t)}"
 
 
 def _close(x, y, tol):

@@ -10,6 +10,7 @@ from scipy.sparse.linalg import lsqr
 
 from femdyn.errors import ConvergenceError
 
+from .blocks import TangentValues
 from .initial import check_redundancy, consistent_positions
 from .kkt import KKTMatrix
 
@@ -33,14 +34,14 @@ def static_equilibrium(system, load_steps=1, t=0.0, q0=None, tol=1e-10, max_iter
     lam = least_squares_multipliers(system, q, t)
     for level in np.arange(1, load_steps + 1) / load_steps:
         for _ in range(max_iterations):
-            Q = system.forces(q, v, t, load_factor=level)
-            phi, jac = c.evaluate(q, t)
-            r = Q - c.jac_pattern.assemble(jac).T @ lam
+            residual, Q, phi, jac = system.residual(q, v, None, lam, t, load_factor=level)
+            r = -residual
             if np.linalg.norm(r) <= tol * max(1.0, np.linalg.norm(Q)) and np.linalg.norm(phi) <= tol:
                 break
             k_vals, c_vals = system.tangent_values(q, v, t, load_factor=level)
-            S = kkt.assemble(0.0, 0.0, 1.0, c_vals, k_vals, c.hessian_values(q, lam), jac)
-            kkt.factorize(S, q, t)
+            kkt.factorize(kkt.assemble(TangentValues(system.mass_values(q), jac, c_vals, k_vals,
+                                                     hessian=c.hessian_values(q, lam), weights=(0.0, 0.0, 1.0))),
+                          q, t)
             dx = kkt.solve(np.concatenate([r, -phi]))
             q += dx[:system.n]
             lam += dx[system.n:]

@@ -89,6 +89,7 @@ def test_unused_node_is_named():
 
 def test_singular_iteration_matrix_is_diagnosed():
     """The KKT matrix of a step (not only the initial solve) gets the same diagnosis."""
+    from femdyn.solvers.blocks import TangentValues
     from femdyn.solvers.kkt import KKTMatrix
     m = pendulum()
     m.point("stray", (2.0, 0.0, 0.0))
@@ -96,8 +97,7 @@ def test_singular_iteration_matrix_is_diagnosed():
     kkt = KKTMatrix(s)
     q = s.q0
     phi, jac = s.constraints.evaluate(q, 0.0)
-    S = kkt.assemble(1.0, 0.0, 0.0, np.zeros(0), np.zeros(len(s.k_rows)), s.constraints.hessian_values(q, np.zeros(s.m)),
-                     jac)
+    S = kkt.assemble(TangentValues(s.mass_values(q), jac, hessian=s.constraints.hessian_values(q, np.zeros(s.m))))
     with pytest.raises(SingularMatrixError, match=r"singular KKT matrix.*'stray\.r[xyz]'"):
         kkt.factorize(S, q, 0.0, symmetric=False)
 

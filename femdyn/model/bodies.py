@@ -12,9 +12,12 @@ import numpy as np
 
 from femdyn.elements import ncf
 
+from .constraints import Equation
 from .nodes import Expr
+from .protocol import Part
 from ..errors import ModelError
 from ..validation import positive, vector3
+from .vectorfunctions import Dot
 
 
 class Ground:
@@ -85,7 +88,7 @@ class Frame:
         return np.linalg.norm(self.B0 @ c - w) <= 1e-9 * np.linalg.norm(w)
 
 
-class NaturalBody(Frame):
+class NaturalBody(Frame, Part):
     """A rigid body on point nodes ``points`` (≥ 1) and unit-vector nodes ``vectors``.
 
     ``mass`` in kg, ``com`` the centre of mass and ``inertia`` (3×3, kg·m², about the
@@ -170,6 +173,10 @@ class NaturalBody(Frame):
         """Generalized gravity force (dofs, values): ∫ρ Cᵀ g dV = first ⊗ g."""
         s = self.node_starts()
         return (s[:, None] + np.arange(3)).ravel(), np.outer(self.first, g).ravel()
+
+    def equations(self):
+        """The rigid conditions as constraint equations b_i·b_j = const."""
+        return [Equation(Dot, (a, b), None, value, None, label) for a, b, value, label in self.rigid_conditions()]
 
     def rigid_conditions(self):
         """(a, b, value, label) for every pair of basis vectors: a·b = value."""

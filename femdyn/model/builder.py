@@ -12,6 +12,8 @@ Ground coordinates stay in q and are fixed by constraints (seed 002 keeps known 
 coordinates in q "for convenience"); joints to ``m.ground`` use constant expressions and
 need no ground nodes at all. SI units throughout.
 """
+import copy
+
 import numpy as np
 
 from femdyn.elements import ncf
@@ -20,7 +22,7 @@ from . import joints as J
 from .bodies import Ground, NaturalBody
 from .constraints import Equation
 from .nodes import Node
-from .flexible import ElementSet, NodeFrame
+from .flexible import ELEMENT_KINDS, ElementSet, NodeFrame
 from ..errors import ModelError
 from .loads import JointTorque, PointForce, ScaledForce
 from .sensors import BeamSensor, JointAngleSensor, PointSensor, ReactionSensor
@@ -37,7 +39,7 @@ class Model:
         self.gravity = vector3(gravity, f"model '{name}': gravity (m/s²)")
         self.ground = Ground()
         self.nodes, self.bodies, self.joints, self.loads, self.sensors = {}, {}, {}, [], []
-        self.elements = []
+        self.elements, self.parts = [], []
         self.size = 0
         self.velocities = {}
 
@@ -89,7 +91,7 @@ class Model:
             return NodeFrame(name)
         if not isinstance(name, str):
             return name
-        if name in self.nodes and self.nodes[name].kind in ("cable", "beam"):
+        if name in self.nodes and self.nodes[name].is_frame:
             return NodeFrame(self.nodes[name])
         if name == "ground":
             return self.ground
@@ -175,26 +177,25 @@ class Model:
         nodes = [self.node(nd) for nd in nodes]
         if len(nodes) < 2:
             raise ModelError(f"ANCF beam '{name}': needs at least two nodes")
-        kind = {"cable": "cable", "cable2d": "cable", "beam": "beam"}.get(element)
+        kind = ELEMENT_KINDS.get(element)
         if kind is None:
-            raise ModelError(f"ANCF beam '{name}': element must be 'cable', 'cable2d' or 'beam', got {element!r}")
+            raise ModelError(f"ANCF beam '{name}': element must be one of {sorted(ELEMENT_KINDS)}, got {element!r}")
         for nd in nodes:
-            if nd.kind != kind:
+            if nd.kind != kind.node_kind:
                 raise ModelError(f"ANCF beam '{name}': node '{nd.name}' is a {nd.kind} node; "
-                                 f"{element} elements need {kind} nodes")
+                                 f"{element} elements need {kind.node_kind} nodes")
         if any(e.name == name for e in self.elements):
             raise ModelError(f"element set '{name}' exists already; names must be unique")
         pairs = list(zip(nodes[:-1], nodes[1:]))
-        components = (0, 1, 3, 4) if element == "cable2d" else None
-        if element == "cable2d":
+        if kind.planar:
             self._make_planar(name, nodes)
-        pick = (lambda nd: nd.initial) if components is None else (lambda nd: nd.initial[list(components)])
-        q_ref = np.array([np.concatenate([pick(a), pick(b)]) for a, b in pairs])
+        columns = list(kind.components) if kind.components is not None else slice(None)
+        q_ref = np.array([np.concatenate([nd.initial[columns] for nd in pair]) for pair in pairs])
         try:
-            kernel = _kernel(element, q_ref, E, rho, section, nu, damping, y_axis)
+            kernel = kind.factory(q_ref, E, rho, section, nu, damping, y_axis)
         except ModelError as err:
             raise ModelError(f"ANCF beam '{name}': {err}") from None
-        self.elements.append(ElementSet(name, kernel, pairs, None, components))
+        self.elements.append(ElementSet(name, kernel, pairs, None, kind.components))
         return self.elements[-1]
 
     def _make_planar(self, name, nodes):
@@ -456,14 +457,6 @@ class Model:
             self.velocities[u.name] = np.cross(omega, u.initial)
 
     # --- assembly ----------------------------------------------------------------
-    def unit_vector_equations(self):
-        return [Equation(Dot, (n.expr, n.expr), None, 1.0, None, f"{n.name}: unit length")
-                for n in self.nodes.values() if n.kind == "vector"]
-
-    def rigid_body_equations(self):
-        return [Equation(Dot, (a, b), None, value, None, label)
-                for body in self.bodies.values() for a, b, value, label in body.rigid_conditions()]
-
     def initial_coordinates(self):
         q, v = np.zeros(self.size), np.zeros(self.size)
         for node in self.nodes.values():
@@ -472,21 +465,56 @@ class Model:
                 v[node.start:node.start + node.initial.size] = self.velocities[node.name]
         return q, v
 
+    def add(self, part):
+        """Add any part that follows the contribution protocol (:mod:`femdyn.model.protocol`):
+        a new kind of body, element, load or constraint written outside femdyn.
+
+        Parameters
+        ----------
+        part : femdyn.model.protocol.Part
+            Its ``name`` must be unique among the added parts; it refers to coordinates of
+            this model's nodes (``node.dofs``).
+
+        Returns
+        -------
+        The part, for chaining.
+
+        Raises
+        ------
+        ModelError
+            If the part lacks a method of the protocol or its name is taken.
+        """
+        missing = [m for m in ("bind", "mass_coo", "gravity", "force", "tangent_pattern", "tangent_values",
+                               "equations", "potential_energy") if not callable(getattr(part, m, None))]
+        if missing or not isinstance(getattr(part, "name", None), str):
+            raise ModelError(f"{part!r} is not a model part: it lacks {missing or ['a name']}; derive it from "
+                             "femdyn.model.protocol.Part and override what it contributes")
+        if any(p.name == part.name for p in self.parts):
+            raise ModelError(f"part '{part.name}' exists already; part names must be unique")
+        self.parts.append(part)
+        return part
+
     def assemble(self):
+        """Freeze the model into a :class:`~femdyn.model.system.System`.
+
+        The System gets its own copy of every node, part and sensor: editing this Model or
+        assembling it again afterwards never changes a System assembled before.
+
+        Returns
+        -------
+        System
+
+        Example
+        -------
+        >>> m = Model("pendulum")
+        >>> O, A = m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0))
+        >>> rod = m.rigid_beam("rod", O, A, mass=1.0)
+        >>> _ = m.revolute("pivot", m.ground, rod, point=(0, 0, 0), axis=(0, 1, 0))
+        >>> m.assemble().degrees_of_freedom()
+        1
+        """
         from .system import System
-        for e in self.elements:
-            e.n = self.size
-        return System(self)
-
-
-def _kernel(element, q_ref, E, rho, section, nu, damping, y_axis):
-    from femdyn.elements.ancf_beam import ANCFBeam3D
-    from femdyn.elements.ancf_cable import ANCFCable2D, ANCFCable3D
-    if element == "beam":
-        return ANCFBeam3D(q_ref, E, rho, section, nu=nu, damping=damping)
-    if element == "cable2d":
-        return ANCFCable2D(q_ref, E, rho, section, damping=damping)
-    return ANCFCable3D(q_ref, E, rho, section, damping=damping, y_axis=y_axis)
+        return System(copy.deepcopy(self))
 
 
 def _mass_of(what, mass, density, area, length):

@@ -14,34 +14,103 @@ import numpy as np
 
 from .bodies import Frame
 from .nodes import Expr
+from .protocol import Part
 from ..errors import ModelError
 
 
-class ElementSet:
-    """A chain (or any connectivity) of ANCF elements of one kernel type. A kernel with
-    ``neighbours`` (strain recovery along a chain) gets the previous and next element of
-    each element from the shared nodes."""
+class ElementKind:
+    """A registered kind of flexible element: the node kind it uses, the components of each
+    node's coordinates its kernel takes (None: all), whether the model keeps it in a plane,
+    and ``factory(q_ref, E, rho, section, nu, damping, y_axis)`` building the batched kernel
+    from the reference coordinates q_ref (n_el, ndof)."""
 
-    def __init__(self, name, kernel, nodes_per_element, n, components=None):
+    def __init__(self, name, node_kind, factory, components=None, planar=False):
+        self.name, self.node_kind, self.factory = name, node_kind, factory
+        self.components, self.planar = components, planar
+
+
+ELEMENT_KINDS = {}
+
+
+def register_element_kind(name, node_kind, factory, components=None, planar=False):
+    """Register a flexible element kind for ``Model.ancf_beam(..., element=name)``.
+
+    Parameters
+    ----------
+    name : str
+        The ``element`` argument that selects it.
+    node_kind : str
+        Kind of node the elements connect (see :func:`femdyn.model.nodes.register_node_kind`).
+    factory : callable
+        ``factory(q_ref, E, rho, section, nu, damping, y_axis)`` → batched kernel; q_ref is
+        (n_el, ndof) in m, E in Pa, ρ in kg/m³, ν Poisson's ratio, damping in s.
+    components : sequence of int, optional
+        Indices within each node's coordinates the kernel takes (default all).
+    planar : bool
+        The model keeps the nodes in their plane z = const (auxiliary rows).
+
+    Returns
+    -------
+    ElementKind
+    """
+    ELEMENT_KINDS[name] = ElementKind(name, node_kind, factory, components, planar)
+    return ELEMENT_KINDS[name]
+
+
+def _beam3d(q_ref, E, rho, section, nu, damping, y_axis):
+    from femdyn.elements.ancf_beam import ANCFBeam3D
+    return ANCFBeam3D(q_ref, E, rho, section, nu=nu, damping=damping)
+
+
+def _cable3d(q_ref, E, rho, section, nu, damping, y_axis):
+    from femdyn.elements.ancf_cable import ANCFCable3D
+    return ANCFCable3D(q_ref, E, rho, section, damping=damping, y_axis=y_axis)
+
+
+def _cable2d(q_ref, E, rho, section, nu, damping, y_axis):
+    from femdyn.elements.ancf_cable import ANCFCable2D
+    return ANCFCable2D(q_ref, E, rho, section, damping=damping)
+
+
+register_element_kind("cable", "cable", _cable3d)
+register_element_kind("cable2d", "cable", _cable2d, components=(0, 1, 3, 4), planar=True)
+register_element_kind("beam", "beam", _beam3d)
+
+
+class ElementSet(Part):
+    """A chain (or any connectivity) of flexible elements of one kernel type, each on any
+    number of nodes. A kernel with ``neighbours`` (strain recovery along a chain) gets the
+    previous and next element of each element from the shared end nodes."""
+
+    def __init__(self, name, kernel, nodes_per_element, n=None, components=None):
         """``components``: indices within each node's coordinates that the kernel uses
         (default all; the planar cable takes x, y of r and r_x: (0, 1, 3, 4))."""
         self.name, self.kernel = name, kernel
-        self.element_nodes = nodes_per_element
+        self.element_nodes = [tuple(nodes) for nodes in nodes_per_element]
         pick = (lambda nd: nd.dofs) if components is None else (lambda nd: nd.dofs[list(components)])
-        self.dofs = np.array([np.concatenate([pick(nd) for nd in pair]) for pair in nodes_per_element])
+        self.dofs = np.array([np.concatenate([pick(nd) for nd in nodes]) for nodes in self.element_nodes])
         self.dim = kernel.dim
         if self.dofs.shape[1] != kernel.ndof:
             raise ModelError(f"element set '{name}': nodes give {self.dofs.shape[1]} coordinates per element, "
-                             f"the {type(kernel).__name__} needs {kernel.ndof}; use "
-                             f"{'cable' if kernel.ndof == 12 else 'beam'} nodes")
+                             f"the {type(kernel).__name__} needs {kernel.ndof}; check the node kind and the "
+                             "number of nodes per element")
         self.count, self.n = len(self.dofs), n
         if hasattr(kernel, "neighbours"):
-            kernel.neighbours = _chain_neighbours(nodes_per_element)
+            kernel.neighbours = _chain_neighbours(self.element_nodes)
         nd = kernel.ndof
         self.k_rows = np.repeat(self.dofs, nd, axis=1).ravel()
         self.k_cols = np.tile(self.dofs, (1, nd)).ravel()
         damped = np.any(getattr(kernel, "damping", 0.0) > 0)
         self.c_rows, self.c_cols = (self.k_rows, self.k_cols) if damped else (np.zeros(0, int), np.zeros(0, int))
+
+    @property
+    def mass(self):
+        """Total mass (kg): tᵀ M_e t summed over the elements, t the element coordinates of a
+        unit rigid translation along x (S(ξ) t = e_x at every ξ, solved by least squares)."""
+        S = self.kernel.shape(np.linspace(0.0, 1.0, 5))[0]      # (n_xi, dim, ndof) of element 0
+        target = np.tile(np.eye(self.dim)[0], len(S))
+        t = np.linalg.lstsq(S.reshape(-1, self.kernel.ndof), target, rcond=None)[0]
+        return float(np.einsum("i,eij,j->", t, self.kernel.mass(), t))
 
     def mass_coo(self):
         return self.k_rows, self.k_cols, self.kernel.mass().ravel()
@@ -54,11 +123,18 @@ class ElementSet:
     def _velocity(self, v):
         return v[self.dofs] if self.c_rows.size else None
 
+    def force(self, q, v, t):
+        """Minus the internal (elastic and damping) forces, scattered to the coordinates."""
+        return -self.internal_force(q, v)
+
     def internal_force(self, q, v):
         F = self.kernel.internal_force(q[self.dofs], self._velocity(v))
         return np.bincount(self.dofs.ravel(), weights=F.ravel(), minlength=self.n)
 
-    def tangent_values(self, q, v):
+    def tangent_pattern(self):
+        return self.k_rows, self.k_cols, self.c_rows, self.c_cols
+
+    def tangent_values(self, q, v, t=0.0):
         K, D = self.kernel.stiffness(q[self.dofs], self._velocity(v))
         return K.ravel(), (D.ravel() if self.c_rows.size else np.zeros(0))
 
@@ -112,7 +188,7 @@ class NodeFrame(Frame):
         return f"ANCF node '{self.node.name}'"
 
     def __init__(self, node):
-        if node.kind not in ("cable", "beam"):
+        if not node.is_frame:
             raise ModelError(f"node '{node.name}' is a {node.kind} node, not an ANCF node")
         self.node, self.name = node, f"node {node.name}"
         self.nodes = [node]
@@ -125,9 +201,9 @@ class NodeFrame(Frame):
 def _chain_neighbours(nodes_per_element):
     """(previous, next) element of each element (−1: none): the element ending on its first
     node and the one starting on its last node (closed rings included)."""
-    starts = {id(a): e for e, (a, _) in enumerate(nodes_per_element)}
-    ends = {id(b): e for e, (_, b) in enumerate(nodes_per_element)}
-    previous = np.array([ends.get(id(a), -1) for a, _ in nodes_per_element])
-    following = np.array([starts.get(id(b), -1) for _, b in nodes_per_element])
+    starts = {id(nodes[0]): e for e, nodes in enumerate(nodes_per_element)}
+    ends = {id(nodes[-1]): e for e, nodes in enumerate(nodes_per_element)}
+    previous = np.array([ends.get(id(nodes[0]), -1) for nodes in nodes_per_element])
+    following = np.array([starts.get(id(nodes[-1]), -1) for nodes in nodes_per_element])
     return previous, following
 

@@ -11,6 +11,7 @@ Joint angles are measured from the initial configuration plus an optional offset
 import numpy as np
 
 from .constraints import Equation
+from .protocol import Part
 from ..errors import ModelError
 from ..validation import vector3
 from .vectorfunctions import Angle, Dot, Linear
@@ -59,7 +60,7 @@ def select_independent(candidates, max_rank):
     return kept, len(rows)
 
 
-class Joint:
+class Joint(Part):
     """Base class: ``equations()`` lists the joint's constraint equations."""
 
     kind = "joint"
@@ -94,7 +95,7 @@ class Fix(Joint):
         from .bodies import Ground
         super().__init__(name, Ground(), Ground())
         self.node = node
-        if components is None and node.kind == "vector":
+        if components is None and node.is_unit:
             components = [c for c in range(3) if c != int(np.argmax(np.abs(node.initial)))]
         chosen = range(node.initial.size) if components is None else components
         self._equations = [Equation(Linear, (node.slot(node.slots[c // 3]),), AXES[c % 3], float(node.initial[c]),
@@ -117,7 +118,7 @@ class Clamp(Joint):
         super().__init__(name, Ground(), body)
         self.node = node
         eqs = coincidence(f"{name} r", node.slot("r"), body.material_point(node.initial[:3]))
-        if node.kind == "cable":
+        if node.slots[1:] == ("rx",):       # a tangent only (cable node)
             tangent = node.initial[3:6] / np.linalg.norm(node.initial[3:6])
             normals = perpendicular_vectors(body, tangent)
             if len(normals) < 2:

@@ -7,13 +7,16 @@ in N·m, positions in m.
 import numpy as np
 
 from ..motion.timefunctions import as_time_function
+from .protocol import EMPTY, EMPTY_INT, Part
 from .vectorfunctions import Angle, FunctionGroup, Targets
 
 
-class Load:
-    """Base class. ``pattern`` gives the (rows, cols) of the tangent, possibly empty."""
+class Load(Part):
+    """Base class of applied loads (scaled by the statics load factor); ``k_rows``,
+    ``k_cols`` give the pattern of the stiffness K = −∂Q/∂q, possibly empty."""
 
     name = "load"
+    applied = True
 
     def bind(self, n):
         self.n = n
@@ -24,6 +27,12 @@ class Load:
 
     def stiffness_values(self, q, v, t):
         return np.zeros(0)
+
+    def tangent_pattern(self):
+        return self.k_rows, self.k_cols, EMPTY_INT, EMPTY_INT
+
+    def tangent_values(self, q, v, t):
+        return self.stiffness_values(q, v, t), EMPTY
 
 
 class PointForce(Load):

@@ -17,21 +17,70 @@ import numpy as np
 
 from ..errors import ModelError
 
-SLOTS = {
-    "point": ("r",),
-    "vector": ("u",),
-    "cable": ("r", "rx"),
-    "beam": ("r", "rx", "ry", "rz"),
-}
+class NodeKind:
+    """A registered kind of node: its slot names (three coordinates each), whether joints
+    may use a node of this kind as a frame (its gradients as material vectors, e.g. ANCF
+    nodes), and whether its first slot is a unit vector (one unit-length row per node)."""
+
+    def __init__(self, name, slots, frame=False, unit=False):
+        self.name, self.slots, self.frame, self.unit = name, tuple(slots), frame, unit
+
+
+KINDS = {}
+
+
+def register_node_kind(name, slots, frame=False, unit=False):
+    """Register a node kind so that models can hold its nodes; returns the :class:`NodeKind`.
+
+    Parameters
+    ----------
+    name : str
+        Kind name, as given to ``Node`` and shown in messages.
+    slots : sequence of str
+        Names of the node's 3-coordinate slots (e.g. ``("r", "rx")``).
+    frame : bool
+        Joints may act on the node as on a body (position + gradient vectors).
+    unit : bool
+        The node is a unit vector: the System adds one unit-length constraint per node.
+
+    Example
+    -------
+    >>> register_node_kind("polar", ("p",)).slots
+    ('p',)
+    """
+    KINDS[name] = NodeKind(name, slots, frame, unit)
+    return KINDS[name]
+
+
+register_node_kind("point", ("r",))
+register_node_kind("vector", ("u",), unit=True)
+register_node_kind("cable", ("r", "rx"), frame=True)
+register_node_kind("beam", ("r", "rx", "ry", "rz"), frame=True)
 
 
 class Node:
-    """A named owner of coordinates. ``start`` is its first index in q."""
+    """A named owner of coordinates of a registered kind. ``start`` is its first index in q."""
 
     def __init__(self, name, kind, values, start):
+        if kind not in KINDS:
+            raise ModelError(f"node '{name}': unknown node kind '{kind}'; registered kinds: {sorted(KINDS)} "
+                             "(add one with femdyn.model.nodes.register_node_kind)")
         self.name, self.kind, self.start = name, kind, start
-        self.slots = SLOTS[kind]
-        self.initial = np.asarray(values, float).reshape(len(self.slots) * 3)
+        self.slots = KINDS[kind].slots
+        values = np.asarray(values, float)
+        if values.size != 3 * len(self.slots):
+            raise ModelError(f"node '{name}' ({kind}): expected {3 * len(self.slots)} coordinates, got {values.size}")
+        self.initial = values.reshape(3 * len(self.slots))
+
+    @property
+    def is_frame(self):
+        """Whether joints can use this node as a frame (ANCF nodes)."""
+        return KINDS[self.kind].frame
+
+    @property
+    def is_unit(self):
+        """Whether this node is a unit vector (its length is constrained to 1)."""
+        return KINDS[self.kind].unit
 
     @property
     def dofs(self):

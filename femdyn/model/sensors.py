@@ -56,7 +56,7 @@ class ReactionSensor(Sensor):
         self.name, self.joint = name, joint
 
     def bind(self, system):
-        self.rows = self.joint.rows
+        self.rows = system.joint_rows[self.joint.name]
         names, _ = self.joint.reaction(np.zeros(len(self.rows)))
         self.columns = tuple(f"{self.name}.{c}" for c in names)
 

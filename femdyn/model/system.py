@@ -1,109 +1,206 @@
 """The assembled, frozen form of a model.
 
-Holds the constant sparse mass matrix (CSR, assembled once), the constraint set and the
-generalized forces with their tangent patterns. Equations of motion (seed 002):
-M q̈ + Φ_qᵀ λ = Q(q, q̇, t), Φ(q, t) = 0. SI units throughout.
+Holds the sparse mass matrix (CSR; its constant part assembled once), the constraint set
+and the generalized forces with their tangent patterns, all gathered from the model's
+parts through the contribution protocol (:mod:`femdyn.model.protocol`). Equations of
+motion: M(q) q̈ + Φ_qᵀ λ = Q(q, q̇, t), Φ(q, t) = 0 (García de Jalón & Bayo 1994). SI units.
 """
 import numpy as np
 import scipy.sparse
 import scipy.sparse.csgraph
 
-from .constraints import ConstraintSet
 from ..errors import ModelError
+from .constraints import ConstraintSet, Equation
 from .loads import ConstantForce
+from .vectorfunctions import Dot
 from ..sparse import Pattern
 
 
 class System:
-    """Assembled model: ``M``, ``constraints``, ``forces``, ``stiffness_values``, energies."""
+    """The assembled, frozen form of a :class:`~femdyn.model.builder.Model`.
+
+    ``Model.assemble()`` hands the System a private copy of the model (``System.model``):
+    every part — bodies, flexible element sets, joints, loads, sensors and any part added
+    with ``Model.add`` — is bound to its index ranges in that copy, so later edits or
+    re-assemblies of the user's Model never change an assembled System. The System
+    evaluates only through the contribution protocol (:mod:`femdyn.model.protocol`).
+
+    Attributes
+    ----------
+    n, m : int
+        Number of coordinates q and of constraint equations Φ.
+    parts : list
+        Every contribution, in assembly order (bodies, element sets, joints, loads, others).
+    constraints : ConstraintSet
+        Φ, Φ_q, the Hessian term, Φ_t and γ in fixed row order.
+    joint_rows : dict
+        Constraint rows of each joint, by name.
+    mass_rows, mass_cols : ndarray
+        COO pattern of the mass matrix (constant parts first, then configuration-dependent).
+    constant_mass : bool
+        Whether M is independent of q (then ``M`` is assembled once).
+    """
 
     def __init__(self, model):
-        self.model, self.n = model, model.size
+        self.model, self.n, self.name = model, model.size, model.name
         if self.n == 0:
             raise ModelError(f"model '{model.name}' has no nodes; add points, vectors or element nodes")
+        self.gravity = model.gravity
+        self.nodes, self.bodies, self.elements = model.nodes, model.bodies, model.elements
+        self.joints, self.sensors = model.joints, model.sensors
         self.q0, self.v0 = model.initial_coordinates()
+        gravity_load = ConstantForce("gravity", np.zeros(self.n))
+        self.loads = [gravity_load] + list(model.loads)
+        self.parts = self.loads + list(self.bodies.values()) + list(self.elements) + \
+            list(self.joints.values()) + list(model.parts)
+        for part in self.parts:
+            part.bind(self.n)
+        gravity_load.vector = self._gravity_force()
+        self.gravity_force = gravity_load.vector
         self._assemble_mass()
         self._assemble_constraints()
-        self._bind_loads()
-        for sensor in model.sensors:
+        self._assemble_tangent_patterns()
+        for sensor in self.sensors:
             sensor.bind(self)
         self.labels = self._coordinate_labels()
 
     # --- assembly ----------------------------------------------------------------
+    def _gravity_force(self):
+        g = np.zeros(self.n)
+        for part in self.parts:
+            dofs, vals = part.gravity(self.gravity)
+            np.add.at(g, dofs, vals)
+        return g
+
     def _assemble_mass(self):
-        coo = [b.mass_coo() for b in self.model.bodies.values()] + [e.mass_coo() for e in self.model.elements]
-        rows, cols, vals = (np.concatenate(x) if coo else np.zeros(0) for x in zip(*coo)) if coo else ([], [], [])
-        self.mass_rows, self.mass_cols, self.mass_values = np.asarray(rows, int), np.asarray(cols, int), np.asarray(vals)
-        self.M = Pattern(self.mass_rows, self.mass_cols, (self.n, self.n)).assemble(self.mass_values)
+        constant = [p.mass_coo() for p in self.parts if p.constant_mass]
+        self.variable_mass_parts = [p for p in self.parts if not p.constant_mass]
+        variable = [p.mass_coo() for p in self.variable_mass_parts]
+        self.constant_mass = not variable
+        rows, cols, vals = (np.concatenate(x) for x in zip(*(constant + variable)))
+        self.mass_rows, self.mass_cols = rows.astype(int), cols.astype(int)
+        self._constant_mass_values = np.concatenate([c[2] for c in constant])
+        self.mass_pattern = Pattern(self.mass_rows, self.mass_cols, (self.n, self.n))
+        derivative = [p.mass_derivative_pattern() for p in self.variable_mass_parts]
+        self.md_rows = np.concatenate([d[0] for d in derivative]).astype(int) if derivative else np.zeros(0, int)
+        self.md_cols = np.concatenate([d[1] for d in derivative]).astype(int) if derivative else np.zeros(0, int)
+        self.M = self.mass_pattern.assemble(self.mass_values(self.q0))
 
     def _assemble_constraints(self):
-        """Rows of the nodes, bodies and joints; of the auxiliary joints (rows the model adds
-        by itself, e.g. the plane of a planar cable) only the rows independent of the others."""
-        m = self.model
-        equations = m.unit_vector_equations() + m.rigid_body_equations()
-        joint_eqs = {name: j.equations() for name, j in m.joints.items()}
-        primary = equations + [e for name, j in m.joints.items() if not j.auxiliary for e in joint_eqs[name]]
-        auxiliary = [e for name, j in m.joints.items() if j.auxiliary for e in joint_eqs[name]]
+        """Rows of the nodes, bodies, parts and joints; of the auxiliary joints (rows the
+        model adds by itself, e.g. the plane of a planar cable) only the rows independent
+        of the others."""
+        equations = [Equation(Dot, (n.expr, n.expr), None, 1.0, None, f"{n.name}: unit length")
+                     for n in self.nodes.values() if n.is_unit]
+        joints = self.joints
+        joint_ids = {id(j) for j in joints.values()}
+        equations += [e for p in self.parts if id(p) not in joint_ids for e in p.equations()]
+        joint_eqs = {name: j.equations() for name, j in joints.items()}
+        primary = equations + [e for name, j in joints.items() if not j.auxiliary for e in joint_eqs[name]]
+        auxiliary = [e for name, j in joints.items() if j.auxiliary for e in joint_eqs[name]]
         keep = iter(_independent_rows(primary, auxiliary, self.n, self.q0))
-        for name, joint in m.joints.items():
+        self.joint_rows = {}
+        for name, joint in joints.items():
             eqs = [e for e in joint_eqs[name] if not joint.auxiliary or next(keep)]
-            joint.rows = np.arange(len(equations), len(equations) + len(eqs))
+            joint.rows = self.joint_rows[name] = np.arange(len(equations), len(equations) + len(eqs))
             equations += eqs
         self.constraints = ConstraintSet(equations, self.n)
         self.m = self.constraints.m
 
-    def _bind_loads(self):
-        g = np.zeros(self.n)
-        for part in list(self.model.bodies.values()) + self.model.elements:
-            dofs, vals = part.gravity(self.model.gravity)
-            np.add.at(g, dofs, vals)
-        self.gravity_force = g
-        self.loads = [ConstantForce("gravity", g)] + list(self.model.loads)
-        for load in self.loads:
-            load.bind(self.n)
-        parts = [(ld.k_rows, ld.k_cols) for ld in self.loads] + [(e.k_rows, e.k_cols) for e in self.model.elements]
-        self.k_rows = np.concatenate([p[0] for p in parts]).astype(int)
-        self.k_cols = np.concatenate([p[1] for p in parts]).astype(int)
-        self.c_rows, self.c_cols = self._damping_pattern()
-
-    def _damping_pattern(self):
-        parts = [(e.c_rows, e.c_cols) for e in self.model.elements]
-        if not parts:
-            return np.zeros(0, int), np.zeros(0, int)
-        return np.concatenate([p[0] for p in parts]).astype(int), np.concatenate([p[1] for p in parts]).astype(int)
+    def _assemble_tangent_patterns(self):
+        self.tangent_parts = [p for p in self.parts if any(len(x) for x in p.tangent_pattern())]
+        patterns = [p.tangent_pattern() for p in self.tangent_parts]
+        self.k_rows, self.k_cols, self.c_rows, self.c_cols = (
+            np.concatenate([pt[i] for pt in patterns]).astype(int) if patterns else np.zeros(0, int)
+            for i in range(4))
+        self.force_parts = self.parts[1:]          # gravity (parts[0]) is added as one vector
 
     def _coordinate_labels(self):
         labels = [""] * self.n
-        for node in self.model.nodes.values():
+        for node in self.nodes.values():
             for i, s in enumerate(node.slots):
                 for k in range(3):
                     labels[node.start + 3 * i + k] = f"{node.name}.{s}{'xyz'[k]}"
         return labels
 
     # --- evaluation --------------------------------------------------------------
+    def mass_values(self, q):
+        """Values of M(q) on (mass_rows, mass_cols); the constant part is not copied."""
+        if self.constant_mass:
+            return self._constant_mass_values
+        return np.concatenate([self._constant_mass_values] + [p.mass_values(q) for p in self.variable_mass_parts])
+
+    def mass(self, q=None):
+        """The mass matrix M(q) (CSR, kg and kg·m per unit of q); ``M`` itself when constant."""
+        if self.constant_mass or q is None:
+            return self.M
+        return self.mass_pattern.assemble(self.mass_values(q))
+
+    def inertia_force(self, q, a):
+        """M(q) q̈ (N per unit of q)."""
+        return self.mass(q) @ a
+
+    def mass_derivative_values(self, q, a):
+        """Values of ∂(M(q) a)/∂q on (md_rows, md_cols) (empty for constant mass)."""
+        if self.constant_mass:
+            return np.zeros(0)
+        return np.concatenate([p.mass_derivative(q, a) for p in self.variable_mass_parts])
+
     def forces(self, q, v, t, load_factor=1.0):
-        """Q(q, v, t): applied loads (scaled by ``load_factor``) minus internal element forces."""
-        Q = load_factor * sum(load.force(q, v, t) for load in self.loads)
-        for e in self.model.elements:
-            Q = Q - e.internal_force(q, v)
+        """Q(q, v, t): the applied loads scaled by ``load_factor`` (gravity included), plus the
+        parts' internal forces (elastic, damping, quadratic-velocity)."""
+        Q = self.gravity_force.copy() if load_factor == 1.0 else load_factor * self.gravity_force
+        for part in self.force_parts:
+            f = part.force(q, v, t)
+            if f is not None:
+                Q += load_factor * f if part.applied else f
         return Q
 
     def tangent_values(self, q, v, t, load_factor=1.0):
         """COO values of K = −∂Q/∂q on (k_rows, k_cols) and C = −∂Q/∂v on (c_rows, c_cols)."""
-        k = [load_factor * load.stiffness_values(q, v, t) for load in self.loads]
-        c = []
-        for e in self.model.elements:
-            ke, ce = e.tangent_values(q, v)
-            k.append(ke)
-            c.append(ce)
-        return np.concatenate(k), (np.concatenate(c) if c else np.zeros(0))
+        k, c = [], []
+        for part in self.tangent_parts:
+            kp, cp = part.tangent_values(q, v, t)
+            k.append(load_factor * kp if part.applied else kp)
+            c.append(cp)
+        return (np.concatenate(k) if k else np.zeros(0)), (np.concatenate(c) if c else np.zeros(0))
 
-    def kinetic_energy(self, v):
-        return 0.5 * v @ (self.M @ v)
+    def residual(self, q, v, a, lam, t, load_factor=1.0):
+        """The dynamic residual r = M(q) q̈ + Φ_qᵀλ − Q(q, q̇, t), with what it was made of.
+
+        The one place the equations of motion are written; the integrators, the initial
+        conditions and statics (q̈ = 0) all call it.
+
+        Returns
+        -------
+        r : ndarray (n,)
+            Residual (N per unit of q).
+        Q : ndarray (n,)
+            Generalized forces.
+        phi : ndarray (m,)
+            Constraint values Φ(q, t).
+        jac : ndarray
+            COO values of Φ_q on (constraints.jac_rows, constraints.jac_cols).
+        """
+        Q = self.forces(q, v, t, load_factor)
+        phi, jac = self.constraints.evaluate(q, t)
+        r = self.constraints.transpose_product(jac, lam) - Q
+        if a is not None:
+            r += self.inertia_force(q, a)
+        return r, Q, phi, jac
+
+    def kinetic_energy(self, v, q=None):
+        """½ q̇ᵀ M(q) q̇ (J)."""
+        return 0.5 * v @ (self.mass(q) @ v)
 
     def potential_energy(self, q):
-        """Gravity potential −Q_gᵀq (constant gravity) plus elastic strain energy (J)."""
-        return -self.gravity_force @ q + sum(e.strain_energy(q) for e in self.model.elements)
+        """Gravity potential −Q_gᵀq (constant gravity) plus the parts' potential energies (J)."""
+        return -self.gravity_force @ q + sum(p.potential_energy(q) for p in self.parts)
+
+    @property
+    def total_mass(self):
+        """Mass of every body and element set (kg)."""
+        return sum(p.mass for p in list(self.bodies.values()) + list(self.elements))
 
     # --- diagnosis ---------------------------------------------------------------
     def rank_of_jacobian(self, q, t=0.0):
@@ -129,18 +226,17 @@ class System:
 
     def summary(self, dense_limit=1000):
         """Text summary; the rank of Φ_q (dense SVD) is computed for m ≤ ``dense_limit``."""
-        m = self.model
         if self.m <= dense_limit:
             rank = self.rank_of_jacobian(self.q0)[0]
             counts = f"(rank {rank}), {self.n - rank} degrees of freedom"
         else:
             counts = f"(rank not computed above {dense_limit} rows), at least {self.n - self.m} degrees of freedom"
-        lines = [f"model '{m.name}': {self.n} coordinates, {self.m} constraint equations {counts}",
-                 f"  nodes {len(m.nodes)}, bodies {len(m.bodies)}, elements {sum(e.count for e in m.elements)}, "
-                 f"joints {len(m.joints)}, loads {len(m.loads)}, sensors {len(m.sensors)}",
-                 f"  total mass of bodies {sum(b.mass for b in m.bodies.values()):.6g} kg, "
-                 f"gravity {m.gravity.tolist()} m/s²"]
-        lines += [f"  joint {j.name}: {j.kind}, {len(j.rows)} equations" for j in m.joints.values()]
+        lines = [f"model '{self.name}': {self.n} coordinates, {self.m} constraint equations {counts}",
+                 f"  nodes {len(self.nodes)}, bodies {len(self.bodies)}, "
+                 f"elements {sum(e.count for e in self.elements)}, joints {len(self.joints)}, "
+                 f"loads {len(self.loads) - 1}, sensors {len(self.sensors)}",
+                 f"  total mass of bodies and elements {self.total_mass:.6g} kg, gravity {self.gravity.tolist()} m/s²"]
+        lines += [f"  joint {name}: {j.kind}, {len(self.joint_rows[name])} equations" for name, j in self.joints.items()]
         return "\n".join(lines)
 
 

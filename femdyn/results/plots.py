@@ -23,11 +23,11 @@ def plot_configuration(system, q=None, path="configuration.png", title=None):
     fig = plt.figure(figsize=(6, 5))
     ax = fig.add_subplot(projection="3d")
     every = []
-    for body in system.model.bodies.values():
+    for body in system.bodies.values():
         xyz = body_outline(body, q)
         ax.plot(*xyz.T, "-o", lw=2, ms=4, label=body.name)
         every.append(xyz)
-    for element in system.model.elements:
+    for element in system.elements:
         xyz = element.centreline(q)
         ax.plot(*xyz.T, "-", lw=2, label=element.name)
         every.append(xyz)
@@ -36,7 +36,7 @@ def plot_configuration(system, q=None, path="configuration.png", title=None):
     for setter, c in zip((ax.set_xlim, ax.set_ylim, ax.set_zlim), centre):
         setter(c - half, c + half)
     ax.set_xlabel("x [m]"), ax.set_ylabel("y [m]"), ax.set_zlabel("z [m]")
-    ax.set_title(title or system.model.name)
+    ax.set_title(title or system.name)
     ax.legend(fontsize=7, loc="upper left")
     fig.tight_layout()
     fig.savefig(path, dpi=120)

@@ -35,6 +35,11 @@ class Results:
         return self.meta.get("status", "unknown")
 
     @property
+    def events(self):
+        """Solver events of the run (rejected steps, corrections), each a dict with "t" (s)."""
+        return self.meta.get("events", [])
+
+    @property
     def sensor_columns(self):
         return self.meta["sensor_columns"]
 
@@ -79,11 +84,12 @@ class ResultsWriter:
 
     def __init__(self, system, folder=None, solver=None, flush_every=50):
         self.folder, self.flush_every = folder, flush_every
-        self.sensors = system.model.sensors
+        self.sensors = system.sensors
         self.meta = {
-            "model": system.model.name, "summary": system.summary(), "n": system.n, "m": system.m,
+            "model": system.name, "summary": system.summary(), "n": system.n, "m": system.m,
             "coordinates": system.labels, "constraints": system.constraints.labels,
-            "joint_rows": {j.name: j.rows.tolist() for j in system.model.joints.values()},
+            "joint_rows": {name: rows.tolist() for name, rows in system.joint_rows.items()},
+            "events": [],
             "sensor_columns": [c for s in self.sensors for c in s.columns],
             "step_columns": list(STEP_COLUMNS), "iteration_columns": list(ITERATION_COLUMNS),
             "solver": solver or {}, "status": "running", "version": 1,
@@ -109,6 +115,12 @@ class ResultsWriter:
             self._append(key, np.asarray(val, float).copy())
         if len(self.pending["t"]) >= self.flush_every:
             self.flush()
+
+    def add_event(self, event):
+        """A solver event (a rejected step, a correction): a dict with at least "t" (s) and
+        "event"; kept in ``meta.json`` and read back as ``Results.events``."""
+        self.meta["events"].append({k: (float(v) if isinstance(v, (np.floating, np.integer)) else v)
+                                    for k, v in event.items()})
 
     def add_iterations(self, rows):
         """Newton history rows (step, iteration, dynamic residual, constraint residual) of one step."""

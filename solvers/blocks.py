@@ -1,0 +1,123 @@
+"""Block layout of the unknowns and the sparse block assembler of saddle-point matrices.
+
+Every Newton-type solver of femdyn solves for a stacked vector x = [Δq; Δλ; …] whose
+blocks are named here once: ``q`` (n coordinates), ``lam`` (m multipliers) and optional
+blocks such as ``nu`` (m position-correction multipliers of the stabilized index-2 form,
+Arnold, Cardona & Brüls 2016) or ``u`` (actuator inputs of servo constraints, Blajer &
+Kołodziejczyk 2004). :class:`BlockLayout` gives each block its slice;
+:class:`SaddlePattern` assembles the symmetric saddle matrix
+
+    S = [[w_M M(q) + w_C C + w_K (K + ∂(M a)/∂q + H(λ)) + D,  Φ_qᵀ],
+         [Φ_q,                                                 0  ]]
+
+on one fixed CSC pattern from the COO values the System provides, for every user:
+the generalized-α iteration matrix (w_M = (1 − α_m)/(1 − α_f), w_C = γh, w_K = βh²),
+statics (w_K = 1), the consistent initial state (w_M = 1; D = a diagonal weight for the
+position and velocity projections), the shift-invert operator of the eigenmodes
+(w_M = −σ, w_K = 1) and the diagnosis of singular matrices. ``bmat`` assembles layouts
+with further blocks from sparse sub-matrices.
+"""
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+
+from femdyn.sparse import Pattern
+
+
+class BlockLayout:
+    """Named, ordered blocks of one unknown vector.
+
+    Parameters
+    ----------
+    **sizes : int
+        Block name → length, in order (e.g. ``q=n, lam=m``).
+
+    Example
+    -------
+    >>> layout = BlockLayout(q=4, lam=1, nu=1)
+    >>> layout.slice("lam"), layout.size
+    (slice(4, 5, None), 6)
+    """
+
+    def __init__(self, **sizes):
+        self.sizes = {name: int(size) for name, size in sizes.items()}
+        self.offsets, offset = {}, 0
+        for name, size in self.sizes.items():
+            self.offsets[name] = offset
+            offset += size
+        self.size = offset
+
+    def slice(self, name):
+        """The slice of block ``name`` in the stacked vector."""
+        return slice(self.offsets[name], self.offsets[name] + self.sizes[name])
+
+    def split(self, x):
+        """The blocks of a stacked vector, as a dict of views."""
+        return {name: x[self.slice(name)] for name in self.sizes}
+
+    def bmat(self, blocks):
+        """Sparse CSC matrix from {(row block, column block): sparse matrix}; missing blocks are zero."""
+        names = list(self.sizes)
+        grid = [[blocks.get((r, c)) for c in names] for r in names]
+        for i, r in enumerate(names):      # bmat needs a known size in every block row and column
+            if all(b is None for b in grid[i]) or all(grid[k][i] is None for k in range(len(names))):
+                grid[i][i] = sp.csc_matrix((self.sizes[r], self.sizes[r]))
+        return sp.bmat(grid, format="csc")
+
+
+@dataclass
+class TangentValues:
+    """COO values of the pieces of an iteration matrix, each on the System's fixed pattern:
+    ``mass`` on (mass_rows, mass_cols), ``damping`` on (c_rows, c_cols), ``stiffness`` on
+    (k_rows, k_cols), ``mass_derivative`` on (md_rows, md_cols), ``hessian`` on the
+    constraints' (hess_rows, hess_cols) and ``jacobian`` on (jac_rows, jac_cols); the
+    weights w_M, w_C, w_K; ``diagonal`` (n,) added to the coordinate block, or None."""
+
+    mass: np.ndarray
+    jacobian: np.ndarray
+    damping: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    stiffness: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    mass_derivative: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    hessian: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    weights: tuple = (1.0, 0.0, 0.0)
+    diagonal: np.ndarray = None
+
+
+class SaddlePattern:
+    """Fixed CSC pattern of the (q, λ) saddle matrix of a System (see the module docstring)."""
+
+    def __init__(self, system):
+        self.system = system
+        n, m = system.n, system.m
+        self.layout = BlockLayout(q=n, lam=m)
+        c = system.constraints
+        self.lengths = [len(system.mass_rows), len(system.c_rows), len(system.k_rows), len(system.md_rows),
+                        len(c.hess_rows)]
+        rows = [system.mass_rows, system.c_rows, system.k_rows, system.md_rows, c.hess_rows,
+                c.jac_rows + n, c.jac_cols]
+        cols = [system.mass_cols, system.c_cols, system.k_cols, system.md_cols, c.hess_cols,
+                c.jac_cols, c.jac_rows + n]
+        diag = np.arange(n + m)  # explicit diagonal: room for weights and regularization, square pattern
+        self.pattern = Pattern(np.concatenate(rows + [diag]), np.concatenate(cols + [diag]), (n + m, n + m), "csc")
+        self.block_pattern = Pattern(np.concatenate(rows[:5]), np.concatenate(cols[:5]), (n, n), "csc")
+        self.diagonal_slots = self.pattern.index[-(n + m):]     # where the explicit diagonal sits in the data
+
+    def _block_values(self, v):
+        w_mass, w_damp, w_stiff = v.weights
+        pieces = [(w_mass, v.mass, 0), (w_damp, v.damping, 1), (w_stiff, v.stiffness, 2),
+                  (w_stiff, v.mass_derivative, 3), (w_stiff, v.hessian, 4)]
+        return [w * x if len(x) else np.zeros(self.lengths[i]) for w, x, i in pieces]
+
+    def assemble(self, values):
+        """The saddle matrix S (CSC) for :class:`TangentValues` ``values``."""
+        n, m = self.system.n, self.system.m
+        diagonal = np.zeros(n + m)
+        if values.diagonal is not None:
+            diagonal[:n] = values.diagonal
+        return self.pattern.assemble(np.concatenate(self._block_values(values) +
+                                                    [values.jacobian, values.jacobian, diagonal]))
+
+    def coordinate_block(self, values):
+        """The (q, q) block alone (CSC), without the diagonal term."""
+        return self.block_pattern.assemble(np.concatenate(self._block_values(values)))
