@@ -44,7 +44,10 @@ class Model:
         self.velocities = {}
 
     # --- nodes -------------------------------------------------------------------
-    def _add_node(self, name, kind, values):
+    def add_node(self, name, kind, values):
+        """A node of any registered kind (:func:`femdyn.model.nodes.register_node_kind`)
+        with its initial coordinates ``values`` (3 per slot, SI units); returns the Node.
+        ``point``, ``vector``, ``cable_node`` and ``beam_node`` are the checked shortcuts."""
         if name in self.nodes:
             raise ModelError(f"node '{name}' exists already; node names must be unique")
         values = np.asarray(values, float)
@@ -57,7 +60,7 @@ class Model:
 
     def point(self, name, position):
         """An NCF point node (3 coordinates, m)."""
-        return self._add_node(name, "point", vector3(position, f"point node '{name}': position (m)"))
+        return self.add_node(name, "point", vector3(position, f"point node '{name}': position (m)"))
 
     def vector(self, name, direction):
         """An NCF unit-vector node (3 coordinates); its unit length is a constraint."""
@@ -65,17 +68,17 @@ class Model:
         if abs(np.linalg.norm(d) - 1.0) > 1e-9:
             raise ModelError(f"vector node '{name}': direction must be a unit vector, |d| = {np.linalg.norm(d):.12g}; "
                              "normalise it")
-        return self._add_node(name, "vector", d)
+        return self.add_node(name, "vector", d)
 
     def cable_node(self, name, position, tangent=(1.0, 0.0, 0.0)):
         """An ANCF cable node: position r (m) and position gradient r_x (unit tangent in the
         stress-free state), 6 coordinates."""
-        return self._add_node(name, "cable", np.concatenate([vector3(position, f"cable node '{name}': position (m)"),
+        return self.add_node(name, "cable", np.concatenate([vector3(position, f"cable node '{name}': position (m)"),
                                                              vector3(tangent, f"cable node '{name}': tangent")]))
 
     def beam_node(self, name, position, rx=(1.0, 0.0, 0.0), ry=(0.0, 1.0, 0.0), rz=(0.0, 0.0, 1.0)):
         """A fully parameterized ANCF node: r and the gradients r_x, r_y, r_z (12 coordinates)."""
-        return self._add_node(name, "beam", np.concatenate([vector3(v, f"beam node '{name}': {slot}")
+        return self.add_node(name, "beam", np.concatenate([vector3(v, f"beam node '{name}': {slot}")
                                                             for v, slot in zip((position, rx, ry, rz),
                                                                                ("position (m)", "rx", "ry", "rz"))]))
 
@@ -325,9 +328,12 @@ class Model:
         self.joints[joint.name] = joint
         return joint
 
-    def fix(self, node, name=None):
+    def fix(self, node, name=None, components=None):
+        """Fix a node's coordinates at their initial values: all of them, or the given
+        ``components`` (indices within the node's coordinates, e.g. (2,) for z). A unit
+        vector keeps its two smaller components fixed (the third follows from its length)."""
         node = self.node(node)
-        return self._add_joint(J.Fix(name or f"fix {node.name}", node))
+        return self._add_joint(J.Fix(name or f"fix {node.name}", node, components))
 
     def clamp(self, name, node, body="ground"):
         """Rigid clamp of an ANCF node to a body or the ground. The position follows the
