@@ -4,7 +4,7 @@ A natural-coordinate body is described by a base point p₀ and k ≤ 3 basis ve
 b_j (differences of further points, p_j − p₀, or unit vectors u_j). A material point is
 r = p₀ + Σ_j c_j b_j with constant local coordinates c, so r = C q is linear in the
 body's coordinates and the mass matrix M = ∫ρ CᵀC dV is constant
-(García de Jalón & Bayo 1994, §2.3 and §5.3; seed 002, eqs. for S_r and the platform C).
+(García de Jalón & Bayo 1994, §2.3 and §5.3; Liu et al. 2018, eqs. for S_r and the platform C).
 
 With weights w = (1 − Σ_{points} c_j, c_1, …, c_k) on the k+1 basis nodes,
 M = Z ⊗ I₃ with Z = ∫ρ w wᵀ dV, computed from the mass m, the centre of mass and the

@@ -1,7 +1,7 @@
-"""Seed 003 (Wang et al.): planar dual-arm spacecraft, variable topology and a closed loop.
+"""Wang et al.: planar dual-arm spacecraft, variable topology and a closed loop.
 
 Configurations 1–3 differ only in the links' interface pointers; each is turned into a
-tree automatically, and the inverse dynamics of seed 003's motion q = 45°·sin(πt/2000)
+tree automatically, and the inverse dynamics of Wang et al.'s motion q = 45°·sin(πt/2000)
 (t in s, 0–2000 s) is computed for every joint. The closed loop (two arms holding a
 target, the revolute joint 3–8 cut) is driven by 0.1 N·m on its 5 joints from −45°
 (assembled onto the constraint first, which also keeps the 2 independent of the cut

@@ -1,6 +1,6 @@
-"""PUMA 560 (Armstrong, Khatib & Burdick 1986 parameters) and seed 000's hybrid run, rigid.
+"""PUMA 560 (Armstrong, Khatib & Burdick 1986 parameters) and Tian et al.'s (2010) hybrid run, rigid.
 
-Seed 000 (Tian et al. 2010) drives a flexible PUMA with joints 1, 3, 6 torque-given —
+Tian et al. (2010) drive a flexible PUMA with joints 1, 3, 6 torque-given —
 3 sin(πt/3), 0.3 cos(πt/6), 0.3 cos(πt/6) N·m — and joints 2, 4, 5 acceleration-given
 (q̈ = 0), integrated with Zhai's method, h = 0.005 s. Here the same inputs drive the
 rigid PUMA through the O(N) hybrid dynamics, from rest at q = 0, for 6 s, with gravity;
@@ -44,7 +44,7 @@ def main(out):
                     ("joint 6 q̈ [rad/s²]", {"joint 6": zhai.a[:, 5]}),
                     ("τ [N·m]", {f"joint {k + 1}": tau[:, k] for k in (1, 3, 4)}),
                     ("q [rad]", {f"joint {k + 1}": zhai.q[:, k] for k in (0, 2)})],
-                   "rigid PUMA 560, seed 000 inputs: hybrid dynamics + Zhai (h = 0.005 s)")
+                   "rigid PUMA 560, Tian et al. 2010 inputs: hybrid dynamics + Zhai (h = 0.005 s)")
     gap = np.abs(runs["zhai"].q - runs["rk4"].q).max()
     print(f"q(6 s) Zhai = {np.round(zhai.q[-1], 4)} rad; Zhai vs RK4 at h = {H} s: max |Δq| = {gap:.2e} rad")
 

@@ -1,7 +1,7 @@
-"""Seed 001 (Qiu et al.): 7-DOF space manipulator, fixed and free-floating base.
+"""Qiu et al.: 7-DOF space manipulator, fixed and free-floating base.
 
 Forward dynamics (ABA) integrated with RK4, h = 0.01 s, 10 s; inverse dynamics (RNEA,
-and the hybrid problem with a free base); computed-torque tracking of seed 001's
+and the hybrid problem with a free base); computed-torque tracking of Qiu et al.'s
 desired trajectory. The arm's link table was lost; femdyn's arm is documented in
 femdyn.robots.serial.space_arm.
 

@@ -96,3 +96,94 @@ def _interior_tangents(points):
 
 def _unit(v):
     return v / np.linalg.norm(v, axis=-1, keepdims=True)
+
+
+def unit_rows(what, vectors, count):
+    """``vectors`` as ``count`` unit rows (count, 3), refusing other shapes and zero rows."""
+    try:
+        v = np.asarray(vectors, float)
+    except (TypeError, ValueError):
+        v = None
+    if v is None or v.shape != (count, 3) or not np.all(np.isfinite(v)):
+        raise ModelError(f"{what}: expected {count} rows of 3 finite numbers (one per point), got shape "
+                         f"{np.shape(vectors)}")
+    norm = np.linalg.norm(v, axis=1)
+    if np.any(norm == 0):
+        raise ModelError(f"{what}: row {int(np.argmin(norm))} is zero; give a direction along the centreline")
+    return v / norm[:, None]
+
+
+def centreline_points(what, points):
+    """Points (n, 3) of a centreline and whether it is closed (last point = first; the
+    repeated point is dropped); consecutive points must differ."""
+    try:
+        points = np.asarray(points, float)
+    except (TypeError, ValueError):
+        points = np.zeros((0, 0))
+    if points.ndim != 2 or points.shape[1] != 3 or len(points) < 2 or not np.all(np.isfinite(points)):
+        raise ModelError(f"{what}: points must be an (n ≥ 2, 3) array of finite coordinates in metres")
+    segment = np.linalg.norm(np.diff(points, axis=0), axis=1)
+    scale = max(np.abs(points).max(), segment.max())
+    if np.linalg.norm(points[-1] - points[0]) <= 1e-12 * scale and len(points) > 3:      # closed loop
+        points = points[:-1]
+        segment = segment[:-1]
+        closed = True
+    else:
+        closed = False
+    short = np.flatnonzero(segment <= 1e-12 * scale)
+    if short.size:
+        raise ModelError(f"{what}: points {short[0]} and {short[0] + 1} coincide; remove the repeated point")
+    return points, closed
+
+
+def centreline_element(what, points, tangents, closed):
+    """The element that is valid for the centreline: "cable" if straight, "cable2d" if it
+    lies in a plane z = const, else an error asking for "beam"."""
+    chord = points[-1] - points[0]
+    scale = np.linalg.norm(np.diff(points, axis=0), axis=1).sum()
+    if not closed and np.linalg.norm(chord) > 0:
+        e = chord / np.linalg.norm(chord)
+        off_line = np.linalg.norm(np.cross(points - points[0], e), axis=1).max() / scale
+        if off_line < 1e-12 and np.linalg.norm(np.cross(tangents, e), axis=1).max() < 1e-12:
+            return "cable"
+    if np.abs(points[:, 2] - points[0, 2]).max() <= 1e-12 and np.abs(tangents[:, 2]).max() <= 1e-12:
+        return "cable2d"
+    raise ModelError(f"{what}: the centreline is curved and leaves every plane z = const; the 3-D cable only "
+                     "takes straight centrelines and the planar cable curves in a plane z = const, so pass "
+                     "element='beam' (ANCFBeam3D; y_axis sets the section axes)")
+
+
+def section_y_axes(what, tangents, y_axis):
+    """Section y axes (n, 3): the hint ``y_axis`` ((3,) or (n, 3)) projected on the plane ⟂
+    each unit tangent and normalized; refused where the hint is (nearly) tangent."""
+    try:
+        hint = np.broadcast_to(np.asarray(y_axis, float), tangents.shape)
+    except (TypeError, ValueError):
+        raise ModelError(f"{what}: y_axis must be a 3-vector or one per node, got {y_axis!r}") from None
+    ey = hint - tangents * np.sum(hint * tangents, axis=1, keepdims=True)
+    norm = np.linalg.norm(ey, axis=1)
+    bad = np.flatnonzero(~(norm > 1e-6 * np.linalg.norm(hint, axis=1)))
+    if bad.size:
+        raise ModelError(f"{what}: the y_axis hint {hint[bad[0]].tolist()} is (nearly) parallel to the beam axis "
+                         f"{np.round(tangents[bad[0]], 6).tolist()} at node {bad[0]}; give a hint that is not "
+                         "tangent to the centreline (e.g. the normal of the plane of a planar curve)")
+    return ey / norm[:, None]
+
+
+def transported_y_axes(tangents):
+    """Section y axes (n, 3) carried along the unit tangents by parallel transport (each
+    one turned by the smallest rotation taking t_i to t_(i+1), so the frame does not
+    twist about the axis), starting from the global y axis projected at the first node
+    (global z if the curve starts along y)."""
+    t0 = tangents[0]
+    ey = [section_y_axes("parallel transport", t0[None], (0.0, 0.0, 1.0) if abs(t0[1]) > 0.9 else (0.0, 1.0, 0.0))[0]]
+    for a, b in zip(tangents[:-1], tangents[1:]):
+        k, c = np.cross(a, b), a @ b
+        if c <= -1 + 1e-12:
+            raise ModelError(f"beam centreline: the tangent reverses between neighbouring nodes ({a.tolist()} → "
+                             f"{b.tolist()}); refine the centreline")
+        y = ey[-1]
+        y = y * c + np.cross(k, y) + k * (k @ y) / (1 + c)          # Rodrigues: the rotation a → b
+        y -= b * (b @ y)
+        ey.append(y / np.linalg.norm(y))
+    return np.array(ey)

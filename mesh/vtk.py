@@ -7,13 +7,11 @@ from xml.sax.saxutils import quoteattr
 import meshio
 import numpy as np
 
-from femdyn.results.plots import body_outline
-
 
 def configuration_lines(system, q):
     """Points (n, 3) and 2-node line cells of every body and beam at coordinates q, and
     the index of the part each cell belongs to."""
-    parts = [body_outline(b, q) for b in system.bodies.values()]
+    parts = [b.outline(q) for b in system.bodies.values()]
     parts += [e.centreline(q) for e in system.elements]
     points, cells, owner, offset = [], [], [], 0
     for k, xyz in enumerate(parts):

@@ -19,7 +19,7 @@ measures all of this).
 
 Newton on the KKT system with the constraint rows scaled by 1/(βh²) (see
 :mod:`femdyn.solvers.kkt`), factorization reuse while the contraction is good.
-Convergence (seed 002): dynamic residual ‖M q̈ + Φ_qᵀλ − Q‖₂ / max(1 N, ‖Q‖₂) ≤ tol_dynamic
+Convergence (Liu et al. 2018): dynamic residual ‖M q̈ + Φ_qᵀλ − Q‖₂ / max(1 N, ‖Q‖₂) ≤ tol_dynamic
 (default 1e-6) and constraint residual ‖Φ‖₂ ≤ tol_constraint (default 1e-8, m).
 """
 import math
@@ -412,7 +412,7 @@ def _norm(x):
 
 
 def _relative(r, Q):
-    """The dynamic error of seed 002: ‖r‖₂ / max(1 N, ‖Q‖₂)."""
+    """The dynamic error of Liu et al. 2018: ‖r‖₂ / max(1 N, ‖Q‖₂)."""
     return _norm(r) / max(1.0, _norm(Q))
 
 

@@ -3,7 +3,7 @@
 The applied loads (gravity, forces, torques) are scaled by s = 1/N, 2/N, …, 1; each
 level starts from the previous solution (incremental loading for large deflections).
 Tangent: [[K + H(λ), Φ_qᵀ], [Φ_q, 0]] with K = −∂Q/∂q and H(λ) = ∂(Φ_qᵀλ)/∂q.
-Also the initial point of a dynamic run that starts at rest (seed 002).
+Also the initial point of a dynamic run that starts at rest (Liu et al. 2018).
 """
 import numpy as np
 from scipy.sparse.linalg import lsqr

@@ -181,7 +181,7 @@ def test_spatial_loop_with_revolute_cut_against_dense_kkt():
 
 
 def test_planar_loop_against_dense_kkt():
-    """Seed 003's loop (planar, revolute cut): the rows kept are world x and y; the O(N) solution equals the
+    """Wang et al.'s loop (planar, revolute cut): the rows kept are world x and y; the O(N) solution equals the
     dense KKT solve with Pinocchio's H, C and finite-difference J, J̇v (1e-6 relative, as above; observed 2e-9:
     the loop is slower, J̇v ~ 0.04, so the same absolute finite-difference error weighs more)."""
     _, model, data, cut_joint = dual_arm_loop()
@@ -206,7 +206,7 @@ def test_dependent_rows_are_refused_and_selected():
 
 
 def test_closed_loop_run_with_projection():
-    """Seed 003's loop: 5 joints at 0.1 N·m from −45° (assembled), RK4 h = 0.01 s for 3 s, projected after every step.
+    """Wang et al.'s loop: 5 joints at 0.1 N·m from −45° (assembled), RK4 h = 0.01 s for 3 s, projected after every step.
 
     All five rows of the cut joint (the three dropped ones included) stay ≤ 1e-8 (observed 9e-13).
     """

@@ -1,4 +1,4 @@
-"""Free-floating base (seed 001): momentum, hybrid inverse dynamics, Lie-group update."""
+"""Free-floating base (Qiu et al.): momentum, hybrid inverse dynamics, Lie-group update."""
 import numpy as np
 import pytest
 

@@ -1,4 +1,4 @@
-"""Hybrid dynamics (RBDA ch. 9; seed 000's validation scheme).
+"""Hybrid dynamics (RBDA ch. 9; Tian et al.'s (2010) validation scheme).
 
 For a random tree and a random torque/motion mask: the forces returned for the
 motion-given joints, fed back with the torque-given ones into forward dynamics, must

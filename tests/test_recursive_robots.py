@@ -1,4 +1,4 @@
-"""The seeds' mechanisms: PUMA 560 hybrid run (seed 000), 7-DOF space arm control (seed 001)."""
+"""The source papers' mechanisms: PUMA 560 hybrid run (Tian et al. 2010), 7-DOF space arm control (Qiu et al.)."""
 import numpy as np
 
 from femdyn.solvers.recursive import Data, hybrid_dynamics, inverse_dynamics, mass_matrix, momentum
@@ -8,7 +8,7 @@ from femdyn.solvers.recursive.floating import floating_base_inverse_dynamics
 from femdyn.solvers.recursive.integrators import simulate, zhai_step
 from femdyn.robots.serial import puma560, space_arm, space_arm_desired
 
-TORQUE_GIVEN = np.array([True, False, True, False, False, True])      # joints 1, 3, 6 (seed 000)
+TORQUE_GIVEN = np.array([True, False, True, False, False, True])      # joints 1, 3, 6 (Tian et al. 2010)
 
 
 def seed000_torque(t):
@@ -29,7 +29,7 @@ def puma_run(t_end=1.0, h=0.005):
 
 
 def test_puma_swapping_roles_reproduces_the_motion():
-    """Seed 000's check: with joints 1, 3, 6 motion-given (the accelerations just found) and
+    """Tian et al.'s (2010) check: with joints 1, 3, 6 motion-given (the accelerations just found) and
     2, 4, 5 torque-given (the torques just found) the hybrid solution is the same.
     Tolerance 1e-10 relative: exact identity, round-off only."""
     model, data, samples = puma_run()
@@ -69,7 +69,7 @@ def test_computed_torque_tracks_seed001_trajectory():
 
 
 def test_floating_space_arm_inverse_dynamics_keeps_momentum():
-    """Seed 001 floating case: q = 0.1 sin t prescribed, base free. Integrating the base with the
+    """Qiu et al. floating case: q = 0.1 sin t prescribed, base free. Integrating the base with the
     returned base accelerations (RK4, h = 0.01 s, 2 s) keeps the momentum at its initial zero
     to 1e-8 (RK4 error; momentum ~ 1 N·m·s scale)."""
     model = space_arm(floating=True)

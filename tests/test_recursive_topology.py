@@ -1,4 +1,4 @@
-"""Topology from configuration parameters and closed loops (seed 003)."""
+"""Topology from configuration parameters and closed loops (Wang et al.)."""
 import numpy as np
 import pytest
 
@@ -36,7 +36,7 @@ def random_links(rng, s, extra_edges=0):
 
 @pytest.mark.parametrize("configuration", CONFIGURATIONS)
 def test_incidence_times_path_is_identity(configuration):
-    """S·P = E exactly (integer arithmetic): every configuration of seed 003."""
+    """S·P = E exactly (integer arithmetic): every configuration of Wang et al.."""
     topo = build_topology(dual_arm_links(configuration), cut_pairs=[(3, 8)] if configuration == "loop" else ())
     assert np.array_equal(topo.incidence @ topo.path, np.eye(len(topo.ids)))
 

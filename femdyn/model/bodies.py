@@ -1,6 +1,6 @@
 """Rigid bodies in natural coordinates and the ground.
 
-:class:`NaturalBody` covers the rigid beam of seed 002 (two points, 6 coordinates,
+:class:`NaturalBody` covers the rigid beam of Liu et al. 2018 (two points, 6 coordinates,
 1 rigid condition), a beam that also carries a joint-axis unit vector (two points + one
 vector, 9 coordinates, 3 conditions) and the full spatial body (two points + two unit
 vectors, or three points + one vector: 12 coordinates, 6 conditions), with constant mass
@@ -154,6 +154,14 @@ class NaturalBody(Frame, Part):
             self.Z += m * np.outer(w, w)
             self.first += m * w
             self.mass += m
+
+    def outline(self, q):
+        """Points (k, 3) to draw the body at coordinates q (m): its point nodes, or the
+        closed polygon of its vertices (a platform)."""
+        if hasattr(self, "vertices"):
+            pts = [self.material_point(v)(q) for v in self.vertices]
+            return np.array(pts + pts[:1])
+        return np.array([p.expr(q) for p in self.points])
 
     def weights(self, x):
         c = self.local(np.asarray(x, float) - self.origin0)

@@ -8,7 +8,7 @@ Typical use::
     m.revolute("pivot", m.ground, rod, point=(0, 0, 0), axis=(0, 1, 0))
     system = m.assemble()
 
-Ground coordinates stay in q and are fixed by constraints (seed 002 keeps known ground
+Ground coordinates stay in q and are fixed by constraints (Liu et al. 2018 keeps known ground
 coordinates in q "for convenience"); joints to ``m.ground`` use constant expressions and
 need no ground nodes at all. SI units throughout.
 """
@@ -18,17 +18,18 @@ import numpy as np
 
 from femdyn.elements import ncf
 
-from . import joints as J
-from .bodies import Ground, NaturalBody
-from .constraints import Equation
-from .nodes import Node
-from .flexible import ELEMENT_KINDS, ElementSet, NodeFrame
+from femdyn.mesh.lines import (centreline_element, centreline_points, polyline_tangents, section_y_axes,
+                               transported_y_axes, unit_rows)
+
 from ..errors import ModelError
-from .loads import JointTorque, PointForce, ScaledForce
-from .sensors import BeamSensor, JointAngleSensor, PointSensor, ReactionSensor
 from ..motion.timefunctions import as_time_function
 from ..validation import count, positive, vector3
-from .vectorfunctions import Dot
+from . import joints as J
+from .bodies import Ground, NaturalBody
+from .flexible import ELEMENT_KINDS, ElementSet, NodeFrame
+from .loads import JointTorque, PointForce, ScaledForce
+from .nodes import Node
+from .sensors import BeamSensor, JointAngleSensor, PointSensor, ReactionSensor
 
 
 class Model:
@@ -111,7 +112,7 @@ class Model:
         return body
 
     def rigid_beam(self, name, p1, p2, mass=None, density=None, area=None, end_masses=(0.0, 0.0), axis=None):
-        """Seed 002's rigid link: uniform slender rod between point nodes p1, p2 (6 coordinates,
+        """Liu et al.'s (2018) rigid link: uniform slender rod between point nodes p1, p2 (6 coordinates,
         constant 6×6 mass m[[1/3, 1/6], [1/6, 1/3]]⊗I₃ plus end masses). Give ``mass`` (kg) or
         ``density`` (kg/m³) and ``area`` (m²). ``axis`` (a unit-vector node) adds a joint-axis
         vector to the beam's basis so that it can carry a revolute joint's axis."""
@@ -142,7 +143,7 @@ class Model:
 
     def triangle_platform(self, name, center, normal, circumradius, thickness=0.0, density=None, mass=None,
                           first_vertex=(1.0, 0.0, 0.0)):
-        """Seed 002's moving platform: a uniform equilateral triangle on natural coordinates
+        """Liu et al.'s (2018) moving platform: a uniform equilateral triangle on natural coordinates
         q_a = (A1, A2, u, v) ∈ R¹²: vertices A1, A2, unit normal u and the in-plane unit
         vector v ⟂ A1A2 pointing to the third vertex. Returns the body; ``body.vertices``
         are the three vertex positions at t = 0."""
@@ -233,7 +234,7 @@ class Model:
         ex = axis / length
         if y_axis is None:   # global y projected onto the section plane (global z for a beam along y)
             y_axis = (0.0, 0.0, 1.0) if abs(ex[1]) > 0.9 else (0.0, 1.0, 0.0)
-        ey = _section_y_axes(f"beam '{name}'", ex[None, :], y_axis)[0]
+        ey = section_y_axes(f"beam '{name}'", ex[None, :], y_axis)[0]
         frame = np.concatenate([ex, ey, np.cross(ex, ey)]) if element == "beam" else ex
         nodes = []
         for i in range(n_el + 1):
@@ -284,22 +285,21 @@ class Model:
           z = const, otherwise an error asking for "beam".
         E in Pa, ρ in kg/m³, ``section`` from :mod:`femdyn.elements.sections`, ``damping`` in s,
         ``nu`` (beam only). Returns the :class:`ElementSet`."""
-        from femdyn.mesh.lines import polyline_tangents
         what = f"beam '{name}'"
-        points, closed = _centreline(what, points)
+        points, closed = centreline_points(what, points)
         if tangents is None:
             tangents = polyline_tangents(points, closed=closed)
         else:
-            tangents = _unit_rows(f"{what}: tangents", tangents, len(points) + closed)[:len(points)]
-        element = _centreline_element(what, points, tangents, closed) if element is None else element
+            tangents = unit_rows(f"{what}: tangents", tangents, len(points) + closed)[:len(points)]
+        element = centreline_element(what, points, tangents, closed) if element is None else element
         if element == "beam":
-            ey = _section_y_axes(what, tangents, y_axis) if y_axis is not None else _transported_y_axes(tangents)
+            ey = section_y_axes(what, tangents, y_axis) if y_axis is not None else transported_y_axes(tangents)
             nodes = [self.beam_node(f"{name}.{i}", p, t, y, np.cross(t, y))
                      for i, (p, t, y) in enumerate(zip(points, tangents, ey))]
         else:
             nodes = [self.cable_node(f"{name}.{i}", p, t) for i, (p, t) in enumerate(zip(points, tangents))]
             if y_axis is not None and element == "cable":      # strain-gauge frame of the 3-D cable
-                y_axis = _section_y_axes(what, tangents, y_axis)[:len(nodes) - 1 + closed]
+                y_axis = section_y_axes(what, tangents, y_axis)[:len(nodes) - 1 + closed]
         return self.ancf_beam(name, nodes + nodes[:1] * closed, E, rho, section, element, nu, damping,
                               y_axis=y_axis if element == "cable" else None)
 
@@ -551,95 +551,14 @@ def _frame_with_x(e):
     return np.column_stack([e, y, np.cross(e, y)])
 
 
-def _unit_rows(what, vectors, count):
-    """``vectors`` as ``count`` unit rows (count, 3), refusing other shapes and zero rows."""
-    try:
-        v = np.asarray(vectors, float)
-    except (TypeError, ValueError):
-        v = None
-    if v is None or v.shape != (count, 3) or not np.all(np.isfinite(v)):
-        raise ModelError(f"{what}: expected {count} rows of 3 finite numbers (one per point), got shape "
-                         f"{np.shape(vectors)}")
-    norm = np.linalg.norm(v, axis=1)
-    if np.any(norm == 0):
-        raise ModelError(f"{what}: row {int(np.argmin(norm))} is zero; give a direction along the centreline")
-    return v / norm[:, None]
 
 
-def _centreline(what, points):
-    """Points (n, 3) of a centreline and whether it is closed (last point = first; the
-    repeated point is dropped); consecutive points must differ."""
-    try:
-        points = np.asarray(points, float)
-    except (TypeError, ValueError):
-        points = np.zeros((0, 0))
-    if points.ndim != 2 or points.shape[1] != 3 or len(points) < 2 or not np.all(np.isfinite(points)):
-        raise ModelError(f"{what}: points must be an (n ≥ 2, 3) array of finite coordinates in metres")
-    segment = np.linalg.norm(np.diff(points, axis=0), axis=1)
-    scale = max(np.abs(points).max(), segment.max())
-    if np.linalg.norm(points[-1] - points[0]) <= 1e-12 * scale and len(points) > 3:      # closed loop
-        points = points[:-1]
-        segment = segment[:-1]
-        closed = True
-    else:
-        closed = False
-    short = np.flatnonzero(segment <= 1e-12 * scale)
-    if short.size:
-        raise ModelError(f"{what}: points {short[0]} and {short[0] + 1} coincide; remove the repeated point")
-    return points, closed
 
 
-def _centreline_element(what, points, tangents, closed):
-    """The element that is valid for the centreline: "cable" if straight, "cable2d" if it
-    lies in a plane z = const, else an error asking for "beam"."""
-    chord = points[-1] - points[0]
-    scale = np.linalg.norm(np.diff(points, axis=0), axis=1).sum()
-    if not closed and np.linalg.norm(chord) > 0:
-        e = chord / np.linalg.norm(chord)
-        off_line = np.linalg.norm(np.cross(points - points[0], e), axis=1).max() / scale
-        if off_line < 1e-12 and np.linalg.norm(np.cross(tangents, e), axis=1).max() < 1e-12:
-            return "cable"
-    if np.abs(points[:, 2] - points[0, 2]).max() <= 1e-12 and np.abs(tangents[:, 2]).max() <= 1e-12:
-        return "cable2d"
-    raise ModelError(f"{what}: the centreline is curved and leaves every plane z = const; the 3-D cable only "
-                     "takes straight centrelines and the planar cable curves in a plane z = const, so pass "
-                     "element='beam' (ANCFBeam3D; y_axis sets the section axes)")
 
 
-def _section_y_axes(what, tangents, y_axis):
-    """Section y axes (n, 3): the hint ``y_axis`` ((3,) or (n, 3)) projected on the plane ⟂
-    each unit tangent and normalized; refused where the hint is (nearly) tangent."""
-    try:
-        hint = np.broadcast_to(np.asarray(y_axis, float), tangents.shape)
-    except (TypeError, ValueError):
-        raise ModelError(f"{what}: y_axis must be a 3-vector or one per node, got {y_axis!r}") from None
-    ey = hint - tangents * np.sum(hint * tangents, axis=1, keepdims=True)
-    norm = np.linalg.norm(ey, axis=1)
-    bad = np.flatnonzero(~(norm > 1e-6 * np.linalg.norm(hint, axis=1)))
-    if bad.size:
-        raise ModelError(f"{what}: the y_axis hint {hint[bad[0]].tolist()} is (nearly) parallel to the beam axis "
-                         f"{np.round(tangents[bad[0]], 6).tolist()} at node {bad[0]}; give a hint that is not "
-                         "tangent to the centreline (e.g. the normal of the plane of a planar curve)")
-    return ey / norm[:, None]
 
 
-def _transported_y_axes(tangents):
-    """Section y axes (n, 3) carried along the unit tangents by parallel transport (each
-    one turned by the smallest rotation taking t_i to t_(i+1), so the frame does not
-    twist about the axis), starting from the global y axis projected at the first node
-    (global z if the curve starts along y)."""
-    t0 = tangents[0]
-    ey = [_section_y_axes("parallel transport", t0[None], (0.0, 0.0, 1.0) if abs(t0[1]) > 0.9 else (0.0, 1.0, 0.0))[0]]
-    for a, b in zip(tangents[:-1], tangents[1:]):
-        k, c = np.cross(a, b), a @ b
-        if c <= -1 + 1e-12:
-            raise ModelError(f"beam centreline: the tangent reverses between neighbouring nodes ({a.tolist()} → "
-                             f"{b.tolist()}); refine the centreline")
-        y = ey[-1]
-        y = y * c + np.cross(k, y) + k * (k @ y) / (1 + c)          # Rodrigues: the rotation a → b
-        y -= b * (b @ y)
-        ey.append(y / np.linalg.norm(y))
-    return np.array(ey)
 
 
 def _beam_vector(beam, value, what):

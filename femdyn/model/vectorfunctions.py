@@ -15,17 +15,12 @@ Kinds (natural-coordinate constraints after García de Jalón & Bayo 1994, ch. 3
 """
 import numpy as np
 
+from ..geometry import skew
+
 
 I3 = np.eye(3)
 
 
-def skew(v):
-    """Batch cross-product matrices: skew(v) @ w = v × w, v of shape (..., 3)."""
-    s = np.zeros(v.shape[:-1] + (3, 3))
-    s[..., 0, 1], s[..., 0, 2] = -v[..., 2], v[..., 1]
-    s[..., 1, 0], s[..., 1, 2] = v[..., 2], -v[..., 0]
-    s[..., 2, 0], s[..., 2, 1] = -v[..., 1], v[..., 0]
-    return s
 
 
 def cross(a, b):

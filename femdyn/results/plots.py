@@ -8,15 +8,6 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 
-def body_outline(body, q):
-    """Points to draw for a body at coordinates q: its points (closed polygon for
-    platforms with vertices)."""
-    if hasattr(body, "vertices"):
-        pts = [body.material_point(v)(q) for v in body.vertices]
-        return np.array(pts + pts[:1])
-    return np.array([p.expr(q) for p in body.points])
-
-
 def plot_configuration(system, q=None, path="configuration.png", title=None):
     """3-D line picture of every body (and element chain) at q (default: initial)."""
     q = system.q0 if q is None else q
@@ -24,7 +15,7 @@ def plot_configuration(system, q=None, path="configuration.png", title=None):
     ax = fig.add_subplot(projection="3d")
     every = []
     for body in system.bodies.values():
-        xyz = body_outline(body, q)
+        xyz = body.outline(q)
         ax.plot(*xyz.T, "-o", lw=2, ms=4, label=body.name)
         every.append(xyz)
     for element in system.elements:

@@ -1,4 +1,4 @@
-"""Example mechanisms of the seeds, as model tables and configuration parameters.
+"""Example mechanisms of the source papers (Tian et al. 2010, Qiu et al., Wang et al.), as model tables and configuration parameters.
 
 * :func:`puma560` — Unimation PUMA 560, modified Denavit–Hartenberg kinematics and rigid
   link inertias of Armstrong, Khatib & Burdick 1986 ("The explicit dynamic model and
@@ -9,9 +9,9 @@
   (0.35 kg·m²); since its centre of mass lies on that fixed axis, its mass and transverse
   moments never enter the joint forces, and femdyn gives it a nominal 1 kg and
   Ixx = Iyy = 0.175 kg·m² so that the inertia is physical.
-* :func:`space_arm` — the 7-DOF manipulator of seed 001 (Qiu et al.), whose link table
+* :func:`space_arm` — the 7-DOF manipulator of Qiu et al., whose link table
   was lost: femdyn's choice is documented there; :func:`space_arm_desired` its desired path.
-* :func:`dual_arm_links` — the planar dual-arm spacecraft of seed 003 (Wang et al.):
+* :func:`dual_arm_links` — the planar dual-arm spacecraft of Wang et al.:
   configuration parameters of configurations 1–3 and of the closed loop.
 """
 import numpy as np
@@ -46,7 +46,7 @@ def rod_inertia(mass, length, radius):
     return mass * radius**2 / 2, transverse, transverse
 
 
-# seed 001's arm (femdyn's choice): 7 revolute joints — yaw (z), pitch (y), roll (x, along
+# Qiu et al.'s arm (femdyn's choice): 7 revolute joints — yaw (z), pitch (y), roll (x, along
 # the link), pitch, roll, pitch, roll — an S-R-S arm stretched along x at q = 0; links are
 # solid cylinders of radius 0.08 m along their x axis
 SPACE_ARM_LENGTH = [0.3, 0.3, 1.0, 0.3, 1.0, 0.2, 0.2]           # m
@@ -57,7 +57,7 @@ SPACECRAFT = dict(mass=500.0, inertia=(83.33, 83.33, 83.33, 0, 0, 0), half_size=
 
 
 def space_arm(floating=False):
-    """The 7-DOF space manipulator of seed 001, no gravity.
+    """The 7-DOF space manipulator of Qiu et al., no gravity.
 
     Fixed base: joint 1 at the world origin. Floating: a 500 kg, 1 m cube spacecraft on a
     free joint (body 'base'), with joint 1 on the centre of its +x face.
@@ -75,7 +75,7 @@ def space_arm(floating=False):
 
 
 def space_arm_desired(t):
-    """Seed 001's desired joint path q_d = (sin t, cos t, 0.5 sin t, 0.5 cos t, sin t, cos t,
+    """Qiu et al.'s desired joint path q_d = (sin t, cos t, 0.5 sin t, 0.5 cos t, sin t, cos t,
     0.5 sin t) rad with its first two derivatives (rad/s, rad/s²)."""
     amp = np.array([1, 1, 0.5, 0.5, 1, 1, 0.5])
     cos_phase = np.array([0, 1, 0, 1, 0, 1, 0], bool)
@@ -84,7 +84,7 @@ def space_arm_desired(t):
     return q, v, -q
 
 
-# seed 003's planar dual-arm spacecraft (femdyn's dimensions; the paper's were lost)
+# Wang et al.'s planar dual-arm spacecraft (femdyn's dimensions; the paper's were lost)
 BASE = dict(mass=200.0, size=1.0)               # kg, m: square plate
 ARM_LINK = dict(mass=5.0, length=1.0, width=0.06)
 TARGET = dict(mass=10.0, length=1.0, width=0.1)
@@ -126,7 +126,7 @@ DUAL_ARM_POINTERS = {
 
 
 def dual_arm_links(configuration, renumber=None):
-    """Configuration parameters (list of :class:`Link`) of seed 003's dual-arm spacecraft.
+    """Configuration parameters (list of :class:`Link`) of Wang et al.'s dual-arm spacecraft.
 
     configuration: 1, 2, 3 or 'loop'. renumber: optional dict old ID → new ID (a
     permutation) to check that numbering does not matter.

@@ -1,6 +1,6 @@
 """Closed loops: a spanning tree plus cut-joint constraints solved with Lagrange multipliers.
 
-Cutting one joint of every loop leaves a tree (seed 003; RBDA ch. 8, "closed-loop
+Cutting one joint of every loop leaves a tree (Wang et al.; RBDA ch. 8, "closed-loop
 systems"); each cut joint becomes constraint rows Φ(q) = 0 between a joint frame A on
 body a and a joint frame B on body b, which coincide when the cut joint is at zero. With
 u the joint axis and (n1, n2, u) a right-handed orthonormal triad of the joint frame
@@ -26,7 +26,7 @@ dynamics is
 
     H q̈ + C = τ + Jᵀ λ,      J q̈ = −J̇ q̇ − 2α Φ̇ − β² Φ        (RBDA ch. 8; Baumgarte 1972)
 
-and the multipliers are solved *first* (seed 003): with the tree's forward dynamics
+and the multipliers are solved *first* (Wang et al.): with the tree's forward dynamics
 q̈₀ = ABA(τ) and Y = H⁻¹ Jᵀ (one ABA per constraint row, zero velocity and gravity),
 λ = (J Y)⁻¹ (−J̇q̇ − 2αΦ̇ − β²Φ − J q̈₀), then q̈ = q̈₀ + Y λ.
 
@@ -47,7 +47,7 @@ from femdyn.validation import finite
 
 from .dynamics import forward_dynamics, inverse_dynamics, kinematics
 from .model import proper_rotation
-from .spatial import skew
+from femdyn.geometry import skew
 
 POINT_ROWS = {"spherical": 3, "revolute": 3, "prismatic": 2, "fixed": 3}        # prismatic: along n1, n2 of A
 ORIENTATION_ROWS = {"spherical": (), "revolute": ((0, 2), (1, 2)),      # (axis of A, axis of B): 0 n1, 1 n2, 2 u

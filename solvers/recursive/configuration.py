@@ -13,7 +13,7 @@ Free joints carry q = [p; quaternion (x, y, z, w)] and a body-frame twist v = [Ï
 """
 import numpy as np
 
-from .spatial import skew
+from femdyn.geometry import skew
 
 
 def quaternion_multiply(a, b):

@@ -1,4 +1,4 @@
-"""Computed-torque (inverse-dynamics) control, seed 001 (Qiu et al.); Siciliano et al. 2009, *Robotics*, ch. 8.
+"""Computed-torque (inverse-dynamics) control, Qiu et al.; Siciliano et al. 2009, *Robotics*, ch. 8.
 
 τ = ID(q, v, q̈_d + K_d (v_d − v) + K_p (q_d − q)): the inverse model in the inner loop
 linearises the arm into decoupled double integrators with error dynamics

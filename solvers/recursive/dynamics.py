@@ -3,7 +3,7 @@
 * :func:`inverse_dynamics` — recursive Newton–Euler, RBDA table 5.1 (Luh, Walker & Paul 1980);
 * :func:`forward_dynamics` — articulated-body algorithm, RBDA table 7.1 (Featherstone 1983);
 * :func:`hybrid_dynamics` — each joint torque-given or motion-given, RBDA ch. 9; the same
-  O(N) sweeps as the "hybrid" SOA recursions of Jain & Rodriguez (seed 000, Tian et al. 2010);
+  O(N) sweeps as the "hybrid" SOA recursions of Jain & Rodriguez (Tian et al. 2010);
 * :func:`mass_matrix` — composite-rigid-body algorithm, RBDA ch. 6;
 * :func:`center_of_mass`, :func:`momentum` — system centre of mass (m) and spatial momentum.
 
@@ -98,7 +98,7 @@ def inverse_dynamics(model, data, q, v, qdd, f_ext=None, gravity=None):
 
 
 def hybrid_dynamics(model, data, q, v, prescribed, tau, qdd, f_ext=None, gravity=None):
-    """Hybrid dynamics in O(N) (RBDA ch. 9; Jain & Rodriguez SOA hybrid recursions, seed 000).
+    """Hybrid dynamics in O(N) (RBDA ch. 9; Jain & Rodriguez SOA hybrid recursions, Tian et al. 2010).
 
     ``prescribed`` flags the motion-given joints (bool per joint, or body names); their
     accelerations are read from ``qdd`` and their forces returned; the other joints are

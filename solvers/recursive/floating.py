@@ -1,4 +1,4 @@
-"""Free-floating base: inverse dynamics with a freely moving base (seed 001, Qiu et al.).
+"""Free-floating base: inverse dynamics with a freely moving base (Qiu et al.).
 
 With the joint motions prescribed and the base free (no external wrench on it), the
 inverse problem is a hybrid one (RBDA ch. 9): the base's six coordinates are

@@ -1,10 +1,10 @@
 """Fixed-step integrators for second-order systems q̈ = a(t, q, v).
 
 * :func:`rk4_step` — classical fourth-order Runge–Kutta on the first-order form
-  (q, v), with q̇ from the configuration space (seed 001, Qiu et al., step 0.01 s);
+  (q, v), with q̇ from the configuration space (Qiu et al., step 0.01 s);
 * :func:`zhai_step` — Zhai's explicit two-step method (Zhai 1996, "Two simple fast
   integration methods for large-scale dynamic problems in engineering", IJNME 39;
-  seed 000, Tian et al. 2010):
+  Tian et al. 2010):
 
       x_{n+1} = x_n + ẋ_n h + (½ + ψ) ẍ_n h² − ψ ẍ_{n−1} h²,
       ẋ_{n+1} = ẋ_n + (1 + φ) ẍ_n h − φ ẍ_{n−1} h,

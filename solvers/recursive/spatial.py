@@ -20,10 +20,9 @@ write their result into ``out`` so the recursive algorithms never allocate in th
 import numpy as np
 from numba import njit
 
+from femdyn.geometry import skew
 
-def skew(w):
-    """Cross-product matrix ``w×`` of a 3-vector (RBDA ch. 2)."""
-    return np.array([[0.0, -w[2], w[1]], [w[2], 0.0, -w[0]], [-w[1], w[0], 0.0]])
+
 
 
 def spatial_inertia(mass, com, inertia_com):

@@ -1,4 +1,4 @@
-"""Topology from configuration parameters (seed 003: Wang, Liu, Yue & Cao, variable-topology multi-arm spacecraft).
+"""Topology from configuration parameters (Wang, Liu, Yue & Cao, variable-topology multi-arm spacecraft).
 
 Each link carries its *configuration parameters*: an ID (distinct positive integers, in
 any order; the paper uses 1 … s), and one interface pointer per interface: the ID of the
@@ -265,7 +265,7 @@ def _incidence_and_path(ids, inner):
 
 def build_topology(links, base_joint="fixed", base_R=None, base_p=(0.0, 0.0, 0.0),
                    gravity=(0.0, 0.0, 0.0), cut_pairs=()):
-    """Kinematic tree, S, P and loop cuts from configuration parameters (seed 003).
+    """Kinematic tree, S, P and loop cuts from configuration parameters (Wang et al.).
 
     base_joint: joint of the root link to inertial space ('fixed', 'free' or 'revolute'
     about the root interface's axis); base_R (default identity), base_p (m): that joint's
