@@ -224,3 +224,17 @@ def test_newton_reports_a_status_instead_of_raising():
     assert out.status != CONVERGED and "no convergence in 2 iterations" in out.diagnosis
     step = NewtonStep(s, 0.05, Parameters.from_rho(0.9), Options())
     assert step.solve(State(0.0, q, v, a, a.copy(), lam), 0.05).status == CONVERGED
+
+
+def test_contributing_guide_example_runs():
+    """The code block of docs/contributing.md runs and prints the elongated length."""
+    import contextlib
+    import io
+    import pathlib
+    import re
+    text = (pathlib.Path(__file__).parents[1] / "docs" / "contributing.md").read_text()
+    code = re.search(r"```python\n(.*?)```", text, re.S).group(1)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "contributing.md", "exec"), {})
+    assert float(out.getvalue()) == pytest.approx(-0.5 - 2.0 * 9.81 / 400.0, abs=1e-12)

@@ -12,6 +12,7 @@ import scipy.sparse.csgraph
 from ..errors import ModelError
 from .constraints import ConstraintSet, Equation
 from .loads import ConstantForce
+from .protocol import Part
 from .vectorfunctions import Dot
 from ..sparse import Pattern
 
@@ -113,7 +114,9 @@ class System:
         self.k_rows, self.k_cols, self.c_rows, self.c_cols = (
             np.concatenate([pt[i] for pt in patterns]).astype(int) if patterns else np.zeros(0, int)
             for i in range(4))
-        self.force_parts = self.parts[1:]          # gravity (parts[0]) is added as one vector
+        # only the parts that contribute are called in the inner loops (gravity, parts[0], is one vector)
+        self.force_parts = [p for p in self.parts[1:] if _overrides(p, "force")]
+        self.energy_parts = [p for p in self.parts if _overrides(p, "potential_energy") or _overrides(p, "strain_energy")]
 
     def _coordinate_labels(self):
         labels = [""] * self.n
@@ -195,7 +198,7 @@ class System:
 
     def potential_energy(self, q):
         """Gravity potential −Q_gᵀq (constant gravity) plus the parts' potential energies (J)."""
-        return -self.gravity_force @ q + sum(p.potential_energy(q) for p in self.parts)
+        return -self.gravity_force @ q + sum(p.potential_energy(q) for p in self.energy_parts)
 
     @property
     def total_mass(self):
@@ -238,6 +241,11 @@ class System:
                  f"  total mass of bodies and elements {self.total_mass:.6g} kg, gravity {self.gravity.tolist()} m/s²"]
         lines += [f"  joint {name}: {j.kind}, {len(self.joint_rows[name])} equations" for name, j in self.joints.items()]
         return "\n".join(lines)
+
+
+def _overrides(part, method):
+    """Whether ``part`` implements ``method`` itself rather than inheriting Part's neutral one."""
+    return getattr(type(part), method, None) is not getattr(Part, method)
 
 
 def _independent_rows(primary, candidates, n, q0, tol=1e-9):
