@@ -53,15 +53,19 @@ class Parameters:
 
 @dataclass
 class Options:
+    """Settings of :func:`integrate` (tolerances: dynamic relative, constraint in m)."""
+
     rho_inf: float = 0.9
     tol_dynamic: float = 1e-6
     tol_constraint: float = 1e-8
-    max_iterations: int = 25
+    max_iterations: int = 50        # a fine ANCF mesh released from rest needs up to ~30 in its first steps
     contraction: float = 0.1        # refactorize when a residual drops by less than this factor
     # (0.1: a stale iteration matrix costs a Newton iteration (residual + solve) per step sooner
     # than its refactorization costs; measured on benchmarks/bench_*.py, see RESULTS.md)
     max_correction: float = 1e-3    # largest position change allowed to make q₀ consistent (m)
     formulation: str = "index3"     # or "stabilized": enforce Φ = 0 and Φ_q q̇ + Φ_t = 0 (GGL)
+    predictor: str = "acceleration" # or "zero": q̈ = 0 at the start of every step's Newton iteration
+    max_backtracks: int = 8         # halvings of a fresh-Jacobian Newton step that made ‖residual‖ grow
     on_failure: str = "stop"        # or "retry": reject the step, cover it by two half steps (recursively)
     max_halvings: int = 4           # deepest "retry" bisection (h / 2⁴ at the least)
     corrector: object = None        # consulted within Newton (see NewtonStep.solve), e.g. a rigid-body correction
@@ -115,10 +119,12 @@ def _stalled(history, o):
 
 
 class State:
-    """q, q̇, q̈, pseudo-acceleration ã and λ at one time."""
+    """q, q̇, q̈, pseudo-acceleration ã and λ at one time; ``initial`` marks the consistent
+    initial state (its q̈ comes from the DAE, not from the scheme)."""
 
-    def __init__(self, t, q, v, a, at, lam):
+    def __init__(self, t, q, v, a, at, lam, initial=False):
         self.t, self.q, self.v, self.a, self.at, self.lam = t, q, v, a, at, lam
+        self.initial = initial
 
 
 class Residuals:
@@ -143,8 +149,14 @@ class NewtonStep:
         self.d_vel = p.gamma / (p.beta * h)                                  # ∂q̇/∂q
 
     def predict(self, s, t):
+        """Start of the Newton iteration. From a state the scheme computed, q̈_{n+1} = q̈_n
+        (constant acceleration: fewest iterations on smooth motion). From the consistent
+        initial state (t₀), q̈_{n+1} = 0 (Géradin & Cardona 2001, Flexible
+        Multibody Dynamics, §9.4): the initial acceleration of a finely meshed ANCF beam
+        peaks at a pinned node (it grows with 1/ℓ_e) and extrapolating it throws the first
+        step far outside Newton's convergence region (2048 cable elements at h = 1 ms)."""
         p, h = self.p, self.h
-        a = s.a.copy()
+        a = np.zeros_like(s.a) if s.initial or self.o.predictor == "zero" else s.a.copy()
         at = ((1 - p.alpha_f) * a + p.alpha_f * s.a - p.alpha_m * s.at) / (1 - p.alpha_m)
         q = s.q + h * s.v + h * h * ((0.5 - p.beta) * s.at + p.beta * at)
         v = s.v + h * ((1 - p.gamma) * s.at + p.gamma * at)
@@ -202,7 +214,7 @@ class NewtonStep:
         o = self.o
         x = self.begin(s_old, t_new)
         history, corrections, factorizations, previous = [], [], self.kkt.factorizations, np.inf
-        status = DIVERGED
+        status, dx, fresh, backtracks = DIVERGED, None, False, 0
         for it in range(o.max_iterations):
             res = self.residuals(x)
             history.append((it, res.e_dyn, res.e_con))
@@ -210,17 +222,26 @@ class NewtonStep:
                 status = CONVERGED
                 break
             measure = res.e_dyn / o.tol_dynamic + res.e_con / o.tol_constraint
+            merit = _norm(res.rhs)    # what Newton reduces (e_dyn saturates at 1 when elastic forces dominate Q)
+            if fresh and merit > base_merit and backtracks < o.max_backtracks:
+                dx *= 0.5                 # a fresh Newton step made the residual grow: take half of it
+                self.update(x, -dx)
+                backtracks += 1
+                continue
+            backtracks = 0
             if not np.isfinite(measure):
                 return self._outcome(DIVERGED, x, res, history, corrections, factorizations,
                                      "the residual became non-finite")
             if corrector is not None and corrector.needed(history):
                 corrections.append(corrector.apply(self.sys, x))
-                previous = np.inf
+                previous, fresh = np.inf, False
                 continue
-            if self.kkt.lu is None or measure > o.contraction * previous:
+            fresh = self.kkt.lu is None or measure > o.contraction * previous
+            if fresh:
                 self.factorize(x, res)
-            previous = measure
-            self.update(x, self.kkt.solve(-res.rhs))
+            previous, base_merit = measure, merit
+            dx = self.kkt.solve(-res.rhs)
+            self.update(x, dx)
         else:
             status = _stalled(history, o)
             return self._outcome(status, x, res, history, corrections, factorizations,
@@ -322,7 +343,7 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
         raise SolverError(f"generalized-α: on_failure must be 'stop' or 'retry', got {o.on_failure!r}")
     params = Parameters.from_rho(o.rho_inf)
     q, v, a, lam = consistent_state(system, q0, v0, t0, o.max_correction)
-    state = State(t0, q, v, a, a.copy(), lam)
+    state = State(t0, q, v, a, a.copy(), lam, initial=True)
     if o.formulation == "index3" and o.rho_inf > 0.95:
         raise SolverError(f"generalized-α: ρ∞ = {o.rho_inf} is (weakly) unstable for the index-3 form; "
                           "use ρ∞ ≤ 0.95 or Options(formulation='stabilized')")
@@ -348,6 +369,7 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
                                      len(step.events)))
             bar.update(1)
     except SolverError as err:
+        writer.add_iterations(getattr(err, "history", []))
         err.results = writer.close(f"failed at t = {t0 + k * h:.6g} s: {err}")
         raise
     except BaseException as err:
@@ -392,7 +414,9 @@ class _March:
             return _Step(second.state, history + first.history + second.history,
                          out.factorizations + first.factorizations + second.factorizations,
                          events + first.events + second.events)
-        raise ConvergenceError(out.diagnosis)
+        error = ConvergenceError(out.diagnosis)
+        error.history = history            # the failed step's Newton iterations go into the results too
+        raise error
 
 
 def _plain(options):

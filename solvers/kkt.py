@@ -87,14 +87,23 @@ class KKTMatrix:
 
     # --- factorization -------------------------------------------------------------
     def factorize(self, matrix, q, t, symmetric=True):
+        """Factorize ``matrix`` (the saddle matrix S, CSC) for later :meth:`solve` calls.
+
+        S is first equilibrated symmetrically, Ŝ = D S D with D = diag(1/√max|row|) (one
+        Ruiz step: Ruiz 2001, RAL-TR-2001-034): the positions, the position gradients of
+        ANCF nodes (whose entries scale with powers of the element length) and the
+        multipliers then have entries of order one, so the regularization, the accuracy
+        tests and the pivoting act on comparable numbers however fine the mesh."""
         self.matrix = matrix
         self.factorizations += 1
-        if symmetric and analyze is not None and self._ldl(matrix):
+        self.d = _equilibration(matrix, symmetric)
+        self.scaled = _scaled(matrix, self.d)
+        if symmetric and analyze is not None and self._ldl(self.scaled):
             return
-        self._lu(matrix, q, t)
+        self._lu(self.scaled, q, t)
 
     def _ldl(self, S):
-        """LDLᵀ of S regularized on its diagonal (S assembled on ``self.pattern``)."""
+        """LDLᵀ of the equilibrated S regularized on its diagonal (S on ``self.pattern``)."""
         n, size = self.system.n, S.shape[0]
         diagonal = self.diagonal_slots
         scale = max(np.abs(S.data[diagonal[:n]]).max(initial=0.0), 1e-300)
@@ -114,7 +123,7 @@ class KKTMatrix:
         plain = self.solve_factor(probe)
         refined = plain + self.solve_factor(probe - S @ plain)
         self.refine = not all(_close(plain[b], refined[b], PLAIN) for b in (slice(0, n), slice(n, size)))
-        return not self.refine or _accurate(S, self.solve(probe, check=False), probe, ACCEPT)
+        return not self.refine or _accurate(S, self._solve_scaled(probe), probe, ACCEPT)
 
     def _lu(self, S, q, t):
         try:
@@ -125,26 +134,52 @@ class KKTMatrix:
         self.solve_factor, self.backend = lu.solve, "superlu"
 
     def solve(self, rhs, check=True):
-        x = self.solve_factor(rhs)
-        if self.backend == "cholmod-ldl" and self.refine:
-            residual = rhs - self.matrix @ x
-            size = np.abs(residual).max(initial=0.0)
-            for _ in range(REFINEMENTS):
-                if size <= 1e-14 * max(np.abs(rhs).max(initial=0.0), 1e-300):
-                    break
-                step = x + self.solve_factor(residual)
-                new_residual = rhs - self.matrix @ step
-                new_size = np.abs(new_residual).max()
-                if not new_size < size:
-                    break
-                x, residual, size = step, new_residual, new_size
+        """x with S x = ``rhs`` for the last factorized S."""
+        x = self.d * self._solve_scaled(self.d * rhs)
         if check and not np.all(np.isfinite(x)):
             raise SingularMatrixError("the KKT solve returned non-finite values: the iteration matrix is "
                                       "numerically singular")
         return x
 
+    def _solve_scaled(self, rhs):
+        """Solve Ŝ y = rhs, refined against the exact Ŝ where the factors need it."""
+        y = self.solve_factor(rhs)
+        if self.backend == "cholmod-ldl" and self.refine:
+            residual = rhs - self.scaled @ y
+            size = np.abs(residual).max(initial=0.0)
+            for _ in range(REFINEMENTS):
+                if size <= 1e-14 * max(np.abs(rhs).max(initial=0.0), 1e-300):
+                    break
+                step = y + self.solve_factor(residual)
+                new_residual = rhs - self.scaled @ step
+                new_size = np.abs(new_residual).max()
+                if not new_size < size:
+                    break
+                y, residual, size = step, new_residual, new_size
+        return y
+
     def diagnose(self, q, t, reason):
         return f"singular KKT matrix ({reason}) at t = {t:.6g} s: {singular_saddle(self.system, self.matrix, q, t)}"
+
+
+def _equilibration(S, symmetric):
+    """D = 1/√(largest |entry| of each row and column) of a CSC matrix (1 for empty ones)."""
+    absolute = np.abs(S.data)
+    counts = np.diff(S.indptr)
+    largest = np.zeros(S.shape[1])
+    filled = counts > 0
+    largest[filled] = np.maximum.reduceat(absolute, S.indptr[:-1][filled])
+    if not symmetric:
+        rows = np.zeros(S.shape[0])
+        np.maximum.at(rows, S.indices, absolute)
+        largest = np.maximum(largest, rows)
+    return 1.0 / np.sqrt(np.where(largest > 0, largest, 1.0))
+
+
+def _scaled(S, d):
+    """D S D for a CSC matrix S, on the same pattern."""
+    columns = np.repeat(np.arange(S.shape[1]), np.diff(S.indptr))
+    return sp.csc_matrix((S.data * d[S.indices] * d[columns], S.indices, S.indptr), shape=S.shape)
 
 
 def _close(x, y, tol):
