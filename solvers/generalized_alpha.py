@@ -214,7 +214,7 @@ class NewtonStep:
         o = self.o
         x = self.begin(s_old, t_new)
         history, corrections, factorizations, previous = [], [], self.kkt.factorizations, np.inf
-        status, dx, fresh, backtracks = DIVERGED, None, False, 0
+        status, dx, fresh, backtracks, base_merit = DIVERGED, None, False, 0, np.inf
         for it in range(o.max_iterations):
             res = self.residuals(x)
             history.append((it, res.e_dyn, res.e_con))
