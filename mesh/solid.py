@@ -165,13 +165,15 @@ def _named_sets(raw):
     if physical is not None:
         names = {int(tag): label for label, (tag, *_) in raw.field_data.items()} if raw.field_data else {}
         for cells, tags in zip(raw.cells, physical):
-            for tag in np.unique(tags):
+            for tag in np.unique(np.asarray(tags)[np.asarray(tags) > 0]):
                 label = names.get(int(tag), str(int(tag)))
                 nodes = cells.data[np.asarray(tags) == tag].ravel()
                 sets[label] = np.union1d(sets.get(label, np.zeros(0, np.int64)), nodes)
     for label, nodes in (raw.point_sets or {}).items():
         sets[label] = np.asarray(nodes, np.int64)
     for label, per_block in (raw.cell_sets or {}).items():
+        if label.startswith("gmsh:"):         # Gmsh's bookkeeping, not a user set
+            continue
         nodes = [raw.cells[k].data[np.asarray(idx, np.int64)].ravel()
                  for k, idx in enumerate(per_block) if idx is not None and len(idx)]
         if nodes and label not in sets:
