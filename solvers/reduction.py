@@ -248,3 +248,36 @@ def _static_modes(body, loads, independent, interior, factor, Mii, normal):
             S[:, k] -= S[:, j] * (S[:, j] @ (Mii @ S[:, k]))
         S[:, k] /= np.sqrt(S[:, k] @ (Mii @ S[:, k]))
     return S
+
+
+def modal_invariants(body, shapes):
+    """The inertia shape integrals of a body with mode shapes Φ (ndof, q) [m per unit η],
+    integrated exactly with the consistent mass (Shabana 2005, *Dynamics of Multibody
+    Systems*, §5.5, eqs. 5.115–5.134; Wallrapp 1994 SID):
+
+        first_moment = ∫ρ x dV,  second_moment = ∫ρ x xᵀ dV,
+        Ct[i,k] = ∫ρ Φ_ik dV,     Cx[i,j,k] = ∫ρ x_i Φ_jk dV,
+        Cpp[i,j,k,l] = ∫ρ Φ_ik Φ_jl dV,   Cr[:,k] = ∫ρ x × Φ_k dV = ε_abc Cx[b,c,k].
+
+    Every other invariant follows linearly: the modal mass Σ_i Cpp[i,i] (identity for
+    unit modal mass), Shabana's S̄_ij = Cpp[i,j], the rotation–deformation coupling
+    ∫ρ x̃ Φ̃_k dV from Cx, and ∫ρ Φ̃_k Φ̃_l dV from Cpp.
+
+    Returns
+    -------
+    dict of arrays (first_moment (3,), second_moment (3, 3), Ct (3, q), Cx (3, 3, q),
+    Cpp (3, 3, q, q), Cr (3, q))
+    """
+    Ms, X = body.scalar_mass(), body.mesh.points
+    q = shapes.shape[1]
+    P = shapes.reshape(-1, 3, q)                                   # (node, component, mode)
+    MsP = np.stack([Ms @ P[:, j] for j in range(3)], 1)            # (node, j, mode)
+    w = np.asarray(Ms.sum(axis=1)).ravel()
+    eps = np.zeros((3, 3, 3))
+    eps[0, 1, 2] = eps[1, 2, 0] = eps[2, 0, 1] = 1
+    eps[0, 2, 1] = eps[2, 1, 0] = eps[1, 0, 2] = -1
+    Cx = np.einsum("ni,njk->ijk", X, MsP)
+    Cpp = np.einsum("nik,njl->ijkl", P, MsP)
+    return {"first_moment": X.T @ w, "second_moment": X.T @ (Ms @ X),
+            "Ct": np.einsum("n,njk->jk", w, P), "Cx": Cx, "Cpp": 0.5 * (Cpp + Cpp.transpose(1, 0, 3, 2)),
+            "Cr": np.einsum("abc,bck->ak", eps, Cx)}
