@@ -18,9 +18,11 @@ Strains are engineering Voigt strains (ε_xx, ε_yy, ε_zz, γ_yz, γ_xz, γ_xy)
 Quadrature: Tet4 stiffness 1 point (exact), Tet10 stiffness the symmetric 4-point rule
 (degree 2, exact for straight-edged elements), tetrahedral mass rules of degree 2 (Tet4)
 and 4 (Tet10) from collapsed Gauss–Jacobi products (Stroud 1971, *Approximate
-Calculation of Multiple Integrals*, §2.7), exact for affine tetrahedra; Hex8 2×2×2 Gauss
-(full integration: exact for parallelepipeds, but stiff in bending — it locks in shear
-like every fully integrated trilinear brick, so prefer Tet10 for slender parts).
+Calculation of Multiple Integrals*, §2.7), exact for affine tetrahedra; Hex8 stiffness
+2×2×2 Gauss (full integration: exact for parallelepipeds, but stiff in bending — it locks
+in shear like every fully integrated trilinear brick, so prefer Tet10 for slender parts),
+Hex8 mass 3×3×3 Gauss (N_a N_b det J has degree ≤ 4 per axis: exact for any trilinear
+brick, so mass, centre of mass and inertia of a distorted hexahedral mesh are exact).
 """
 import numpy as np
 from scipy.special import roots_jacobi
@@ -165,7 +167,7 @@ TET10 = ElementType("tet10", "tetra10", np.vstack([_TET10_REF, 0.5 * (_TET10_REF
                                                                     + _TET10_REF[_TET10_EDGES[:, 1]])]),
                     range(4), _tet10_shape, _tet10_gradient, tetrahedron_rule(2), tetrahedron_rule(4), _tet_inside)
 HEX8 = ElementType("hex8", "hexahedron", _HEX8, range(8), _hex8_shape, _hex8_gradient,
-                   hexahedron_rule(2), hexahedron_rule(2), _hex_inside)
+                   hexahedron_rule(2), hexahedron_rule(3), _hex_inside)
 ELEMENT_TYPES = {e.meshio_type: e for e in (TET4, TET10, HEX8)}
 
 
