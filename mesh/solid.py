@@ -220,6 +220,12 @@ def check_mesh(mesh, min_quality=1e-6):
                             f"{min_quality:g} × longest edge³, smallest {quality.min():.3g}), ids "
                             f"{(degenerate + ids)[:10].tolist()}; re-mesh with better quality")
         ids += len(conn)
+    used = np.zeros(mesh.n_nodes, bool)
+    for _, conn in mesh.blocks:
+        used[conn.ravel()] = True
+    if not used.all():
+        raise MeshError(f"{mesh.name}: nodes {np.flatnonzero(~used)[:10].tolist()} belong to no element; remove "
+                        "them (read_solid_mesh drops them itself)")
     n_parts, labels = connected_components(node_graph(mesh), directed=False)
     if n_parts > 1:
         sizes = np.bincount(labels)
