@@ -39,7 +39,7 @@ def tetrahedron_rule(degree):
 
     Example
     -------
-    >>> p, w = tetrahedron_rule(2); round(w.sum() * 6, 12)
+    >>> p, w = tetrahedron_rule(2); round(float(w.sum()) * 6, 12)
     1.0
     """
     if degree <= 1:
@@ -61,7 +61,14 @@ def tetrahedron_rule(degree):
 
 
 def hexahedron_rule(n):
-    """n×n×n Gauss–Legendre points (n³, 3) and weights on [−1, 1]³ (exact for degree 2n−1 per axis)."""
+    """n×n×n Gauss–Legendre points (n³, 3) and weights on [−1, 1]³, exact for degree 2n−1
+    per axis.
+
+    Example
+    -------
+    >>> p, w = hexahedron_rule(2); p.shape, float(w.sum())
+    ((8, 3), 8.0)
+    """
     x, w = np.polynomial.legendre.leggauss(n)
     P = np.stack(np.meshgrid(x, x, x, indexing="ij"), -1).reshape(-1, 3)
     return P, np.einsum("i,j,k->ijk", w, w, w).ravel()
@@ -173,12 +180,25 @@ ELEMENT_TYPES = {e.meshio_type: e for e in (TET4, TET10, HEX8)}
 
 def lame(E, nu):
     """Lamé constants (λ, μ) [Pa] of an isotropic material with Young's modulus E [Pa] and
-    Poisson ratio ν: λ = Eν/((1+ν)(1−2ν)), μ = E/(2(1+ν))."""
+    Poisson ratio ν: λ = Eν/((1+ν)(1−2ν)), μ = E/(2(1+ν)).
+
+    Example
+    -------
+    >>> lame(2.5, 0.25)
+    (1.0, 1.0)
+    """
     return E * nu / ((1 + nu) * (1 - 2 * nu)), E / (2 * (1 + nu))
 
 
 def elasticity_matrix(E, nu):
-    """Isotropic 6×6 matrix D [Pa] with σ = D ε in Voigt order, engineering shear strains."""
+    """Isotropic 6×6 matrix D [Pa] with σ = D ε in Voigt order (xx, yy, zz, yz, xz, xy),
+    engineering shear strains; E [Pa], ν.
+
+    Example
+    -------
+    >>> elasticity_matrix(2.5, 0.25)[0, :4].tolist()
+    [3.0, 1.0, 1.0, 0.0]
+    """
     lam, mu = lame(E, nu)
     D = np.zeros((6, 6))
     D[:3, :3] = lam
@@ -189,12 +209,26 @@ def elasticity_matrix(E, nu):
 
 def jacobian(element, X, xi):
     """Jacobians J_ij = ∂x_i/∂ξ_j (n_el, n_points, 3, 3) of elements with nodal coordinates
-    X (n_el, n_nodes, 3) [m] at reference points xi (n_points, 3)."""
+    X (n_el, n_nodes, 3) [m] at reference points xi (n_points, 3).
+
+    Example
+    -------
+    >>> jacobian(TET4, 2.0 * TET4.reference[None], [[0.1, 0.1, 0.1]])[0, 0].tolist()
+    [[2.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 2.0]]
+    """
     return np.einsum("eai,qaj->eqij", X, element.gradient(xi))
 
 
 def shape_gradients(element, X, xi):
-    """Physical gradients ∂N_a/∂x (n_el, n_points, n_nodes, 3) [1/m] and det J (n_el, n_points)."""
+    """Physical gradients ∂N_a/∂x = ∂N_a/∂ξ J⁻¹ (n_el, n_points, n_nodes, 3) [1/m] and
+    det J (n_el, n_points) of elements X (n_el, n_nodes, 3) [m] at reference points xi.
+
+    Example
+    -------
+    >>> G, det = shape_gradients(TET4, 2.0 * TET4.reference[None], [[0.25, 0.25, 0.25]])
+    >>> G[0, 0, 1].tolist(), round(float(det[0, 0]), 12)
+    ([0.5, 0.0, 0.0], 8.0)
+    """
     J = jacobian(element, X, xi)
     det = np.linalg.det(J)
     # ∂N/∂x = ∂N/∂ξ J⁻¹ ; solve with Jᵀ for all points at once
@@ -231,8 +265,15 @@ def stiffness_matrices(element, X, E, nu):
 
 
 def scalar_mass_matrices(element, X, rho):
-    """Scalar consistent mass M_s,ab = ∫ ρ N_a N_b dV (n_el, n, n) [kg]; the element mass
-    matrix is M_s ⊗ I₃."""
+    """Scalar consistent mass M_s,ab = ∫ ρ N_a N_b dV (n_el, n, n) [kg] of elements X
+    (n_el, n, 3) [m] with density rho [kg/m³] (scalar or (n_el,)); the element mass matrix
+    is M_s ⊗ I₃.
+
+    Example
+    -------
+    >>> float(scalar_mass_matrices(TET4, TET4.reference[None], 6.0).sum())   # ρ V = 6 · 1/6
+    1.0
+    """
     xi, w = element.mass_rule
     N = element.shape(xi)
     det = np.linalg.det(jacobian(element, X, xi))
@@ -257,13 +298,28 @@ def strains(element, X, U, xi):
 
 
 def strains_at(element, X, U, xi):
-    """Engineering strains (n_el, 6) at one reference point per element, xi (n_el, 3)."""
+    """Engineering strains (n_el, 6) at one reference point per element, xi (n_el, 3), for
+    nodal displacements U (n_el, n, 3) [m] of elements X (n_el, n, 3) [m].
+
+    Example
+    -------
+    >>> X = TET4.reference[None]
+    >>> strains_at(TET4, X, 1e-3 * X, [[0.1, 0.2, 0.3]])[0, :3].round(12).tolist()
+    [0.001, 0.001, 0.001]
+    """
     G = gradients_at(element, X, xi)
     return _voigt(np.einsum("eai,eaj->eij", U, G))
 
 
 def gradients_at(element, X, xi):
-    """Physical gradients ∂N_a/∂x (n_el, n, 3) [1/m] at one reference point per element, xi (n_el, 3)."""
+    """Physical gradients ∂N_a/∂x (n_el, n, 3) [1/m] at one reference point per element,
+    xi (n_el, 3), of elements X (n_el, n, 3) [m].
+
+    Example
+    -------
+    >>> gradients_at(TET4, TET4.reference[None], [[0.2, 0.2, 0.2]])[0, 1].tolist()
+    [1.0, 0.0, 0.0]
+    """
     dN = element.gradient(xi)                                     # (n_el, n, 3)
     J = np.einsum("eai,eaj->eij", X, dN)
     return np.linalg.solve(np.swapaxes(J, -1, -2)[:, None], dN[..., None])[..., 0]
@@ -277,13 +333,26 @@ def _voigt(H):
 
 
 def stresses(eps, E, nu):
-    """Cauchy stresses (..., 6) [Pa] in Voigt order from engineering strains (..., 6)."""
+    """Cauchy stresses σ = D ε (..., 6) [Pa] in Voigt order from engineering strains
+    (..., 6), for Young's modulus E [Pa] and Poisson ratio ν.
+
+    Example
+    -------
+    >>> stresses(np.array([1e-3, 0, 0, 0, 0, 0]), 2.5e9, 0.25)[:2].tolist()
+    [3000000.0, 1000000.0]
+    """
     return eps @ elasticity_matrix(E, nu).T
 
 
 def inverse_map(element, X, x, iterations=20, tol=1e-12):
     """Reference coordinates (n, 3) of physical points x (n, 3) [m] in elements X (n, n_nodes, 3)
-    by Newton's method on x(ξ) = Σ N_a(ξ) X_a (one step for affine tetrahedra)."""
+    by Newton's method on x(ξ) = Σ N_a(ξ) X_a (one step for affine tetrahedra).
+
+    Example
+    -------
+    >>> inverse_map(TET4, 2.0 * TET4.reference[None], [[0.2, 0.4, 0.6]]).round(12).tolist()
+    [[0.1, 0.2, 0.3]]
+    """
     x = np.asarray(x, float)
     xi = np.tile(element.reference.mean(0), (len(x), 1))
     for _ in range(iterations):
@@ -298,7 +367,17 @@ def inverse_map(element, X, x, iterations=20, tol=1e-12):
 
 
 def check_material(E, nu, rho, where="solid"):
-    """Validate an isotropic material (E [Pa], ν, ρ [kg/m³]); ModelError naming ``where``."""
+    """Validate an isotropic material: returns (E [Pa], ν, ρ [kg/m³]) as floats.
+
+    Raises
+    ------
+    ModelError naming ``where`` for non-numeric, non-positive E or ρ, or ν outside (−1, 0.5).
+
+    Example
+    -------
+    >>> check_material(2.1e11, 0.3, 7800)
+    (210000000000.0, 0.3, 7800.0)
+    """
     from femdyn.validation import number, positive
     E = positive(E, f"{where}: Young's modulus E", "Pa")
     rho = positive(rho, f"{where}: density rho", "kg/m³")

@@ -3,8 +3,8 @@
 :func:`write_mode_vtu` writes the mesh with one displacement vector field per mode
 (``mode_01`` …, in m per unit modal coordinate; ParaView: *Warp By Vector*).
 :func:`render_modes` draws each mode off-screen with pyvista (``pv.OFF_SCREEN``; needs an
-OpenGL library: Debian ``libgl1`` and ``libosmesa6`` or ``xvfb``, installed by
-``.ci/setup``): the deformed mesh coloured by displacement magnitude over the undeformed
+OpenGL library: Debian ``libgl1`` and ``libegl1``, installed by ``.ci/setup``; no X
+server is needed): the deformed mesh coloured by displacement magnitude over the undeformed
 outline, scaled so the largest displacement is ``amplitude`` × the mesh size.
 """
 import os
@@ -54,7 +54,7 @@ def render_modes(component, folder, modes=None, amplitude=0.1, size=(900, 500)):
 
     Raises
     ------
-    RenderError when pyvista cannot render off-screen (install libgl1 and libosmesa6).
+    RenderError when pyvista cannot render off-screen (install Debian's libgl1 and libegl1).
     """
     import pyvista as pv
     pv.OFF_SCREEN = True
@@ -82,7 +82,7 @@ def render_modes(component, folder, modes=None, amplitude=0.1, size=(900, 500)):
             plotter.screenshot(path)
             plotter.close()
         except Exception as err:  # VTK reports a missing OpenGL in several ways
-            raise RenderError(f"cannot render off-screen ({err}); install Debian's libgl1 and libosmesa6 "
-                              "(or xvfb)") from None
+            raise RenderError(f"cannot render off-screen ({err}); install Debian's libgl1 and libegl1 "
+                              "(bash .ci/setup does)") from None
         paths.append(path)
     return paths

@@ -159,7 +159,7 @@ def constraint_basis(G, n=None, keep=()):
 
 
 def sparse_eigenmodes(K, M, count, sigma=None, constraints=None, zero_tol=1e-8, rigid=None, tol=0.0,
-                      factorization=None):
+                      factorization=None, fixed=None):
     """The ``count`` lowest eigenpairs of K x = λ M x (subject to G x = 0).
 
     Parameters
@@ -175,6 +175,9 @@ def sparse_eigenmodes(K, M, count, sigma=None, constraints=None, zero_tol=1e-8, 
     tol : ARPACK's relative accuracy (0: machine precision)
     factorization : optional :class:`Factorization` of K − σM (with the given ``sigma``) to
         reuse, e.g. the one a static condensation already computed; not with ``constraints``
+        or ``fixed``
+    fixed : optional indices of coordinates held at zero (supports: e.g. the dofs of a
+        clamped node set), removed before solving; the modes are returned with zeros there
 
     Returns
     -------
@@ -193,7 +196,12 @@ def sparse_eigenmodes(K, M, count, sigma=None, constraints=None, zero_tol=1e-8, 
     (1, [0.0, 1.414214])
     """
     K, M = sp.csr_matrix(K), sp.csr_matrix(M)
-    T = None
+    n_all, T, keep = K.shape[0], None, None
+    if fixed is not None:
+        keep = np.setdiff1d(np.arange(n_all), np.asarray(fixed, np.int64))
+        K, M = K[keep][:, keep], M[keep][:, keep]
+        if constraints is not None:
+            constraints = sp.csr_matrix(constraints)[:, keep]
     if constraints is not None:
         T, _ = constraint_basis(constraints, K.shape[0])
         K, M = (T.T @ K @ T).tocsr(), (T.T @ M @ T).tocsr()
@@ -231,4 +239,8 @@ def sparse_eigenmodes(K, M, count, sigma=None, constraints=None, zero_tol=1e-8, 
         lam[:n_zero] = 0.0
     if T is not None:
         X = T @ X
+    if keep is not None:
+        full = np.zeros((n_all, X.shape[1]))
+        full[keep] = X
+        X = full
     return Eigenmodes(lam, np.ascontiguousarray(X), n_zero)
