@@ -1,0 +1,108 @@
+"""Solid links: assembly, factorization and Craig–Bampton reduction (20 modes) of the
+3-RRRU flexible link (815 mm rod, r = 10 mm, Gmsh quadratic tetrahedra) from ~10k dof
+upwards, with time and peak memory per size, beside scikit-fem's assembly of the same mesh.
+
+Each size runs in its own process so that the peak resident memory (ru_maxrss) belongs to
+that size alone. Stages: 'mesh' (Gmsh, not part of the reduction), 'assembly' (K and M),
+'constraints' (interface coupling null space and its projection TᵀKT, TᵀMT),
+'factor + Ψ' (CHOLMOD of K_ii and the 12 constraint modes), 'normal modes' (shift-invert
+Lanczos, 20 modes, reusing the factor), 'orthonormalize' (reduced matrices and their
+eigenproblem), 'invariants' (inertia shape integrals), 'reduce total' (after the mesh).
+
+Run: python benchmarks/bench_solid.py [--sizes 0.008 0.005 0.004 0.003] [--modes 20] [--no-skfem]
+"""
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+
+def skfem_assembly(mesh, E, nu):
+    """scikit-fem's assembly of the same stiffness (vector P1/P2 on the corner mesh) [s]."""
+    import skfem
+    from skfem.models.elasticity import lame_parameters, linear_elasticity
+    (etype, conn), = mesh.blocks
+    corners = conn[:, :4]
+    used = np.unique(corners)
+    renum = np.full(mesh.n_nodes, -1)
+    renum[used] = np.arange(len(used))
+    m = skfem.MeshTet(mesh.points[used].T.copy(), renum[corners].T.copy())
+    element = skfem.ElementTetP2() if etype.name == "tet10" else skfem.ElementTetP1()
+    basis = skfem.Basis(m, skfem.ElementVector(element), intorder=2)
+    t = time.perf_counter()
+    K = linear_elasticity(*lame_parameters(E, nu)).assemble(basis)
+    return time.perf_counter() - t, K.shape[0]
+
+
+def one(size, modes, with_skfem, order):
+    from femdyn.elements.solid_body import SolidBody
+    from femdyn.formats.component import component_from_reduction
+    from femdyn.mesh.generate import rod_mesh
+    from femdyn.solvers.reduction import Interface, craig_bampton
+    out = {"size": size}
+    t = time.perf_counter()
+    mesh = rod_mesh(0.815, 0.01, size, order=order)
+    out["mesh"] = time.perf_counter() - t
+    out["dof"], out["elements"] = mesh.ndof, mesh.n_elements
+    body = SolidBody(mesh, 6.9e10, 0.3, 2700.0)
+    t0 = time.perf_counter()
+    K, M = body.stiffness(), body.mass()
+    out["assembly"] = time.perf_counter() - t0
+    out["nnz"] = K.nnz
+    marks = []
+    red = craig_bampton(body, [Interface("end0", mesh.node_set("end0")), Interface("end1", mesh.node_set("end1"))],
+                        modes, progress=lambda s: marks.append((s, time.perf_counter())))
+    t_end = time.perf_counter()
+    stamps = dict(marks)
+    out["constraints"] = stamps["factorization"] - stamps["assembly"]
+    out["factor + Ψ"] = stamps["normal modes"] - stamps["factorization"]
+    out["normal modes"] = stamps["orthonormalization"] - stamps["normal modes"]
+    out["orthonormalize"] = t_end - stamps["orthonormalization"]
+    t = time.perf_counter()
+    component_from_reduction(red, mesh_shapes=False)
+    out["invariants"] = time.perf_counter() - t
+    out["reduce total"] = time.perf_counter() - t0
+    out["f1 [Hz]"] = red.omega[0] / (2 * np.pi)
+    out["peak RSS [MB]"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    if with_skfem:
+        try:
+            out["skfem assembly"], out["skfem dof"] = skfem_assembly(mesh, 6.9e10, 0.3)
+        except ImportError:                 # pip install .[bench]
+            pass
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", type=float, nargs="+", default=[0.008, 0.005, 0.004, 0.003])
+    ap.add_argument("--modes", type=int, default=20)
+    ap.add_argument("--order", type=int, default=2, help="1: Tet4, 2: Tet10 (default)")
+    ap.add_argument("--no-skfem", action="store_true")
+    ap.add_argument("--one", type=float, help=argparse.SUPPRESS)
+    a = ap.parse_args()
+    if a.one:
+        print(json.dumps(one(a.one, a.modes, not a.no_skfem, a.order)))
+        return
+    cols = ["dof", "elements", "mesh", "assembly", "constraints", "factor + Ψ", "normal modes", "orthonormalize",
+            "invariants", "reduce total", "peak RSS [MB]", "skfem assembly", "f1 [Hz]"]
+    print("| " + " | ".join(["h [mm]"] + cols) + " |")
+    print("|" + "---|" * (len(cols) + 1))
+    for size in a.sizes:
+        cmd = [sys.executable, __file__, "--one", str(size), "--modes", str(a.modes), "--order", str(a.order)]
+        if a.no_skfem:
+            cmd.append("--no-skfem")
+        res = subprocess.run(cmd, capture_output=True, text=True)
+        if res.returncode:
+            print(f"| {size * 1e3:g} | failed: {res.stderr.strip().splitlines()[-1] if res.stderr else res.returncode} |")
+            continue
+        r = json.loads(res.stdout.strip().splitlines()[-1])
+        cells = [f"{r[c]:.3g}" if isinstance(r.get(c), float) else str(r.get(c, "–")) for c in cols]
+        print("| " + " | ".join([f"{size * 1e3:g}"] + cells) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,387 @@
+"""Isoparametric linear-elastic solid elements: Tet4, Tet10 and Hex8.
+
+Every kernel works on a batch of elements of one type (arrays of shape (n_el, ...)) with
+no Python loop per element (Zienkiewicz, Taylor & Zhu 2013, *The Finite Element Method*,
+ch. 6 and 9). Node ordering is VTK's (= meshio's): Tet10 corners 0–3, then mid-edge nodes
+on the edges (0,1), (1,2), (0,2), (0,3), (1,3), (2,3); Hex8 the bottom face
+(ζ = −1) counter-clockwise, then the top face.
+
+For an isotropic material with Lamé constants λ, μ the stiffness block coupling
+component i of node a with component j of node b is
+
+    K_ai,bj = ∫ (λ ∂_i N_a ∂_j N_b + μ ∂_j N_a ∂_i N_b + μ δ_ij ∇N_a·∇N_b) dV,
+
+so one batched product P_ai,bj = Σ_g w_g det J_g ∂_i N_a ∂_j N_b serves all three terms.
+The consistent mass is M = M_s ⊗ I₃ with the scalar mass M_s,ab = ∫ ρ N_a N_b dV.
+Strains are engineering Voigt strains (ε_xx, ε_yy, ε_zz, γ_yz, γ_xz, γ_xy).
+
+Quadrature: Tet4 stiffness 1 point (exact), Tet10 stiffness the symmetric 4-point rule
+(degree 2, exact for straight-edged elements), tetrahedral mass rules of degree 2 (Tet4)
+and 4 (Tet10) from collapsed Gauss–Jacobi products (Stroud 1971, *Approximate
+Calculation of Multiple Integrals*, §2.7), exact for affine tetrahedra; Hex8 stiffness
+2×2×2 Gauss (full integration: exact for parallelepipeds, but stiff in bending — it locks
+in shear like every fully integrated trilinear brick, so prefer Tet10 for slender parts),
+Hex8 mass 3×3×3 Gauss (N_a N_b det J has degree ≤ 4 per axis: exact for any trilinear
+brick, so mass, centre of mass and inertia of a distorted hexahedral mesh are exact).
+"""
+import numpy as np
+from scipy.special import roots_jacobi
+
+from femdyn.errors import ModelError
+
+VOIGT = ((0, 0), (1, 1), (2, 2), (1, 2), (0, 2), (0, 1))   # (ε_xx, ε_yy, ε_zz, γ_yz, γ_xz, γ_xy)
+
+
+def tetrahedron_rule(degree):
+    """Points (n, 3) and weights (n,) on the unit tetrahedron (volume 1/6), exact for
+    polynomials of total ``degree``: the centroid (1), the symmetric 4-point rule (2), else
+    a collapsed Gauss–Jacobi product x = u, y = (1−u) v, z = (1−u)(1−v) w (Stroud 1971).
+
+    Example
+    -------
+    >>> p, w = tetrahedron_rule(2); round(float(w.sum()) * 6, 12)
+    1.0
+    """
+    if degree <= 1:
+        return np.full((1, 3), 0.25), np.array([1 / 6])
+    if degree == 2:
+        a, b = 0.5854101966249685, 0.1381966011250105
+        p = np.full((4, 3), b)
+        p[1, 0] = p[2, 1] = p[3, 2] = a
+        return p, np.full(4, 1 / 24)
+    n = (degree + 2) // 2
+    axes = []
+    for alpha in (2, 1, 0):              # weights (1−u)², (1−v), 1 of the collapsed map
+        x, w = roots_jacobi(n, alpha, 0)
+        axes.append((0.5 * (x + 1), w * 0.5 ** (alpha + 1)))
+    (u, wu), (v, wv), (s, ws) = axes
+    U, V, S = (a.ravel() for a in np.meshgrid(u, v, s, indexing="ij"))
+    W = np.einsum("i,j,k->ijk", wu, wv, ws).ravel()
+    return np.column_stack([U, (1 - U) * V, (1 - U) * (1 - V) * S]), W
+
+
+def hexahedron_rule(n):
+    """n×n×n Gauss–Legendre points (n³, 3) and weights on [−1, 1]³, exact for degree 2n−1
+    per axis.
+
+    Example
+    -------
+    >>> p, w = hexahedron_rule(2); p.shape, float(w.sum())
+    ((8, 3), 8.0)
+    """
+    x, w = np.polynomial.legendre.leggauss(n)
+    P = np.stack(np.meshgrid(x, x, x, indexing="ij"), -1).reshape(-1, 3)
+    return P, np.einsum("i,j,k->ijk", w, w, w).ravel()
+
+
+class ElementType:
+    """An isoparametric solid element: shape functions on its reference cell and the
+    quadrature rules it uses.
+
+    Attributes
+    ----------
+    name : str             'tet4', 'tet10' or 'hex8'
+    meshio_type : str      the meshio cell type ('tetra', 'tetra10', 'hexahedron')
+    n_nodes : int
+    reference : (n_nodes, 3) nodal coordinates on the reference cell
+    corners : (n_corners,) indices of the corner nodes (geometry checks, pictures)
+    """
+
+    def __init__(self, name, meshio_type, reference, corners, shape, gradient, stiffness_rule, mass_rule,
+                 inside):
+        self.name, self.meshio_type = name, meshio_type
+        self.reference = np.asarray(reference, float)
+        self.n_nodes = len(self.reference)
+        self.corners = np.asarray(corners)
+        self._shape, self._gradient, self._inside = shape, gradient, inside
+        self.stiffness_rule, self.mass_rule = stiffness_rule, mass_rule
+
+    def shape(self, xi):
+        """Shape functions N (n_points, n_nodes) at reference points xi (n_points, 3)."""
+        return self._shape(np.atleast_2d(np.asarray(xi, float)))
+
+    def gradient(self, xi):
+        """Reference gradients ∂N/∂ξ (n_points, n_nodes, 3)."""
+        return self._gradient(np.atleast_2d(np.asarray(xi, float)))
+
+    def inside(self, xi, tol=1e-9):
+        """True where reference points xi (n, 3) lie in the reference cell (within tol)."""
+        return self._inside(np.atleast_2d(xi), tol)
+
+    def __repr__(self):
+        return f"ElementType({self.name})"
+
+
+def _barycentric(xi):
+    return np.column_stack([1 - xi.sum(1), xi])
+
+
+_DL = np.array([[-1, -1, -1], [1, 0, 0], [0, 1, 0], [0, 0, 1]], float)     # ∂L_k/∂ξ
+_TET10_EDGES = np.array([[0, 1], [1, 2], [0, 2], [0, 3], [1, 3], [2, 3]])
+
+
+def _tet4_shape(xi):
+    return _barycentric(xi)
+
+
+def _tet4_gradient(xi):
+    return np.broadcast_to(_DL, (len(xi), 4, 3)).copy()
+
+
+def _tet10_shape(xi):
+    L = _barycentric(xi)
+    a, b = _TET10_EDGES.T
+    return np.hstack([L * (2 * L - 1), 4 * L[:, a] * L[:, b]])
+
+
+def _tet10_gradient(xi):
+    L = _barycentric(xi)
+    a, b = _TET10_EDGES.T
+    corner = (4 * L - 1)[:, :, None] * _DL[None]
+    edge = 4 * (L[:, a, None] * _DL[None, b] + L[:, b, None] * _DL[None, a])
+    return np.concatenate([corner, edge], axis=1)
+
+
+def _tet_inside(xi, tol):
+    return np.all(_barycentric(xi) >= -tol, axis=1)
+
+
+_HEX8 = np.array([[-1, -1, -1], [1, -1, -1], [1, 1, -1], [-1, 1, -1],
+                  [-1, -1, 1], [1, -1, 1], [1, 1, 1], [-1, 1, 1]], float)
+
+
+def _hex8_shape(xi):
+    return np.prod(1 + xi[:, None, :] * _HEX8[None], axis=2) / 8
+
+
+def _hex8_gradient(xi):
+    f = 1 + xi[:, None, :] * _HEX8[None]                          # (n, 8, 3)
+    g = np.empty_like(f)
+    for k in range(3):
+        others = [m for m in range(3) if m != k]
+        g[..., k] = _HEX8[None, :, k] * f[..., others[0]] * f[..., others[1]] / 8
+    return g
+
+
+def _hex_inside(xi, tol):
+    return np.all(np.abs(xi) <= 1 + tol, axis=1)
+
+
+_TET10_REF = np.vstack([np.zeros(3), np.eye(3)])
+TET4 = ElementType("tet4", "tetra", _TET10_REF, range(4), _tet4_shape, _tet4_gradient,
+                   tetrahedron_rule(1), tetrahedron_rule(2), _tet_inside)
+TET10 = ElementType("tet10", "tetra10", np.vstack([_TET10_REF, 0.5 * (_TET10_REF[_TET10_EDGES[:, 0]]
+                                                                    + _TET10_REF[_TET10_EDGES[:, 1]])]),
+                    range(4), _tet10_shape, _tet10_gradient, tetrahedron_rule(2), tetrahedron_rule(4), _tet_inside)
+HEX8 = ElementType("hex8", "hexahedron", _HEX8, range(8), _hex8_shape, _hex8_gradient,
+                   hexahedron_rule(2), hexahedron_rule(3), _hex_inside)
+ELEMENT_TYPES = {e.meshio_type: e for e in (TET4, TET10, HEX8)}
+
+
+def lame(E, nu):
+    """Lamé constants (λ, μ) [Pa] of an isotropic material with Young's modulus E [Pa] and
+    Poisson ratio ν: λ = Eν/((1+ν)(1−2ν)), μ = E/(2(1+ν)).
+
+    Example
+    -------
+    >>> lame(2.5, 0.25)
+    (1.0, 1.0)
+    """
+    return E * nu / ((1 + nu) * (1 - 2 * nu)), E / (2 * (1 + nu))
+
+
+def elasticity_matrix(E, nu):
+    """Isotropic 6×6 matrix D [Pa] with σ = D ε in Voigt order (xx, yy, zz, yz, xz, xy),
+    engineering shear strains; E [Pa], ν.
+
+    Example
+    -------
+    >>> elasticity_matrix(2.5, 0.25)[0, :4].tolist()
+    [3.0, 1.0, 1.0, 0.0]
+    """
+    lam, mu = lame(E, nu)
+    D = np.zeros((6, 6))
+    D[:3, :3] = lam
+    D[np.arange(3), np.arange(3)] += 2 * mu
+    D[np.arange(3, 6), np.arange(3, 6)] = mu
+    return D
+
+
+def jacobian(element, X, xi):
+    """Jacobians J_ij = ∂x_i/∂ξ_j (n_el, n_points, 3, 3) of elements with nodal coordinates
+    X (n_el, n_nodes, 3) [m] at reference points xi (n_points, 3).
+
+    Example
+    -------
+    >>> jacobian(TET4, 2.0 * TET4.reference[None], [[0.1, 0.1, 0.1]])[0, 0].tolist()
+    [[2.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 2.0]]
+    """
+    return np.einsum("eai,qaj->eqij", X, element.gradient(xi))
+
+
+def shape_gradients(element, X, xi):
+    """Physical gradients ∂N_a/∂x = ∂N_a/∂ξ J⁻¹ (n_el, n_points, n_nodes, 3) [1/m] and
+    det J (n_el, n_points) of elements X (n_el, n_nodes, 3) [m] at reference points xi.
+
+    Example
+    -------
+    >>> G, det = shape_gradients(TET4, 2.0 * TET4.reference[None], [[0.25, 0.25, 0.25]])
+    >>> G[0, 0, 1].tolist(), round(float(det[0, 0]), 12)
+    ([0.5, 0.0, 0.0], 8.0)
+    """
+    J = jacobian(element, X, xi)
+    det = np.linalg.det(J)
+    # ∂N/∂x = ∂N/∂ξ J⁻¹ ; solve with Jᵀ for all points at once
+    G = np.linalg.solve(np.swapaxes(J, -1, -2)[:, :, None], element.gradient(xi)[None, :, :, :, None])[..., 0]
+    return G, det
+
+
+def stiffness_matrices(element, X, E, nu):
+    """Element stiffness matrices (n_el, 3n, 3n) [N/m], dofs ordered (node, component).
+
+    Parameters
+    ----------
+    element : ElementType
+    X : (n_el, n_nodes, 3) nodal coordinates [m]
+    E, nu : Young's modulus [Pa] and Poisson ratio (scalars or (n_el,) arrays)
+
+    Example
+    -------
+    >>> X = TET4.reference[None]; K = stiffness_matrices(TET4, X, 1.0, 0.25); K.shape
+    (1, 12, 12)
+    """
+    xi, w = element.stiffness_rule
+    G, det = shape_gradients(element, X, xi)
+    n_el, n_q, n = G.shape[:3]
+    Gf = G.reshape(n_el, n_q, 3 * n)
+    P = np.matmul(np.swapaxes(Gf * (det * w)[..., None], 1, 2), Gf).reshape(n_el, n, 3, n, 3)
+    lam, mu = lame(np.asarray(E, float), np.asarray(nu, float))
+    lam = np.broadcast_to(lam, (n_el,))[:, None, None, None, None]
+    mu = np.broadcast_to(mu, (n_el,))[:, None, None, None, None]
+    K = lam * P + mu * np.swapaxes(P, 2, 4)
+    trace = np.einsum("eakbk->eab", P)
+    K += mu * trace[:, :, None, :, None] * np.eye(3)[None, None, :, None, :]
+    return K.reshape(n_el, 3 * n, 3 * n)
+
+
+def scalar_mass_matrices(element, X, rho):
+    """Scalar consistent mass M_s,ab = ∫ ρ N_a N_b dV (n_el, n, n) [kg] of elements X
+    (n_el, n, 3) [m] with density rho [kg/m³] (scalar or (n_el,)); the element mass matrix
+    is M_s ⊗ I₃.
+
+    Example
+    -------
+    >>> float(scalar_mass_matrices(TET4, TET4.reference[None], 6.0).sum())   # ρ V = 6 · 1/6
+    1.0
+    """
+    xi, w = element.mass_rule
+    N = element.shape(xi)
+    det = np.linalg.det(jacobian(element, X, xi))
+    dm = det * w * np.broadcast_to(np.asarray(rho, float), (len(X),))[:, None]
+    n = element.n_nodes
+    return (dm @ np.einsum("qa,qb->qab", N, N).reshape(len(xi), n * n)).reshape(len(X), n, n)
+
+
+def strains(element, X, U, xi):
+    """Engineering strains (n_el, n_points, 6) at reference points xi (n_points, 3), or one
+    point per element if xi has shape (n_el, 3), for nodal displacements U (n_el, n, 3) [m].
+
+    Example
+    -------
+    >>> X = TET4.reference[None]; U = 1e-3 * X            # uniform stretch 1e-3
+    >>> np.round(strains(TET4, X, U, [[0.2, 0.2, 0.2]])[0, 0], 12).tolist()
+    [0.001, 0.001, 0.001, 0.0, 0.0, 0.0]
+    """
+    G, _ = shape_gradients(element, X, xi)
+    H = np.einsum("eai,eqaj->eqij", U, G)                       # ∂u_i/∂x_j
+    return _voigt(H)
+
+
+def strains_at(element, X, U, xi):
+    """Engineering strains (n_el, 6) at one reference point per element, xi (n_el, 3), for
+    nodal displacements U (n_el, n, 3) [m] of elements X (n_el, n, 3) [m].
+
+    Example
+    -------
+    >>> X = TET4.reference[None]
+    >>> strains_at(TET4, X, 1e-3 * X, [[0.1, 0.2, 0.3]])[0, :3].round(12).tolist()
+    [0.001, 0.001, 0.001]
+    """
+    G = gradients_at(element, X, xi)
+    return _voigt(np.einsum("eai,eaj->eij", U, G))
+
+
+def gradients_at(element, X, xi):
+    """Physical gradients ∂N_a/∂x (n_el, n, 3) [1/m] at one reference point per element,
+    xi (n_el, 3), of elements X (n_el, n, 3) [m].
+
+    Example
+    -------
+    >>> gradients_at(TET4, TET4.reference[None], [[0.2, 0.2, 0.2]])[0, 1].tolist()
+    [1.0, 0.0, 0.0]
+    """
+    dN = element.gradient(xi)                                     # (n_el, n, 3)
+    J = np.einsum("eai,eaj->eij", X, dN)
+    return np.linalg.solve(np.swapaxes(J, -1, -2)[:, None], dN[..., None])[..., 0]
+
+
+def _voigt(H):
+    eps = np.empty(H.shape[:-2] + (6,))
+    for k, (i, j) in enumerate(VOIGT):
+        eps[..., k] = H[..., i, i] if i == j else H[..., i, j] + H[..., j, i]
+    return eps
+
+
+def stresses(eps, E, nu):
+    """Cauchy stresses σ = D ε (..., 6) [Pa] in Voigt order from engineering strains
+    (..., 6), for Young's modulus E [Pa] and Poisson ratio ν.
+
+    Example
+    -------
+    >>> stresses(np.array([1e-3, 0, 0, 0, 0, 0]), 2.5e9, 0.25)[:2].tolist()
+    [3000000.0, 1000000.0]
+    """
+    return eps @ elasticity_matrix(E, nu).T
+
+
+def inverse_map(element, X, x, iterations=20, tol=1e-12):
+    """Reference coordinates (n, 3) of physical points x (n, 3) [m] in elements X (n, n_nodes, 3)
+    by Newton's method on x(ξ) = Σ N_a(ξ) X_a (one step for affine tetrahedra).
+
+    Example
+    -------
+    >>> inverse_map(TET4, 2.0 * TET4.reference[None], [[0.2, 0.4, 0.6]]).round(12).tolist()
+    [[0.1, 0.2, 0.3]]
+    """
+    x = np.asarray(x, float)
+    xi = np.tile(element.reference.mean(0), (len(x), 1))
+    for _ in range(iterations):
+        N = element.shape(xi)
+        r = x - np.einsum("ea,eai->ei", N, X)
+        J = np.einsum("eai,eaj->eij", X, element.gradient(xi))
+        step = np.linalg.solve(J, r[..., None])[..., 0]
+        xi = xi + step
+        if np.all(np.abs(step) < tol):
+            break
+    return xi
+
+
+def check_material(E, nu, rho, where="solid"):
+    """Validate an isotropic material: returns (E [Pa], ν, ρ [kg/m³]) as floats.
+
+    Raises
+    ------
+    ModelError naming ``where`` for non-numeric, non-positive E or ρ, or ν outside (−1, 0.5).
+
+    Example
+    -------
+    >>> check_material(2.1e11, 0.3, 7800)
+    (210000000000.0, 0.3, 7800.0)
+    """
+    from femdyn.validation import number, positive
+    E = positive(E, f"{where}: Young's modulus E", "Pa")
+    rho = positive(rho, f"{where}: density rho", "kg/m³")
+    nu = number(nu, f"{where}: Poisson ratio nu", "1")
+    if not -1 < nu < 0.5:
+        raise ModelError(f"{where}: Poisson ratio nu = {nu} must lie in (−1, 0.5)")
+    return E, nu, rho

@@ -1,0 +1,33 @@
+"""``femdyn show``: summary, mode pictures and a ParaView file of a component file."""
+import os
+
+
+def add_parser(sub):
+    """Register ``show`` on the sub-command parsers ``sub``."""
+    s = sub.add_parser("show", help="summarize a component file and picture its modes")
+    s.add_argument("component", help="component file written by 'femdyn reduce'")
+    s.add_argument("--out", default=None, help="folder for mode_XX.png and modes.vtu (default: <name>-modes)")
+    s.add_argument("--modes", type=int, nargs="+", default=None, help="modes to draw, 1-based (default 1-6)")
+    s.add_argument("--no-pictures", action="store_true", help="only the summary and the VTU file")
+    s.set_defaults(func=run)
+
+
+def run(args):
+    """Print the summary of ``args.component``, write its pictures; returns the exit code."""
+    from femdyn.formats.component import read_component
+    from femdyn.mesh.pictures import render_modes, write_mode_vtu
+
+    component = read_component(args.component)
+    print(component.summary())
+    if "mesh_points" not in component.arrays:
+        print("no mesh shapes stored (reduced with --no-mesh): nothing to draw")
+        return 0
+    out = args.out or os.path.splitext(args.component)[0] + "-modes"
+    os.makedirs(out, exist_ok=True)
+    vtu = write_mode_vtu(component, os.path.join(out, "modes.vtu"))
+    print(f"ParaView: {vtu} (point data mode_01 ...; Warp By Vector)")
+    if not args.no_pictures:
+        modes = None if args.modes is None else [m - 1 for m in args.modes]
+        for path in render_modes(component, out, modes):
+            print(f"picture: {path}")
+    return 0

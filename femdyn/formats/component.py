@@ -1,0 +1,299 @@
+"""The femdyn component file (``.fdc``): a reduced flexible body for floating-frame and
+recursive multibody solvers, after the Standard Input Data convention (Wallrapp 1994,
+"Standardization of flexible body modeling in multibody system codes, Part I", Mech.
+Struct. Mach. 22:283–304).
+
+Container: an uncompressed ZIP holding ``header.json`` (format name, version, units,
+reference frame, material, interfaces, names) and one ``<field>.npy`` per array — the
+NPZ layout, so ``numpy.load`` opens it too. Chosen over HDF5 because it needs nothing
+beyond numpy, is readable anywhere numpy is, and is written byte-for-byte
+deterministically (fixed member order and timestamps): reading and writing a file again
+reproduces it bit for bit. The fields, units and every check on load are in
+``docs/components.md``; :data:`FIELDS` is their machine-readable form.
+
+Modal coordinates η are scaled to unit modal mass: mode shapes in m per unit η, modal
+mass the identity [kg], modal stiffness diag(ω²) [kg/s²], modal damping diag(2ζω) [kg/s].
+"""
+import io
+import json
+import zipfile
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from femdyn.errors import FemdynError
+
+FORMAT = "femdyn-component"
+VERSION = "1.0"
+_DATE = (1980, 1, 1, 0, 0, 0)
+
+# name: (shape with symbols q = modes, i = interfaces, p = output points, g = gauges,
+#        n = mesh nodes, t/h = mesh cells; unit; required)
+FIELDS = {
+    "mass": ((), "kg", True),
+    "com": ((3,), "m", True),
+    "inertia": ((3, 3), "kg m^2", True),
+    "first_moment": ((3,), "kg m", True),
+    "second_moment": ((3, 3), "kg m^2", True),
+    "frequencies": (("q",), "Hz", True),
+    "modal_mass": (("q", "q"), "kg", True),
+    "modal_stiffness": (("q", "q"), "kg/s^2", True),
+    "modal_damping": (("q", "q"), "kg/s", True),
+    "Ct": ((3, "q"), "kg m", True),
+    "Cr": ((3, "q"), "kg m^2", True),
+    "Cx": ((3, 3, "q"), "kg m^2", True),
+    "Cpp": ((3, 3, "q", "q"), "kg m^2", True),
+    "interface_origins": (("i", 3), "m", True),
+    "interface_shapes": (("i", 6, "q"), "m, rad", True),
+    "output_points": (("p", 3), "m", True),
+    "output_shapes": (("p", 3, "q"), "m", True),
+    "gauge_points": (("g", 3), "m", True),
+    "gauge_strain_modes": (("g", 6, "q"), "1", True),
+    "mesh_points": (("n", 3), "m", False),
+    "mesh_tetra": (("t", 4), "node index", False),
+    "mesh_hexahedron": (("h", 8), "node index", False),
+    "mesh_shapes": (("n", 3, "q"), "m", False),
+}
+
+
+class ComponentError(FemdynError, ValueError):
+    """A component file femdyn cannot use (base class of the specific errors below)."""
+
+
+class ComponentFormatError(ComponentError):
+    """Not a component file: unreadable, not a ZIP, no or malformed ``header.json``."""
+
+
+class ComponentVersionError(ComponentError):
+    """Another format, or a major version this femdyn does not read."""
+
+
+class ComponentShapeError(ComponentError):
+    """A required field is missing, or a field has the wrong shape or type."""
+
+
+class ComponentValueError(ComponentError):
+    """Non-finite numbers, or a mass or centre of mass that contradicts the moments."""
+
+
+class ComponentSymmetryError(ComponentError):
+    """A matrix that must be symmetric (modal mass, stiffness, damping, inertia) is not."""
+
+
+class ComponentDefinitenessError(ComponentError):
+    """Modal mass or inertia not positive definite, or stiffness/damping not semi-definite."""
+
+
+@dataclass
+class Component:
+    """A reduced flexible body: ``header`` (JSON-able dict) and ``arrays`` (name → ndarray).
+
+    Build one with :func:`component_from_reduction`, store it with :func:`write_component`,
+    load it with :func:`read_component`. Arrays are read-only attributes by name, e.g.
+    ``c.modal_stiffness``.
+
+    Example
+    -------
+    >>> c = read_component("link.fdc")                                  # doctest: +SKIP
+    >>> c.frequencies[:3], c.mass
+    """
+    header: dict
+    arrays: dict = field(default_factory=dict)
+
+    def __getattr__(self, name):
+        arrays = self.__dict__.get("arrays", {})
+        if name in arrays:
+            return arrays[name]
+        raise AttributeError(name)
+
+    @property
+    def n_modes(self):
+        return len(self.arrays["frequencies"])
+
+    def summary(self):
+        a = self.arrays
+        f = ", ".join(f"{x:.4g}" for x in a["frequencies"][:8])
+        return (f"component '{self.header.get('name')}' (format {FORMAT} {self.header.get('version')}): "
+                f"{self.n_modes} modes, {len(a['interface_origins'])} interface frames, "
+                f"{len(a['output_points'])} output points, {len(a['gauge_points'])} gauges\n"
+                f"  mass {float(a['mass']):.6g} kg, centre of mass {np.round(a['com'], 6).tolist()} m, "
+                f"principal inertia {np.round(np.linalg.eigvalsh(a['inertia']), 9).tolist()} kg m²\n"
+                f"  frequencies [Hz]: {f}{' ...' if self.n_modes > 8 else ''}")
+
+
+def write_component(path, component):
+    """Validate ``component`` and write it to ``path`` (deterministic bytes); returns the path.
+
+    Raises the Component*Error of :func:`validate` for an invalid component.
+    """
+    validate(component)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as z:
+        z.writestr(zipfile.ZipInfo("header.json", _DATE),
+                   json.dumps(component.header, sort_keys=True, indent=1).encode("utf-8"))
+        for name in FIELDS:
+            if name in component.arrays:
+                buf = io.BytesIO()
+                np.lib.format.write_array(buf, np.array(component.arrays[name], order="C"), version=(1, 0),
+                                          allow_pickle=False)
+                z.writestr(zipfile.ZipInfo(f"{name}.npy", _DATE), buf.getvalue())
+    return path
+
+
+def read_component(path):
+    """Read and validate a component file.
+
+    Raises
+    ------
+    ComponentFormatError, ComponentVersionError, ComponentShapeError, ComponentValueError,
+    ComponentSymmetryError, ComponentDefinitenessError (all subclasses of ComponentError)
+    """
+    try:
+        with zipfile.ZipFile(path) as z:
+            names = z.namelist()
+            if "header.json" not in names:
+                raise ComponentFormatError(f"{path}: no header.json; not a femdyn component file")
+            header = json.loads(z.read("header.json").decode("utf-8"))
+            arrays = {}
+            for member in names:
+                if member.endswith(".npy"):
+                    with z.open(member) as f:
+                        arrays[member[:-4]] = np.lib.format.read_array(f, allow_pickle=False)
+    except (zipfile.BadZipFile, OSError, json.JSONDecodeError, UnicodeDecodeError, ValueError) as err:
+        if isinstance(err, ComponentError):
+            raise
+        raise ComponentFormatError(f"{path}: cannot read a component file ({err})") from None
+    component = Component(header, arrays)
+    validate(component, str(path))
+    return component
+
+
+def validate(component, where="component"):
+    """Check format, version, fields, shapes, finiteness, symmetry and definiteness; raises
+    the matching ComponentError subclass naming the field and the fix."""
+    h, a = component.header, component.arrays
+    if not isinstance(h, dict) or h.get("format") != FORMAT:
+        raise ComponentVersionError(f"{where}: format is {h.get('format') if isinstance(h, dict) else h!r}, "
+                                    f"expected '{FORMAT}'")
+    major = str(h.get("version", "")).split(".")[0]
+    if major != VERSION.split(".")[0]:
+        raise ComponentVersionError(f"{where}: version {h.get('version')!r} is not readable by this femdyn "
+                                    f"(reads {VERSION.split('.')[0]}.x); re-export it with this femdyn")
+    sizes = {}
+    for name, (shape, unit, required) in FIELDS.items():
+        if name not in a:
+            if required:
+                raise ComponentShapeError(f"{where}: required field '{name}' ({unit}) is missing")
+            continue
+        v = a[name]
+        integer = name in ("mesh_tetra", "mesh_hexahedron")
+        if not isinstance(v, np.ndarray) or (v.dtype.kind != "i" if integer else v.dtype != np.float64):
+            raise ComponentShapeError(f"{where}: field '{name}' must be a {'integer' if integer else 'float64'} array, "
+                                      f"got {getattr(v, 'dtype', type(v))}")
+        if v.ndim != len(shape):
+            raise ComponentShapeError(f"{where}: field '{name}' has shape {v.shape}, expected {shape}")
+        for dim, want in zip(v.shape, shape):
+            if isinstance(want, str):
+                want = sizes.setdefault(want, dim)
+            if dim != want:
+                raise ComponentShapeError(f"{where}: field '{name}' has shape {v.shape}, expected "
+                                          f"{tuple(sizes.get(s, s) for s in shape)} (symbols: q modes, i interfaces, "
+                                          "p output points, g gauges, n mesh nodes)")
+        if not integer and not np.all(np.isfinite(v)):
+            raise ComponentValueError(f"{where}: field '{name}' holds NaN or infinite values")
+    if "mesh_shapes" in a and "mesh_points" not in a:
+        raise ComponentShapeError(f"{where}: 'mesh_shapes' needs 'mesh_points'")
+    for cells in ("mesh_tetra", "mesh_hexahedron"):
+        if cells in a and a[cells].size and (a[cells].min() < 0 or a[cells].max() >= sizes.get("n", 0)):
+            raise ComponentShapeError(f"{where}: '{cells}' references nodes outside 'mesh_points'")
+    m = float(a["mass"])
+    if not m > 0:
+        raise ComponentValueError(f"{where}: mass {m} kg must be positive")
+    if not np.allclose(a["first_moment"], m * a["com"], rtol=1e-9, atol=1e-12 * m):
+        raise ComponentValueError(f"{where}: first_moment ≠ mass × com")
+    for name in ("inertia", "second_moment", "modal_mass", "modal_stiffness", "modal_damping"):
+        _symmetric(a[name], name, where)
+    if not np.allclose(a["Cpp"], np.transpose(a["Cpp"], (1, 0, 3, 2)), rtol=1e-9, atol=1e-12 * m):
+        raise ComponentSymmetryError(f"{where}: field 'Cpp' must satisfy Cpp[i,j,k,l] = Cpp[j,i,l,k]")
+    _definite(a["inertia"], "inertia", where, strict=True)
+    _definite(a["modal_mass"], "modal_mass", where, strict=True)
+    _definite(a["modal_stiffness"], "modal_stiffness", where, strict=False)
+    _definite(a["modal_damping"], "modal_damping", where, strict=False)
+
+
+def _symmetric(A, name, where):
+    scale = max(np.abs(A).max(), np.finfo(float).tiny)
+    if np.abs(A - A.T).max() > 1e-9 * scale:
+        raise ComponentSymmetryError(f"{where}: field '{name}' is not symmetric (max |A − Aᵀ| = "
+                                     f"{np.abs(A - A.T).max():.3g}); store the symmetric part")
+
+
+def _definite(A, name, where, strict):
+    if A.size == 0:
+        return
+    lam = np.linalg.eigvalsh(A)
+    scale = max(np.abs(lam).max(), np.finfo(float).tiny)
+    if (strict and lam.min() <= 1e-12 * scale) or (not strict and lam.min() < -1e-9 * scale):
+        raise ComponentDefinitenessError(f"{where}: field '{name}' must be positive "
+                                         f"{'definite' if strict else 'semi-definite'}; smallest eigenvalue "
+                                         f"{lam.min():.3g}")
+
+
+def component_from_reduction(reduction, output_points=(), gauge_points=(), mesh_shapes=True, name="link"):
+    """Collect a :class:`~femdyn.solvers.reduction.Reduction` into a Component.
+
+    Parameters
+    ----------
+    reduction : Reduction (Craig–Bampton result)
+    output_points : (p, 3) points [m] in the mesh frame where mode shapes are stored
+    gauge_points : (g, 3) points [m] where strain modes (6 Voigt strains) are stored
+    mesh_shapes : also store the mesh corners and all nodal shapes (pictures)
+    name : component name
+
+    Returns
+    -------
+    Component
+    """
+    from femdyn.solvers.reduction import modal_invariants
+    body = reduction.body
+    Phi = reduction.shapes
+    q = Phi.shape[1]
+    arrays = modal_invariants(body, Phi)
+    props = body.mass_properties()
+    arrays.update(mass=np.float64(props["mass"]), com=props["com"], inertia=props["inertia"])
+    arrays.update(frequencies=reduction.omega / (2 * np.pi), modal_mass=np.eye(q),
+                  modal_stiffness=reduction.modal_stiffness, modal_damping=reduction.modal_damping)
+    arrays["interface_origins"] = np.array([i.origin for i in reduction.interfaces], float).reshape(-1, 3)
+    arrays["interface_shapes"] = reduction.frame_rows()
+    P = np.asarray(output_points, float).reshape(-1, 3)
+    Gp = np.asarray(gauge_points, float).reshape(-1, 3)
+    arrays["output_points"] = P
+    arrays["output_shapes"] = (body.interpolation(P) @ Phi).reshape(len(P), 3, q) if len(P) else np.zeros((0, 3, q))
+    arrays["gauge_points"] = Gp
+    arrays["gauge_strain_modes"] = ((body.strain_operator(Gp) @ Phi).reshape(len(Gp), 6, q) if len(Gp)
+                                    else np.zeros((0, 6, q)))
+    if mesh_shapes:
+        arrays["mesh_points"] = body.mesh.points
+        for etype, conn in body.mesh.blocks:
+            key = "mesh_tetra" if etype.name.startswith("tet") else "mesh_hexahedron"
+            cells = conn[:, etype.corners]
+            arrays[key] = np.vstack([arrays[key], cells]) if key in arrays else cells
+        arrays["mesh_shapes"] = Phi.reshape(-1, 3, q)
+    arrays = {k: np.array(v, np.int64 if k in ("mesh_tetra", "mesh_hexahedron") else np.float64, order="C")
+              for k, v in arrays.items()}
+    header = {
+        "format": FORMAT, "version": VERSION, "name": name,
+        "units": {"length": "m", "mass": "kg", "time": "s", "angle": "rad", "strain": "1",
+                  "frequency": "Hz"},
+        "reference_frame": "the mesh frame (origin and axes of the mesh coordinates, in m); elastic modes are "
+                           "M-orthogonal to the rigid motions (linear mean-axis condition)",
+        "material": {"E": body.E, "nu": body.nu, "rho": body.rho, "model": "isotropic linear elastic"},
+        "mesh": {"name": body.mesh.name, "nodes": int(body.mesh.n_nodes),
+                 "elements": {e.name: int(len(c)) for e, c in body.mesh.blocks}},
+        "reduction": {"method": "craig-bampton", "normal_modes": int(len(reduction.omega_fixed)),
+                      "rigid_modes_removed": int(reduction.n_rigid), "modes": int(q),
+                      "damping_ratio": reduction.damping_ratio.tolist()},
+        "interfaces": [{"name": i.name, "coupling": i.coupling, "nodes": int(len(i.nodes))}
+                       for i in reduction.interfaces],
+        "strain_order": ["exx", "eyy", "ezz", "gyz", "gxz", "gxy"],
+    }
+    return Component(header, arrays)

@@ -1,0 +1,88 @@
+"""Pictures and ParaView files of the mode shapes of a component.
+
+:func:`write_mode_vtu` writes the mesh with one displacement vector field per mode
+(``mode_01`` …, in m per unit modal coordinate; ParaView: *Warp By Vector*).
+:func:`render_modes` draws each mode off-screen with pyvista (``pv.OFF_SCREEN``; needs an
+OpenGL library: Debian ``libgl1`` and ``libegl1``, installed by ``.ci/setup``; no X
+server is needed): the deformed mesh coloured by displacement magnitude over the undeformed
+outline, scaled so the largest displacement is ``amplitude`` × the mesh size.
+"""
+import os
+
+import meshio
+import numpy as np
+
+from femdyn.errors import FemdynError
+
+
+class RenderError(FemdynError, RuntimeError):
+    """Off-screen rendering is not available on this machine."""
+
+
+def _cells(component):
+    a = component.arrays
+    if "mesh_points" not in a:
+        raise FemdynError(f"component '{component.header.get('name')}' holds no mesh shapes; reduce again "
+                          "without --no-mesh to picture its modes")
+    cells = []
+    if "mesh_tetra" in a:
+        cells.append(("tetra", a["mesh_tetra"]))
+    if "mesh_hexahedron" in a:
+        cells.append(("hexahedron", a["mesh_hexahedron"]))
+    return a["mesh_points"], cells
+
+
+def write_mode_vtu(component, path):
+    """Write the mesh and every mode shape (point data ``mode_01``, …) to a VTU file; returns path."""
+    points, cells = _cells(component)
+    shapes = component.arrays["mesh_shapes"]
+    data = {f"mode_{k + 1:02d}": np.ascontiguousarray(shapes[:, :, k]) for k in range(shapes.shape[2])}
+    meshio.write(path, meshio.Mesh(points, cells, point_data=data))
+    return path
+
+
+def render_modes(component, folder, modes=None, amplitude=0.1, size=(900, 500)):
+    """Render mode pictures ``mode_01.png`` … into ``folder``; returns their paths.
+
+    Parameters
+    ----------
+    component : Component with mesh shapes
+    folder : output folder (created)
+    modes : mode indices (0-based; default the first 6)
+    amplitude : largest displacement drawn, as a fraction of the mesh's bounding-box diagonal
+    size : picture size in pixels
+
+    Raises
+    ------
+    RenderError when pyvista cannot render off-screen (install Debian's libgl1 and libegl1).
+    """
+    import pyvista as pv
+    pv.OFF_SCREEN = True
+    points, cells = _cells(component)
+    shapes = component.arrays["mesh_shapes"]
+    freqs = component.arrays["frequencies"]
+    modes = range(min(6, shapes.shape[2])) if modes is None else modes
+    grid = pv.from_meshio(meshio.Mesh(points, cells))
+    diag = np.linalg.norm(np.ptp(points, axis=0))
+    os.makedirs(folder, exist_ok=True)
+    paths = []
+    for k in modes:
+        u = shapes[:, :, k]
+        scale = amplitude * diag / max(np.abs(u).max(), np.finfo(float).tiny)
+        warped = grid.copy()
+        warped.points = points + scale * u
+        warped["|u|"] = np.linalg.norm(u, axis=1) * scale
+        path = os.path.join(folder, f"mode_{k + 1:02d}.png")
+        try:
+            plotter = pv.Plotter(off_screen=True, window_size=list(size))
+            plotter.add_mesh(grid.extract_feature_edges(), color="grey", opacity=0.4)
+            plotter.add_mesh(warped, scalars="|u|", cmap="viridis", show_scalar_bar=False)
+            plotter.add_text(f"mode {k + 1}: {freqs[k]:.4g} Hz", font_size=12)
+            plotter.view_isometric()
+            plotter.screenshot(path)
+            plotter.close()
+        except Exception as err:  # VTK reports a missing OpenGL in several ways
+            raise RenderError(f"cannot render off-screen ({err}); install Debian's libgl1 and libegl1 "
+                              "(bash .ci/setup does)") from None
+        paths.append(path)
+    return paths

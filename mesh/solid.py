@@ -1,0 +1,309 @@
+"""Volume meshes of solid links: import with meshio, checks, and node sets.
+
+:func:`read_solid_mesh` reads any format meshio knows (Gmsh ``.msh``, VTK/VTU, Abaqus
+``.inp``, Nastran, Exodus, ...) and keeps its linear and quadratic tetrahedra (Tet4,
+Tet10) and trilinear hexahedra (Hex8); surface, line and point cells only feed node
+sets. Named node sets come from Gmsh physical groups, meshio's point and cell sets
+(Abaqus ``*Nset``/``*Elset``) and integer or boolean point data; more are selected by
+geometry (:func:`select_box`, :func:`select_cylinder`, :func:`select_nearest`, or the
+text form of :func:`select`). Coordinates are converted to metres from ``unit``.
+
+The checks refuse, each with a :class:`MeshError` naming the elements or nodes:
+unsupported volume cells, inverted elements (negative Jacobian determinant at a corner
+or quadrature point), degenerate ones (volume below ``min_quality`` times the cube of the
+longest edge), disconnected meshes, and coordinates whose size suggests another unit.
+Points no cell uses (geometry points Gmsh keeps) are dropped and the rest renumbered.
+"""
+import os
+
+import meshio
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
+
+from femdyn.elements.solid import ELEMENT_TYPES
+from femdyn.errors import ModelError
+
+UNITS = {"m": 1.0, "cm": 1e-2, "mm": 1e-3, "um": 1e-6, "in": 0.0254, "ft": 0.3048}
+VOLUME_CELLS = {"tetra", "tetra10", "hexahedron", "hexahedron20", "hexahedron27", "wedge", "wedge15",
+                "pyramid", "pyramid13", "tetra20", "tetra35", "wedge18", "pyramid14"}
+MAX_EXTENT_M = 100.0      # a link longer than this is almost surely a mesh in mm read as m
+
+
+class MeshError(ModelError):
+    """A volume mesh femdyn cannot use: unreadable, unsupported cells, bad elements, wrong units."""
+
+
+class SolidMesh:
+    """A checked volume mesh in metres.
+
+    Parameters
+    ----------
+    points : (n_nodes, 3) nodal coordinates [m]
+    blocks : list of (ElementType, (n_el, n_nodes) int array) element blocks
+    node_sets : dict name → sorted node indices
+    name : str, for messages
+
+    Example
+    -------
+    >>> from femdyn.elements.solid import TET4
+    >>> mesh = SolidMesh(np.vstack([np.zeros(3), np.eye(3)]), [(TET4, np.array([[0, 1, 2, 3]]))])
+    >>> mesh.n_nodes, mesh.n_elements
+    (4, 1)
+    """
+
+    def __init__(self, points, blocks, node_sets=None, name="mesh", min_quality=1e-6, check=True):
+        self.points = np.ascontiguousarray(points, float)
+        self.blocks = [(etype, np.ascontiguousarray(conn, np.int64)) for etype, conn in blocks]
+        self.node_sets = {k: np.unique(np.asarray(v, np.int64)) for k, v in (node_sets or {}).items()}
+        self.name = name
+        if check:
+            check_mesh(self, min_quality)
+
+    @property
+    def n_nodes(self):
+        return len(self.points)
+
+    @property
+    def n_elements(self):
+        return sum(len(c) for _, c in self.blocks)
+
+    @property
+    def ndof(self):
+        return 3 * self.n_nodes
+
+    def element_types(self):
+        return [etype.name for etype, _ in self.blocks]
+
+    def node_set(self, name):
+        """Node indices of the set ``name``; MeshError listing the known sets otherwise."""
+        if name not in self.node_sets:
+            raise MeshError(f"{self.name}: no node set '{name}'; known sets: {sorted(self.node_sets) or 'none'} "
+                            "(or select nodes by geometry: box:, cylinder:, nearest:)")
+        return self.node_sets[name]
+
+    def summary(self):
+        blocks = ", ".join(f"{len(c)} {e.name}" for e, c in self.blocks)
+        lo, hi = self.points.min(0), self.points.max(0)
+        return (f"{self.name}: {self.n_nodes} nodes ({self.ndof} dof), {blocks}; "
+                f"box {np.round(lo, 6).tolist()} – {np.round(hi, 6).tolist()} m")
+
+
+def read_solid_mesh(source, unit="m", min_quality=1e-6, name=None):
+    """Read a volume mesh with meshio and check it.
+
+    Parameters
+    ----------
+    source : path or meshio.Mesh
+    unit : length unit of the file's coordinates, one of 'm', 'cm', 'mm', 'um', 'in', 'ft'
+    min_quality : smallest accepted element volume / (longest edge)³ (a regular tetrahedron
+        has 0.118; default 1e-6 rejects only collapsed elements)
+    name : label for messages (default: the file name)
+
+    Returns
+    -------
+    SolidMesh
+
+    Raises
+    ------
+    MeshError
+        unreadable file, no or unsupported volume cells, inverted, degenerate or
+        disconnected elements, or coordinates larger than 100 m after the unit conversion.
+
+    Example
+    -------
+    >>> mesh = read_solid_mesh("link.msh", unit="mm")                    # doctest: +SKIP
+    """
+    if unit not in UNITS:
+        raise MeshError(f"unknown length unit '{unit}'; use one of {sorted(UNITS)}")
+    if isinstance(source, meshio.Mesh):
+        raw, name = source, name or "mesh"
+    else:
+        name = name or os.path.basename(str(source))
+        try:
+            raw = meshio.read(source)
+        except Exception as err:  # meshio raises many types for unreadable files
+            raise MeshError(f"cannot read mesh '{source}': {err}") from None
+    points = np.zeros((len(raw.points), 3))
+    points[:, :raw.points.shape[1]] = raw.points
+    points *= UNITS[unit]
+    extent = np.ptp(points, axis=0).max() if len(points) else 0.0
+    if extent > MAX_EXTENT_M:
+        raise MeshError(f"{name}: the mesh spans {extent:.4g} m with unit='{unit}'; its coordinates are "
+                        "probably in mm: pass unit='mm' (or the unit the CAD export used)")
+    blocks, unsupported = [], {}
+    for k, cells in enumerate(raw.cells):
+        if cells.type in ELEMENT_TYPES:
+            blocks.append((k, ELEMENT_TYPES[cells.type], cells.data))
+        elif cells.type in VOLUME_CELLS:
+            unsupported[cells.type] = unsupported.get(cells.type, 0) + len(cells.data)
+    if unsupported:
+        raise MeshError(f"{name}: unsupported volume cells {unsupported}; femdyn's solids are Tet4 ('tetra'), "
+                        "Tet10 ('tetra10') and Hex8 ('hexahedron'): re-mesh with these (Gmsh: "
+                        "Mesh.ElementOrder 1 or 2, Mesh.SecondOrderIncomplete 1 for hexahedra is not supported)")
+    if not blocks:
+        raise MeshError(f"{name}: no volume cells (found {[c.type for c in raw.cells]}); "
+                        "mesh the volume (Gmsh: generate 3) and export it")
+    sets = _named_sets(raw)
+    used = np.unique(np.concatenate([c.ravel() for _, _, c in blocks]))
+    renumber = np.full(len(points), -1, np.int64)
+    renumber[used] = np.arange(len(used))
+    node_sets = {}
+    for key, nodes in sets.items():
+        kept = renumber[nodes]
+        if np.any(kept >= 0):
+            node_sets[key] = kept[kept >= 0]
+    return SolidMesh(points[used], [(etype, renumber[c]) for _, etype, c in blocks], node_sets, name,
+                     min_quality)
+
+
+def _named_sets(raw):
+    """Node sets of a meshio mesh: Gmsh physical groups, point/cell sets, point data masks."""
+    sets = {}
+    physical = next((raw.cell_data[k] for k in ("gmsh:physical", "CellEntityIds", "medit:ref")
+                     if k in raw.cell_data), None)
+    if physical is not None:
+        names = {int(tag): label for label, (tag, *_) in raw.field_data.items()} if raw.field_data else {}
+        for cells, tags in zip(raw.cells, physical):
+            for tag in np.unique(np.asarray(tags)[np.asarray(tags) > 0]):
+                label = names.get(int(tag), str(int(tag)))
+                nodes = cells.data[np.asarray(tags) == tag].ravel()
+                sets[label] = np.union1d(sets.get(label, np.zeros(0, np.int64)), nodes)
+    for label, nodes in (raw.point_sets or {}).items():
+        sets[label] = np.asarray(nodes, np.int64)
+    for label, per_block in (raw.cell_sets or {}).items():
+        if label.startswith("gmsh:"):         # Gmsh's bookkeeping, not a user set
+            continue
+        nodes = [raw.cells[k].data[np.asarray(idx, np.int64)].ravel()
+                 for k, idx in enumerate(per_block) if idx is not None and len(idx)]
+        if nodes and label not in sets:
+            sets[label] = np.unique(np.concatenate(nodes))
+    for label, values in (raw.point_data or {}).items():
+        v = np.asarray(values)
+        if v.ndim == 1 and (v.dtype == bool or np.issubdtype(v.dtype, np.integer)):
+            if v.dtype == bool or set(np.unique(v)) <= {0, 1}:
+                sets[label] = np.flatnonzero(v)
+            else:
+                for tag in np.unique(v[v > 0]):
+                    sets[f"{label}={tag}"] = np.flatnonzero(v == tag)
+    return sets
+
+
+def element_quality(etype, X):
+    """(min det J over corners and quadrature points × reference volume, volume / longest edge³)
+    per element for nodal coordinates X (n_el, n, 3) [m]."""
+    from femdyn.elements.solid import jacobian
+    xi = np.vstack([etype.reference[etype.corners], etype.stiffness_rule[0], etype.mass_rule[0]])
+    det = np.linalg.det(jacobian(etype, X, xi))
+    w = etype.mass_rule[1]
+    volume = det[:, -len(w):] @ w
+    C = X[:, etype.corners]
+    edges = np.linalg.norm(C[:, :, None] - C[:, None], axis=-1).max(axis=(1, 2))
+    return det.min(1), volume / np.maximum(edges, 1e-300) ** 3
+
+
+def check_mesh(mesh, min_quality=1e-6):
+    """Refuse inverted, degenerate and disconnected meshes; raises MeshError."""
+    ids = 0
+    for etype, conn in mesh.blocks:
+        if conn.size and (conn.min() < 0 or conn.max() >= mesh.n_nodes):
+            raise MeshError(f"{mesh.name}: {etype.name} cells reference nodes outside 0..{mesh.n_nodes - 1}")
+        det, quality = element_quality(etype, mesh.points[conn])
+        inverted = np.flatnonzero(det <= 0)
+        degenerate = np.flatnonzero((quality < min_quality) & (det > 0))
+        if inverted.size:
+            raise MeshError(f"{mesh.name}: {inverted.size} inverted {etype.name} element(s) (negative Jacobian "
+                            f"determinant), ids {(inverted + ids)[:10].tolist()}; fix their node order or "
+                            "re-mesh (mid-edge nodes too far from the edge midpoints also invert Tet10)")
+        if degenerate.size:
+            raise MeshError(f"{mesh.name}: {degenerate.size} degenerate {etype.name} element(s) (volume below "
+                            f"{min_quality:g} × longest edge³, smallest {quality.min():.3g}), ids "
+                            f"{(degenerate + ids)[:10].tolist()}; re-mesh with better quality")
+        ids += len(conn)
+    used = np.zeros(mesh.n_nodes, bool)
+    for _, conn in mesh.blocks:
+        used[conn.ravel()] = True
+    if not used.all():
+        raise MeshError(f"{mesh.name}: nodes {np.flatnonzero(~used)[:10].tolist()} belong to no element; remove "
+                        "them (read_solid_mesh drops them itself)")
+    n_parts, labels = connected_components(node_graph(mesh), directed=False)
+    if n_parts > 1:
+        sizes = np.bincount(labels)
+        raise MeshError(f"{mesh.name}: the mesh falls into {n_parts} disconnected parts of {sizes.tolist()[:10]} "
+                        "nodes; a component must be one connected body (merge duplicate nodes, or export "
+                        "the parts as separate links)")
+
+
+def node_graph(mesh):
+    """Sparse node adjacency (n_nodes × n_nodes) of the element blocks."""
+    rows, cols = [], []
+    for _, conn in mesh.blocks:
+        rows.append(np.repeat(conn, conn.shape[1], axis=1).ravel())
+        cols.append(np.tile(conn, (1, conn.shape[1])).ravel())
+    r, c = np.concatenate(rows), np.concatenate(cols)
+    return sp.csr_matrix((np.ones(len(r), np.int8), (r, c)), shape=(mesh.n_nodes,) * 2)
+
+
+# ---------------------------------------------------------------------- node selectors
+def select_box(mesh, lower, upper):
+    """Nodes inside the axis-aligned box lower ≤ x ≤ upper [m] (3-vectors)."""
+    lo, hi = np.asarray(lower, float), np.asarray(upper, float)
+    return np.flatnonzero(np.all((mesh.points >= lo) & (mesh.points <= hi), axis=1))
+
+
+def select_cylinder(mesh, point, axis, radius, tol=None, span=None):
+    """Nodes on the face of a cylinder: distance from the axis through ``point`` [m] along
+    ``axis`` equal to ``radius`` [m] within ``tol`` [m] (default 1e-3 radius), optionally
+    with the axial coordinate (from ``point``, in m) within ``span`` = (a, b)."""
+    p, a = np.asarray(point, float), np.asarray(axis, float)
+    a = a / np.linalg.norm(a)
+    d = mesh.points - p
+    s = d @ a
+    r = np.linalg.norm(d - s[:, None] * a, axis=1)
+    tol = 1e-3 * radius if tol is None else tol
+    keep = np.abs(r - radius) <= tol
+    if span is not None:
+        keep &= (s >= span[0] - tol) & (s <= span[1] + tol)
+    return np.flatnonzero(keep)
+
+
+def select_nearest(mesh, point):
+    """The one node nearest to ``point`` [m]."""
+    return np.array([np.argmin(np.linalg.norm(mesh.points - np.asarray(point, float), axis=1))])
+
+
+def select(mesh, selector):
+    """Node indices from a selector text (the CLI's ``NAME=SELECTOR``):
+
+    ``group:NAME`` (or just NAME) a named set of the mesh; ``box:x0,y0,z0,x1,y1,z1``;
+    ``cylinder:px,py,pz,ax,ay,az,r[,tol]``; ``nearest:x,y,z``. Lengths in m. Raises
+    MeshError for unknown selectors, bad numbers or an empty selection.
+
+    Example
+    -------
+    >>> select(mesh, "box:-1,-1,-1,1e-6,1,1")                           # doctest: +SKIP
+    """
+    kind, _, body = selector.partition(":")
+    if not body:
+        kind, body = "group", selector
+    if kind == "group":
+        nodes = mesh.node_set(body)
+    else:
+        try:
+            values = [float(v) for v in body.split(",")]
+        except ValueError:
+            raise MeshError(f"selector '{selector}': expected comma-separated numbers (m) after '{kind}:'") from None
+        arity = {"box": (6,), "cylinder": (7, 8), "nearest": (3,)}
+        if kind not in arity:
+            raise MeshError(f"selector '{selector}': unknown kind '{kind}'; use group:, box:, cylinder:, nearest:")
+        if len(values) not in arity[kind]:
+            raise MeshError(f"selector '{selector}': '{kind}:' takes {' or '.join(map(str, arity[kind]))} numbers")
+        if kind == "box":
+            nodes = select_box(mesh, values[:3], values[3:])
+        elif kind == "cylinder":
+            nodes = select_cylinder(mesh, values[:3], values[3:6], values[6], *(values[7:] or [None]))
+        else:
+            nodes = select_nearest(mesh, values)
+    if len(nodes) == 0:
+        raise MeshError(f"selector '{selector}' selects no node of {mesh.name}; check the coordinates (m)")
+    return nodes
