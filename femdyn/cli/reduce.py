@@ -91,7 +91,7 @@ def run(args):
     bar.update(1)
     bar.close()
     print(mesh.summary())
-    print(f"interfaces: " + ", ".join(f"{i.name} ({len(i.nodes)} nodes, {i.coupling}, origin "
+    print("interfaces: " + ", ".join(f"{i.name} ({len(i.nodes)} nodes, {i.coupling}, origin "
                                       f"{np.round(i.origin, 6).tolist()} m)" for i in interfaces))
     print(component.summary())
     print(f"fixed-interface modes: {len(red.omega_fixed)}, first {red.omega_fixed[:1] / (2 * np.pi)} Hz; "
