@@ -72,7 +72,9 @@ class TangentValues:
     ``mass`` on (mass_rows, mass_cols), ``damping`` on (c_rows, c_cols), ``stiffness`` on
     (k_rows, k_cols), ``mass_derivative`` on (md_rows, md_cols), ``hessian`` on the
     constraints' (hess_rows, hess_cols) and ``jacobian`` on (jac_rows, jac_cols); the
-    weights w_M, w_C, w_K; ``diagonal`` (n,) added to the coordinate block, or None."""
+    weights w_M, w_C, w_K; ``diagonal`` (n,) added to the coordinate block, or None;
+    ``transpose`` the values of G on the System's (g_rows, g_cols) for the upper-right
+    block Gᵀ of servo inverse dynamics (None: Φ_qᵀ, a symmetric matrix)."""
 
     mass: np.ndarray
     jacobian: np.ndarray
@@ -82,6 +84,12 @@ class TangentValues:
     hessian: np.ndarray = field(default_factory=lambda: np.zeros(0))
     weights: tuple = (1.0, 0.0, 0.0)
     diagonal: np.ndarray = None
+    transpose: np.ndarray = None
+
+    @property
+    def symmetric(self):
+        """Whether the upper-right block is Φ_qᵀ (else Gᵀ, with the actuator rows −B)."""
+        return self.transpose is None
 
 
 class SaddlePattern:
@@ -93,11 +101,15 @@ class SaddlePattern:
         self.layout = BlockLayout(q=n, lam=m)
         c = system.constraints
         self.lengths = [len(system.mass_rows), len(system.c_rows), len(system.k_rows), len(system.md_rows),
-                        len(c.hess_rows)]
-        rows = [system.mass_rows, system.c_rows, system.k_rows, system.md_rows, c.hess_rows,
+                        len(system.hess_rows)]
+        rows = [system.mass_rows, system.c_rows, system.k_rows, system.md_rows, system.hess_rows,
                 c.jac_rows + n, c.jac_cols]
-        cols = [system.mass_cols, system.c_cols, system.k_cols, system.md_cols, c.hess_cols,
+        cols = [system.mass_cols, system.c_cols, system.k_cols, system.md_cols, system.hess_cols,
                 c.jac_cols, c.jac_rows + n]
+        self.servo = system.servo
+        if self.servo:          # room for Gᵀ beside Φ_qᵀ: both on one pattern, one symbolic analysis
+            rows.append(system.g_cols)
+            cols.append(system.g_rows + n)
         diag = np.arange(n + m)  # explicit diagonal: room for weights and regularization, square pattern
         self.pattern = Pattern(np.concatenate(rows + [diag]), np.concatenate(cols + [diag]), (n + m, n + m), "csc")
         self.block_pattern = Pattern(np.concatenate(rows[:5]), np.concatenate(cols[:5]), (n, n), "csc")
@@ -115,8 +127,14 @@ class SaddlePattern:
         diagonal = np.zeros(n + m)
         if values.diagonal is not None:
             diagonal[:n] = values.diagonal
-        return self.pattern.assemble(np.concatenate(self._block_values(values) +
-                                                    [values.jacobian, values.jacobian, diagonal]))
+        jac = values.jacobian
+        if not self.servo:
+            upper = [jac]
+        elif values.symmetric:
+            upper = [jac, np.zeros(len(self.system.g_rows))]
+        else:
+            upper = [np.zeros(len(jac)), values.transpose]
+        return self.pattern.assemble(np.concatenate(self._block_values(values) + [jac] + upper + [diagonal]))
 
     def coordinate_block(self, values):
         """The (q, q) block alone (CSC), without the diagonal term."""

@@ -174,8 +174,9 @@ class NewtonStep:
         sys = self.sys
         k_vals, c_vals = sys.tangent_values(x.q, x.v, x.t)
         return TangentValues(sys.mass_values(x.q), jac, c_vals, k_vals, sys.mass_derivative_values(x.q, x.a),
-                             sys.constraints.hessian_values(x.q, x.lam),
-                             (self.beta_h2 * self.d_acc, self.beta_h2 * self.d_vel, self.beta_h2))
+                             sys.hessian_values(x.q, x.lam),
+                             (self.beta_h2 * self.d_acc, self.beta_h2 * self.d_vel, self.beta_h2),
+                             transpose=sys.force_transpose_values(x.q, jac) if sys.servo else None)
 
     def factorize(self, x, res):
         self.kkt.factorize(self.kkt.assemble(self.matrix_values(x, res.jac)), x.q, x.t)
@@ -347,6 +348,9 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
     if o.formulation == "index3" and o.rho_inf > 0.95:
         raise SolverError(f"generalized-α: ρ∞ = {o.rho_inf} is (weakly) unstable for the index-3 form; "
                           "use ρ∞ ≤ 0.95 or Options(formulation='stabilized')")
+    if o.formulation == "stabilized" and system.servo:
+        raise SolverError("generalized-α: the stabilized formulation does not take servo constraints and "
+                          "actuators; use formulation='index3' (ρ∞ ≤ 0.95) for inverse dynamics")
     if o.formulation not in STEPPERS:
         raise SolverError(f"generalized-α: unknown formulation '{o.formulation}'; choose one of {list(STEPPERS)}")
     march = _March(system, params, o)

@@ -101,7 +101,8 @@ def accelerations_and_multipliers(system, q, v, t=0.0, kkt=None):
     kkt = kkt or KKTMatrix(system)
     r, Q, _, jac = system.residual(q, v, None, np.zeros(system.m), t)
     _, gamma = c.acceleration_terms(q, v, t)
-    x = _solve(kkt, TangentValues(system.mass_values(q), jac), np.concatenate([-r, gamma]), q, t,
+    transpose = system.force_transpose_values(q, jac) if system.servo else None
+    x = _solve(kkt, TangentValues(system.mass_values(q), jac, transpose=transpose), np.concatenate([-r, gamma]), q, t,
                "initial accelerations")
     return x[:system.n], x[system.n:]
 

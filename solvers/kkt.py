@@ -68,7 +68,9 @@ class KKTMatrix:
         return self.solve_factor
 
     def assemble(self, values):
-        """The saddle matrix [[A, Φ_qᵀ], [Φ_q, 0]] for :class:`~femdyn.solvers.blocks.TangentValues`."""
+        """The saddle matrix [[A, Φ_qᵀ], [Φ_q, 0]] (or [[A, Gᵀ], [Φ_q, 0]] with actuator
+        inputs) for :class:`~femdyn.solvers.blocks.TangentValues`."""
+        self.symmetric = values.symmetric
         return self.saddle.assemble(values)
 
     def stabilized(self, values, Phi_q):
@@ -86,7 +88,7 @@ class KKTMatrix:
                             ("lam", "q"): B, ("nu", "q"): B, ("nu", "nu"): -(B @ B.T)})
 
     # --- factorization -------------------------------------------------------------
-    def factorize(self, matrix, q, t, symmetric=True):
+    def factorize(self, matrix, q, t, symmetric=None):
         """Factorize ``matrix`` (the saddle matrix S, CSC) for later :meth:`solve` calls.
 
         S is first equilibrated symmetrically, Ŝ = D S D with D = diag(1/√max|row|) (one
@@ -96,6 +98,7 @@ class KKTMatrix:
         tests and the pivoting act on comparable numbers however fine the mesh."""
         self.matrix = matrix
         self.factorizations += 1
+        symmetric = getattr(self, "symmetric", True) if symmetric is None else symmetric
         self.d = _equilibration(matrix, symmetric)
         self.scaled = _scaled(matrix, self.d)
         if symmetric and analyze is not None and self._ldl(self.scaled):

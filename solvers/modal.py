@@ -79,6 +79,9 @@ def eigenmodes(system, q=None, lam=None, count=10, t=0.0, method="sparse", shift
     """
     q = system.q0 if q is None else q
     lam = np.zeros(system.m) if lam is None else lam
+    if system.servo:
+        raise SolverError(f"eigenmodes: model '{system.name}' has servo constraints and actuators (an inverse "
+                          "problem); linearize the forward model (joint torques as loads) instead")
     if method == "dense":
         return _dense(system, q, lam, count, t)
     if method != "sparse":

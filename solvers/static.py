@@ -9,6 +9,7 @@ import numpy as np
 from scipy.sparse.linalg import lsqr
 
 from femdyn.errors import ConvergenceError
+from femdyn.sparse import Pattern
 
 from .blocks import TangentValues
 from .initial import check_redundancy, consistent_positions
@@ -30,7 +31,6 @@ def static_equilibrium(system, load_steps=1, t=0.0, q0=None, tol=1e-10, max_iter
     check_redundancy(system, q, t)
     v = np.zeros(system.n)
     kkt = KKTMatrix(system)
-    c = system.constraints
     lam = least_squares_multipliers(system, q, t)
     for level in np.arange(1, load_steps + 1) / load_steps:
         for _ in range(max_iterations):
@@ -39,9 +39,10 @@ def static_equilibrium(system, load_steps=1, t=0.0, q0=None, tol=1e-10, max_iter
             if np.linalg.norm(r) <= tol * max(1.0, np.linalg.norm(Q)) and np.linalg.norm(phi) <= tol:
                 break
             k_vals, c_vals = system.tangent_values(q, v, t, load_factor=level)
+            transpose = system.force_transpose_values(q, jac) if system.servo else None
             kkt.factorize(kkt.assemble(TangentValues(system.mass_values(q), jac, c_vals, k_vals,
-                                                     hessian=c.hessian_values(q, lam), weights=(0.0, 0.0, 1.0))),
-                          q, t)
+                                                     hessian=system.hessian_values(q, lam), weights=(0.0, 0.0, 1.0),
+                                                     transpose=transpose)), q, t)
             dx = kkt.solve(np.concatenate([r, -phi]))
             q += dx[:system.n]
             lam += dx[system.n:]
@@ -60,6 +61,7 @@ def least_squares_multipliers(system, q, t):
     constraint forces from the first iteration (a pendulum has no other stiffness)."""
     if system.m == 0:
         return np.zeros(0)
-    Phi_q = system.constraints.jacobian(q, t)
+    _, jac = system.constraints.evaluate(q, t)
+    G = Pattern(system.g_rows, system.g_cols, (system.m, system.n)).assemble(system.force_transpose_values(q, jac))
     Q = system.forces(q, np.zeros(system.n), t)
-    return lsqr(Phi_q.T, Q, atol=1e-14, btol=1e-14)[0]
+    return lsqr(G.T, Q, atol=1e-14, btol=1e-14)[0]

@@ -25,11 +25,12 @@ from ..errors import ModelError
 from ..motion.timefunctions import as_time_function
 from ..validation import count, positive, vector3
 from . import joints as J
+from .actuators import Actuator, Servo
 from .bodies import Ground, NaturalBody
 from .flexible import ELEMENT_KINDS, ElementSet, NodeFrame
 from .loads import JointTorque, PointForce, ScaledForce
 from .nodes import Node
-from .sensors import BeamSensor, JointAngleSensor, PointSensor, ReactionSensor
+from .sensors import ActuatorSensor, BeamSensor, JointAngleSensor, PointSensor, ReactionSensor
 
 
 class Model:
@@ -368,6 +369,61 @@ class Model:
         body = self.body(body)
         return self._add_joint(J.CoordinateDrive(name, body, body.material_point(point), direction,
                                                  as_time_function(function, f"coordinate drive '{name}'")))
+
+    def actuator(self, name, joint):
+        """An actuator with an unknown input in a revolute (torque, N·m, on body B about the
+        axis) or prismatic joint (force, N, on B along the axis), solved together with the
+        motion by servo-constraint inverse dynamics (see :meth:`servo`); its input is the
+        result channel ``<name>.torque`` or ``<name>.force``.
+
+        Parameters
+        ----------
+        name : str
+        joint : str or Joint
+            A revolute or prismatic joint of this model.
+
+        Returns
+        -------
+        femdyn.model.actuators.Actuator
+        """
+        if isinstance(joint, str):
+            if joint not in self.joints:
+                raise ModelError(f"actuator '{name}': unknown joint '{joint}'; known joints: {sorted(self.joints)}")
+            joint = self.joints[joint]
+        actuator = self.add(Actuator(name, joint))
+        self._add_sensor(ActuatorSensor(name, actuator))
+        return actuator
+
+    def servo(self, name, body, point, functions, directions=np.eye(3)):
+        """Servo constraint: the material point of ``body`` at ``point`` (m, initial
+        configuration) follows prescribed coordinates d_k·r = f_k(t) (m), one row per
+        direction d_k (default the global x, y, z). Every servo row needs one actuator
+        (:meth:`actuator`); their inputs are then unknowns of the DAE (inverse dynamics,
+        Blajer & Kołodziejczyk 2004).
+
+        Parameters
+        ----------
+        name : str
+        body : str or body
+            A body, or an ANCF node (its frame).
+        point : array_like (3,)
+            The material point, in m, at its initial position.
+        functions : sequence of TimeFunction or float
+            One per direction: the prescribed coordinate in m.
+        directions : array_like (k, 3)
+            Unit directions of the prescribed coordinates (global axes).
+
+        Returns
+        -------
+        femdyn.model.actuators.Servo
+
+        Example
+        -------
+        >>> m.servo("tip", "arm", (1.0, 0, 0), [Sine(0.1, 1.0, offset=1.0), 0.0], [(1, 0, 0), (0, 0, 1)])  # doctest: +SKIP
+        """
+        body = self.body(body)
+        functions = [as_time_function(f, f"servo '{name}' function {k}") for k, f in enumerate(functions)]
+        return self._add_joint(Servo(name, body, body.material_point(point), functions, np.atleast_2d(directions)))
 
     def _revolute(self, joint):
         joint = self.joints.get(joint, joint) if isinstance(joint, str) else joint

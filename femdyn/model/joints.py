@@ -64,6 +64,7 @@ class Joint(Part):
     """Base class: ``equations()`` lists the joint's constraint equations."""
 
     kind = "joint"
+    servo = False       # servo rows carry actuator inputs instead of multipliers (femdyn.model.actuators)
     auxiliary = False   # rows the model adds by itself; the System keeps those independent of the others
 
     def __init__(self, name, body_a, body_b):

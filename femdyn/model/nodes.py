@@ -107,7 +107,9 @@ class Expr:
     __slots__ = ("terms", "offset")
 
     def __init__(self, terms=None, offset=None):
-        self.terms = {int(s): float(c) for s, c in (terms or {}).items() if c != 0.0}
+        # coefficients below 1e-12 are round-off of the basis solve (a point at a node): dropped, so
+        # that a joint at a node two bodies share has no rows
+        self.terms = {int(s): float(c) for s, c in (terms or {}).items() if abs(c) > 1e-12}
         self.offset = np.zeros(3) if offset is None else np.asarray(offset, float).reshape(3)
 
     @classmethod

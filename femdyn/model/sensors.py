@@ -100,3 +100,18 @@ class BeamSensor(Sensor):
         method = getattr(self.beam.kernel, self.method)
         value = method(qe, self.xi, self.y, self.z) if self.quantity == "strain" else method(qe, self.xi)
         return np.atleast_1d(np.asarray(value)[self.element])
+
+
+class ActuatorSensor(Sensor):
+    """The input of an actuator (femdyn.model.actuators): torque (N·m) or force (N), as
+    solved by servo-constraint inverse dynamics."""
+
+    def __init__(self, name, actuator):
+        self.name, self.actuator = name, actuator
+        self.columns = (f"{name}.{actuator.quantity}",)
+
+    def bind(self, system):
+        self.row = system.input_of[self.actuator.name]
+
+    def measure(self, q, v, a, lam, t):
+        return lam[self.row:self.row + 1]

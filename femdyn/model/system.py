@@ -60,6 +60,7 @@ class System:
         self.gravity_force = gravity_load.vector
         self._assemble_mass()
         self._assemble_constraints()
+        self._assemble_inputs()
         self._assemble_tangent_patterns()
         for sensor in self.sensors:
             sensor.bind(self)
@@ -107,6 +108,54 @@ class System:
             equations += eqs
         self.constraints = ConstraintSet(equations, self.n)
         self.m = self.constraints.m
+
+    def _assemble_inputs(self):
+        """Actuator inputs in the multiplier slots of the servo rows (femdyn.model.actuators):
+        the pattern of G, whose transpose carries λ and u into the dynamics (G = Φ_q with
+        the servo rows replaced by −B), and of the Hessian of Gᵀλ."""
+        c = self.constraints
+        self.actuators = [p for p in self.parts if getattr(p, "inputs", 0)]
+        rows = [self.joint_rows[name] for name, j in self.joints.items() if j.servo]
+        self.input_rows = np.concatenate(rows) if rows else np.zeros(0, int)
+        self.servo = bool(self.actuators) or bool(self.input_rows.size)
+        if self.input_rows.size != len(self.actuators):
+            raise ModelError(f"model '{self.name}': {self.input_rows.size} servo constraint rows but "
+                             f"{len(self.actuators)} actuators; inverse dynamics needs one actuator per prescribed "
+                             "coordinate (add actuators with Model.actuator or prescribe fewer directions)")
+        self.input_of = {a.name: int(row) for a, row in zip(self.actuators, self.input_rows)}
+        self.hess_rows, self.hess_cols = c.hess_rows, c.hess_cols
+        self.g_rows, self.g_cols = c.jac_rows, c.jac_cols
+        if not self.servo:
+            return
+        self._kept = ~np.isin(c.jac_rows, self.input_rows)
+        cols = [a.input_pattern() for a in self.actuators]
+        self.g_rows = np.concatenate([c.jac_rows[self._kept]] + [np.full(len(k), r) for k, r in zip(cols, self.input_rows)])
+        self.g_cols = np.concatenate([c.jac_cols[self._kept]] + cols).astype(int)
+        hessians = [a.input_hessian_pattern() for a in self.actuators]
+        self.hess_rows = np.concatenate([c.hess_rows] + [h[0] for h in hessians]).astype(int)
+        self.hess_cols = np.concatenate([c.hess_cols] + [h[1] for h in hessians]).astype(int)
+
+    def force_transpose_values(self, q, jac):
+        """Values of G on (g_rows, g_cols): Φ_q on the constraint rows, −B on the servo rows."""
+        if not self.servo:
+            return jac
+        return np.concatenate([jac[self._kept]] + [-a.input_values(q) for a in self.actuators])
+
+    def constraint_force(self, q, jac, lam):
+        """Gᵀλ: the constraint forces Φ_qᵀλ minus the actuator forces Bᵀu (u in the servo slots of λ)."""
+        if not self.servo:
+            return self.constraints.transpose_product(jac, lam)
+        g = self.force_transpose_values(q, jac)
+        return np.bincount(self.g_cols, weights=g * lam[self.g_rows], minlength=self.n)
+
+    def hessian_values(self, q, lam):
+        """Values of ∂(Gᵀλ)/∂q on (hess_rows, hess_cols)."""
+        if not self.servo:
+            return self.constraints.hessian_values(q, lam)
+        multipliers = lam.copy()
+        multipliers[self.input_rows] = 0.0
+        return np.concatenate([self.constraints.hessian_values(q, multipliers)] +
+                              [-a.input_hessian_values(q, lam[r]) for a, r in zip(self.actuators, self.input_rows)])
 
     def _assemble_tangent_patterns(self):
         self.tangent_parts = [p for p in self.parts if any(len(x) for x in p.tangent_pattern())]
@@ -169,7 +218,8 @@ class System:
         return (np.concatenate(k) if k else np.zeros(0)), (np.concatenate(c) if c else np.zeros(0))
 
     def residual(self, q, v, a, lam, t, load_factor=1.0):
-        """The dynamic residual r = M(q) q̈ + Φ_qᵀλ − Q(q, q̇, t), with what it was made of.
+        """The dynamic residual r = M(q) q̈ + Φ_qᵀλ − Bᵀu − Q(q, q̇, t), with what it was made of
+        (u, the actuator inputs, sit in the servo rows of ``lam``).
 
         The one place the equations of motion are written; the integrators, the initial
         conditions and statics (q̈ = 0) all call it.
@@ -187,7 +237,7 @@ class System:
         """
         Q = self.forces(q, v, t, load_factor)
         phi, jac = self.constraints.evaluate(q, t)
-        r = self.constraints.transpose_product(jac, lam) - Q
+        r = self.constraint_force(q, jac, lam) - Q
         if a is not None:
             r += self.inertia_force(q, a)
         return r, Q, phi, jac

@@ -1,0 +1,90 @@
+"""Actuators with unknown inputs and servo constraints: inverse dynamics in the DAE.
+
+A servo constraint prescribes where a material point goes, Ψ(q, t) = 0 (one row per
+prescribed direction); an actuator is a joint drive whose input u (a torque in N·m or a
+force in N) is unknown and acts through Q_u = B(q)ᵀu. Together they form the extended
+index-3 DAE of servo-constraint inverse dynamics (Blajer & Kołodziejczyk 2004, Multibody
+Syst. Dyn. 11:343–364, eqs. 1–3; Liu et al. 2018 for the 3-RRRU robot):
+
+    M q̈ + Φ_qᵀλ − Bᵀu = Q,   Φ(q, t) = 0,   Ψ(q, t) = 0.
+
+The inputs take the multiplier slots of the servo rows (input k ↔ the k-th servo row in
+model order), so the same generalized-α iteration solves for (q, λ, u); the iteration
+matrix is [[A, Φ_qᵀ, −Bᵀ], [Φ_q, 0, 0], [Ψ_q, 0, 0]], unsymmetric unless B = −Ψ_q
+(collocated). Rigid manipulators and collocated actuation give an index-3 problem;
+flexible links between the actuators and the prescribed point (non-collocated) raise the
+differentiation index of the inverse problem to 5 for the elastic coordinates (Seifried &
+Blajer 2013, Multibody Syst. Dyn. 29:437–459), which generalized-α tolerates with
+numerical damping (ρ∞ ≤ 0.9) and steps that resolve the first elastic modes.
+"""
+import numpy as np
+
+from ..errors import ModelError
+from .constraints import Equation
+from .joints import Joint, Prismatic, Revolute, _unit
+from .protocol import Part
+from .vectorfunctions import Angle, Dot, FunctionGroup, Linear, Targets
+
+
+class Actuator(Part):
+    """A joint drive with one unknown input: the torque (N·m) of a revolute joint on body B
+    about its axis (−u on A), or the force (N) of a prismatic joint on B along its axis.
+
+    Parameters
+    ----------
+    name : str
+        Names the result channel ``<name>.torque`` or ``<name>.force``.
+    joint : Revolute or Prismatic
+    """
+
+    inputs = 1
+
+    def __init__(self, name, joint):
+        self.name, self.joint = name, joint
+        if isinstance(joint, Revolute):
+            a, b, axis, _ = joint.angle_vectors()
+            self.kind, self.quantity, self.exprs = Angle, "torque", (a, b, axis)
+        elif isinstance(joint, Prismatic):
+            w = joint.body_a.material_vector(joint.axis)
+            pa, pb = joint.body_a.material_point(joint.point), joint.body_b.material_point(joint.point)
+            self.kind, self.quantity, self.exprs = Dot, "force", (pb - pa, w)
+        else:
+            raise ModelError(f"actuator '{name}': joint '{joint.name}' is a {joint.kind}; actuators drive revolute "
+                             "(torque) or prismatic (force) joints")
+
+    def bind(self, n):
+        self.n = n
+        self.group = FunctionGroup(self.kind, [self.exprs], np.zeros((1, 3)), Targets([0.0], [None]), n)
+
+    def input_pattern(self):
+        """Columns of the row B = ∂s/∂q (s the joint angle or slider displacement)."""
+        return self.group.cols
+
+    def input_values(self, q):
+        """Values of B on :meth:`input_pattern`."""
+        return self.group.evaluate(q, 0.0)[1]
+
+    def input_hessian_pattern(self):
+        return self.group.h_rows, self.group.h_cols
+
+    def input_hessian_values(self, q, u):
+        """Values of ∂(Bᵀu)/∂q = u ∂²s/∂q² on :meth:`input_hessian_pattern`."""
+        return self.group.hessian_values(q, np.array([u]))
+
+
+class Servo(Joint):
+    """Servo constraint: the material point ``expr`` of ``body`` follows the prescribed
+    path, d_k·r(q) = f_k(t) for each direction d_k (m). Its rows carry actuator inputs,
+    not multipliers (see the module docstring)."""
+
+    kind = "servo"
+    servo = True
+
+    def __init__(self, name, body, expr, functions, directions):
+        super().__init__(name, body, body)
+        if len(functions) != len(directions):
+            raise ModelError(f"servo '{name}': {len(functions)} functions for {len(directions)} directions; give "
+                             "one time function per prescribed direction")
+        self._equations = [Equation(Linear, (expr,), _unit(d, f"servo '{name}' direction {k}"), 0.0, f,
+                                    f"{name}: {'xyz'[k] if k < 3 else k}")
+                           for k, (f, d) in enumerate(zip(functions, directions))]
