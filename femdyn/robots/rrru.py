@@ -152,9 +152,9 @@ def limb_inverse_kinematics(geometry, i, A4):
     B = A1 + g.link1_length * u1
     rest = d - g.link1_length * u1 - g.link3_length * math.sin(gamma) * a
     psi = math.atan2(-(rest @ e_z), rest @ e_r)
-    u2, _ = _u(psi, e_r, e_z)
+    u2, w2 = _u(psi, e_r, e_z)
     A2 = B + g.link2_length * u2
-    return LimbPose(np.array([theta1, psi, gamma]), A1, B, A2, A4.copy(), a, np.cross(a, u2))
+    return LimbPose(np.array([theta1, psi, gamma]), A1, B, A2, A4.copy(), a, w2)    # b = a × u2 = du2/dψ
 
 
 def inverse_kinematics(pose, geometry=None):
@@ -205,18 +205,22 @@ def limb_rates(geometry, i, x, velocity, acceleration):
     g = geometry
     _, e_r, a, e_z = g.limb_frame(i)
     th, psi, gam = x
-    L1, L2, L3 = g.link1_length, g.link2_length, g.link3_length
+    L1, L3 = g.link1_length, g.link3_length
     u1, w1 = _u(th, e_r, e_z)
     u2, w2 = _u(psi, e_r, e_z)
-    reach = L2 + L3 * math.cos(gam)
-    F_x = np.column_stack([L1 * w1, reach * w2, -L3 * math.sin(gam) * u2 + L3 * math.cos(gam) * a])
-    if abs(np.linalg.det(F_x)) < 1e-12:
-        raise ModelError(f"3-RRRU: limb {i} is singular at x = {np.round(x, 6).tolist()} rad")
-    xd = np.linalg.solve(F_x, velocity)
+    cg, sg = math.cos(gam), math.sin(gam)
+    reach = g.link2_length + L3 * cg
+    F_x = np.array([L1 * w1, reach * w2, L3 * (cg * a - sg * u2)]).T
+    # |det F_x| = L1·reach·L3·cos γ·|sin(θ1 − ψ)|: zero when links 1 and 2 align or link 3 lies along a
+    if abs(math.sin(th - psi) * cg) < 1e-9:
+        raise ModelError(f"3-RRRU: limb {i} is singular at x = {np.round(x, 6).tolist()} rad (links 1 and 2 "
+                         "aligned or link 3 along the motor axis)")
+    inverse = np.linalg.inv(F_x)
+    xd = inverse @ velocity
     t1, p1, g1 = xd
-    curvature = (-L1 * u1 * t1 * t1 - reach * u2 * p1 * p1
-                 - L3 * (math.cos(gam) * u2 + math.sin(gam) * a) * g1 * g1 - 2 * L3 * math.sin(gam) * w2 * p1 * g1)
-    return xd, np.linalg.solve(F_x, acceleration - curvature)
+    curvature = (-L1 * t1 * t1) * u1 - (reach * p1 * p1) * u2 - (L3 * g1 * g1) * (cg * u2 + sg * a) \
+        - (2 * L3 * sg * p1 * g1) * w2
+    return xd, inverse @ (acceleration - curvature)
 
 
 class ActuatedAngle(TimeFunction):
@@ -296,9 +300,9 @@ def rrru(pose=(0.1, 0.0, -0.8), flexible=False, element="beam", n_elements=8, pa
          gravity=(0.0, 0.0, -9.81), geometry=None, name="3-RRRU"):
     """Build the 3-RRRU robot of seed 002 at the platform position ``pose``.
 
-    Links 1 and 2 are natural-coordinate rigid bodies (link 1 a rigid beam carrying the
-    motor axis; link 2 two points and the axes a, b, shared with its neighbours so that
-    the elbow revolute needs no equation); link 3 is a rigid beam carrying b or, with
+    Links 1 and 2 are natural-coordinate rigid bodies (link 1 a two-point rigid beam;
+    link 2 two points and the axes a, b, sharing B with link 1 and A2, b with a rigid
+    link 3, so that those revolutes need no equations; the elbow axis node a is fixed); link 3 is a rigid beam carrying b or, with
     ``flexible``, ``n_elements`` ANCF elements joined to link 2 by a revolute and to the
     platform by a Hooke joint through its end nodes' frames. The platform is a rigid
     body on its two vertex nodes and the unit vectors (normal, in-plane), seed 002's
@@ -384,13 +388,17 @@ def _limb(m, g, i, limb, platform, flexible, n_elements):
     B = m.point(f"B_{i}", limb.B)
     A2 = m.point(f"A2_{i}", limb.A2)
     b = m.vector(f"b_{i}", limb.b)
-    link1 = m.rigid_beam(f"link1_{i}", A1, B, mass=g.link1_mass, axis=a)
+    link1 = m.rigid_beam(f"link1_{i}", A1, B, mass=g.link1_mass)
     u2 = (limb.A2 - limb.B) / g.link2_length
     m.rigid_body(f"link2_{i}", [B, A2], [a, b], mass=g.link2_mass, com=0.5 * (limb.B + limb.A2),
                  inertia=_rod_inertia(g.link2_mass, g.link2_length, g.rigid_link_radius, u2))
     motor = m.revolute(f"motor_{i}", m.ground, link1, limb.A1, limb.a, angle0=limb.theta)
-    # links 1 and 2 share the elbow point B and the axis a: a natural-coordinate revolute pair
-    # (García de Jalón & Bayo 1994, §2.3) that needs no equation, so no joint object either
+    # The elbow: links 1 and 2 share the point B, and the axis node a of link 2 is fixed (the
+    # motor and elbow axes stay parallel): a natural-coordinate revolute pair (García de Jalón
+    # & Bayo 1994, §2.3) without joint equations. Link 1 is a two-point beam (its spin about
+    # its own axis is no coordinate); the motor revolute then has one orientation row
+    # a·(B − A1) = 0, well conditioned in every configuration.
+    m.fix(a, name=f"elbow axis {i}")
     if flexible:
         beam = m.straight_beam(f"link3_{i}", limb.A2, limb.A4, n_elements, E=g.E, rho=g.density,
                                section=sections.circular(g.link3_radius), element="beam", nu=g.nu, y_axis=limb.b)
