@@ -24,7 +24,27 @@ from ..validation import number, positive, vector3
 from .timefunctions import TimeFunction
 
 
-class SCurve(TimeFunction):
+def _state_part(k, doc):
+    """A method returning item k of ``self.state(t)``."""
+    def part(self, t):
+        return self.state(t)[k]
+    part.__doc__ = doc
+    return part
+
+
+class StateFunction(TimeFunction):
+    """A TimeFunction whose value and derivatives come together from ``state(t)`` →
+    (f, f′, f″) (one evaluation gives all three, as profiles and inverse kinematics do)."""
+
+    def state(self, t):
+        raise NotImplementedError
+
+    value = _state_part(0, "f(t).")
+    d1 = _state_part(1, "f′(t).")
+    d2 = _state_part(2, "f″(t).")
+
+
+class SCurve(StateFunction):
     """Jerk-limited rest-to-rest motion over a distance ``length`` (m).
 
     The speed rises from 0 to the cruise speed in three phases (jerk +J, 0, −J), stays
@@ -113,15 +133,6 @@ class SCurve(TimeFunction):
             return self.peak_speed * (self.t_accel / 2 + tau - self.t_accel), self.peak_speed, 0.0
         s, v, a = self._speed_up(self.duration - tau)        # the slow-down mirrors the speed-up
         return self.length - s, v, -a
-
-    def value(self, t):
-        return self.state(t)[0]
-
-    def d1(self, t):
-        return self.state(t)[1]
-
-    def d2(self, t):
-        return self.state(t)[2]
 
     def d3(self, t):
         """Jerk (m/s³) inside a phase (the phase on the right at a boundary)."""
@@ -293,17 +304,9 @@ class Trajectory:
     def state(self, t):
         raise NotImplementedError
 
-    def position(self, t):
-        """r(t) (m)."""
-        return self.state(t)[0]
-
-    def velocity(self, t):
-        """ṙ(t) (m/s)."""
-        return self.state(t)[1]
-
-    def acceleration(self, t):
-        """r̈(t) (m/s²)."""
-        return self.state(t)[2]
+    position = _state_part(0, "r(t) (m).")
+    velocity = _state_part(1, "ṙ(t) (m/s).")
+    acceleration = _state_part(2, "r̈(t) (m/s²).")
 
     @property
     def end(self):

@@ -38,7 +38,7 @@ from femdyn.elements import ncf, sections
 
 from ..errors import ModelError
 from ..model import Model
-from ..motion.timefunctions import TimeFunction
+from ..motion.trajectories import StateFunction
 from ..validation import vector3
 
 
@@ -51,9 +51,10 @@ class RRRUGeometry:
     (E = 6.9e8 Pa in the simulation, 6.9e10 Pa on the test rig, ν = 0.3). The rest was
     lost and is chosen here (docs/rrru.md): links 1 and 2 (0.35 m, 0.10 m) put the circle
     of the study (Z = −0.8 m, r = 0.1 m) inside the workspace with links 2–3 leaning about
-    30° from the vertical (well-conditioned constraint couples) and a knee angle near
-    120°; the aluminium density 2700 kg/m³ goes with E = 6.9e10 Pa; the masses give a
-    holding torque near −9.7 N·m at the circle's centre, inside the paper's −8.3…−11.1 N·m.
+    30° from the vertical (well-conditioned constraint couples) and an elbow angle near 61°
+    (far from the folded and stretched singularities); the aluminium density 2700 kg/m³
+    goes with E = 6.9e10 Pa; the masses give a static holding torque of −8.7 N·m at the
+    circle's centre, inside the paper's −8.3…−11.1 N·m.
     """
 
     base_radius: float = 0.175
@@ -223,7 +224,7 @@ def limb_rates(geometry, i, x, velocity, acceleration):
     return xd, inverse @ (acceleration - curvature)
 
 
-class ActuatedAngle(TimeFunction):
+class ActuatedAngle(StateFunction):
     """θ1ᵢ(t) (rad) of limb i when the platform centre follows ``trajectory`` (a
     :class:`~femdyn.motion.trajectories.Trajectory`): closed-form inverse kinematics with
     exact first and second derivatives (:func:`limb_rates`); for ``Model.drive_angle``.
@@ -250,15 +251,6 @@ class ActuatedAngle(TimeFunction):
             xd, xdd = limb_rates(self.geometry, self.limb, pose.x, V, A)
             self._t, self._state = t, (pose.x[0], xd[0], xdd[0])
         return self._state
-
-    def value(self, t):
-        return self.state(t)[0]
-
-    def d1(self, t):
-        return self.state(t)[1]
-
-    def d2(self, t):
-        return self.state(t)[2]
 
 
 @dataclass
