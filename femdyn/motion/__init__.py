@@ -1,5 +1,9 @@
-"""Functions of time that drive constraints and loads: steps, ramps, polynomials, tables."""
+"""Functions of time that drive constraints and loads: steps, ramps, polynomials, tables,
+jerk-limited motion profiles, paths and trajectories."""
 from .timefunctions import Constant, Polynomial, RampedMotion, Sine, SmoothStep, Tabulated, TimeFunction, as_time_function
+from .trajectories import (CirclePath, LinePath, MotionSequence, Path, PathMotion, PolylinePath, SCurve, StateFunction,
+                           Trajectory, stop_at_vertices)
 
 __all__ = ["TimeFunction", "Constant", "Polynomial", "Sine", "SmoothStep", "RampedMotion", "Tabulated",
-           "as_time_function"]
+           "as_time_function", "SCurve", "Path", "LinePath", "CirclePath", "PolylinePath", "Trajectory",
+           "PathMotion", "MotionSequence", "StateFunction", "stop_at_vertices"]

@@ -1,0 +1,1 @@
+"""Studies: complete numerical experiments (models, runs, checks, figures) as functions."""

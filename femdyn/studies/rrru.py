@@ -1,0 +1,323 @@
+"""The 3-RRRU study of seed 002, rigid part: inverse dynamics along the circle, checked
+by energy and by replaying the torques; the flexible robot's static start.
+
+The end effector (platform centre) follows the circle of radius 0.1 m in the plane
+Z = −0.8 m at 0.5 m/s with jerk-limited start and stop (:class:`~femdyn.motion.SCurve`).
+Inverse dynamics of the rigid robot: the three motor angles are driven along their
+exact inverse-kinematics histories (:class:`~femdyn.robots.rrru.ActuatedAngle`), so the
+mechanism has no freedom left and the drives' multipliers are the motor torques
+(Liu et al. 2018, eq. 14 with the actuated angles as the prescribed coordinates).
+Checks, each against an independent truth:
+
+* degrees of freedom by the rank of Φ_q (3 without drives);
+* power balance Σ τᵢ θ̇ᵢ = dE/dt (E kinetic plus gravity potential energy) pointwise and
+  its integral, the work–energy theorem;
+* the torques of the time integration against the instantaneous solution of
+  M q̈ + Φ_qᵀλ = Q, Φ_q q̈ = γ at the exact kinematic state (no integrator);
+* forward dynamics driven by the tabulated torques tracks the circle.
+
+Every function takes a :class:`RigidStudyConfig` (or a dict of its fields) and returns
+plain data plus a ``summary`` dict of numbers; figures go to ``config.output``.
+"""
+import os
+import time
+from dataclasses import dataclass, field, fields
+
+import numpy as np
+
+from ..errors import FemdynError, ModelError
+from ..motion import CirclePath, PathMotion, SCurve, Tabulated
+from ..robots.rrru import ActuatedAngle, RRRUGeometry, rrru
+
+
+@dataclass
+class RigidStudyConfig:
+    """Parameters of the study (SI units).
+
+    Attributes
+    ----------
+    centre, radius, normal, start_angle
+        The circle of the platform centre (m, m, -, rad); seed 002: (0, 0, −0.8), 0.1.
+    speed, acceleration, jerk
+        Cruise speed (m/s, seed 002: 0.5) and the S-curve limits (m/s², m/s³).
+    h, rho_inf, tol_dynamic
+        Time step (s), generalized-α ρ∞ (0.5 damps the algorithmic transient after
+        each jerk step of the profile within a few steps) and the Newton tolerance on the
+        relative dynamic residual (1e-10: the multipliers, i.e. the torques, are only as
+        accurate as the dynamic equations are solved; at the default 1e-6 single steps
+        stop with torque errors of 1e-2 N·m).
+    payload, gravity
+        Point mass on the platform (kg) and gravity (m/s²).
+    geometry
+        :class:`~femdyn.robots.rrru.RRRUGeometry` (defaults of docs/rrru.md).
+    replay
+        Also run forward dynamics with the tabulated torques.
+    reference_every
+        Compare the torques with the instantaneous solution at every k-th sample.
+    output
+        Folder for figures and results (None: nothing written).
+    """
+
+    centre: tuple = (0.0, 0.0, -0.8)
+    radius: float = 0.1
+    normal: tuple = (0.0, 0.0, 1.0)
+    start_angle: float = 0.0
+    speed: float = 0.5
+    acceleration: float = 2.5
+    jerk: float = 50.0
+    h: float = 1e-3
+    rho_inf: float = 0.5
+    tol_dynamic: float = 1e-10
+    payload: float = 0.0
+    gravity: tuple = (0.0, 0.0, -9.81)
+    geometry: RRRUGeometry = field(default_factory=RRRUGeometry)
+    replay: bool = True
+    reference_every: int = 5
+    output: str = None
+
+
+def study_config(config=None):
+    """A :class:`RigidStudyConfig` from None, a config or a dict of its fields.
+
+    Raises
+    ------
+    ModelError
+        Unknown keys (named, with the known ones).
+    """
+    if config is None:
+        return RigidStudyConfig()
+    if isinstance(config, RigidStudyConfig):
+        return config
+    known = {f.name for f in fields(RigidStudyConfig)}
+    unknown = sorted(set(config) - known)
+    if unknown:
+        raise ModelError(f"3-RRRU study: unknown settings {unknown}; known: {sorted(known)}")
+    return RigidStudyConfig(**config)
+
+
+def circle_motion(config):
+    """The platform-centre trajectory: circle × S-curve (one turn, rest to rest)."""
+    circle = CirclePath(config.centre, config.radius, config.normal, config.start_angle)
+    profile = SCurve(circle.length, config.speed, config.acceleration, config.jerk, exact_speed=True)
+    return PathMotion(circle, profile)
+
+
+def driven_robot(config, motion):
+    """The rigid robot at the start of ``motion`` with its motor angles driven along the
+    inverse kinematics; sensors: ``torque {i}.torque`` (N·m on link 1 about a),
+    ``motor {i}.angle/.rate`` and the platform centre ``P.x, …``."""
+    robot = rrru(pose=motion.position(motion.start), payload=config.payload, gravity=config.gravity,
+                 geometry=config.geometry)
+    m = robot.model
+    for i, motor in enumerate(robot.motors):
+        drive = m.drive_angle(f"drive {i}", motor, ActuatedAngle(robot.geometry, i, motion))
+        m.sensor_reaction(f"torque {i}", drive.name)
+        m.sensor_angle(f"motor {i}", motor)
+    m.sensor_point("P", robot.platform, robot.centre)
+    return robot
+
+
+def instantaneous_torques(system, robot, q, v, t):
+    """Motor torques (n, 3) from M q̈ + Φ_qᵀλ = Q, Φ_q q̈ = γ solved at each recorded state
+    (velocities projected on Φ_q v = −Φ_t first): the inverse dynamics of a rigid robot
+    without any time integration."""
+    from femdyn.solvers.initial import accelerations_and_multipliers, consistent_velocities
+    rows = [system.model.joints[f"drive {i}"].rows[0] for i in range(len(robot.motors))]
+    out = []
+    for qk, vk, tk in zip(q, v, t):
+        vk = consistent_velocities(system, qk, vk, tk)
+        _, lam = accelerations_and_multipliers(system, qk, vk, tk)
+        out.append(-lam[rows])          # an angle drive's multiplier is minus its torque
+    return np.array(out)
+
+
+def power_balance(t, torques, rates, energy, breakpoints, margin):
+    """Relative errors of the power balance Σ τᵢθ̇ᵢ = dE/dt: pointwise (dE/dt by central
+    differences, at samples more than ``margin`` s from the profile's jerk steps: there
+    the difference quotient straddles a kink of the power and the integrator's
+    accelerations carry an O(h) transient that generalized-α damps within a few steps),
+    and integrated (work–energy theorem, trapezoid rule, all samples)."""
+    power = np.sum(torques * rates, axis=1)
+    dE = np.gradient(energy, t)
+    far = np.min(np.abs(t[:, None] - np.asarray(breakpoints)[None, :]), axis=1) > margin
+    work = np.concatenate([[0.0], np.cumsum(0.5 * (power[1:] + power[:-1]) * np.diff(t))])
+    change = energy - energy[0]
+    return {"power_max": float(np.abs(power).max()),
+            "power_balance_error": float(np.abs(power - dE)[far].max() / np.abs(power).max()),
+            "work_energy_error": float(np.abs(work - change).max() / np.abs(change).max())}
+
+
+def replay_torques(config, motion, t, torques):
+    """Forward dynamics of the rigid robot driven by the torques (cubic splines through
+    the samples); returns (Results, platform-centre error (n,) in m)."""
+    from femdyn.solvers.generalized_alpha import integrate
+    robot = rrru(pose=motion.position(motion.start), payload=config.payload, gravity=config.gravity,
+                 geometry=config.geometry)
+    m = robot.model
+    for i, motor in enumerate(robot.motors):
+        m.torque(f"motor torque {i}", motor, Tabulated(t, torques[:, i]))
+    m.sensor_point("P", robot.platform, robot.centre)
+    res = integrate(m.assemble(), motion.end, config.h, _options(config))
+    return res, _tracking_error(res, motion)
+
+
+def _options(config):
+    from femdyn.solvers.generalized_alpha import Options
+    return Options(rho_inf=config.rho_inf, tol_dynamic=config.tol_dynamic)
+
+
+def _tracking_error(results, motion):
+    P = np.column_stack([results[f"P.{c}"] for c in "xyz"])
+    target = np.array([motion.position(t) for t in results.t])
+    return np.linalg.norm(P - target, axis=1)
+
+
+def rigid_inverse_dynamics(config=None):
+    """Inverse dynamics of the rigid 3-RRRU robot along the study's circle.
+
+    Parameters
+    ----------
+    config : RigidStudyConfig or dict, optional
+
+    Returns
+    -------
+    dict
+        ``t`` (s), ``torques`` (n, 3) N·m, ``angles``, ``rates`` (rad, rad/s, exact IK),
+        ``reference_t``, ``reference_torques`` (instantaneous solution), ``results`` (the run),
+        ``replay`` and ``replay_error`` (m) if replayed, ``figures`` (paths) and
+        ``summary``: degrees of freedom, coordinate and equation counts, torque range,
+        tracking, power-balance, torque-agreement and replay errors, run times.
+
+    Raises
+    ------
+    ModelError
+        A circle outside the workspace or a speed the S-curve cannot reach.
+
+    Example
+    -------
+    >>> study = rigid_inverse_dynamics({"replay": False})        # doctest: +SKIP
+    >>> study["summary"]["torque_min"]                           # doctest: +SKIP
+    -11.26
+    """
+    from femdyn.solvers.generalized_alpha import integrate
+    config = study_config(config)
+    motion = circle_motion(config)
+    free = rrru(pose=motion.position(motion.start), payload=config.payload, gravity=config.gravity,
+                geometry=config.geometry).model.assemble()
+    robot = driven_robot(config, motion)
+    system = robot.model.assemble()
+    clock = time.perf_counter()
+    folder = os.path.join(config.output, "inverse") if config.output else None
+    res = integrate(system, motion.end, config.h, _options(config), output=folder)
+    runtime = time.perf_counter() - clock
+    t = res.t
+    torques = np.column_stack([res[f"torque {i}.torque"] for i in range(3)])
+    ik = [ActuatedAngle(config.geometry, i, motion) for i in range(3)]
+    angles = np.array([[f.value(x) for f in ik] for x in t])
+    rates = np.array([[f.d1(x) for f in ik] for x in t])
+    every = slice(None, None, config.reference_every)
+    reference = instantaneous_torques(system, robot, res.q[every], res.v[every], t[every])
+    margin = 10 * config.h          # ten steps after a jerk step: the integrator's transient has decayed
+    far = np.min(np.abs(t[every, None] - motion.profile.breakpoints[None, :]), axis=1) > margin
+    summary = {
+        "coordinates": free.n, "equations": free.m, "degrees_of_freedom": free.degrees_of_freedom(),
+        "degrees_of_freedom_driven": system.degrees_of_freedom(),
+        "duration": motion.duration, "cruise_speed": motion.profile.peak_speed, "steps": len(t) - 1,
+        "torque_min": float(torques.min()), "torque_max": float(torques.max()),
+        "tracking_error": float(_tracking_error(res, motion).max()),
+        "angle_error": float(np.abs(np.column_stack([res[f"motor {i}.angle"] for i in range(3)]) - angles).max()),
+        "torque_difference_max": float(np.abs(torques[every] - reference).max()),
+        "torque_difference_smooth": float(np.abs(torques[every] - reference)[far].max()),
+        **power_balance(t, torques, rates, res["energy"], motion.profile.breakpoints, margin),
+        "runtime_inverse": runtime,
+    }
+    study = {"t": t, "torques": torques, "angles": angles, "rates": rates, "reference_t": t[every],
+             "reference_torques": reference,
+             "results": res, "motion": motion, "summary": summary}
+    if config.replay:
+        clock = time.perf_counter()
+        study["replay"], study["replay_error"] = replay_torques(config, motion, t, torques)
+        summary["runtime_replay"] = time.perf_counter() - clock
+        summary["replay_tracking_error"] = float(study["replay_error"].max())
+    if config.output:
+        study["figures"] = rigid_figures(study, config.output)
+    return study
+
+
+def rigid_figures(study, folder):
+    """Write ``torques.png`` (motor torques vs time) and ``path.png`` (platform path
+    against the circle, tracking errors) to ``folder``; returns their paths."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from ..results.figures import time_histories
+    os.makedirs(folder, exist_ok=True)
+    t = study["t"]
+    torques = time_histories(os.path.join(folder, "torques.png"), t,
+                             [("τ [N·m]", {f"limb {i + 1}": study["torques"][:, i] for i in range(3)}),
+                              ("θ1 [deg]", {f"limb {i + 1}": np.degrees(study["angles"][:, i]) for i in range(3)})],
+                             "3-RRRU rigid inverse dynamics: motor torques and angles")
+    res, motion = study["results"], study["motion"]
+    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(10, 4.2))
+    circle = np.array([motion.path.position(s) for s in np.linspace(0, motion.path.length, 361)])
+    ax.plot(circle[:, 0], circle[:, 1], "k--", lw=1, label="circle")
+    ax.plot(res["P.x"], res["P.y"], lw=1.5, label="platform centre (inverse)")
+    if "replay" in study:
+        ax.plot(study["replay"]["P.x"], study["replay"]["P.y"], ":", lw=1.5, label="forward, replayed torques")
+        ax2.semilogy(study["replay"].t, np.maximum(study["replay_error"], 1e-16), label="forward replay")
+    ax2.semilogy(t, np.maximum(_tracking_error(res, motion), 1e-16), label="inverse dynamics")
+    ax.set_aspect("equal")
+    ax.set_xlabel("X [m]")
+    ax.set_ylabel("Y [m]")
+    ax.legend(fontsize=7)
+    ax.set_title("platform path, Z = %.2f m" % motion.path.centre[2])
+    ax2.set_xlabel("t [s]")
+    ax2.set_ylabel("|P − P_circle| [m]")
+    ax2.grid(True, alpha=0.3)
+    ax2.legend(fontsize=7)
+    fig.tight_layout()
+    path = os.path.join(folder, "path.png")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return [torques, path]
+
+
+def flexible_statics(config=None, n_elements=8, load_steps=1):
+    """Static equilibrium under gravity of the robot with ANCF link 3 (``n_elements``
+    fully parameterized beam elements each) at the start of the study's circle, motors
+    locked at their inverse-kinematics angles; the rigid robot's holding torques for
+    comparison.
+
+    Returns
+    -------
+    dict
+        ``coordinates``, ``equations``, ``degrees_of_freedom`` (unlocked), holding torques
+        ``torques`` and ``rigid_torques`` (N·m), platform-centre ``displacement`` (m),
+        ``gauges`` (strain of each gauge), ``converged`` and, on failure, ``error``.
+    """
+    from femdyn.solvers.static import static_equilibrium
+    config = study_config(config)
+    start = circle_motion(config).position(0.0)
+    out = {}
+    for flexible in (True, False):
+        robot = rrru(pose=start, flexible=flexible, n_elements=n_elements, payload=config.payload,
+                     gravity=config.gravity, geometry=config.geometry)
+        m = robot.model
+        if flexible:
+            free = m.assemble()
+            out.update(coordinates=free.n, equations=free.m, degrees_of_freedom=free.degrees_of_freedom())
+        locks = [m.drive_angle(f"lock {i}", motor, robot.pose.angles[i]) for i, motor in enumerate(robot.motors)]
+        centre = m.sensor_point("P", robot.platform, robot.centre)
+        system = m.assemble()
+        try:
+            q, lam = static_equilibrium(system, load_steps=load_steps)
+        except FemdynError as err:
+            out.update(converged=False, error=f"{type(err).__name__}: {err}")
+            return out
+        torques = np.array([-lam[j.rows[0]] for j in locks])
+        if not flexible:
+            out["rigid_torques"] = torques
+            continue
+        gauges = {s.name: float(s.measure(q, None, None, None, 0.0)[0]) for s in m.sensors if s.name in robot.gauges}
+        out.update(converged=True, torques=torques, displacement=centre.expr(q) - robot.centre, gauges=gauges)
+    return out
