@@ -1,4 +1,4 @@
-"""The flexible link of the 3-RRRU robot (seed 002) as a reduced flexible component.
+"""The flexible link of the 3-RRRU robot (Liu et al. 2018) as a reduced flexible component.
 
 The link is a solid aluminium rod, 815 mm long, radius 0.01 m (E = 6.9e10 Pa on the test
 rig, ν = 0.3, ρ = 2700 kg/m³). Gmsh meshes it into quadratic tetrahedra; the end faces

@@ -1,4 +1,4 @@
-"""Seed 002's 3-RRRU robot, rigid part of the study: inverse dynamics along the circle.
+"""Liu et al.'s (2018) 3-RRRU robot, rigid part of the study: inverse dynamics along the circle.
 
 The platform centre follows the circle of radius 0.1 m in the plane Z = −0.8 m at
 0.5 m/s with jerk-limited start and stop; the motors are driven along the exact

@@ -1,5 +1,5 @@
 """Meshes generated in femdyn: structured boxes (tests, benchmarks) and Gmsh rods and tubes
-(the flexible link of the 3-RRRU robot, seed 002: 815 mm long, solid circular section of
+(the flexible link of the 3-RRRU robot, Liu et al. 2018: 815 mm long, solid circular section of
 radius 0.01 m)."""
 import itertools
 import os

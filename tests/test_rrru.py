@@ -1,4 +1,4 @@
-"""The 3-RRRU robot of seed 002: inverse kinematics, the model, the rigid inverse-dynamics
+"""The 3-RRRU robot of Liu et al. 2018: inverse kinematics, the model, the rigid inverse-dynamics
 study and the flexible robot's static start.
 
 Truths used: the closure equations of each limb (inverse kinematics solved back into
@@ -193,7 +193,7 @@ def test_example_runs(tmp_path):
 
 
 def test_platform_driven_along_the_trajectory_reproduces_the_inverse_kinematics():
-    """Seed 002's inverse-dynamics constraints Φ_T: the platform centre prescribed along
+    """Liu et al.'s (2018) inverse-dynamics constraints Φ_T: the platform centre prescribed along
     the circle by three coordinate drives (the Cartesian components of the trajectory as
     time functions). femdyn then solves the mechanism itself; its motor angles must equal
     the closed-form inverse kinematics (to 1e-9 rad: the Newton tolerance on Φ, 1e-8 m,

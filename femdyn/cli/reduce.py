@@ -33,7 +33,7 @@ def add_parser(sub):
                    help="couple interface NAME by averaging (RBE3-like) instead of rigidly (RBE2-like)")
     r.add_argument("--modes", type=int, default=20, help="fixed-interface normal modes (default 20)")
     r.add_argument("-o", "--output", default="link.fdc", help="component file to write (default link.fdc)")
-    r.add_argument("--E", type=float, default=6.9e10, help="Young's modulus in Pa (default 6.9e10, seed 002 rig)")
+    r.add_argument("--E", type=float, default=6.9e10, help="Young's modulus in Pa (default 6.9e10, Liu et al. 2018 rig)")
     r.add_argument("--nu", type=float, default=0.3, help="Poisson ratio (default 0.3)")
     r.add_argument("--rho", type=float, default=2700.0, help="density in kg/m³ (default 2700, aluminium)")
     r.add_argument("--unit", default="m", help="length unit of the mesh file: m, cm, mm, um, in, ft (default m)")

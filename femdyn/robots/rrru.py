@@ -1,4 +1,4 @@
-"""The 3-RRRU rigid-flexible parallel robot of Liu, Zhao, Zhou & Wang (2018, seed 002).
+"""The 3-RRRU rigid-flexible parallel robot of Liu, Zhao, Zhou & Wang (2018).
 
 Three identical limbs join the static platform (circumradius 0.175 m) to the moving
 platform (circumradius 0.06 m). Limb i, in the vertical plane at azimuth φᵢ = 0°, 120°,
@@ -6,7 +6,7 @@ platform (circumradius 0.06 m). Limb i, in the vertical plane at azimuth φᵢ =
 
 * actuated revolute at A1ᵢ = 0.175 e_r about a (the motor), link 1 (rigid) to the elbow Bᵢ;
 * passive revolute at Bᵢ about a, link 2 (rigid) to A2ᵢ: links 1 and 2 move in the
-  limb plane (seed 002: "the second rigid link only moves in a plane");
+  limb plane (Liu et al. 2018: "the second rigid link only moves in a plane");
 * passive revolute at A2ᵢ about b = a × u₂ (u₂ the unit direction of link 2), link 3
   (flexible, 815 mm, solid circular section r = 0.01 m) to A4ᵢ;
 * Hooke joint at A4ᵢ (the platform vertex) with cross axes b (on link 3) and a (on the
@@ -46,7 +46,7 @@ from ..validation import vector3
 class RRRUGeometry:
     """Dimensions and masses of the 3-RRRU robot (m, kg, Pa).
 
-    Seed 002 gives the platform circumradii, link 3 (815 mm: the gauges at 200, 407.5
+    Liu et al. 2018 gives the platform circumradii, link 3 (815 mm: the gauges at 200, 407.5
     and 600 mm with 407.5 mm its midpoint), its section (solid, r = 0.01 m) and material
     (E = 6.9e8 Pa in the simulation, 6.9e10 Pa on the test rig, ν = 0.3). The rest was
     lost and is chosen here (docs/rrru.md): links 1 and 2 (0.35 m, 0.10 m) put the circle
@@ -290,14 +290,14 @@ class RRRU:
 
 def rrru(pose=(0.1, 0.0, -0.8), flexible=False, element="beam", n_elements=8, payload=0.0,
          gravity=(0.0, 0.0, -9.81), geometry=None, name="3-RRRU"):
-    """Build the 3-RRRU robot of seed 002 at the platform position ``pose``.
+    """Build the 3-RRRU robot of Liu et al. 2018 at the platform position ``pose``.
 
     Links 1 and 2 are natural-coordinate rigid bodies (link 1 a two-point rigid beam;
     link 2 two points and the axes a, b, sharing B with link 1 and A2, b with a rigid
     link 3, so that those revolutes need no equations; the elbow axis node a is fixed); link 3 is a rigid beam carrying b or, with
     ``flexible``, ``n_elements`` ANCF elements joined to link 2 by a revolute and to the
     platform by a Hooke joint through its end nodes' frames. The platform is a rigid
-    body on its two vertex nodes and the unit vectors (normal, in-plane), seed 002's
+    body on its two vertex nodes and the unit vectors (normal, in-plane), Liu et al.'s (2018)
     q_a ∈ R¹²; a ``payload`` (kg) is a point mass at its centre.
 
     Parameters

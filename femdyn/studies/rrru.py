@@ -1,4 +1,4 @@
-"""The 3-RRRU study of seed 002, rigid part: inverse dynamics along the circle, checked
+"""The 3-RRRU study of Liu et al. 2018, rigid part: inverse dynamics along the circle, checked
 by energy and by replaying the torques; the flexible robot's static start.
 
 The end effector (platform centre) follows the circle of radius 0.1 m in the plane
@@ -37,9 +37,9 @@ class RigidStudyConfig:
     Attributes
     ----------
     centre, radius, normal, start_angle
-        The circle of the platform centre (m, m, -, rad); seed 002: (0, 0, −0.8), 0.1.
+        The circle of the platform centre (m, m, -, rad); Liu et al. 2018: (0, 0, −0.8), 0.1.
     speed, acceleration, jerk
-        Cruise speed (m/s, seed 002: 0.5) and the S-curve limits (m/s², m/s³).
+        Cruise speed (m/s, Liu et al. 2018: 0.5) and the S-curve limits (m/s², m/s³).
     h, rho_inf, tol_dynamic
         Time step (s), generalized-α ρ∞ (0.5 damps the algorithmic transient after
         each jerk step of the profile within a few steps) and the Newton tolerance on the
