@@ -204,8 +204,10 @@ class NewtonStep:
             Time to reach (s).
         corrector : object, optional
             Consulted after every residual evaluation: when ``corrector.needed(history)``
-            is true, ``corrector.apply(system, x)`` may move the iterate (e.g. the
-            transient rigid-body correction) and returns a dict logged with the step.
+            is true, ``corrector.apply(step, x)`` may move the iterate (e.g. the
+            transient rigid-body correction, :mod:`femdyn.solvers.correction`; ``step``
+            is this NewtonStep, whose ``update`` moves q with the velocities and
+            accelerations the scheme ties to it) and returns a dict logged with the step.
 
         Returns
         -------
@@ -234,7 +236,7 @@ class NewtonStep:
                 return self._outcome(DIVERGED, x, res, history, corrections, factorizations,
                                      "the residual became non-finite")
             if corrector is not None and corrector.needed(history):
-                corrections.append(corrector.apply(self.sys, x))
+                corrections.append(corrector.apply(self, x))
                 previous, fresh = np.inf, False
                 continue
             fresh = self.kkt.lu is None or measure > o.contraction * previous

@@ -200,8 +200,9 @@ class ProjectOnce:
     def needed(self, history):
         return not self.done and len(history) == 2
 
-    def apply(self, system, x):
+    def apply(self, step, x):
         from femdyn.solvers.initial import consistent_positions
+        system = step.sys
         before = float(np.abs(system.constraints.phi(x.q, x.t)).max())
         x.q[:] = consistent_positions(system, x.q, x.t)
         self.done = True

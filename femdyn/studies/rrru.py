@@ -117,12 +117,29 @@ def driven_robot(config, motion):
     return robot
 
 
+def servo_robot(config, motion, flexible=False, n_elements=8):
+    """The robot at the start of ``motion`` set up for servo-constraint inverse dynamics
+    (Liu et al. 2018, eq. 14; Blajer & Kołodziejczyk 2004): an actuator with unknown
+    torque in each motor joint and the platform centre prescribed along ``motion`` (three
+    servo rows). Sensors: ``actuator {i}.torque`` (N·m on link 1 about a), ``P.x, …``.
+    With ``flexible`` the links 3 are ANCF beams (non-collocated: see
+    :mod:`femdyn.model.actuators` for the index and the damping it needs)."""
+    robot = rrru(pose=motion.position(motion.start), flexible=flexible, n_elements=n_elements, payload=config.payload,
+                 gravity=config.gravity, geometry=config.geometry)
+    m = robot.model
+    for i, motor in enumerate(robot.motors):
+        m.actuator(f"actuator {i}", motor)
+    m.servo("platform centre", robot.platform, robot.centre, [motion.along(d) for d in np.eye(3)])
+    m.sensor_point("P", robot.platform, robot.centre)
+    return robot
+
+
 def instantaneous_torques(system, robot, q, v, t):
     """Motor torques (n, 3) from M q̈ + Φ_qᵀλ = Q, Φ_q q̈ = γ solved at each recorded state
     (velocities projected on Φ_q v = −Φ_t first): the inverse dynamics of a rigid robot
     without any time integration."""
     from femdyn.solvers.initial import accelerations_and_multipliers, consistent_velocities
-    rows = [system.model.joints[f"drive {i}"].rows[0] for i in range(len(robot.motors))]
+    rows = [system.joint_rows[f"drive {i}"][0] for i in range(len(robot.motors))]
     out = []
     for qk, vk, tk in zip(q, v, t):
         vk = consistent_velocities(system, qk, vk, tk)
@@ -314,7 +331,7 @@ def flexible_statics(config=None, n_elements=8, load_steps=1):
         except FemdynError as err:
             out.update(converged=False, error=f"{type(err).__name__}: {err}")
             return out
-        torques = np.array([-lam[j.rows[0]] for j in locks])
+        torques = np.array([-lam[system.joint_rows[j.name][0]] for j in locks])
         if not flexible:
             out["rigid_torques"] = torques
             continue
