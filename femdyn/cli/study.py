@@ -1,0 +1,32 @@
+"""``femdyn study rrru [config.toml]``: the 3-RRRU study of Liu et al. (2018), end to end."""
+import os
+
+from ..errors import SolverError
+
+
+def add_parser(sub):
+    """Register ``study`` on the sub-command parsers ``sub``."""
+    p = sub.add_parser("study", help="run a study: 'rrru' is the 3-RRRU robot of Liu et al. 2018 (rigid and "
+                                     "flexible, inverse and forward dynamics, gauges)")
+    p.add_argument("name", choices=["rrru"], help="the study")
+    p.add_argument("config", nargs="?", help="TOML file changing any setting of femdyn.studies.rrru_study.StudyConfig")
+    p.add_argument("-o", "--out", default="femdyn-study", help="output folder (default ./femdyn-study)")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(func=run)
+
+
+def run(args):
+    """Run the study, write ``args.out`` and print the summary table; returns the exit code."""
+    from femdyn.formats.config import read_config
+    from femdyn.studies.rrru_study import StudyConfig, run_study, summary_table
+    config = read_config(args.config, StudyConfig) if args.config else StudyConfig()
+    out = os.path.abspath(args.out)
+    try:
+        study = run_study(config, output=out, progress=not args.quiet)
+    except SolverError as err:
+        raise SolverError(f"{err}\n(the steps computed before the failure are kept in the exception's results)",
+                          getattr(err, "results", None)) from None
+    print(summary_table(study["summary"]))
+    print(f"output written to {out}: summary.md, summary.json, torques.png, forward.png, strains.png, "
+          "results.npz, channels.csv, paraview/")
+    return 0

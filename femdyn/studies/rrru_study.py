@@ -1,0 +1,306 @@
+"""The whole 3-RRRU study of Liu et al. (2018), after their section 4: the platform centre
+on a circle of radius 0.1 m in the plane Z = −0.8 m at 0.5 m/s with S-curve start and stop.
+
+(a) rigid inverse dynamics (servo constraints, actuator torques unknown) → torques;
+(b) flexible forward dynamics driven by those torques, from the static equilibrium →
+    end-effector deviation, platform tilt, gauge strains;
+(c) flexible inverse dynamics (servo constraints on the flexible robot, ρ∞ = 0: the
+    non-collocated problem needs the damping) → torques and their difference from the
+    rigid ones, tracking error, platform tilt, mid-link transverse deformation, shear
+    angles;
+(d) strains at the gauges (200, 407.5, 600 mm from the upper joint of each link 3).
+
+:func:`run_study` writes the figures, ``results.npz`` and ``channels.csv``, a ParaView
+series of the flexible inverse run and ``summary.json`` / ``summary.md``, which puts each
+figure beside the paper's value. :class:`StudyConfig` holds every parameter; a TOML file
+changes any of them (``femdyn study rrru config.toml``).
+"""
+import json
+import os
+import time
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from ..motion import Tabulated
+from ..robots.rrru import RRRUGeometry, rrru
+from .rrru import circle_motion, servo_robot
+
+PAPER = {   # Liu et al. 2018, section 4 (digest in the project's shared notes)
+    "forward_deviation_x": "up to 8.7e-3 m",
+    "forward_deviation_yz": "below 2e-3 m",
+    "inverse_tracking_error": "< 2e-11 m",
+    "tilt_start_stop": "up to 5.3°",
+    "tilt_cruise": "< 0.5°",
+    "torque_range": "−11.1 … −8.3 N·m",
+    "torque_difference": "up to 0.39 N·m",
+    "mid_link_deformation": "up to 7.73 mm",
+    "shear_angle": "< 0.0004°",
+}
+
+
+@dataclass
+class StudyConfig:
+    """Parameters of the study (SI units; angles in rad).
+
+    Attributes
+    ----------
+    centre, radius, normal, start_angle
+        Circle of the platform centre (m).
+    speed, acceleration, jerk
+        Cruise speed (m/s) and S-curve limits (m/s², m/s³).
+    duration
+        Simulated time (s); 0 runs the whole circle (1.51 s with the defaults).
+    h
+        Time step (s).
+    rigid_rho_inf, flexible_rho_inf
+        Generalized-α ρ∞ of the rigid and the flexible runs (the flexible inverse problem
+        is non-collocated and needs strong damping: 0).
+    tol_rigid, tol_flexible
+        Newton tolerance on the relative dynamic residual (the torques are only as
+        accurate as the dynamics are solved; a flexible model's round-off floor is higher).
+    n_elements
+        ANCF beam elements per flexible link.
+    payload
+        Point mass on the platform (kg); 1.6 on the paper's test rig.
+    gravity
+        m/s².
+    forward, inverse
+        Run part (b), part (c).
+    paraview_every
+        Every k-th step of the flexible inverse run goes to the ParaView series (0: none).
+    geometry
+        :class:`~femdyn.robots.rrru.RRRUGeometry` (E = 6.9e8 Pa in the paper's simulation).
+    """
+
+    centre: tuple = (0.0, 0.0, -0.8)
+    radius: float = 0.1
+    normal: tuple = (0.0, 0.0, 1.0)
+    start_angle: float = 0.0
+    speed: float = 0.5
+    acceleration: float = 2.5
+    jerk: float = 50.0
+    duration: float = 0.0
+    h: float = 1e-3
+    rigid_rho_inf: float = 0.5
+    flexible_rho_inf: float = 0.0
+    tol_rigid: float = 1e-10
+    tol_flexible: float = 1e-8
+    n_elements: int = 8
+    payload: float = 0.0
+    gravity: tuple = (0.0, 0.0, -9.81)
+    forward: bool = True
+    inverse: bool = True
+    paraview_every: int = 20
+    geometry: RRRUGeometry = field(default_factory=RRRUGeometry)
+
+
+def run_study(config=None, output=None, progress=False):
+    """Run parts (a)–(d) and write their outputs to ``output`` (if given).
+
+    Parameters
+    ----------
+    config : StudyConfig, optional
+    output : str, optional
+        Folder for figures, results, the ParaView series and the summary.
+    progress : bool
+        Progress bars.
+
+    Returns
+    -------
+    dict
+        ``summary`` (numbers), ``rigid``, ``forward``, ``inverse`` (Results or None),
+        ``paper`` (the paper's values for the same quantities).
+
+    Raises
+    ------
+    femdyn.SolverError
+        A failed run; its ``results`` keep the steps computed so far.
+    """
+    from femdyn.solvers.generalized_alpha import Options, integrate
+    from femdyn.solvers.static import static_equilibrium
+    config = config or StudyConfig()
+    motion = circle_motion(config)
+    t_end = config.duration if config.duration > 0 else motion.end
+    summary, clock = {"duration": t_end, "steps": int(round(t_end / config.h))}, time.perf_counter()
+
+    rigid_system = servo_robot(config, motion).model.assemble()
+    rigid = integrate(rigid_system, t_end, config.h, Options(rho_inf=config.rigid_rho_inf,
+                                                             tol_dynamic=config.tol_rigid, tol_constraint=1e-12),
+                      progress=progress)
+    torques = _torques(rigid)
+    summary.update(rigid_torque_min=float(torques.min()), rigid_torque_max=float(torques.max()),
+                   rigid_tracking_error=_tracking(rigid, motion).max(), runtime_rigid=time.perf_counter() - clock)
+
+    forward = inverse = None
+    if config.forward:
+        clock = time.perf_counter()
+        robot = rrru(pose=motion.position(motion.start), flexible=True, n_elements=config.n_elements,
+                     payload=config.payload, gravity=config.gravity, geometry=config.geometry)
+        m = robot.model
+        for i, motor in enumerate(robot.motors):
+            m.torque(f"motor torque {i}", motor, Tabulated(rigid.t, torques[:, i]))
+        _sensors(m, robot)
+        system = m.assemble()
+        q0, _ = static_equilibrium(system)
+        forward = integrate(system, t_end, config.h, Options(rho_inf=config.flexible_rho_inf,
+                                                             tol_dynamic=config.tol_flexible), q0=q0, progress=progress)
+        deviation = _positions(forward) - _targets(forward, motion)
+        summary.update(forward_deviation_x=float(np.abs(deviation[:, 0]).max()),
+                       forward_deviation_yz=float(np.abs(deviation[:, 1:]).max()),
+                       forward_tilt_deg=float(np.degrees(_tilt(forward, system)).max()),
+                       forward_runtime=time.perf_counter() - clock)
+    if config.inverse:
+        clock = time.perf_counter()
+        robot = servo_robot(config, motion, flexible=True, n_elements=config.n_elements)
+        _sensors(robot.model, robot)
+        system = robot.model.assemble()
+        q0, _ = static_equilibrium(system)
+        inverse = integrate(system, t_end, config.h, Options(rho_inf=config.flexible_rho_inf,
+                                                             tol_dynamic=config.tol_flexible, tol_constraint=1e-12),
+                            q0=q0, progress=progress)
+        flexible_torques = _torques(inverse)
+        cruise = _cruise(inverse.t, motion)
+        tilt = np.degrees(_tilt(inverse, system))
+        summary.update(
+            inverse_tracking_error=_tracking(inverse, motion).max(),
+            inverse_torque_min=float(flexible_torques.min()), inverse_torque_max=float(flexible_torques.max()),
+            torque_difference=float(np.abs(flexible_torques - torques[:len(inverse.t)]).max()),
+            tilt_start_stop_deg=float(tilt[~cruise].max()), tilt_cruise_deg=float(tilt[cruise].max(initial=0.0)),
+            mid_link_deformation=float(_mid_deflection(inverse, system, robot).max()),
+            shear_angle_deg=float(np.degrees(_shear(inverse)).max()),
+            gauge_strain_peaks={name: [float(inverse[name].max()), float(inverse[name].min())]
+                                for name in _gauge_channels(inverse)},
+            inverse_runtime=time.perf_counter() - clock)
+    summary["paper"] = PAPER
+    if output:
+        _write(output, config, summary, rigid, forward, inverse, system if config.inverse else None)
+    return {"summary": summary, "rigid": rigid, "forward": forward, "inverse": inverse, "paper": PAPER}
+
+
+def _sensors(m, robot):
+    """Platform centre (if not there yet), and the shear at the middle of each flexible link."""
+    if not any(s.name == "P" for s in m.sensors):
+        m.sensor_point("P", robot.platform, robot.centre)
+    n = robot.model.element_set("link3_0").count
+    for i in range(3):
+        m.sensor_beam(f"shear {i}", f"link3_{i}", n // 2, 0.0 if n % 2 == 0 else 0.5, "shear")
+
+
+def _torques(results):
+    return np.column_stack([results[f"actuator {i}.torque"] for i in range(3)])
+
+
+def _positions(results):
+    return np.column_stack([results[f"P.{c}"] for c in "xyz"])
+
+
+def _targets(results, motion):
+    return np.array([motion.position(t) for t in results.t])
+
+
+def _tracking(results, motion):
+    return np.linalg.norm(_positions(results) - _targets(results, motion), axis=1)
+
+
+def _tilt(results, system):
+    """Angle (rad) between the platform normal and its initial direction (global z)."""
+    start = system.nodes["platform.n"].start
+    return np.arccos(np.clip(results.q[:, start + 2], -1.0, 1.0))
+
+
+def _cruise(t, motion):
+    """Samples in the constant-speed phase of the S-curve."""
+    b = motion.profile.breakpoints
+    return (t >= b[3]) & (t <= b[4]) if len(b) >= 5 else np.zeros(len(t), bool)
+
+
+def _mid_deflection(results, system, robot):
+    """Largest distance (m) of a flexible link's middle node from its chord, per sample."""
+    n = robot.model.element_set("link3_0").count
+    out = []
+    for i in range(3):
+        a, b, c = (system.nodes[f"link3_{i}.{k}"].start for k in (0, n // 2, n))
+        ra, rm, rb = (results.q[:, s:s + 3] for s in (a, b, c))
+        chord = (rb - ra) / np.linalg.norm(rb - ra, axis=1, keepdims=True)
+        offset = rm - ra
+        out.append(np.linalg.norm(offset - chord * np.sum(offset * chord, axis=1, keepdims=True), axis=1))
+    return np.max(out, axis=0)
+
+
+def _shear(results):
+    return np.max([np.abs(results[f"shear {i}.{c}"]) for i in range(3) for c in ("gamma_y", "gamma_z")
+                   if f"shear {i}.{c}" in results.sensor_columns] or [np.zeros(len(results.t))], axis=0)
+
+
+def _gauge_channels(results):
+    return [c for c in results.sensor_columns if c.startswith("gauge ")]
+
+
+def _write(folder, config, summary, rigid, forward, inverse, system):
+    from femdyn.mesh.vtk import write_series
+    os.makedirs(folder, exist_ok=True)
+    arrays = {"t": rigid.t, "rigid_torques": _torques(rigid)}
+    if forward is not None:
+        arrays.update(forward_t=forward.t, forward_position=_positions(forward))
+    if inverse is not None:
+        arrays.update(inverse_t=inverse.t, inverse_torques=_torques(inverse),
+                      gauges=np.column_stack([inverse[c] for c in _gauge_channels(inverse)]))
+        inverse.to_csv(os.path.join(folder, "channels.csv"),
+                       [f"actuator {i}.torque" for i in range(3)] + ["P.x", "P.y", "P.z"] + _gauge_channels(inverse))
+        if config.paraview_every:
+            write_series(system, inverse, os.path.join(folder, "paraview"), every=config.paraview_every)
+    np.savez(os.path.join(folder, "results.npz"), **arrays)
+    with open(os.path.join(folder, "summary.json"), "w") as f:
+        json.dump({"config": asdict(config), "summary": summary}, f, indent=1, default=float)
+    with open(os.path.join(folder, "summary.md"), "w") as f:
+        f.write(summary_table(summary))
+    _figures(folder, rigid, forward, inverse)
+
+
+def summary_table(summary):
+    """The study's figures beside the paper's, as a Markdown table."""
+    def fmt(key, scale=1.0, unit=""):
+        return f"{summary[key] * scale:.4g} {unit}".strip() if key in summary else "not run"
+    rows = [
+        ("forward: end-effector deviation in x", fmt("forward_deviation_x", 1, "m"), PAPER["forward_deviation_x"]),
+        ("forward: deviation in y, z", fmt("forward_deviation_yz", 1, "m"), PAPER["forward_deviation_yz"]),
+        ("inverse: tracking error", fmt("inverse_tracking_error", 1, "m"), PAPER["inverse_tracking_error"]),
+        ("inverse: platform tilt at start/stop", fmt("tilt_start_stop_deg", 1, "°"), PAPER["tilt_start_stop"]),
+        ("inverse: platform tilt at cruise", fmt("tilt_cruise_deg", 1, "°"), PAPER["tilt_cruise"]),
+        ("inverse: torques", f"{fmt('inverse_torque_min')} … {fmt('inverse_torque_max', 1, 'N·m')}",
+         PAPER["torque_range"]),
+        ("inverse: torque difference from rigid", fmt("torque_difference", 1, "N·m"), PAPER["torque_difference"]),
+        ("inverse: mid-link transverse deformation", fmt("mid_link_deformation", 1e3, "mm"),
+         PAPER["mid_link_deformation"]),
+        ("inverse: shear angle", fmt("shear_angle_deg", 1, "°"), PAPER["shear_angle"]),
+    ]
+    lines = [f"3-RRRU study over {summary['duration']:.3g} s ({summary['steps']} steps)", "",
+             "| quantity | femdyn | Liu et al. 2018 |", "|---|---|---|"]
+    return "\n".join(lines + [f"| {a} | {b} | {c} |" for a, b, c in rows]) + "\n"
+
+
+def _figures(folder, rigid, forward, inverse):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    for i in range(3):
+        ax.plot(rigid.t, rigid[f"actuator {i}.torque"], f"C{i}--", lw=1, label=f"rigid {i + 1}")
+        if inverse is not None:
+            ax.plot(inverse.t, inverse[f"actuator {i}.torque"], f"C{i}-", lw=1, label=f"flexible {i + 1}")
+    ax.set_xlabel("t (s)"), ax.set_ylabel("motor torque (N·m)"), ax.legend(ncol=2, fontsize=8)
+    fig.tight_layout(), fig.savefig(os.path.join(folder, "torques.png"), dpi=120), plt.close(fig)
+    if forward is not None:
+        fig, ax = plt.subplots(figsize=(7, 3.5))
+        P = _positions(forward)
+        for k, c in enumerate("xyz"):
+            ax.plot(forward.t, 1e3 * (P[:, k] - P[0, k]), label=c)
+        ax.set_xlabel("t (s)"), ax.set_ylabel("platform centre − start (mm)"), ax.legend()
+        fig.tight_layout(), fig.savefig(os.path.join(folder, "forward.png"), dpi=120), plt.close(fig)
+    if inverse is not None:
+        fig, ax = plt.subplots(figsize=(7, 3.5))
+        for c in _gauge_channels(inverse):
+            ax.plot(inverse.t, 1e6 * inverse[c], lw=1, label=c)
+        ax.set_xlabel("t (s)"), ax.set_ylabel("strain (µm/m)"), ax.legend(ncol=3, fontsize=7)
+        fig.tight_layout(), fig.savefig(os.path.join(folder, "strains.png"), dpi=120), plt.close(fig)
