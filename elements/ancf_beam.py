@@ -86,8 +86,10 @@ q-derivative of F_d is left out of K. Units: SI.
 """
 import numpy as np
 
-from femdyn.elements import compiled
-from femdyn.elements.ancf_cable import ANCFElement, _check, _per_element, hermite
+from numba import njit
+
+from femdyn.elements.ancf_element import ANCFElement, check, hermite, per_element
+from femdyn.elements.compiled import axial_strain, density_outputs
 from femdyn.elements.quadrature import InvariantQuadrature
 
 # vectors: 0 a = r_x, 1 b = r_y, 2 c = r_z, 3 b' = r_yx, 4 c' = r_zx
@@ -140,10 +142,10 @@ class ANCFBeam3D(ANCFElement):
         self._setup(q_ref, E, rho, section, damping, length, n_gauss, nu=nu)
         frames = self.q_ref.reshape(self.n_el, 2, 4, 3)[:, :, 1:]          # (r_x, r_y, r_z) per node
         handed = np.linalg.det(frames).min(axis=1)
-        _check(handed > 0, handed, self.kind, "the nodal gradients (r_x, r_y, r_z) are left-handed or "
+        check(handed > 0, handed, self.kind, "the nodal gradients (r_x, r_y, r_z) are left-handed or "
                "degenerate (det shown); give r_z = r_x × r_y")
         G = self.E / (2 * (1 + self.nu))
-        ky, kz = (_per_element(k, self.n_el, "shear factor", self.kind) for k in section.shear_factor(self.nu))
+        ky, kz = (per_element(k, self.n_el, "shear factor", self.kind) for k in section.shear_factor(self.nu))
         self.C_axis = np.zeros((self.n_el, 6, 6))
         for i, value in enumerate((self.E * self.A, ky * G * self.A, kz * G * self.A, G * self.J,
                                    self.E * self.Iy, self.E * self.Iz)):
@@ -225,7 +227,7 @@ class ANCFBeam3D(ANCFElement):
 
     def _axis_density(self, I, z, order):
         """½ Σ C_k Δs_k² (C_axis diagonal) with its invariant derivatives (compiled, per Gauss point)."""
-        W, W_I, W_II = compiled.axis_strain_density(I, self.jac, self.P_axis, self.s_axis_ref, self.C_axis_gauss,
+        W, W_I, W_II = axis_strain_density(I, self.jac, self.P_axis, self.s_axis_ref, self.C_axis_gauss,
                                                     self.W_II_axis, order)
         return W, (W_I if order >= 1 else None), (W_II if order >= 2 else None)
 
@@ -239,7 +241,7 @@ class ANCFBeam3D(ANCFElement):
 
     def _section_density(self, I, z, order):
         """½ Δeᵀ C_section Δe with Δe = S (I − I⁰) linear in the invariants: W_II = Sᵀ C S constant."""
-        W, W_I, W_II = compiled.quadratic_density(I, self.I_section_ref, self.W_II_section, order)
+        W, W_I, W_II = quadratic_density(I, self.I_section_ref, self.W_II_section, order)
         return W, (W_I if order >= 1 else None), (W_II if order >= 2 else None)
 
     def _section_damping(self, I, z):
@@ -253,10 +255,6 @@ class ANCFBeam3D(ANCFElement):
             v = self.vectors_at(q, xi)
             return np.linalg.norm(v[:, 0] + y * v[:, 3] + z * v[:, 4], axis=-1)
         return fibre(qe) / fibre(self.q_ref) - 1
-
-    def _slope_length(self, xi):
-        """|r⁰_x| = ds/dx of the reference axis at ξ (n_el,)."""
-        return np.linalg.norm(self.vectors_at(self.q_ref, xi)[:, 0], axis=-1)
 
     def curvature(self, qe, xi):
         """Bending curvatures (κ_y, κ_z) = (a·c', −a·b')/|a⁰|² (n_el, 2) [1/m] per unit
@@ -324,3 +322,59 @@ def patch_recovery(mid, arc, previous, following, xi):
     distance = sign * 0.5 * (arc + arc[other])                 # midpoint to midpoint, signed
     return mid + (mid[other] - mid) * ((xi - 0.5) * arc / distance)[:, None]
 
+
+@njit(cache=True)
+def axis_strain_density(I, jac, P, s_ref, C, W_II_const, order):
+    """½ Σ_s C_s Δs_s² for strains s_s = Σ_m P_sm I_m − s⁰_s (s ≥ 1) and the axial strain
+    s₀ = ε = √α/ℓ₀ − 1 (beam, module :mod:`femdyn.elements.ancf_beam`); C (n_el, n_g, n_s)
+    the diagonal stiffnesses at each point, W_II_const (n_el, n_g, n_inv, n_inv) =
+    Σ_(s≥1) C_s P_sᵀ P_s."""
+    n_el, n_g, n_inv = I.shape
+    n_s = P.shape[0]
+    W, W_I, W_II = density_outputs(n_el, n_g, n_inv, order)
+    for e in range(n_el):
+        for g in range(n_g):
+            eps, e_a, e_aa = axial_strain(I[e, g, 0], jac[e, g])
+            sigma0 = C[e, g, 0] * eps
+            w = 0.5 * eps * sigma0
+            for s in range(1, n_s):
+                ds = -s_ref[e, g, s]
+                for m in range(n_inv):
+                    ds += P[s, m] * I[e, g, m]
+                sigma = C[e, g, s] * ds
+                w += 0.5 * ds * sigma
+                if order >= 1:
+                    for m in range(n_inv):
+                        W_I[e, g, m] += sigma * P[s, m]
+            W[e, g] = w
+            if order >= 1:
+                W_I[e, g, 0] += sigma0 * e_a
+            if order >= 2:
+                W_II[e, g] = W_II_const[e, g]
+                W_II[e, g, 0, 0] += C[e, g, 0] * (e_a * e_a + eps * e_aa)
+    return W, W_I, W_II
+
+
+@njit(cache=True)
+def quadratic_density(I, I_ref, Q, order):
+    """½ ΔIᵀ Q ΔI with ΔI = I − I_ref and a constant (per element) Q (n_el, n_inv, n_inv):
+    strains linear in the invariants (beam cross-section term)."""
+    n_el, n_g, n_inv = I.shape
+    W, W_I, W_II = density_outputs(n_el, n_g, n_inv, order)
+    dI = np.empty(n_inv)
+    for e in range(n_el):
+        for g in range(n_g):
+            for m in range(n_inv):
+                dI[m] = I[e, g, m] - I_ref[e, g, m]
+            w = 0.0
+            for m in range(n_inv):
+                s = 0.0
+                for n in range(n_inv):
+                    s += Q[e, m, n] * dI[n]
+                w += 0.5 * dI[m] * s
+                if order >= 1:
+                    W_I[e, g, m] = s
+            W[e, g] = w
+            if order >= 2:
+                W_II[e, g] = Q[e]
+    return W, W_I, W_II
