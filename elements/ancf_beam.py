@@ -140,56 +140,47 @@ class ANCFBeam3D(ANCFElement):
 
     def __init__(self, q_ref, E, rho, section, nu=0.3, damping=0.0, length=None, n_gauss=3):
         self._setup(q_ref, E, rho, section, damping, length, n_gauss, nu=nu)
-        frames = self.q_ref.reshape(self.n_el, 2, 4, 3)[:, :, 1:]          # (r_x, r_y, r_z) per node
+        self._check_handedness(self.q_ref.reshape(self.n_el, 2, 4, 3)[:, :, 1:])     # (r_x, r_y, r_z) per node
+        self._constitutive(section)
+        self.axis_terms = [AxisTerm(self, self.quad, self.jac, np.ones(6, bool))]
+        # cross-section strains sampled at the nodes (trapezoidal rule) on the director
+        # coordinates only: the linear interpolation of rotating directors shortens them
+        # between the nodes, which must not count as section deformation (it would lock
+        # large rotations)
+        self.section_term = SectionTerm(self, np.array([0.0, 1.0]), np.array([0.5, 0.5]), slice(6, 12))
+        self._set_neighbours()
+
+    def _check_handedness(self, frames):
+        """Refuse left-handed or degenerate nodal frames (n_el, n_nodes, 3, 3)."""
         handed = np.linalg.det(frames).min(axis=1)
         check(handed > 0, handed, self.kind, "the nodal gradients (r_x, r_y, r_z) are left-handed or "
-               "degenerate (det shown); give r_z = r_x × r_y")
+              "degenerate (det shown); give r_z = r_x × r_y")
+
+    def _constitutive(self, section):
+        """Diagonal axis stiffnesses C_axis_diag (n_el, 6) for (ε, γ_y, γ_z, κ_x, κ_y, κ_z) =
+        (EA, k_y GA, k_z GA, GJ, EI_y, EI_z) and the plane-stress section stiffness
+        C_section (n_el, 3, 3) for (e_yy, e_zz, γ_yz), all per unit reference length."""
         G = self.E / (2 * (1 + self.nu))
         ky, kz = (per_element(k, self.n_el, "shear factor", self.kind) for k in section.shear_factor(self.nu))
-        self.C_axis = np.zeros((self.n_el, 6, 6))
-        for i, value in enumerate((self.E * self.A, ky * G * self.A, kz * G * self.A, G * self.J,
-                                   self.E * self.Iy, self.E * self.Iz)):
-            self.C_axis[:, i, i] = value
+        self.C_axis_diag = np.ascontiguousarray(np.stack([self.E * self.A, ky * G * self.A, kz * G * self.A,
+                                                          G * self.J, self.E * self.Iy, self.E * self.Iz], -1))
         Ep = self.E / (1 - self.nu**2)
         self.C_section = np.zeros((self.n_el, 3, 3))
         self.C_section[:, 0, 0] = self.C_section[:, 1, 1] = Ep * self.A
         self.C_section[:, 0, 1] = self.C_section[:, 1, 0] = self.nu * Ep * self.A
         self.C_section[:, 2, 2] = G * self.A
         self.G = G
-        self.P_axis = _axis_strain_map()
-        self.s_axis_ref = self._axis_strains(self.quad.invariants(self.z_ref))
-        # physical strains s_k = (P I)_k / |a⁰|^p_k: the energy ½ C_k Δs_k² is ½ (C_k/|a⁰|^2p_k)
-        # (P ΔI)_k², i.e. per-Gauss-point stiffnesses on the strains in ξ-units
-        self.C_axis_diag = np.ascontiguousarray(np.diagonal(self.C_axis, axis1=1, axis2=2))
-        self.C_axis_gauss = np.ascontiguousarray(self.C_axis_diag[:, None, :] / self.jac[:, :, None] ** (2 * _ARC_POWER))
-        # constant parts of the Hessians in invariant space (the map from invariants to
-        # strains is constant except for the axial strain)
-        P1 = self.P_axis[1:]
-        self.W_II_axis = np.ascontiguousarray(np.einsum('sm,egs,sn->egmn', P1, self.C_axis_gauss[:, :, 1:], P1))
-        self.W_II_section = np.ascontiguousarray(np.einsum('sm,est,tn->emn', _SECTION_STRAIN_MAP, self.C_section,
-                                                           _SECTION_STRAIN_MAP))
-        # cross-section strains sampled at the nodes (trapezoidal rule) on the director
-        # coordinates only: the linear interpolation of rotating directors shortens them
-        # between the nodes, which must not count as section deformation (it would lock
-        # large rotations)
-        coef = np.zeros((2, 2, 4))                      # ξ = 0, 1; vectors b, c; nodal r₁ᵧ, r₁𝓏, r₂ᵧ, r₂𝓏
-        coef[0, 0, 0] = coef[0, 1, 1] = coef[1, 0, 2] = coef[1, 1, 3] = 1.0
-        self.section_dofs = slice(6, 12)                # r_y, r_z of each node
-        self.quad_section = InvariantQuadrature(coef, (0, 0), (0, 0, 0, 0), _SECTION_INVARIANTS_BC,
-                                                [0.5, 0.5], self.length, 3)
-        self.jac_section = np.linalg.norm(self.fields(self.q_ref, np.array([0.0, 1.0]))[:, :, 0], axis=-1)
-        directors = self.q_ref.reshape(self.n_el, 2, 12)[:, :, self.section_dofs].reshape(self.n_el, 12)
-        self.I_section_ref = self.quad_section.invariants(self.quad_section.vectors(directors))
+
+    def _set_neighbours(self):
+        """Element arc lengths and the previous and next element along the chain (−1:
+        none), for strain recovery; a model's element set replaces the neighbours with its
+        connectivity (e.g. closed rings)."""
         self.arc_length = self.quad.energy(np.ones_like(self.jac), self.jac)      # ∫ |r⁰_x| dx per element
-        # previous and next element along the chain (−1: none), for strain recovery; a
-        # model's element set replaces them with its connectivity (e.g. closed rings)
         index = np.arange(self.n_el)
         self.neighbours = (np.where(index > 0, index - 1, -1), np.where(index < self.n_el - 1, index + 1, -1))
 
     def _energy_terms(self):
-        return [(self.quad, self.jac, self._axis_density, self._axis_damping, None),
-                (self.quad_section, self.jac_section, self._section_density, self._section_damping,
-                 self.section_dofs)]
+        return [term.entry() for term in self.axis_terms] + [self.section_term.entry()]
 
     @staticmethod
     def _coefficients(xi):
@@ -217,35 +208,6 @@ class ANCFBeam3D(ANCFElement):
         Ny = self._nodal_shape(self.xi_mass, 1.0, 0.0) - N0
         Nz = self._nodal_shape(self.xi_mass, 0.0, 1.0) - N0
         return [(self.rho * self.A, N0), (self.rho * self.Iz, Ny), (self.rho * self.Iy, Nz)]
-
-    # ------------------------------------------------------------------ strains
-    def _axis_strains(self, I):
-        """Axis strains (…, 6) before reference subtraction; entry 0 holds |a|."""
-        s = np.einsum('sm,...m->...s', self.P_axis, I)
-        s[..., 0] = np.sqrt(I[..., 0])
-        return s
-
-    def _axis_density(self, I, z, order):
-        """½ Σ C_k Δs_k² (C_axis diagonal) with its invariant derivatives (compiled, per Gauss point)."""
-        W, W_I, W_II = axis_strain_density(I, self.jac, self.P_axis, self.s_axis_ref, self.C_axis_gauss,
-                                                    self.W_II_axis, order)
-        return W, (W_I if order >= 1 else None), (W_II if order >= 2 else None)
-
-    def _axis_damping(self, I, z):
-        """c s_Iᵀ C_axis s_I with s_I = ∂s/∂I: the constant rows P_axis except ∂ε/∂α, so
-        c (W_II_axis + C_ε (∂ε/∂α)² e₀e₀ᵀ)."""
-        e_a = 0.5 / (self.jac * np.sqrt(I[..., 0]))                       # ∂ε/∂α, ε = √α/|a⁰| − 1
-        H = self.W_II_axis.copy()
-        H[..., 0, 0] += self.C_axis_gauss[..., 0] * e_a * e_a
-        return H * self.damping[:, None, None, None], None
-
-    def _section_density(self, I, z, order):
-        """½ Δeᵀ C_section Δe with Δe = S (I − I⁰) linear in the invariants: W_II = Sᵀ C S constant."""
-        W, W_I, W_II = quadratic_density(I, self.I_section_ref, self.W_II_section, order)
-        return W, (W_I if order >= 1 else None), (W_II if order >= 2 else None)
-
-    def _section_damping(self, I, z):
-        return np.repeat((self.W_II_section * self.damping[:, None, None])[:, None], I.shape[1], axis=1), None
 
     # ------------------------------------------------------------------ recovery
     def axial_strain(self, qe, xi, y=0.0, z=0.0):
@@ -305,6 +267,81 @@ class ANCFBeam3D(ANCFElement):
             return np.stack([np.arcsin(np.sum(v[:, 0] * v[:, k], -1) / (na * np.linalg.norm(v[:, k], axis=-1)))
                              for k in (1, 2)], -1)
         return angles(qe) - angles(self.q_ref)
+
+
+class AxisTerm:
+    """The axis strains of a fully parameterized beam integrated by one quadrature.
+
+    ``rows`` (6,) bool selects the strains (ε, γ_y, γ_z, κ_x, κ_y, κ_z) this quadrature
+    integrates (all of them for ANCFBeam3D; a selective integration splits them over two
+    quadratures). Energy ½ Σ_k C_k Δs_k² per unit reference length, with the physical strains
+    s_k = (P I)_k / j^p_k (j = |r⁰_x|, p_k = _ARC_POWER) and the reference values subtracted.
+    """
+
+    def __init__(self, beam, quad, jac, rows):
+        self.beam, self.quad, self.jac = beam, quad, jac
+        self.P = _axis_strain_map()
+        self.s_ref = self.strains(quad.invariants(quad.vectors(beam.q_ref)))
+        C = beam.C_axis_diag * np.asarray(rows, float)
+        # the energy ½ C_k Δs_k² is ½ (C_k/j^2p_k) (P ΔI)_k²: per-point stiffnesses on the strains in x-units
+        self.C_gauss = np.ascontiguousarray(C[:, None, :] / jac[:, :, None] ** (2 * _ARC_POWER))
+        # constant part of the Hessian in invariant space (the strains are linear in the
+        # invariants except the axial strain)
+        P1 = self.P[1:]
+        self.W_II = np.ascontiguousarray(np.einsum('sm,egs,sn->egmn', P1, self.C_gauss[:, :, 1:], P1))
+
+    def strains(self, I):
+        """Axis strains (…, 6) before reference subtraction; entry 0 holds |a|."""
+        s = np.einsum('sm,...m->...s', self.P, I)
+        s[..., 0] = np.sqrt(I[..., 0])
+        return s
+
+    def density(self, I, z, order):
+        """½ Σ C_k Δs_k² with its invariant derivatives (compiled, per Gauss point)."""
+        W, W_I, W_II = axis_strain_density(I, self.jac, self.P, self.s_ref, self.C_gauss, self.W_II, order)
+        return W, (W_I if order >= 1 else None), (W_II if order >= 2 else None)
+
+    def damping(self, I, z):
+        """c s_Iᵀ C s_I with s_I = ∂s/∂I: the constant rows P except ∂ε/∂α, so
+        c (W_II + C_ε (∂ε/∂α)² e₀e₀ᵀ)."""
+        e_a = 0.5 / (self.jac * np.sqrt(I[..., 0]))                       # ∂ε/∂α, ε = √α/j − 1
+        H = self.W_II.copy()
+        H[..., 0, 0] += self.C_gauss[..., 0] * e_a * e_a
+        return H * self.beam.damping[:, None, None, None], None
+
+    def entry(self):
+        return self.quad, self.jac, self.density, self.damping, None
+
+
+class SectionTerm:
+    """Cross-section strains e_yy = ½(b·b − 1), e_zz = ½(c·c − 1), γ_yz = b·c of a beam's
+    nodal directors b = r_y, c = r_z, sampled at the nodes ``node_xi`` with the weights
+    ``weights`` (a Newton–Cotes rule) on the director coordinates ``dofs`` of each node:
+    energy ½ Δeᵀ C_section Δe per unit reference length (Δe linear in the invariants)."""
+
+    def __init__(self, beam, node_xi, weights, dofs):
+        n_nodes = len(node_xi)
+        coef = np.zeros((n_nodes, 2, 2 * n_nodes))             # at node k: b = r_y of node k, c = r_z of node k
+        for k in range(n_nodes):
+            coef[k, 0, 2 * k] = coef[k, 1, 2 * k + 1] = 1.0
+        self.beam, self.dofs = beam, dofs
+        self.quad = InvariantQuadrature(coef, (0, 0), (0,) * (2 * n_nodes), _SECTION_INVARIANTS_BC, weights,
+                                        beam.length, 3)
+        self.jac = np.linalg.norm(beam.fields(beam.q_ref, node_xi)[:, :, 0], axis=-1)
+        directors = beam.q_ref.reshape(beam.n_el, n_nodes, -1)[:, :, dofs].reshape(beam.n_el, -1)
+        self.I_ref = self.quad.invariants(self.quad.vectors(directors))
+        self.W_II = np.ascontiguousarray(np.einsum('sm,est,tn->emn', _SECTION_STRAIN_MAP, beam.C_section,
+                                                   _SECTION_STRAIN_MAP))
+
+    def density(self, I, z, order):
+        W, W_I, W_II = quadratic_density(I, self.I_ref, self.W_II, order)
+        return W, (W_I if order >= 1 else None), (W_II if order >= 2 else None)
+
+    def damping(self, I, z):
+        return np.repeat((self.W_II * self.beam.damping[:, None, None])[:, None], I.shape[1], axis=1), None
+
+    def entry(self):
+        return self.quad, self.jac, self.density, self.damping, self.dofs
 
 
 def patch_recovery(mid, arc, previous, following, xi):

@@ -83,6 +83,7 @@ class ANCFElement:
     """
 
     dim = 3
+    n_nodes = 2
     kind = "ANCF element"
 
     def _setup(self, q_ref, E, rho, section, damping, length, n_gauss, nu=0.0):
@@ -219,7 +220,7 @@ class ANCFElement:
         qe = self._coordinates(qe)
         total = np.zeros(self.n_el)
         for quad, jac, density, _, dofs in self._energy_terms():
-            q = qe if dofs is None else qe.reshape(self.n_el, 2, -1)[:, :, dofs].reshape(self.n_el, -1)
+            q = qe if dofs is None else qe.reshape(self.n_el, self.n_nodes, -1)[:, :, dofs].reshape(self.n_el, -1)
             z, I = quad.kinematics(q)
             total += quad.energy(density(I, z, 0)[0], jac)
         return total
@@ -227,7 +228,7 @@ class ANCFElement:
     def _assemble(self, qe, order, damped):
         F = K = D = None
         for quad, jac, density, damping, dofs in self._energy_terms():
-            q = qe if dofs is None else qe.reshape(self.n_el, 2, -1)[:, :, dofs].reshape(self.n_el, -1)
+            q = qe if dofs is None else qe.reshape(self.n_el, self.n_nodes, -1)[:, :, dofs].reshape(self.n_el, -1)
             z, I = quad.kinematics(q)
             _, W_I, W_II = density(I, z, order)
             if order == 1:
@@ -251,12 +252,13 @@ class ANCFElement:
             return total
         if total is None:
             total = np.zeros((self.n_el,) + (self.ndof,) * (part.ndim - 1))
-        n_el, nn = total.shape[0], total.shape[1] // 2            # two nodes per element
-        k = dofs.stop - dofs.start
+        n_el, n_nodes = total.shape[0], self.n_nodes
+        nn, k = total.shape[1] // n_nodes, dofs.stop - dofs.start
         if part.ndim == 2:
-            total.reshape(n_el, 2, nn)[:, :, dofs] += part.reshape(n_el, 2, k)
+            total.reshape(n_el, n_nodes, nn)[:, :, dofs] += part.reshape(n_el, n_nodes, k)
         else:
-            total.reshape(n_el, 2, nn, 2, nn)[:, :, dofs, :, dofs] += part.reshape(n_el, 2, k, 2, k)
+            total.reshape(n_el, n_nodes, nn, n_nodes, nn)[:, :, dofs, :, dofs] += \
+                part.reshape(n_el, n_nodes, k, n_nodes, k)
         return total
 
     def _damped(self, ve):
