@@ -112,7 +112,7 @@ class ANCFElement:
         d = self.dim
         axis = self._reference_axis()
         if length is None:
-            self.length = reference_arc_length(*axis)
+            self.length = self._default_length(axis)
         else:
             self.length = per_element(length, n_el, "length", self.kind)
             check(self.length > 0, self.length, self.kind, "length must be positive (metres)")
@@ -144,6 +144,11 @@ class ANCFElement:
                    "whose axis would fold back on itself; give nodal tangents pointing from the "
                    "element's first node towards its second (cosine with the chord)")
         return p1, t1, p2, t2
+
+    def _default_length(self, axis):
+        """Parameter length L (n_el,) [m] of the reference axis returned by
+        :meth:`_reference_axis`: its arc length (:func:`reference_arc_length`)."""
+        return reference_arc_length(*axis)
 
     # ------------------------------------------------------------------ fields
     def fields(self, qe, xi):

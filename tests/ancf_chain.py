@@ -1,6 +1,6 @@
-"""Minimal test helper: a chain of ANCF elements sharing nodes (node e and e+1 for
-element e), clamping by dof elimination, Newton statics with load stepping and the
-generalized eigenproblem of the reduced K, M. Not part of femdyn's solver layer."""
+"""Minimal test helper: a chain of ANCF elements sharing end nodes (node e and e+1 for
+element e of two-node elements; e(k−1) … e(k−1)+k−1 for k nodes per element), clamping
+by dof elimination, Newton statics with load stepping and the generalized eigenproblem of the reduced K, M. Not part of femdyn's solver layer."""
 import numpy as np
 import scipy.linalg
 import scipy.sparse
@@ -45,9 +45,10 @@ def straight_nodes(element_class, n_el, length, direction=(1.0, 0.0, 0.0)):
 class Chain:
     def __init__(self, element):
         self.el = element
-        self.nn = element.ndof // 2                      # dofs per node
-        self.n = (element.n_el + 1) * self.nn
-        self.idx = np.arange(element.n_el)[:, None] * self.nn + np.arange(element.ndof)[None, :]
+        self.nn = element.ndof // element.n_nodes        # dofs per node
+        stride = self.nn * (element.n_nodes - 1)         # consecutive elements share one end node
+        self.n = element.n_el * stride + self.nn
+        self.idx = np.arange(element.n_el)[:, None] * stride + np.arange(element.ndof)[None, :]
 
     def gather(self, q):
         return q[self.idx]
