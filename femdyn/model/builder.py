@@ -77,6 +77,13 @@ class Model:
                                                             for v, slot in zip((position, rx, ry, rz),
                                                                                ("position (m)", "rx", "ry", "rz"))]))
 
+    def director_node(self, name, position, ry=(0.0, 1.0, 0.0), rz=(0.0, 0.0, 1.0)):
+        """A node of the three-node quadratic ANCF beam: r and the section directors r_y, r_z
+        (9 coordinates, no slope)."""
+        return self._add_node(name, "director", np.concatenate([vector3(v, f"director node '{name}': {slot}")
+                                                                for v, slot in zip((position, ry, rz),
+                                                                                   ("position (m)", "ry", "rz"))]))
+
     def node(self, name):
         try:
             return self.nodes[name] if isinstance(name, str) else name
@@ -89,7 +96,7 @@ class Model:
             return NodeFrame(name)
         if not isinstance(name, str):
             return name
-        if name in self.nodes and self.nodes[name].kind in ("cable", "beam"):
+        if name in self.nodes and self.nodes[name].kind in ("cable", "beam", "director"):
             return NodeFrame(self.nodes[name])
         if name == "ground":
             return self.ground
@@ -165,8 +172,10 @@ class Model:
         ``element`` = "cable" (ANCFCable3D on cable nodes: axial strain and curvature;
         straight reference only), "cable2d" (ANCFCable2D on cable nodes that lie in a plane
         z = const with r_x in it: the model fixes their z components, for planar studies)
-        or "beam" (ANCFBeam3D on beam nodes: extension, shear, bending, torsion,
-        locking-free). E in Pa, ρ in kg/m³, ``section`` from
+        "beam" (ANCFBeam3D on beam nodes: extension, shear, bending, torsion,
+        locking-free) or "beam3" (ANCFBeamQuadratic on director nodes taken three at a time,
+        end–midpoint–end, sharing the end nodes: the same strains, fourth-order bending
+        accuracy, free of membrane locking on curves). E in Pa, ρ in kg/m³, ``section`` from
         :mod:`femdyn.elements.sections`, ``damping`` the Kelvin–Voigt coefficient in s,
         ``nu`` the Poisson ratio (beam), ``y_axis`` the section y direction of a 3-D cable
         (strain recovery only; a beam's section axes are its nodes' r_y, r_z). Each
@@ -175,21 +184,26 @@ class Model:
         nodes = [self.node(nd) for nd in nodes]
         if len(nodes) < 2:
             raise ModelError(f"ANCF beam '{name}': needs at least two nodes")
-        kind = {"cable": "cable", "cable2d": "cable", "beam": "beam"}.get(element)
+        kind = {"cable": "cable", "cable2d": "cable", "beam": "beam", "beam3": "director"}.get(element)
         if kind is None:
-            raise ModelError(f"ANCF beam '{name}': element must be 'cable', 'cable2d' or 'beam', got {element!r}")
+            raise ModelError(f"ANCF beam '{name}': element must be 'cable', 'cable2d', 'beam' or 'beam3', "
+                             f"got {element!r}")
         for nd in nodes:
             if nd.kind != kind:
                 raise ModelError(f"ANCF beam '{name}': node '{nd.name}' is a {nd.kind} node; "
                                  f"{element} elements need {kind} nodes")
         if any(e.name == name for e in self.elements):
             raise ModelError(f"element set '{name}' exists already; names must be unique")
-        pairs = list(zip(nodes[:-1], nodes[1:]))
+        if element == "beam3" and len(nodes) % 2 == 0:
+            raise ModelError(f"ANCF beam '{name}': 'beam3' elements take an odd number of nodes (end, midpoint, "
+                             f"end, midpoint, …, end), got {len(nodes)}")
+        pairs = list(zip(nodes[:-2:2], nodes[1:-1:2], nodes[2::2]) if element == "beam3"
+                     else zip(nodes[:-1], nodes[1:]))
         components = (0, 1, 3, 4) if element == "cable2d" else None
         if element == "cable2d":
             self._make_planar(name, nodes)
         pick = (lambda nd: nd.initial) if components is None else (lambda nd: nd.initial[list(components)])
-        q_ref = np.array([np.concatenate([pick(a), pick(b)]) for a, b in pairs])
+        q_ref = np.array([np.concatenate([pick(nd) for nd in element_nodes]) for element_nodes in pairs])
         try:
             kernel = _kernel(element, q_ref, E, rho, section, nu, damping, y_axis)
         except ModelError as err:
@@ -218,7 +232,8 @@ class Model:
         a node has one slope, so a corner needs two nodes joined rigidly.
         The cross-section axes are ``y_axis`` (projected ⟂ the axis; default global y, or
         global z for a beam along y) and x × y: the nodes' r_y, r_z of beam elements, the
-        frame of strain gauges on a 3-D cable."""
+        frame of strain gauges on a 3-D cable. With ``element="beam3"`` each element gets a
+        midpoint node too: nodes ``name.0`` … ``name.{2n}``, the ends at even indices."""
         start = vector3(start, f"beam '{name}': start (m)")
         end = vector3(end, f"beam '{name}': end (m)")
         n_el = count(n_elements, f"beam '{name}': n_elements")
@@ -230,16 +245,18 @@ class Model:
         if y_axis is None:   # global y projected onto the section plane (global z for a beam along y)
             y_axis = (0.0, 0.0, 1.0) if abs(ex[1]) > 0.9 else (0.0, 1.0, 0.0)
         ey = _section_y_axes(f"beam '{name}'", ex[None, :], y_axis)[0]
-        frame = np.concatenate([ex, ey, np.cross(ex, ey)]) if element == "beam" else ex
+        frame = {"beam": np.concatenate([ex, ey, np.cross(ex, ey)]), "beam3": np.concatenate([ey, np.cross(ex, ey)])
+                 }.get(element, ex)
+        n_nodes = 2 * n_el + 1 if element == "beam3" else n_el + 1          # beam3: midpoint nodes too
+        make = {"beam": self.beam_node, "beam3": self.director_node}.get(element, self.cable_node)
         nodes = []
-        for i in range(n_el + 1):
-            x = start + axis * i / n_el
-            given = first if i == 0 else last if i == n_el else None
+        for i in range(n_nodes):
+            x = start + axis * i / (n_nodes - 1)
+            given = first if i == 0 else last if i == n_nodes - 1 else None
             if given is not None:
                 nodes.append(self._reused_node(name, given, "first" if i == 0 else "last", f"{name}.{i}", x, frame))
                 continue
-            nodes.append(self.beam_node(f"{name}.{i}", x, *frame.reshape(3, 3)) if element == "beam"
-                         else self.cable_node(f"{name}.{i}", x, ex))
+            nodes.append(make(f"{name}.{i}", x, *frame.reshape(-1, 3)))
         return self.ancf_beam(name, nodes, E, rho, section, element, nu, damping, y_axis=ey)
 
     def _reused_node(self, name, node, role, own_name, position, gradients):
@@ -484,6 +501,9 @@ def _kernel(element, q_ref, E, rho, section, nu, damping, y_axis):
     from femdyn.elements.ancf_cable import ANCFCable2D, ANCFCable3D
     if element == "beam":
         return ANCFBeam3D(q_ref, E, rho, section, nu=nu, damping=damping)
+    if element == "beam3":
+        from femdyn.elements.ancf_beam_quadratic import ANCFBeamQuadratic
+        return ANCFBeamQuadratic(q_ref, E, rho, section, nu=nu, damping=damping)
     if element == "cable2d":
         return ANCFCable2D(q_ref, E, rho, section, damping=damping)
     return ANCFCable3D(q_ref, E, rho, section, damping=damping, y_axis=y_axis)

@@ -112,7 +112,7 @@ class NodeFrame(Frame):
         return f"ANCF node '{self.node.name}'"
 
     def __init__(self, node):
-        if node.kind not in ("cable", "beam"):
+        if node.kind not in ("cable", "beam", "director"):
             raise ModelError(f"node '{node.name}' is a {node.kind} node, not an ANCF node")
         self.node, self.name = node, f"node {node.name}"
         self.nodes = [node]
