@@ -94,14 +94,15 @@ from femdyn.elements.quadrature import InvariantQuadrature
 
 # vectors: 0 a = r_x, 1 b = r_y, 2 c = r_z, 3 b' = r_yx, 4 c' = r_zx
 _I3 = np.eye(3)
-_AXIS_INVARIANTS = ((0, 0, _I3), (0, 1, _I3), (0, 2, _I3), (2, 3, _I3), (1, 4, _I3), (0, 4, _I3), (0, 3, _I3))
+_AXIS_INVARIANTS = ((0, 0, _I3), (0, 1, _I3), (0, 2, _I3), (2, 3, _I3), (1, 4, _I3), (0, 4, _I3), (0, 3, _I3),
+                    (1, 1, _I3), (2, 2, _I3))
 _SECTION_INVARIANTS_BC = ((0, 0, _I3), (1, 1, _I3), (0, 1, _I3))      # b·b, c·c, b·c on the vectors (b, c)
 
 
 def _axis_strain_map():
     """Constant rows ∂s/∂I of the axis strains s₁…s₅ (row 0, the axial strain, is nonlinear).
-    Invariants: α = a·a, a·b, a·c, c·b', b·c', a·c', a·b'."""
-    P = np.zeros((6, 7))
+    Invariants: α = a·a, a·b, a·c, c·b', b·c', a·c', a·b', b·b, c·c."""
+    P = np.zeros((6, 9))
     P[1, 1] = P[2, 2] = 1.0                     # γ_y = a·b, γ_z = a·c
     P[3, 3], P[3, 4] = 0.5, -0.5                # κ_x = ½(c·b' − b·c')
     P[4, 5] = 1.0                               # κ_y = a·c'
@@ -111,8 +112,14 @@ def _axis_strain_map():
 
 # power p of |a⁰| = ds/dx dividing each strain of _axis_strain_map to make it physical:
 # ε (already |a|/|a⁰| − 1), γ_y, γ_z (a/|a⁰| is the unit tangent), κ_x (one x-derivative),
-# κ_y, κ_z (a unit tangent and one x-derivative)
-_ARC_POWER = np.array([0, 1, 1, 1, 2, 2])
+# κ_y, κ_z (one x-derivative; tangent and director made unit vectors, _UNIT_VECTORS)
+_ARC_POWER = np.array([0, 1, 1, 1, 1, 1])
+# the bending strains are written with unit vectors, κ_y = (a/|a|)·(c'/|c|), κ_z = −(a/|a|)·(b'/|b|)
+# (per unit x; divided by j below): each row is divided by the square roots of the listed
+# invariants (−1: none), so that it is the section's rotation rate with no factor of the
+# stretch |a|/j or of the director lengths (Reissner 1972; see the module docstring)
+_UNIT_VECTORS = np.array([[-1, -1], [-1, -1], [-1, -1], [-1, -1], [0, 8], [0, 7]])
+_UNIT_TANGENT = _UNIT_VECTORS[:, 0] >= 0
 
 # cross-section strains e_yy = ½(b·b − 1), e_zz = ½(c·c − 1), γ_yz = b·c
 _SECTION_STRAIN_MAP = np.diag([0.5, 0.5, 1.0])
@@ -219,11 +226,12 @@ class ANCFBeam3D(ANCFElement):
         return fibre(qe) / fibre(self.q_ref) - 1
 
     def curvature(self, qe, xi):
-        """Bending curvatures (κ_y, κ_z) = (a·c', −a·b')/|a⁰|² (n_el, 2) [1/m] per unit
-        reference arc length at ξ (total values)."""
+        """Bending strains (κ_y, κ_z) = ((a·c')/|c|, −(a·b')/|b|)/(|a| |a⁰|) (n_el, 2) [1/m]:
+        the section's rotation rate per unit reference arc length at ξ (total values)."""
         v = self.vectors_at(qe, xi)
-        kappa = np.stack([np.sum(v[:, 0] * v[:, 4], -1), -np.sum(v[:, 0] * v[:, 3], -1)], -1)
-        return kappa / self._slope_length(xi)[:, None] ** 2
+        length = lambda k: np.linalg.norm(v[:, k], axis=-1)
+        kappa = np.stack([np.sum(v[:, 0] * v[:, 4], -1) / length(2), -np.sum(v[:, 0] * v[:, 3], -1) / length(1)], -1)
+        return kappa / (length(0) * self._slope_length(xi))[:, None]
 
     def twist(self, qe, xi):
         """Twist rate κ_x = ½(r_z·r_yx − r_y·r_zx)/|a⁰| (n_el,) [rad/m] per unit reference arc
@@ -275,7 +283,8 @@ class AxisTerm:
     ``rows`` (6,) bool selects the strains (ε, γ_y, γ_z, κ_x, κ_y, κ_z) this quadrature
     integrates (all of them for ANCFBeam3D; a selective integration splits them over two
     quadratures). Energy ½ Σ_k C_k Δs_k² per unit reference length, with the physical strains
-    s_k = (P I)_k / j^p_k (j = |r⁰_x|, p_k = _ARC_POWER) and the reference values subtracted.
+    s_k = (P I)_k / j^p_k (j = |r⁰_x|, p_k = _ARC_POWER), the bending ones divided by |a|
+    and the director length as well (_UNIT_VECTORS), and the reference values subtracted.
     """
 
     def __init__(self, beam, quad, jac, rows):
@@ -285,28 +294,42 @@ class AxisTerm:
         C = beam.C_axis_diag * np.asarray(rows, float)
         # the energy ½ C_k Δs_k² is ½ (C_k/j^2p_k) (P ΔI)_k²: per-point stiffnesses on the strains in x-units
         self.C_gauss = np.ascontiguousarray(C[:, None, :] / jac[:, :, None] ** (2 * _ARC_POWER))
-        # constant part of the Hessian in invariant space (the strains are linear in the
-        # invariants except the axial strain)
-        P1 = self.P[1:]
-        self.W_II = np.ascontiguousarray(np.einsum('sm,egs,sn->egmn', P1, self.C_gauss[:, :, 1:], P1))
+        # constant part of the Hessian in invariant space: the strains linear in the
+        # invariants (shear, torsion); axial and bending strains are added per point
+        linear = ~_UNIT_TANGENT
+        linear[0] = False
+        P1 = self.P[linear]
+        self.W_II = np.ascontiguousarray(np.einsum('sm,egs,sn->egmn', P1, self.C_gauss[:, :, linear], P1))
 
     def strains(self, I):
-        """Axis strains (…, 6) before reference subtraction; entry 0 holds |a|."""
+        """Axis strains (…, 6) before reference subtraction, in x-units; entry 0 holds |a|."""
         s = np.einsum('sm,...m->...s', self.P, I)
+        for k in np.flatnonzero(_UNIT_TANGENT):
+            s[..., k] /= np.sqrt(np.prod(I[..., _UNIT_VECTORS[k]], axis=-1))
         s[..., 0] = np.sqrt(I[..., 0])
         return s
 
     def density(self, I, z, order):
         """½ Σ C_k Δs_k² with its invariant derivatives (compiled, per Gauss point)."""
-        W, W_I, W_II = axis_strain_density(I, self.jac, self.P, self.s_ref, self.C_gauss, self.W_II, order)
+        W, W_I, W_II = axis_strain_density(I, self.jac, self.P, self.s_ref, self.C_gauss, self.W_II, _UNIT_VECTORS,
+                                           order)
         return W, (W_I if order >= 1 else None), (W_II if order >= 2 else None)
 
     def damping(self, I, z):
-        """c s_Iᵀ C s_I with s_I = ∂s/∂I: the constant rows P except ∂ε/∂α, so
-        c (W_II + C_ε (∂ε/∂α)² e₀e₀ᵀ)."""
-        e_a = 0.5 / (self.jac * np.sqrt(I[..., 0]))                       # ∂ε/∂α, ε = √α/j − 1
+        """c Σ_k C_k s_k,I s_k,Iᵀ with s_I = ∂s/∂I: constant rows for shear and torsion
+        (W_II), the axial row ∂ε/∂α e₀ and the bending rows of s = (P_k·I) g,
+        g = (I_p I_q)^(−½): P_k g − ½ (P_k·I) g (e_p/I_p + e_q/I_q)."""
         H = self.W_II.copy()
+        e_a = 0.5 / (self.jac * np.sqrt(I[..., 0]))                       # ∂ε/∂α, ε = √α/j − 1
         H[..., 0, 0] += self.C_gauss[..., 0] * e_a * e_a
+        for k in np.flatnonzero(_UNIT_TANGENT):
+            p, r = _UNIT_VECTORS[k]
+            g = 1.0 / np.sqrt(I[..., p] * I[..., r])
+            lin = I @ self.P[k]
+            s_I = self.P[k] * g[..., None]
+            s_I[..., p] -= 0.5 * lin * g / I[..., p]
+            s_I[..., r] -= 0.5 * lin * g / I[..., r]
+            H += self.C_gauss[..., k, None, None] * s_I[..., :, None] * s_I[..., None, :]
         return H * self.beam.damping[:, None, None, None], None
 
     def entry(self):
@@ -361,34 +384,74 @@ def patch_recovery(mid, arc, previous, following, xi):
 
 
 @njit(cache=True)
-def axis_strain_density(I, jac, P, s_ref, C, W_II_const, order):
-    """½ Σ_s C_s Δs_s² for strains s_s = Σ_m P_sm I_m − s⁰_s (s ≥ 1) and the axial strain
-    s₀ = ε = √α/ℓ₀ − 1 (beam, module :mod:`femdyn.elements.ancf_beam`); C (n_el, n_g, n_s)
-    the diagonal stiffnesses at each point, W_II_const (n_el, n_g, n_inv, n_inv) =
-    Σ_(s≥1) C_s P_sᵀ P_s."""
+def _unit_scaled(lin, I, p, r, P_s, s_I, s_II, order):
+    """s = lin g with g = (I_p I_r)^(−½) (a strain written with unit vectors, lin = P_s·I),
+    filling ∂s/∂I (s_I) and ∂²s/∂I² (s_II)."""
+    g = 1.0 / np.sqrt(I[p] * I[r])
+    n_inv = len(P_s)
+    if order >= 1:
+        for m in range(n_inv):
+            s_I[m] = P_s[m] * g
+        s_I[p] -= 0.5 * lin * g / I[p]
+        s_I[r] -= 0.5 * lin * g / I[r]
+    if order >= 2:
+        s_II[:, :] = 0.0
+        for q in (p, r):
+            dg = -0.5 * g / I[q]
+            for m in range(n_inv):
+                s_II[m, q] += dg * P_s[m]
+                s_II[q, m] += dg * P_s[m]
+        s_II[p, p] += lin * 0.75 * g / (I[p] * I[p])
+        s_II[r, r] += lin * 0.75 * g / (I[r] * I[r])
+        s_II[p, r] += lin * 0.25 * g / (I[p] * I[r])
+        s_II[r, p] += lin * 0.25 * g / (I[p] * I[r])
+    return lin * g
+
+
+@njit(cache=True)
+def axis_strain_density(I, jac, P, s_ref, C, W_II_const, unit, order):
+    """½ Σ_s C_s Δs_s² for strains s_s = Σ_m P_sm I_m − s⁰_s (s ≥ 1; divided by
+    √(I_p I_r) where ``unit[s]`` = (p, r) ≥ 0: the bending strains written with unit
+    vectors) and the axial strain s₀ = ε = √α/ℓ₀ − 1; C (n_el, n_g, n_s) the diagonal
+    stiffnesses at each point, W_II_const (n_el, n_g, n_inv, n_inv) = Σ_s C_s P_sᵀ P_s over
+    the rows linear in the invariants (s ≥ 1, unit[s, 0] < 0)."""
     n_el, n_g, n_inv = I.shape
     n_s = P.shape[0]
     W, W_I, W_II = density_outputs(n_el, n_g, n_inv, order)
+    s_I = np.zeros(n_inv)
+    s_II = np.zeros((n_inv, n_inv))
     for e in range(n_el):
         for g in range(n_g):
             eps, e_a, e_aa = axial_strain(I[e, g, 0], jac[e, g])
             sigma0 = C[e, g, 0] * eps
             w = 0.5 * eps * sigma0
+            if order >= 2:
+                W_II[e, g] = W_II_const[e, g]
+                W_II[e, g, 0, 0] += C[e, g, 0] * (e_a * e_a + eps * e_aa)
             for s in range(1, n_s):
-                ds = -s_ref[e, g, s]
+                lin = 0.0
                 for m in range(n_inv):
-                    ds += P[s, m] * I[e, g, m]
+                    lin += P[s, m] * I[e, g, m]
+                scaled = unit[s, 0] >= 0
+                if scaled:
+                    value = _unit_scaled(lin, I[e, g], unit[s, 0], unit[s, 1], P[s], s_I, s_II, order)
+                else:
+                    value = lin
+                    for m in range(n_inv):
+                        s_I[m] = P[s, m]
+                ds = value - s_ref[e, g, s]
                 sigma = C[e, g, s] * ds
                 w += 0.5 * ds * sigma
                 if order >= 1:
                     for m in range(n_inv):
-                        W_I[e, g, m] += sigma * P[s, m]
+                        W_I[e, g, m] += sigma * s_I[m]
+                if order >= 2 and scaled:
+                    for m in range(n_inv):
+                        for n in range(n_inv):
+                            W_II[e, g, m, n] += C[e, g, s] * s_I[m] * s_I[n] + sigma * s_II[m, n]
             W[e, g] = w
             if order >= 1:
                 W_I[e, g, 0] += sigma0 * e_a
-            if order >= 2:
-                W_II[e, g] = W_II_const[e, g]
-                W_II[e, g, 0, 0] += C[e, g, 0] * (e_a * e_a + eps * e_aa)
     return W, W_I, W_II
 
 

@@ -106,7 +106,8 @@ class ANCFBeamQuadratic(ANCFBeam3D):
         jac_reduced = np.linalg.norm(reduced.vectors(self.q_ref)[:, :, 0], axis=-1)
         self.axis_terms = [AxisTerm(self, self.quad, self.jac, FULL), AxisTerm(self, reduced, jac_reduced, REDUCED)]
         self.section_term = SectionTerm(self, NODE_XI, SIMPSON, slice(3, 9))
-        self._set_neighbours()
+        # the bending strain is linear along the element: its sensors read it directly,
+        # without the patch recovery (and the element neighbours) of ANCFBeam3D
 
     def _reference_axis(self):
         """Check the nodes: distinct ends, the midpoint between them (its projection on the
