@@ -24,7 +24,12 @@ or L differing from the arc length):
     axial          ε   = |a|/j − 1                      → ½ EA ε²
     shear          γ_y = a·b/j,  γ_z = a·c/j              → ½ k_y GA γ_y² + ½ k_z GA γ_z²
     torsion        κ_x = ½(c·b' − b·c')/j                 → ½ GJ κ_x²
-    bending        κ_y = a·c'/j²,  κ_z = −a·b'/j²         → ½ EI_y κ_y² + ½ EI_z κ_z²
+    bending        κ_y = (a·c')/(|a||c| j),  κ_z = −(a·b')/(|a||b| j)
+                                                          → ½ EI_y κ_y² + ½ EI_z κ_z²
+    (bending is the rotation rate of the unit directors per unit reference length,
+    the bending strain of the geometrically exact rod (Reissner 1972, ZAMP 23:795–804;
+    Simo 1985): written as a·c'/j² it would carry the stretch |a|/j and the director
+    length as factors of the moment; tests/test_validation_cable.py)
     cross-section  e_yy = ½(b·b − 1), e_zz = ½(c·c − 1), γ_yz = b·c
                    → ½ A [E/(1−ν²)(e_yy² + e_zz² + 2ν e_yy e_zz) + G γ_yz²],
                    sampled at the two nodes (trapezoidal rule): between the nodes the
