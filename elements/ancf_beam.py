@@ -66,8 +66,9 @@ the nodes (by ~Δφ²/8 for a rotation Δφ across the element). The cross-secti
 are therefore sampled at the nodes only (trapezoidal rule), where the directors are
 nodal values. A residual coupling of the axis length and the interpolated director
 directions remains for very slender beams: at PL²/EI = 10 with L/h = 1000 the tip
-errors are 0.25, 0.045, 3.1e-4 L at 4, 8, 16 elements (L/h = 100: ≤ 1e-2 L at 4 and 8,
-2.5e-3 L at 16).
+errors are 0.25, 0.050, 2.6e-3, 2.0e-4 L at 4, 8, 16, 32 elements (L/h = 100: ≤ 1e-2 L
+at 4 and 8). The three-node element (:mod:`femdyn.elements.ancf_beam_quadratic`) has
+1.2e-3, 9e-5, 6e-6 L there.
 
 Integration along the axis: ``n_gauss`` = 3 Gauss points by default, exact for the
 linear-regime energy (degree ≤ 4 in ξ); mass and gravity use a 5-point rule.
@@ -82,8 +83,9 @@ accurate at a point; the strain and curvature sensors use :meth:`ANCFBeam3D.reco
 Curved references: a quarter-circle cantilever converges at second order to the
 thin-ring (Castigliano) deflections in and out of plane (tests/test_ancf_beam.py). Very
 slender curved elements lock on coarse meshes (membrane locking of the quadratic axis
-against the linear directors): at R/h = 1000, in-plane tip-load errors of −89 %, −24 %,
-−0.2 % at 4, 8, 16 elements per quarter circle (R/h = 100: −8.7 %, +1.3 %, +0.4 %).
+against the linear directors): at R/h = 1000, in-plane tip-load errors of −90 %, −25 %,
+−0.67 % at 4, 8, 16 elements per quarter circle (R/h = 100: −15 %, −0.67 %, −0.087 %);
+the three-node element is free of it (−0.057 %, −0.0036 % at 4, 8 for both ratios).
 
 Kelvin–Voigt damping (coefficient ``damping`` = c [s]): dissipation ½ c Σ C_k ṡ_k²
 over the strains above (σ_d = c E ε̇ and c G γ̇), F_d = D(q) v with D exact; the

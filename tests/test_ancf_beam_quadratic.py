@@ -126,9 +126,9 @@ def cantilever(n_el, section):
 
 
 def test_large_deflection_converges_to_the_elastica():
-    """L/h = 100, PL²/EI = 5 against Mattiasson's elastica: (v, u) errors 4.6e-5/2.4e-4,
-    6.8e-5/3.3e-5, 8.5e-5/5.8e-5 L at 4, 8, 16 elements and 8.7e-5/6.0e-5 at 32 (measured):
-    converged by 8 elements to the shear and extension offset (~1e-4 L at L/h = 100) that
+    """L/h = 100, PL²/EI = 5 against Mattiasson's elastica: (v, u) errors 4.2e-4/4.2e-4,
+    3.2e-5/1.4e-5, 6.5e-5/1.4e-5 L at 4, 8, 16 elements and 6.7e-5/1.5e-5 at 32 (measured):
+    converged by 16 elements to the shear and extension offset (~1e-4 L at L/h = 100) that
     the inextensible, shear-rigid elastica lacks. Bounds: 2e-4 L at 8 and 16 elements, and
     16 → 32 elements changes the tip by < 1e-5 L."""
     section = sections.rectangular(0.01, 0.01)
@@ -149,10 +149,10 @@ def test_large_deflection_converges_to_the_elastica():
 def test_curved_cantilever_is_free_of_membrane_locking(slenderness):
     """Quarter circle R = 1 m, square section R/slenderness, in-plane tip force along the
     radius: against Castigliano's thin ring (tests/elastica.py). The two-node ANCFBeam3D
-    locks at R/h = 1000 (−89 % at 4 elements); here the errors are −5.2e-3, −3.4e-4 (−3.7e-4),
-    9e-6 (−2.4e-5) at 2, 4, 8 elements for R/h = 100 (1000), measured: independent of the
-    slenderness (selective reduced integration of the axial strain). Bounds: 1e-3 at 4
-    elements, 1e-4 at 8 (the thin-ring formula leaves out ~I/(AR²) ≤ 1e-5)."""
+    locks at R/h = 1000 (−90 % at 4 elements); here the errors are −8.9e-3, −5.7e-4, −3.6e-5
+    at 2, 4, 8 elements for R/h = 100 and 1000 alike (measured): fourth order, independent
+    of the slenderness (selective reduced integration of the axial strain). Bounds: 1e-3 at
+    4 elements, 1e-4 at 8 (the thin-ring formula leaves out ~I/(AR²) ≤ 1e-5)."""
     R, h = 1.0, 1.0 / slenderness
     section = sections.rectangular(h, h)
     G = E / (2 * (1 + NU))
