@@ -27,6 +27,17 @@ def central_difference(fun, q, h):
     return np.stack(cols, axis=-1)
 
 
+def check_energy_derivatives(element, q, tol=1e-6):
+    """The internal force is the gradient of the strain energy and the tangent the Jacobian
+    of the force, by central differences (h = 1e-6 and 1e-7 m: truncation and round-off
+    stay below ``tol`` relative); the tangent of a conservative force is symmetric."""
+    F = element.internal_force(q)
+    assert np.abs(F - central_difference(element.strain_energy, q, 1e-6)).max() <= tol * np.abs(F).max()
+    K, _ = element.stiffness(q)
+    assert np.abs(K - central_difference(element.internal_force, q, 1e-7)).max() <= tol * np.abs(K).max()
+    assert np.abs(K - np.swapaxes(K, 1, 2)).max() <= 1e-10 * np.abs(K).max()
+
+
 def straight_nodes(element_class, n_el, length, direction=(1.0, 0.0, 0.0)):
     """Reference coordinates (n_el, ndof) of a straight chain from the origin along ``direction``."""
     dim = element_class.dim
