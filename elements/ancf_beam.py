@@ -139,7 +139,7 @@ class ANCFBeam3D(ANCFElement):
     the reference directors should be the unit principal axes of the section.
     E [Pa], nu, rho [kg/m³], section (sections.CrossSection), damping [s],
     length [m] (default: the arc length of the reference axis, see
-    :func:`~femdyn.elements.ancf_cable.reference_arc_length`), n_gauss Gauss points along the axis.
+    :func:`~femdyn.elements.ancf_element.reference_arc_length`), n_gauss Gauss points along the axis.
     """
 
     ndof, dim, kind = 24, 3, "ANCFBeam3D"

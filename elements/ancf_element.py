@@ -41,6 +41,7 @@ def per_element(value, n_el, label, kind):
 
 
 def check_section(section, kind):
+    """Raise ModelError naming the element ``kind`` unless ``section`` is a CrossSection."""
     if not isinstance(section, CrossSection):
         raise ModelError(f"{kind}: section must be a femdyn.elements.sections.CrossSection, got {section!r} "
                          "(use sections.circular(radius) or sections.rectangular(b, h))")
@@ -69,6 +70,8 @@ def reference_arc_length(p1, t1, p2, t2, n_points=16, max_iterations=50):
 
 
 def check(condition, values, kind, message):
+    """Raise ModelError for the first element where ``condition`` (n_el,) is False, naming
+    the element ``kind`` and index, the ``message`` (what to fix) and the offending value."""
     bad = np.flatnonzero(~condition)
     if bad.size:
         raise ModelError(f"{kind} element {bad[0]}: {message} (got {float(values[bad[0]]):.6g})")
@@ -77,9 +80,22 @@ def check(condition, values, kind, message):
 class ANCFElement:
     """Common machinery of femdyn's ANCF kernels (a batch of n_el elements).
 
-    A subclass sets ``dim``, ``nodal_order`` (power of L in each nodal vector),
-    ``vector_order`` and ``invariant_pairs`` and implements ``_coefficients(xi)``
-    (gradient vectors at ξ from the nodal vectors), ``_density`` and ``_damping`` (or ``_energy_terms``).
+    A subclass sets ``dim``, ``ndof``, ``n_nodes`` (default 2), ``nodal_order`` (power of L
+    in each nodal vector), ``vector_order`` and ``invariant_pairs``, and implements
+    ``_coefficients(xi)`` (gradient vectors at ξ from the nodal vectors), ``_nodal_shape``,
+    and ``_density`` and ``_damping`` (or ``_energy_terms`` for several quadratures); it
+    calls :meth:`_setup` first. The model layer uses the public interface: ``mass()``,
+    ``gravity(g)``, ``internal_force(qe, ve)``, ``stiffness(qe, ve)``,
+    ``strain_energy(qe)``, ``shape(xi, y, z)``, ``sensor_quantities`` and the attributes
+    ``ndof``, ``dim``, ``rho``, ``A``, ``damping``.
+
+    Example
+    -------
+    >>> from femdyn.elements.ancf_cable import ANCFCable2D
+    >>> from femdyn.elements import sections
+    >>> cable = ANCFCable2D([[0, 0, 1, 0, 1, 0, 1, 0]], 2.1e11, 7850, sections.circular(0.01))
+    >>> cable.strain_energy(cable.q_ref)
+    array([0.])
     """
 
     dim = 3
