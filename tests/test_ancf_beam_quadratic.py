@@ -179,3 +179,33 @@ def test_bad_input_names_the_element():
     flipped[0, 6:9] *= -1                            # r_z of the first node reversed
     with pytest.raises(ModelError, match="left-handed"):
         ANCFBeamQuadratic(flipped, E, RHO, sections.circular(0.01))
+
+
+def test_model_cantilever_with_beam3_elements_and_sensors():
+    """Model layer: ``straight_beam(..., element="beam3")``, a clamp on the root director
+    node, a tip force and strain/curvature sensors. At PL²/EI = 1e-5 the quadratic element
+    represents the linear Timoshenko solution exactly (linear curvature, constant shear):
+    tip deflection PL³/3EI + PL/(kGA) to 1e-6 relative (the geometric nonlinearity is
+    ~1e-10); the surface gauge on top of the root reads M c/EI (tension, M = PL) and the
+    curvature sensor M/EI at ξ = 0.5 of the first element: measured 4e-6 and 8e-12
+    relative (the element's curvature is exact at its midpoint, 4e-6 off at its ends);
+    bounds 1e-5 and 1e-9."""
+    import femdyn
+    from femdyn.solvers.static import static_equilibrium
+    L, n, section = 1.0, 4, sections.circular(0.01)
+    EI = E * float(section.Iy)
+    P = 1e-5 * EI / L**2
+    m = femdyn.Model("beam3 cantilever", gravity=(0, 0, 0))
+    beam = m.straight_beam("b", (0, 0, 0), (L, 0, 0), n, E=E, rho=RHO, section=section, element="beam3", nu=NU)
+    m.clamp("root", "b.0")
+    m.beam_force("tip", "b", n - 1, 1.0, (0, 0, -P))
+    m.sensor_strain("gauge", "b", 0, 0.0, z=0.01)
+    m.sensor_beam("kappa", "b", 0, 0.5, "curvature")
+    system = m.assemble()
+    q, lam = static_equilibrium(system)
+    G, k = E / (2 * (1 + NU)), section.shear_factor(NU)[0]
+    expected = P * L**3 / (3 * EI) + P * L / (k * G * float(section.area))
+    assert -q[m.node(f"b.{2 * n}").dofs[2]] == pytest.approx(expected, rel=1e-6)
+    readings = {s.name: s.measure(q, None, None, lam, 0.0) for s in m.sensors}
+    assert readings["gauge"][0] == pytest.approx(P * L * 0.01 / EI, rel=1e-5)
+    assert readings["kappa"][0] == pytest.approx(P * (L - L / (2 * n)) / EI, rel=1e-9)
