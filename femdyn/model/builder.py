@@ -293,6 +293,8 @@ class Model:
           one per point) projected on the plane ⟂ the tangent, by default the global y
           axis projected at the first point (global z if the curve starts along y) and
           carried along by parallel transport (no twist);
+        - "beam3": ANCFBeamQuadratic, as "beam" with the points taken three at a time
+          (end, midpoint, end, …): an odd number of points (an even one for a loop);
         - None: "cable" for straight centrelines, "cable2d" for curves in a plane
           z = const, otherwise an error asking for "beam".
         E in Pa, ρ in kg/m³, ``section`` from :mod:`femdyn.elements.sections`, ``damping`` in s,
@@ -305,9 +307,10 @@ class Model:
         else:
             tangents = _unit_rows(f"{what}: tangents", tangents, len(points) + closed)[:len(points)]
         element = _centreline_element(what, points, tangents, closed) if element is None else element
-        if element == "beam":
+        if element in ("beam", "beam3"):
             ey = _section_y_axes(what, tangents, y_axis) if y_axis is not None else _transported_y_axes(tangents)
-            nodes = [self.beam_node(f"{name}.{i}", p, t, y, np.cross(t, y))
+            nodes = [self.beam_node(f"{name}.{i}", p, t, y, np.cross(t, y)) if element == "beam"
+                     else self.director_node(f"{name}.{i}", p, y, np.cross(t, y))
                      for i, (p, t, y) in enumerate(zip(points, tangents, ey))]
         else:
             nodes = [self.cable_node(f"{name}.{i}", p, t) for i, (p, t) in enumerate(zip(points, tangents))]
