@@ -24,7 +24,12 @@ or L differing from the arc length):
     axial          ε   = |a|/j − 1                      → ½ EA ε²
     shear          γ_y = a·b/j,  γ_z = a·c/j              → ½ k_y GA γ_y² + ½ k_z GA γ_z²
     torsion        κ_x = ½(c·b' − b·c')/j                 → ½ GJ κ_x²
-    bending        κ_y = a·c'/j²,  κ_z = −a·b'/j²         → ½ EI_y κ_y² + ½ EI_z κ_z²
+    bending        κ_y = (a·c')/(|a||c| j),  κ_z = −(a·b')/(|a||b| j)
+                                                          → ½ EI_y κ_y² + ½ EI_z κ_z²
+    (bending is the rotation rate of the unit directors per unit reference length,
+    the bending strain of the geometrically exact rod (Reissner 1972, ZAMP 23:795–804;
+    Simo 1985): written as a·c'/j² it would carry the stretch |a|/j and the director
+    length as factors of the moment; tests/test_validation_cable.py)
     cross-section  e_yy = ½(b·b − 1), e_zz = ½(c·c − 1), γ_yz = b·c
                    → ½ A [E/(1−ν²)(e_yy² + e_zz² + 2ν e_yy e_zz) + G γ_yz²],
                    sampled at the two nodes (trapezoidal rule): between the nodes the
@@ -61,8 +66,9 @@ the nodes (by ~Δφ²/8 for a rotation Δφ across the element). The cross-secti
 are therefore sampled at the nodes only (trapezoidal rule), where the directors are
 nodal values. A residual coupling of the axis length and the interpolated director
 directions remains for very slender beams: at PL²/EI = 10 with L/h = 1000 the tip
-errors are 0.25, 0.045, 3.1e-4 L at 4, 8, 16 elements (L/h = 100: ≤ 1e-2 L at 4 and 8,
-2.5e-3 L at 16).
+errors are 0.25, 0.050, 2.6e-3, 2.0e-4 L at 4, 8, 16, 32 elements (L/h = 100: ≤ 1e-2 L
+at 4 and 8). The three-node element (:mod:`femdyn.elements.ancf_beam_quadratic`) has
+1.2e-3, 9e-5, 6e-6 L there.
 
 Integration along the axis: ``n_gauss`` = 3 Gauss points by default, exact for the
 linear-regime energy (degree ≤ 4 in ξ); mass and gravity use a 5-point rule.
@@ -77,8 +83,9 @@ accurate at a point; the strain and curvature sensors use :meth:`ANCFBeam3D.reco
 Curved references: a quarter-circle cantilever converges at second order to the
 thin-ring (Castigliano) deflections in and out of plane (tests/test_ancf_beam.py). Very
 slender curved elements lock on coarse meshes (membrane locking of the quadratic axis
-against the linear directors): at R/h = 1000, in-plane tip-load errors of −89 %, −24 %,
-−0.2 % at 4, 8, 16 elements per quarter circle (R/h = 100: −8.7 %, +1.3 %, +0.4 %).
+against the linear directors): at R/h = 1000, in-plane tip-load errors of −90 %, −25 %,
+−0.67 % at 4, 8, 16 elements per quarter circle (R/h = 100: −15 %, −0.67 %, −0.087 %);
+the three-node element is free of it (−0.057 %, −0.0036 % at 4, 8 for both ratios).
 
 Kelvin–Voigt damping (coefficient ``damping`` = c [s]): dissipation ½ c Σ C_k ṡ_k²
 over the strains above (σ_d = c E ε̇ and c G γ̇), F_d = D(q) v with D exact; the
@@ -86,20 +93,23 @@ q-derivative of F_d is left out of K. Units: SI.
 """
 import numpy as np
 
-from femdyn.elements import compiled
-from femdyn.elements.ancf_cable import ANCFElement, _check, _per_element, hermite
+from numba import njit
+
+from femdyn.elements.ancf_element import ANCFElement, check, hermite, per_element
+from femdyn.elements.compiled import axial_strain, density_outputs
 from femdyn.elements.quadrature import InvariantQuadrature
 
 # vectors: 0 a = r_x, 1 b = r_y, 2 c = r_z, 3 b' = r_yx, 4 c' = r_zx
 _I3 = np.eye(3)
-_AXIS_INVARIANTS = ((0, 0, _I3), (0, 1, _I3), (0, 2, _I3), (2, 3, _I3), (1, 4, _I3), (0, 4, _I3), (0, 3, _I3))
+_AXIS_INVARIANTS = ((0, 0, _I3), (0, 1, _I3), (0, 2, _I3), (2, 3, _I3), (1, 4, _I3), (0, 4, _I3), (0, 3, _I3),
+                    (1, 1, _I3), (2, 2, _I3))
 _SECTION_INVARIANTS_BC = ((0, 0, _I3), (1, 1, _I3), (0, 1, _I3))      # b·b, c·c, b·c on the vectors (b, c)
 
 
 def _axis_strain_map():
     """Constant rows ∂s/∂I of the axis strains s₁…s₅ (row 0, the axial strain, is nonlinear).
-    Invariants: α = a·a, a·b, a·c, c·b', b·c', a·c', a·b'."""
-    P = np.zeros((6, 7))
+    Invariants: α = a·a, a·b, a·c, c·b', b·c', a·c', a·b', b·b, c·c."""
+    P = np.zeros((6, 9))
     P[1, 1] = P[2, 2] = 1.0                     # γ_y = a·b, γ_z = a·c
     P[3, 3], P[3, 4] = 0.5, -0.5                # κ_x = ½(c·b' − b·c')
     P[4, 5] = 1.0                               # κ_y = a·c'
@@ -109,8 +119,14 @@ def _axis_strain_map():
 
 # power p of |a⁰| = ds/dx dividing each strain of _axis_strain_map to make it physical:
 # ε (already |a|/|a⁰| − 1), γ_y, γ_z (a/|a⁰| is the unit tangent), κ_x (one x-derivative),
-# κ_y, κ_z (a unit tangent and one x-derivative)
-_ARC_POWER = np.array([0, 1, 1, 1, 2, 2])
+# κ_y, κ_z (one x-derivative; tangent and director made unit vectors, _UNIT_VECTORS)
+_ARC_POWER = np.array([0, 1, 1, 1, 1, 1])
+# the bending strains are written with unit vectors, κ_y = (a/|a|)·(c'/|c|), κ_z = −(a/|a|)·(b'/|b|)
+# (per unit x; divided by j below): each row is divided by the square roots of the listed
+# invariants (−1: none), so that it is the section's rotation rate with no factor of the
+# stretch |a|/j or of the director lengths (Reissner 1972; see the module docstring)
+_UNIT_VECTORS = np.array([[-1, -1], [-1, -1], [-1, -1], [-1, -1], [0, 8], [0, 7]])
+_UNIT_TANGENT = _UNIT_VECTORS[:, 0] >= 0
 
 # cross-section strains e_yy = ½(b·b − 1), e_zz = ½(c·c − 1), γ_yz = b·c
 _SECTION_STRAIN_MAP = np.diag([0.5, 0.5, 1.0])
@@ -123,7 +139,7 @@ class ANCFBeam3D(ANCFElement):
     the reference directors should be the unit principal axes of the section.
     E [Pa], nu, rho [kg/m³], section (sections.CrossSection), damping [s],
     length [m] (default: the arc length of the reference axis, see
-    :func:`~femdyn.elements.ancf_cable.reference_arc_length`), n_gauss Gauss points along the axis.
+    :func:`~femdyn.elements.ancf_element.reference_arc_length`), n_gauss Gauss points along the axis.
     """
 
     ndof, dim, kind = 24, 3, "ANCFBeam3D"
@@ -138,56 +154,47 @@ class ANCFBeam3D(ANCFElement):
 
     def __init__(self, q_ref, E, rho, section, nu=0.3, damping=0.0, length=None, n_gauss=3):
         self._setup(q_ref, E, rho, section, damping, length, n_gauss, nu=nu)
-        frames = self.q_ref.reshape(self.n_el, 2, 4, 3)[:, :, 1:]          # (r_x, r_y, r_z) per node
+        self._check_handedness(self.q_ref.reshape(self.n_el, 2, 4, 3)[:, :, 1:])     # (r_x, r_y, r_z) per node
+        self._constitutive(section)
+        self.axis_terms = [AxisTerm(self, self.quad, self.jac, np.ones(6, bool))]
+        # cross-section strains sampled at the nodes (trapezoidal rule) on the director
+        # coordinates only: the linear interpolation of rotating directors shortens them
+        # between the nodes, which must not count as section deformation (it would lock
+        # large rotations)
+        self.section_term = SectionTerm(self, np.array([0.0, 1.0]), np.array([0.5, 0.5]), slice(6, 12))
+        self._set_neighbours()
+
+    def _check_handedness(self, frames):
+        """Refuse left-handed or degenerate nodal frames (n_el, n_nodes, 3, 3)."""
         handed = np.linalg.det(frames).min(axis=1)
-        _check(handed > 0, handed, self.kind, "the nodal gradients (r_x, r_y, r_z) are left-handed or "
-               "degenerate (det shown); give r_z = r_x × r_y")
+        check(handed > 0, handed, self.kind, "the nodal gradients (r_x, r_y, r_z) are left-handed or "
+              "degenerate (det shown); give r_z = r_x × r_y")
+
+    def _constitutive(self, section):
+        """Diagonal axis stiffnesses C_axis_diag (n_el, 6) for (ε, γ_y, γ_z, κ_x, κ_y, κ_z) =
+        (EA, k_y GA, k_z GA, GJ, EI_y, EI_z) and the plane-stress section stiffness
+        C_section (n_el, 3, 3) for (e_yy, e_zz, γ_yz), all per unit reference length."""
         G = self.E / (2 * (1 + self.nu))
-        ky, kz = (_per_element(k, self.n_el, "shear factor", self.kind) for k in section.shear_factor(self.nu))
-        self.C_axis = np.zeros((self.n_el, 6, 6))
-        for i, value in enumerate((self.E * self.A, ky * G * self.A, kz * G * self.A, G * self.J,
-                                   self.E * self.Iy, self.E * self.Iz)):
-            self.C_axis[:, i, i] = value
+        ky, kz = (per_element(k, self.n_el, "shear factor", self.kind) for k in section.shear_factor(self.nu))
+        self.C_axis_diag = np.ascontiguousarray(np.stack([self.E * self.A, ky * G * self.A, kz * G * self.A,
+                                                          G * self.J, self.E * self.Iy, self.E * self.Iz], -1))
         Ep = self.E / (1 - self.nu**2)
         self.C_section = np.zeros((self.n_el, 3, 3))
         self.C_section[:, 0, 0] = self.C_section[:, 1, 1] = Ep * self.A
         self.C_section[:, 0, 1] = self.C_section[:, 1, 0] = self.nu * Ep * self.A
         self.C_section[:, 2, 2] = G * self.A
         self.G = G
-        self.P_axis = _axis_strain_map()
-        self.s_axis_ref = self._axis_strains(self.quad.invariants(self.z_ref))
-        # physical strains s_k = (P I)_k / |a⁰|^p_k: the energy ½ C_k Δs_k² is ½ (C_k/|a⁰|^2p_k)
-        # (P ΔI)_k², i.e. per-Gauss-point stiffnesses on the strains in ξ-units
-        self.C_axis_diag = np.ascontiguousarray(np.diagonal(self.C_axis, axis1=1, axis2=2))
-        self.C_axis_gauss = np.ascontiguousarray(self.C_axis_diag[:, None, :] / self.jac[:, :, None] ** (2 * _ARC_POWER))
-        # constant parts of the Hessians in invariant space (the map from invariants to
-        # strains is constant except for the axial strain)
-        P1 = self.P_axis[1:]
-        self.W_II_axis = np.ascontiguousarray(np.einsum('sm,egs,sn->egmn', P1, self.C_axis_gauss[:, :, 1:], P1))
-        self.W_II_section = np.ascontiguousarray(np.einsum('sm,est,tn->emn', _SECTION_STRAIN_MAP, self.C_section,
-                                                           _SECTION_STRAIN_MAP))
-        # cross-section strains sampled at the nodes (trapezoidal rule) on the director
-        # coordinates only: the linear interpolation of rotating directors shortens them
-        # between the nodes, which must not count as section deformation (it would lock
-        # large rotations)
-        coef = np.zeros((2, 2, 4))                      # ξ = 0, 1; vectors b, c; nodal r₁ᵧ, r₁𝓏, r₂ᵧ, r₂𝓏
-        coef[0, 0, 0] = coef[0, 1, 1] = coef[1, 0, 2] = coef[1, 1, 3] = 1.0
-        self.section_dofs = slice(6, 12)                # r_y, r_z of each node
-        self.quad_section = InvariantQuadrature(coef, (0, 0), (0, 0, 0, 0), _SECTION_INVARIANTS_BC,
-                                                [0.5, 0.5], self.length, 3)
-        self.jac_section = np.linalg.norm(self.fields(self.q_ref, np.array([0.0, 1.0]))[:, :, 0], axis=-1)
-        directors = self.q_ref.reshape(self.n_el, 2, 12)[:, :, self.section_dofs].reshape(self.n_el, 12)
-        self.I_section_ref = self.quad_section.invariants(self.quad_section.vectors(directors))
+
+    def _set_neighbours(self):
+        """Element arc lengths and the previous and next element along the chain (−1:
+        none), for strain recovery; a model's element set replaces the neighbours with its
+        connectivity (e.g. closed rings)."""
         self.arc_length = self.quad.energy(np.ones_like(self.jac), self.jac)      # ∫ |r⁰_x| dx per element
-        # previous and next element along the chain (−1: none), for strain recovery; a
-        # model's element set replaces them with its connectivity (e.g. closed rings)
         index = np.arange(self.n_el)
         self.neighbours = (np.where(index > 0, index - 1, -1), np.where(index < self.n_el - 1, index + 1, -1))
 
     def _energy_terms(self):
-        return [(self.quad, self.jac, self._axis_density, self._axis_damping, None),
-                (self.quad_section, self.jac_section, self._section_density, self._section_damping,
-                 self.section_dofs)]
+        return [term.entry() for term in self.axis_terms] + [self.section_term.entry()]
 
     @staticmethod
     def _coefficients(xi):
@@ -216,35 +223,6 @@ class ANCFBeam3D(ANCFElement):
         Nz = self._nodal_shape(self.xi_mass, 0.0, 1.0) - N0
         return [(self.rho * self.A, N0), (self.rho * self.Iz, Ny), (self.rho * self.Iy, Nz)]
 
-    # ------------------------------------------------------------------ strains
-    def _axis_strains(self, I):
-        """Axis strains (…, 6) before reference subtraction; entry 0 holds |a|."""
-        s = np.einsum('sm,...m->...s', self.P_axis, I)
-        s[..., 0] = np.sqrt(I[..., 0])
-        return s
-
-    def _axis_density(self, I, z, order):
-        """½ Σ C_k Δs_k² (C_axis diagonal) with its invariant derivatives (compiled, per Gauss point)."""
-        W, W_I, W_II = compiled.axis_strain_density(I, self.jac, self.P_axis, self.s_axis_ref, self.C_axis_gauss,
-                                                    self.W_II_axis, order)
-        return W, (W_I if order >= 1 else None), (W_II if order >= 2 else None)
-
-    def _axis_damping(self, I, z):
-        """c s_Iᵀ C_axis s_I with s_I = ∂s/∂I: the constant rows P_axis except ∂ε/∂α, so
-        c (W_II_axis + C_ε (∂ε/∂α)² e₀e₀ᵀ)."""
-        e_a = 0.5 / (self.jac * np.sqrt(I[..., 0]))                       # ∂ε/∂α, ε = √α/|a⁰| − 1
-        H = self.W_II_axis.copy()
-        H[..., 0, 0] += self.C_axis_gauss[..., 0] * e_a * e_a
-        return H * self.damping[:, None, None, None], None
-
-    def _section_density(self, I, z, order):
-        """½ Δeᵀ C_section Δe with Δe = S (I − I⁰) linear in the invariants: W_II = Sᵀ C S constant."""
-        W, W_I, W_II = compiled.quadratic_density(I, self.I_section_ref, self.W_II_section, order)
-        return W, (W_I if order >= 1 else None), (W_II if order >= 2 else None)
-
-    def _section_damping(self, I, z):
-        return np.repeat((self.W_II_section * self.damping[:, None, None])[:, None], I.shape[1], axis=1), None
-
     # ------------------------------------------------------------------ recovery
     def axial_strain(self, qe, xi, y=0.0, z=0.0):
         """Strain of the material fibre along x at section point (y, z) [m]:
@@ -254,16 +232,13 @@ class ANCFBeam3D(ANCFElement):
             return np.linalg.norm(v[:, 0] + y * v[:, 3] + z * v[:, 4], axis=-1)
         return fibre(qe) / fibre(self.q_ref) - 1
 
-    def _slope_length(self, xi):
-        """|r⁰_x| = ds/dx of the reference axis at ξ (n_el,)."""
-        return np.linalg.norm(self.vectors_at(self.q_ref, xi)[:, 0], axis=-1)
-
     def curvature(self, qe, xi):
-        """Bending curvatures (κ_y, κ_z) = (a·c', −a·b')/|a⁰|² (n_el, 2) [1/m] per unit
-        reference arc length at ξ (total values)."""
+        """Bending strains (κ_y, κ_z) = ((a·c')/|c|, −(a·b')/|b|)/(|a| |a⁰|) (n_el, 2) [1/m]:
+        the section's rotation rate per unit reference arc length at ξ (total values)."""
         v = self.vectors_at(qe, xi)
-        kappa = np.stack([np.sum(v[:, 0] * v[:, 4], -1), -np.sum(v[:, 0] * v[:, 3], -1)], -1)
-        return kappa / self._slope_length(xi)[:, None] ** 2
+        length = lambda k: np.linalg.norm(v[:, k], axis=-1)
+        kappa = np.stack([np.sum(v[:, 0] * v[:, 4], -1) / length(2), -np.sum(v[:, 0] * v[:, 3], -1) / length(1)], -1)
+        return kappa / (length(0) * self._slope_length(xi))[:, None]
 
     def twist(self, qe, xi):
         """Twist rate κ_x = ½(r_z·r_yx − r_y·r_zx)/|a⁰| (n_el,) [rad/m] per unit reference arc
@@ -309,6 +284,96 @@ class ANCFBeam3D(ANCFElement):
         return angles(qe) - angles(self.q_ref)
 
 
+class AxisTerm:
+    """The axis strains of a fully parameterized beam integrated by one quadrature.
+
+    ``rows`` (6,) bool selects the strains (ε, γ_y, γ_z, κ_x, κ_y, κ_z) this quadrature
+    integrates (all of them for ANCFBeam3D; a selective integration splits them over two
+    quadratures). Energy ½ Σ_k C_k Δs_k² per unit reference length, with the physical strains
+    s_k = (P I)_k / j^p_k (j = |r⁰_x|, p_k = _ARC_POWER), the bending ones divided by |a|
+    and the director length as well (_UNIT_VECTORS), and the reference values subtracted.
+    """
+
+    def __init__(self, beam, quad, jac, rows):
+        self.beam, self.quad, self.jac = beam, quad, jac
+        self.P = _axis_strain_map()
+        self.s_ref = self.strains(quad.invariants(quad.vectors(beam.q_ref)))
+        C = beam.C_axis_diag * np.asarray(rows, float)
+        # the energy ½ C_k Δs_k² is ½ (C_k/j^2p_k) (P ΔI)_k²: per-point stiffnesses on the strains in x-units
+        self.C_gauss = np.ascontiguousarray(C[:, None, :] / jac[:, :, None] ** (2 * _ARC_POWER))
+        # constant part of the Hessian in invariant space: the strains linear in the
+        # invariants (shear, torsion); axial and bending strains are added per point
+        linear = ~_UNIT_TANGENT
+        linear[0] = False
+        P1 = self.P[linear]
+        self.W_II = np.ascontiguousarray(np.einsum('sm,egs,sn->egmn', P1, self.C_gauss[:, :, linear], P1))
+
+    def strains(self, I):
+        """Axis strains (…, 6) before reference subtraction, in x-units; entry 0 holds |a|."""
+        s = np.einsum('sm,...m->...s', self.P, I)
+        for k in np.flatnonzero(_UNIT_TANGENT):
+            s[..., k] /= np.sqrt(np.prod(I[..., _UNIT_VECTORS[k]], axis=-1))
+        s[..., 0] = np.sqrt(I[..., 0])
+        return s
+
+    def density(self, I, z, order):
+        """½ Σ C_k Δs_k² with its invariant derivatives (compiled, per Gauss point)."""
+        W, W_I, W_II = axis_strain_density(I, self.jac, self.P, self.s_ref, self.C_gauss, self.W_II, _UNIT_VECTORS,
+                                           order)
+        return W, (W_I if order >= 1 else None), (W_II if order >= 2 else None)
+
+    def damping(self, I, z):
+        """c Σ_k C_k s_k,I s_k,Iᵀ with s_I = ∂s/∂I: constant rows for shear and torsion
+        (W_II), the axial row ∂ε/∂α e₀ and the bending rows of s = (P_k·I) g,
+        g = (I_p I_q)^(−½): P_k g − ½ (P_k·I) g (e_p/I_p + e_q/I_q)."""
+        H = self.W_II.copy()
+        e_a = 0.5 / (self.jac * np.sqrt(I[..., 0]))                       # ∂ε/∂α, ε = √α/j − 1
+        H[..., 0, 0] += self.C_gauss[..., 0] * e_a * e_a
+        for k in np.flatnonzero(_UNIT_TANGENT):
+            p, r = _UNIT_VECTORS[k]
+            g = 1.0 / np.sqrt(I[..., p] * I[..., r])
+            lin = I @ self.P[k]
+            s_I = self.P[k] * g[..., None]
+            s_I[..., p] -= 0.5 * lin * g / I[..., p]
+            s_I[..., r] -= 0.5 * lin * g / I[..., r]
+            H += self.C_gauss[..., k, None, None] * s_I[..., :, None] * s_I[..., None, :]
+        return H * self.beam.damping[:, None, None, None], None
+
+    def entry(self):
+        return self.quad, self.jac, self.density, self.damping, None
+
+
+class SectionTerm:
+    """Cross-section strains e_yy = ½(b·b − 1), e_zz = ½(c·c − 1), γ_yz = b·c of a beam's
+    nodal directors b = r_y, c = r_z, sampled at the nodes ``node_xi`` with the weights
+    ``weights`` (a Newton–Cotes rule) on the director coordinates ``dofs`` of each node:
+    energy ½ Δeᵀ C_section Δe per unit reference length (Δe linear in the invariants)."""
+
+    def __init__(self, beam, node_xi, weights, dofs):
+        n_nodes = len(node_xi)
+        coef = np.zeros((n_nodes, 2, 2 * n_nodes))             # at node k: b = r_y of node k, c = r_z of node k
+        for k in range(n_nodes):
+            coef[k, 0, 2 * k] = coef[k, 1, 2 * k + 1] = 1.0
+        self.beam, self.dofs = beam, dofs
+        self.quad = InvariantQuadrature(coef, (0, 0), (0,) * (2 * n_nodes), _SECTION_INVARIANTS_BC, weights,
+                                        beam.length, 3)
+        self.jac = np.linalg.norm(beam.fields(beam.q_ref, node_xi)[:, :, 0], axis=-1)
+        directors = beam.q_ref.reshape(beam.n_el, n_nodes, -1)[:, :, dofs].reshape(beam.n_el, -1)
+        self.I_ref = self.quad.invariants(self.quad.vectors(directors))
+        self.W_II = np.ascontiguousarray(np.einsum('sm,est,tn->emn', _SECTION_STRAIN_MAP, beam.C_section,
+                                                   _SECTION_STRAIN_MAP))
+
+    def density(self, I, z, order):
+        W, W_I, W_II = quadratic_density(I, self.I_ref, self.W_II, order)
+        return W, (W_I if order >= 1 else None), (W_II if order >= 2 else None)
+
+    def damping(self, I, z):
+        return np.repeat((self.W_II * self.beam.damping[:, None, None])[:, None], I.shape[1], axis=1), None
+
+    def entry(self):
+        return self.quad, self.jac, self.density, self.damping, self.dofs
+
+
 def patch_recovery(mid, arc, previous, following, xi):
     """Values (n_el, k) at ξ of each element from its midpoint samples ``mid`` (n_el, k): the
     straight line in arc length through the element's midpoint and the one of its
@@ -324,3 +389,99 @@ def patch_recovery(mid, arc, previous, following, xi):
     distance = sign * 0.5 * (arc + arc[other])                 # midpoint to midpoint, signed
     return mid + (mid[other] - mid) * ((xi - 0.5) * arc / distance)[:, None]
 
+
+@njit(cache=True)
+def _unit_scaled(lin, I, p, r, P_s, s_I, s_II, order):
+    """s = lin g with g = (I_p I_r)^(−½) (a strain written with unit vectors, lin = P_s·I),
+    filling ∂s/∂I (s_I) and ∂²s/∂I² (s_II)."""
+    g = 1.0 / np.sqrt(I[p] * I[r])
+    n_inv = len(P_s)
+    if order >= 1:
+        for m in range(n_inv):
+            s_I[m] = P_s[m] * g
+        s_I[p] -= 0.5 * lin * g / I[p]
+        s_I[r] -= 0.5 * lin * g / I[r]
+    if order >= 2:
+        s_II[:, :] = 0.0
+        for q in (p, r):
+            dg = -0.5 * g / I[q]
+            for m in range(n_inv):
+                s_II[m, q] += dg * P_s[m]
+                s_II[q, m] += dg * P_s[m]
+        s_II[p, p] += lin * 0.75 * g / (I[p] * I[p])
+        s_II[r, r] += lin * 0.75 * g / (I[r] * I[r])
+        s_II[p, r] += lin * 0.25 * g / (I[p] * I[r])
+        s_II[r, p] += lin * 0.25 * g / (I[p] * I[r])
+    return lin * g
+
+
+@njit(cache=True)
+def axis_strain_density(I, jac, P, s_ref, C, W_II_const, unit, order):
+    """½ Σ_s C_s Δs_s² for strains s_s = Σ_m P_sm I_m − s⁰_s (s ≥ 1; divided by
+    √(I_p I_r) where ``unit[s]`` = (p, r) ≥ 0: the bending strains written with unit
+    vectors) and the axial strain s₀ = ε = √α/ℓ₀ − 1; C (n_el, n_g, n_s) the diagonal
+    stiffnesses at each point, W_II_const (n_el, n_g, n_inv, n_inv) = Σ_s C_s P_sᵀ P_s over
+    the rows linear in the invariants (s ≥ 1, unit[s, 0] < 0)."""
+    n_el, n_g, n_inv = I.shape
+    n_s = P.shape[0]
+    W, W_I, W_II = density_outputs(n_el, n_g, n_inv, order)
+    s_I = np.zeros(n_inv)
+    s_II = np.zeros((n_inv, n_inv))
+    for e in range(n_el):
+        for g in range(n_g):
+            eps, e_a, e_aa = axial_strain(I[e, g, 0], jac[e, g])
+            sigma0 = C[e, g, 0] * eps
+            w = 0.5 * eps * sigma0
+            if order >= 2:
+                W_II[e, g] = W_II_const[e, g]
+                W_II[e, g, 0, 0] += C[e, g, 0] * (e_a * e_a + eps * e_aa)
+            for s in range(1, n_s):
+                lin = 0.0
+                for m in range(n_inv):
+                    lin += P[s, m] * I[e, g, m]
+                scaled = unit[s, 0] >= 0
+                if scaled:
+                    value = _unit_scaled(lin, I[e, g], unit[s, 0], unit[s, 1], P[s], s_I, s_II, order)
+                else:
+                    value = lin
+                    for m in range(n_inv):
+                        s_I[m] = P[s, m]
+                ds = value - s_ref[e, g, s]
+                sigma = C[e, g, s] * ds
+                w += 0.5 * ds * sigma
+                if order >= 1:
+                    for m in range(n_inv):
+                        W_I[e, g, m] += sigma * s_I[m]
+                if order >= 2 and scaled:
+                    for m in range(n_inv):
+                        for n in range(n_inv):
+                            W_II[e, g, m, n] += C[e, g, s] * s_I[m] * s_I[n] + sigma * s_II[m, n]
+            W[e, g] = w
+            if order >= 1:
+                W_I[e, g, 0] += sigma0 * e_a
+    return W, W_I, W_II
+
+
+@njit(cache=True)
+def quadratic_density(I, I_ref, Q, order):
+    """½ ΔIᵀ Q ΔI with ΔI = I − I_ref and a constant (per element) Q (n_el, n_inv, n_inv):
+    strains linear in the invariants (beam cross-section term)."""
+    n_el, n_g, n_inv = I.shape
+    W, W_I, W_II = density_outputs(n_el, n_g, n_inv, order)
+    dI = np.empty(n_inv)
+    for e in range(n_el):
+        for g in range(n_g):
+            for m in range(n_inv):
+                dI[m] = I[e, g, m] - I_ref[e, g, m]
+            w = 0.0
+            for m in range(n_inv):
+                s = 0.0
+                for n in range(n_inv):
+                    s += Q[e, m, n] * dI[n]
+                w += 0.5 * dI[m] * s
+                if order >= 1:
+                    W_I[e, g, m] = s
+            W[e, g] = w
+            if order >= 2:
+                W_II[e, g] = Q[e]
+    return W, W_I, W_II

@@ -15,20 +15,27 @@ curve given by points and unit tangents is followed closely; ``length`` override
 Every strain below is measured per unit reference arc length, so L only selects the
 reference curve through the nodal data, not the stiffness of a given curve.
 
-Strains (per unit reference arc length s, ds = |r⁰_x| dx):
-- axial strain, engineering measure  ε = |r_x| / |r⁰_x| − 1  (what a strain gauge on
-  the axis reads; N = EA ε);
-- curvature of the axis, κ² = |r_x × r_xx|² / |r_x|⁶ = (r_xx·r_xx)/(r_x·r_x)²
-  − (r_x·r_xx)²/(r_x·r_x)³ (Lagrange identity, valid in 2-D and 3-D). In 2-D the signed
-  value κ = (r_x × r_xx)/|r_x|³ is used (positive when the axis turns counter-clockwise,
-  i.e. v'' > 0 for an axis along +x); in 3-D the magnitude.
-
-Energy  U = ½ ∫ (EA ε² + EI (κ − κ₀)²) ds  (Gerstmayr & Shabana 2006;
-Gerstmayr & Irschik 2008, "On the correct representation of bending and axial
-deformation in the absolute nodal coordinate formulation with an elastic line approach",
-J. Sound Vib. 318:461–487, elastic line approach), κ₀ the reference curvature. In 2-D EI = E I_z
-(bending in the x–y plane). The 3-D cable has one isotropic bending stiffness EI and no
-torsion: it suits circular (and other I_y = I_z) sections; use ANCFBeam3D otherwise.
+Strains (per unit reference arc length s₀, ds₀ = |r⁰_x| dx = j dx):
+- axial strain, engineering measure  ε = |r_x| / j − 1 = λ − 1 (λ the stretch; what a
+  strain gauge on the axis reads; N = EA ε);
+- bending: the rotation rate of the tangent t = r_x/|r_x| per unit reference arc length,
+  κ = |t × dt/ds₀| = |r_x × r_xx| / (|r_x|² j), i.e. λ times the geometric curvature
+  |r_x × r_xx|/|r_x|³ of the deformed axis. This is the bending strain of the
+  geometrically exact (Reissner) rod (Reissner 1972, "On one-dimensional finite-strain
+  beam theory: the plane problem", ZAMP 23:795–804; Simo 1985, "A finite strain beam
+  formulation. The three-dimensional dynamic problem. Part I", Comput. Methods Appl.
+  Mech. Eng. 49:55–70), for which M = EI κ is work-conjugate; Irschik & Gerstmayr 2009
+  ("A continuum mechanics based derivation of Reissner's large-displacement
+  finite-strain beam theory", Acta Mech. 206:1–21) derive it for the ANCF elastic line.
+  κ² = (γ/α − β²/α²)/j² with α = r_x·r_x, β = r_x·r_xx, γ = r_xx·r_xx (Lagrange
+  identity, valid in 2-D and 3-D). In 2-D the signed value κ = (r_x × r_xx)/(α j) is used
+  (positive when the axis turns counter-clockwise, i.e. v'' > 0 for an axis along +x);
+  in 3-D the magnitude.
+  Measuring the curvature per deformed length instead (κ/λ, as in Gerstmayr & Shabana
+  2006) changes the moment by the factor λ and the solution at finite stretch: for the
+  extensible cantilever of Gerstmayr & Irschik 2008 (tip load −3EI/L², EA L²/EI = 4800)
+  the tip moves by 1.2e-3 m; with the rotation rate femdyn agrees with the extensible
+  elastica to 1e-9 m at 64 elements (tests/test_validation_cable.py).
 
 Reference curvature. Reference curvatures with |κ₀| L < 1e-9 (STRAIGHT_TOLERANCE) are
 round-off of a straight element (e.g. ~3e-14 1/m for a cable along (0.6, 0.8, 0)) and
@@ -38,8 +45,8 @@ out-of-plane bending and the twist have no stiffness (singular K); ANCFCable3D r
 such references (use ANCFCable2D for curves in a plane, ANCFBeam3D for spatial curves).
 
 Kelvin–Voigt damping (coefficient ``damping`` = c [s], σ_d = c E ε̇): dissipation
-½ c ∫ (EA ε̇² + EI κ̇²) ds (2-D) with damping force F_d = D(q) v, D exact. In 3-D the
-bending part uses the rate of the curvature vector k = r_x × r_xx / |r_x|³ (a cable has
+½ c ∫ (EA ε̇² + EI κ̇²) ds₀ (2-D) with damping force F_d = D(q) v, D exact. In 3-D the
+bending part uses the rate of the curvature vector k = r_x × r_xx / (|r_x|² j) (a cable has
 no section frame, and the rate of |k| is undefined at κ = 0); this is invariant under
 translation and under rigid rotation of straight configurations, while a bent cable in
 rigid rotation with angular velocity ω is damped by c EI |ω × k|². The q-derivative of
@@ -56,21 +63,11 @@ Sign conventions: see :meth:`ANCFCable3D.curvature` and :meth:`ANCFCable.axial_s
 Units: SI (m, N, Pa, kg/m³, s).
 """
 import numpy as np
+from numba import njit
 
-from femdyn.elements import compiled
-from femdyn.elements.quadrature import InvariantQuadrature, gauss_legendre
-from femdyn.elements.sections import CrossSection
+from femdyn.elements.ancf_element import ANCFElement, check, check_section, hermite
+from femdyn.elements.compiled import axial_strain, density_outputs
 from femdyn.errors import ModelError
-
-
-def hermite(xi):
-    """Cubic Hermite functions on [0, 1] (slope dofs scaled by L) and their first two
-    ξ-derivatives; each (n_x, 4) in the order r₁, L r₁', r₂, L r₂'."""
-    xi = np.atleast_1d(np.asarray(xi, float))
-    N = np.stack([1 - 3 * xi**2 + 2 * xi**3, xi - 2 * xi**2 + xi**3, 3 * xi**2 - 2 * xi**3, -xi**2 + xi**3], -1)
-    dN = np.stack([-6 * xi + 6 * xi**2, 1 - 4 * xi + 3 * xi**2, 6 * xi - 6 * xi**2, -2 * xi + 3 * xi**2], -1)
-    ddN = np.stack([-6 + 12 * xi, -4 + 6 * xi, 6 - 12 * xi, -2 + 6 * xi], -1)
-    return N, dN, ddN
 
 
 def skew(v):
@@ -85,255 +82,9 @@ def skew(v):
 STRAIGHT_TOLERANCE = 1e-9      # |κ₀| L below this is round-off of a straight element
 
 
-def _per_element(value, n_el, label, kind):
-    """``value`` (a scalar or one value per element) as an (n_el,) float array."""
-    try:
-        arr = np.asarray(value, float)
-    except (TypeError, ValueError):
-        arr = None
-    if arr is None or arr.ndim > 1 or arr.size not in (1, n_el):
-        raise ModelError(f"{kind}: {label} must be a number or a list of one number per element "
-                         f"({n_el} values), got {value!r}")
-    return np.broadcast_to(arr.reshape(-1), (n_el,)).copy()
-
-
-def _check_section(section, kind):
-    if not isinstance(section, CrossSection):
-        raise ModelError(f"{kind}: section must be a femdyn.elements.sections.CrossSection, got {section!r} "
-                         "(use sections.circular(radius) or sections.rectangular(b, h))")
-
-
-def reference_arc_length(p1, t1, p2, t2, n_points=16, max_iterations=50):
-    """Parameter length L (n_el,) [m] equal to the arc length of the cubic Hermite axis it
-    defines, r(ξ) = N₁ p₁ + N₂ L t₁ + N₃ p₂ + N₄ L t₂ (positions p, slopes t, each (n_el, d)):
-    the fixed point of L ↦ ∫₀¹ |∂r/∂ξ| dξ (Gauss–Legendre, ``n_points``), iterated from the
-    chord. For a straight element with slopes along the chord the map is constant (the
-    slope terms integrate to zero along the chord), so L is the chord; for curved
-    elements its derivative is of the order of the squared turning angle, so a few
-    iterations reach round-off."""
-    xi, w = gauss_legendre(n_points)
-    _, dN, _ = hermite(xi)
-    chord_part = np.einsum('x,ed->exd', dN[:, 0], p1) + np.einsum('x,ed->exd', dN[:, 2], p2)
-    slope_part = np.einsum('x,ed->exd', dN[:, 1], t1) + np.einsum('x,ed->exd', dN[:, 3], t2)
-    L = np.linalg.norm(p2 - p1, axis=1)
-    for _ in range(max_iterations):
-        new = np.linalg.norm(chord_part + L[:, None, None] * slope_part, axis=-1) @ w
-        done = np.all(np.abs(new - L) <= 1e-15 * np.abs(new))
-        L = new
-        if done:
-            break
-    return L
-
-
-def _check(condition, values, kind, message):
-    bad = np.flatnonzero(~condition)
-    if bad.size:
-        raise ModelError(f"{kind} element {bad[0]}: {message} (got {float(values[bad[0]]):.6g})")
-
-
-class ANCFElement:
-    """Common machinery of femdyn's ANCF kernels (a batch of n_el elements).
-
-    A subclass sets ``dim``, ``nodal_order`` (power of L in each nodal vector),
-    ``vector_order`` and ``invariant_pairs`` and implements ``_coefficients(xi)``
-    (gradient vectors at ξ from the nodal vectors), ``_density`` and ``_damping`` (or ``_energy_terms``).
-    """
-
-    dim = 3
-    kind = "ANCF element"
-
-    def _setup(self, q_ref, E, rho, section, damping, length, n_gauss, nu=0.0):
-        q_ref = np.asarray(q_ref, float)
-        if q_ref.ndim != 2 or q_ref.shape[1] != self.ndof:
-            raise ModelError(f"{self.kind}: q_ref must have shape (n_el, {self.ndof}), got {q_ref.shape}")
-        if not np.all(np.isfinite(q_ref)):
-            raise ModelError(f"{self.kind} element {np.flatnonzero(~np.all(np.isfinite(q_ref), 1))[0]}: "
-                             "reference coordinates contain NaN or inf")
-        n_el = len(q_ref)
-        _check_section(section, self.kind)
-        self.q_ref, self.n_el = q_ref, n_el
-        self.E = _per_element(E, n_el, "E", self.kind)
-        self.rho = _per_element(rho, n_el, "rho", self.kind)
-        self.damping = _per_element(damping, n_el, "damping", self.kind)
-        self.nu = _per_element(nu, n_el, "nu", self.kind)
-        _check(self.E > 0, self.E, self.kind, "Young's modulus E must be positive; give it in Pa")
-        _check(self.rho > 0, self.rho, self.kind, "density rho must be positive; give it in kg/m³")
-        _check(self.damping >= 0, self.damping, self.kind, "damping coefficient must be ≥ 0 (seconds)")
-        _check((self.nu > -1) & (self.nu < 0.5), self.nu, self.kind, "Poisson ratio must lie in (−1, 0.5)")
-        self.A = _per_element(section.area, n_el, "section area", self.kind)
-        self.Iy = _per_element(section.Iy, n_el, "section Iy", self.kind)
-        self.Iz = _per_element(section.Iz, n_el, "section Iz", self.kind)
-        self.J = _per_element(section.J, n_el, "section J", self.kind)
-        self.section = section
-        d = self.dim
-        axis = self._reference_axis()
-        if length is None:
-            self.length = reference_arc_length(*axis)
-        else:
-            self.length = _per_element(length, n_el, "length", self.kind)
-            _check(self.length > 0, self.length, self.kind, "length must be positive (metres)")
-        self.xi_gauss, w = gauss_legendre(n_gauss)
-        self.quad = InvariantQuadrature(self._coefficients(self.xi_gauss), self.vector_order, self.nodal_order,
-                                        self.invariant_pairs, w, self.length, d)
-        self.z_ref = self.quad.vectors(q_ref)
-        self.jac = np.linalg.norm(self.z_ref[:, :, 0], axis=-1)          # ds/dx = |r⁰_x|
-        # inertia: its own 5-point rule, exact for the degree-6 products of Hermite functions
-        self.xi_mass, self.w_mass = gauss_legendre(5)
-        self.jac_mass = np.linalg.norm(self.fields(q_ref, self.xi_mass)[:, :, 0], axis=-1)
-        _check(np.all(self.jac > 1e-9, axis=1), self.jac.min(1), self.kind,
-               "reference slope r_x (nearly) vanishes at a Gauss point; give nodal slopes of unit length along the axis")
-
-    def _reference_axis(self):
-        """(p₁, t₁, p₂, t₂) of the reference axis, each (n_el, d), after checking that the
-        nodes are distinct and that each nodal slope points along the element (r_x·(p₂ − p₁)
-        > 0): a slope reversed against (or across) the chord folds the cubic, whose slope
-        then vanishes inside the element (NaN strains)."""
-        d, half = self.dim, self.ndof // 2
-        q = self.q_ref
-        p1, t1, p2, t2 = q[:, :d], q[:, d:2 * d], q[:, half:half + d], q[:, half + d:half + 2 * d]
-        chord = np.linalg.norm(p2 - p1, axis=1)
-        _check(chord > 0, chord, self.kind, "end nodes coincide (zero length); move a node")
-        for k, t in ((1, t1), (2, t2)):
-            cosine = np.sum(t * (p2 - p1), 1) / (chord * np.maximum(np.linalg.norm(t, axis=1), 1e-300))
-            _check(cosine > 0, cosine, self.kind,
-                   f"the slope r_x at its node {k} is zero or points against (or across) the element, "
-                   "whose axis would fold back on itself; give nodal tangents pointing from the "
-                   "element's first node towards its second (cosine with the chord)")
-        return p1, t1, p2, t2
-
-    # ------------------------------------------------------------------ fields
-    def fields(self, qe, xi):
-        """Physical gradient vectors at the points ξ (n_x,): (n_el, n_x, n_vec, dim)."""
-        coef = self._coefficients(np.atleast_1d(np.asarray(xi, float)))      # (n_x, n_vec, n_nodal)
-        d = self.dim
-        qt = np.asarray(qe, float).reshape(self.n_el, -1, d) * self.quad.dof_scale[:, ::d, None]
-        z = np.einsum('xka,eai->exki', coef, qt)
-        return z / self.quad.vec_scale[:, None, :, None]
-
-    def vectors_at(self, qe, xi):
-        """Physical gradient vectors at a single ξ: (n_el, n_vec, dim)."""
-        return self.fields(qe, float(xi))[:, 0]
-
-    def shape(self, xi, y=0.0, z=0.0):
-        """Shape matrix S with r(ξ, y, z) = S q_e: (n_el, dim, ndof) for scalar ξ,
-        (n_el, n_x, dim, ndof) for an array of n_x values."""
-        scalar = np.ndim(xi) == 0
-        N = self._nodal_shape(np.atleast_1d(np.asarray(xi, float)), y, z)    # (n_x, n_nodal)
-        scale = self.quad.dof_scale[:, ::self.dim]
-        S = np.einsum('xa,ea,ij->exiaj', N, scale, np.eye(self.dim)).reshape(self.n_el, len(N), self.dim, self.ndof)
-        return S[:, 0] if scalar else S
-
-    def _nodal_shape(self, xi, y, z):
-        return hermite(xi)[0]
-
-    # ------------------------------------------------------------------ inertia
-    def _mass_terms(self):
-        """[(ρ·(section integral) per unit length [kg/m] (n_el,), nodal shape values at the
-        mass points (n_m, n_nodal))]; the first term is the axis (used for gravity)."""
-        return [(self.rho * self.A, hermite(self.xi_mass)[0])]
-
-    def _mass_weights(self):
-        """w_m L |r⁰_x| at the mass points (n_el, n_m) and the nodal scaling L^o (n_el, n_nodal)."""
-        return self.w_mass[None, :] * self.jac_mass * self.length[:, None], self.quad.dof_scale[:, ::self.dim]
-
-    def mass(self):
-        """Constant mass matrix ∫ρ SᵀS dV = Z ⊗ 1 (n_el, ndof, ndof) [kg]."""
-        wt, scale = self._mass_weights()
-        Z = sum(np.einsum('em,ma,mb->eab', wt * rho_line[:, None], N, N) for rho_line, N in self._mass_terms())
-        Z = Z * scale[:, :, None] * scale[:, None, :]
-        return np.einsum('eab,ij->eaibj', Z, np.eye(self.dim)).reshape(self.n_el, self.ndof, self.ndof)
-
-    def gravity(self, g):
-        """Generalized gravity force ∫ρ Sᵀ g dV (n_el, ndof) [N]; g (dim,) in m/s²."""
-        g = np.asarray(g, float)
-        if g.shape != (self.dim,):
-            raise ModelError(f"{self.kind}: gravity vector must have {self.dim} components, got shape {g.shape}")
-        rho_line, N = self._mass_terms()[0]
-        wt, scale = self._mass_weights()
-        f = np.einsum('em,ma->ea', wt * rho_line[:, None], N) * scale
-        return np.einsum('ea,i->eai', f, g).reshape(self.n_el, self.ndof)
-
-    # ------------------------------------------------------------------ elasticity
-    def _energy_terms(self):
-        """[(quadrature, ds/dx at its points, density, damping, dofs)]: density(I, z, order)
-        → (W, W_I, W_II) per unit reference length; damping(I, z) → (H in invariant space,
-        H_z on the gradient vectors or None), already multiplied by the damping
-        coefficient; dofs the slice of each node's coordinates the term acts on (None: all)."""
-        return [(self.quad, self.jac, self._density, self._damping, None)]
-
-    def _coordinates(self, qe):
-        qe = np.asarray(qe, float)
-        if qe.shape != (self.n_el, self.ndof):
-            raise ModelError(f"{self.kind}: element coordinates must have shape ({self.n_el}, {self.ndof}), got {qe.shape}")
-        return qe
-
-    def strain_energy(self, qe):
-        """Elastic strain energy per element (n_el,) [J]."""
-        qe = self._coordinates(qe)
-        total = np.zeros(self.n_el)
-        for quad, jac, density, _, dofs in self._energy_terms():
-            q = qe if dofs is None else qe.reshape(self.n_el, 2, -1)[:, :, dofs].reshape(self.n_el, -1)
-            z, I = quad.kinematics(q)
-            total += quad.energy(density(I, z, 0)[0], jac)
-        return total
-
-    def _assemble(self, qe, order, damped):
-        F = K = D = None
-        for quad, jac, density, damping, dofs in self._energy_terms():
-            q = qe if dofs is None else qe.reshape(self.n_el, 2, -1)[:, :, dofs].reshape(self.n_el, -1)
-            z, I = quad.kinematics(q)
-            _, W_I, W_II = density(I, z, order)
-            if order == 1:
-                F = self._add(F, quad.force(W_I, jac, z), dofs)
-            else:
-                K = self._add(K, quad.stiffness(W_I, W_II, jac, z), dofs)
-            if damped:
-                H, H_z = damping(I, z)
-                D = self._add(D, quad.invariant_matrix(H, jac, z), dofs)
-                if H_z is not None:
-                    D = self._add(D, quad.project(H_z, jac), dofs)
-        return F, K, D
-
-    def _add(self, total, part, dofs):
-        """total + a term acting on the coordinates ``dofs`` (slice within each node's
-        coordinates, or None: all); total None means zero."""
-        if dofs is None:
-            if total is None:
-                return part
-            total += part
-            return total
-        if total is None:
-            total = np.zeros((self.n_el,) + (self.ndof,) * (part.ndim - 1))
-        n_el, nn = total.shape[0], total.shape[1] // 2            # two nodes per element
-        k = dofs.stop - dofs.start
-        if part.ndim == 2:
-            total.reshape(n_el, 2, nn)[:, :, dofs] += part.reshape(n_el, 2, k)
-        else:
-            total.reshape(n_el, 2, nn, 2, nn)[:, :, dofs, :, dofs] += part.reshape(n_el, 2, k, 2, k)
-        return total
-
-    def _damped(self, ve):
-        return ve is not None and np.any(self.damping > 0)
-
-    def internal_force(self, qe, ve=None):
-        """∂U/∂q (n_el, ndof) [N], plus the damping force D(q) v when ``ve`` is given."""
-        damped = self._damped(ve)
-        F, _, D = self._assemble(self._coordinates(qe), 1, damped)
-        if damped:
-            F = F + np.einsum('eab,eb->ea', D, np.asarray(ve, float))
-        return F
-
-    def stiffness(self, qe, ve=None):
-        """(K, D): tangent stiffness ∂F/∂q (n_el, ndof, ndof) [N/m] and damping matrix
-        ∂F/∂v (or None without ``ve`` or damping). K omits the q-derivative of the damping force."""
-        damped = self._damped(ve)
-        _, K, D = self._assemble(self._coordinates(qe), 2, damped)
-        return K, (D if damped else None)
-
-
 class ANCFCable(ANCFElement):
     """Shared physics of the 2-D and 3-D cable (see module docstring); the density is
-    evaluated by :func:`femdyn.elements.compiled.cable_density`, with the signed planar
+    evaluated by :func:`cable_density`, with the signed planar
     curvature where ``planar`` and κ² = |r_x × r_xx|²/|r_x|⁶ otherwise."""
 
     nodal_order = (0, 1, 0, 1)
@@ -342,7 +93,7 @@ class ANCFCable(ANCFElement):
     def __init__(self, q_ref, E, rho, section, damping=0.0, length=None, n_gauss=3):
         self._setup(q_ref, E, rho, section, damping, length, n_gauss)
         self.EA = self.E * self.A
-        kappa = self._curvature_value(self.z_ref)                   # (n_el, n_g)
+        kappa = self._curvature_value(self.z_ref, self.jac)         # (n_el, n_g)
         # round-off of straight elements (|κ₀| L < STRAIGHT_TOLERANCE) becomes exactly 0
         self.kappa_ref = np.where(np.abs(kappa) * self.length[:, None] < STRAIGHT_TOLERANCE, 0.0, kappa)
 
@@ -353,7 +104,7 @@ class ANCFCable(ANCFElement):
 
     def _density(self, I, z, order):
         """½ EA ε² + ½ EI (κ − κ₀)² and its invariant derivatives (compiled, per Gauss point)."""
-        W, W_I, W_II = compiled.cable_density(I, self.jac, self.EA, self.EI, self.kappa_ref, self.planar, order)
+        W, W_I, W_II = cable_density(I, self.jac, self.EA, self.EI, self.kappa_ref, self.planar, order)
         return W, (W_I if order >= 1 else None), (W_II if order >= 2 else None)
 
     def _damping(self, I, z):
@@ -363,7 +114,7 @@ class ANCFCable(ANCFElement):
         H = np.zeros(I.shape + (I.shape[-1],))
         H[..., 0, 0] = c * self.EA[:, None] * e_a * e_a
         H += (c * self.EI[:, None])[..., None, None] * self._bending_rate_gram(I, z)
-        H_z = self._bending_rate_gram_vectors(z)
+        H_z = self._bending_rate_gram_vectors(z, self.jac)
         return H, (None if H_z is None else (c * self.EI[:, None])[..., None, None] * H_z)
 
     def axial_strain(self, qe, xi, y=0.0, z=0.0):
@@ -389,27 +140,30 @@ class ANCFCable2D(ANCFCable):
         self.EI = self.E * self.Iz
 
     @staticmethod
-    def _curvature_value(z):
+    def _curvature_value(z, jac):
+        """Signed rotation rate κ = (a × b)/(|a|² j) [1/m], a = r_x, b = r_xx, j = |r⁰_x|."""
         a, b = z[..., 0, :], z[..., 1, :]
-        return (a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]) / np.sum(a * a, -1) ** 1.5
+        return (a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]) / (np.sum(a * a, -1) * jac)
 
     def _bending_rate_gram(self, I, z):
-        _, k_I, _ = compiled.planar_curvature(I)          # signed κ(α, δ) = δ α^(−3/2)
+        _, k_I, _ = planar_curvature(I, self.jac)          # signed κ(α, δ) = δ/(α j)
         return k_I[..., :, None] * k_I[..., None, :]
 
     @staticmethod
-    def _bending_rate_gram_vectors(z):
+    def _bending_rate_gram_vectors(z, jac):
         return None
 
     def curvature(self, qe, xi):
-        """Signed curvature κ = (r_x × r_xx)/|r_x|³ (n_el,) [1/m]; positive counter-clockwise."""
-        return self._curvature_value(self.vectors_at(qe, xi))
+        """Signed bending strain κ = (r_x × r_xx)/(|r_x|² |r⁰_x|) (n_el,) [1/m]: the tangent's
+        rotation rate per unit reference arc length; positive counter-clockwise."""
+        return self._curvature_value(self.vectors_at(qe, xi), self._slope_length(xi))
 
     def _axial_and_bending(self, qe, xi, y, z):
         zc, z0 = self.vectors_at(qe, xi), self.vectors_at(self.q_ref, xi)
         eps = self._axis_strain(zc[:, 0], z0[:, 0])
+        j = np.linalg.norm(z0[:, 0], axis=-1)
         # fibre at distance y along n = e_z × t: ε_f = ε − y (κ − κ₀)
-        return eps, -np.asarray(y, float) * (self._curvature_value(zc) - self._curvature_value(z0))
+        return eps, -np.asarray(y, float) * (self._curvature_value(zc, j) - self._curvature_value(z0, j))
 
 
 class ANCFCable3D(ANCFCable):
@@ -426,7 +180,7 @@ class ANCFCable3D(ANCFCable):
     invariant_pairs = ((0, 0, np.eye(3)), (0, 1, np.eye(3)), (1, 1, np.eye(3)))   # α, β, γ
 
     def __init__(self, q_ref, E, rho, section, damping=0.0, length=None, n_gauss=3, y_axis=None):
-        _check_section(section, self.kind)
+        check_section(section, self.kind)
         Iy, Iz = np.broadcast_arrays(np.asarray(section.Iy, float), np.asarray(section.Iz, float))
         if not np.allclose(Iy, Iz, rtol=1e-12, atol=0.0):
             raise ModelError("ANCFCable3D: its bending stiffness is isotropic, but the section has I_y ≠ I_z; "
@@ -439,32 +193,35 @@ class ANCFCable3D(ANCFCable):
     def _require_straight(self):
         """Refuse curved references. r_x × r_xx of a cubic is a quadratic polynomial in ξ, so
         it vanishes on the whole element if it does at ξ = 0, ½, 1."""
-        kappa = self._curvature_value(self.fields(self.q_ref, np.array([0.0, 0.5, 1.0])))
+        z0 = self.fields(self.q_ref, np.array([0.0, 0.5, 1.0]))
+        kappa = self._curvature_value(z0, np.linalg.norm(z0[:, :, 0], axis=-1))
         turn = kappa.max(axis=1) * self.length
-        _check(turn < STRAIGHT_TOLERANCE, turn, self.kind,
+        check(turn < STRAIGHT_TOLERANCE, turn, self.kind,
                "the reference axis is curved (κ₀ L shown), but the 3-D cable is a straight-reference element "
                "(its energy depends on |κ| only: no out-of-plane or torsional stiffness about a curved "
                "reference). Use element 'cable2d' (ANCFCable2D) for curves in a plane z = const or 'beam' "
                "(ANCFBeam3D) for spatial curves; for a straight cable give nodal tangents along the axis")
 
     @staticmethod
-    def _curvature_value(z):
+    def _curvature_value(z, jac):
+        """Bending strain |a × b|/(|a|² j) [1/m], a = r_x, b = r_xx, j = |r⁰_x|."""
         a, b = z[..., 0, :], z[..., 1, :]
-        return np.linalg.norm(np.cross(a, b), axis=-1) / np.sum(a * a, -1) ** 1.5
+        return np.linalg.norm(np.cross(a, b), axis=-1) / (np.sum(a * a, -1) * jac)
 
     @staticmethod
     def _bending_rate_gram(I, z):
         return 0.0
 
     @staticmethod
-    def _bending_rate_gram_vectors(z):
-        """J_kᵀ J_k (n_el, n_g, 6, 6) for the curvature vector k = a × b / |a|³ (compiled)."""
-        return compiled.curvature_rate_gram(z)
+    def _bending_rate_gram_vectors(z, jac):
+        """J_kᵀ J_k (n_el, n_g, 6, 6) for the curvature vector k = a × b / (|a|² j) (compiled)."""
+        return curvature_rate_gram(z, jac)
 
     def curvature_vector(self, qe, xi):
-        """Curvature vector k = r_x × r_xx / |r_x|³ (n_el, 3) [1/m], global axes."""
+        """Bending strain vector k = r_x × r_xx / (|r_x|² |r⁰_x|) (n_el, 3) [1/m], global axes:
+        the tangent's rotation rate per unit reference arc length."""
         z = self.vectors_at(qe, xi)
-        return np.cross(z[:, 0], z[:, 1]) / np.sum(z[:, 0] ** 2, -1)[:, None] ** 1.5
+        return np.cross(z[:, 0], z[:, 1]) / (np.sum(z[:, 0] ** 2, -1) * self._slope_length(xi))[:, None]
 
     def section_axes(self, qe, xi):
         """Section axes (e_y, e_z) (each (n_el, 3)) at ξ: the reference axes carried to the
@@ -503,3 +260,150 @@ class ANCFCable3D(ANCFCable):
         dky = np.sum(k * ey, -1) - np.sum(k0 * ey0, -1)
         dkz = np.sum(k * ez, -1) - np.sum(k0 * ez0, -1)
         return eps, -np.asarray(y, float) * dkz + np.asarray(z, float) * dky
+
+
+# ---------------------------------------------------------------------- compiled density
+# The cable's energy density per unit reference length and its derivatives in the
+# invariants (α, δ) (2-D) or (α, β, γ) (3-D), j = |r⁰_x| at each Gauss point; the
+# quadrature loops that turn them into forces and tangents are shared
+# (:mod:`femdyn.elements.compiled`).
+
+@njit(cache=True)
+def curvature_rate_gram(z, jac):
+    """J_kᵀ J_k (n_el, n_g, 6, 6) for the bending strain vector k = a × b / (α j) of a 3-D
+    cable (a = r_x, b = r_xx, α = a·a, j = |r⁰_x|): J_k = ∂k/∂(a, b) =
+    [−[b]×/(α j) − 2 k aᵀ/α,  [a]×/(α j)]."""
+    n_el, n_g = z.shape[:2]
+    out = np.empty((n_el, n_g, 6, 6))
+    J = np.empty((3, 6))
+    k = np.empty(3)
+    for e in range(n_el):
+        for g in range(n_g):
+            a, b = z[e, g, 0], z[e, g, 1]
+            alpha = a[0] * a[0] + a[1] * a[1] + a[2] * a[2]
+            scale = 1.0 / (alpha * jac[e, g])
+            k[0] = (a[1] * b[2] - a[2] * b[1]) * scale
+            k[1] = (a[2] * b[0] - a[0] * b[2]) * scale
+            k[2] = (a[0] * b[1] - a[1] * b[0]) * scale
+            _skew_into(b, -scale, J, 0)
+            _skew_into(a, scale, J, 3)
+            for i in range(3):
+                for j in range(3):
+                    J[i, j] -= 2.0 * k[i] * a[j] / alpha
+            for r in range(6):
+                for c in range(6):
+                    s = 0.0
+                    for i in range(3):
+                        s += J[i, r] * J[i, c]
+                    out[e, g, r, c] = s
+    return out
+
+
+@njit(cache=True)
+def _skew_into(v, scale, J, col):
+    """J[:, col:col+3] = scale [v]×, with [v]× w = v × w."""
+    J[0, col], J[0, col + 1], J[0, col + 2] = 0.0, -scale * v[2], scale * v[1]
+    J[1, col], J[1, col + 1], J[1, col + 2] = scale * v[2], 0.0, -scale * v[0]
+    J[2, col], J[2, col + 1], J[2, col + 2] = -scale * v[1], scale * v[0], 0.0
+
+
+@njit(cache=True)
+def _planar_curvature(alpha, delta, j, k_I, k_II):
+    """Signed κ = δ/(α j) (δ = r_x × r_xx, α = r_x·r_x, j = |r⁰_x|); fills ∂κ/∂(α, δ) and
+    the Hessian."""
+    inv = 1.0 / alpha
+    k = delta * inv / j
+    k_I[0], k_I[1] = -k * inv, inv / j
+    k_II[0, 0] = 2.0 * k * inv * inv
+    k_II[0, 1] = k_II[1, 0] = -inv * inv / j
+    k_II[1, 1] = 0.0
+    return k
+
+
+@njit(cache=True)
+def planar_curvature(I, jac):
+    """κ (n_el, n_g), ∂κ/∂I (…, 2), ∂²κ/∂I² (…, 2, 2) from the invariants (α, δ)."""
+    n_el, n_g = I.shape[:2]
+    k = np.empty((n_el, n_g))
+    k_I = np.empty((n_el, n_g, 2))
+    k_II = np.empty((n_el, n_g, 2, 2))
+    for e in range(n_el):
+        for g in range(n_g):
+            k[e, g] = _planar_curvature(I[e, g, 0], I[e, g, 1], jac[e, g], k_I[e, g], k_II[e, g])
+    return k, k_I, k_II
+
+
+@njit(cache=True)
+def _planar_bending(I, j, k0, W_I, W_II, k_I, k_II):
+    """½(κ − κ₀)² with κ signed (2-D), adding its invariant derivatives to W_I, W_II (if
+    sized); k_I (2,), k_II (2, 2) scratch."""
+    dk = _planar_curvature(I[0], I[1], j, k_I, k_II) - k0
+    if W_I.size:
+        for m in range(2):
+            W_I[m] += dk * k_I[m]
+    if W_II.size:
+        for m in range(2):
+            for n in range(2):
+                W_II[m, n] += k_I[m] * k_I[n] + dk * k_II[m, n]
+    return 0.5 * dk * dk
+
+
+@njit(cache=True)
+def _spatial_bending(I, j, W_I, W_II, f_I, f_II):
+    """½κ² = ½f with f = κ² = (γ/α − β²/α²)/j² (3-D, invariants α, β, γ; straight
+    reference, κ₀ = 0), adding its invariant derivatives to W_I, W_II (if sized);
+    f_I (3,), f_II (3, 3) scratch."""
+    alpha, beta, gamma = I[0], I[1], I[2]
+    s = 1.0 / (j * j)
+    i1 = 1.0 / alpha
+    i2 = i1 * i1
+    i3 = i2 * i1
+    f_I[0] = (-gamma * i2 + 2.0 * beta * beta * i3) * s
+    f_I[1] = -2.0 * beta * i2 * s
+    f_I[2] = i1 * s
+    if W_I.size:
+        for m in range(3):
+            W_I[m] += 0.5 * f_I[m]
+    if W_II.size:
+        f_II[:, :] = 0.0
+        f_II[0, 0] = (2.0 * gamma * i3 - 6.0 * beta * beta * i2 * i2) * s
+        f_II[0, 1] = f_II[1, 0] = 4.0 * beta * i3 * s
+        f_II[0, 2] = f_II[2, 0] = -i2 * s
+        f_II[1, 1] = -2.0 * i2 * s
+        for m in range(3):
+            for n in range(3):
+                W_II[m, n] += 0.5 * f_II[m, n]
+    return 0.5 * (gamma * i1 - beta * beta * i2) * s
+
+
+@njit(cache=True)
+def cable_density(I, jac, EA, EI, kappa_ref, planar, order):
+    """½ EA ε² + ½ EI (κ − κ₀)² per unit reference length and its invariant derivatives
+    (see the module docstring for the strain measures); ``planar`` selects the signed
+    2-D κ (κ₀ = ``kappa_ref``), otherwise κ = |k| of a straight-reference 3-D cable (κ₀ = 0)."""
+    n_el, n_g, n_inv = I.shape
+    W, W_I, W_II = density_outputs(n_el, n_g, n_inv, order)
+    bI = np.zeros(n_inv if order >= 1 else 0)
+    bII = np.zeros((n_inv, n_inv) if order >= 2 else (0, 0))
+    work_I, work_II = np.empty(n_inv), np.empty((n_inv, n_inv))
+    for e in range(n_el):
+        for g in range(n_g):
+            bI[:] = 0.0
+            bII[:] = 0.0
+            j = jac[e, g]
+            eps, e_a, e_aa = axial_strain(I[e, g, 0], j)
+            if planar:
+                wb = _planar_bending(I[e, g], j, kappa_ref[e, g], bI, bII, work_I, work_II)
+            else:
+                wb = _spatial_bending(I[e, g], j, bI, bII, work_I, work_II)
+            W[e, g] = 0.5 * EA[e] * eps * eps + EI[e] * wb
+            if order >= 1:
+                for m in range(n_inv):
+                    W_I[e, g, m] = EI[e] * bI[m]
+                W_I[e, g, 0] += EA[e] * eps * e_a
+            if order >= 2:
+                for m in range(n_inv):
+                    for n in range(n_inv):
+                        W_II[e, g, m, n] = EI[e] * bII[m, n]
+                W_II[e, g, 0, 0] += EA[e] * (e_a * e_a + eps * e_aa)
+    return W, W_I, W_II

@@ -1,5 +1,9 @@
-"""Compiled loops of the invariant quadrature (see :mod:`femdyn.elements.quadrature`) and
-the energy densities of femdyn's ANCF elements (numba, ``cache=True``).
+"""Compiled loops shared by every ANCF element (numba, ``cache=True``): the invariant
+quadrature of :mod:`femdyn.elements.quadrature` (gradient vectors, invariants, force,
+tangent, projection) and the helpers of energy densities (output arrays, the axial
+strain of the axis). Each element's own density (strain measures and their invariant
+derivatives) is compiled in the element's module, so that a new element adds its
+density next to its class and never edits this file.
 
 Why compiled loops: a multibody model evaluates each beam's kernels several times per
 Newton iteration on small batches (8–32 elements). Written with numpy, one call cost
@@ -264,50 +268,13 @@ def project(G_nnz, G_row, G_col, G_val, vec_scale, dof_scale, H_z, factor):
     return K
 
 
-@njit(cache=True)
-def curvature_rate_gram(z):
-    """J_kᵀ J_k (n_el, n_g, 6, 6) for the curvature vector k = a × b / |a|³ of a 3-D cable
-    (a = r_x, b = r_xx; J_k = ∂k/∂(a, b) = [−[b]×/α^(3/2) − 3 k aᵀ/α,  [a]×/α^(3/2)], α = a·a)."""
-    n_el, n_g = z.shape[:2]
-    out = np.empty((n_el, n_g, 6, 6))
-    J = np.empty((3, 6))
-    k = np.empty(3)
-    for e in range(n_el):
-        for g in range(n_g):
-            a, b = z[e, g, 0], z[e, g, 1]
-            alpha = a[0] * a[0] + a[1] * a[1] + a[2] * a[2]
-            p15 = alpha ** 1.5
-            k[0] = (a[1] * b[2] - a[2] * b[1]) / p15
-            k[1] = (a[2] * b[0] - a[0] * b[2]) / p15
-            k[2] = (a[0] * b[1] - a[1] * b[0]) / p15
-            _skew_into(b, -1.0 / p15, J, 0)
-            _skew_into(a, 1.0 / p15, J, 3)
-            for i in range(3):
-                for j in range(3):
-                    J[i, j] -= 3.0 * k[i] * a[j] / alpha
-            for r in range(6):
-                for c in range(6):
-                    s = 0.0
-                    for i in range(3):
-                        s += J[i, r] * J[i, c]
-                    out[e, g, r, c] = s
-    return out
-
-
-@njit(cache=True)
-def _skew_into(v, scale, J, col):
-    """J[:, col:col+3] = scale [v]×, with [v]× w = v × w."""
-    J[0, col], J[0, col + 1], J[0, col + 2] = 0.0, -scale * v[2], scale * v[1]
-    J[1, col], J[1, col + 1], J[1, col + 2] = scale * v[2], 0.0, -scale * v[0]
-    J[2, col], J[2, col + 1], J[2, col + 2] = -scale * v[1], scale * v[0], 0.0
-
-
 # ---------------------------------------------------------------------- energy densities
 # W (n_el, n_g), W_I (n_el, n_g, n_inv), W_II (n_el, n_g, n_inv, n_inv) per unit reference
 # length; W_II is empty (shape (0, 0, 0, 0)) for order < 2, W_I for order 0.
 
 @njit(cache=True)
-def _outputs(n_el, n_g, n_inv, order):
+def density_outputs(n_el, n_g, n_inv, order):
+    """Zeroed (W, W_I, W_II) of an energy density for ``order`` 0, 1 or 2 (see above)."""
     W = np.empty((n_el, n_g))
     W_I = np.zeros((n_el, n_g, n_inv) if order >= 1 else (0, 0, 0))
     W_II = np.zeros((n_el, n_g, n_inv, n_inv) if order >= 2 else (0, 0, 0, 0))
@@ -315,164 +282,8 @@ def _outputs(n_el, n_g, n_inv, order):
 
 
 @njit(cache=True)
-def _axial(alpha, l0):
+def axial_strain(alpha, l0):
     """Engineering axial strain ε = √α/ℓ₀ − 1 of the axis (α = r_x·r_x, ℓ₀ = |r⁰_x|) with
     ∂ε/∂α and ∂²ε/∂α²."""
     root = np.sqrt(alpha)
     return root / l0 - 1.0, 1.0 / (2.0 * l0 * root), -1.0 / (4.0 * l0 * alpha * root)
-
-
-@njit(cache=True)
-def _planar_curvature(alpha, delta, k_I, k_II):
-    """Signed κ = δ α^(−3/2) (δ = r_x × r_xx, α = r_x·r_x); fills ∂κ/∂(α, δ) and the Hessian."""
-    inv = 1.0 / alpha
-    p15 = inv * np.sqrt(inv)                       # α^(−3/2)
-    k = delta * p15
-    k_I[0], k_I[1] = -1.5 * k * inv, p15
-    k_II[0, 0] = 3.75 * k * inv * inv
-    k_II[0, 1] = k_II[1, 0] = -1.5 * p15 * inv
-    k_II[1, 1] = 0.0
-    return k
-
-
-@njit(cache=True)
-def planar_curvature(I):
-    """κ (n_el, n_g), ∂κ/∂I (…, 2), ∂²κ/∂I² (…, 2, 2) from the invariants (α, δ)."""
-    n_el, n_g = I.shape[:2]
-    k = np.empty((n_el, n_g))
-    k_I = np.empty((n_el, n_g, 2))
-    k_II = np.empty((n_el, n_g, 2, 2))
-    for e in range(n_el):
-        for g in range(n_g):
-            k[e, g] = _planar_curvature(I[e, g, 0], I[e, g, 1], k_I[e, g], k_II[e, g])
-    return k, k_I, k_II
-
-
-@njit(cache=True)
-def _planar_bending(I, k0, W_I, W_II, k_I, k_II):
-    """½(κ − κ₀)² with κ signed (2-D), adding its invariant derivatives to W_I, W_II (if
-    sized); k_I (2,), k_II (2, 2) scratch."""
-    dk = _planar_curvature(I[0], I[1], k_I, k_II) - k0
-    if W_I.size:
-        for m in range(2):
-            W_I[m] += dk * k_I[m]
-    if W_II.size:
-        for m in range(2):
-            for n in range(2):
-                W_II[m, n] += k_I[m] * k_I[n] + dk * k_II[m, n]
-    return 0.5 * dk * dk
-
-
-@njit(cache=True)
-def _spatial_bending(I, W_I, W_II, f_I, f_II):
-    """½κ² = ½f with f = κ² = γ/α² − β²/α³ (3-D, invariants α, β, γ; straight reference,
-    κ₀ = 0), adding its invariant derivatives to W_I, W_II (if sized); f_I (3,), f_II (3, 3)
-    scratch."""
-    alpha, beta, gamma = I[0], I[1], I[2]
-    i1 = 1.0 / alpha
-    i2 = i1 * i1
-    i3 = i2 * i1
-    g2, b2 = gamma * i2, beta * beta * i3                  # γ/α², β²/α³
-    f_I[0], f_I[1], f_I[2] = (-2.0 * g2 + 3.0 * b2) * i1, -2.0 * beta * i3, i2
-    if W_I.size:
-        for m in range(3):
-            W_I[m] += 0.5 * f_I[m]
-    if W_II.size:
-        f_II[:, :] = 0.0
-        f_II[0, 0] = (6.0 * g2 - 12.0 * b2) * i2
-        f_II[0, 1] = f_II[1, 0] = 6.0 * beta * i3 * i1
-        f_II[0, 2] = f_II[2, 0] = -2.0 * i3
-        f_II[1, 1] = -2.0 * i3
-        for m in range(3):
-            for n in range(3):
-                W_II[m, n] += 0.5 * f_II[m, n]
-    return 0.5 * (g2 - b2)
-
-
-@njit(cache=True)
-def cable_density(I, jac, EA, EI, kappa_ref, planar, order):
-    """½ EA ε² + ½ EI (κ − κ₀)² per unit reference length and its invariant derivatives
-    (cable, module :mod:`femdyn.elements.ancf_cable`); ``planar`` selects the signed 2-D κ
-    (κ₀ = ``kappa_ref``), otherwise κ = |κ| of a straight-reference 3-D cable (κ₀ = 0)."""
-    n_el, n_g, n_inv = I.shape
-    W, W_I, W_II = _outputs(n_el, n_g, n_inv, order)
-    bI = np.zeros(n_inv if order >= 1 else 0)
-    bII = np.zeros((n_inv, n_inv) if order >= 2 else (0, 0))
-    work_I, work_II = np.empty(n_inv), np.empty((n_inv, n_inv))
-    for e in range(n_el):
-        for g in range(n_g):
-            bI[:] = 0.0
-            bII[:] = 0.0
-            eps, e_a, e_aa = _axial(I[e, g, 0], jac[e, g])
-            if planar:
-                wb = _planar_bending(I[e, g], kappa_ref[e, g], bI, bII, work_I, work_II)
-            else:
-                wb = _spatial_bending(I[e, g], bI, bII, work_I, work_II)
-            W[e, g] = 0.5 * EA[e] * eps * eps + EI[e] * wb
-            if order >= 1:
-                for m in range(n_inv):
-                    W_I[e, g, m] = EI[e] * bI[m]
-                W_I[e, g, 0] += EA[e] * eps * e_a
-            if order >= 2:
-                for m in range(n_inv):
-                    for n in range(n_inv):
-                        W_II[e, g, m, n] = EI[e] * bII[m, n]
-                W_II[e, g, 0, 0] += EA[e] * (e_a * e_a + eps * e_aa)
-    return W, W_I, W_II
-
-
-@njit(cache=True)
-def axis_strain_density(I, jac, P, s_ref, C, W_II_const, order):
-    """½ Σ_s C_s Δs_s² for strains s_s = Σ_m P_sm I_m − s⁰_s (s ≥ 1) and the axial strain
-    s₀ = ε = √α/ℓ₀ − 1 (beam, module :mod:`femdyn.elements.ancf_beam`); C (n_el, n_g, n_s)
-    the diagonal stiffnesses at each point, W_II_const (n_el, n_g, n_inv, n_inv) =
-    Σ_(s≥1) C_s P_sᵀ P_s."""
-    n_el, n_g, n_inv = I.shape
-    n_s = P.shape[0]
-    W, W_I, W_II = _outputs(n_el, n_g, n_inv, order)
-    for e in range(n_el):
-        for g in range(n_g):
-            eps, e_a, e_aa = _axial(I[e, g, 0], jac[e, g])
-            sigma0 = C[e, g, 0] * eps
-            w = 0.5 * eps * sigma0
-            for s in range(1, n_s):
-                ds = -s_ref[e, g, s]
-                for m in range(n_inv):
-                    ds += P[s, m] * I[e, g, m]
-                sigma = C[e, g, s] * ds
-                w += 0.5 * ds * sigma
-                if order >= 1:
-                    for m in range(n_inv):
-                        W_I[e, g, m] += sigma * P[s, m]
-            W[e, g] = w
-            if order >= 1:
-                W_I[e, g, 0] += sigma0 * e_a
-            if order >= 2:
-                W_II[e, g] = W_II_const[e, g]
-                W_II[e, g, 0, 0] += C[e, g, 0] * (e_a * e_a + eps * e_aa)
-    return W, W_I, W_II
-
-
-@njit(cache=True)
-def quadratic_density(I, I_ref, Q, order):
-    """½ ΔIᵀ Q ΔI with ΔI = I − I_ref and a constant (per element) Q (n_el, n_inv, n_inv):
-    strains linear in the invariants (beam cross-section term)."""
-    n_el, n_g, n_inv = I.shape
-    W, W_I, W_II = _outputs(n_el, n_g, n_inv, order)
-    dI = np.empty(n_inv)
-    for e in range(n_el):
-        for g in range(n_g):
-            for m in range(n_inv):
-                dI[m] = I[e, g, m] - I_ref[e, g, m]
-            w = 0.0
-            for m in range(n_inv):
-                s = 0.0
-                for n in range(n_inv):
-                    s += Q[e, m, n] * dI[n]
-                w += 0.5 * dI[m] * s
-                if order >= 1:
-                    W_I[e, g, m] = s
-            W[e, g] = w
-            if order >= 2:
-                W_II[e, g] = Q[e]
-    return W, W_I, W_II

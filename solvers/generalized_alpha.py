@@ -263,7 +263,9 @@ class NewtonStep:
         return (f"generalized-α step to t = {x.t:.6g} s: {reason}. Largest dynamic residuals at "
                 f"{[(sys.labels[i], float(f'{r[i]:.3g}')) for i in worst_q]}; largest constraint residuals "
                 f"{[(sys.constraints.labels[i], float(f'{phi[i]:.3g}')) for i in worst_c]}. Try a smaller step h, "
-                "a smaller ρ∞, Options(on_failure='retry'), or check the loads and the initial configuration.")
+                "a smaller ρ∞, Options(formulation='stabilized') (fast-spinning bodies make the index-3 "
+                "form's multiplier mode unstable at ρ∞ near 1, docs/validation.md), Options(on_failure='retry'), "
+                "or check the loads and the initial configuration.")
 
 
 class StabilizedStep(NewtonStep):

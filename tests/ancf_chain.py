@@ -1,6 +1,6 @@
-"""Minimal test helper: a chain of ANCF elements sharing nodes (node e and e+1 for
-element e), clamping by dof elimination, Newton statics with load stepping and the
-generalized eigenproblem of the reduced K, M. Not part of femdyn's solver layer."""
+"""Minimal test helper: a chain of ANCF elements sharing end nodes (node e and e+1 for
+element e of two-node elements; e(k−1) … e(k−1)+k−1 for k nodes per element), clamping
+by dof elimination, Newton statics with load stepping and the generalized eigenproblem of the reduced K, M. Not part of femdyn's solver layer."""
 import numpy as np
 import scipy.linalg
 import scipy.sparse
@@ -27,6 +27,17 @@ def central_difference(fun, q, h):
     return np.stack(cols, axis=-1)
 
 
+def check_energy_derivatives(element, q, tol=1e-6):
+    """The internal force is the gradient of the strain energy and the tangent the Jacobian
+    of the force, by central differences (h = 1e-6 and 1e-7 m: truncation and round-off
+    stay below ``tol`` relative); the tangent of a conservative force is symmetric."""
+    F = element.internal_force(q)
+    assert np.abs(F - central_difference(element.strain_energy, q, 1e-6)).max() <= tol * np.abs(F).max()
+    K, _ = element.stiffness(q)
+    assert np.abs(K - central_difference(element.internal_force, q, 1e-7)).max() <= tol * np.abs(K).max()
+    assert np.abs(K - np.swapaxes(K, 1, 2)).max() <= 1e-10 * np.abs(K).max()
+
+
 def straight_nodes(element_class, n_el, length, direction=(1.0, 0.0, 0.0)):
     """Reference coordinates (n_el, ndof) of a straight chain from the origin along ``direction``."""
     dim = element_class.dim
@@ -45,9 +56,10 @@ def straight_nodes(element_class, n_el, length, direction=(1.0, 0.0, 0.0)):
 class Chain:
     def __init__(self, element):
         self.el = element
-        self.nn = element.ndof // 2                      # dofs per node
-        self.n = (element.n_el + 1) * self.nn
-        self.idx = np.arange(element.n_el)[:, None] * self.nn + np.arange(element.ndof)[None, :]
+        self.nn = element.ndof // element.n_nodes        # dofs per node
+        stride = self.nn * (element.n_nodes - 1)         # consecutive elements share one end node
+        self.n = element.n_el * stride + self.nn
+        self.idx = np.arange(element.n_el)[:, None] * stride + np.arange(element.ndof)[None, :]
 
     def gather(self, q):
         return q[self.idx]

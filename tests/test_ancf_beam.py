@@ -204,7 +204,10 @@ def test_large_deflection_converges_to_elastica():
 
 def test_large_deflection_very_slender_beam():
     # L/h = 1000: large rotations per element lock partially (quadratic axis vs linear
-    # directors); errors at PL²/EI = 10: 0.25, 0.045, 3.1e-4 L at 4, 8, 16 elements
+    # directors); errors at PL²/EI = 10: 0.25, 0.050, 2.6e-3 L at 4, 8, 16 elements and
+    # 2.0e-4 L at 32 (bending by the unit directors' rotation rate; with the former
+    # κ = a·b' the shortening of the interpolated directors between the nodes relieved
+    # bending: 0.25, 0.045, 3.1e-4). The quadratic beam: 1.2e-3, 9e-5, 6e-6 L at 4, 8, 16.
     section = sections.rectangular(1e-3, 1e-3)
     v_ref, u_ref = cantilever_tip(10.0)
     errors = []
@@ -213,7 +216,7 @@ def test_large_deflection_very_slender_beam():
         q = chain.solve_static(q0, tip_load(chain, n_el, 1, -10.0 * E * section.Iz), clamp, steps=22, tol=1e-10)
         tip = chain.node_dofs(n_el)
         errors.append(max(abs(-q[tip[1]] - v_ref), abs(1 - q[tip[0]] - u_ref)))
-    assert errors[0] > errors[1] > errors[2] and errors[2] <= 1e-3
+    assert errors[0] > errors[1] > errors[2] and errors[2] <= 3e-3
 
 
 @pytest.mark.parametrize("n_el, tolerance", [(16, 0.017), (32, 0.005)])

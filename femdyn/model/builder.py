@@ -84,6 +84,13 @@ class Model:
                                                             for v, slot in zip((position, rx, ry, rz),
                                                                                ("position (m)", "rx", "ry", "rz"))]))
 
+    def director_node(self, name, position, ry=(0.0, 1.0, 0.0), rz=(0.0, 0.0, 1.0)):
+        """A node of the three-node quadratic ANCF beam: r and the section directors r_y, r_z
+        (9 coordinates, no slope)."""
+        return self.add_node(name, "director", np.concatenate([vector3(v, f"director node '{name}': {slot}")
+                                                                for v, slot in zip((position, ry, rz),
+                                                                                   ("position (m)", "ry", "rz"))]))
+
     def node(self, name):
         try:
             return self.nodes[name] if isinstance(name, str) else name
@@ -172,8 +179,10 @@ class Model:
         ``element`` = "cable" (ANCFCable3D on cable nodes: axial strain and curvature;
         straight reference only), "cable2d" (ANCFCable2D on cable nodes that lie in a plane
         z = const with r_x in it: the model fixes their z components, for planar studies)
-        or "beam" (ANCFBeam3D on beam nodes: extension, shear, bending, torsion,
-        locking-free). E in Pa, ρ in kg/m³, ``section`` from
+        "beam" (ANCFBeam3D on beam nodes: extension, shear, bending, torsion,
+        locking-free) or "beam3" (ANCFBeamQuadratic on director nodes taken three at a time,
+        end–midpoint–end, sharing the end nodes: the same strains, fourth-order bending
+        accuracy, free of membrane locking on curves). E in Pa, ρ in kg/m³, ``section`` from
         :mod:`femdyn.elements.sections`, ``damping`` the Kelvin–Voigt coefficient in s,
         ``nu`` the Poisson ratio (beam), ``y_axis`` the section y direction of a 3-D cable
         (strain recovery only; a beam's section axes are its nodes' r_y, r_z). Each
@@ -191,16 +200,19 @@ class Model:
                                  f"{element} elements need {kind.node_kind} nodes")
         if any(e.name == name for e in self.elements):
             raise ModelError(f"element set '{name}' exists already; names must be unique")
-        pairs = list(zip(nodes[:-1], nodes[1:]))
+        if kind.nodes == 3 and len(nodes) % 2 == 0:
+            raise ModelError(f"ANCF beam '{name}': '{element}' elements take an odd number of nodes (end, midpoint, "
+                             f"end, midpoint, …, end), got {len(nodes)}")
+        groups = list(zip(nodes[:-2:2], nodes[1:-1:2], nodes[2::2]) if kind.nodes == 3 else zip(nodes[:-1], nodes[1:]))
         if kind.planar:
             self._make_planar(name, nodes)
         columns = list(kind.components) if kind.components is not None else slice(None)
-        q_ref = np.array([np.concatenate([nd.initial[columns] for nd in pair]) for pair in pairs])
+        q_ref = np.array([np.concatenate([nd.initial[columns] for nd in group]) for group in groups])
         try:
             kernel = kind.factory(q_ref, E, rho, section, nu, damping, y_axis)
         except ModelError as err:
             raise ModelError(f"ANCF beam '{name}': {err}") from None
-        self.elements.append(ElementSet(name, kernel, pairs, None, kind.components))
+        self.elements.append(ElementSet(name, kernel, groups, None, kind.components))
         return self.elements[-1]
 
     def _make_planar(self, name, nodes):
@@ -224,7 +236,8 @@ class Model:
         a node has one slope, so a corner needs two nodes joined rigidly.
         The cross-section axes are ``y_axis`` (projected ⟂ the axis; default global y, or
         global z for a beam along y) and x × y: the nodes' r_y, r_z of beam elements, the
-        frame of strain gauges on a 3-D cable."""
+        frame of strain gauges on a 3-D cable. With ``element="beam3"`` each element gets a
+        midpoint node too: nodes ``name.0`` … ``name.{2n}``, the ends at even indices."""
         start = vector3(start, f"beam '{name}': start (m)")
         end = vector3(end, f"beam '{name}': end (m)")
         n_el = count(n_elements, f"beam '{name}': n_elements")
@@ -236,16 +249,18 @@ class Model:
         if y_axis is None:   # global y projected onto the section plane (global z for a beam along y)
             y_axis = (0.0, 0.0, 1.0) if abs(ex[1]) > 0.9 else (0.0, 1.0, 0.0)
         ey = section_y_axes(f"beam '{name}'", ex[None, :], y_axis)[0]
-        frame = np.concatenate([ex, ey, np.cross(ex, ey)]) if element == "beam" else ex
+        frame = {"beam": np.concatenate([ex, ey, np.cross(ex, ey)]), "beam3": np.concatenate([ey, np.cross(ex, ey)])
+                 }.get(element, ex)
+        n_nodes = 2 * n_el + 1 if element == "beam3" else n_el + 1          # beam3: midpoint nodes too
+        make = {"beam": self.beam_node, "beam3": self.director_node}.get(element, self.cable_node)
         nodes = []
-        for i in range(n_el + 1):
-            x = start + axis * i / n_el
-            given = first if i == 0 else last if i == n_el else None
+        for i in range(n_nodes):
+            x = start + axis * i / (n_nodes - 1)
+            given = first if i == 0 else last if i == n_nodes - 1 else None
             if given is not None:
                 nodes.append(self._reused_node(name, given, "first" if i == 0 else "last", f"{name}.{i}", x, frame))
                 continue
-            nodes.append(self.beam_node(f"{name}.{i}", x, *frame.reshape(3, 3)) if element == "beam"
-                         else self.cable_node(f"{name}.{i}", x, ex))
+            nodes.append(make(f"{name}.{i}", x, *frame.reshape(-1, 3)))
         return self.ancf_beam(name, nodes, E, rho, section, element, nu, damping, y_axis=ey)
 
     def _reused_node(self, name, node, role, own_name, position, gradients):
@@ -282,6 +297,8 @@ class Model:
           one per point) projected on the plane ⟂ the tangent, by default the global y
           axis projected at the first point (global z if the curve starts along y) and
           carried along by parallel transport (no twist);
+        - "beam3": ANCFBeamQuadratic, as "beam" with the points taken three at a time
+          (end, midpoint, end, …): an odd number of points (an even one for a loop);
         - None: "cable" for straight centrelines, "cable2d" for curves in a plane
           z = const, otherwise an error asking for "beam".
         E in Pa, ρ in kg/m³, ``section`` from :mod:`femdyn.elements.sections`, ``damping`` in s,
@@ -293,9 +310,10 @@ class Model:
         else:
             tangents = unit_rows(f"{what}: tangents", tangents, len(points) + closed)[:len(points)]
         element = centreline_element(what, points, tangents, closed) if element is None else element
-        if element == "beam":
+        if element in ("beam", "beam3"):
             ey = section_y_axes(what, tangents, y_axis) if y_axis is not None else transported_y_axes(tangents)
-            nodes = [self.beam_node(f"{name}.{i}", p, t, y, np.cross(t, y))
+            nodes = [self.beam_node(f"{name}.{i}", p, t, y, np.cross(t, y)) if element == "beam"
+                     else self.director_node(f"{name}.{i}", p, y, np.cross(t, y))
                      for i, (p, t, y) in enumerate(zip(points, tangents, ey))]
         else:
             nodes = [self.cable_node(f"{name}.{i}", p, t) for i, (p, t) in enumerate(zip(points, tangents))]

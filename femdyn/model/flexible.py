@@ -24,15 +24,15 @@ class ElementKind:
     and ``factory(q_ref, E, rho, section, nu, damping, y_axis)`` building the batched kernel
     from the reference coordinates q_ref (n_el, ndof)."""
 
-    def __init__(self, name, node_kind, factory, components=None, planar=False):
+    def __init__(self, name, node_kind, factory, components=None, planar=False, nodes=2):
         self.name, self.node_kind, self.factory = name, node_kind, factory
-        self.components, self.planar = components, planar
+        self.components, self.planar, self.nodes = components, planar, nodes
 
 
 ELEMENT_KINDS = {}
 
 
-def register_element_kind(name, node_kind, factory, components=None, planar=False):
+def register_element_kind(name, node_kind, factory, components=None, planar=False, nodes=2):
     """Register a flexible element kind for ``Model.ancf_beam(..., element=name)``.
 
     Parameters
@@ -48,12 +48,14 @@ def register_element_kind(name, node_kind, factory, components=None, planar=Fals
         Indices within each node's coordinates the kernel takes (default all).
     planar : bool
         The model keeps the nodes in their plane z = const (auxiliary rows).
+    nodes : int
+        Nodes per element along a chain (2: end to end; 3: end, midpoint, end).
 
     Returns
     -------
     ElementKind
     """
-    ELEMENT_KINDS[name] = ElementKind(name, node_kind, factory, components, planar)
+    ELEMENT_KINDS[name] = ElementKind(name, node_kind, factory, components, planar, nodes)
     return ELEMENT_KINDS[name]
 
 
@@ -74,7 +76,13 @@ def _cable2d(q_ref, E, rho, section, nu, damping, y_axis):
 
 register_element_kind("cable", "cable", _cable3d)
 register_element_kind("cable2d", "cable", _cable2d, components=(0, 1, 3, 4), planar=True)
+def _beam_quadratic(q_ref, E, rho, section, nu, damping, y_axis):
+    from femdyn.elements.ancf_beam_quadratic import ANCFBeamQuadratic
+    return ANCFBeamQuadratic(q_ref, E, rho, section, nu=nu, damping=damping)
+
+
 register_element_kind("beam", "beam", _beam3d)
+register_element_kind("beam3", "director", _beam_quadratic, nodes=3)
 
 
 class ElementSet(Part):

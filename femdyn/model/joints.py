@@ -128,8 +128,10 @@ class Clamp(Joint):
             eqs += [Equation(Dot, (node.slot("rx"), w), None, 0.0, None, f"{name} rx: normal {k}")
                     for k, (w, _) in enumerate(normals[:2])]
         else:
-            for i, slot in enumerate(node.slots[2:], start=2):
-                eqs += coincidence(f"{name} {slot}", node.slot(slot), body.material_vector(node.initial[3 * i:3 * i + 3]))
+            for i, slot in enumerate(node.slots):
+                if slot in ("ry", "rz"):        # the section directors (beam and director nodes)
+                    eqs += coincidence(f"{name} {slot}", node.slot(slot),
+                                       body.material_vector(node.initial[3 * i:3 * i + 3]))
         self._equations = eqs
 
 

@@ -3,8 +3,8 @@
 All coordinates live in one global vector q (SI units: m for positions, dimensionless
 for unit vectors and position gradients). A node owns one or more *slots* of three
 consecutive coordinates: an NCF point (slot ``r``), an NCF unit vector (slot ``u``),
-an ANCF cable node (``r``, ``rx``) or a fully parameterized ANCF node (``r``, ``rx``,
-``ry``, ``rz``).
+an ANCF cable node (``r``, ``rx``), a fully parameterized ANCF node (``r``, ``rx``,
+``ry``, ``rz``) or a node of the quadratic beam (``r``, ``ry``, ``rz``).
 
 An :class:`Expr` is an affine 3-vector function of q,
 ``e(q) = Σ_k c_k · q[s_k : s_k+3] + offset``, where s_k is the first index of a slot.
@@ -56,6 +56,7 @@ register_node_kind("point", ("r",))
 register_node_kind("vector", ("u",), unit=True)
 register_node_kind("cable", ("r", "rx"), frame=True)
 register_node_kind("beam", ("r", "rx", "ry", "rz"), frame=True)
+register_node_kind("director", ("r", "ry", "rz"), frame=True)   # node of the three-node quadratic beam (no slope)
 
 
 class Node:

@@ -1,0 +1,149 @@
+"""Three-node, quadratic, fully parameterized 3-D ANCF beam (27 dof) with selective
+reduced integration: shear deformable, free of shear and membrane locking.
+
+Kinematics (Nachbagauer, Pechstein, Irschik & Gerstmayr 2011, "A new locking-free
+formulation for planar, shear deformable, linear and quadratic beam finite elements based
+on the absolute nodal coordinate formulation", Multibody Syst. Dyn. 26:245–263, the
+quadratic element, here in 3-D): three nodes at ξ = 0, ½, 1 (ξ = x/L), each with the
+position r and the cross-section directors r_y, r_z (no slope coordinate), all
+interpolated by the quadratic Lagrange functions
+
+    N₁ = (1 − ξ)(1 − 2ξ),  N₂ = 4ξ(1 − ξ),  N₃ = ξ(2ξ − 1),
+    r(ξ, y, z) = Σ_i N_i (r_i + y r_i,y + z r_i,z).
+
+Axis and directors have the same (quadratic) order, so the directors' rotation, hence
+the bending strain, varies linearly along the element, where the two-node ANCFBeam3D
+(cubic axis, linear directors) has a constant one: bending converges at fourth order in
+the eigenfrequencies (second order for ANCFBeam3D).
+
+Strains: those of :class:`~femdyn.elements.ancf_beam.ANCFBeam3D` (structural mechanics
+approach of Nachbagauer, Gruber & Gerstmayr 2013; axial ε, shear γ_y, γ_z, torsion κ_x,
+bending κ_y, κ_z by the directors' rotation rate, cross-section strains at the nodes).
+
+Locking. The slender limit imposes γ = 0, i.e. the quadratic directors must follow the
+linear axis slope; with exact integration that ties the directors to a linear rotation
+(constant curvature again: shear locking), and on a curved reference the constraint
+ε = 0 of the quadratic axis locks bending (membrane locking). Both are removed by the
+classical selective reduced integration of the Timoshenko element (Zienkiewicz, Taylor
+& Too 1971, "Reduced integration technique in general analysis of plates and shells",
+Int. J. Numer. Meth. Eng. 3:275–290; Prathap & Bhashyam 1982, "Reduced integration and
+the shear-flexible beam element", Int. J. Numer. Meth. Eng. 18:195–210): axial and
+shear strains at the 2 Gauss points (where they are sampled without the spurious
+quadratic part), bending and torsion with 3 points. The element keeps exactly the six
+rigid-body zero-energy modes (tests/test_ancf_beam_quadratic.py).
+
+Cross-section strains at the three nodes (Simpson weights 1/6, 4/6, 1/6), where the
+directors are nodal values (see ANCFBeam3D for why). Mass: consistent, 5-point rule
+(exact for the degree-4 products); rotary inertia of the section on r_y, r_z.
+
+Node order within an element: first end, midpoint, second end; each node's
+coordinates [r, r_y, r_z] (9). Units: SI.
+"""
+import numpy as np
+
+from femdyn.elements.ancf_beam import AxisTerm, SectionTerm, _AXIS_INVARIANTS, ANCFBeam3D
+from femdyn.elements.ancf_element import check
+from femdyn.elements.quadrature import InvariantQuadrature, gauss_legendre
+
+NODE_XI = np.array([0.0, 0.5, 1.0])
+SIMPSON = np.array([1.0, 4.0, 1.0]) / 6.0
+FULL = np.array([False, False, False, True, True, True])        # κ_x, κ_y, κ_z: 3 Gauss points
+REDUCED = ~FULL                                                  # ε, γ_y, γ_z: 2 Gauss points
+
+
+def lagrange2(xi):
+    """Quadratic Lagrange functions at ξ = 0, ½, 1 and their ξ-derivatives, each (n_x, 3)."""
+    xi = np.atleast_1d(np.asarray(xi, float))
+    N = np.stack([(1 - xi) * (1 - 2 * xi), 4 * xi * (1 - xi), xi * (2 * xi - 1)], -1)
+    dN = np.stack([4 * xi - 3, 4 - 8 * xi, 4 * xi - 1], -1)
+    return N, dN
+
+
+class ANCFBeamQuadratic(ANCFBeam3D):
+    """Batch of three-node quadratic ANCF beams (see module docstring).
+
+    Parameters
+    ----------
+    q_ref : (n_el, 27) array
+        Reference coordinates [r₁, r₁,ᵧ, r₁,𝓏, r₂, r₂,ᵧ, r₂,𝓏, r₃, r₃,ᵧ, r₃,𝓏] [m, 1, 1] of
+        the first end, midpoint and second end; the directors should be the unit principal
+        axes of the section.
+    E : float or (n_el,) [Pa];  rho [kg/m³];  section : sections.CrossSection
+    nu : Poisson ratio;  damping : Kelvin–Voigt coefficient [s]
+    length : (n_el,) [m], optional
+        Parameter length L (default: the arc length of the reference axis).
+
+    Raises
+    ------
+    ModelError
+        For bad material data, coinciding nodes, a midpoint off the middle of the element
+        or left-handed director frames.
+
+    Example
+    -------
+    >>> from femdyn.elements import sections
+    >>> node = lambda x: [x, 0, 0, 0, 1, 0, 0, 0, 1]
+    >>> beam = ANCFBeamQuadratic([node(0) + node(0.5) + node(1)], 2.1e11, 7850, sections.circular(0.01))
+    >>> beam.mass().shape
+    (1, 27, 27)
+    """
+
+    ndof, dim, n_nodes, kind = 27, 3, 3, "ANCFBeamQuadratic"
+    sensor_quantities = {"strain": ("axial_strain", ("strain",)),
+                         "curvature": ("curvature", ("kappa_y", "kappa_z")),
+                         "twist": ("twist", ("twist",)), "shear": ("shear_angles", ("gamma_y", "gamma_z"))}
+    nodal_order = (0,) * 9
+    vector_order = (1, 0, 0, 1, 1)
+    invariant_pairs = _AXIS_INVARIANTS
+
+    def __init__(self, q_ref, E, rho, section, nu=0.3, damping=0.0, length=None):
+        self._setup(q_ref, E, rho, section, damping, length, 3, nu=nu)
+        self._check_handedness(self._reference_frames())
+        self._constitutive(section)
+        self.xi_reduced, w_reduced = gauss_legendre(2)
+        reduced = InvariantQuadrature(self._coefficients(self.xi_reduced), self.vector_order, self.nodal_order,
+                                      self.invariant_pairs, w_reduced, self.length, 3)
+        jac_reduced = np.linalg.norm(reduced.vectors(self.q_ref)[:, :, 0], axis=-1)
+        self.axis_terms = [AxisTerm(self, self.quad, self.jac, FULL), AxisTerm(self, reduced, jac_reduced, REDUCED)]
+        self.section_term = SectionTerm(self, NODE_XI, SIMPSON, slice(3, 9))
+        # the bending strain is linear along the element: its sensors read it directly,
+        # without the patch recovery (and the element neighbours) of ANCFBeam3D
+
+    def _reference_axis(self):
+        """Check the nodes: distinct ends, the midpoint between them (its projection on the
+        chord within the middle half), so that the quadratic axis does not fold."""
+        p = self.q_ref.reshape(self.n_el, 3, 9)[:, :, :3]
+        chord = np.linalg.norm(p[:, 2] - p[:, 0], axis=1)
+        check(chord > 0, chord, self.kind, "end nodes coincide (zero length); move a node")
+        s = np.sum((p[:, 1] - p[:, 0]) * (p[:, 2] - p[:, 0]), 1) / np.maximum(chord, 1e-300) ** 2
+        check((s > 0.25) & (s < 0.75), s, self.kind, "the midpoint node is not near the middle of the element "
+              "(its position along the chord, as a fraction, is shown); put it at half the arc length")
+        return p
+
+    def _default_length(self, axis):
+        """Arc length of the quadratic reference axis, ∫₀¹ |Σ N_i'(ξ) r_i| dξ (8-point Gauss)."""
+        xi, w = gauss_legendre(8)
+        _, dN = lagrange2(xi)
+        return np.linalg.norm(np.einsum('xa,ead->exd', dN, axis), axis=-1) @ w
+
+    def _reference_frames(self):
+        """(r_x, r_y, r_z) of the reference at the three nodes, (n_el, 3, 3, 3) (columns)."""
+        z = self.fields(self.q_ref, NODE_XI)                      # (n_el, 3, n_vec, 3)
+        return np.stack([z[:, :, 0], z[:, :, 1], z[:, :, 2]], -1)
+
+    @staticmethod
+    def _coefficients(xi):
+        N, dN = lagrange2(xi)
+        coef = np.zeros((len(N), 5, 9))
+        coef[:, 0, 0::3] = dN                      # a = r_x (times L)
+        coef[:, 1, 1::3] = N                       # b = r_y
+        coef[:, 2, 2::3] = N                       # c = r_z
+        coef[:, 3, 1::3] = dN                      # b' (times L)
+        coef[:, 4, 2::3] = dN                      # c' (times L)
+        return coef
+
+    def _nodal_shape(self, xi, y, z):
+        N, _ = lagrange2(xi)
+        out = np.zeros((len(N), 9))
+        out[:, 0::3], out[:, 1::3], out[:, 2::3] = N, y * N, z * N
+        return out
