@@ -50,7 +50,7 @@ def _weights(sigma, N):
 
 def unseen_directions(J, rtol=1e-10):
     """(singular values, rows of Vᵀ spanning the directions with s ≤ rtol·s_max): what J cannot see."""
-    _, s, Vt = np.linalg.svd(J, full_matrices=True)
+    _, s, Vt = np.linalg.svd(J, full_matrices=J.shape[0] < J.shape[1])      # all of Vᵀ, U only as needed
     s_full = np.zeros(J.shape[1])
     s_full[:len(s)] = s
     return s, Vt[s_full <= rtol * s[0]]
