@@ -24,11 +24,12 @@ def seed_config(noise=0.0):
 @functools.lru_cache(maxsize=None)
 def seed_experiments(combined=False):
     """Noise-free (Measurements, identified model) of seed 004's three plans, plus the combined plan if asked."""
-    cfg = seed_config()
     if combined:
-        cfg = copy.deepcopy(cfg)
-        cfg["experiment"]["plan"] = cfg["experiment"]["plan"] + [COMBINED]
-    return study.simulate_experiments(cfg, log=lambda *a: None)
+        cfg = copy.deepcopy(seed_config())
+        cfg["experiment"]["plan"] = [COMBINED]
+        more, model = study.simulate_experiments(cfg, log=lambda *a: None)
+        return study.concatenate([seed_experiments()[0], more]), model
+    return study.simulate_experiments(seed_config(), log=lambda *a: None)
 
 
 def arm(seed=3):

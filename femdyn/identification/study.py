@@ -88,9 +88,9 @@ def simulate_experiments(config, log=print):
     model, wheel = robot(config)
     ex = config["experiment"]
     columns = plan_columns(model, wheel)
+    plans = [cubic_plan(columns, plan["final_deg"], ex["duration"]) for plan in ex["plan"]]     # all checked first
     parts = []
-    for k, plan in enumerate(ex["plan"]):
-        traj = cubic_plan(columns, plan["final_deg"], ex["duration"])
+    for k, (plan, traj) in enumerate(zip(ex["plan"], plans)):
         meas, merged = wheel_experiment(model, wheel, traj, ex["duration"], ex["sample_interval"], ex["step"],
                                         ex["kp"], ex["kd"])
         parts.append(add_noise(meas, ex["noise_std"], seed=ex["seed"] + k))
@@ -162,6 +162,7 @@ def run(config, out=None, log=print, experiments=None):
     ``experiments`` = (Measurements, identified model) replaces the simulation of step 1
     (e.g. real data, or earlier runs plus a new plan). Returns a :class:`StudyResult`.
     """
+    _selection(robot(config)[0], config["identify"]["parameters"])          # bad names fail before simulating
     meas, model = experiments if experiments is not None else simulate_experiments(config, log)
     sigma = config["experiment"]["noise_std"]
     base, beta_true, linear = linear_form(model, meas, config["experiment"]["channels"], sigma)
