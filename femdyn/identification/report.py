@@ -26,7 +26,7 @@ def table(headers, rows, digits=6):
     """
     def cell(x):
         if isinstance(x, (float, np.floating)):
-            return "—" if not np.isfinite(x) else f"{x:.{digits}g}"
+            return "∞" if np.isposinf(x) else "—" if not np.isfinite(x) else f"{x:.{digits}g}"
         return str(x)
 
     lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
@@ -83,7 +83,7 @@ def plot_fit(path, t, series, ylabel, title):
         ax.plot(t, y, label=label, **style)
     ax.set_xlabel("sample")
     ax.set_ylabel(ylabel)
-    ax.set_title(title)
+    ax.set_title(title, fontsize=9)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
@@ -104,7 +104,7 @@ def plot_estimates(path, names, truth, estimates, title):
         ax.bar(x + k * width, 100 * (np.asarray(theta) / truth - 1), width, label=label)
     ax.set_xticks(x + 0.4 - width / 2, names, rotation=20, fontsize=8)
     ax.set_ylabel("error [%]")
-    ax.set_title(title)
+    ax.set_title(title, fontsize=9)
     ax.axhline(0, color="k", lw=0.8)
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(fontsize=8)

@@ -25,10 +25,12 @@ The kinematic quantities come from the solver's own sweeps (:func:`.kinematics`,
 :func:`.inverse_dynamics`), so the regressors reproduce the solver to round-off.
 """
 import numpy as np
+from numba import njit
 
 from femdyn.errors import ModelError
 
 from .dynamics import as_vector, inverse_dynamics, kinematics
+from .spatial import cross_force
 
 PARAMETERS = ("m", "hx", "hy", "hz", "Ixx", "Ixy", "Iyy", "Ixz", "Iyz", "Izz")
 N_PARAMETERS = len(PARAMETERS)
@@ -42,10 +44,26 @@ def skew_stack(w):
     return out
 
 
-def inertia_map(v):
-    """A(v) (…, 6, 10) with ``I(π) v = A(v) π`` for motion vectors v = [ω; u] (…, 6).
+@njit(cache=True, inline="always")
+def inertia_map_into(v, out):
+    """``out`` (6, 10) = A(v) with ``I(π) v = A(v) π`` for a motion vector v = [ω; u] (6,).
 
     Rows: [Ī ω + h × u ; m u + ω × h] (RBDA eq. 2.63 written in π; Atkeson et al. 1986 eq. 9).
+    """
+    w0, w1, w2, u0, u1, u2 = v[0], v[1], v[2], v[3], v[4], v[5]
+    for a in range(6):
+        for b in range(10):
+            out[a, b] = 0.0
+    out[0, 2], out[0, 3], out[1, 1], out[1, 3], out[2, 1], out[2, 2] = u2, -u1, -u2, u0, u1, -u0     # h × u
+    out[3, 0], out[4, 0], out[5, 0] = u0, u1, u2                                                    # m u
+    out[3, 2], out[3, 3], out[4, 1], out[4, 3], out[5, 1], out[5, 2] = -w2, w1, w2, -w0, -w1, w0    # ω × h
+    out[0, 4], out[0, 5], out[0, 7] = w0, w1, w2           # Ī ω, columns Ixx Ixy Iyy Ixz Iyz Izz
+    out[1, 5], out[1, 6], out[1, 8] = w0, w1, w2
+    out[2, 7], out[2, 8], out[2, 9] = w0, w1, w2
+
+
+def inertia_map(v):
+    """A(v) (6, 10) with ``I(π) v = A(v) π`` for a motion vector v = [ω; u] (rad/s, m/s).
 
     Example
     -------
@@ -53,24 +71,72 @@ def inertia_map(v):
     >>> A.shape
     (6, 10)
     """
-    w, u = v[..., :3], v[..., 3:]
-    A = np.zeros(v.shape[:-1] + (6, N_PARAMETERS))
-    A[..., :3, 1:4] = -skew_stack(u)            # h × u = −u× h
-    A[..., 3:, 0] = u
-    A[..., 3:, 1:4] = skew_stack(w)             # ω × h
-    wx, wy, wz = w[..., 0], w[..., 1], w[..., 2]
-    A[..., 0, 4], A[..., 0, 5], A[..., 0, 7] = wx, wy, wz          # Ī ω, columns Ixx Ixy Iyy Ixz Iyz Izz
-    A[..., 1, 5], A[..., 1, 6], A[..., 1, 8] = wx, wy, wz
-    A[..., 2, 7], A[..., 2, 8], A[..., 2, 9] = wx, wy, wz
-    return A
-
-
-def cross_force_stack(v):
-    """Matrices (…, 6, 6) of ``v ×*`` (RBDA table 2.5) for motion vectors v (…, 6)."""
-    W, U = skew_stack(v[..., :3]), skew_stack(v[..., 3:])
-    out = np.zeros(v.shape[:-1] + (6, 6))
-    out[..., :3, :3], out[..., :3, 3:], out[..., 3:, 3:] = W, U, W
+    out = np.empty((6, N_PARAMETERS))
+    inertia_map_into(np.ascontiguousarray(v, dtype=float), out)
     return out
+
+
+@njit(cache=True)
+def _momentum_rows(R_world, p_world, vel, point, Y):
+    """Y (6, 10 n) = Σ_i X*_i A(v_i) in world coordinates about ``point``."""
+    A, ang, lin = np.empty((6, 10)), np.empty(3), np.empty(3)
+    for i in range(vel.shape[0]):
+        inertia_map_into(vel[i], A)
+        r0, r1, r2 = p_world[i, 0] - point[0], p_world[i, 1] - point[1], p_world[i, 2] - point[2]
+        for c in range(10):
+            for a in range(3):
+                s, t = 0.0, 0.0
+                for b in range(3):
+                    s += R_world[i, a, b] * A[b, c]
+                    t += R_world[i, a, b] * A[b + 3, c]
+                ang[a], lin[a] = s, t
+            col = i * 10 + c
+            Y[0, col] = ang[0] + r1 * lin[2] - r2 * lin[1]
+            Y[1, col] = ang[1] + r2 * lin[0] - r0 * lin[2]
+            Y[2, col] = ang[2] + r0 * lin[1] - r1 * lin[0]
+            Y[3, col], Y[4, col], Y[5, col] = lin[0], lin[1], lin[2]
+
+
+@njit(cache=True)
+def _torque_rows(parent, S, v_index, joint_nv, Xup, vel, acc, Y):
+    """Y (nv, 10 n): body forces B_i π_i = (A(a_i) + v_i ×* A(v_i)) π_i carried up the tree (RNEA backward sweep)."""
+    A, F, Fn = np.empty((6, 10)), np.empty((6, 10)), np.empty((6, 10))
+    col, out = np.empty(6), np.empty(6)
+    for a in range(Y.shape[0]):
+        for b in range(Y.shape[1]):
+            Y[a, b] = 0.0
+    for i in range(parent.shape[0]):
+        inertia_map_into(vel[i], A)
+        for c in range(10):
+            for a in range(6):
+                col[a] = A[a, c]
+            cross_force(vel[i], col, out)
+            for a in range(6):
+                F[a, c] = out[a]
+        inertia_map_into(acc[i], A)
+        for a in range(6):
+            for c in range(10):
+                F[a, c] += A[a, c]
+        k = i
+        while k >= 0:
+            for m in range(joint_nv[k]):
+                for c in range(10):
+                    s = 0.0
+                    for a in range(6):
+                        s += S[k, a, m] * F[a, c]
+                    Y[v_index[k] + m, i * 10 + c] = s
+            if parent[k] < 0:
+                break
+            for c in range(10):
+                for a in range(6):
+                    s = 0.0
+                    for b in range(6):
+                        s += Xup[k, b, a] * F[b, c]
+                    Fn[a, c] = s
+            for a in range(6):
+                for c in range(10):
+                    F[a, c] = Fn[a, c]
+            k = parent[k]
 
 
 def parameters_from_inertia(inertia):
@@ -106,16 +172,7 @@ def inertial_parameters(model):
     return parameters_from_inertia(model.inertia).ravel()
 
 
-def _world_rows(data, body_rows, about):
-    """Carry body-coordinate wrench rows (n, 6, k) to the world frame about ``about`` and sum over bodies."""
-    R, p = data.R_world, data.p_world
-    angular = np.einsum("iab,ibk->iak", R, body_rows[:, :3])
-    linear = np.einsum("iab,ibk->iak", R, body_rows[:, 3:])
-    angular += np.einsum("iab,ibk->iak", skew_stack(p - about), linear)
-    return np.concatenate([angular, linear], axis=1)
-
-
-def _about_point(model, data, q, about):
+def _about_point(about):
     if isinstance(about, str):
         if about == "origin":
             return np.zeros(3)
@@ -153,18 +210,9 @@ def momentum_regressor(model, data, q, v, about="origin"):
     True
     """
     kinematics(model, data, q, v)
-    point = _about_point(model, data, q, about)
-    rows = _block_diagonal(inertia_map(data.vel))
-    return _world_rows(data, rows, point).sum(axis=0)
-
-
-def _block_diagonal(blocks):
-    """(n, 6, 10) per-body blocks as (n, 6, 10 n) rows with body i's block in columns 10 i … 10 i + 9."""
-    n = blocks.shape[0]
-    out = np.zeros((n, 6, n * N_PARAMETERS))
-    for i in range(n):
-        out[i, :, i * N_PARAMETERS:(i + 1) * N_PARAMETERS] = blocks[i]
-    return out
+    Y = np.empty((6, model.n * N_PARAMETERS))
+    _momentum_rows(data.R_world, data.p_world, data.vel, _about_point(about), Y)
+    return Y
 
 
 def first_moment_regressor(model, data, q):
@@ -213,16 +261,6 @@ def torque_regressor(model, data, q, v, qdd, gravity=None):
     True
     """
     inverse_dynamics(model, data, q, v, qdd, gravity=gravity)
-    vel, acc = data.vel, data.acc
-    B = inertia_map(acc) + cross_force_stack(vel) @ inertia_map(vel)       # f_i = B_i π_i, body coordinates
-    Y = np.zeros((model.nv, model.n * N_PARAMETERS))
-    for i in range(model.n):
-        F, k = B[i], i
-        cols = slice(i * N_PARAMETERS, (i + 1) * N_PARAMETERS)
-        while k >= 0:
-            nv, vi = model.joint_nv[k], model.v_index[k]
-            if nv:
-                Y[vi:vi + nv, cols] = model.S[k, :, :nv].T @ F
-            F = data.Xup[k].T @ F
-            k = model.parent[k]
+    Y = np.empty((model.nv, model.n * N_PARAMETERS))
+    _torque_rows(model.parent, model.S, model.v_index, model.joint_nv, data.Xup, data.vel, data.acc, Y)
     return Y
