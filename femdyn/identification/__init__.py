@@ -8,7 +8,8 @@
 * :mod:`.experiment` — simulated measurements (reaction-wheel momentum, joint forces), noise;
 * :mod:`.regression` — measurement equations (linear stacks, centroidal momentum);
 * :mod:`.estimators` — least squares with covariance, the linearized iteration, differential evolution;
-* :mod:`.report`, :mod:`.config`, :mod:`.study` — tables, plots, TOML studies (``femdyn identify``).
+* :mod:`.report`, :mod:`.config`, :mod:`.study`, :mod:`.torque_study` — tables, plots, TOML studies
+  (``femdyn identify``): momentum of a free-floating robot, joint forces of a fixed-base arm.
 """
 from .base_parameters import BaseParameters, base_parameters, structural
 from .estimators import Estimate, global_fit, least_squares, linearized_iteration
