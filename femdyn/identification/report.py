@@ -1,0 +1,114 @@
+"""Tables, the identifiability report and plots of an identification.
+
+The identifiability report works on the Jacobian J = ∂f/∂θ of the measurement equation
+at the estimate, with the parameters scaled to relative changes (columns J_k θ_k), so
+parameters of different units compare:
+
+* relative sensitivity ‖J_k θ_k‖ / √N — how much a 100 % change of θ_k moves the
+  measurements (rms, units of y);
+* relative standard deviation σ_k / |θ_k| from the covariance σ² (JᵀJ)⁻¹ — what the
+  noise level σ leaves of the parameter (Swevers et al. 1997, §III);
+* the weakest direction: the right singular vector of the scaled J with the smallest
+  singular value, i.e. the combination of parameters the data see least.
+"""
+import numpy as np
+
+
+def table(headers, rows, digits=6):
+    """A Markdown table (str): numbers with ``digits`` significant digits, strings as they are.
+
+    Example
+    -------
+    >>> print(table(["a", "b"], [["x", 1.0]]))
+    | a | b |
+    |---|---|
+    | x | 1 |
+    """
+    def cell(x):
+        if isinstance(x, (float, np.floating)):
+            return "∞" if np.isposinf(x) else "—" if not np.isfinite(x) else f"{x:.{digits}g}"
+        return str(x)
+
+    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
+    lines += ["| " + " | ".join(cell(x) for x in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def identifiability(J, theta, names, sigma):
+    """(text, relative std (p,)) of the identifiability analysis described in the module doc.
+
+    J (N, p) Jacobian of the measurements at θ (p,); sigma the noise standard deviation
+    (units of the measurements; 0: the relative std column is left out). Directions the
+    data cannot see (singular value ≤ 1e-10 of the largest) are named, and parameters
+    involved in them get an infinite relative std.
+    """
+    from .estimators import unseen_directions
+    theta = np.asarray(theta, float)
+    Js = J * theta[None, :]
+    sensitivity = np.linalg.norm(Js, axis=0) / np.sqrt(J.shape[0])
+    s, null = unseen_directions(Js)
+    _, _, Vt = np.linalg.svd(Js, full_matrices=False)
+    keep = s > 1e-10 * s[0]
+    rel_std = (sigma if sigma > 0 else 1.0) * np.sqrt(np.diag((Vt[keep].T / s[keep] ** 2) @ Vt[keep]))
+    if len(null):
+        rel_std[np.abs(null).max(axis=0) > 1e-6] = np.inf
+    weak = Vt[-1] / np.abs(Vt[-1]).max() if not len(null) else null[0] / np.abs(null[0]).max()
+    rows = [[n, float(t), float(sens), float(100 * r) if sigma > 0 else float("nan"), float(w)]
+            for n, t, sens, r, w in zip(names, theta, sensitivity, rel_std, weak)]
+    least = int(np.argmin(sensitivity))
+    text = [table(["parameter", "value", "rel. sensitivity (rms of y per 100 %)",
+                   f"rel. std % (σ = {sigma:g})", "weakest direction"], rows, 4), "",
+            f"Singular values of the scaled Jacobian: {np.array2string(s, precision=4)}; "
+            f"condition number {s[0] / max(s[-1], 1e-300):.4g}.",
+            f"Least sensitive: {names[least]} (a 100 % change moves the measurements by {sensitivity[least]:.3g} rms, "
+            f"{sensitivity[least] / sensitivity.max():.2%} of the most sensitive parameter): its share of the "
+            "measured momentum is small, so noise and model error weigh most on it."]
+    for direction in null:
+        d = direction / np.abs(direction).max()
+        combo = " + ".join(f"{c:.4g}·Δ{n}/{n}" for n, c in zip(names, d) if abs(c) > 1e-3)
+        text.append(f"NOT IDENTIFIABLE from these data: the relative changes along ({combo}) leave every "
+                    "measurement unchanged (to first order); more varied motions (several joints at once, other "
+                    "configurations) or fixing one of these parameters are needed.")
+    return "\n".join(text), rel_std
+
+
+def plot_fit(path, t, series, ylabel, title):
+    """Measured and predicted channels against the sample number; ``series`` maps label → (N,) values."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(8, 3.5))
+    for k, (label, y) in enumerate(series.items()):
+        style = dict(marker="o", linestyle="none", color="k") if k == 0 else dict(linestyle="-")
+        ax.plot(t, y, label=label, **style)
+    ax.set_xlabel("sample")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=9)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def plot_estimates(path, names, truth, estimates, title):
+    """Bar chart of estimate/true − 1 (%) per parameter for each estimator (``estimates``: label → θ)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(8, 3.5))
+    width = 0.8 / max(len(estimates), 1)
+    x = np.arange(len(names))
+    for k, (label, theta) in enumerate(estimates.items()):
+        ax.bar(x + k * width, 100 * (np.asarray(theta) / truth - 1), width, label=label)
+    ax.set_xticks(x + 0.4 - width / 2, names, rotation=20, fontsize=8)
+    ax.set_ylabel("error [%]")
+    ax.set_title(title, fontsize=9)
+    ax.axhline(0, color="k", lw=0.8)
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

@@ -1,0 +1,266 @@
+"""Dynamics linear in the inertial parameters: momentum and joint-force regressors of a tree.
+
+Every body's spatial inertia about its origin (RBDA ch. 2)
+
+    I_i = [[Ī_i, h_i×], [h_i×ᵀ, m_i 1]],    h_i = m_i c_i,    Ī_i = I_c,i + m_i c_i×ᵀ c_i×,
+
+is linear in the ten *inertial parameters*
+
+    π_i = [m, h_x, h_y, h_z, Ī_xx, Ī_xy, Ī_yy, Ī_xz, Ī_yz, Ī_zz]            (kg, kg·m, kg·m²)
+
+(body axes, about the body origin; Ī_xy is the matrix entry, −∫xy dm; the order of
+Pinocchio's ``Inertia.toDynamicParameters``), so ``I_i v = A(v) π_i`` with the 6×10
+matrix A of :func:`inertia_map` (Atkeson, An & Hollerbach 1986, "Estimation of inertial
+parameters of manipulator loads and links", IJRR 5(3), eq. 9). Everything the recursions
+compute from I_i v is then linear in π = [π_0; …; π_{n−1}]:
+
+* system momentum ``h = Σ X*_i I_i v_i = Y_h(q, v) π`` (:func:`momentum_regressor`);
+* joint forces of inverse dynamics ``τ = Y_τ(q, v, q̈) π`` (:func:`torque_regressor`):
+  the body force ``f_i = I_i a_i + v_i ×* I_i v_i = B_i π_i`` and
+  ``τ_j = S_jᵀ Σ_{i ∈ subtree(j)} ^jX*_i B_i π_i`` (the RNEA of RBDA table 5.1 with π
+  factored out; Khalil & Dombre 2002, ch. 12);
+* the system first moment ``Σ m_i r_i = Y_c(q) π`` (:func:`first_moment_regressor`).
+
+The kinematic quantities come from the solver's own sweeps (:func:`.kinematics`,
+:func:`.inverse_dynamics`), so the regressors reproduce the solver to round-off.
+"""
+import numpy as np
+from numba import njit
+
+from femdyn.errors import ModelError
+
+from .dynamics import as_vector, inverse_dynamics, kinematics
+from .spatial import cross_force
+
+PARAMETERS = ("m", "hx", "hy", "hz", "Ixx", "Ixy", "Iyy", "Ixz", "Iyz", "Izz")
+N_PARAMETERS = len(PARAMETERS)
+
+
+def skew_stack(w):
+    """Cross-product matrices (…, 3, 3) of vectors (…, 3)."""
+    out = np.zeros(w.shape[:-1] + (3, 3))
+    out[..., 0, 1], out[..., 0, 2], out[..., 1, 2] = -w[..., 2], w[..., 1], -w[..., 0]
+    out[..., 1, 0], out[..., 2, 0], out[..., 2, 1] = w[..., 2], -w[..., 1], w[..., 0]
+    return out
+
+
+@njit(cache=True, inline="always")
+def inertia_map_into(v, out):
+    """``out`` (6, 10) = A(v) with ``I(π) v = A(v) π`` for a motion vector v = [ω; u] (6,).
+
+    Rows: [Ī ω + h × u ; m u + ω × h] (RBDA eq. 2.63 written in π; Atkeson et al. 1986 eq. 9).
+    """
+    w0, w1, w2, u0, u1, u2 = v[0], v[1], v[2], v[3], v[4], v[5]
+    for a in range(6):
+        for b in range(10):
+            out[a, b] = 0.0
+    out[0, 2], out[0, 3], out[1, 1], out[1, 3], out[2, 1], out[2, 2] = u2, -u1, -u2, u0, u1, -u0     # h × u
+    out[3, 0], out[4, 0], out[5, 0] = u0, u1, u2                                                    # m u
+    out[3, 2], out[3, 3], out[4, 1], out[4, 3], out[5, 1], out[5, 2] = -w2, w1, w2, -w0, -w1, w0    # ω × h
+    out[0, 4], out[0, 5], out[0, 7] = w0, w1, w2           # Ī ω, columns Ixx Ixy Iyy Ixz Iyz Izz
+    out[1, 5], out[1, 6], out[1, 8] = w0, w1, w2
+    out[2, 7], out[2, 8], out[2, 9] = w0, w1, w2
+
+
+def inertia_map(v):
+    """A(v) (6, 10) with ``I(π) v = A(v) π`` for a motion vector v = [ω; u] (rad/s, m/s).
+
+    Example
+    -------
+    >>> A = inertia_map(np.array([0.0, 0.0, 1.0, 1.0, 0.0, 0.0]))
+    >>> A.shape
+    (6, 10)
+    """
+    out = np.empty((6, N_PARAMETERS))
+    inertia_map_into(np.ascontiguousarray(v, dtype=float), out)
+    return out
+
+
+@njit(cache=True)
+def _momentum_rows(R_world, p_world, vel, point, Y):
+    """Y (6, 10 n) = Σ_i X*_i A(v_i) in world coordinates about ``point``."""
+    A, ang, lin = np.empty((6, 10)), np.empty(3), np.empty(3)
+    for i in range(vel.shape[0]):
+        inertia_map_into(vel[i], A)
+        r0, r1, r2 = p_world[i, 0] - point[0], p_world[i, 1] - point[1], p_world[i, 2] - point[2]
+        for c in range(10):
+            for a in range(3):
+                s, t = 0.0, 0.0
+                for b in range(3):
+                    s += R_world[i, a, b] * A[b, c]
+                    t += R_world[i, a, b] * A[b + 3, c]
+                ang[a], lin[a] = s, t
+            col = i * 10 + c
+            Y[0, col] = ang[0] + r1 * lin[2] - r2 * lin[1]
+            Y[1, col] = ang[1] + r2 * lin[0] - r0 * lin[2]
+            Y[2, col] = ang[2] + r0 * lin[1] - r1 * lin[0]
+            Y[3, col], Y[4, col], Y[5, col] = lin[0], lin[1], lin[2]
+
+
+@njit(cache=True)
+def _torque_rows(parent, S, v_index, joint_nv, Xup, vel, acc, Y):
+    """Y (nv, 10 n): body forces B_i π_i = (A(a_i) + v_i ×* A(v_i)) π_i carried up the tree (RNEA backward sweep)."""
+    A, F, Fn = np.empty((6, 10)), np.empty((6, 10)), np.empty((6, 10))
+    col, out = np.empty(6), np.empty(6)
+    for a in range(Y.shape[0]):
+        for b in range(Y.shape[1]):
+            Y[a, b] = 0.0
+    for i in range(parent.shape[0]):
+        inertia_map_into(vel[i], A)
+        for c in range(10):
+            for a in range(6):
+                col[a] = A[a, c]
+            cross_force(vel[i], col, out)
+            for a in range(6):
+                F[a, c] = out[a]
+        inertia_map_into(acc[i], A)
+        for a in range(6):
+            for c in range(10):
+                F[a, c] += A[a, c]
+        k = i
+        while k >= 0:
+            for m in range(joint_nv[k]):
+                for c in range(10):
+                    s = 0.0
+                    for a in range(6):
+                        s += S[k, a, m] * F[a, c]
+                    Y[v_index[k] + m, i * 10 + c] = s
+            if parent[k] < 0:
+                break
+            for c in range(10):
+                for a in range(6):
+                    s = 0.0
+                    for b in range(6):
+                        s += Xup[k, b, a] * F[b, c]
+                    Fn[a, c] = s
+            for a in range(6):
+                for c in range(10):
+                    F[a, c] = Fn[a, c]
+            k = parent[k]
+
+
+def parameters_from_inertia(inertia):
+    """π (…, 10) from spatial inertias (…, 6, 6) about the body origins (the inverse of :func:`inertia_from_parameters`)."""
+    I = np.asarray(inertia, float)
+    return np.stack([I[..., 3, 3], I[..., 2, 4], I[..., 0, 5], I[..., 1, 3], I[..., 0, 0], I[..., 0, 1],
+                     I[..., 1, 1], I[..., 0, 2], I[..., 1, 2], I[..., 2, 2]], axis=-1)
+
+
+def inertia_from_parameters(pi):
+    """Spatial inertias (…, 6, 6) about the body origins from π (…, 10) (RBDA ch. 2)."""
+    pi = np.asarray(pi, float)
+    m, h = pi[..., 0], pi[..., 1:4]
+    xx, xy, yy, xz, yz, zz = (pi[..., k] for k in range(4, 10))
+    out = np.zeros(pi.shape[:-1] + (6, 6))
+    out[..., :3, :3] = np.stack([np.stack([xx, xy, xz], -1), np.stack([xy, yy, yz], -1),
+                                 np.stack([xz, yz, zz], -1)], -2)
+    out[..., :3, 3:] = skew_stack(h)
+    out[..., 3:, :3] = -skew_stack(h)
+    out[..., 3:, 3:] = m[..., None, None] * np.eye(3)
+    return out
+
+
+def inertial_parameters(model):
+    """π of ``model`` (n·10,): the bodies' parameters in parent-first order (units in the module doc).
+
+    Example
+    -------
+    >>> from femdyn.robots.serial import puma560
+    >>> inertial_parameters(puma560()).shape
+    (60,)
+    """
+    return parameters_from_inertia(model.inertia).ravel()
+
+
+def _about_point(about):
+    if isinstance(about, str):
+        if about == "origin":
+            return np.zeros(3)
+        raise ModelError(f"momentum_regressor: about='{about}' is not 'origin' or a point (3 numbers in m); the "
+                         "momentum about the system centre of mass is not linear in π — use "
+                         "femdyn.identification.centroidal_angular_momentum")
+    return as_vector(about, 3, "about (m, world coordinates)")
+
+
+def momentum_regressor(model, data, q, v, about="origin"):
+    """Y_h (6, 10 n) with the system spatial momentum ``[L; p] = Y_h π`` (N·m·s, N·s), world coordinates.
+
+    Parameters
+    ----------
+    model, data : TreeModel and its Data.
+    q, v : configuration (nq,) and velocity (nv,) in the solver's conventions.
+    about : 'origin' or a fixed point (3,) in m (world coordinates) for the angular part.
+
+    Returns
+    -------
+    ndarray (6, 10 n): columns in the order of :func:`inertial_parameters`, so that
+    ``Y_h @ inertial_parameters(model)`` equals :func:`.momentum` to round-off.
+
+    Raises
+    ------
+    ModelError for malformed q, v or ``about``.
+
+    Example
+    -------
+    >>> from femdyn.robots.serial import space_arm
+    >>> from femdyn.solvers.recursive import Data, momentum
+    >>> model = space_arm(floating=True); data = Data(model)
+    >>> q, v = model.neutral_configuration(), np.ones(model.nv)
+    >>> np.allclose(momentum_regressor(model, data, q, v) @ inertial_parameters(model), momentum(model, data, q, v))
+    True
+    """
+    kinematics(model, data, q, v)
+    Y = np.empty((6, model.n * N_PARAMETERS))
+    _momentum_rows(data.R_world, data.p_world, data.vel, _about_point(about), Y)
+    return Y
+
+
+def first_moment_regressor(model, data, q):
+    """Y_c (3, 10 n) with the system first moment ``Σ m_i r_i = M c = Y_c π`` (kg·m, world coordinates).
+
+    Example
+    -------
+    >>> from femdyn.robots.serial import puma560
+    >>> from femdyn.solvers.recursive import Data, center_of_mass
+    >>> model = puma560(); data = Data(model); q = np.zeros(6); pi = inertial_parameters(model)
+    >>> np.allclose(first_moment_regressor(model, data, q) @ pi / model.mass.sum(), center_of_mass(model, data, q))
+    True
+    """
+    kinematics(model, data, q)
+    n = model.n
+    Y = np.zeros((3, n * N_PARAMETERS))
+    for i in range(n):
+        Y[:, i * N_PARAMETERS] = data.p_world[i]
+        Y[:, i * N_PARAMETERS + 1:i * N_PARAMETERS + 4] = data.R_world[i]
+    return Y
+
+
+def torque_regressor(model, data, q, v, qdd, gravity=None):
+    """Y_τ (nv, 10 n) with the inverse-dynamics joint forces ``τ = Y_τ(q, v, q̈) π`` (N·m or N).
+
+    Gravity enters as the base acceleration −g (RBDA ch. 5), as in
+    :func:`.inverse_dynamics`; external forces are not part of the regressor.
+
+    Parameters
+    ----------
+    model, data : TreeModel and its Data.
+    q, v, qdd : configuration (nq,), velocity (nv,), acceleration (nv,).
+    gravity : optional override of the model's gravity (m/s², world frame).
+
+    Returns
+    -------
+    ndarray (nv, 10 n): ``Y_τ @ inertial_parameters(model)`` equals :func:`.inverse_dynamics`.
+
+    Example
+    -------
+    >>> from femdyn.robots.serial import puma560
+    >>> from femdyn.solvers.recursive import Data, inverse_dynamics
+    >>> model = puma560(); data = Data(model); q, v, a = np.ones(6), np.ones(6), np.ones(6)
+    >>> Y = torque_regressor(model, data, q, v, a)
+    >>> np.allclose(Y @ inertial_parameters(model), inverse_dynamics(model, data, q, v, a))
+    True
+    """
+    inverse_dynamics(model, data, q, v, qdd, gravity=gravity)
+    Y = np.empty((model.nv, model.n * N_PARAMETERS))
+    _torque_rows(model.parent, model.S, model.v_index, model.joint_nv, data.Xup, data.vel, data.acc, Y)
+    return Y
