@@ -42,3 +42,25 @@ def zoo():
     m.torque("motor2", "r2", femdyn.Sine(1.5, 1.0, 0.3, offset=0.2))
     m.force("push", "box", (1.5, 0.7, 0.2), (1.0, 2.0, -3.0), femdyn.Sine(1.0, 4.0))
     return m
+
+
+def flexible_four_bar():
+    """The RSSR linkage whose coupler is an ANCF cable (4 elements, E = 1 GPa, Kelvin–Voigt
+    damping 1e-4 s), crank driven to 2π rad/s, gauge at the coupler's middle."""
+    from femdyn.elements import sections
+    from femdyn.motion.timefunctions import RampedMotion
+    from femdyn.robots.rssr import COUPLER_END, CRANK, ROCKER_PIVOT
+    m = femdyn.Model("flexible four-bar")
+    O, A = m.point("O", (0, 0, 0)), m.point("A", (CRANK, 0, 0))
+    B, C = m.point("B", COUPLER_END), m.point("C", ROCKER_PIVOT)
+    crank = m.rigid_beam("crank", O, A, mass=0.2)
+    rocker = m.rigid_beam("rocker", C, B, mass=0.3)
+    m.straight_beam("coupler", (CRANK, 0, 0), COUPLER_END, 4, E=1e9, rho=2700.0, section=sections.circular(0.004),
+                    damping=1e-4)
+    m.spherical("ball A", crank, "coupler.0", (CRANK, 0, 0))
+    m.spherical("ball B", rocker, "coupler.4", COUPLER_END)
+    motor = m.revolute("motor", m.ground, crank, (0, 0, 0), (0, 0, 1))
+    m.revolute("pivot", m.ground, rocker, ROCKER_PIVOT, (1, 0, 0))
+    m.drive_angle("drive", motor, RampedMotion(2 * np.pi, 0.5))
+    m.sensor_strain("gauge", "coupler", 2, 0.5)
+    return m

@@ -2,29 +2,9 @@
 import numpy as np
 import pytest
 
-import femdyn
-from femdyn.elements import sections
-from femdyn.motion.timefunctions import RampedMotion
-from femdyn.robots.rssr import COUPLER_END, CRANK, ROCKER_PIVOT
 from femdyn.solvers.correction import RigidBodyCorrection, correct_positions
 from femdyn.solvers.generalized_alpha import Options, integrate
-
-
-def flexible_four_bar():
-    """The RSSR linkage with an ANCF cable coupler (4 elements, E = 1 GPa)."""
-    m = femdyn.Model("flexible four-bar")
-    O, A = m.point("O", (0, 0, 0)), m.point("A", (CRANK, 0, 0))
-    B, C = m.point("B", COUPLER_END), m.point("C", ROCKER_PIVOT)
-    crank = m.rigid_beam("crank", O, A, mass=0.2)
-    rocker = m.rigid_beam("rocker", C, B, mass=0.3)
-    m.straight_beam("coupler", (CRANK, 0, 0), COUPLER_END, 4, E=1e9, rho=2700.0, section=sections.circular(0.004),
-                    damping=1e-4)
-    m.spherical("ball A", crank, "coupler.0", (CRANK, 0, 0))
-    m.spherical("ball B", rocker, "coupler.4", COUPLER_END)
-    motor = m.revolute("motor", m.ground, crank, (0, 0, 0), (0, 0, 1))
-    m.revolute("pivot", m.ground, rocker, ROCKER_PIVOT, (1, 0, 0))
-    m.drive_angle("drive", motor, RampedMotion(2 * np.pi, 0.5))
-    return m
+from models import flexible_four_bar
 
 
 @pytest.fixture(scope="module")

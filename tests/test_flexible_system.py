@@ -160,21 +160,8 @@ def test_rigid_flexible_four_bar():
     """RSSR linkage whose coupler is an ANCF cable (4 elements, E = 1 GPa): the driven run
     keeps every constraint residual ≤ 1e-8 at every step; the coupler's gauge reads the
     small axial strain of a loaded two-force member (nonzero, far below yield)."""
-    from femdyn.robots.rssr import COUPLER_END, CRANK, ROCKER_PIVOT
-    from femdyn.motion.timefunctions import RampedMotion
-    m = femdyn.Model("flexible four-bar")
-    O, A = m.point("O", (0, 0, 0)), m.point("A", (CRANK, 0, 0))
-    B, C = m.point("B", COUPLER_END), m.point("C", ROCKER_PIVOT)
-    crank = m.rigid_beam("crank", O, A, mass=0.2)
-    rocker = m.rigid_beam("rocker", C, B, mass=0.3)
-    m.straight_beam("coupler", (CRANK, 0, 0), COUPLER_END, 4, E=1e9, rho=2700.0, section=sections.circular(0.004),
-                    damping=1e-4)
-    m.spherical("ball A", crank, "coupler.0", (CRANK, 0, 0))
-    m.spherical("ball B", rocker, "coupler.4", COUPLER_END)
-    motor = m.revolute("motor", m.ground, crank, (0, 0, 0), (0, 0, 1))
-    m.revolute("pivot", m.ground, rocker, ROCKER_PIVOT, (1, 0, 0))
-    m.drive_angle("drive", motor, RampedMotion(2 * np.pi, 0.5))
-    m.sensor_strain("gauge", "coupler", 2, 0.5)
+    from models import flexible_four_bar
+    m = flexible_four_bar()
     r = integrate(m.assemble(), 1.0, 1e-3, Options(rho_inf=0.8))
     assert r.status == "completed" and r["constraint_residual"].max() <= 1e-8
     strain = r["gauge.strain"]

@@ -31,7 +31,23 @@ from ..robots.rrru import ActuatedAngle, RRRUGeometry, rrru
 
 
 @dataclass
-class RigidStudyConfig:
+class CircleMotion:
+    """The platform centre's motion of the study: a circle (centre, radius (m), plane
+    normal, start angle (rad)) at a cruise speed (m/s) with jerk-limited S-curve start and
+    stop (acceleration and jerk limits, m/s², m/s³); Liu et al. 2018: Z = −0.8 m, 0.1 m,
+    0.5 m/s."""
+
+    centre: tuple = (0.0, 0.0, -0.8)
+    radius: float = 0.1
+    normal: tuple = (0.0, 0.0, 1.0)
+    start_angle: float = 0.0
+    speed: float = 0.5
+    acceleration: float = 2.5
+    jerk: float = 50.0
+
+
+@dataclass
+class RigidStudyConfig(CircleMotion):
     """Parameters of the study (SI units).
 
     Attributes
@@ -58,13 +74,6 @@ class RigidStudyConfig:
         Folder for figures and results (None: nothing written).
     """
 
-    centre: tuple = (0.0, 0.0, -0.8)
-    radius: float = 0.1
-    normal: tuple = (0.0, 0.0, 1.0)
-    start_angle: float = 0.0
-    speed: float = 0.5
-    acceleration: float = 2.5
-    jerk: float = 50.0
     h: float = 1e-3
     rho_inf: float = 0.5
     tol_dynamic: float = 1e-10

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..motion import Tabulated
 from ..robots.rrru import RRRUGeometry, rrru
-from .rrru import circle_motion, servo_robot
+from .rrru import CircleMotion, circle_motion, servo_robot
 
 PAPER = {   # Liu et al. 2018, section 4 (digest in the project's shared notes)
     "forward_deviation_x": "up to 8.7e-3 m",
@@ -40,7 +40,7 @@ PAPER = {   # Liu et al. 2018, section 4 (digest in the project's shared notes)
 
 
 @dataclass
-class StudyConfig:
+class StudyConfig(CircleMotion):
     """Parameters of the study (SI units; angles in rad).
 
     Attributes
@@ -73,13 +73,6 @@ class StudyConfig:
         :class:`~femdyn.robots.rrru.RRRUGeometry` (E = 6.9e8 Pa in the paper's simulation).
     """
 
-    centre: tuple = (0.0, 0.0, -0.8)
-    radius: float = 0.1
-    normal: tuple = (0.0, 0.0, 1.0)
-    start_angle: float = 0.0
-    speed: float = 0.5
-    acceleration: float = 2.5
-    jerk: float = 50.0
     duration: float = 0.0
     h: float = 1e-3
     rigid_rho_inf: float = 0.5
