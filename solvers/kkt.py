@@ -100,10 +100,18 @@ class KKTMatrix:
         self.factorizations += 1
         symmetric = getattr(self, "symmetric", True) if symmetric is None else symmetric
         self.d = _equilibration(matrix, symmetric)
-        self.scaled = _scaled(matrix, self.d)
+        self.scaled = self._scaled(matrix, self.d)
         if symmetric and analyze is not None and self._ldl(self.scaled):
             return
         self._lu(self.scaled, q, t)
+
+    def _scaled(self, S, d):
+        """D S D for a CSC matrix S, on the same pattern (its column index of every entry
+        is kept for the pattern: the saddle pattern is fixed for a run)."""
+        if getattr(self, "_columns_of", None) is not S.indptr:
+            self._columns = np.repeat(np.arange(S.shape[1]), np.diff(S.indptr))
+            self._columns_of = S.indptr
+        return sp.csc_matrix((S.data * d[S.indices] * d[self._columns], S.indices, S.indptr), shape=S.shape)
 
     def _ldl(self, S):
         """LDLᵀ of the equilibrated S regularized on its diagonal (S on ``self.pattern``)."""
@@ -177,12 +185,6 @@ def _equilibration(S, symmetric):
         np.maximum.at(rows, S.indices, absolute)
         largest = np.maximum(largest, rows)
     return 1.0 / np.sqrt(np.where(largest > 0, largest, 1.0))
-
-
-def _scaled(S, d):
-    """D S D for a CSC matrix S, on the same pattern."""
-    columns = np.repeat(np.arange(S.shape[1]), np.diff(S.indptr))
-    return sp.csc_matrix((S.data * d[S.indices] * d[columns], S.indices, S.indptr), shape=S.shape)
 
 
 def _close(x, y, tol):
