@@ -143,3 +143,19 @@ def test_the_command_names_a_bad_file_in_one_line(tmp_path, capsys):
     path.write_text('[sweep]\ngrid = {"geometry.EE" = [1.0]}\n')
     assert main(["sweep", str(path), "-o", str(tmp_path / "x")]) == 2
     assert "unknown key geometry.EE" in capsys.readouterr().err
+
+
+def test_the_command_runs_a_random_sample_on_a_local_cluster(tmp_path, capsys):
+    """Two random cases on a one-worker local cluster: the table holds the drawn settings
+    (the same draws as random_cases) and each case's numbers."""
+    path = tmp_path / "sweep.toml"
+    path.write_text('[base]\nduration = 0.01\nn_elements = 2\nparaview_every = 0\nforward = false\n'
+                    '[sweep]\nrandom = {count = 2, seed = 3, payload = {uniform = [0, 2]}}\n')
+    out = tmp_path / "out"
+    assert main(["sweep", str(path), "-o", str(out), "--workers", "1", "--quiet"]) == 0
+    assert "2 cases completed, 0 failed" in capsys.readouterr().out
+    rows = list(csv.DictReader(open(out / "cases.csv")))
+    drawn = random_cases({"payload": {"uniform": [0, 2]}}, 2, 3)
+    assert [float(r["payload"]) for r in rows] == [c["payload"] for c in drawn]
+    assert all(r["status"] == "completed" and float(r["inverse_tracking_error"]) < 1e-10 for r in rows)
+    assert (out / "case-0001" / "torques.png").exists() and (out / "sweep.json").exists()
