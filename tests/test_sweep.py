@@ -12,6 +12,7 @@ import csv
 import json
 import math
 import re
+import tomllib
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -20,7 +21,7 @@ import pytest
 from femdyn.cli import main
 from femdyn.errors import ModelError
 from femdyn.formats.config import with_overrides
-from femdyn.formats.sweep import read_sweep
+from femdyn.formats.sweep import read_sweep, sweep_from_dict
 from femdyn.studies.rrru_study import StudyConfig, sweep_case
 from femdyn.studies.sweep import grid_cases, random_cases, run_sweep
 
@@ -126,13 +127,10 @@ def test_a_sweep_file_gives_the_cases_and_whole_configurations(tmp_path):
     ('[sweep]\ngrids = {payload = [0.0]}\n', "unknown key sweep.grids"),
     ('[base]\nduration = 0.1\n', "a [sweep] table"),
     ('[sweeps]\n', "unknown key sweeps"),
-    ('[sweep\n', "not valid TOML"),
 ])
-def test_a_bad_sweep_file_names_the_key(tmp_path, text, message):
-    path = tmp_path / "bad.toml"
-    path.write_text(text)
-    with pytest.raises(ModelError, match=re.escape(message)):
-        read_sweep(str(path), StudyConfig)
+def test_a_bad_sweep_file_names_the_key(text, message):
+    with pytest.raises(ModelError, match="^bad.toml.*" + re.escape(message)):
+        sweep_from_dict(tomllib.loads(text), StudyConfig, where="bad.toml")
 
 
 def test_the_command_names_a_bad_file_in_one_line(tmp_path, capsys):
@@ -143,6 +141,9 @@ def test_the_command_names_a_bad_file_in_one_line(tmp_path, capsys):
     path.write_text('[sweep]\ngrid = {"geometry.EE" = [1.0]}\n')
     assert main(["sweep", str(path), "-o", str(tmp_path / "x")]) == 2
     assert "unknown key geometry.EE" in capsys.readouterr().err
+    path.write_text('[sweep\n')
+    assert main(["sweep", str(path), "-o", str(tmp_path / "x")]) == 2
+    assert "is not valid TOML" in capsys.readouterr().err
 
 
 def test_the_command_runs_a_random_sample_on_a_local_cluster(tmp_path, capsys):
