@@ -5,7 +5,13 @@ from ..errors import ModelError
 
 
 def studies():
-    """The studies a sweep file may name: name → (configuration dataclass, case function)."""
+    """The studies a sweep file may name.
+
+    Returns
+    -------
+    dict
+        Name → (configuration dataclass, case function ``f(config: dict, output: str) -> dict``).
+    """
     from femdyn.studies.rrru_study import StudyConfig, sweep_case
     return {"rrru": (StudyConfig, sweep_case)}
 

@@ -38,8 +38,23 @@ def deflection_from_chord(points):
 
 
 def largest_deflection(system, q):
-    """Largest deflection from the chord (m) over the ANCF element sets of ``system`` at each
-    row of ``q`` (n, system.n): an (n,) array (zeros without flexible links)."""
+    """Largest deflection from the chord over the ANCF element sets of ``system``.
+
+    Parameters
+    ----------
+    system : System
+    q : (n, system.n) or (system.n,) array
+        Coordinates, one configuration per row (e.g. ``results.q``).
+
+    Returns
+    -------
+    (n,) array
+        m; zeros without flexible links.
+
+    Example
+    -------
+    >>> k = largest_deflection(system, results.q).argmax()        # doctest: +SKIP
+    """
     q = np.atleast_2d(q)
     out = np.zeros(len(q))
     for element in system.elements:

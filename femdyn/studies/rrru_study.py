@@ -190,7 +190,22 @@ def headline(summary):
     """The summary numbers of :func:`run_study` that a sweep tabulates: the figures of
     :func:`summary_table` (SI units, angles in degrees), the largest gauge strain
     ``gauge_strain_max`` (absolute, over all gauges), ``duration`` and ``steps``; run times
-    are left out (they vary from run to run)."""
+    are left out (they vary from run to run).
+
+    Parameters
+    ----------
+    summary : dict
+        ``run_study(...)["summary"]``.
+
+    Returns
+    -------
+    dict
+        Name → number, parts not run left out.
+
+    Example
+    -------
+    >>> headline(run_study(StudyConfig(duration=0.01, n_elements=2))["summary"])   # doctest: +SKIP
+    """
     out = {"duration": summary["duration"], "steps": summary["steps"]}
     out.update({key: summary[key] for key in HEADLINE if key in summary})
     if "gauge_strain_peaks" in summary:

@@ -172,7 +172,25 @@ def run_case(study, base, overrides, folder):
 
 
 def flat(summary, prefix=""):
-    """A nested summary as one level of dotted keys (lists indexed ``key.0``, …)."""
+    """A nested summary as one level of dotted keys.
+
+    Parameters
+    ----------
+    summary : dict or list
+        Values, dicts and lists (indexed ``key.0``, ``key.1``, …).
+    prefix : str
+        Put before every key.
+
+    Returns
+    -------
+    dict
+        Dotted key → value (NumPy scalars as Python numbers).
+
+    Example
+    -------
+    >>> flat({"a": 1.0, "b": {"c": [2, 3]}})
+    {'a': 1.0, 'b.c.0': 2, 'b.c.1': 3}
+    """
     out = {}
     items = summary.items() if isinstance(summary, dict) else enumerate(summary)
     for key, value in items:
@@ -289,8 +307,21 @@ def run_sweep(study, base, cases, output, executor=None, progress=False):
 
 
 def table(records):
-    """Columns and rows of the sweep table: case, the varied parameters, status, every
-    summary value (in the order first met), error."""
+    """Columns and rows of the sweep table.
+
+    Parameters
+    ----------
+    records : list of dict
+        As returned by :func:`run_sweep`, in case order.
+
+    Returns
+    -------
+    columns : list of str
+        ``case``, the varied settings, ``status``, every summary value (in the order
+        first met), ``error``.
+    rows : list of list
+        One per record; "" where a case has no such value (a failed case's numbers).
+    """
     parameters, values = {}, {}
     for r in records:
         parameters.update(dict.fromkeys(r["parameters"]))
@@ -302,8 +333,21 @@ def table(records):
 
 
 def write_tables(records, folder):
-    """Write ``cases.csv`` (full precision) and ``cases.md`` (4 significant digits) of the
-    records of :func:`run_sweep`; returns the two paths."""
+    """Write the table of :func:`table` as ``cases.csv`` (floats with ``repr``: every bit)
+    and ``cases.md`` (:func:`markdown_table`) into ``folder``.
+
+    Parameters
+    ----------
+    records : list of dict
+        As returned by :func:`run_sweep`.
+    folder : str
+        An existing folder.
+
+    Returns
+    -------
+    (str, str)
+        The paths of the CSV and the Markdown file.
+    """
     columns, rows = table(records)
     csv_path, md_path = os.path.join(folder, "cases.csv"), os.path.join(folder, "cases.md")
     with open(csv_path, "w", newline="") as f:
@@ -316,7 +360,17 @@ def write_tables(records, folder):
 
 
 def markdown_table(records):
-    """The sweep table in Markdown (numbers to 4 significant digits)."""
+    """The table of :func:`table` in Markdown, numbers to 4 significant digits.
+
+    Parameters
+    ----------
+    records : list of dict
+        As returned by :func:`run_sweep`.
+
+    Returns
+    -------
+    str
+    """
     columns, rows = table(records)
     out = io.StringIO()
     out.write("| " + " | ".join(columns) + " |\n")
