@@ -29,8 +29,17 @@ def test_pivot_reaction_in_static_hanging_position():
 
 
 def test_demo_command(tmp_path, capsys):
-    assert main(["demo", "--out", str(tmp_path), "--t-end", "0.05", "--quiet"]) == 0
+    """The short 3-RRRU study: 20 ms with 2 elements per link; its summary beside the
+    paper's, the study's outputs and the picture of the deformed robot."""
+    assert main(["demo", "--out", str(tmp_path), "--t-end", "0.02", "--elements", "2", "--quiet"]) == 0
     out = capsys.readouterr().out
-    assert "degrees of freedom" in out and "status: completed" in out
-    for name in ("configuration.png", "channels.png", "channels.csv", "results/meta.json", "paraview/motion.pvd"):
+    assert "degrees of freedom" in out and "Liu et al. 2018" in out and "3-RRRU study over 0.02 s (20 steps)" in out
+    for name in ("demo.png", "summary.md", "torques.png", "forward.png", "strains.png", "channels.csv",
+                 "paraview/motion.pvd"):
         assert (tmp_path / name).exists(), name
+    assert (tmp_path / "demo.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_demo_names_a_bad_option(capsys):
+    assert main(["demo", "--t-end", "0", "--quiet"]) == 2
+    assert "--t-end must be > 0" in capsys.readouterr().err

@@ -1,49 +1,62 @@
-"""``femdyn demo``: the built-in example, with results, plots and a ParaView series."""
+"""``femdyn demo``: the 3-RRRU study of Liu et al. (2018) in a short form (coarse links,
+part of the circle), its summary beside the paper's and a picture of the deformed robot."""
 import os
 
-from ..errors import SolverError
+from ..errors import ModelError, SolverError
 
 
 def add_parser(sub):
     """Register ``demo`` on the sub-command parsers ``sub``."""
-    d = sub.add_parser("demo", help="run the built-in example (spatial RSSR linkage) and write results and plots")
+    d = sub.add_parser("demo", help="run the built-in example: a short form of the 3-RRRU study (femdyn study rrru), "
+                                    "its summary and a picture of the deformed robot")
     d.add_argument("--out", default="femdyn-out", help="output folder (default: ./femdyn-out)")
-    d.add_argument("--t-end", type=float, default=2.0, help="end time in s (default 2)")
+    d.add_argument("--t-end", type=float, default=0.8,
+                   help="simulated time in s (default 0.8: start and cruise, about half of the 1.51 s circle)")
+    d.add_argument("--elements", type=int, default=4, help="ANCF beam elements per flexible link (default 4)")
     d.add_argument("--step", type=float, default=1e-3, help="time step in s (default 1e-3)")
-    d.add_argument("--rho-inf", type=float, default=0.9, help="generalized-α spectral radius ρ∞ (default 0.9)")
-    d.add_argument("--quiet", action="store_true", help="no progress bar")
+    d.add_argument("--magnify", type=float, default=10.0,
+                   help="factor on the links' deflection in demo.png (default 10)")
+    d.add_argument("--quiet", action="store_true", help="no progress bars")
     d.set_defaults(func=run)
 
 
 def run(args):
-    """Simulate the RSSR linkage and write ``args.out``; returns the exit code."""
-    from femdyn.mesh.vtk import write_series
-    from femdyn.results.plots import plot_channels, plot_configuration
-    from femdyn.robots.rssr import rssr_model
-    from femdyn.solvers.generalized_alpha import Options, integrate
-
-    system = rssr_model().assemble()
-    print(system.summary())
+    """Run the short study, write ``args.out`` (the study's outputs and ``demo.png``) and
+    print the model summary and the table beside the paper's; returns the exit code."""
+    from femdyn.results.render import largest_deflection, render_configuration
+    from femdyn.studies.rrru_study import StudyConfig, run_study, summary_table
+    for name, value in (("--t-end", args.t_end), ("--step", args.step), ("--magnify", args.magnify)):
+        if not value > 0:
+            raise ModelError(f"{name} must be > 0, got {value}")
+    if args.elements < 1:
+        raise ModelError(f"--elements must be ≥ 1, got {args.elements}")
+    config = StudyConfig(duration=args.t_end, n_elements=args.elements, h=args.step)
+    print(f"3-RRRU parallel robot of Liu et al. (2018), links 3 flexible ({args.elements} ANCF beam elements "
+          f"each, E = {config.geometry.E:.3g} Pa): the platform centre on a circle of {config.radius} m at "
+          f"{config.speed} m/s for {args.t_end:g} s; rigid inverse, flexible forward and flexible inverse dynamics")
     out = os.path.abspath(args.out)
-    os.makedirs(out, exist_ok=True)
-    plot_configuration(system, path=os.path.join(out, "configuration.png"))
-    folder = os.path.join(out, "results")
     try:
-        results = integrate(system, args.t_end, args.step, Options(rho_inf=args.rho_inf), output=folder,
-                            progress=not args.quiet)
+        study = run_study(config, output=out, progress=not args.quiet)
     except SolverError as err:
-        raise SolverError(f"{err}\nthe steps computed before the failure are in {folder} "
-                          "(read them with femdyn.load)", err.results) from None
-    channels = ["crank.angle", "rocker.angle", "motor.torque", "energy", "constraint_residual"]
-    plot_channels(results, channels, os.path.join(out, "channels.png"),
-                  units={"crank.angle": "rad", "rocker.angle": "rad", "motor.torque": "N·m",
-                         "energy": "J", "constraint_residual": "m"})
-    results.to_csv(os.path.join(out, "channels.csv"), channels)
-    write_series(system, results, os.path.join(out, "paraview"), every=20)
-    torque = results["motor.torque"]
-    print(f"{len(results.t) - 1} steps to t = {results.t[-1]:g} s; status: {results.status}")
-    print(f"motor torque between {torque.min():.4g} and {torque.max():.4g} N·m; "
-          f"max constraint residual {results['constraint_residual'].max():.2e} m")
-    print(f"output written to {out}: configuration.png, channels.png, channels.csv, results/, "
-          "paraview/motion.pvd")
+        raise SolverError(f"{err}\n(a finer mesh (--elements) or a smaller --step may help)",
+                          getattr(err, "results", None)) from None
+    system, inverse = study["system"], study["inverse"]
+    print(system.summary())
+    print(summary_table(study["summary"]))
+    k = int(largest_deflection(system, inverse.q).argmax())
+    base = [limb.A1 for limb in _base(config)]
+    render_configuration(system, inverse.q[k], os.path.join(out, "demo.png"), magnify=args.magnify, polygons=[base],
+                         title=f"3-RRRU, flexible inverse dynamics at t = {inverse.t[k]:.3f} s")
+    print(f"demo.png: the robot at t = {inverse.t[k]:.3f} s (largest deflection), links 3 deflection × "
+          f"{args.magnify:g}")
+    print(f"output written to {out}: demo.png, summary.md, summary.json, torques.png, forward.png, strains.png, "
+          "results.npz, channels.csv, paraview/ (the full study: femdyn study rrru)")
     return 0
+
+
+def _base(config):
+    """The limbs' inverse kinematics at the start of the circle (for the base joints A1)."""
+    from femdyn.robots.rrru import inverse_kinematics
+    from femdyn.studies.rrru import circle_motion
+    motion = circle_motion(config)
+    return inverse_kinematics(motion.position(motion.start), config.geometry).limbs

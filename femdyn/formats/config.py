@@ -4,9 +4,14 @@ or value named.
 A configuration class is a dataclass whose fields have defaults; a field whose default
 is itself a dataclass (e.g. the robot geometry) is read from a TOML table of that name.
 Values are checked against the type of the default: numbers (an int where a float is
-expected is accepted), booleans, strings, and tuples/lists of numbers of the default's
-length.
+expected is accepted, a float where an int is expected only if it is whole), booleans,
+strings, and tuples/lists of numbers of the default's length.
+
+Sweeps and other programs change a plain configuration dict by *dotted* keys
+(``"geometry.E"`` is the key ``E`` of the table ``geometry``): :func:`field_default` checks
+such a key against the dataclass and :func:`with_overrides` applies them.
 """
+import copy
 import dataclasses
 import tomllib
 
@@ -33,14 +38,24 @@ def read_config(path, cls):
         Unreadable file, unknown key or wrongly typed value: the message names the key
         (``table.key``) and what it expected.
     """
+    return config_from_dict(read_toml(path), cls, where=path)
+
+
+def read_toml(path, what="configuration"):
+    """The tables of the TOML file ``path`` as a dict.
+
+    Raises
+    ------
+    ModelError
+        Unreadable file or invalid TOML (the message names the file, as a ``what``).
+    """
     try:
         with open(path, "rb") as f:
-            data = tomllib.load(f)
+            return tomllib.load(f)
     except OSError as err:
-        raise ModelError(f"cannot read the configuration '{path}': {err.strerror}") from None
+        raise ModelError(f"cannot read the {what} '{path}': {err.strerror}") from None
     except tomllib.TOMLDecodeError as err:
-        raise ModelError(f"configuration '{path}' is not valid TOML: {err}") from None
-    return config_from_dict(data, cls, where=path)
+        raise ModelError(f"{what} '{path}' is not valid TOML: {err}") from None
 
 
 def config_from_dict(data, cls, where="configuration", prefix=""):
@@ -60,22 +75,32 @@ def config_from_dict(data, cls, where="configuration", prefix=""):
                 raise ModelError(f"{where}: {name} must be a table of settings, got {value!r}")
             values[key] = config_from_dict(value, type(default), where, prefix=name + ".")
         else:
-            values[key] = _checked(value, default, name, where)
+            values[key] = checked_value(value, default, name, where)
     return dataclasses.replace(defaults, **values)
 
 
-def _checked(value, default, name, where):
-    """``value`` converted to the kind of ``default``, or a ModelError naming ``name``."""
+def checked_value(value, default, name, where="configuration"):
+    """``value`` converted to the kind of ``default`` (see :func:`read_config`).
+
+    Raises
+    ------
+    ModelError
+        A value of the wrong kind; the message names the key ``name``.
+    """
     if isinstance(default, bool):
         if isinstance(value, bool):
             return value
         raise ModelError(f"{where}: {name} must be true or false, got {value!r}")
     if isinstance(default, (int, float)) and not isinstance(default, bool):
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return type(default)(value) if isinstance(default, float) or isinstance(value, int) else value
+            if isinstance(default, float):
+                return float(value)
+            if float(value).is_integer():
+                return int(value)
+            raise ModelError(f"{where}: {name} must be a whole number, got {value!r}")
         raise ModelError(f"{where}: {name} must be a number, got {value!r}")
     if isinstance(default, (tuple, list)):
-        ok = isinstance(value, list) and len(value) == len(default) and \
+        ok = isinstance(value, (list, tuple)) and len(value) == len(default) and \
             all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
         if ok:
             return tuple(float(v) for v in value)
@@ -85,3 +110,83 @@ def _checked(value, default, name, where):
             return value
         raise ModelError(f"{where}: {name} must be a string, got {value!r}")
     return value
+
+
+def field_default(cls, key, where="configuration"):
+    """The default value of the dotted ``key`` of the dataclass ``cls``.
+
+    Parameters
+    ----------
+    cls : type
+        A dataclass with defaults for all fields (fields may be dataclasses themselves).
+    key : str
+        Dotted path to a setting, e.g. ``"payload"`` or ``"geometry.E"``.
+    where : str
+        Where the key comes from, for the message.
+
+    Returns
+    -------
+    object
+        The default (never a dataclass: a key must name a single setting).
+
+    Raises
+    ------
+    ModelError
+        Unknown key, or a key naming a whole table (the message names it and lists the
+        known keys).
+
+    Example
+    -------
+    >>> from femdyn.studies.rrru_study import StudyConfig
+    >>> field_default(StudyConfig, "geometry.E")
+    690000000.0
+    """
+    value, prefix = cls(), ""
+    for part in str(key).split("."):
+        known = {f.name for f in dataclasses.fields(value)}
+        if part not in known:
+            raise ModelError(f"{where}: unknown key {prefix}{part}; known keys: {sorted(prefix + k for k in known)}")
+        value, prefix = getattr(value, part), prefix + part + "."
+        if not dataclasses.is_dataclass(value):
+            if prefix[:-1] != key:
+                raise ModelError(f"{where}: {prefix[:-1]} is a single setting, not a table, in the key {key}")
+            return value
+    raise ModelError(f"{where}: {key} is a table of settings; name one of them: "
+                     f"{sorted(prefix + f.name for f in dataclasses.fields(value))}")
+
+
+def with_overrides(data, overrides):
+    """A copy of the configuration dict ``data`` with the dotted keys of ``overrides`` set.
+
+    Parameters
+    ----------
+    data : dict
+        Plain configuration (nested dicts for tables), left unchanged.
+    overrides : dict
+        ``{"payload": 1.6, "geometry.E": 6.9e9}``: each dotted key sets one value, creating
+        the tables on its way.
+
+    Returns
+    -------
+    dict
+
+    Raises
+    ------
+    ModelError
+        A dotted key running through a value that is not a table.
+
+    Example
+    -------
+    >>> with_overrides({"payload": 0.0}, {"geometry.E": 6.9e9})
+    {'payload': 0.0, 'geometry': {'E': 6900000000.0}}
+    """
+    out = copy.deepcopy(data)
+    for key, value in overrides.items():
+        *tables, name = key.split(".")
+        node = out
+        for table in tables:
+            node = node.setdefault(table, {})
+            if not isinstance(node, dict):
+                raise ModelError(f"configuration: cannot set {key}: {table} is not a table")
+        node[name] = copy.deepcopy(value)
+    return out

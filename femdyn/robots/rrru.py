@@ -369,7 +369,8 @@ def _platform(m, g, ik, payload):
     v = verts[2] - 0.5 * (verts[0] + verts[1])
     nodes = [m.point("platform.V0", verts[0]), m.point("platform.V1", verts[1])]
     vectors = [m.vector("platform.n", (0.0, 0.0, 1.0)), m.vector("platform.v", v / np.linalg.norm(v))]
-    m.rigid_body("platform", nodes, vectors, mass=mass + payload, com=ik.centre, inertia=R @ I_local @ R.T)
+    body = m.rigid_body("platform", nodes, vectors, mass=mass + payload, com=ik.centre, inertia=R @ I_local @ R.T)
+    body.vertices = verts                     # drawn as the triangle (pictures, ParaView)
     return "platform", ik.centre.copy()
 
 

@@ -103,7 +103,8 @@ def run_study(config=None, output=None, progress=False):
     -------
     dict
         ``summary`` (numbers), ``rigid``, ``forward``, ``inverse`` (Results or None),
-        ``paper`` (the paper's values for the same quantities).
+        ``paper`` (the paper's values for the same quantities), ``system`` (the System of
+        the flexible inverse run, None if not run).
 
     Raises
     ------
@@ -168,7 +169,73 @@ def run_study(config=None, output=None, progress=False):
     summary["paper"] = PAPER
     if output:
         _write(output, config, summary, rigid, forward, inverse, system if config.inverse else None)
-    return {"summary": summary, "rigid": rigid, "forward": forward, "inverse": inverse, "paper": PAPER}
+    return {"summary": summary, "rigid": rigid, "forward": forward, "inverse": inverse, "paper": PAPER,
+            "system": system if config.inverse else None}
+
+
+HEADLINE = ("rigid_torque_min", "rigid_torque_max", "forward_deviation_x", "forward_deviation_yz",
+            "forward_tilt_deg", "inverse_tracking_error", "inverse_torque_min", "inverse_torque_max",
+            "torque_difference", "tilt_start_stop_deg", "tilt_cruise_deg", "mid_link_deformation",
+            "shear_angle_deg")
+
+
+def headline(summary):
+    """The summary numbers of :func:`run_study` that a sweep tabulates: the figures of
+    :func:`summary_table` (SI units, angles in degrees), the largest gauge strain
+    ``gauge_strain_max`` (absolute, over all gauges), ``duration`` and ``steps``; run times
+    are left out (they vary from run to run).
+
+    Parameters
+    ----------
+    summary : dict
+        ``run_study(...)["summary"]``.
+
+    Returns
+    -------
+    dict
+        Name → number, parts not run left out.
+
+    Example
+    -------
+    >>> headline(run_study(StudyConfig(duration=0.01, n_elements=2))["summary"])   # doctest: +SKIP
+    """
+    out = {"duration": summary["duration"], "steps": summary["steps"]}
+    out.update({key: summary[key] for key in HEADLINE if key in summary})
+    if "gauge_strain_peaks" in summary:
+        out["gauge_strain_max"] = max(abs(v) for peaks in summary["gauge_strain_peaks"].values() for v in peaks)
+    return out
+
+
+def sweep_case(config, output):
+    """The study as a sweep case (:func:`femdyn.studies.sweep.run_sweep`).
+
+    Parameters
+    ----------
+    config : dict
+        Plain settings of :class:`StudyConfig` (tables as dicts), checked like a TOML file.
+    output : str
+        Folder for the study's outputs.
+
+    Returns
+    -------
+    dict
+        :func:`headline` of the summary.
+
+    Raises
+    ------
+    ModelError
+        A bad key or value (named), a circle outside the workspace or a speed the S-curve
+        cannot reach.
+    SolverError
+        A failed run.
+
+    Example
+    -------
+    >>> sweep_case({"duration": 0.01, "n_elements": 2, "forward": False}, "case")   # doctest: +SKIP
+    """
+    from ..formats.config import config_from_dict
+    study = run_study(config_from_dict(config, StudyConfig, where="3-RRRU study"), output)
+    return headline(study["summary"])
 
 
 def _sensors(m, robot):
@@ -273,27 +340,31 @@ def summary_table(summary):
     return "\n".join(lines + [f"| {a} | {b} | {c} |" for a, b, c in rows]) + "\n"
 
 
+def _figure():
+    """A Matplotlib figure and axes outside pyplot's global state (safe in threads)."""
+    from matplotlib.figure import Figure
+    fig = Figure(figsize=(7, 3.5))
+    return fig, fig.add_subplot()
+
+
 def _figures(folder, rigid, forward, inverse):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(7, 3.5))
+    fig, ax = _figure()
     for i in range(3):
         ax.plot(rigid.t, rigid[f"actuator {i}.torque"], f"C{i}--", lw=1, label=f"rigid {i + 1}")
         if inverse is not None:
             ax.plot(inverse.t, inverse[f"actuator {i}.torque"], f"C{i}-", lw=1, label=f"flexible {i + 1}")
     ax.set_xlabel("t (s)"), ax.set_ylabel("motor torque (N·m)"), ax.legend(ncol=2, fontsize=8)
-    fig.tight_layout(), fig.savefig(os.path.join(folder, "torques.png"), dpi=120), plt.close(fig)
+    fig.tight_layout(), fig.savefig(os.path.join(folder, "torques.png"), dpi=120)
     if forward is not None:
-        fig, ax = plt.subplots(figsize=(7, 3.5))
+        fig, ax = _figure()
         P = _positions(forward)
         for k, c in enumerate("xyz"):
             ax.plot(forward.t, 1e3 * (P[:, k] - P[0, k]), label=c)
         ax.set_xlabel("t (s)"), ax.set_ylabel("platform centre − start (mm)"), ax.legend()
-        fig.tight_layout(), fig.savefig(os.path.join(folder, "forward.png"), dpi=120), plt.close(fig)
+        fig.tight_layout(), fig.savefig(os.path.join(folder, "forward.png"), dpi=120)
     if inverse is not None:
-        fig, ax = plt.subplots(figsize=(7, 3.5))
+        fig, ax = _figure()
         for c in _gauge_channels(inverse):
             ax.plot(inverse.t, 1e6 * inverse[c], lw=1, label=c)
         ax.set_xlabel("t (s)"), ax.set_ylabel("strain (µm/m)"), ax.legend(ncol=3, fontsize=7)
-        fig.tight_layout(), fig.savefig(os.path.join(folder, "strains.png"), dpi=120), plt.close(fig)
+        fig.tight_layout(), fig.savefig(os.path.join(folder, "strains.png"), dpi=120)

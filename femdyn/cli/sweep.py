@@ -1,0 +1,57 @@
+"""``femdyn sweep sweep.toml``: a grid or random sample of study settings, run on Dask."""
+import os
+
+from ..errors import ModelError
+
+
+def studies():
+    """The studies a sweep file may name.
+
+    Returns
+    -------
+    dict
+        Name → (configuration dataclass, case function ``f(config: dict, output: str) -> dict``).
+    """
+    from femdyn.studies.rrru_study import StudyConfig, sweep_case
+    return {"rrru": (StudyConfig, sweep_case)}
+
+
+def add_parser(sub):
+    """Register ``sweep`` on the sub-command parsers ``sub``."""
+    p = sub.add_parser("sweep", help="run a study for a grid or a random sample of its settings on Dask "
+                                     "(a local cluster, or --scheduler)")
+    p.add_argument("file", help="sweep TOML: study = 'rrru' (default), [base] settings, [sweep] grid = {…} or "
+                                "random = {count, seed, …} (docs/sweeps.md)")
+    p.add_argument("-o", "--out", default="femdyn-sweep", help="output folder (default ./femdyn-sweep)")
+    p.add_argument("--scheduler", help="address of a running Dask scheduler, e.g. tcp://host:8786 "
+                                       "(default: a local cluster on this machine)")
+    p.add_argument("--workers", type=int, help="worker processes of the local cluster (default: the CPU count)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=run)
+
+
+def run(args):
+    """Read the sweep, run its cases, write ``args.out`` and print the table; returns the
+    exit code (0 also when cases failed: they are in the table with their errors)."""
+    from femdyn.formats.config import read_toml
+    from femdyn.formats.sweep import sweep_from_dict
+    from femdyn.studies.sweep import dask_executor, markdown_table, run_sweep
+    data = read_toml(args.file, "sweep file")
+    known = studies()
+    name = data.get("study", "rrru")
+    if name not in known:
+        raise ModelError(f"{args.file}: unknown study {name!r}; known studies: {sorted(known)}")
+    if args.workers is not None and args.workers < 1:
+        raise ModelError(f"--workers must be ≥ 1, got {args.workers}")
+    config_class, case = known[name]
+    sweep = sweep_from_dict(data, config_class, where=args.file)
+    out = os.path.abspath(args.out)
+    print(f"{len(sweep.cases)} cases ({sweep.kind}) of the study '{name}' on "
+          f"{args.scheduler or 'a local Dask cluster'}")
+    with dask_executor(args.scheduler, args.workers) as executor:
+        records = run_sweep(case, sweep.base, sweep.cases, out, executor=executor, progress=not args.quiet)
+    print(markdown_table(records))
+    failed = sum(r["status"] != "completed" for r in records)
+    print(f"{len(records) - failed} cases completed, {failed} failed; output written to {out}: "
+          "cases.csv, cases.md, sweep.json, case-0000/ …")
+    return 0

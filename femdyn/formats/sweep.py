@@ -1,0 +1,142 @@
+"""Sweep files: a TOML with the base configuration of a study and the cases to run.
+
+::
+
+    study = "rrru"                    # optional; the study's name (femdyn sweep knows "rrru")
+
+    [base]                            # any settings of the study's configuration
+    duration = 0.2
+    n_elements = 4
+
+    [sweep]                           # either a full grid ...
+    grid = {"geometry.E" = [6.9e8, 6.9e9], payload = [0.0, 1.6]}
+    # ... or a random sample (case k drawn from the seed and k only)
+    # random = {count = 8, seed = 1, "geometry.E" = {log_uniform = [6.9e8, 6.9e10]},
+    #           payload = {uniform = [0, 2]}, n_elements = {choice = [2, 4]}}
+
+Keys of the sweep are dotted paths to single settings of the configuration dataclass;
+distributions are ``uniform``, ``log_uniform``, ``integers`` and ``choice``
+(:func:`femdyn.studies.sweep.random_cases`). Every key and value is checked before a case
+runs: a ModelError names the bad one.
+"""
+from dataclasses import dataclass
+
+from ..errors import ModelError
+from ..studies.sweep import grid_cases, random_cases
+from .config import checked_value, config_from_dict, field_default, read_toml, with_overrides
+
+
+@dataclass
+class Sweep:
+    """A sweep read from a file.
+
+    Attributes
+    ----------
+    study : str or None
+        The ``study`` key of the file (None when absent).
+    base : dict
+        The ``[base]`` table (plain settings).
+    cases : list of dict
+        Dotted overrides of each case, in case order.
+    kind : str
+        "grid" or "random".
+    seed : int or None
+        Seed of a random sample.
+    """
+
+    study: str
+    base: dict
+    cases: list
+    kind: str
+    seed: int = None
+
+
+def read_sweep(path, config_class):
+    """The sweep in the TOML file ``path`` for a study configured by ``config_class``.
+
+    Parameters
+    ----------
+    path : str
+    config_class : type
+        The study's configuration dataclass (e.g. :class:`femdyn.studies.rrru_study.StudyConfig`).
+
+    Returns
+    -------
+    Sweep
+
+    Raises
+    ------
+    ModelError
+        Unreadable file, invalid TOML, unknown table or key, bad value or distribution:
+        the message names it.
+
+    Example
+    -------
+    >>> from femdyn.studies.rrru_study import StudyConfig
+    >>> sweep = read_sweep("sweep.toml", StudyConfig)                  # doctest: +SKIP
+    """
+    return sweep_from_dict(read_toml(path, "sweep file"), config_class, where=path)
+
+
+def sweep_from_dict(data, config_class, where="sweep"):
+    """A :class:`Sweep` from the tables of a sweep file (see :func:`read_sweep`)."""
+    unknown = sorted(set(data) - {"study", "base", "sweep"})
+    if unknown:
+        raise ModelError(f"{where}: unknown key {unknown[0]}; a sweep file has 'study', [base] and [sweep]")
+    study = data.get("study")
+    if study is not None and not isinstance(study, str):
+        raise ModelError(f"{where}: study must be a name (string), got {study!r}")
+    base = data.get("base", {})
+    if not isinstance(base, dict):
+        raise ModelError(f"{where}: base must be a table of settings, got {base!r}")
+    config_from_dict(base, config_class, where=f"{where} [base]")
+    spec = data.get("sweep")
+    if not isinstance(spec, dict):
+        raise ModelError(f"{where}: a [sweep] table with 'grid' or 'random' is needed")
+    kinds = sorted(set(spec) & {"grid", "random"})
+    extra = sorted(set(spec) - {"grid", "random"})
+    if extra or len(kinds) != 1:
+        raise ModelError(f"{where}: [sweep] holds exactly one of 'grid' and 'random'"
+                         + (f"; unknown key sweep.{extra[0]}" if extra else f", got {kinds or 'neither'}"))
+    kind = kinds[0]
+    table = spec[kind]
+    if not isinstance(table, dict) or not table:
+        raise ModelError(f"{where}: sweep.{kind} must be a table of settings to vary, got {table!r}")
+    if kind == "grid":
+        cases, seed = _grid(table, config_class, where), None
+    else:
+        cases, seed = _random(table, config_class, where), table.get("seed")
+    for k, case in enumerate(cases):       # whole configurations, as the workers will build them
+        config_from_dict(with_overrides(base, case), config_class, where=f"{where} case {k}")
+    return Sweep(study, base, cases, kind, seed)
+
+
+def _grid(table, config_class, where):
+    for key, values in table.items():
+        default = field_default(config_class, key, where=f"{where} sweep.grid")
+        if not isinstance(values, list) or not values:
+            raise ModelError(f"{where}: sweep.grid.{key} needs a non-empty list of values, got {values!r}")
+        table[key] = [checked_value(v, default, f"sweep.grid.{key}", where) for v in values]
+    return grid_cases(table)
+
+
+def _random(table, config_class, where):
+    parameters = {k: v for k, v in table.items() if k not in ("count", "seed")}
+    if "count" not in table or "seed" not in table:
+        raise ModelError(f"{where}: sweep.random needs count (number of cases) and seed")
+    if not parameters:
+        raise ModelError(f"{where}: sweep.random names no setting to vary")
+    for key, spec in parameters.items():
+        default = field_default(config_class, key, where=f"{where} sweep.random")
+        kind = next(iter(spec)) if isinstance(spec, dict) and len(spec) == 1 else None
+        if isinstance(default, int) and not isinstance(default, bool) and kind in ("uniform", "log_uniform"):
+            raise ModelError(f"{where}: sweep.random.{key} is a whole number: draw it with integers or choice")
+        if kind == "choice" and isinstance(spec["choice"], list):
+            spec["choice"] = [checked_value(v, default, f"sweep.random.{key}.choice", where) for v in spec["choice"]]
+        elif kind in ("uniform", "log_uniform", "integers") and \
+                (isinstance(default, bool) or not isinstance(default, (int, float))):
+            raise ModelError(f"{where}: sweep.random.{key} is not a number: draw it with choice")
+    try:
+        return random_cases(parameters, table["count"], table["seed"])
+    except ModelError as err:
+        raise ModelError(f"{where}: {err}") from None

@@ -1,0 +1,149 @@
+"""Off-screen 3-D pictures of a configuration with pyvista, flexible deformation magnified.
+
+Rigid bodies are drawn as tubes through their outline points (a closed outline, such as
+a platform's vertices, as a filled polygon), joints as small spheres, ANCF element sets
+as tubes along their centreline. A flexible link's deformation is shown as its
+transverse *deflection from the chord* (the straight line between its end points),
+multiplied by ``magnify``: a point r of the centreline is drawn at
+p + magnify · (r − p), p its projection on the chord. The axial stretch and the rigid
+motion of the link are drawn unscaled. Rendering needs OpenGL libraries only (Debian
+``libgl1``, ``libegl1``; ``bash .ci/setup`` installs them), no X server.
+"""
+import numpy as np
+
+
+def deflection_from_chord(points):
+    """Transverse deflection of a polyline from its chord.
+
+    Parameters
+    ----------
+    points : (k, 3) array
+        Points along a link's centreline (m), the end points first and last.
+
+    Returns
+    -------
+    (k, 3) array
+        r − p for each point r, p its projection on the line through the end points (m).
+
+    Example
+    -------
+    >>> deflection_from_chord(np.array([[0, 0, 0], [1, 0, 0.1], [2, 0, 0]]))[1]
+    array([0. , 0. , 0.1])
+    """
+    points = np.asarray(points, float)
+    a, b = points[0], points[-1]
+    d = (b - a) / np.linalg.norm(b - a)
+    offset = points - a
+    return offset - np.outer(offset @ d, d)
+
+
+def largest_deflection(system, q):
+    """Largest deflection from the chord over the ANCF element sets of ``system``.
+
+    Parameters
+    ----------
+    system : System
+    q : (n, system.n) or (system.n,) array
+        Coordinates, one configuration per row (e.g. ``results.q``).
+
+    Returns
+    -------
+    (n,) array
+        m; zeros without flexible links.
+
+    Example
+    -------
+    >>> k = largest_deflection(system, results.q).argmax()        # doctest: +SKIP
+    """
+    q = np.atleast_2d(q)
+    out = np.zeros(len(q))
+    for element in system.elements:
+        for k, qk in enumerate(q):
+            out[k] = max(out[k], np.linalg.norm(deflection_from_chord(element.centreline(qk)), axis=1).max())
+    return out
+
+
+def render_configuration(system, q, path, magnify=1.0, title=None, polygons=(), size=(1000, 800)):
+    """Write a PNG picture of ``system`` at coordinates ``q``, rendered off-screen.
+
+    Parameters
+    ----------
+    system : System
+    q : (system.n,) array
+        Coordinates (m; NCF/ANCF slots).
+    path : str
+        The PNG file.
+    magnify : float
+        Factor on the flexible links' deflection from their chord (1: true shape).
+    title : str, optional
+        Text in the picture's top-left corner (the factor is added below it).
+    polygons : sequence of (k, 3) arrays
+        Fixed polygons to draw in grey (m), e.g. a robot's base.
+    size : (int, int)
+        Pixels.
+
+    Returns
+    -------
+    str
+        ``path``.
+
+    Raises
+    ------
+    femdyn.mesh.pictures.RenderError
+        pyvista cannot render off-screen (install Debian's libgl1 and libegl1).
+
+    Example
+    -------
+    >>> render_configuration(system, results.q[-1], "robot.png", magnify=20)   # doctest: +SKIP
+    """
+    import pyvista as pv
+    from vtkmodules.vtkCommonCore import vtkLogger
+    from femdyn.mesh.pictures import RenderError
+    pv.OFF_SCREEN = True
+    vtkLogger.SetStderrVerbosity(vtkLogger.VERBOSITY_ERROR)   # no warning when there is no X display
+    q = np.asarray(q, float)
+    outlines = [body.outline(q) for body in system.bodies.values()]
+    every = np.vstack(outlines + [e.centreline(q) for e in system.elements] + [np.asarray(p) for p in polygons])
+    radius = 0.006 * np.linalg.norm(np.ptp(every, axis=0))
+    try:
+        plotter = pv.Plotter(off_screen=True, window_size=list(size))
+        for xyz in outlines:
+            _add_body(plotter, pv, xyz, radius)
+        for polygon in polygons:
+            plotter.add_mesh(_polygon(pv, polygon), color="lightgrey", opacity=0.6)
+        lines = [element.centreline(q) for element in system.elements]
+        deflections = [deflection_from_chord(line) for line in lines]
+        peak = max([1e3 * np.linalg.norm(d, axis=1).max() for d in deflections], default=0.0)
+        for k, (line, deflection) in enumerate(zip(lines, deflections)):
+            shape = pv.lines_from_points(line + (magnify - 1.0) * deflection)
+            shape["deflection (mm)"] = 1e3 * np.linalg.norm(deflection, axis=1)
+            plotter.add_mesh(shape.tube(radius=radius), scalars="deflection (mm)", cmap="plasma",
+                             clim=(0.0, max(peak, 1e-9)), show_scalar_bar=k == 0,
+                             scalar_bar_args={"vertical": True, "fmt": "%.2g", "position_x": 0.86,
+                                              "position_y": 0.1})
+            plotter.add_mesh(pv.lines_from_points(line[[0, -1]]), color="grey", line_width=1)
+        plotter.add_text(f"{title or system.name}\nflexible links: deflection from the chord x {magnify:g} "
+                         f"(largest {peak:.3g} mm)", font_size=10)
+        plotter.view_isometric()
+        plotter.camera.zoom(1.15)
+        plotter.screenshot(path)
+        plotter.close()
+    except Exception as err:  # VTK reports a missing OpenGL in several ways
+        raise RenderError(f"cannot render off-screen ({err}); install Debian's libgl1 and libegl1 "
+                          "(bash .ci/setup does)") from None
+    return path
+
+
+def _add_body(plotter, pv, xyz, radius):
+    """A rigid body: tube through its outline points, spheres at them, a filled closed outline."""
+    if len(xyz) > 3 and np.allclose(xyz[0], xyz[-1]):
+        plotter.add_mesh(_polygon(pv, xyz[:-1]), color="steelblue", opacity=0.8)
+    if len(xyz) > 1:
+        plotter.add_mesh(pv.lines_from_points(xyz).tube(radius=radius), color="steelblue")
+    for point in xyz:
+        plotter.add_mesh(pv.Sphere(radius=1.6 * radius, center=point), color="dimgrey")
+
+
+def _polygon(pv, points):
+    points = np.asarray(points, float)
+    return pv.PolyData(points, faces=np.concatenate([[len(points)], np.arange(len(points))]))
