@@ -6,7 +6,7 @@ import sys
 
 from ..errors import FemdynError
 
-COMMANDS = ("demo",)   # modules of femdyn.cli, in the order ``femdyn --help`` lists them
+COMMANDS = ("demo", "report")   # modules of femdyn.cli, in the order ``femdyn --help`` lists them
 
 
 def main(argv=None):
