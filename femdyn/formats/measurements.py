@@ -12,12 +12,16 @@
 """
 import csv
 import re
-import tomllib
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..errors import FemdynError
+
+try:
+    import tomllib
+except ModuleNotFoundError:      # Python 3.10: the same parser, published as tomli
+    import tomli as tomllib
 from ..reports.bridge import BRIDGES, UNITS
 from ..reports.gauges import Gauge
 from ..reports.metrics import METRICS

@@ -128,7 +128,8 @@ def compare(results, data, gauge_map):
     """
     c = gauge_map.comparison
     link = link_geometry(results, gauge_map)
-    warnings = []
+    warnings = [] if results.status == "completed" else [
+        f"the run did not complete (status: {results.status}); the comparison uses the steps it recorded"]
     sims = {e.name: _simulated(results, e, c, warnings) for e in gauge_map.entries}
     settings = {"cutoff_Hz": c.cutoff, "window_s": list(c.window) if c.window else None, "max_lag_s": c.max_lag,
                 "balance_time_s": c.balance_time, "measurement": os.path.basename(data.path),
