@@ -139,10 +139,19 @@ def common_grid(ranges, dt):
 
 def estimate_lag(reference, delayed, dt, max_lag):
     """Time by which ``delayed`` lags ``reference`` (s), both on one uniform grid of step
-    ``dt``: the maximum of their cross-correlation (means removed) over lags within
-    ±``max_lag`` (s), refined by a parabola through the peak and its neighbours.
-    Several channels with one clock: pass 2-D arrays (channels, samples); their
-    cross-correlations are summed.
+    ``dt``: the lag within ±``max_lag`` (s) that maximizes the correlation coefficient of
+    the overlapping parts (each part's mean removed, so the ends of the record do not bias
+    it), refined by a parabola through the best lag and its neighbours. Several channels
+    with one clock: pass 2-D arrays (channels, samples); their coefficients are summed.
+
+    Parameters
+    ----------
+    reference, delayed : array_like
+        Samples, shape (samples,) or (channels, samples).
+    dt : float
+        Grid step, s.
+    max_lag : float
+        Bound of the search, s.
 
     Returns
     -------
@@ -152,20 +161,26 @@ def estimate_lag(reference, delayed, dt, max_lag):
     Example
     -------
     >>> t = np.arange(0, 2, 1e-3); ref = np.sin(2 * np.pi * 3 * t)
-    >>> round(estimate_lag(ref, np.sin(2 * np.pi * 3 * (t - 0.02)), 1e-3, 0.05), 3)
+    >>> round(estimate_lag(ref, np.sin(2 * np.pi * 3 * (t - 0.02)), 1e-3, 0.05), 4)
     0.02
     """
-    a = np.atleast_2d(reference) - np.mean(np.atleast_2d(reference), axis=1, keepdims=True)
-    b = np.atleast_2d(delayed) - np.mean(np.atleast_2d(delayed), axis=1, keepdims=True)
+    a, b = np.atleast_2d(np.asarray(reference, float)), np.atleast_2d(np.asarray(delayed, float))
     n = a.shape[1]
-    k_max = int(min(np.floor(max_lag / dt), n - 2))
+    k_max = int(min(np.floor(max_lag / dt), n - 4))
     lags = np.arange(-k_max, k_max + 1)
-    corr = np.array([np.sum(a[:, max(0, -k):n - max(0, k)] * b[:, max(0, k):n - max(0, -k)]) / (n - abs(k))
-                     for k in lags])
+    corr = np.array([_coefficient(a[:, max(0, -k):n - max(0, k)], b[:, max(0, k):n - max(0, -k)]) for k in lags])
     i = int(np.argmax(corr))
     shift = 0.0
     if 0 < i < len(lags) - 1:
         c0, c1, c2 = corr[i - 1], corr[i], corr[i + 1]
         denom = c0 - 2 * c1 + c2
         shift = 0.5 * (c0 - c2) / denom if denom < 0 else 0.0
-    return (lags[i] + shift) * dt
+    return float((lags[i] + shift) * dt)
+
+
+def _coefficient(x, y):
+    """Sum over channels of the correlation coefficients of the rows of x and y."""
+    x = x - x.mean(axis=1, keepdims=True)
+    y = y - y.mean(axis=1, keepdims=True)
+    norm = np.sqrt(np.sum(x * x, axis=1) * np.sum(y * y, axis=1))
+    return float(np.sum(np.sum(x * y, axis=1) / np.where(norm > 0, norm, np.inf)))
