@@ -147,5 +147,17 @@ def test_gauge_off_the_link_or_on_a_foreign_node_is_an_error_naming_it():
     with pytest.raises(ModelError, match="gauge 'far' is off the link.*1 m long"):
         add_gauge(m, Gauge("far", "beam", "beam.0", 0.98, grid_length=0.05))
     m.point("P", (0, 1, 0))
-    with pytest.raises(ModelError, match="gauge 'lost': node 'P' is not on beam 'beam'"):
+    with pytest.raises(ModelError, match="gauge 'lost': 'P' is neither a node of beam 'beam' nor a joint"):
         add_gauge(m, Gauge("lost", "beam", "P", 0.1))
+
+
+def test_distance_from_a_named_joint_is_measured_from_the_node_it_holds():
+    """A clamp named 'tip clamp' on the last node: 0.2 m from it is 0.8 m from the first
+    node, and reads what a gauge 0.2 m from that node reads."""
+    m = free_beam()
+    m.clamp("tip clamp", "beam.4")
+    by_joint = add_gauge(m, Gauge("j", "beam", "tip clamp", 0.2, grid_length=0.1))
+    by_node = add_gauge(m, Gauge("n", "beam", "beam.0", 0.8, grid_length=0.1))
+    system = m.assemble()
+    q = stretched(m, system, 1e-3)
+    assert measure(by_joint, q)[0] == pytest.approx(measure(by_node, q)[0], abs=1e-15)

@@ -1,7 +1,7 @@
 """Strain gauges as engineers define them, declared on a model before a run.
 
 A gauge sits on the outer wall of an ANCF beam: at arc length ``distance`` (m) from a
-named node, at ``wall_angle_deg`` around the section (0° on the section's +y axis, 90° on
+named node (or from the node a named joint holds), at ``wall_angle_deg`` around the section (0° on the section's +y axis, 90° on
 +z), its grid at ``direction_deg`` to the beam axis (0° axial, 90° hoop), of length
 ``grid_length`` (m). :func:`add_gauge` adds one :class:`GaugeSensor` to the model; it
 records, every output step, the gauge's reading ``<name>.strain`` and the mean axial
@@ -42,7 +42,8 @@ class Gauge:
     beam : str
         Name of the ANCF beam (element set).
     node : str
-        Node the distance is measured from (usually the joint end of the link).
+        Node the distance is measured from, or a joint acting on a node of the beam (a
+        clamp, or a joint on the node's frame): the distance is then measured from that node.
     distance : float
         Arc length from ``node`` into the beam, m (from the beam's last node the gauge
         lies towards the first one; from any other node towards the last one).
@@ -88,24 +89,51 @@ def add_gauge(model, gauge):
     Raises
     ------
     ModelError
-        Unknown beam or node, a node not on the beam, a grid that leaves the link.
+        Unknown beam, a node or joint not on the beam, a grid that leaves the link.
 
     Example
     -------
     >>> add_gauge(m, Gauge("G1", "beam", "beam.0", 0.2, grid_length=0.01))  # doctest: +SKIP
     """
     beam = model.element_set(gauge.beam)
-    return model._add_sensor(GaugeSensor(gauge, beam))
+    return model._add_sensor(GaugeSensor(gauge, beam, reference_node(model, gauge, beam)))
+
+
+def reference_node(model, gauge, beam):
+    """Name of the beam node that ``gauge.node`` names: the node itself, or the node of the
+    beam that the joint of that name holds.
+
+    Raises
+    ------
+    ModelError
+        Neither a node of the beam nor a joint on exactly one of its nodes.
+    """
+    chain = beam_nodes(beam)
+    if gauge.node in chain:
+        return gauge.node
+    joint = model.joints.get(gauge.node)
+    if joint is not None:
+        held = {getattr(x, "node", None) for x in (joint, joint.body_a, joint.body_b)}
+        on_beam = [n.name for n in held if n is not None and n.name in chain]
+        if len(on_beam) == 1:
+            return on_beam[0]
+    raise ModelError(f"gauge '{gauge.name}': '{gauge.node}' is neither a node of beam '{beam.name}' nor a joint "
+                     f"on one of its nodes; its nodes are {chain[0]} … {chain[-1]}")
+
+
+def beam_nodes(beam):
+    """Names of a beam's nodes along its chain of elements."""
+    return [pair[0].name for pair in beam.element_nodes] + [beam.element_nodes[-1][1].name]
 
 
 class GaugeSensor(Sensor):
     """The reading of one :class:`Gauge`: columns ``<name>.strain`` (ε_θ averaged over the
     grid) and ``<name>.axial`` (ε_x averaged over the grid), dimensionless."""
 
-    def __init__(self, gauge, beam):
+    def __init__(self, gauge, beam, node=None):
         self.gauge, self.name, self.beam = gauge, gauge.name, beam
         self.columns = (f"{gauge.name}.strain", f"{gauge.name}.axial")
-        places, self.weights = grid_places(gauge, beam)
+        places, self.weights = grid_places(gauge, beam, node or gauge.node)
         phi, theta = np.radians(gauge.wall_angle_deg), np.radians(gauge.direction_deg)
         kernel = beam.kernel
         self.parts = []
@@ -138,7 +166,7 @@ class GaugeSensor(Sensor):
         return np.array([self.weights @ reading, self.weights @ axial])
 
 
-def grid_places(gauge, beam):
+def grid_places(gauge, beam, node):
     """Material places (element, ξ) of the Gauss–Legendre points over the grid and their
     weights (summing to 1).
 
@@ -146,6 +174,8 @@ def grid_places(gauge, beam):
     ----------
     gauge : Gauge
     beam : femdyn.model.flexible.ElementSet
+    node : str
+        Name of the beam node the distance is measured from.
 
     Returns
     -------
@@ -159,18 +189,18 @@ def grid_places(gauge, beam):
     """
     lengths = np.broadcast_to(np.asarray(beam.kernel.length, float), (beam.count,))
     ends = np.concatenate([[0.0], np.cumsum(lengths)])
-    chain = [pair[0].name for pair in beam.element_nodes] + [beam.element_nodes[-1][1].name]
-    if gauge.node not in chain:
-        raise ModelError(f"gauge '{gauge.name}': node '{gauge.node}' is not on beam '{beam.name}'; its nodes are "
+    chain = beam_nodes(beam)
+    if node not in chain:
+        raise ModelError(f"gauge '{gauge.name}': node '{node}' is not on beam '{beam.name}'; its nodes are "
                          f"{chain[0]} … {chain[-1]}")
-    i = chain.index(gauge.node)
+    i = chain.index(node)
     sign = -1.0 if i == len(chain) - 1 and i > 0 else 1.0
     centre = ends[i] + sign * float(gauge.distance)
     half = 0.5 * float(gauge.grid_length)
     if not (gauge.grid_length >= 0 and centre - half >= -1e-12 and centre + half <= ends[-1] + 1e-12):
         raise ModelError(f"gauge '{gauge.name}' is off the link: its grid spans {centre - half:.6g} … "
                          f"{centre + half:.6g} m along beam '{beam.name}', which is {ends[-1]:.6g} m long; "
-                         f"give a distance from '{gauge.node}' that keeps the grid on the beam")
+                         f"give a distance from '{node}' that keeps the grid on the beam")
     n = max(1, int(gauge.grid_points)) if half > 0 else 1
     x, w = np.polynomial.legendre.leggauss(n)
     places = []

@@ -21,7 +21,8 @@ def summary_rows(comparison):
     for g in comparison.gauges:
         m = g.metrics
         rows.append((g.name, g.channel, _pair(m, "pos"), _pair(m, "neg"),
-                     *(f"{m[k]:.4g}" if k in m else "–" for k in ("nrmse", "correlation", "sg_combined")),
+                     *(f"{m[k]:{form}}" if k in m else "–"
+                       for k, form in (("nrmse", ".4g"), ("correlation", ".4f"), ("sg_combined", ".4g"))),
                      "pass" if g.passed else "FAIL"))
     return rows
 
