@@ -165,7 +165,7 @@ def channel_unit(data, channel, map_unit):
 
 
 @dataclass
-class Comparison:
+class ComparisonSettings:
     """``[comparison]`` settings (s, Hz): see docs/strain-reports.md."""
 
     window: tuple = None
@@ -196,10 +196,10 @@ class MapEntry:
 
 @dataclass
 class GaugeMap:
-    """A gauge map: ``comparison`` (:class:`Comparison`), ``entries`` (list of
+    """A gauge map: ``comparison`` (:class:`ComparisonSettings`), ``entries`` (list of
     :class:`MapEntry`), ``rosettes`` name → list of three gauge names, ``path``."""
 
-    comparison: Comparison
+    comparison: ComparisonSettings
     entries: list
     rosettes: dict
     path: str
@@ -267,7 +267,7 @@ def read_gauge_map(path):
             raise FemdynError(f"{where}: [rosettes.{name}] needs gauges = [three names of [gauges.*] tables]"
                               + (f"; unknown: {unknown}" if unknown else ""))
         rosettes[name] = list(members)
-    return GaugeMap(Comparison(**comparison), entries, rosettes, path)
+    return GaugeMap(ComparisonSettings(**comparison), entries, rosettes, path)
 
 
 def _entry(name, table, defaults, where):
