@@ -22,23 +22,23 @@ def gauge_figure(gauge, fig=None):
     matplotlib.figure.Figure or SubFigure
     """
     fig = fig or Figure(figsize=(8, 4.4), layout="constrained")
-    top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=(2, 1))
-    top.plot(gauge.t, gauge.simulated * MICRO, color="C0", lw=1.4, label="simulated")
-    if gauge.measured is not None:
-        top.plot(gauge.t, gauge.measured * MICRO, color="C3", lw=1.0, label=f"measured ({gauge.channel})")
-        bottom.plot(gauge.t, (gauge.simulated - gauge.measured) * MICRO, color="C2", lw=1.0)
-        bottom.set_ylabel("sim − meas (µε)")
-    else:
+    if gauge.measured is None:
+        top = fig.subplots()
         for key, style in (("pos", "--"), ("neg", ":")):
             top.axhline(gauge.metrics[f"peak_{key}_meas"] * MICRO, color="C3", ls=style,
                         label=f"measured {'positive' if key == 'pos' else 'negative'} peak")
-        bottom.plot(gauge.t, np.zeros_like(gauge.t), color="0.6", lw=0.8)
-        bottom.set_ylabel("(no history)")
+        axes = (top,)
+    else:
+        top, bottom = axes = fig.subplots(2, 1, sharex=True, height_ratios=(2, 1))
+        top.plot(gauge.t, gauge.measured * MICRO, color="C3", lw=1.0, label=f"measured ({gauge.channel})")
+        bottom.plot(gauge.t, (gauge.simulated - gauge.measured) * MICRO, color="C2", lw=1.0)
+        bottom.set_ylabel("sim − meas (µε)")
+    top.plot(gauge.t, gauge.simulated * MICRO, color="C0", lw=1.4, label="simulated", zorder=3)
     top.set_ylabel("strain (µε)")
     top.set_title(f"gauge {gauge.name}: {'pass' if gauge.passed else 'FAIL'}")
     top.legend(loc="best", fontsize=8)
-    bottom.set_xlabel("time (s)")
-    for ax in (top, bottom):
+    axes[-1].set_xlabel("time (s)")
+    for ax in axes:
         ax.grid(alpha=0.3)
     return fig
 
