@@ -66,8 +66,8 @@ def test_zero_balancing_removes_a_known_offset():
 
 
 def test_cutoff_above_nyquist_is_an_error():
-    with pytest.raises(FemdynError, match="Nyquist frequency 500 Hz"):
-        lowpass(np.arange(0, 1, DT), np.zeros(1000), 600.0)
+    with pytest.raises(FemdynError, match="Nyquist frequency 500 Hz of channel 'SG3'"):
+        lowpass(np.arange(0, 1, DT), np.zeros(1000), 600.0, what="channel 'SG3'")
 
 
 def test_nan_and_gaps_are_reported_and_dropped():

@@ -75,7 +75,7 @@ def zero_balance(t, x, t_balance):
     return np.asarray(x, float) - np.interp(t_balance, t, x)
 
 
-def lowpass(t, x, cutoff, order=4):
+def lowpass(t, x, cutoff, order=4, what="the samples"):
     """Zero-phase Butterworth low-pass: the filter run forwards and backwards
     (``scipy.signal.sosfiltfilt``; Gustafsson 1996, IEEE Trans. Signal Process. 44(4)),
     so the phase lag cancels and the effective order doubles.
@@ -90,6 +90,8 @@ def lowpass(t, x, cutoff, order=4):
         −3 dB frequency of one pass, Hz, below the Nyquist frequency.
     order : int
         Butterworth order of one pass.
+    what : str
+        What is filtered, for messages (e.g. "channel 'SG1'").
 
     Returns
     -------
@@ -107,10 +109,10 @@ def lowpass(t, x, cutoff, order=4):
     fs = 1.0 / np.median(np.diff(t))
     if not 0 < cutoff < 0.5 * fs:
         raise FemdynError(f"low-pass cutoff {cutoff!r} Hz must lie between 0 and the Nyquist frequency "
-                          f"{0.5 * fs:.6g} Hz of the samples")
+                          f"{0.5 * fs:.6g} Hz of {what}; lower cutoff in [comparison]")
     sos = sps.butter(order, cutoff, fs=fs, output="sos")
     if len(x) <= 3 * (2 * len(sos) + 1):
-        raise FemdynError(f"{len(x)} samples are too few to filter; lower the order or give a longer record")
+        raise FemdynError(f"{what}: {len(x)} samples are too few to filter; give a longer record")
     return sps.sosfiltfilt(sos, np.asarray(x, float))
 
 

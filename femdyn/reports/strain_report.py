@@ -174,7 +174,7 @@ def _simulated(results, entry, c, warnings):
     if c.cutoff and c.filter_simulation:
         nyquist = 0.5 / np.median(np.diff(t))
         if c.cutoff < nyquist:
-            x = lowpass(t, x, c.cutoff)
+            x = lowpass(t, x, c.cutoff, what=f"the simulated channel '{entry.simulated}'")
         else:
             warnings.append(f"gauge '{entry.name}': simulated output (Nyquist {nyquist:.4g} Hz) is not filtered "
                             f"at {c.cutoff:g} Hz; record the run more often to filter both sides alike")
@@ -189,7 +189,7 @@ def _measured(data, entry, c, warnings):
     dt = np.median(np.diff(t))
     uniform = t[0] + dt * np.arange(int(np.floor((t[-1] - t[0]) / dt + 1e-9)) + 1)
     x = np.interp(uniform, t, x)
-    return uniform, (lowpass(uniform, x, c.cutoff) if c.cutoff else x)
+    return uniform, (lowpass(uniform, x, c.cutoff, what=f"channel '{entry.channel}'") if c.cutoff else x)
 
 
 def _lag(sims, meas, step, max_lag):
