@@ -142,6 +142,18 @@ def test_principal_strains_match_mohrs_circle_of_rectangular_and_delta_rosettes(
     assert read(np.radians(angle)) == pytest.approx(e1, abs=1e-16)       # ε₁ lies along the angle returned
 
 
+def test_hoop_gauge_on_a_cable_uses_the_given_poisson_ratio():
+    """Cable elements carry no ν: a 90° gauge needs one (error naming the gauge without),
+    then reads −ν ε_x of the stretched beam exactly."""
+    m = free_beam()
+    with pytest.raises(ModelError, match="gauge 'hoop' at 90° to the axis needs the Poisson ratio"):
+        add_gauge(m, Gauge("hoop", "beam", "beam.0", 0.5, direction_deg=90.0))
+    hoop = add_gauge(m, Gauge("hoop", "beam", "beam.0", 0.5, direction_deg=90.0, poisson=0.33))
+    system = m.assemble()
+    reading, axial = measure(hoop, stretched(m, system, 1e-3))
+    assert reading == pytest.approx(-0.33 * axial, rel=1e-14) and axial == pytest.approx(7.5e-4, rel=1e-12)
+
+
 def test_gauge_off_the_link_or_on_a_foreign_node_is_an_error_naming_it():
     m = free_beam()
     with pytest.raises(ModelError, match="gauge 'far' is off the link.*1 m long"):

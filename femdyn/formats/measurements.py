@@ -210,7 +210,8 @@ class GaugeMap:
 
 
 _COMPARISON_KEYS = {"window", "cutoff", "max_lag", "dt", "balance_time", "filter_simulation", "link_length", "title"}
-_GEOMETRY_KEYS = {"beam", "node", "distance", "wall_angle_deg", "direction_deg", "grid_length", "grid_points"}
+_GEOMETRY_KEYS = {"beam", "node", "distance", "wall_angle_deg", "direction_deg", "grid_length", "grid_points",
+                  "poisson"}
 _ENTRY_KEYS = _GEOMETRY_KEYS | {"channel", "unit", "gauge_factor", "bridge", "simulated", "tolerances"}
 
 

@@ -55,6 +55,10 @@ class Gauge:
         Active grid length along the axis, m (0: a point gauge).
     grid_points : int
         Gauss–Legendre points over the grid.
+    poisson : float, optional
+        Poisson ratio ν for the hoop strain ε_s = −νε_x; default the beam's (full beam
+        elements). Cable elements carry none: a gauge off the axis direction on a cable
+        needs it.
 
     Example
     -------
@@ -70,6 +74,7 @@ class Gauge:
     direction_deg: float = 0.0
     grid_length: float = 0.0
     grid_points: int = 3
+    poisson: float = None
 
 
 def add_gauge(model, gauge):
@@ -136,14 +141,20 @@ class GaugeSensor(Sensor):
         places, self.weights = grid_places(gauge, beam, node or gauge.node)
         phi, theta = np.radians(gauge.wall_angle_deg), np.radians(gauge.direction_deg)
         kernel = beam.kernel
+        full = "twist" in kernel.sensor_quantities
+        if gauge.poisson is None and not full and np.sin(theta) ** 2 > 1e-15:
+            raise ModelError(f"gauge '{gauge.name}' at {gauge.direction_deg:g}° to the axis needs the Poisson ratio for "
+                             f"the hoop strain, and beam '{beam.name}' ({type(kernel).__name__}) carries none; give "
+                             "poisson = ν in the gauge")
         self.parts = []
         for element, xi in places:
             rho = wall_radius(kernel.section, element, phi, gauge.name)
             y, z = rho * np.cos(phi), rho * np.sin(phi)
-            nu = float(np.broadcast_to(getattr(kernel, "nu", 0.3), (beam.count,))[element])
+            nu = float(gauge.poisson if gauge.poisson is not None else
+                       np.broadcast_to(kernel.nu, (beam.count,))[element] if full else 0.0)
             axial = BeamSensor(f"{gauge.name}@{element}:{xi:.6g}", beam, element, xi, "strain", y, z)
             shears = []
-            if np.sin(theta) * np.cos(theta) != 0 and "twist" in kernel.sensor_quantities:
+            if np.sin(theta) * np.cos(theta) != 0 and full:
                 shears = [(BeamSensor(gauge.name, beam, element, xi, "twist"), np.array([rho])),
                           (BeamSensor(gauge.name, beam, element, xi, "shear"), np.array([-np.sin(phi), np.cos(phi)]))]
             self.parts.append((axial, nu, shears))
