@@ -127,8 +127,9 @@ def reference_node(model, gauge, beam):
 
 
 def beam_nodes(beam):
-    """Names of a beam's nodes along its chain of elements."""
-    return [pair[0].name for pair in beam.element_nodes] + [beam.element_nodes[-1][1].name]
+    """Names of the nodes that start each element of a beam's chain, and of the last
+    node (element nodes in between, as in three-node elements, are not reference points)."""
+    return [nodes[0].name for nodes in beam.element_nodes] + [beam.element_nodes[-1][-1].name]
 
 
 class GaugeSensor(Sensor):
