@@ -13,7 +13,10 @@ such a key against the dataclass and :func:`with_overrides` applies them.
 """
 import copy
 import dataclasses
-import tomllib
+try:
+    import tomllib
+except ModuleNotFoundError:      # Python 3.10: the same parser, published as tomli
+    import tomli as tomllib
 
 from ..errors import ModelError
 

@@ -1,4 +1,4 @@
-"""Identification studies described in TOML (read with tomllib).
+"""Identification studies described in TOML.
 
 Sections and keys (SI units; angles in degrees where the key says ``_deg``)::
 
@@ -19,9 +19,8 @@ no [identify] section: all base parameters are estimated.
 Every key is checked: an unknown section or key, or a value of the wrong kind, raises
 ModelError naming it.
 """
-import tomllib
-
 from femdyn.errors import ModelError
+from femdyn.formats.config import read_toml
 
 SCHEMA = {
     "": {"title": str, "robot": dict, "experiment": dict, "identify": dict, "output": dict},
@@ -110,11 +109,4 @@ def parse(config, source="config"):
 
 def load(path):
     """Read and check a TOML study file; ModelError for syntax errors, unknown keys, bad values."""
-    try:
-        with open(path, "rb") as f:
-            raw = tomllib.load(f)
-    except tomllib.TOMLDecodeError as err:
-        raise ModelError(f"{path}: not valid TOML ({err})") from None
-    except FileNotFoundError:
-        raise ModelError(f"{path}: no such file; give the path of a study .toml") from None
-    return parse(raw, str(path))
+    return parse(read_toml(path, "identification study"), str(path))

@@ -1,0 +1,29 @@
+"""``femdyn report strain RESULTS MEASURED.csv --map gauges.toml -o report/``: compare a
+run's strain gauges with measurements and write report.html, report.pdf, metrics.json."""
+
+
+def add_parser(sub):
+    """Register ``report`` (with its kind ``strain``) on the sub-command parsers ``sub``."""
+    r = sub.add_parser("report", help="reports comparing a run with measurements")
+    kinds = r.add_subparsers(dest="kind", required=True)
+    s = kinds.add_parser("strain", help="strain gauges: simulated against measured (HTML, PDF, JSON)")
+    s.add_argument("results", help="results folder of the run (written by integrate(..., output=...))")
+    s.add_argument("measured", help="measurement CSV: time histories, or peaks only (header channel,positive,negative)")
+    s.add_argument("--map", required=True, help="gauge map (TOML) tying simulated gauges to measured channels")
+    s.add_argument("-o", "--out", default="report", help="report folder (default: ./report)")
+    s.set_defaults(func=run)
+
+
+def run(args):
+    """Write the strain report; returns 0 when every metric is within tolerance, 1 when
+    some is not (the report is written either way)."""
+    from femdyn.reports.strain_report import strain_report
+
+    comparison, paths = strain_report(args.results, args.measured, args.map, args.out)
+    for w in comparison.warnings:
+        print(f"warning: {w}")
+    for g in comparison.gauges:
+        failed = [k for k, ok in g.verdicts.items() if not ok]
+        print(f"{g.name:>12} ({g.channel}): {'pass' if g.passed else 'FAIL ' + ', '.join(failed)}")
+    print(f"report written: {paths['html']}, {paths['pdf']}, {paths['json']}")
+    return 0 if comparison.passed else 1

@@ -1,0 +1,295 @@
+"""Measured strain data and gauge maps.
+
+* Time histories: CSV, first column time (``t`` or ``time``, unit s or ms in brackets),
+  one column per channel; units in the header as ``SG1 [mV/V]`` or ``SG1 (µε)`` or in
+  the gauge map. Empty cells read as NaN.
+* Peaks only: CSV with the header ``channel,positive,negative[,unit]``, one row per
+  channel (what a paper or a data-logger summary gives).
+* Gauge map (TOML): ``[comparison]`` settings, ``[tolerances]``, one ``[gauges.NAME]``
+  table per gauge tying the simulated gauge to a measured channel, optional
+  ``[rosettes.NAME]``. Keys are listed in docs/strain-reports.md; a misspelt key is an
+  error naming the table and the known keys.
+"""
+import csv
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .config import read_toml
+from ..errors import FemdynError
+
+from ..reports.bridge import BRIDGES, UNITS
+from ..reports.gauges import Gauge
+from ..reports.metrics import METRICS
+
+TIME_UNITS = {"s": 1.0, "ms": 1e-3}
+_HEADER = re.compile(r"^\s*(.*?)\s*(?:[\[(]\s*([^\])]*?)\s*[\])])?\s*$")
+
+
+@dataclass
+class Histories:
+    """Measured time histories: ``t`` (s), ``channels`` name → samples, ``units`` name →
+    unit from the header (None if the header gives none), ``path``."""
+
+    t: np.ndarray
+    channels: dict
+    units: dict
+    path: str
+
+
+@dataclass
+class Peaks:
+    """Measured peaks only: ``peaks`` channel → (positive, negative), ``units`` channel →
+    unit (None if not given), ``path``."""
+
+    peaks: dict
+    units: dict
+    path: str
+
+
+def read_measurements(path):
+    """Read a measurement CSV file, time histories or peaks only (see the module text).
+
+    Parameters
+    ----------
+    path : str
+        The CSV file.
+
+    Returns
+    -------
+    Histories or Peaks
+
+    Raises
+    ------
+    FemdynError
+        Missing file, no time column, an unknown unit, a row of the wrong length, a cell
+        that is not a number.
+
+    Example
+    -------
+    >>> data = read_measurements("measured.csv")  # doctest: +SKIP
+    >>> data.channels["SG1"], data.units["SG1"]  # doctest: +SKIP
+    """
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as f:
+            rows = [r for r in csv.reader(f) if r and not r[0].lstrip().startswith("#")]
+    except FileNotFoundError:
+        raise FemdynError(f"measurement file '{path}' not found") from None
+    if len(rows) < 2:
+        raise FemdynError(f"measurement file '{path}' has no data rows below its header")
+    header = [_split_header(h) for h in rows[0]]
+    for k, r in enumerate(rows[1:], start=2):
+        if len(r) != len(header):
+            raise FemdynError(f"measurement file '{path}', line {k}: {len(r)} cells, the header has {len(header)}")
+    if header[0][0].lower() == "channel":
+        return _peaks(path, header, rows[1:])
+    name, unit = header[0]
+    if name.lower() not in ("t", "time"):
+        raise FemdynError(f"measurement file '{path}': the first column must be time ('t [s]' or 'time [ms]'), "
+                          f"found '{rows[0][0]}'; for peaks only, start the header with 'channel'")
+    if (unit or "s") not in TIME_UNITS:
+        raise FemdynError(f"measurement file '{path}': time unit '{unit}' is not known; use s or ms")
+    data = np.array([[_number(c, path, k, j) for j, c in enumerate(r)] for k, r in enumerate(rows[1:], start=2)])
+    names = [h[0] for h in header[1:]]
+    for n, u in header[1:]:
+        _check_unit(u, f"channel '{n}' in '{path}'")
+    return Histories(data[:, 0] * TIME_UNITS[unit or "s"], {n: data[:, j + 1] for j, n in enumerate(names)},
+                     {n: u for n, u in header[1:]}, path)
+
+
+def _peaks(path, header, rows):
+    columns = [h[0].lower() for h in header]
+    if columns[:3] != ["channel", "positive", "negative"] or len(columns) > 4 or columns[3:] not in ([], ["unit"]):
+        raise FemdynError(f"peaks file '{path}': the header must be 'channel,positive,negative' with an optional "
+                          f"',unit', found {','.join(columns)}")
+    peaks, units = {}, {}
+    for k, r in enumerate(rows, start=2):
+        name = r[0].strip()
+        peaks[name] = (_number(r[1], path, k, 1), _number(r[2], path, k, 2))
+        units[name] = _check_unit(r[3].strip() if len(r) > 3 else None, f"channel '{name}' in '{path}'")
+    return Peaks(peaks, units, path)
+
+
+def _split_header(text):
+    name, unit = _HEADER.match(text).groups()
+    return name, unit or None
+
+
+def _check_unit(unit, what):
+    if unit is not None and unit not in UNITS:
+        raise FemdynError(f"{what}: unit '{unit}' is not known; use one of {list(UNITS)}")
+    return unit
+
+
+def _number(cell, path, line, column):
+    cell = cell.strip()
+    if cell == "" or cell.lower() == "nan":
+        return float("nan")
+    try:
+        return float(cell)
+    except ValueError:
+        raise FemdynError(f"measurement file '{path}', line {line}, column {column + 1}: '{cell}' is not a "
+                          "number") from None
+
+
+def channel_unit(data, channel, map_unit):
+    """The unit of a measured channel: the header's and the map's must agree; one of
+    them must be given.
+
+    Raises
+    ------
+    FemdynError
+        Unknown channel (listing the file's channels), mismatched units, or no unit.
+
+    Example
+    -------
+    >>> channel_unit(Peaks({"SG1": (1e-5, -1e-5)}, {"SG1": "strain"}, "p.csv"), "SG1", None)
+    'strain'
+    """
+    known = data.channels if isinstance(data, Histories) else data.peaks
+    if channel not in known:
+        raise FemdynError(f"channel '{channel}' is not in '{data.path}'; its channels are {list(known)}")
+    header = data.units.get(channel)
+    if header and map_unit and header != map_unit:
+        raise FemdynError(f"channel '{channel}': units do not match: '{data.path}' says {header}, the gauge map "
+                          f"says {map_unit}; correct one of them")
+    unit = header or map_unit
+    if unit is None:
+        raise FemdynError(f"channel '{channel}' has no unit: write it in the header ('{channel} [µε]') or as "
+                          "unit = \"...\" in its gauge-map entry")
+    return unit
+
+
+@dataclass
+class ComparisonSettings:
+    """``[comparison]`` settings (s, Hz): see docs/strain-reports.md."""
+
+    window: tuple = None
+    cutoff: float = None
+    max_lag: float = 0.0
+    dt: float = None
+    balance_time: float = None
+    filter_simulation: bool = True
+    link_length: float = None
+    title: str = "Strain-gauge comparison"
+
+
+@dataclass
+class MapEntry:
+    """One ``[gauges.NAME]`` table: the gauge's geometry (None when the simulated channel
+    is given directly), its measured channel and unit, bridge data, the simulated channel
+    and the tolerances that apply to it."""
+
+    name: str
+    channel: str
+    gauge: Gauge = None
+    unit: str = None
+    gauge_factor: float = None
+    bridge: str = None
+    simulated: str = None
+    tolerances: dict = field(default_factory=dict)
+
+
+@dataclass
+class GaugeMap:
+    """A gauge map: ``comparison`` (:class:`ComparisonSettings`), ``entries`` (list of
+    :class:`MapEntry`), ``rosettes`` name → list of three gauge names, ``path``."""
+
+    comparison: ComparisonSettings
+    entries: list
+    rosettes: dict
+    path: str
+
+    def gauges(self):
+        """The :class:`~femdyn.reports.gauges.Gauge` of every entry that defines one."""
+        return [e.gauge for e in self.entries if e.gauge is not None]
+
+
+_COMPARISON_KEYS = {"window", "cutoff", "max_lag", "dt", "balance_time", "filter_simulation", "link_length", "title"}
+_GEOMETRY_KEYS = {"beam", "node", "distance", "wall_angle_deg", "direction_deg", "grid_length", "grid_points",
+                  "poisson"}
+_ENTRY_KEYS = _GEOMETRY_KEYS | {"channel", "unit", "gauge_factor", "bridge", "simulated", "tolerances"}
+
+
+def read_gauge_map(path):
+    """Read a gauge map (TOML).
+
+    Parameters
+    ----------
+    path : str
+
+    Returns
+    -------
+    GaugeMap
+
+    Raises
+    ------
+    FemdynError
+        Missing file, TOML syntax, unknown tables or keys (naming them and listing the
+        known ones), a gauge with half of its geometry, an unknown bridge or metric,
+        a rosette naming unknown gauges.
+
+    Example
+    -------
+    >>> gauge_map = read_gauge_map("gauges.toml")  # doctest: +SKIP
+    >>> [e.channel for e in gauge_map.entries]  # doctest: +SKIP
+    """
+    doc = read_toml(path, "gauge map")
+    where = f"gauge map '{path}'"
+    _known(doc, {"comparison", "tolerances", "gauges", "rosettes"}, where, "top level")
+    comparison = doc.get("comparison", {})
+    _known(comparison, _COMPARISON_KEYS, where, "[comparison]")
+    if "window" in comparison:
+        w = comparison["window"]
+        if not (isinstance(w, list) and len(w) == 2 and w[1] > w[0]):
+            raise FemdynError(f"{where}: [comparison] window must be [t_start, t_end] in s with t_end > t_start")
+        comparison["window"] = tuple(float(x) for x in w)
+    defaults = _tolerances(doc.get("tolerances", {}), where, "[tolerances]")
+    gauges = doc.get("gauges", {})
+    if not gauges:
+        raise FemdynError(f"{where}: no [gauges.NAME] tables; add one per gauge with at least channel = \"...\"")
+    entries = [_entry(name, table, defaults, where) for name, table in gauges.items()]
+    rosettes = {}
+    for name, table in doc.get("rosettes", {}).items():
+        _known(table, {"gauges"}, where, f"[rosettes.{name}]")
+        members = table.get("gauges", [])
+        unknown = [g for g in members if g not in gauges]
+        if len(members) != 3 or unknown:
+            raise FemdynError(f"{where}: [rosettes.{name}] needs gauges = [three names of [gauges.*] tables]"
+                              + (f"; unknown: {unknown}" if unknown else ""))
+        rosettes[name] = list(members)
+    return GaugeMap(ComparisonSettings(**comparison), entries, rosettes, path)
+
+
+def _entry(name, table, defaults, where):
+    label = f"[gauges.{name}]"
+    _known(table, _ENTRY_KEYS, where, label)
+    if "channel" not in table:
+        raise FemdynError(f"{where}: {label} has no channel = \"...\" (the measured column it is compared with)")
+    geometry = {k: table[k] for k in _GEOMETRY_KEYS if k in table}
+    gauge = None
+    if geometry:
+        missing = [k for k in ("beam", "node", "distance") if k not in geometry]
+        if missing:
+            raise FemdynError(f"{where}: {label} gives gauge geometry but lacks {missing}")
+        gauge = Gauge(name, **geometry)
+    if table.get("bridge") is not None and table["bridge"] not in BRIDGES:
+        raise FemdynError(f"{where}: {label} bridge = {table['bridge']!r}; choose one of {list(BRIDGES)}")
+    tolerances = {**defaults, **_tolerances(table.get("tolerances", {}), where, f"[gauges.{name}.tolerances]")}
+    return MapEntry(name, table["channel"], gauge, table.get("unit"), table.get("gauge_factor"), table.get("bridge"),
+                    table.get("simulated", f"{name}.strain"), tolerances)
+
+
+def _tolerances(table, where, label):
+    _known(table, set(METRICS), where, label)
+    for k, v in table.items():
+        if not isinstance(v, (int, float)) or not np.isfinite(v):
+            raise FemdynError(f"{where}: {label} {k} = {v!r} must be a number")
+    return dict(table)
+
+
+def _known(table, keys, where, label):
+    unknown = sorted(set(table) - set(keys))
+    if unknown:
+        raise FemdynError(f"{where}: {label} has unknown key(s) {unknown}; known keys: {sorted(keys)}")

@@ -1,0 +1,9 @@
+"""Strain-gauge comparison reports: gauges declared on a model, measured bridge signals
+converted to strain, signal conditioning, validation metrics, and the HTML/PDF/JSON report.
+
+Modules: :mod:`.gauges` (gauge geometry, the gauge sensor, rosettes), :mod:`.bridge`
+(Wheatstone-bridge output to strain), :mod:`.signals` (zero-balancing, filtering,
+resampling, alignment), :mod:`.metrics` (peaks, RMS, correlation, Sprague–Geers,
+Russell), :mod:`.figures`, :mod:`.html`, :mod:`.pdf` (the report's pieces) and
+:mod:`.strain_report` (the whole comparison, as run by ``femdyn report strain``).
+"""
