@@ -95,23 +95,30 @@ class KKTMatrix:
         Ruiz step: Ruiz 2001, RAL-TR-2001-034): the positions, the position gradients of
         ANCF nodes (whose entries scale with powers of the element length) and the
         multipliers then have entries of order one, so the regularization, the accuracy
-        tests and the pivoting act on comparable numbers however fine the mesh."""
+        tests and the pivoting act on comparable numbers however fine the mesh. D depends on
+        the orders of magnitude only, which a run does not change: it is computed at the
+        first factorization on a pattern and again only when the LDLᵀ of Ŝ is rejected."""
         self.matrix = matrix
         self.factorizations += 1
         symmetric = getattr(self, "symmetric", True) if symmetric is None else symmetric
-        self.d = _equilibration(matrix, symmetric)
-        self.scaled = self._scaled(matrix, self.d)
-        if symmetric and analyze is not None and self._ldl(self.scaled):
-            return
+        fresh = self._equilibrate(matrix, symmetric, force=False)
+        if symmetric and analyze is not None:
+            if self._ldl(self.scaled) or (not fresh and self._equilibrate(matrix, symmetric, force=True)
+                                          and self._ldl(self.scaled)):
+                return
         self._lu(self.scaled, q, t)
 
-    def _scaled(self, S, d):
-        """D S D for a CSC matrix S, on the same pattern (its column index of every entry
-        is kept for the pattern: the saddle pattern is fixed for a run)."""
-        if getattr(self, "_columns_of", None) is not S.indptr:
-            self._columns = np.repeat(np.arange(S.shape[1]), np.diff(S.indptr))
-            self._columns_of = S.indptr
-        return sp.csc_matrix((S.data * d[S.indices] * d[self._columns], S.indices, S.indptr), shape=S.shape)
+    def _equilibrate(self, S, symmetric, force):
+        """Set D (``self.d``) and Ŝ = D S D (``self.scaled``); D is recomputed when ``force``d or
+        for a new pattern. Returns whether D was recomputed."""
+        new = force or getattr(self, "_scaled_of", None) is not S.indptr
+        if new:
+            self.d = _equilibration(S, symmetric)
+            columns = np.repeat(np.arange(S.shape[1]), np.diff(S.indptr))
+            self._entry_scale = self.d[S.indices] * self.d[columns]
+            self._scaled_of = S.indptr
+        self.scaled = sp.csc_matrix((S.data * self._entry_scale, S.indices, S.indptr), shape=S.shape)
+        return new
 
     def _ldl(self, S):
         """LDLᵀ of the equilibrated S regularized on its diagonal (S on ``self.pattern``)."""

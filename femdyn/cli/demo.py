@@ -2,7 +2,7 @@
 part of the circle), its summary beside the paper's and a picture of the deformed robot."""
 import os
 
-from ..errors import ModelError, SolverError
+from ..errors import ModelError
 
 
 def add_parser(sub):
@@ -24,7 +24,9 @@ def run(args):
     """Run the short study, write ``args.out`` (the study's outputs and ``demo.png``) and
     print the model summary and the table beside the paper's; returns the exit code."""
     from femdyn.results.render import largest_deflection, render_configuration
-    from femdyn.studies.rrru_study import StudyConfig, run_study, summary_table
+    from femdyn.studies.rrru_study import StudyConfig, summary_table
+
+    from .study import run_rrru
     for name, value in (("--t-end", args.t_end), ("--step", args.step), ("--magnify", args.magnify)):
         if not value > 0:
             raise ModelError(f"{name} must be > 0, got {value}")
@@ -35,11 +37,7 @@ def run(args):
           f"each, E = {config.geometry.E:.3g} Pa): the platform centre on a circle of {config.radius} m at "
           f"{config.speed} m/s for {args.t_end:g} s; rigid inverse, flexible forward and flexible inverse dynamics")
     out = os.path.abspath(args.out)
-    try:
-        study = run_study(config, output=out, progress=not args.quiet)
-    except SolverError as err:
-        raise SolverError(f"{err}\n(a finer mesh (--elements) or a smaller --step may help)",
-                          getattr(err, "results", None)) from None
+    study = run_rrru(config, out, args.quiet, "a finer mesh (--elements) or a smaller --step may help")
     system, inverse = study["system"], study["inverse"]
     print(system.summary())
     print(summary_table(study["summary"]))

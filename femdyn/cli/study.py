@@ -15,17 +15,23 @@ def add_parser(sub):
     p.set_defaults(func=run)
 
 
+def run_rrru(config, out, quiet, hint):
+    """Run the 3-RRRU study into the folder ``out``; a solver failure is re-raised with ``hint``."""
+    from femdyn.studies.rrru_study import run_study
+    try:
+        return run_study(config, output=out, progress=not quiet)
+    except SolverError as err:
+        raise SolverError(f"{err}\n({hint})", getattr(err, "results", None)) from None
+
+
 def run(args):
     """Run the study, write ``args.out`` and print the summary table; returns the exit code."""
     from femdyn.formats.config import read_config
-    from femdyn.studies.rrru_study import StudyConfig, run_study, summary_table
+    from femdyn.studies.rrru_study import StudyConfig, summary_table
     config = read_config(args.config, StudyConfig) if args.config else StudyConfig()
     out = os.path.abspath(args.out)
-    try:
-        study = run_study(config, output=out, progress=not args.quiet)
-    except SolverError as err:
-        raise SolverError(f"{err}\n(the steps computed before the failure are kept in the exception's results)",
-                          getattr(err, "results", None)) from None
+    study = run_rrru(config, out, args.quiet, "the steps computed before the failure are kept in the exception's "
+                                              "results")
     print(summary_table(study["summary"]))
     print(f"output written to {out}: summary.md, summary.json, torques.png, forward.png, strains.png, "
           "results.npz, channels.csv, paraview/")
