@@ -149,7 +149,10 @@ class Spherical(Joint):
 class Revolute(Joint):
     """Hinge about ``axis`` through ``point``: coincidence plus independent orientation rows
     u_X·w_Y = const, where u_X is the axis carried by one body and w_Y are material
-    vectors of the other body (at most 2 rows)."""
+    vectors of the other body (at most 2 rows). Both rows come from one carrier wherever
+    the other body offers two vectors ⟂ the axis (then u_X ∥ axis in every configuration;
+    rows mixed from both sides can become dependent as the joint turns); body B's axis is
+    tried first."""
 
     kind = "revolute"
 
@@ -171,15 +174,19 @@ class Revolute(Joint):
         if A.contains_direction(self.axis) and B.contains_direction(self.axis) and \
                 A.material_vector(self.axis).same_as(B.material_vector(self.axis)):
             return []  # the bodies share the axis node: natural-coordinate revolute pair
-        candidates = []
-        for X, Y in ((A, B), (B, A)):
+        sides = []
+        for X, Y in ((B, A), (A, B)):
             if not X.contains_direction(self.axis):
                 continue
             u = X.material_vector(self.axis)
-            for w, w0 in self._orientation_vectors(Y):
-                candidates.append((Equation(Dot, (u, w), None, float(self.axis @ w0), None,
-                                            f"{name}: axis·{Y.name} vector"), np.cross(w0, self.axis)))
-        kept, _ = select_independent(candidates, 2)
+            sides.append([(Equation(Dot, (u, w), None, float(self.axis @ w0), None, f"{name}: axis·{Y.name} vector"),
+                           np.cross(w0, self.axis)) for w, w0 in self._orientation_vectors(Y)])
+        for candidates in sides:      # one body's axis against two vectors of the other: u_X ∥ axis everywhere
+            kept, rank = select_independent(candidates, 2)
+            if rank == 2:
+                return kept
+        # no body offers two: rows from both sides (independent at the initial configuration only)
+        kept, _ = select_independent([c for side in sides for c in side], 2)
         return kept
 
     def _orientation_vectors(self, body):
