@@ -52,10 +52,6 @@ class BlockLayout:
         """The slice of block ``name`` in the stacked vector."""
         return slice(self.offsets[name], self.offsets[name] + self.sizes[name])
 
-    def split(self, x):
-        """The blocks of a stacked vector, as a dict of views."""
-        return {name: x[self.slice(name)] for name in self.sizes}
-
     def bmat(self, blocks):
         """Sparse CSC matrix from {(row block, column block): sparse matrix}; missing blocks are zero."""
         names = list(self.sizes)
@@ -98,7 +94,6 @@ class SaddlePattern:
     def __init__(self, system):
         self.system = system
         n, m = system.n, system.m
-        self.layout = BlockLayout(q=n, lam=m)
         c = system.constraints
         self.lengths = [len(system.mass_rows), len(system.c_rows), len(system.k_rows), len(system.md_rows),
                         len(system.hess_rows)]

@@ -36,6 +36,8 @@ import scipy.sparse.linalg as spla
 from femdyn.errors import ConvergenceError
 from femdyn.geometry import skew
 
+from .initial import projection_diagonal
+
 
 class RigidBodyCorrection:
     """Corrector for ``Options(corrector=RigidBodyCorrection())`` (see the module docstring).
@@ -119,29 +121,23 @@ def correct_positions(system, q, t, tol=1e-12, max_iterations=20, groups=None):
         If the Gauss–Newton iteration does not reach ``tol``.
     """
     groups = flexible_groups(system) if groups is None else groups
+    free, blocks = _partition(system, groups)
     start, q = q, q.copy()
-    W = _weight(system, q)
+    W = system.mass(q) + sp.diags(projection_diagonal(system, q))
     for _ in range(max_iterations):
         phi, jac = system.constraints.evaluate(q, t)
         if np.abs(phi).max(initial=0.0) <= tol:
             return q
-        T = _motion_basis(system, q, groups)
+        T = _motion_basis(system, q, free, blocks)
         J = system.constraints.jac_pattern.assemble(jac) @ T
         K = (T.T @ W @ T).tocsc()
         S = sp.bmat([[K, J.T], [J, None]], format="csc")
         rhs = np.concatenate([-(T.T @ (W @ (q - start))), -phi])
         p = spla.splu(S).solve(rhs)[:T.shape[1]]
-        q = _move(system, q, p, groups)
+        q = _move(q, p, free, blocks)
     raise ConvergenceError(f"rigid-body correction at t = {t:.6g} s: |Φ| = {np.abs(phi).max():.3g} after "
                            f"{max_iterations} iterations; the rigid motions of the flexible links cannot close "
                            "the constraints")
-
-
-def _weight(system, q):
-    M = system.mass(q).tocsr()
-    d = M.diagonal()
-    scale = d.max() if d.size and d.max() > 0 else 1.0
-    return M + sp.diags(np.where(d > 0, 0.0, scale) + 1e-9 * scale)
 
 
 def _group_dofs(group):
@@ -161,11 +157,10 @@ def _partition(system, groups):
     return np.flatnonzero(~flexible), blocks
 
 
-def _motion_basis(system, q, groups):
-    """T (n × p): identity columns for the coordinates outside the groups, then six
-    columns (translation d, rotation θ) per group, linearized at q:
+def _motion_basis(system, q, free, blocks):
+    """T (n × p): identity columns for the ``free`` coordinates, then six columns
+    (translation d, rotation θ) per group of ``blocks``, linearized at q:
     δr = d + θ × (r − c), δg = θ × g."""
-    free, blocks = _partition(system, groups)
     rows, cols, vals = [free], [np.arange(free.size)], [np.ones(free.size)]
     column = free.size
     for positions, gradients in blocks:
@@ -181,10 +176,9 @@ def _motion_basis(system, q, groups):
                          shape=(system.n, column))
 
 
-def _move(system, q, p, groups):
+def _move(q, p, free, blocks):
     """Apply the parameters p: free coordinates added, each group moved rigidly (exact
     rotation about its centroid)."""
-    free, blocks = _partition(system, groups)
     q = q.copy()
     q[free] += p[:free.size]
     column = free.size

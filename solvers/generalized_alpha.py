@@ -291,9 +291,10 @@ class StabilizedStep(NewtonStep):
 
     def residuals(self, x):
         sys, p, h = self.sys, self.p, self.h
-        Phi_q = sys.constraints.jacobian(x.q, x.t)
+        evaluated = sys.constraints.evaluate(x.q, x.t)
+        Phi_q = sys.constraints.jac_pattern.assemble(evaluated[1])
         self.kinematics(x, Phi_q)
-        r, Q, phi, jac = sys.residual(x.q, x.v, x.a, x.lam, x.t)
+        r, Q, phi, jac = sys.residual(x.q, x.v, x.a, x.lam, x.t, constraints=evaluated)
         r3 = Phi_q @ x.v + sys.constraints.acceleration_terms(x.q, x.v, x.t)[0]
         rhs = np.concatenate([self.beta_h2 * r, phi, (h * p.beta / p.gamma) * r3])
         return Residuals(r, phi, rhs, _relative(r, Q), max(_norm(phi), h * _norm(r3)), jac, Phi_q)

@@ -16,12 +16,18 @@ from .blocks import TangentValues
 from .kkt import KKTMatrix
 
 
-def _projection_weight(system, q, jac):
-    """TangentValues of [[W, Φ_qᵀ], [Φ_q, 0]], W = M(q) + a unit diagonal (relative to the
-    largest mass entry) on massless coordinates + 1e-9 of it everywhere."""
+def projection_diagonal(system, q):
+    """The diagonal D of the minimum-change weight W = M(q) + D: a unit entry (relative to
+    the largest mass entry) on massless coordinates, and 1e-9 of it everywhere, so that W
+    is definite (used by the initial projections and the rigid-body correction)."""
     d = system.mass(q).diagonal()
     scale = d.max() if d.size and d.max() > 0 else 1.0
-    return TangentValues(system.mass_values(q), jac, diagonal=np.where(d > 0, 0.0, scale) + 1e-9 * scale)
+    return np.where(d > 0, 0.0, scale) + 1e-9 * scale
+
+
+def _projection_weight(system, q, jac):
+    """TangentValues of [[W, Φ_qᵀ], [Φ_q, 0]], W = M(q) + D (:func:`projection_diagonal`)."""
+    return TangentValues(system.mass_values(q), jac, diagonal=projection_diagonal(system, q))
 
 
 def _solve(kkt, values, rhs, q, t, what):

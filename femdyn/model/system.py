@@ -217,12 +217,13 @@ class System:
             c.append(cp)
         return (np.concatenate(k) if k else np.zeros(0)), (np.concatenate(c) if c else np.zeros(0))
 
-    def residual(self, q, v, a, lam, t, load_factor=1.0):
+    def residual(self, q, v, a, lam, t, load_factor=1.0, constraints=None):
         """The dynamic residual r = M(q) q̈ + Φ_qᵀλ − Bᵀu − Q(q, q̇, t), with what it was made of
         (u, the actuator inputs, sit in the servo rows of ``lam``).
 
         The one place the equations of motion are written; the integrators, the initial
-        conditions and statics (q̈ = 0) all call it.
+        conditions and statics (q̈ = 0) all call it. ``constraints``: (Φ, Φ_q values) at
+        (q, t) when the caller has them already.
 
         Returns
         -------
@@ -236,7 +237,7 @@ class System:
             COO values of Φ_q on (constraints.jac_rows, constraints.jac_cols).
         """
         Q = self.forces(q, v, t, load_factor)
-        phi, jac = self.constraints.evaluate(q, t)
+        phi, jac = self.constraints.evaluate(q, t) if constraints is None else constraints
         r = self.constraint_force(q, jac, lam) - Q
         if a is not None:
             r += self.inertia_force(q, a)

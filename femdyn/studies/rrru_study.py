@@ -134,7 +134,8 @@ def run_study(config=None, output=None, progress=False):
         m = robot.model
         for i, motor in enumerate(robot.motors):
             m.torque(f"motor torque {i}", motor, Tabulated(rigid.t, torques[:, i]))
-        _sensors(m, robot)
+        m.sensor_point("P", robot.platform, robot.centre)
+        _shear_sensors(m, robot)
         system = m.assemble()
         q0, _ = static_equilibrium(system)
         forward = integrate(system, t_end, config.h, Options(rho_inf=config.flexible_rho_inf,
@@ -147,7 +148,7 @@ def run_study(config=None, output=None, progress=False):
     if config.inverse:
         clock = time.perf_counter()
         robot = servo_robot(config, motion, flexible=True, n_elements=config.n_elements)
-        _sensors(robot.model, robot)
+        _shear_sensors(robot.model, robot)           # servo_robot has the platform centre "P"
         system = robot.model.assemble()
         q0, _ = static_equilibrium(system)
         inverse = integrate(system, t_end, config.h, Options(rho_inf=config.flexible_rho_inf,
@@ -238,10 +239,8 @@ def sweep_case(config, output):
     return headline(study["summary"])
 
 
-def _sensors(m, robot):
-    """Platform centre (if not there yet), and the shear at the middle of each flexible link."""
-    if not any(s.name == "P" for s in m.sensors):
-        m.sensor_point("P", robot.platform, robot.centre)
+def _shear_sensors(m, robot):
+    """The shear at the middle of each flexible link."""
     n = robot.model.element_set("link3_0").count
     for i in range(3):
         m.sensor_beam(f"shear {i}", f"link3_{i}", n // 2, 0.0 if n % 2 == 0 else 0.5, "shear")
