@@ -144,7 +144,11 @@ def test_sparse_eigenmodes_agree_with_dense(build):
     count = min(6, s.n - s.m - 2) if s.n - s.m > 3 else 1
     w_dense, X_dense = eigenmodes(s, count=count, method="dense")
     w_sparse, X_sparse = eigenmodes(s, count=count)
-    assert w_sparse == pytest.approx(w_dense, rel=1e-9, abs=1e-9 * w_dense.max())
+    # The dense generalized eigensolver's backward-error bound for the lowest ω² is
+    # ε·ω²_max/ω²_1 (≈ 1.2e-7 for the 16-element steel cantilever, whose highest
+    # axial/shear modes reach ω² ≈ 4.6e12 s⁻²), i.e. half that in ω; the sparse
+    # shift-invert values are the sharper ones. Observed: 3e-8 (BLAS-dependent).
+    assert w_sparse == pytest.approx(w_dense, rel=1e-7, abs=1e-9 * w_dense.max())
     M = s.M
     overlap = np.abs(np.einsum("ij,ij->j", X_sparse, M @ X_dense))
     distinct = np.r_[True, np.diff(w_dense) > 1e-6 * w_dense.max()] & np.r_[np.diff(w_dense) > 1e-6 * w_dense.max(), True]
