@@ -230,7 +230,9 @@ class ANCFBeam3D(ANCFElement):
         def fibre(q):
             v = self.vectors_at(q, xi)
             return np.linalg.norm(v[:, 0] + y * v[:, 3] + z * v[:, 4], axis=-1)
-        return fibre(qe) / fibre(self.q_ref) - 1
+        if np.ndim(y) or np.ndim(z):
+            return fibre(qe) / fibre(self.q_ref) - 1
+        return fibre(qe) / self.reference_value(("fibre", float(y), float(z)), xi, lambda: fibre(self.q_ref)) - 1
 
     def curvature(self, qe, xi):
         """Bending strains (κ_y, κ_z) = ((a·c')/|c|, −(a·b')/|b|)/(|a| |a⁰|) (n_el, 2) [1/m]:
@@ -260,17 +262,20 @@ class ANCFBeam3D(ANCFElement):
         length between the midpoints of an element and of its neighbour on the side of
         ξ (``neighbours``: previous and next element along the chain, −1 at an end),
         extrapolated in the end elements. Total value: κ⁰(ξ) + recovered Δκ."""
-        return self.curvature(self.q_ref, xi) + self._recovered_change(qe, xi)
+        return self._reference_curvature(xi) + self._recovered_change(qe, xi)
 
     def recovered_axial_strain(self, qe, xi, y=0.0, z=0.0):
         """Fibre strain (n_el,) at section point (y, z) [m] as :meth:`axial_strain`, with the
         bending part −y Δκ_z + z Δκ_y taken from :meth:`recovered_curvature`."""
-        here = self.curvature(qe, xi) - self.curvature(self.q_ref, xi)
+        here = self.curvature(qe, xi) - self._reference_curvature(xi)
         dk = self._recovered_change(qe, xi) - here
         return self.axial_strain(qe, xi, y, z) - np.asarray(y, float) * dk[:, 1] + np.asarray(z, float) * dk[:, 0]
 
+    def _reference_curvature(self, xi):
+        return self.reference_value("curvature", xi, lambda: self.curvature(self.q_ref, xi))
+
     def _recovered_change(self, qe, xi):
-        mid = self.curvature(qe, 0.5) - self.curvature(self.q_ref, 0.5)
+        mid = self.curvature(qe, 0.5) - self._reference_curvature(0.5)
         return patch_recovery(mid, self.arc_length, *self.neighbours, float(xi))
 
     def shear_angles(self, qe, xi):

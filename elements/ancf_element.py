@@ -168,8 +168,27 @@ class ANCFElement:
 
     # ------------------------------------------------------------------ fields
     def fields(self, qe, xi):
-        """Physical gradient vectors at the points ξ (n_x,): (n_el, n_x, n_vec, dim)."""
-        coef = self._coefficients(np.atleast_1d(np.asarray(xi, float)))      # (n_x, n_vec, n_nodal)
+        """Physical gradient vectors at the points ξ (n_x,): (n_el, n_x, n_vec, dim).
+
+        Sensors read the same ξ every step: the coefficients at a scalar ξ, and the
+        reference configuration's fields there, are computed once and kept."""
+        if np.ndim(xi) == 0:
+            key = float(xi)
+            if qe is self.q_ref:
+                return self.reference_value("fields", key, lambda: self._fields(qe, self._scalar_coefficients(key)))
+            return self._fields(qe, self._scalar_coefficients(key))
+        return self._fields(qe, self._coefficients(np.asarray(xi, float)))
+
+    def _scalar_coefficients(self, xi):
+        """:meth:`_coefficients` at one ξ (1, n_vec, n_nodal), memoized per ξ."""
+        memo = self.__dict__.setdefault("_coefficient_memo", {})
+        if xi not in memo:
+            memo[xi] = self._coefficients(np.array([xi]))
+            memo[xi].flags.writeable = False
+        return memo[xi]
+
+    def _fields(self, qe, coef):
+        """Gradient vectors (n_el, n_x, n_vec, dim) from the coefficients (n_x, n_vec, n_nodal)."""
         d = self.dim
         qt = np.asarray(qe, float).reshape(self.n_el, -1, d) * self.quad.dof_scale[:, ::d, None]
         z = np.einsum('xka,eai->exki', coef, qt)
@@ -181,7 +200,18 @@ class ANCFElement:
 
     def _slope_length(self, xi):
         """j = |r⁰_x| = ds₀/dx of the reference axis at ξ (n_el,)."""
-        return np.linalg.norm(self.vectors_at(self.q_ref, xi)[:, 0], axis=-1)
+        return self.reference_value("slope length", xi,
+                                    lambda: np.linalg.norm(self.vectors_at(self.q_ref, xi)[:, 0], axis=-1))
+
+    def reference_value(self, name, xi, evaluate):
+        """A quantity of the reference configuration at ξ, computed by ``evaluate()`` once
+        and kept (read-only) for the following calls with the same name and ξ."""
+        memo = self.__dict__.setdefault("_reference_values", {})
+        key = (name, float(xi))
+        if key not in memo:
+            memo[key] = np.asarray(evaluate())
+            memo[key].flags.writeable = False
+        return memo[key]
 
     def shape(self, xi, y=0.0, z=0.0):
         """Shape matrix S with r(ξ, y, z) = S q_e: (n_el, dim, ndof) for scalar ξ,
