@@ -213,3 +213,17 @@ def test_platform_driven_along_the_trajectory_reproduces_the_inverse_kinematics(
     angles = np.column_stack([res[f"motor {i}.angle"] for i in range(3)])
     assert np.abs(angles - ik).max() < 1e-9
     assert np.ptp(ik) > 0.1                      # the angles do move (about 10°)
+
+
+def test_link_damping_reaches_the_elements_and_leaves_the_statics_unchanged():
+    """``RRRUGeometry.damping`` is link 3's Kelvin–Voigt coefficient: every flexible link's
+    element set carries it, and (a rate term) it changes no static equilibrium: the same
+    holding torques and gauge strains to 1e-12 relative."""
+    damped = RRRUGeometry(damping=0.01)
+    robot = rrru(flexible=True, n_elements=2, geometry=damped)
+    kernels = [robot.model.element_set(f"link3_{i}").kernel for i in range(3)]
+    assert all(np.all(k.damping == 0.01) for k in kernels)
+    plain, with_damping = (flexible_statics({"geometry": g}, n_elements=2) for g in (RRRUGeometry(), damped))
+    assert with_damping["torques"] == pytest.approx(plain["torques"], rel=1e-12)
+    for name, strain in plain["gauges"].items():
+        assert with_damping["gauges"][name] == pytest.approx(strain, rel=1e-12)

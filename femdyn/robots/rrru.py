@@ -54,7 +54,8 @@ class RRRUGeometry:
     30° from the vertical (well-conditioned constraint couples) and an elbow angle near 61°
     (far from the folded and stretched singularities); the aluminium density 2700 kg/m³
     goes with E = 6.9e10 Pa; the masses give a static holding torque of −8.7 N·m at the
-    circle's centre, inside the paper's −8.3…−11.1 N·m.
+    circle's centre, inside the paper's −8.3…−11.1 N·m. ``damping`` is link 3's
+    Kelvin–Voigt coefficient (s; stress = E (ε + damping · ε̇)); the paper gives none, so 0.
     """
 
     base_radius: float = 0.175
@@ -71,6 +72,7 @@ class RRRUGeometry:
     E: float = 6.9e8
     nu: float = 0.3
     density: float = 2700.0                # link 3 (aluminium)
+    damping: float = 0.0                   # link 3 Kelvin–Voigt coefficient (s)
     gauges: tuple = (0.2, 0.4075, 0.6)     # from the upper joint of link 3 (m)
     azimuths: tuple = field(default_factory=lambda: tuple(np.radians([0.0, 120.0, 240.0])))
 
@@ -394,7 +396,8 @@ def _limb(m, g, i, limb, platform, flexible, n_elements):
     m.fix(a, name=f"elbow axis {i}")
     if flexible:
         beam = m.straight_beam(f"link3_{i}", limb.A2, limb.A4, n_elements, E=g.E, rho=g.density,
-                               section=sections.circular(g.link3_radius), element="beam", nu=g.nu, y_axis=limb.b)
+                               section=sections.circular(g.link3_radius), element="beam", nu=g.nu, y_axis=limb.b,
+                               damping=g.damping)
         lower = f"link3_{i}.{n_elements}"
         m.revolute(f"knee_{i}", f"link2_{i}", f"link3_{i}.0", limb.A2, limb.b)
         link3, knee = beam.name, f"knee_{i}"
