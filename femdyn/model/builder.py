@@ -903,8 +903,8 @@ class Model:
         Returns
         -------
         femdyn.model.joints.Fix
-            One row per fixed coordinate; its multipliers are the reactions, N for
-            position coordinates, with the sign of a force acting on the node in −e_k.
+            One row per fixed coordinate k; the reaction on the node is −λ_k along that
+            coordinate (N for position coordinates).
 
         Raises
         ------
@@ -1138,7 +1138,7 @@ class Model:
         return self._add_joint(J.Prismatic(name, self.body(body_a), self.body(body_b), point, axis))
 
     def distance(self, name, body_a, point_a, body_b, point_b, distance=None):
-        """Keep two material points at a fixed distance: |p_a − p_b|² = d² (1 row).
+        """Keep two material points at a fixed distance: ‖p_a − p_b‖² = d² (1 row).
 
         A massless rigid rod with ball joints at both ends.
 
@@ -1161,7 +1161,7 @@ class Model:
         -------
         femdyn.model.joints.Distance
             Its multiplier λ is that of the row (p_a − p_b)² − d² = 0: the rod's tension
-            is −2 λ d (N, positive in tension).
+            is 2 λ d (N, positive in tension).
 
         Raises
         ------
@@ -1171,12 +1171,17 @@ class Model:
 
         Examples
         --------
+        A 1 kg bar hanging level on two 1 m strings: each carries half its weight.
+
+        >>> from femdyn.solvers.static import static_equilibrium
         >>> m = Model()
-        >>> A, B = m.point("A", (0, 0, -1.0)), m.point("B", (0.5, 0, -1.0))
-        >>> bar = m.rigid_beam("bar", A, B, mass=1.0)
-        >>> _ = m.distance("string", "ground", (0, 0, 0), bar, (0, 0, -1.0))
-        >>> len(m.joints["string"].equations())
-        1
+        >>> bar = m.rigid_beam("bar", m.point("A", (0, 0, -1.0)), m.point("B", (0.5, 0, -1.0)), mass=1.0)
+        >>> _ = m.distance("left", "ground", (0, 0, 0), bar, (0, 0, -1.0))
+        >>> _ = m.distance("right", "ground", (0.5, 0, 0), bar, (0.5, 0, -1.0))
+        >>> system = m.assemble()
+        >>> q, lam = static_equilibrium(system)
+        >>> round(float(2 * lam[system.joint_rows["left"]][0] * 1.0), 6)     # tension 2 λ d, N
+        4.905
         """
         return self._add_joint(J.Distance(name, self.body(body_a), point_a, self.body(body_b), point_b, distance))
 
@@ -1240,7 +1245,7 @@ class Model:
         Returns
         -------
         femdyn.model.joints.CoordinateDrive
-            Its multiplier λ is the driving force on the point along −d (N).
+            Its multiplier λ gives the driving force on the point, −λ d (N).
 
         Raises
         ------

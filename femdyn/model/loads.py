@@ -13,30 +13,95 @@ from .vectorfunctions import Angle, FunctionGroup, Targets
 
 class Load(Part):
     """Base class of applied loads (scaled by the statics load factor); ``k_rows``,
-    ``k_cols`` give the pattern of the stiffness K = −∂Q/∂q, possibly empty."""
+    ``k_cols`` give the pattern of the stiffness K = −∂Q/∂q, possibly empty.
+
+    Subclasses implement :meth:`force` and, for configuration-dependent loads,
+    :meth:`stiffness_values` on the pattern (``k_rows``, ``k_cols``) set in ``bind``.
+    """
 
     name = "load"
     applied = True
 
     def bind(self, n):
+        """Store n and an empty stiffness pattern (a configuration-independent load).
+
+        Parameters
+        ----------
+        n : int
+            Number of coordinates of the System.
+        """
         self.n = n
         self.k_rows = self.k_cols = np.zeros(0, int)
 
     def force(self, q, v, t):
+        """The generalized load Q(q, v, t) (n,), N per unit of each coordinate.
+
+        Parameters
+        ----------
+        q, v : ndarray (n,)
+            Coordinates and their velocities.
+        t : float
+            Time, s.
+
+        Returns
+        -------
+        ndarray (n,)
+        """
         raise NotImplementedError
 
     def stiffness_values(self, q, v, t):
+        """Values of K = −∂Q/∂q on (``k_rows``, ``k_cols``); empty for a constant load.
+
+        Parameters
+        ----------
+        q, v : ndarray (n,)
+            Coordinates and their velocities.
+        t : float
+            Time, s.
+
+        Returns
+        -------
+        ndarray
+        """
         return np.zeros(0)
 
     def tangent_pattern(self):
         return self.k_rows, self.k_cols, EMPTY_INT, EMPTY_INT
 
     def tangent_values(self, q, v, t):
+        """(K values from :meth:`stiffness_values`, no C values): loads do not depend on v.
+
+        Parameters
+        ----------
+        q, v : ndarray (n,)
+            Coordinates and their velocities.
+        t : float
+            Time, s.
+
+        Returns
+        -------
+        k, c : ndarray
+        """
         return self.stiffness_values(q, v, t), EMPTY
 
 
 class PointForce(Load):
-    """A force F(t) (N, global components) at a material point: Q = Cᵀ F."""
+    """A force F·f(t) (N, global components) at a material point: Q = Cᵀ F f(t).
+
+    C = ∂r/∂q is the constant Jacobian of the material point, so the load has no
+    stiffness.
+
+    Parameters
+    ----------
+    name : str
+        Load name.
+    expr : femdyn.model.nodes.Expr
+        The material point.
+    force : (3,) array_like
+        F, N, global frame.
+    function : TimeFunction, float or callable, optional
+        Dimensionless scale f(t).
+    """
 
     def __init__(self, name, expr, force, function=1.0):
         self.name, self.expr = name, expr
@@ -44,61 +109,175 @@ class PointForce(Load):
         self.function = as_time_function(function, f"point force '{name}'")
 
     def bind(self, n):
+        """Precompute the scatter map of Cᵀ F.
+
+        Parameters
+        ----------
+        n : int
+            Number of coordinates of the System.
+        """
         super().bind(n)
         rows, cols, vals = self.expr.coo(0)
         self.cols, self.coef, self.comp = cols, vals, rows
 
     def force(self, q, v, t):
+        """Cᵀ F f(t) (n,), N.
+
+        Parameters
+        ----------
+        q, v : ndarray (n,)
+            Coordinates and velocities (unused: C is constant).
+        t : float
+            Time, s.
+
+        Returns
+        -------
+        ndarray (n,)
+        """
         Q = np.zeros(self.n)
         np.add.at(Q, self.cols, self.coef * self.F[self.comp] * self.function.value(t))
         return Q
 
 
 class ConstantForce(Load):
-    """A constant generalized force vector (gravity of every body and element)."""
+    """A constant generalized force vector (gravity of every body and element).
+
+    Parameters
+    ----------
+    name : str
+        Load name.
+    vector : ndarray (n,)
+        Q, N per unit of each coordinate.
+    """
 
     def __init__(self, name, vector):
         self.name, self.vector = name, np.asarray(vector, float)
 
     def force(self, q, v, t):
+        """The constant vector Q (n,).
+
+        Parameters
+        ----------
+        q, v : ndarray (n,)
+            Unused.
+        t : float
+            Unused.
+
+        Returns
+        -------
+        ndarray (n,)
+        """
         return self.vector
 
 
 class ScaledForce(ConstantForce):
-    """A fixed generalized force vector scaled by f(t) (distributed beam loads)."""
+    """A fixed generalized force vector scaled by f(t) (distributed beam loads).
+
+    Parameters
+    ----------
+    name : str
+        Load name.
+    vector : ndarray
+        Q at f = 1, N per unit of each coordinate (padded with zeros to n at ``bind``).
+    function : TimeFunction, float or callable, optional
+        Dimensionless scale f(t).
+    """
 
     def __init__(self, name, vector, function=1.0):
         super().__init__(name, vector)
         self.function = as_time_function(function, f"load '{name}'")
 
     def bind(self, n):
+        """Pad the vector with zeros for nodes added after the load.
+
+        Parameters
+        ----------
+        n : int
+            Number of coordinates of the System.
+        """
         super().bind(n)
         if self.vector.size < n:   # nodes added after the load: pad with zeros
             self.vector = np.concatenate([self.vector, np.zeros(n - self.vector.size)])
 
     def force(self, q, v, t):
+        """f(t) Q (n,).
+
+        Parameters
+        ----------
+        q, v : ndarray (n,)
+            Unused.
+        t : float
+            Time, s.
+
+        Returns
+        -------
+        ndarray (n,)
+        """
         return self.function.value(t) * self.vector
 
 
 class JointTorque(Load):
     """Actuator torque T(t) (N·m) in a revolute joint, acting on B (and −T on A) about the
-    axis: Q = T ∂θ/∂q by virtual power, K = −T ∂²θ/∂q² (see :class:`~femdyn.model.vectorfunctions.Angle`)."""
+    axis: Q = T ∂θ/∂q by virtual power, K = −T ∂²θ/∂q² (see :class:`~femdyn.model.vectorfunctions.Angle`).
+
+    Parameters
+    ----------
+    name : str
+        Load name.
+    revolute : femdyn.model.joints.Revolute
+        The joint; θ is the rotation of its body B relative to body A about the axis.
+    function : TimeFunction, float or callable
+        T(t), N·m.
+    """
 
     def __init__(self, name, revolute, function):
         self.name, self.revolute = name, revolute
         self.function = as_time_function(function, f"joint torque '{name}'")
 
     def bind(self, n):
+        """Build the batched joint-angle function θ(q) and the stiffness pattern.
+
+        Parameters
+        ----------
+        n : int
+            Number of coordinates of the System.
+        """
         self.n = n
         a, b, u, _ = self.revolute.angle_vectors()
         self.group = FunctionGroup(Angle, [(a, b, u)], np.zeros((1, 3)), Targets([0.0], [None]), n)
         self.k_rows, self.k_cols = self.group.h_rows, self.group.h_cols
 
     def force(self, q, v, t):
+        """T(t) ∂θ/∂q (n,).
+
+        Parameters
+        ----------
+        q, v : ndarray (n,)
+            Coordinates and velocities.
+        t : float
+            Time, s.
+
+        Returns
+        -------
+        ndarray (n,)
+        """
         _, grad_values = self.group.evaluate(q, t)
         Q = np.zeros(self.n)
         np.add.at(Q, self.group.cols, self.function.value(t) * grad_values)
         return Q
 
     def stiffness_values(self, q, v, t):
+        """K = −T(t) ∂²θ/∂q² on (``k_rows``, ``k_cols``).
+
+        Parameters
+        ----------
+        q, v : ndarray (n,)
+            Coordinates and velocities.
+        t : float
+            Time, s.
+
+        Returns
+        -------
+        ndarray
+        """
         return self.group.hessian_values(q, np.array([-self.function.value(t)]))
