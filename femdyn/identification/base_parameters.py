@@ -3,16 +3,17 @@
 A stacked regressor W (rows: samples, columns: the parameters π) generally has
 dependent columns: parameters that never act (zero columns, e.g. the mass of the first
 link of a fixed-base arm) and parameters that act only in fixed combinations (e.g. a
-link's mass together with the first moments of its parent). QR with column pivoting,
+link's mass together with the first moments of its parent). QR with column pivoting::
 
     W P = Q [R₁ R₂],   R₁ (r × r) upper triangular, |R₁,kk| > tol |R₁,00|,
 
 splits the columns into r independent ones (W₁ = W P[:, :r]) and the others, with
-W₂ = W₁ K, K = R₁⁻¹ R₂. Then ``W π = W₁ β`` with the base parameters
+W₂ = W₁ K, K = R₁⁻¹ R₂. Then ``W π = W₁ β`` with the base parameters::
 
-    β = π₁ + K π₂                                              (Gautier 1990, "Numerical
-calculation of the base inertial parameters of robots", IEEE ICRA, eq. 20; Gautier &
-Khalil 1990 for the symbolic counterpart).
+    β = π₁ + K π₂
+
+(Gautier 1990, "Numerical calculation of the base inertial parameters of robots", IEEE
+ICRA, eq. 20; Gautier & Khalil 1990 for the symbolic counterpart).
 
 Rank and K depend only on the columns' span; :func:`structural` evaluates them on
 random states of the model (what the model can show at all), :func:`base_parameters`

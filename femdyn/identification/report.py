@@ -6,7 +6,7 @@ parameters of different units compare:
 
 * relative sensitivity ‖J_k θ_k‖ / √N — how much a 100 % change of θ_k moves the
   measurements (rms, units of y);
-* relative standard deviation σ_k / |θ_k| from the covariance σ² (JᵀJ)⁻¹ — what the
+* relative standard deviation σ_k / \\|θ_k\\| from the covariance σ² (JᵀJ)⁻¹ — what the
   noise level σ leaves of the parameter (Swevers et al. 1997, §III);
 * the weakest direction: the right singular vector of the scaled J with the smallest
   singular value, i.e. the combination of parameters the data see least.

@@ -60,8 +60,8 @@ class SCurve(StateFunction):
     """Jerk-limited rest-to-rest motion over a distance ``length`` (m).
 
     The speed rises from 0 to the cruise speed in three phases (jerk +J, 0, −J), stays
-    constant, and falls back to 0 in the mirror image: s, ṡ, s̈ are continuous, |ṡ| ≤ v,
-    |s̈| ≤ a, |s⃛| ≤ J (Biagiotti & Melchiorri 2008, §3.4). The profile degrades as the
+    constant, and falls back to 0 in the mirror image: s, ṡ, s̈ are continuous, \\|ṡ\\| ≤ v,
+    \\|s̈\\| ≤ a, \\|s⃛\\| ≤ J (Biagiotti & Melchiorri 2008, §3.4). The profile degrades as the
     limits require: when v·J < a² the peak acceleration √(vJ) stays below ``acceleration``
     (no constant-acceleration phase), and when the distance is too short to reach
     ``speed`` the profile has no cruise phase and peaks at the highest reachable speed
