@@ -69,19 +69,6 @@ class Load(Part):
         return self.k_rows, self.k_cols, EMPTY_INT, EMPTY_INT
 
     def tangent_values(self, q, v, t):
-        """(K values from :meth:`stiffness_values`, no C values): loads do not depend on v.
-
-        Parameters
-        ----------
-        q, v : ndarray (n,)
-            Coordinates and their velocities.
-        t : float
-            Time, s.
-
-        Returns
-        -------
-        k, c : ndarray
-        """
         return self.stiffness_values(q, v, t), EMPTY
 
 
@@ -109,31 +96,11 @@ class PointForce(Load):
         self.function = as_time_function(function, f"point force '{name}'")
 
     def bind(self, n):
-        """Precompute the scatter map of Cᵀ F.
-
-        Parameters
-        ----------
-        n : int
-            Number of coordinates of the System.
-        """
         super().bind(n)
         rows, cols, vals = self.expr.coo(0)
         self.cols, self.coef, self.comp = cols, vals, rows
 
     def force(self, q, v, t):
-        """Cᵀ F f(t) (n,), N.
-
-        Parameters
-        ----------
-        q, v : ndarray (n,)
-            Coordinates and velocities (unused: C is constant).
-        t : float
-            Time, s.
-
-        Returns
-        -------
-        ndarray (n,)
-        """
         Q = np.zeros(self.n)
         np.add.at(Q, self.cols, self.coef * self.F[self.comp] * self.function.value(t))
         return Q
@@ -154,19 +121,6 @@ class ConstantForce(Load):
         self.name, self.vector = name, np.asarray(vector, float)
 
     def force(self, q, v, t):
-        """The constant vector Q (n,).
-
-        Parameters
-        ----------
-        q, v : ndarray (n,)
-            Unused.
-        t : float
-            Unused.
-
-        Returns
-        -------
-        ndarray (n,)
-        """
         return self.vector
 
 
@@ -188,31 +142,11 @@ class ScaledForce(ConstantForce):
         self.function = as_time_function(function, f"load '{name}'")
 
     def bind(self, n):
-        """Pad the vector with zeros for nodes added after the load.
-
-        Parameters
-        ----------
-        n : int
-            Number of coordinates of the System.
-        """
         super().bind(n)
         if self.vector.size < n:   # nodes added after the load: pad with zeros
             self.vector = np.concatenate([self.vector, np.zeros(n - self.vector.size)])
 
     def force(self, q, v, t):
-        """f(t) Q (n,).
-
-        Parameters
-        ----------
-        q, v : ndarray (n,)
-            Unused.
-        t : float
-            Time, s.
-
-        Returns
-        -------
-        ndarray (n,)
-        """
         return self.function.value(t) * self.vector
 
 
@@ -235,49 +169,16 @@ class JointTorque(Load):
         self.function = as_time_function(function, f"joint torque '{name}'")
 
     def bind(self, n):
-        """Build the batched joint-angle function θ(q) and the stiffness pattern.
-
-        Parameters
-        ----------
-        n : int
-            Number of coordinates of the System.
-        """
         self.n = n
         a, b, u, _ = self.revolute.angle_vectors()
         self.group = FunctionGroup(Angle, [(a, b, u)], np.zeros((1, 3)), Targets([0.0], [None]), n)
         self.k_rows, self.k_cols = self.group.h_rows, self.group.h_cols
 
     def force(self, q, v, t):
-        """T(t) ∂θ/∂q (n,).
-
-        Parameters
-        ----------
-        q, v : ndarray (n,)
-            Coordinates and velocities.
-        t : float
-            Time, s.
-
-        Returns
-        -------
-        ndarray (n,)
-        """
         _, grad_values = self.group.evaluate(q, t)
         Q = np.zeros(self.n)
         np.add.at(Q, self.group.cols, self.function.value(t) * grad_values)
         return Q
 
     def stiffness_values(self, q, v, t):
-        """K = −T(t) ∂²θ/∂q² on (``k_rows``, ``k_cols``).
-
-        Parameters
-        ----------
-        q, v : ndarray (n,)
-            Coordinates and velocities.
-        t : float
-            Time, s.
-
-        Returns
-        -------
-        ndarray
-        """
         return self.group.hessian_values(q, np.array([-self.function.value(t)]))
