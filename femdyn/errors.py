@@ -22,6 +22,19 @@ class SolverError(FemdynError, RuntimeError):
 
     ``results`` holds everything computed before the failure (may be None when the
     failure happened before the first step).
+
+    Parameters
+    ----------
+    message : str
+        What failed, where (time, step) and what to try.
+    results : femdyn.results.Results, optional
+        The steps computed before the failure.
+
+    Examples
+    --------
+    >>> err = SolverError("step at t = 0.1 s diverged")
+    >>> str(err), err.results is None
+    ('step at t = 0.1 s diverged', True)
     """
 
     def __init__(self, message, results=None):
@@ -30,8 +43,24 @@ class SolverError(FemdynError, RuntimeError):
 
 
 class ConvergenceError(SolverError):
-    """Newton iterations did not converge."""
+    """Newton iterations did not converge.
+
+    Parameters
+    ----------
+    message : str
+        The diagnosis (stalled or diverged, residuals, time).
+    results : femdyn.results.Results, optional
+        The steps computed before the failure.
+    """
 
 
 class SingularMatrixError(SolverError):
-    """The iteration (KKT) matrix is singular: redundant constraints or a lost degree of freedom."""
+    """The iteration (KKT) matrix is singular: redundant constraints or a lost degree of freedom.
+
+    Parameters
+    ----------
+    message : str
+        The diagnosis, naming the dependent constraint rows where known.
+    results : femdyn.results.Results, optional
+        The steps computed before the failure.
+    """

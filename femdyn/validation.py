@@ -7,7 +7,31 @@ from .errors import ModelError
 
 
 def numeric(value, what, shape=None):
-    """``value`` as a float array (of ``shape`` when given), or ModelError naming ``what``."""
+    """``value`` as a float array (of ``shape`` when given), or ModelError naming ``what``.
+
+    Parameters
+    ----------
+    value : array_like
+        User input.
+    what : str
+        Names the input in the message, with its unit (e.g. "beam 'arm': E (Pa)").
+    shape : tuple of int, optional
+        Required shape.
+
+    Returns
+    -------
+    ndarray of float
+
+    Raises
+    ------
+    ModelError
+        If the value is not numeric or has another shape.
+
+    Examples
+    --------
+    >>> numeric([1, 2], "pair", (2,))
+    array([1., 2.])
+    """
     try:
         a = np.asarray(value, float)
     except (TypeError, ValueError):
@@ -18,7 +42,26 @@ def numeric(value, what, shape=None):
 
 
 def finite(value, what, shape=None):
-    """:func:`numeric` that also rejects NaN and infinite entries."""
+    """:func:`numeric` that also rejects NaN and infinite entries.
+
+    Parameters
+    ----------
+    value : array_like
+        User input.
+    what : str
+        Names the input in the message.
+    shape : tuple of int, optional
+        Required shape.
+
+    Returns
+    -------
+    ndarray of float
+
+    Raises
+    ------
+    ModelError
+        If the value is not numeric, has another shape, or is not finite.
+    """
     a = numeric(value, what, shape)
     if not np.all(np.isfinite(a)):
         raise ModelError(f"{what}: {value!r} is not finite")
@@ -27,7 +70,29 @@ def finite(value, what, shape=None):
 
 def vector3(value, what):
     """``value`` as a float array of shape (3,) with finite entries (a point, direction or
-    force of the model builder)."""
+    force of the model builder).
+
+    Parameters
+    ----------
+    value : array_like
+        User input.
+    what : str
+        Names the input in the message, with its unit.
+
+    Returns
+    -------
+    ndarray (3,)
+
+    Raises
+    ------
+    ModelError
+        If the value is not three finite numbers.
+
+    Examples
+    --------
+    >>> vector3((0, 0, 1), "axis")
+    array([0., 0., 1.])
+    """
     try:
         v = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
@@ -38,7 +103,26 @@ def vector3(value, what):
 
 
 def number(value, what, unit):
-    """``value`` as a finite float."""
+    """``value`` as a finite float.
+
+    Parameters
+    ----------
+    value : float
+        User input.
+    what : str
+        Names the input in the message.
+    unit : str
+        The expected unit, for the message.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ModelError
+        If the value is not a finite number.
+    """
     try:
         x = float(value)
     except (TypeError, ValueError):
@@ -49,7 +133,33 @@ def number(value, what, unit):
 
 
 def positive(value, what, unit, allow_zero=False):
-    """``value`` as a finite float that is positive (or ≥ 0 with ``allow_zero``)."""
+    """``value`` as a finite float that is positive (or ≥ 0 with ``allow_zero``).
+
+    Parameters
+    ----------
+    value : float
+        User input.
+    what : str
+        Names the input in the message.
+    unit : str
+        The expected unit, for the message.
+    allow_zero : bool, optional
+        Accept 0.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ModelError
+        If the value is not finite or not positive.
+
+    Examples
+    --------
+    >>> positive(2, "mass", "kg")
+    2.0
+    """
     x = number(value, what, unit)
     if x < 0 or (x == 0 and not allow_zero):
         raise ModelError(f"{what}: must be {'≥ 0' if allow_zero else 'positive'} ({unit}), got {value!r}")
@@ -57,7 +167,24 @@ def positive(value, what, unit, allow_zero=False):
 
 
 def count(value, what):
-    """A whole number ≥ 1 (e.g. a number of elements)."""
+    """A whole number ≥ 1 (e.g. a number of elements).
+
+    Parameters
+    ----------
+    value : int or float
+        User input (a float must be whole, e.g. 4.0).
+    what : str
+        Names the input in the message.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ModelError
+        If the value is not a whole number ≥ 1 (booleans are refused).
+    """
     try:
         whole = not isinstance(value, (bool, np.bool_)) and float(value).is_integer() and value >= 1
     except (TypeError, ValueError):
