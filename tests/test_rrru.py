@@ -157,7 +157,7 @@ def test_study_at_one_millisecond_writes_figures(tmp_path):
 def test_flexible_robot_assembles_and_its_static_start_converges():
     """8 ANCF beam elements per link 3: 9 nodes × 12 coordinates each replace the rigid
     link → 381 coordinates, 72 equations, 309 degrees of freedom. The static equilibrium
-    under gravity converges at the seed's E = 6.9e8 Pa (12 mm platform sag, holding
+    under gravity converges at the paper's E = 6.9e8 Pa (12 mm platform sag, holding
     torques 2 % off the rigid ones). In the small-deflection range the flexible robot
     tends to the rigid one like 1/E: from E = 6.9e10 to 6.9e11 Pa the torque deviation,
     the platform sag and the gauge strains all fall tenfold (to 1 %; the residual is the

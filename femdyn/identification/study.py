@@ -33,7 +33,7 @@ from .parameters import Selection, consistency, parameter_names, pseudo_inertia
 from .regression import CentroidalMomentum, momentum_rows
 
 ROBOTS = {"planar_space_robot": planar_space_robot}
-SEED_METHOD, ITERATED, GLOBAL = "linearized, 1 step (seed)", "linearized, iterated", "differential evolution"
+ORIGINAL_METHOD, ITERATED, GLOBAL = "linearized, 1 step (original)", "linearized, iterated", "differential evolution"
 
 
 @dataclass
@@ -267,7 +267,7 @@ def nonlinear_form(model, meas, ident, sigma, log=print):
     lower = np.array(ident.get("lower", 0.25 * nominal))
     upper = np.array(ident.get("upper", 4.0 * nominal))
     s = sigma if sigma > 0 else None
-    out = {SEED_METHOD: linearized_iteration(f, y, nominal, 1, sigma=s, names=sel.names),
+    out = {ORIGINAL_METHOD: linearized_iteration(f, y, nominal, 1, sigma=s, names=sel.names),
            ITERATED: linearized_iteration(f, y, nominal, ident["linearized_iterations"], sigma=s, names=sel.names)}
     log("differential evolution ...")
     out[GLOBAL] = global_fit(f, y, list(zip(lower, upper)), sigma=s, names=sel.names, seed=ident["seed"],

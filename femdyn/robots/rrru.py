@@ -412,7 +412,7 @@ def _limb(m, g, i, limb, platform, flexible, n_elements):
 
 def _gauges(m, g, i, beam, limb, n_elements):
     """Strain gauges on the outer wall of link 3 (the side facing away from the robot's
-    axis) at the seed's distances from its upper joint."""
+    axis) at Liu et al.'s distances from its upper joint."""
     d = (limb.A4 - limb.A2) / g.link3_length
     e_y = limb.b - d * (d @ limb.b)
     e_y /= np.linalg.norm(e_y)
