@@ -3,7 +3,7 @@ naming the object, instead of a numpy traceback further down. Shared by the mode
 builder, the element kernels' callers and the recursive solvers."""
 import numpy as np
 
-from .errors import ModelError
+from .errors import ModelError, NonFiniteError
 
 
 def numeric(value, what, shape=None):
@@ -17,11 +17,20 @@ def numeric(value, what, shape=None):
     return a
 
 
+def refuse_non_finite(values, what):
+    """Raise :class:`~femdyn.errors.NonFiniteError` naming ``what`` and the first bad entry
+    if the numeric array ``values`` holds a NaN or an infinite number."""
+    a = np.atleast_1d(values)
+    bad = np.flatnonzero(~np.isfinite(a))
+    if bad.size:
+        where = f" (entry {bad[0]})" if a.size > 1 else ""
+        raise NonFiniteError(f"{what}: {a.flat[bad[0]]} is not a finite number{where}; give finite values in SI units")
+
+
 def finite(value, what, shape=None):
-    """:func:`numeric` that also rejects NaN and infinite entries."""
+    """:func:`numeric` that also rejects NaN and infinite entries (NonFiniteError)."""
     a = numeric(value, what, shape)
-    if not np.all(np.isfinite(a)):
-        raise ModelError(f"{what}: {value!r} is not finite")
+    refuse_non_finite(a, what)
     return a
 
 
@@ -32,8 +41,9 @@ def vector3(value, what):
         v = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
         raise ModelError(f"{what}: expected 3 numbers, got {value!r}") from None
-    if v.shape != (3,) or not np.all(np.isfinite(v)):
+    if v.shape != (3,):
         raise ModelError(f"{what}: expected 3 finite numbers (x, y, z), got {value!r}")
+    refuse_non_finite(v, what)
     return v
 
 
@@ -42,9 +52,8 @@ def number(value, what, unit):
     try:
         x = float(value)
     except (TypeError, ValueError):
-        x = np.nan
-    if not np.isfinite(x):
-        raise ModelError(f"{what}: expected a number in {unit}, got {value!r}")
+        raise ModelError(f"{what}: expected a number in {unit}, got {value!r}") from None
+    refuse_non_finite(x, f"{what} ({unit})")
     return x
 
 

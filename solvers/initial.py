@@ -11,6 +11,7 @@ configuration is reported as an inconsistent model rather than silently moved.
 import numpy as np
 
 from femdyn.errors import ConstraintError, SingularMatrixError
+from femdyn.model.checks import check_finite_state
 
 from .blocks import TangentValues
 from .kkt import KKTMatrix
@@ -127,6 +128,7 @@ def check_redundancy(system, q, t=0.0, dense_limit=1000):
 
 def consistent_state(system, q=None, v=None, t=0.0, max_correction=1e-3):
     """(q, v, q̈, λ) consistent at position, velocity and acceleration level."""
+    check_finite_state(system, f"initial state of model '{system.name}' at t = {t:g} s", q0=q, v0=v)
     kkt = KKTMatrix(system)
     q = consistent_positions(system, system.q0 if q is None else q, t, max_correction=max_correction, kkt=kkt)
     check_redundancy(system, q, t)

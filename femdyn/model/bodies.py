@@ -16,7 +16,7 @@ from .constraints import Equation
 from .nodes import Expr
 from .protocol import Part
 from ..errors import ModelError
-from ..validation import positive, vector3
+from ..validation import positive, refuse_non_finite, vector3
 from .vectorfunctions import Dot
 
 
@@ -117,6 +117,7 @@ class NaturalBody(Frame, Part):
             self.inertia = np.asarray(inertia, float)
         except (TypeError, ValueError):
             raise ModelError(f"body '{name}': inertia must be a symmetric 3×3 tensor (kg·m²), got {inertia!r}") from None
+        refuse_non_finite(self.inertia, f"body '{name}': inertia (kg·m²)")
         self._check_inertia()
         self.point_masses = dict(point_masses or {})
         self.Z, self.first = ncf.basis_mass_matrix(self.mass, self.com - self.origin0, self.inertia,

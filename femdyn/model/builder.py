@@ -23,8 +23,9 @@ from femdyn.mesh.lines import (centreline_element, centreline_points, polyline_t
 
 from ..errors import ModelError
 from ..motion.timefunctions import as_time_function
-from ..validation import count, positive, vector3
+from ..validation import count, positive, refuse_non_finite, vector3
 from . import joints as J
+from .checks import check_density, check_finite_parts, check_units
 from .actuators import Actuator, Servo
 from .bodies import Ground, NaturalBody
 from .flexible import ELEMENT_KINDS, ElementSet, NodeFrame
@@ -53,8 +54,7 @@ class Model:
         if name in self.nodes:
             raise ModelError(f"node '{name}' exists already; node names must be unique")
         values = np.asarray(values, float)
-        if not np.all(np.isfinite(values)):
-            raise ModelError(f"node '{name}': coordinates must be finite numbers, got {values}")
+        refuse_non_finite(values, f"node '{name}': coordinates")
         node = Node(name, kind, values, self.size)
         self.size += node.initial.size
         self.nodes[name] = node
@@ -163,6 +163,8 @@ class Model:
         d /= np.linalg.norm(d)
         e2 = np.cross(n, d)
         verts = [center + circumradius * (np.cos(a) * d + np.sin(a) * e2) for a in (0, 2 * np.pi / 3, 4 * np.pi / 3)]
+        if density is not None:
+            check_density(f"platform '{name}'", density)
         m, I_local = ncf.equilateral_plate(circumradius, thickness, density, mass, f"platform '{name}'")
         R = np.column_stack([d, e2, n])
         A1, A2 = self.point(f"{name}.A1", verts[0]), self.point(f"{name}.A2", verts[1])
@@ -211,7 +213,7 @@ class Model:
         try:
             kernel = kind.factory(q_ref, E, rho, section, nu, damping, y_axis)
         except ModelError as err:
-            raise ModelError(f"ANCF beam '{name}': {err}") from None
+            raise type(err)(f"ANCF beam '{name}': {err}") from None
         self.elements.append(ElementSet(name, kernel, groups, None, kind.components))
         return self.elements[-1]
 
@@ -594,7 +596,10 @@ class Model:
         1
         """
         from .system import System
-        return System(copy.deepcopy(self))
+        system = System(copy.deepcopy(self))
+        check_finite_parts(system)
+        check_units(system)
+        return system
 
 
 def _mass_of(what, mass, density, area, length):
@@ -603,6 +608,7 @@ def _mass_of(what, mass, density, area, length):
             raise ModelError(f"{what}: give mass (kg) or density (kg/m³) and area (m²)")
         if not density > 0 or not area > 0:
             raise ModelError(f"{what}: density and area must be positive, got ρ={density}, A={area}")
+        check_density(what, density)
         mass = density * area * length
     if not mass > 0:
         raise ModelError(f"{what}: mass must be positive (kg), got {mass}")
