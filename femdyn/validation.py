@@ -1,9 +1,11 @@
 """Checks of user input that turn malformed values into :class:`~femdyn.errors.ModelError`
 naming the object, instead of a numpy traceback further down. Shared by the model
 builder, the element kernels' callers and the recursive solvers."""
+import warnings
+
 import numpy as np
 
-from .errors import ModelError, NonFiniteError
+from .errors import ModelError, NonFiniteError, PhysicalConsistencyWarning
 
 
 def numeric(value, what, shape=None):
@@ -74,3 +76,11 @@ def count(value, what):
     if not whole:
         raise ModelError(f"{what}: expected a whole number ≥ 1, got {value!r}")
     return int(value)
+
+
+def inconsistent(message, strict):
+    """A physical-consistency failure (mass properties no body can have): ModelError when
+    ``strict``, else a :class:`~femdyn.errors.PhysicalConsistencyWarning`, and go on."""
+    if strict:
+        raise ModelError(message + " (or pass strict=False to accept it with a warning)")
+    warnings.warn(message + "; accepted because strict=False", PhysicalConsistencyWarning, stacklevel=3)

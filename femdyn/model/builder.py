@@ -140,14 +140,17 @@ class Model:
         body.length = length
         return self._add_body(body)
 
-    def rigid_body(self, name, points, vectors=(), mass=1.0, com=None, inertia=None):
+    def rigid_body(self, name, points, vectors=(), mass=1.0, com=None, inertia=None, strict=True):
         """A spatial rigid body on natural coordinates (e.g. 2 points + 2 unit vectors).
-        ``com`` (m) and ``inertia`` (kg·m², about the centre of mass) in global axes at t = 0."""
+        ``com`` (m) and ``inertia`` (kg·m², about the centre of mass) in global axes at t = 0.
+        ``strict=False`` accepts an inertia that violates positivity or the triangle
+        inequality with a PhysicalConsistencyWarning (the mass must still be positive: it
+        makes the body's mass matrix)."""
         points, vectors = [self.node(p) for p in points], [self.node(v) for v in vectors]
         com = points[0].initial if com is None else vector3(com, f"rigid body '{name}': com (m)")
         inertia = np.zeros((3, 3)) if inertia is None else inertia
         return self._add_body(NaturalBody(name, points, vectors, positive(mass, f"rigid body '{name}': mass", "kg"),
-                                          com, inertia))
+                                          com, inertia, strict=strict))
 
     def triangle_platform(self, name, center, normal, circumradius, thickness=0.0, density=None, mass=None,
                           first_vertex=(1.0, 0.0, 0.0)):
