@@ -189,7 +189,8 @@ class ElementSet(Part):
 class NodeFrame(Frame):
     """Body-like view of an ANCF node for joints: base point r, basis vectors the gradients."""
 
-    outside_hint = "a cable node only carries its tangent r_x (use beam nodes for full frames)"
+    outside_hint = ("a cable node only carries its tangent r_x: points and vectors off it need element='beam' or "
+                    "'beam3' nodes (full frames), or a rigid body clamped to the node (Model.clamp)")
 
     @property
     def label(self):
