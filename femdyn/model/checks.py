@@ -176,5 +176,5 @@ def cable_alternative(body, instead):
     node = getattr(body, "node", None)
     if node is None or tuple(node.slots) != ("r", "rx"):
         return ""
-    return (f" ANCF cable node '{node.name}' carries only its tangent r_x and no rotation about it: {instead}; or "
+    return (f"; ANCF cable node '{node.name}' carries only its tangent r_x and no rotation about it: {instead}; or "
             "build the link with element='beam' or 'beam3', whose nodes carry a full frame (r_y, r_z)")
