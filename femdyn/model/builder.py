@@ -523,9 +523,10 @@ class Model:
         """Initial velocity guess of a node's coordinates (made consistent by the solver)."""
         node = self.node(node)
         v = np.asarray(velocity, float) if np.size(velocity) == node.initial.size else None
-        if v is None or not np.all(np.isfinite(v)):
+        if v is None:
             raise ModelError(f"initial velocity of node '{node.name}': expected {node.initial.size} finite numbers "
                              f"(one per coordinate), got {velocity!r}")
+        refuse_non_finite(v, f"initial velocity of node '{node.name}'")
         self.velocities[node.name] = v.reshape(node.initial.shape)
 
     def set_rigid_velocity(self, body, omega, velocity=(0, 0, 0), reference=None):

@@ -24,7 +24,7 @@ from ..errors import NonFiniteError, UnitsWarning
 STANDARD_GRAVITY = 9.81      # m/s²
 GRAVITY_FACTOR = 10.0        # |g| outside [9.81/10, 9.81·10] (and not 0) warns: mm (×1000) or km units
 DENSITY_RANGE = (10.0, 30000.0)         # kg/m³: aerogels and foams … osmium (22 590) with margin
-MODULUS_RANGE = (1e5, 1.5e12)           # Pa: soft elastomers … diamond (1.2e12)
+MODULUS_RANGE = (1e6, 1.5e12)           # Pa: rubber … diamond (1.2e12); steel in MPa (2.1e5) falls below
 MAX_EXTENT = 1e3                         # m: a model larger than a kilometre is probably in mm
 GYRATION_FACTOR = 10.0       # radius of gyration √(I_max/m) beyond 10 × the model's extent: kg·mm² inertia?
 
