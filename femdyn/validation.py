@@ -26,7 +26,7 @@ def refuse_non_finite(values, what):
     bad = np.flatnonzero(~np.isfinite(a))
     if bad.size:
         where = f" (entry {bad[0]})" if a.size > 1 else ""
-        raise NonFiniteError(f"{what}: {a.flat[bad[0]]} is not a finite number{where}; give finite values in SI units")
+        raise NonFiniteError(f"{what}: {a.flat[bad[0]]} is not finite{where}; give finite numbers in SI units")
 
 
 def finite(value, what, shape=None):

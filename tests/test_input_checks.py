@@ -13,7 +13,6 @@ import femdyn
 from femdyn.elements import sections
 from femdyn.errors import (FemdynWarning, ModelError, NonFiniteError, PhysicalConsistencyWarning,
                            StepSizeWarning, UnitsWarning)
-from femdyn.model.protocol import Part
 from femdyn.solvers.generalized_alpha import Options, integrate
 from femdyn.solvers.initial import consistent_state
 from femdyn.solvers.static import static_equilibrium
@@ -144,6 +143,7 @@ def test_step_beyond_half_the_shortest_period_warns_with_the_period():
 # --- units --------------------------------------------------------------------------------
 def test_sound_si_models_raise_no_warning(no_femdyn_warnings):
     cable().assemble()
+    cable(E=0.7e6, rho=5540.0).assemble()     # the soft flexible pendulum of tests/test_flexible_system.py
     pendulum().assemble()
     femdyn.Model("space", gravity=(0, 0, 0)).point("P", (0, 0, 0))
 
@@ -152,11 +152,19 @@ def test_sound_si_models_raise_no_warning(no_femdyn_warnings):
     (lambda: cable(gravity=(0, 0, -9810.0)), "gravity magnitude 9810 m/s²"),
     (lambda: cable(gravity=(0, 0, -0.00981)), "gravity magnitude 0.00981 m/s²"),
     (lambda: cable(rho=7.85e-9), r"ANCF beam 'beam': density = 7.85e-09 kg/m³"),
-    (lambda: cable(E=210000.0), r"ANCF beam 'beam': Young's modulus E = 210000 Pa"),
-], ids=["gravity mm", "gravity km", "density t/mm3", "E in MPa"])
+    (lambda: cable(E=210000.0), r"ANCF beam 'beam': E = 210000 Pa with ρ = 7850 kg/m³ gives a bar wave speed "
+                                r"√\(E/ρ\) = 5\.17 m/s"),
+    (lambda: cable(E=2e4, rho=100.0), r"ANCF beam 'beam': Young's modulus E = 20000 Pa"),
+], ids=["gravity mm", "gravity km", "density t/mm3", "E in MPa", "E too small"])
 def test_suspicious_units_warn_with_the_value(build, named):
     with pytest.warns(UnitsWarning, match=named):
         build().assemble()
+
+
+def test_tree_model_gravity_in_mm_warns():
+    from femdyn.robots.serial import puma560
+    with pytest.warns(UnitsWarning, match="tree model: gravity magnitude 9810 m/s²"):
+        puma560(gravity=(0, 0, -9810.0))
 
 
 def test_model_in_millimetres_warns_with_its_size():
@@ -278,7 +286,9 @@ def _cable_with(joint):
      "give the other body the axis"),
     (lambda m: m.spherical("ball", "beam.4", m.ground, (1, 0.1, 0)),
      "a rigid body clamped to the node"),
-], ids=["universal", "prismatic", "revolute", "point off the axis"])
+    (lambda m: m.sensor_angle("spin", m.revolute("spin", m.ground, "beam.4", (1, 0, 0), (1, 0, 0))),
+     "measure the angle of a body clamped to the node"),
+], ids=["universal", "prismatic", "revolute", "point off the axis", "angle about the tangent"])
 def test_unsupported_joint_at_a_cable_node_names_the_alternative(joint, alternative):
     with pytest.raises(ModelError, match="beam.4") as err:
         _cable_with(joint)
@@ -334,3 +344,15 @@ def test_refused_study_writes_nothing(tmp_path):
     out = tmp_path / "study"
     assert main(["study", "rrru", str(config), "-o", str(out), "--quiet"]) == 2
     assert not out.exists()
+
+
+# --- the page's examples run as written ------------------------------------------------
+def test_input_checks_page_examples_run(capsys):
+    import pathlib
+    import re
+    page = pathlib.Path(__file__).parent.parent / "docs" / "input-checks.md"
+    namespace = {}
+    with warnings.catch_warnings():
+        for block in re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.S):
+            exec(compile(block, str(page), "exec"), namespace)
+    assert "3 warnings: body 'link1': mass 0.0 kg is not positive" in capsys.readouterr().out

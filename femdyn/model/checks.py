@@ -24,7 +24,8 @@ from ..errors import NonFiniteError, UnitsWarning
 STANDARD_GRAVITY = 9.81      # m/s²
 GRAVITY_FACTOR = 10.0        # |g| outside [9.81/10, 9.81·10] (and not 0) warns: mm (×1000) or km units
 DENSITY_RANGE = (10.0, 30000.0)         # kg/m³: aerogels and foams … osmium (22 590) with margin
-MODULUS_RANGE = (1e6, 1.5e12)           # Pa: rubber … diamond (1.2e12); steel in MPa (2.1e5) falls below
+MODULUS_RANGE = (1e5, 1.5e12)           # Pa: soft elastomers … diamond (1.2e12)
+MIN_WAVE_SPEED = 8.0         # m/s: bar wave speed √(E/ρ); solids ≥ ~11 (soft rubber), metals in MPa give ~5
 MAX_EXTENT = 1e3                         # m: a model larger than a kilometre is probably in mm
 GYRATION_FACTOR = 10.0       # radius of gyration √(I_max/m) beyond 10 × the model's extent: kg·mm² inertia?
 
@@ -107,6 +108,9 @@ def check_finite_parts(system):
 
 
 # --- units ---------------------------------------------------------------------------
+MODULUS_HINT = "give it in Pa (steel 2.1e11; N/mm² = MPa values are 1e6 times smaller)"
+
+
 def _warn(message):
     warnings.warn(message, UnitsWarning, stacklevel=4)
 
@@ -128,24 +132,45 @@ def check_density(what, rho):
                 "g/cm³ values are 1000 times smaller, g/mm³ or t/mm³ values far smaller)")
 
 
+def check_gravity(what, gravity):
+    """UnitsWarning when |g| (m/s²) is neither 0 nor within a factor :data:`GRAVITY_FACTOR`
+    of 9.81 m/s²."""
+    g = float(np.linalg.norm(gravity))
+    if g > 0 and not STANDARD_GRAVITY / GRAVITY_FACTOR <= g <= STANDARD_GRAVITY * GRAVITY_FACTOR:
+        _warn(f"{what}: gravity magnitude {g:.6g} m/s² is far from {STANDARD_GRAVITY} m/s²; femdyn works in m, kg, "
+              "s: give lengths in m and gravity as (0, 0, -9.81) (9810 is g in mm/s²)")
+
+
 def check_units(system):
     """UnitsWarnings for values that look like non-SI units (see the module constants)."""
-    g = float(np.linalg.norm(system.gravity))
-    if g > 0 and not STANDARD_GRAVITY / GRAVITY_FACTOR <= g <= STANDARD_GRAVITY * GRAVITY_FACTOR:
-        _warn(f"model '{system.name}': gravity magnitude {g:.6g} m/s² is far from {STANDARD_GRAVITY} m/s²; femdyn "
-              "works in m, kg, s: give lengths in m and gravity as (0, 0, -9.81) (9810 is g in mm/s²)")
+    check_gravity(f"model '{system.name}'", system.gravity)
     positions = np.array([node.initial[:3] for node in system.nodes.values()])
     extent = float(np.ptp(positions, axis=0).max()) if len(positions) else 0.0
     if extent > MAX_EXTENT:
         _warn(f"model '{system.name}': its nodes span {extent:.6g} m (> {MAX_EXTENT:g} m); lengths in mm? "
               "femdyn takes lengths in m")
     for element_set in system.elements:
-        kernel = element_set.kernel
-        check_density(f"ANCF beam '{element_set.name}'", getattr(kernel, "rho", DENSITY_RANGE[0]))
-        check_range(f"ANCF beam '{element_set.name}': Young's modulus E", getattr(kernel, "E", MODULUS_RANGE[0]),
-                    MODULUS_RANGE, "Pa", "give it in Pa (steel 2.1e11; N/mm² = MPa values are 1e6 times smaller)")
+        _check_material(element_set)
     for body in system.bodies.values():
         _check_gyration(body, extent)
+
+
+def _check_material(element_set):
+    """UnitsWarnings for an element set's density, Young's modulus and bar wave speed √(E/ρ)."""
+    what = f"ANCF beam '{element_set.name}'"
+    E, rho = getattr(element_set.kernel, "E", None), getattr(element_set.kernel, "rho", None)
+    if rho is not None:
+        check_density(what, rho)
+    if E is None:
+        return
+    check_range(f"{what}: Young's modulus E", E, MODULUS_RANGE, "Pa", MODULUS_HINT)
+    if rho is None:
+        return
+    speed = np.ravel(np.sqrt(np.maximum(E, 0.0) / rho))
+    if np.any(speed < MIN_WAVE_SPEED):
+        k = int(np.argmin(speed))
+        _warn(f"{what}: E = {np.ravel(E)[k]:.6g} Pa with ρ = {np.ravel(rho)[k]:.6g} kg/m³ gives a bar wave speed "
+              f"√(E/ρ) = {speed[k]:.3g} m/s, slower than in any solid (≥ {MIN_WAVE_SPEED:g} m/s); {MODULUS_HINT}")
 
 
 def _check_gyration(body, extent):

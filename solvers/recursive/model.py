@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from femdyn.errors import ModelError
-from femdyn.validation import finite, inconsistent, numeric
+from femdyn.model.checks import check_gravity
+from femdyn.validation import finite, inconsistent, numeric, refuse_non_finite
 
 from .spatial import rpy_matrix, spatial_inertia
 
@@ -107,11 +108,11 @@ def check_mass_properties(name, mass, com, Ic, strict=True):
     -------
     >>> check_mass_properties("link1", 0.0, np.zeros(3), np.diag([0, 0.35, 0]), strict=False)  # doctest: +SKIP
     """
-    if not np.isfinite(mass) or not np.all(np.isfinite(com)):
-        raise ModelError(f"body '{name}': mass {mass} kg or centre of mass {com} is not finite")
+    for label, value in (("mass (kg)", mass), ("centre of mass (m)", com), ("rotational inertia (kg·m²)", Ic)):
+        refuse_non_finite(value, f"body '{name}': {label}")
     scale = max(np.abs(Ic).max(), 1e-300)
-    if not np.all(np.isfinite(Ic)) or np.abs(Ic - Ic.T).max() > 1e-9 * scale:
-        raise ModelError(f"body '{name}': rotational inertia is not symmetric/finite; give Ixy, Ixz, Iyz once")
+    if np.abs(Ic - Ic.T).max() > 1e-9 * scale:
+        raise ModelError(f"body '{name}': rotational inertia is not symmetric; give Ixy, Ixz, Iyz once")
     if not mass > 0:
         inconsistent(f"body '{name}': mass {mass} kg is not positive; give every body a mass > 0 "
                      "(weld massless frames to their parent instead)", strict)
@@ -194,6 +195,7 @@ class TreeModel:
         self.names = tuple(b.name for b in self.bodies)
         self._index = {n: i for i, n in enumerate(self.names)}
         self.gravity = finite(gravity, "gravity (a 3-vector in m/s²)", (3,))
+        check_gravity("tree model", self.gravity)
         self._build_arrays()
         self.sizes = (self.n, self.nq, self.nv)
         for a in vars(self).values():
