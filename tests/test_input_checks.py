@@ -286,7 +286,7 @@ def _cable_with(joint):
      "give the other body the axis"),
     (lambda m: m.spherical("ball", "beam.4", m.ground, (1, 0.1, 0)),
      "a rigid body clamped to the node"),
-    (lambda m: m.sensor_angle("spin", m.revolute("spin", m.ground, "beam.4", (1, 0, 0), (1, 0, 0))),
+    (lambda m: (m.sensor_angle("spin", m.revolute("spin", m.ground, "beam.4", (1, 0, 0), (1, 0, 0))), m.assemble()),
      "measure the angle of a body clamped to the node"),
 ], ids=["universal", "prismatic", "revolute", "point off the axis", "angle about the tangent"])
 def test_unsupported_joint_at_a_cable_node_names_the_alternative(joint, alternative):
