@@ -350,7 +350,8 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
     if o.on_failure not in ("stop", "retry"):
         raise SolverError(f"generalized-α: on_failure must be 'stop' or 'retry', got {o.on_failure!r}")
     params = Parameters.from_rho(o.rho_inf)
-    q, v, a, lam = consistent_state(system, q0, v0, t0, o.max_correction)
+    kkt = KKTMatrix(system)
+    q, v, a, lam = consistent_state(system, q0, v0, t0, o.max_correction, kkt)
     state = State(t0, q, v, a, a.copy(), lam, initial=True)
     if o.formulation == "index3" and o.rho_inf > 0.95:
         raise SolverError(f"generalized-α: ρ∞ = {o.rho_inf} is (weakly) unstable for the index-3 form; "
@@ -360,7 +361,7 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
                           "actuators; use formulation='index3' (ρ∞ ≤ 0.95) for inverse dynamics")
     if o.formulation not in STEPPERS:
         raise SolverError(f"generalized-α: unknown formulation '{o.formulation}'; choose one of {list(STEPPERS)}")
-    check_step_size(system, q, lam, h, o.rho_inf, t0, o.step_check)
+    check_step_size(system, q, lam, h, o.rho_inf, t0, o.step_check, kkt)
     march = _March(system, params, o)
     writer = ResultsWriter(system, output, solver={"method": "generalized-alpha", "h": h,
                                                    **_plain(asdict(o)), **asdict(params)})

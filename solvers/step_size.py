@@ -39,7 +39,7 @@ UNDAMPED_RHO = 0.95         # ρ∞ from which unresolved modes are not damped o
 DENSE_LIMIT = 60            # free coordinates (n − m) up to which the dense method is used
 
 
-def highest_frequency(system, q, lam, t=0.0, tol=1e-2):
+def highest_frequency(system, q, lam, t=0.0, tol=1e-2, kkt=None):
     """ω_max (rad/s) of the model linearized at (q, λ, t); 0 when no mode oscillates.
 
     Parameters
@@ -53,6 +53,9 @@ def highest_frequency(system, q, lam, t=0.0, tol=1e-2):
         Time (s).
     tol : float
         Relative accuracy of ω²_max for the Lanczos method.
+    kkt : KKTMatrix, optional
+        Holding the factorized [[M, Φ_qᵀ], [Φ_q, 0]] at (q, t) — as
+        :func:`~femdyn.solvers.initial.consistent_state` leaves it — to save a factorization.
 
     Returns
     -------
@@ -71,9 +74,10 @@ def highest_frequency(system, q, lam, t=0.0, tol=1e-2):
         N = sla.null_space(system.constraints.jacobian(q, t).toarray()) if system.m else np.eye(system.n)
         w2 = sla.eigh(N.T @ K.toarray() @ N, N.T @ system.mass(q).toarray() @ N, eigvals_only=True)[-1]
         return float(np.sqrt(max(w2, 0.0)))
-    kkt = KKTMatrix(system)
-    _, jac = system.constraints.evaluate(q, t)
-    kkt.factorize(kkt.assemble(TangentValues(system.mass_values(q), jac)), q, t)
+    if kkt is None:
+        kkt = KKTMatrix(system)
+        _, jac = system.constraints.evaluate(q, t)
+        kkt.factorize(kkt.assemble(TangentValues(system.mass_values(q), jac)), q, t)
     n = system.n
 
     def constrained_inverse_mass(y):
@@ -83,13 +87,13 @@ def highest_frequency(system, q, lam, t=0.0, tol=1e-2):
     start = constrained_inverse_mass(np.cos(np.arange(n)))
     try:
         w2 = spla.eigsh(K, k=1, M=system.mass(q), Minv=Minv, which="LA", tol=tol, v0=start,
-                        ncv=min(free, 20), return_eigenvectors=False)[0]
+                        ncv=min(free, 8), return_eigenvectors=False)[0]
     except spla.ArpackNoConvergence as err:
         w2 = err.eigenvalues.max() if len(err.eigenvalues) else 0.0
     return float(np.sqrt(max(w2, 0.0)))
 
 
-def check_step_size(system, q, lam, h, rho_inf, t=0.0, enabled=True):
+def check_step_size(system, q, lam, h, rho_inf, t=0.0, enabled=True, kkt=None):
     """Warn (StepSizeWarning) when ``h`` exceeds ``NYQUIST_FRACTION`` of the shortest period
     of the linearized model and ρ∞ ≥ ``UNDAMPED_RHO`` (see the module doc); returns T_min
     (s), or None when the check did not run (disabled, ρ∞ < 0.95, or a servo model, whose
@@ -108,10 +112,12 @@ def check_step_size(system, q, lam, h, rho_inf, t=0.0, enabled=True):
         Initial time (s).
     enabled : bool
         False skips the check (``Options(step_check=False)``).
+    kkt : KKTMatrix, optional
+        The initial state's factorized mass saddle matrix (see :func:`highest_frequency`).
     """
     if not enabled or rho_inf < UNDAMPED_RHO or system.servo:
         return None
-    omega = highest_frequency(system, q, lam, t)
+    omega = highest_frequency(system, q, lam, t, kkt=kkt)
     if not omega > 0:
         return np.inf
     period = 2 * np.pi / omega
