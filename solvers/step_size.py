@@ -40,7 +40,8 @@ DENSE_LIMIT = 60            # free coordinates (n − m) up to which the dense m
 
 
 def highest_frequency(system, q, lam, t=0.0, tol=1e-2, kkt=None):
-    """ω_max (rad/s) of the model linearized at (q, λ, t); 0 when no mode oscillates.
+    """ω_max (rad/s) of the model linearized at (q, λ, t); 0 when no mode oscillates, NaN
+    when Lanczos found no estimate (then the step check is skipped).
 
     Parameters
     ----------
@@ -88,9 +89,11 @@ def highest_frequency(system, q, lam, t=0.0, tol=1e-2, kkt=None):
     try:
         w2 = spla.eigsh(K, k=1, M=system.mass(q), Minv=Minv, which="LA", tol=tol, v0=start,
                         ncv=min(free, 8), return_eigenvectors=False)[0]
-    except spla.ArpackNoConvergence as err:
-        w2 = err.eigenvalues.max() if len(err.eigenvalues) else 0.0
-    return float(np.sqrt(max(w2, 0.0)))
+    except spla.ArpackNoConvergence as err:        # the Ritz value so far: a lower bound of ω²_max
+        w2 = err.eigenvalues.max() if len(err.eigenvalues) else np.nan
+    except spla.ArpackError:                        # e.g. K_t v = 0 for the start vector: no estimate
+        w2 = np.nan
+    return float(np.sqrt(max(w2, 0.0))) if np.isfinite(w2) else np.nan
 
 
 def check_step_size(system, q, lam, h, rho_inf, t=0.0, enabled=True, kkt=None):
@@ -119,7 +122,7 @@ def check_step_size(system, q, lam, h, rho_inf, t=0.0, enabled=True, kkt=None):
         return None
     omega = highest_frequency(system, q, lam, t, kkt=kkt)
     if not omega > 0:
-        return np.inf
+        return np.inf if omega == 0 else None
     period = 2 * np.pi / omega
     if h > NYQUIST_FRACTION * period:
         warnings.warn(

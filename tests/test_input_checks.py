@@ -356,3 +356,22 @@ def test_input_checks_page_examples_run(capsys):
         for block in re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.S):
             exec(compile(block, str(page), "exec"), namespace)
     assert "3 warnings: body 'link1': mass 0.0 kg is not positive" in capsys.readouterr().out
+
+
+def test_step_check_without_an_oscillating_mode_stays_quiet(monkeypatch):
+    """A chain of rigid links held horizontal (revolutes about y, gravity −z) has no restoring
+    stiffness about that pose: ω_max = 0 (dense), and Lanczos finds no start vector with
+    K_t v ≠ 0; the check must then neither warn nor fail."""
+    m = femdyn.Model("chain")
+    u = m.vector("axis", (0, 1, 0))
+    nodes = [m.point(f"P{i}", (0.1 * i, 0, 0)) for i in range(5)]
+    links = [m.rigid_beam(f"link{i}", nodes[i], nodes[i + 1], mass=0.1, axis=u) for i in range(4)]
+    m.revolute("pivot", m.ground, links[0], (0, 0, 0), (0, 1, 0))
+    system = m.assemble()
+    q, _, _, lam = consistent_state(system)
+    assert step_size.highest_frequency(system, q, lam) == pytest.approx(0.0, abs=1e-6)
+    assert step_size.check_step_size(system, q, lam, 1.0, 1.0) == np.inf
+    monkeypatch.setattr(step_size, "DENSE_LIMIT", 0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", StepSizeWarning)
+        assert step_size.check_step_size(system, q, lam, 1.0, 1.0) in (None, np.inf)
