@@ -302,8 +302,10 @@ def test_hooke_joint_on_a_cable_tangent_against_the_compound_pendulum():
     spherical joint would let it swing toward y): released horizontal, it reaches the
     vertical after a quarter period of the compound pendulum of amplitude 90° under
     g_z = 9.81 m/s², √(2L/(3g)) K(sin 45°) (K the complete elliptic integral).
-    Tolerance 0.5 %: the steel cable's sag under its weight, ρAgL³/(8EI) ≈ 2e-3 of its
-    length, shifts its centre of mass by that order."""
+    Tolerance 1e-3 (measured 1e-5): the steel cable's bending under its weight, δ/L ≈ 2e-3,
+    moves its centre of mass by O(δ²/L) ≈ 1e-5 L, the step's period error is O((ωh)²) ≈ 1e-5,
+    and the bending vibration released at t = 0 is damped by ρ∞ = 0.8. A spherical joint
+    instead gives −2.2 % and 0.29 m out of the plane."""
     from scipy.special import ellipk
     m = femdyn.Model("hooke cable", gravity=(0.0, 3.0, -9.81))
     m.straight_beam("beam", (0, 0, 0), (1, 0, 0), 4, **STEEL)
@@ -316,8 +318,8 @@ def test_hooke_joint_on_a_cable_tangent_against_the_compound_pendulum():
     x, y = res["tip.x"], res["tip.y"]
     k = np.flatnonzero(np.diff(np.sign(x)) < 0)[0]                       # first crossing of the vertical
     t_cross = res.t[k] + (res.t[k + 1] - res.t[k]) * x[k] / (x[k] - x[k + 1])
-    assert t_cross == pytest.approx(quarter, rel=5e-3)
-    assert np.abs(y).max() < 2e-3            # y bending only: cantilever sag 3ρA L⁴/(8EI) ≈ 6e-4 m
+    assert t_cross == pytest.approx(quarter, rel=1e-3)
+    assert np.abs(y).max() < 2e-3    # y bending only: twice (sudden load) the cantilever sag q L⁴/(8EI) = 5.6e-4 m
 
 
 # --- summary mass -------------------------------------------------------------------------
