@@ -16,6 +16,7 @@ import numpy as np
 from femdyn.elements.quadrature import InvariantQuadrature, gauss_legendre
 from femdyn.elements.sections import CrossSection
 from femdyn.errors import ModelError
+from femdyn.validation import refuse_non_finite
 
 
 def hermite(xi):
@@ -37,6 +38,7 @@ def per_element(value, n_el, label, kind):
     if arr is None or arr.ndim > 1 or arr.size not in (1, n_el):
         raise ModelError(f"{kind}: {label} must be a number or a list of one number per element "
                          f"({n_el} values), got {value!r}")
+    refuse_non_finite(arr, f"{kind}: {label}")
     return np.broadcast_to(arr.reshape(-1), (n_el,)).copy()
 
 

@@ -12,6 +12,7 @@ solid circle k = 6(1+ν)/(7+6ν), rectangle k = 10(1+ν)/(12+11ν).
 import numpy as np
 
 from femdyn.errors import ModelError
+from femdyn.validation import refuse_non_finite
 
 
 class CrossSection:
@@ -30,6 +31,7 @@ class CrossSection:
         self.name = name
         self._shear_factor = shear_factor or (lambda nu: (np.full_like(np.asarray(nu, float), 5 / 6),) * 2)
         for label, value in (("area", self.area), ("Iy", self.Iy), ("Iz", self.Iz), ("J", self.J)):
+            refuse_non_finite(value, f"{name}: {label}")
             bad = np.flatnonzero(~(np.atleast_1d(value) > 0))
             if bad.size:
                 raise ModelError(f"{name}: {label} must be positive (entry {bad[0]} is "
@@ -48,6 +50,7 @@ class CrossSection:
 def circular(radius):
     """Solid circle of radius R: A = πR², I_y = I_z = πR⁴/4, J = πR⁴/2 (exact, no warping)."""
     R = np.asarray(radius, float)
+    refuse_non_finite(R, "circular section: radius (m)")
     if np.any(~(R > 0)):
         raise ModelError(f"circular section: radius must be positive, got {radius!r} (metres)")
     k = lambda nu: (6 * (1 + np.asarray(nu, float)) / (7 + 6 * np.asarray(nu, float)),) * 2

@@ -64,3 +64,28 @@ class SingularMatrixError(SolverError):
     results : femdyn.results.Results, optional
         The steps computed before the failure.
     """
+
+
+class NonFiniteError(ModelError):
+    """A NaN or infinite number in the model input or the initial state; the message names
+    the part, or the node and component of the coordinate."""
+
+
+class FemdynWarning(UserWarning):
+    """Base class of femdyn's warnings: input that is accepted but probably not what was
+    meant. Silence one kind with ``warnings.filterwarnings("ignore", category=...)``."""
+
+
+class UnitsWarning(FemdynWarning):
+    """A value far outside its physical range in SI units (gravity, density, Young's
+    modulus, lengths, inertia against mass): often a model in mm, g or N/mm²."""
+
+
+class StepSizeWarning(FemdynWarning):
+    """A time step too large to resolve the shortest period of the linearized model while
+    the integrator does not damp that mode out."""
+
+
+class PhysicalConsistencyWarning(FemdynWarning):
+    """Mass properties no rigid body can have (zero mass, inertia violating positivity or
+    the triangle inequality), accepted because the caller asked for ``strict=False``."""

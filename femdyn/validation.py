@@ -1,9 +1,11 @@
 """Checks of user input that turn malformed values into :class:`~femdyn.errors.ModelError`
 naming the object, instead of a numpy traceback further down. Shared by the model
 builder, the element kernels' callers and the recursive solvers."""
+import warnings
+
 import numpy as np
 
-from .errors import ModelError
+from .errors import ModelError, NonFiniteError, PhysicalConsistencyWarning
 
 
 def numeric(value, what, shape=None):
@@ -41,6 +43,16 @@ def numeric(value, what, shape=None):
     return a
 
 
+def refuse_non_finite(values, what):
+    """Raise :class:`~femdyn.errors.NonFiniteError` naming ``what`` and the first bad entry
+    if the numeric array ``values`` holds a NaN or an infinite number."""
+    a = np.atleast_1d(values)
+    bad = np.flatnonzero(~np.isfinite(a))
+    if bad.size:
+        where = f" (entry {bad[0]})" if a.size > 1 else ""
+        raise NonFiniteError(f"{what}: {a.flat[bad[0]]} is not finite{where}; give finite numbers in SI units")
+
+
 def finite(value, what, shape=None):
     """:func:`numeric` that also rejects NaN and infinite entries.
 
@@ -60,11 +72,12 @@ def finite(value, what, shape=None):
     Raises
     ------
     ModelError
-        If the value is not numeric, has another shape, or is not finite.
+        If the value is not numeric or has another shape.
+    NonFiniteError
+        If an entry is NaN or infinite (a ModelError too).
     """
     a = numeric(value, what, shape)
-    if not np.all(np.isfinite(a)):
-        raise ModelError(f"{what}: {value!r} is not finite")
+    refuse_non_finite(a, what)
     return a
 
 
@@ -97,8 +110,9 @@ def vector3(value, what):
         v = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
         raise ModelError(f"{what}: expected 3 numbers, got {value!r}") from None
-    if v.shape != (3,) or not np.all(np.isfinite(v)):
+    if v.shape != (3,):
         raise ModelError(f"{what}: expected 3 finite numbers (x, y, z), got {value!r}")
+    refuse_non_finite(v, what)
     return v
 
 
@@ -126,9 +140,8 @@ def number(value, what, unit):
     try:
         x = float(value)
     except (TypeError, ValueError):
-        x = np.nan
-    if not np.isfinite(x):
-        raise ModelError(f"{what}: expected a number in {unit}, got {value!r}")
+        raise ModelError(f"{what}: expected a number in {unit}, got {value!r}") from None
+    refuse_non_finite(x, f"{what} ({unit})")
     return x
 
 
@@ -192,3 +205,11 @@ def count(value, what):
     if not whole:
         raise ModelError(f"{what}: expected a whole number ≥ 1, got {value!r}")
     return int(value)
+
+
+def inconsistent(message, strict):
+    """A physical-consistency failure (mass properties no body can have): ModelError when
+    ``strict``, else a :class:`~femdyn.errors.PhysicalConsistencyWarning`, and go on."""
+    if strict:
+        raise ModelError(message + " (or pass strict=False to accept it with a warning)")
+    warnings.warn(message + "; accepted because strict=False", PhysicalConsistencyWarning, stacklevel=3)

@@ -33,6 +33,7 @@ from femdyn.results.store import ResultsWriter
 from .blocks import TangentValues
 from .initial import consistent_state
 from .kkt import KKTMatrix
+from .step_size import check_step_size
 
 
 @dataclass
@@ -69,6 +70,7 @@ class Options:
     on_failure: str = "stop"        # or "retry": reject the step, cover it by two half steps (recursively)
     max_halvings: int = 4           # deepest "retry" bisection (h / 2⁴ at the least)
     corrector: object = None        # consulted within Newton (see NewtonStep.solve), e.g. a rigid-body correction
+    step_check: bool = True         # warn when h cannot resolve the shortest period (solvers/step_size.py)
 
 
 CONVERGED, STALLED_CONSTRAINTS, STALLED_DYNAMICS, DIVERGED = ("converged", "stalled in the constraints",
@@ -348,7 +350,8 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
     if o.on_failure not in ("stop", "retry"):
         raise SolverError(f"generalized-α: on_failure must be 'stop' or 'retry', got {o.on_failure!r}")
     params = Parameters.from_rho(o.rho_inf)
-    q, v, a, lam = consistent_state(system, q0, v0, t0, o.max_correction)
+    kkt = KKTMatrix(system)
+    q, v, a, lam = consistent_state(system, q0, v0, t0, o.max_correction, kkt)
     state = State(t0, q, v, a, a.copy(), lam, initial=True)
     if o.formulation == "index3" and o.rho_inf > 0.95:
         raise SolverError(f"generalized-α: ρ∞ = {o.rho_inf} is (weakly) unstable for the index-3 form; "
@@ -358,6 +361,7 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
                           "actuators; use formulation='index3' (ρ∞ ≤ 0.95) for inverse dynamics")
     if o.formulation not in STEPPERS:
         raise SolverError(f"generalized-α: unknown formulation '{o.formulation}'; choose one of {list(STEPPERS)}")
+    check_step_size(system, q, lam, h, o.rho_inf, t0, o.step_check, kkt)
     march = _March(system, params, o)
     writer = ResultsWriter(system, output, solver={"method": "generalized-alpha", "h": h,
                                                    **_plain(asdict(o)), **asdict(params)})

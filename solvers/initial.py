@@ -11,6 +11,7 @@ configuration is reported as an inconsistent model rather than silently moved.
 import numpy as np
 
 from femdyn.errors import ConstraintError, SingularMatrixError
+from femdyn.model.checks import check_finite_state
 
 from .blocks import TangentValues
 from .kkt import KKTMatrix
@@ -125,9 +126,12 @@ def check_redundancy(system, q, t=0.0, dense_limit=1000):
                               "joint to ground at the same point) or use a joint with fewer equations")
 
 
-def consistent_state(system, q=None, v=None, t=0.0, max_correction=1e-3):
-    """(q, v, q̈, λ) consistent at position, velocity and acceleration level."""
-    kkt = KKTMatrix(system)
+def consistent_state(system, q=None, v=None, t=0.0, max_correction=1e-3, kkt=None):
+    """(q, v, q̈, λ) consistent at position, velocity and acceleration level. ``kkt``: a
+    KKTMatrix of the system to use (it is left holding the factorized
+    [[M, Φ_qᵀ], [Φ_q, 0]] of the accelerations)."""
+    check_finite_state(system, f"initial state of model '{system.name}' at t = {t:g} s", q0=q, v0=v)
+    kkt = kkt or KKTMatrix(system)
     q = consistent_positions(system, system.q0 if q is None else q, t, max_correction=max_correction, kkt=kkt)
     check_redundancy(system, q, t)
     v = consistent_velocities(system, q, system.v0 if v is None else v, t, kkt=kkt)

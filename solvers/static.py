@@ -9,6 +9,7 @@ import numpy as np
 from scipy.sparse.linalg import lsqr
 
 from femdyn.errors import ConvergenceError
+from femdyn.model.checks import check_finite_state
 from femdyn.sparse import Pattern
 
 from .blocks import TangentValues
@@ -27,6 +28,7 @@ def static_equilibrium(system, load_steps=1, t=0.0, q0=None, tol=1e-10, max_iter
     correction below 1e-13 of the coordinates (the round-off floor of stiff structures,
     whose residual cannot fall under ~ε·EA).
     """
+    check_finite_state(system, f"static equilibrium of model '{system.name}'", q0=q0)
     q = consistent_positions(system, system.q0 if q0 is None else q0, t, max_correction=max_correction)
     check_redundancy(system, q, t)
     v = np.zeros(system.n)

@@ -171,7 +171,7 @@ def merge_body(model, name):
     pi = parameters_from_inertia(model.inertia)
     pi[p] = parameters_from_inertia(model.inertia[p] + X.T @ I @ X)
     keep = [k for k in range(model.n) if k != i]
-    reduced = TreeModel([model.bodies[k] for k in keep], model.gravity)
+    reduced = TreeModel([model.bodies[k] for k in keep], model.gravity, model.strict)
     return with_parameters(reduced, pi[keep].ravel())
 
 

@@ -243,7 +243,7 @@ def with_parameters(model, pi):
         except ModelError as err:
             raise ModelError(f"body '{b.name}': {err}") from None
         bodies.append(Body(b.name, b.parent, b.joint, m, tuple(c), 0.5 * (Ic + Ic.T), b.placement_R, b.placement_p))
-    return TreeModel(bodies, model.gravity)
+    return TreeModel(bodies, model.gravity, model.strict)
 
 
 class Selection:

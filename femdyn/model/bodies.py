@@ -16,7 +16,7 @@ from .constraints import Equation
 from .nodes import Expr
 from .protocol import Part
 from ..errors import ModelError
-from ..validation import positive, vector3
+from ..validation import inconsistent, positive, refuse_non_finite, vector3
 from .vectorfunctions import Dot
 
 
@@ -204,6 +204,9 @@ class NaturalBody(Frame, Part):
         configuration.
     point_masses : dict, optional
         {point node: mass in kg} added at those points.
+    strict : bool, optional
+        False accepts an inertia that violates positivity or the triangle inequality
+        with a :class:`~femdyn.errors.PhysicalConsistencyWarning` instead of refusing it.
 
     Raises
     ------
@@ -212,7 +215,7 @@ class NaturalBody(Frame, Part):
         dependent vectors, or the mass or inertia are not physical.
     """
 
-    def __init__(self, name, points, vectors, mass, com, inertia, point_masses=None):
+    def __init__(self, name, points, vectors, mass, com, inertia, point_masses=None, strict=True):
         self.name = name
         self.points, self.vectors = list(points), list(vectors)
         if not self.points:
@@ -234,7 +237,8 @@ class NaturalBody(Frame, Part):
             self.inertia = np.asarray(inertia, float)
         except (TypeError, ValueError):
             raise ModelError(f"body '{name}': inertia must be a symmetric 3×3 tensor (kg·m²), got {inertia!r}") from None
-        self._check_inertia()
+        refuse_non_finite(self.inertia, f"body '{name}': inertia (kg·m²)")
+        self._check_inertia(strict)
         self.point_masses = dict(point_masses or {})
         self.Z, self.first = ncf.basis_mass_matrix(self.mass, self.com - self.origin0, self.inertia,
                                                    self.B0, self.is_point, name)
@@ -253,15 +257,15 @@ class NaturalBody(Frame, Part):
             raise ModelError(f"body '{self.name}': its points/vectors are coincident or collinear "
                              f"(singular values {sv}); choose independent basis nodes")
 
-    def _check_inertia(self):
+    def _check_inertia(self, strict):
         I = self.inertia
         if I.shape != (3, 3) or not np.allclose(I, I.T, atol=1e-12 * max(1.0, np.abs(I).max())):
             raise ModelError(f"body '{self.name}': inertia must be a symmetric 3×3 tensor (kg·m²)")
         ev = np.linalg.eigvalsh(I)
         tol = 1e-12 * max(ev.max(), 1e-300)
         if ev.min() < -tol or ev[0] + ev[1] < ev[2] - tol:
-            raise ModelError(f"body '{self.name}': inertia {ev} violates positivity or the triangle "
-                             "inequality I1 + I2 ≥ I3; check the values and their axes")
+            inconsistent(f"body '{self.name}': inertia {ev} violates positivity or the triangle "
+                         "inequality I1 + I2 ≥ I3; check the values and their axes", strict)
 
     def _add_point_masses(self):
         for node, m in self.point_masses.items():

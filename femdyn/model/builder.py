@@ -23,8 +23,9 @@ from femdyn.mesh.lines import (centreline_element, centreline_points, polyline_t
 
 from ..errors import ModelError
 from ..motion.timefunctions import as_time_function
-from ..validation import count, positive, vector3
+from ..validation import count, positive, refuse_non_finite, vector3
 from . import joints as J
+from .checks import check_density, check_finite_parts, check_units
 from .actuators import Actuator, Servo
 from .bodies import Ground, NaturalBody
 from .flexible import ELEMENT_KINDS, ElementSet, NodeFrame
@@ -114,8 +115,7 @@ class Model:
         if name in self.nodes:
             raise ModelError(f"node '{name}' exists already; node names must be unique")
         values = np.asarray(values, float)
-        if not np.all(np.isfinite(values)):
-            raise ModelError(f"node '{name}': coordinates must be finite numbers, got {values}")
+        refuse_non_finite(values, f"node '{name}': coordinates")
         node = Node(name, kind, values, self.size)
         self.size += node.initial.size
         self.nodes[name] = node
@@ -414,7 +414,7 @@ class Model:
         body.length = length
         return self._add_body(body)
 
-    def rigid_body(self, name, points, vectors=(), mass=1.0, com=None, inertia=None):
+    def rigid_body(self, name, points, vectors=(), mass=1.0, com=None, inertia=None, strict=True):
         """Add a rigid body on natural coordinates (García de Jalón & Bayo 1994, ch. 2).
 
         A full spatial body takes 2 points + 2 unit vectors or 3 points + 1 vector
@@ -438,6 +438,11 @@ class Model:
         inertia : (3, 3) array_like, optional
             Inertia tensor about the centre of mass, kg·m², global axes, initial
             configuration (default zero: a point mass).
+        strict : bool, optional
+            True (default) refuses an inertia that is not positive or violates the
+            triangle inequality; False accepts it with a
+            :class:`~femdyn.errors.PhysicalConsistencyWarning` (the mass must still be
+            positive: it makes the body's mass matrix).
 
         Returns
         -------
@@ -448,7 +453,9 @@ class Model:
         ModelError
             If the basis nodes are collinear or more than 3, the mass is not positive,
             the inertia is not a symmetric positive tensor satisfying the triangle
-            inequality, or the name is taken.
+            inequality (unless ``strict=False``), or the name is taken.
+        NonFiniteError
+            If a number is NaN or infinite.
 
         Examples
         --------
@@ -465,7 +472,7 @@ class Model:
         com = points[0].initial if com is None else vector3(com, f"rigid body '{name}': com (m)")
         inertia = np.zeros((3, 3)) if inertia is None else inertia
         return self._add_body(NaturalBody(name, points, vectors, positive(mass, f"rigid body '{name}': mass", "kg"),
-                                          com, inertia))
+                                          com, inertia, strict=strict))
 
     def triangle_platform(self, name, center, normal, circumradius, thickness=0.0, density=None, mass=None,
                           first_vertex=(1.0, 0.0, 0.0)):
@@ -522,6 +529,8 @@ class Model:
         d /= np.linalg.norm(d)
         e2 = np.cross(n, d)
         verts = [center + circumradius * (np.cos(a) * d + np.sin(a) * e2) for a in (0, 2 * np.pi / 3, 4 * np.pi / 3)]
+        if density is not None:
+            check_density(f"platform '{name}'", density)
         m, I_local = ncf.equilateral_plate(circumradius, thickness, density, mass, f"platform '{name}'")
         R = np.column_stack([d, e2, n])
         A1, A2 = self.point(f"{name}.A1", verts[0]), self.point(f"{name}.A2", verts[1])
@@ -618,7 +627,7 @@ class Model:
         try:
             kernel = kind.factory(q_ref, E, rho, section, nu, damping, y_axis)
         except ModelError as err:
-            raise ModelError(f"ANCF beam '{name}': {err}") from None
+            raise type(err)(f"ANCF beam '{name}': {err}") from None
         self.elements.append(ElementSet(name, kernel, groups, None, kind.components))
         return self.elements[-1]
 
@@ -1761,9 +1770,10 @@ class Model:
         """
         node = self.node(node)
         v = np.asarray(velocity, float) if np.size(velocity) == node.initial.size else None
-        if v is None or not np.all(np.isfinite(v)):
+        if v is None:
             raise ModelError(f"initial velocity of node '{node.name}': expected {node.initial.size} finite numbers "
                              f"(one per coordinate), got {velocity!r}")
+        refuse_non_finite(v, f"initial velocity of node '{node.name}'")
         self.velocities[node.name] = v.reshape(node.initial.shape)
 
     def set_rigid_velocity(self, body, omega, velocity=(0, 0, 0), reference=None):
@@ -1881,7 +1891,10 @@ class Model:
         1
         """
         from .system import System
-        return System(copy.deepcopy(self))
+        system = System(copy.deepcopy(self))
+        check_finite_parts(system)
+        check_units(system)
+        return system
 
 
 def _mass_of(what, mass, density, area, length):
@@ -1890,6 +1903,7 @@ def _mass_of(what, mass, density, area, length):
             raise ModelError(f"{what}: give mass (kg) or density (kg/m³) and area (m²)")
         if not density > 0 or not area > 0:
             raise ModelError(f"{what}: density and area must be positive, got ρ={density}, A={area}")
+        check_density(what, density)
         mass = density * area * length
     if not mass > 0:
         raise ModelError(f"{what}: mass must be positive (kg), got {mass}")

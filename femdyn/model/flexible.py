@@ -322,7 +322,8 @@ class NodeFrame(Frame):
         If the node kind is not a frame kind.
     """
 
-    outside_hint = "a cable node only carries its tangent r_x (use beam nodes for full frames)"
+    outside_hint = ("a cable node only carries its tangent r_x: points and vectors off it need element='beam' or "
+                    "'beam3' nodes (full frames), or a rigid body clamped to the node (Model.clamp)")
 
     @property
     def label(self):

@@ -13,6 +13,7 @@ import numpy as np
 from .constraints import Equation
 from .protocol import Part
 from ..errors import ModelError
+from .checks import cable_alternative
 from ..validation import vector3
 from .vectorfunctions import Angle, Dot, Linear
 
@@ -305,7 +306,9 @@ class Revolute(Joint):
         if not carriers:
             raise ModelError(f"revolute '{name}': neither '{body_a.name}' nor '{body_b.name}' carries the axis "
                              f"{self.axis.round(6).tolist()}; give one of them a unit-vector node along the axis "
-                             "(e.g. rigid_beam(..., axis=...))")
+                             "(e.g. rigid_beam(..., axis=...))" + cable_alternative(
+                                 body_a if hasattr(body_a, "node") else body_b,
+                                 "give the other body the axis, or hinge about the cable's tangent"))
         self.axis_expr = carriers[0].material_vector(self.axis)
         self._equations = eqs + self._orientation(name)
 
@@ -343,7 +346,9 @@ class Revolute(Joint):
         va, vb = self._orientation_vectors(self.body_a), self._orientation_vectors(self.body_b)
         if not va or not vb:
             raise ModelError(f"revolute '{self.name}': the joint angle needs a material vector not parallel "
-                             "to the axis on both bodies (a rigid beam along the axis has none)")
+                             "to the axis on both bodies (a rigid beam along the axis has none)" + cable_alternative(
+                                 self.body_a if not va else self.body_b, "a cable along the hinge axis has no "
+                                 "angle about it; measure the angle of a body clamped to the node (Model.clamp)"))
         (a, a0), (b, b0) = va[0], vb[0]
         theta0 = np.arctan2(self.axis @ np.cross(a0, b0), a0 @ b0)
         return a, b, self.axis_expr, self.angle0 - theta0
@@ -379,8 +384,11 @@ class Universal(Joint):
             raise ModelError(f"universal '{name}': the cross axes must be perpendicular (cos = {ua @ ub:.3g})")
         for body, u in ((body_a, ua), (body_b, ub)):
             if not body.contains_direction(u):
-                raise ModelError(f"universal '{name}': body '{body.name}' cannot carry axis {u.round(6).tolist()}; "
-                                 "add a unit-vector node along it to the body")
+                raise ModelError(f"universal '{name}': body '{body.name}' cannot carry axis {u.round(6).tolist()}"
+                                 + (cable_alternative(body, "give its tangent as this body's cross axis, or use "
+                                                      "a spherical joint (a Hooke joint with both cross axes ⟂ the "
+                                                      "cable only locks the twist, which a cable does not have)")
+                                    or "; add a unit-vector node along it to the body"))
         self.point = np.asarray(point, float)
         self._equations = coincidence(name, body_a.material_point(point), body_b.material_point(point)) + [
             Equation(Dot, (body_a.material_vector(ua), body_b.material_vector(ub)), None, 0.0, None,
@@ -419,7 +427,8 @@ class Prismatic(Joint):
         normals = perpendicular_vectors(body_a, axis)
         if len(normals) < 2:
             raise ModelError(f"prismatic '{name}': body '{body_a.name}' needs two material directions "
-                             "perpendicular to the axis (use a full rigid body or the ground)")
+                             "perpendicular to the axis (use a full rigid body or the ground)" + cable_alternative(
+                                 body_a, "make the cable node body_b (the slider) on a full body or the ground"))
         eqs = [Equation(Dot, (pb - pa, w), None, 0.0, None, f"{name}: on line {k}")
                for k, (w, _) in enumerate(normals[:2])]
         ea, ea0 = body_a.span_basis()

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from femdyn.errors import ModelError
-from femdyn.validation import finite, numeric
+from femdyn.model.checks import check_gravity
+from femdyn.validation import finite, inconsistent, numeric, refuse_non_finite
 
 from .spatial import rpy_matrix, spatial_inertia
 
@@ -73,30 +74,56 @@ def inertia_matrix(inertia, name):
     raise ModelError(f"body '{name}': inertia must be 3×3 or (Ixx, Iyy, Izz, Ixy, Ixz, Iyz), got shape {a.shape}")
 
 
-def check_mass_properties(name, mass, com, Ic):
+def check_mass_properties(name, mass, com, Ic, strict=True):
     """Raise ModelError unless (mass, com, Ic) describe a physical rigid body.
 
     Physical means: mass > 0, finite centre of mass, Ic symmetric with positive principal
     moments that satisfy the triangle inequality I3 ≤ I1 + I2 (Traversaro, Brossette, Escande
     & Nori 2016, "Identification of fully physical consistent inertial parameters using
     optimization on manifolds", IROS).
+
+    Parameters
+    ----------
+    name : str
+        The body, for the messages.
+    mass : float
+        kg.
+    com : ndarray (3,)
+        Centre of mass (m).
+    Ic : ndarray (3, 3)
+        Rotational inertia about the centre of mass (kg·m²).
+    strict : bool
+        True (default): refuse a non-physical mass or inertia. False: issue a
+        :class:`~femdyn.errors.PhysicalConsistencyWarning` and accept it — for published
+        tables that give, e.g., no mass for a link whose centre of mass lies on a fixed
+        axis, or only the moments that enter the joint forces. A non-finite or
+        non-symmetric input is refused either way.
+
+    Raises
+    ------
+    ModelError
+        Naming the body and the violated condition.
+
+    Example
+    -------
+    >>> check_mass_properties("link1", 0.0, np.zeros(3), np.diag([0, 0.35, 0]), strict=False)  # doctest: +SKIP
     """
-    if not (np.isfinite(mass) and mass > 0):
-        raise ModelError(f"body '{name}': mass {mass} kg is not positive; give every body a mass > 0 "
-                         "(weld massless frames to their parent instead)")
-    if not np.all(np.isfinite(com)):
-        raise ModelError(f"body '{name}': centre of mass {com} is not finite")
+    for label, value in (("mass (kg)", mass), ("centre of mass (m)", com), ("rotational inertia (kg·m²)", Ic)):
+        refuse_non_finite(value, f"body '{name}': {label}")
     scale = max(np.abs(Ic).max(), 1e-300)
-    if not np.all(np.isfinite(Ic)) or np.abs(Ic - Ic.T).max() > 1e-9 * scale:
-        raise ModelError(f"body '{name}': rotational inertia is not symmetric/finite; give Ixy, Ixz, Iyz once")
+    if np.abs(Ic - Ic.T).max() > 1e-9 * scale:
+        raise ModelError(f"body '{name}': rotational inertia is not symmetric; give Ixy, Ixz, Iyz once")
+    if not mass > 0:
+        inconsistent(f"body '{name}': mass {mass} kg is not positive; give every body a mass > 0 "
+                     "(weld massless frames to their parent instead)", strict)
     moments = np.linalg.eigvalsh(Ic)
     if moments[0] <= 0:
-        raise ModelError(f"body '{name}': rotational inertia is singular or not positive definite "
-                         f"(principal moments {moments} kg·m²); every body needs three positive moments")
-    tol = 1e-12 * moments.sum()
+        inconsistent(f"body '{name}': rotational inertia is singular or not positive definite "
+                     f"(principal moments {moments} kg·m²); every body needs three positive moments", strict)
+    tol = 1e-12 * abs(moments).sum()
     if moments[2] > moments[0] + moments[1] + tol:
-        raise ModelError(f"body '{name}': principal moments {moments} kg·m² violate the triangle inequality "
-                         "I3 ≤ I1 + I2; no mass distribution has them — check the inertia values and units")
+        inconsistent(f"body '{name}': principal moments {moments} kg·m² violate the triangle inequality "
+                     "I3 ≤ I1 + I2; no mass distribution has them — check the inertia values and units", strict)
 
 
 def _unit_axis(axis, name):
@@ -158,8 +185,9 @@ class TreeModel:
     must match.
     """
 
-    def __init__(self, bodies, gravity=(0.0, 0.0, -9.81)):
+    def __init__(self, bodies, gravity=(0.0, 0.0, -9.81), strict=True):
         bodies = list(bodies)
+        self.strict = bool(strict)
         if not bodies:
             raise ModelError("a tree model needs at least one body")
         order = parent_first_order([b.name for b in bodies], [b.parent for b in bodies])
@@ -167,6 +195,7 @@ class TreeModel:
         self.names = tuple(b.name for b in self.bodies)
         self._index = {n: i for i, n in enumerate(self.names)}
         self.gravity = finite(gravity, "gravity (a 3-vector in m/s²)", (3,))
+        check_gravity("tree model", self.gravity)
         self._build_arrays()
         self.sizes = (self.n, self.nq, self.nv)
         for a in vars(self).values():
@@ -204,7 +233,7 @@ class TreeModel:
         Ic = inertia_matrix(b.inertia, b.name)
         mass = float(numeric(b.mass, f"body '{b.name}': mass (kg)", ()))
         com = numeric(b.com, f"body '{b.name}': com (m)", (3,))
-        check_mass_properties(b.name, mass, com, Ic)
+        check_mass_properties(b.name, mass, com, Ic, self.strict)
         R = proper_rotation(b.placement_R, f"body '{b.name}': placement_R", " (or 'rpy' angles in a table)")
         self.joint_type[i] = kind
         self.joint_nq[i], self.joint_nv[i] = JOINT_NQ[kind], JOINT_NV[kind]
@@ -234,9 +263,11 @@ class TreeModel:
         return q
 
     @classmethod
-    def from_table(cls, rows, gravity=(0.0, 0.0, -9.81)):
+    def from_table(cls, rows, gravity=(0.0, 0.0, -9.81), strict=True):
         """Build from rows (dicts) with keys ``name, parent, joint, axis, xyz, rpy`` (or ``R``),
-        ``mass, com, inertia``; missing keys take the defaults of :class:`Body`.
+        ``mass, com, inertia``; missing keys take the defaults of :class:`Body`. ``strict``:
+        see :func:`check_mass_properties` (False accepts published tables with massless
+        links or non-physical inertias, with a warning).
         """
         bodies = []
         for k, row in enumerate(rows):
@@ -256,4 +287,4 @@ class TreeModel:
                                placement_R=placement_R, placement_p=row.pop("xyz", (0.0, 0.0, 0.0))))
             if row:
                 raise ModelError(f"{where}: unknown keys {sorted(row)}")
-        return cls(bodies, gravity)
+        return cls(bodies, gravity, strict)
