@@ -38,11 +38,21 @@ DENSE_LIMIT = 400      # below this many coordinates a dense solve is faster and
 class Eigenmodes:
     """Result of :func:`sparse_eigenmodes`.
 
-    Attributes
+    Parameters
     ----------
-    eigenvalues : (k,) λ = ω² [rad²/s²], ascending
-    modes : (n, k) M-orthonormal mode shapes (xᵀ M x = 1) in the original coordinates
-    n_zero : number of leading zero (rigid-body) modes
+    eigenvalues : (k,) ndarray
+        λ = ω² [rad²/s²], ascending.
+    modes : (n, k) ndarray
+        M-orthonormal mode shapes (xᵀ M x = 1) in the original coordinates.
+    n_zero : int
+        Number of leading zero (rigid-body) modes.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> r = Eigenmodes(np.array([0.0, 4.0]), np.eye(2), 1)
+    >>> r.omega.tolist(), r.elastic[0].tolist()
+    ([0.0, 2.0], [2.0])
     """
     eigenvalues: np.ndarray
     modes: np.ndarray
@@ -99,6 +109,18 @@ class Factorization:
             self.kind = "superlu"
 
     def solve(self, b):
+        """Solve A x = b with the factors.
+
+        Parameters
+        ----------
+        b : (n,) or (n, k) ndarray
+            Right-hand side(s).
+
+        Returns
+        -------
+        ndarray
+            x, shaped as ``b``.
+        """
         return self._factor(b) if self.kind == "cholmod" else self._factor.solve(b)
 
     def operator(self):
