@@ -26,7 +26,7 @@ from ..motion import Tabulated
 from ..robots.rrru import RRRUGeometry, rrru
 from .rrru import CircleMotion, circle_motion, servo_robot
 
-PAPER = {   # Liu et al. 2018, section 4 (digest in the project's shared notes)
+PAPER = {   # Liu et al. 2018, section 4
     "forward_deviation_x": "up to 8.7e-3 m",
     "forward_deviation_yz": "below 2e-3 m",
     "inverse_tracking_error": "< 2e-11 m",
