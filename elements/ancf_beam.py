@@ -15,20 +15,20 @@ Locking remedy: structural-mechanics strain measures (Nachbagauer, Gruber & Gers
 finite element: application to static and linearized dynamic examples", J. Comput.
 Nonlinear Dynam. 8:021004, structural mechanics approach). On the axis, with a = r_x, b = r_y, c = r_z and primes
 for ∂/∂x, every strain is a function of dot products, hence objective, and the
-reference value is subtracted. With j = |a⁰| = ds/dx the reference slope length, each
+reference value is subtracted. With j = ‖a⁰‖ = ds/dx the reference slope length, each
 strain is divided by the power of j that makes it physical (γ a dimensionless angle, κ
 a rate per unit reference arc length s, κ = dθ/ds), so that a given reference curve has
 the same stiffness whatever its parameterization x (e.g. nodal slopes of length ≠ 1,
-or L differing from the arc length):
+or L differing from the arc length)::
 
-    axial          ε   = |a|/j − 1                      → ½ EA ε²
+    axial          ε   = ‖a‖/j − 1                      → ½ EA ε²
     shear          γ_y = a·b/j,  γ_z = a·c/j              → ½ k_y GA γ_y² + ½ k_z GA γ_z²
     torsion        κ_x = ½(c·b' − b·c')/j                 → ½ GJ κ_x²
-    bending        κ_y = (a·c')/(|a||c| j),  κ_z = −(a·b')/(|a||b| j)
+    bending        κ_y = (a·c')/(‖a‖‖c‖ j),  κ_z = −(a·b')/(‖a‖‖b‖ j)
                                                           → ½ EI_y κ_y² + ½ EI_z κ_z²
     (bending is the rotation rate of the unit directors per unit reference length,
     the bending strain of the geometrically exact rod (Reissner 1972, ZAMP 23:795–804;
-    Simo 1985): written as a·c'/j² it would carry the stretch |a|/j and the director
+    Simo 1985): written as a·c'/j² it would carry the stretch ‖a‖/j and the director
     length as factors of the moment; tests/test_validation_cable.py)
     cross-section  e_yy = ½(b·b − 1), e_zz = ½(c·c − 1), γ_yz = b·c
                    → ½ A [E/(1−ν²)(e_yy² + e_zz² + 2ν e_yy e_zz) + G γ_yz²],
@@ -257,7 +257,7 @@ class ANCFBeam3D(ANCFElement):
     def axial_strain(self, qe, xi, y=0.0, z=0.0):
         """Strain of the material fibre along x at a section point.
 
-        |r_x(y, z)| / |r⁰_x(y, z)| − 1 with r_x(y, z) = r_x + y r_y,x + z r_z,x; positive in
+        ‖r_x(y, z)‖ / ‖r⁰_x(y, z)‖ − 1 with r_x(y, z) = r_x + y r_y,x + z r_z,x; positive in
         tension. Bending is taken from the element's own (nearly constant) curvature; the
         sensors use :meth:`recovered_axial_strain`.
 
@@ -281,7 +281,7 @@ class ANCFBeam3D(ANCFElement):
         return fibre(qe) / fibre(self.q_ref) - 1
 
     def curvature(self, qe, xi):
-        """Bending strains (κ_y, κ_z) = ((a·c')/|c|, −(a·b')/|b|)/(|a| |a⁰|) at ξ.
+        """Bending strains (κ_y, κ_z) = ((a·c')/‖c‖, −(a·b')/‖b‖)/(‖a‖ ‖a⁰‖) at ξ.
 
         The section's rotation rate per unit reference arc length (a = r_x, b = r_y, c = r_z,
         primes ∂/∂x; Nachbagauer, Gruber & Gerstmayr 2013, structural mechanics approach);
@@ -305,7 +305,7 @@ class ANCFBeam3D(ANCFElement):
         return kappa / (length(0) * self._slope_length(xi))[:, None]
 
     def twist(self, qe, xi):
-        """Twist rate κ_x = ½(r_z·r_y,x − r_y·r_z,x)/|r⁰_x| at ξ, total value.
+        """Twist rate κ_x = ½(r_z·r_y,x − r_y·r_z,x)/‖r⁰_x‖ at ξ, total value.
 
         Positive for a right-handed rotation of the section about the axis with increasing x.
 
@@ -383,7 +383,7 @@ class ANCFBeam3D(ANCFElement):
     def shear_angles(self, qe, xi):
         """Shear angles (γ_y, γ_z): change of the angles between the axis tangent and r_y, r_z.
 
-        Each angle is arcsin(r_x·r_k / (|r_x| |r_k|)) minus its reference value (zero for the
+        Each angle is arcsin(r_x·r_k / (‖r_x‖ ‖r_k‖)) minus its reference value (zero for the
         usual orthogonal reference frame).
 
         Parameters
@@ -410,7 +410,7 @@ class AxisTerm:
     """The axis strains of a fully parameterized beam integrated by one quadrature.
 
     Energy ½ Σ_k C_k Δs_k² per unit reference length, with the physical strains
-    s_k = (P I)_k / j^p_k (j = |r⁰_x|, p_k = _ARC_POWER), the bending ones divided by |a|
+    s_k = (P I)_k / j^p_k (j = ‖r⁰_x‖, p_k = _ARC_POWER), the bending ones divided by ‖a‖
     and the director length as well (_UNIT_VECTORS), and the reference values subtracted
     (Nachbagauer, Gruber & Gerstmayr 2013).
 
@@ -452,7 +452,7 @@ class AxisTerm:
         Returns
         -------
         (..., 6) ndarray
-            (|a|, γ_y, γ_z, κ_x, κ_y, κ_z) before division by powers of j; entry 0 holds |a|.
+            (‖a‖, γ_y, γ_z, κ_x, κ_y, κ_z) before division by powers of j; entry 0 holds ‖a‖.
         """
         s = np.einsum('sm,...m->...s', self.P, I)
         for k in np.flatnonzero(_UNIT_TANGENT):

@@ -143,7 +143,7 @@ class ANCFBeamQuadratic(ANCFBeam3D):
         return p
 
     def _default_length(self, axis):
-        """Arc length of the quadratic reference axis, ∫₀¹ |Σ N_i'(ξ) r_i| dξ (8-point Gauss)."""
+        """Arc length of the quadratic reference axis, ∫₀¹ ‖Σ N_i'(ξ) r_i‖ dξ (8-point Gauss)."""
         xi, w = gauss_legendre(8)
         _, dN = lagrange2(xi)
         return np.linalg.norm(np.einsum('xa,ead->exd', dN, axis), axis=-1) @ w

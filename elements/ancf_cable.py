@@ -9,18 +9,19 @@ is a cubic Hermite curve in ξ = x/L ∈ [0, 1],
 
 with nodal coordinates [r, r_x] (2-D: 8 dof, 3-D: 12 dof; node 1 then node 2). L is the
 element's parameter length: by default the arc length of the reference axis itself, the
-fixed point L = ∫₀¹ |∂r⁰/∂ξ| dξ of the cubic built with that L (:func:`reference_arc_length`;
-the chord |r₂ − r₁| for straight elements), so that x is close to the arc length and a
+fixed point L = ∫₀¹ ‖∂r⁰/∂ξ‖ dξ of the cubic built with that L (:func:`reference_arc_length`;
+the chord ‖r₂ − r₁‖ for straight elements), so that x is close to the arc length and a
 curve given by points and unit tangents is followed closely; ``length`` overrides it.
 Every strain below is measured per unit reference arc length, so L only selects the
 reference curve through the nodal data, not the stiffness of a given curve.
 
-Strains (per unit reference arc length s₀, ds₀ = |r⁰_x| dx = j dx):
-- axial strain, engineering measure  ε = |r_x| / j − 1 = λ − 1 (λ the stretch; what a
+Strains (per unit reference arc length s₀, ds₀ = ‖r⁰_x‖ dx = j dx):
+
+- axial strain, engineering measure  ε = ‖r_x‖ / j − 1 = λ − 1 (λ the stretch; what a
   strain gauge on the axis reads; N = EA ε);
-- bending: the rotation rate of the tangent t = r_x/|r_x| per unit reference arc length,
-  κ = |t × dt/ds₀| = |r_x × r_xx| / (|r_x|² j), i.e. λ times the geometric curvature
-  |r_x × r_xx|/|r_x|³ of the deformed axis. This is the bending strain of the
+- bending: the rotation rate of the tangent t = r_x/‖r_x‖ per unit reference arc length,
+  κ = ‖t × dt/ds₀‖ = ‖r_x × r_xx‖ / (‖r_x‖² j), i.e. λ times the geometric curvature
+  ‖r_x × r_xx‖/‖r_x‖³ of the deformed axis. This is the bending strain of the
   geometrically exact (Reissner) rod (Reissner 1972, "On one-dimensional finite-strain
   beam theory: the plane problem", ZAMP 23:795–804; Simo 1985, "A finite strain beam
   formulation. The three-dimensional dynamic problem. Part I", Comput. Methods Appl.
@@ -37,19 +38,19 @@ Strains (per unit reference arc length s₀, ds₀ = |r⁰_x| dx = j dx):
   the tip moves by 1.2e-3 m; with the rotation rate femdyn agrees with the extensible
   elastica to 1e-9 m at 64 elements (tests/test_validation_cable.py).
 
-Reference curvature. Reference curvatures with |κ₀| L < 1e-9 (STRAIGHT_TOLERANCE) are
+Reference curvature. Reference curvatures with ‖κ₀‖ L < 1e-9 (STRAIGHT_TOLERANCE) are
 round-off of a straight element (e.g. ~3e-14 1/m for a cable along (0.6, 0.8, 0)) and
 are set to exactly 0 at set-up. The 3-D cable is a straight-reference element: its
-energy depends on |κ| only, so about a curved reference (κ₀ ≠ 0) the linearized
+energy depends on ‖κ‖ only, so about a curved reference (κ₀ ≠ 0) the linearized
 out-of-plane bending and the twist have no stiffness (singular K); ANCFCable3D refuses
 such references (use ANCFCable2D for curves in a plane, ANCFBeam3D for spatial curves).
 
 Kelvin–Voigt damping (coefficient ``damping`` = c [s], σ_d = c E ε̇): dissipation
 ½ c ∫ (EA ε̇² + EI κ̇²) ds₀ (2-D) with damping force F_d = D(q) v, D exact. In 3-D the
-bending part uses the rate of the curvature vector k = r_x × r_xx / (|r_x|² j) (a cable has
-no section frame, and the rate of |k| is undefined at κ = 0); this is invariant under
+bending part uses the rate of the curvature vector k = r_x × r_xx / (‖r_x‖² j) (a cable has
+no section frame, and the rate of ‖k‖ is undefined at κ = 0); this is invariant under
 translation and under rigid rotation of straight configurations, while a bent cable in
-rigid rotation with angular velocity ω is damped by c EI |ω × k|². The q-derivative of
+rigid rotation with angular velocity ω is damped by c EI ‖ω × k‖². The q-derivative of
 the damping force is left out of K (as in Rayleigh-type damping).
 
 Integration: ``n_gauss`` = 3 Gauss points by default, exact in the linear regime
@@ -103,7 +104,7 @@ class ANCFCable(ANCFElement):
     """Shared physics of the 2-D and 3-D ANCF cable (see the module docstring).
 
     The energy density ½ EA ε² + ½ EI (κ − κ₀)² is evaluated by :func:`cable_density`,
-    with the signed planar curvature where ``planar`` and κ² = |r_x × r_xx|²/|r_x|⁶
+    with the signed planar curvature where ``planar`` and κ² = ‖r_x × r_xx‖²/‖r_x‖⁶
     otherwise. Use the concrete classes :class:`ANCFCable2D` and :class:`ANCFCable3D`.
 
     Parameters
@@ -166,7 +167,7 @@ class ANCFCable(ANCFElement):
         """Axial strain of the fibre at a section point (Euler–Bernoulli).
 
         ε_f = ε − y (κ_z − κ⁰_z) + z (κ_y − κ⁰_y), positive in tension, with ε the axis strain
-        |r_x|/|r⁰_x| − 1 (what a strain gauge on the axis reads).
+        ‖r_x‖/‖r⁰_x‖ − 1 (what a strain gauge on the axis reads).
 
         Parameters
         ----------
@@ -242,7 +243,7 @@ class ANCFCable2D(ANCFCable):
 
     @staticmethod
     def _curvature_value(z, jac):
-        """Signed rotation rate κ = (a × b)/(|a|² j) [1/m], a = r_x, b = r_xx, j = |r⁰_x|."""
+        """Signed rotation rate κ = (a × b)/(‖a‖² j) [1/m], a = r_x, b = r_xx, j = ‖r⁰_x‖."""
         a, b = z[..., 0, :], z[..., 1, :]
         return (a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]) / (np.sum(a * a, -1) * jac)
 
@@ -255,7 +256,7 @@ class ANCFCable2D(ANCFCable):
         return None
 
     def curvature(self, qe, xi):
-        """Signed bending strain κ = (r_x × r_xx)/(|r_x|² |r⁰_x|) at ξ.
+        """Signed bending strain κ = (r_x × r_xx)/(‖r_x‖² ‖r⁰_x‖) at ξ.
 
         The rotation rate of the tangent per unit reference arc length; positive when the axis
         turns counter-clockwise (v'' > 0 for an axis along +x). Total value (the reference
@@ -353,7 +354,7 @@ class ANCFCable3D(ANCFCable):
 
     @staticmethod
     def _curvature_value(z, jac):
-        """Bending strain |a × b|/(|a|² j) [1/m], a = r_x, b = r_xx, j = |r⁰_x|."""
+        """Bending strain ‖a × b‖/(‖a‖² j) [1/m], a = r_x, b = r_xx, j = ‖r⁰_x‖."""
         a, b = z[..., 0, :], z[..., 1, :]
         return np.linalg.norm(np.cross(a, b), axis=-1) / (np.sum(a * a, -1) * jac)
 
@@ -363,11 +364,11 @@ class ANCFCable3D(ANCFCable):
 
     @staticmethod
     def _bending_rate_gram_vectors(z, jac):
-        """J_kᵀ J_k (n_el, n_g, 6, 6) for the curvature vector k = a × b / (|a|² j) (compiled)."""
+        """J_kᵀ J_k (n_el, n_g, 6, 6) for the curvature vector k = a × b / (‖a‖² j) (compiled)."""
         return curvature_rate_gram(z, jac)
 
     def curvature_vector(self, qe, xi):
-        """Bending strain vector k = r_x × r_xx / (|r_x|² |r⁰_x|) at ξ.
+        """Bending strain vector k = r_x × r_xx / (‖r_x‖² ‖r⁰_x‖) at ξ.
 
         The rotation rate of the tangent per unit reference arc length, total value.
 
@@ -465,7 +466,7 @@ class ANCFCable3D(ANCFCable):
 @njit(cache=True)
 def curvature_rate_gram(z, jac):
     """J_kᵀ J_k (n_el, n_g, 6, 6) for the bending strain vector k = a × b / (α j) of a 3-D
-    cable (a = r_x, b = r_xx, α = a·a, j = |r⁰_x|): J_k = ∂k/∂(a, b) =
+    cable (a = r_x, b = r_xx, α = a·a, j = ‖r⁰_x‖): J_k = ∂k/∂(a, b) =
     [−[b]×/(α j) − 2 k aᵀ/α,  [a]×/(α j)]."""
     n_el, n_g = z.shape[:2]
     out = np.empty((n_el, n_g, 6, 6))
@@ -503,7 +504,7 @@ def _skew_into(v, scale, J, col):
 
 @njit(cache=True)
 def _planar_curvature(alpha, delta, j, k_I, k_II):
-    """Signed κ = δ/(α j) (δ = r_x × r_xx, α = r_x·r_x, j = |r⁰_x|); fills ∂κ/∂(α, δ) and
+    """Signed κ = δ/(α j) (δ = r_x × r_xx, α = r_x·r_x, j = ‖r⁰_x‖); fills ∂κ/∂(α, δ) and
     the Hessian."""
     inv = 1.0 / alpha
     k = delta * inv / j
@@ -574,7 +575,7 @@ def _spatial_bending(I, j, W_I, W_II, f_I, f_II):
 def cable_density(I, jac, EA, EI, kappa_ref, planar, order):
     """½ EA ε² + ½ EI (κ − κ₀)² per unit reference length and its invariant derivatives
     (see the module docstring for the strain measures); ``planar`` selects the signed
-    2-D κ (κ₀ = ``kappa_ref``), otherwise κ = |k| of a straight-reference 3-D cable (κ₀ = 0)."""
+    2-D κ (κ₀ = ``kappa_ref``), otherwise κ = ‖k‖ of a straight-reference 3-D cable (κ₀ = 0)."""
     n_el, n_g, n_inv = I.shape
     W, W_I, W_II = density_outputs(n_el, n_g, n_inv, order)
     bI = np.zeros(n_inv if order >= 1 else 0)

@@ -114,7 +114,7 @@ def reference_arc_length(p1, t1, p2, t2, n_points=16, max_iterations=50):
     """Parameter length L of Hermite elements equal to the arc length of the axis they define.
 
     The axis is r(ξ) = N₁ p₁ + N₂ L t₁ + N₃ p₂ + N₄ L t₂ (positions p, slopes t). L is the
-    fixed point of L ↦ ∫₀¹ |∂r/∂ξ| dξ (Gauss–Legendre with ``n_points``), iterated from
+    fixed point of L ↦ ∫₀¹ ‖∂r/∂ξ‖ dξ (Gauss–Legendre with ``n_points``), iterated from
     the chord. For a straight element with slopes along the chord the map is constant (the
     slope terms integrate to zero along the chord), so L is the chord; for curved elements
     its derivative is of the order of the squared turning angle, so a few iterations reach
@@ -313,7 +313,7 @@ class ANCFElement:
         return self.fields(qe, float(xi))[:, 0]
 
     def _slope_length(self, xi):
-        """j = |r⁰_x| = ds₀/dx of the reference axis at ξ (n_el,)."""
+        """j = ‖r⁰_x‖ = ds₀/dx of the reference axis at ξ (n_el,)."""
         return np.linalg.norm(self.vectors_at(self.q_ref, xi)[:, 0], axis=-1)
 
     def shape(self, xi, y=0.0, z=0.0):
@@ -356,7 +356,7 @@ class ANCFElement:
         return [(self.rho * self.A, hermite(self.xi_mass)[0])]
 
     def _mass_weights(self):
-        """w_m L |r⁰_x| at the mass points (n_el, n_m) and the nodal scaling L^o (n_el, n_nodal)."""
+        """w_m L ‖r⁰_x‖ at the mass points (n_el, n_m) and the nodal scaling L^o (n_el, n_nodal)."""
         return self.w_mass[None, :] * self.jac_mass * self.length[:, None], self.quad.dof_scale[:, ::self.dim]
 
     def mass(self):

@@ -112,7 +112,7 @@ def polyline_tangents(points, closed=False):
     Second-order accurate in the point spacing and exact for points on a circle. Interior
     vertex (and every vertex of a ``closed`` loop, whose last point connects to the first):
     the derivative of the parabola through the vertex and its neighbours in the chord-length
-    parameter, t ∝ (|b| â + |a| b̂)/(|a| + |b|) with a, b the incoming and outgoing chords;
+    parameter, t ∝ (‖b‖ â + ‖a‖ b̂)/(‖a‖ + ‖b‖) with a, b the incoming and outgoing chords;
     for points on a circle this is the circle's tangent (the inscribed angles of the two
     chords cancel). End vertex: the tangent of the circle through the first (last) three
     points, i.e. the neighbour's tangent reflected about the end chord,

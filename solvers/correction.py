@@ -23,7 +23,7 @@ change that satisfies Φ(q, t) = 0, then continue Newton from there.
 - *minimum change* — Gauss–Newton on min ½ Δqᵀ W Δq subject to Φ(q + Δq, t) = 0 with
   W = M + a small diagonal (massless coordinates), linearized in the parameters,
   [[TᵀWT, (Φ_q T)ᵀ], [Φ_q T, 0]] [p; μ] = [−TᵀWΔq; −Φ], with the exact finite rotation
-  applied to each group, until |Φ| ≤ ``tol``.
+  applied to each group, until ‖Φ‖ ≤ ``tol``.
 - *scheme consistency* — the change goes through the stepper's update, so q̇ and q̈ of the
   iterate move with q as the generalized-α formulas tie them (Arnold & Brüls 2007).
 
@@ -51,7 +51,7 @@ class RigidBodyCorrection:
     per_step : int
         Largest number of corrections within one step.
     tol : float
-        Constraint residual |Φ|∞ [m] the correction reaches.
+        Constraint residual ‖Φ‖∞ [m] the correction reaches.
     max_iterations : int
         Gauss–Newton iterations of one correction.
 
@@ -108,7 +108,7 @@ class RigidBodyCorrection:
         Returns
         -------
         dict
-            ``constraint_before``, ``constraint_after`` (|Φ|∞ [m]) and ``largest_change`` (the
+            ``constraint_before``, ``constraint_after`` (‖Φ‖∞ [m]) and ``largest_change`` (the
             largest coordinate change), logged with the step.
 
         Raises
@@ -173,7 +173,7 @@ def correct_positions(system, q, t, tol=1e-12, max_iterations=20, groups=None):
     t : float
         Time [s].
     tol : float, optional
-        Constraint residual |Φ|∞ [m] to reach.
+        Constraint residual ‖Φ‖∞ [m] to reach.
     max_iterations : int, optional
         Gauss–Newton iterations.
     groups : list of list, optional

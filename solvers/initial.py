@@ -5,6 +5,7 @@
    on the optimality system [[W, Φ_qᵀ], [Φ_q, 0]].
 2. Velocities: the minimal-change projection onto Φ_q v = −Φ_t.
 3. Accelerations and multipliers: [[M, Φ_qᵀ], [Φ_q, 0]] [q̈; λ] = [Q; γ].
+
 A guess farther than ``max_correction`` (m, in any coordinate) from a consistent
 configuration is reported as an inconsistent model rather than silently moved.
 """
@@ -64,7 +65,7 @@ def consistent_positions(system, q, t=0.0, tol=1e-12, max_iter=30, max_correctio
     t : float
         Time (s).
     tol : float
-        Largest |Φ| accepted (m).
+        Largest ‖Φ‖ accepted (m).
     max_correction : float
         Largest move of any coordinate accepted (m); beyond it the model is inconsistent.
 

@@ -119,7 +119,7 @@ class KKTMatrix:
     def factorize(self, matrix, q, t, symmetric=None):
         """Factorize a saddle matrix for later :meth:`solve` calls.
 
-        S is first equilibrated symmetrically, Ŝ = D S D with D = diag(1/√max|row|) (one Ruiz
+        S is first equilibrated symmetrically, Ŝ = D S D with D = diag(1/√max‖row‖) (one Ruiz
         step: Ruiz 2001, RAL-TR-2001-034): the positions, the position gradients of ANCF nodes
         (whose entries scale with powers of the element length) and the multipliers then have
         entries of order one, so the regularization, the accuracy tests and the pivoting act on
@@ -279,7 +279,7 @@ class KKTMatrix:
 
 
 def _equilibration(S, symmetric):
-    """D = 1/√(largest |entry| of each row and column) of a CSC matrix (1 for empty ones)."""
+    """D = 1/√(largest ‖entry‖ of each row and column) of a CSC matrix (1 for empty ones)."""
     absolute = np.abs(S.data)
     counts = np.diff(S.indptr)
     largest = np.zeros(S.shape[1])
@@ -293,7 +293,7 @@ def _equilibration(S, symmetric):
 
 
 def _close(x, y, tol):
-    """max|x − y| ≤ tol·max|y| (true for empty blocks)."""
+    """max‖x − y‖ ≤ tol·max‖y‖ (true for empty blocks)."""
     return np.abs(x - y).max(initial=0.0) <= tol * np.abs(y).max(initial=0.0)
 
 

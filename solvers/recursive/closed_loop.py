@@ -419,7 +419,7 @@ def independent_rows(model, data, q, closures, tol=1e-9):
     """The closures with only a largest independent subset of their rows, chosen at q.
 
     Rank-revealing QR with column pivoting of Jᵀ (Golub & Van Loan 2013, §5.4.2): the pivot
-    order ranks the rows, and row k of that order is kept while |R_kk| > tol·|R_00|. The
+    order ranks the rows, and row k of that order is kept while ‖R_kk‖ > tol·‖R_00‖. The
     default tol = 1e-9 lies far above the round-off of rows that vanish identically (~1e-16)
     and far below the independent rows of a non-singular configuration; choose q assembled
     (Φ = 0) and away from singular configurations, where the rank drops.
@@ -477,7 +477,7 @@ def project(model, data, q, v, closures, space, tol=1e-12, max_iter=20):
     space : TreeSpace or VectorSpace
         Configuration space (its ``integrate``).
     tol : float, optional
-        Largest |Φ| accepted [m].
+        Largest ‖Φ‖ accepted [m].
     max_iter : int, optional
         Gauss–Newton iterations.
 

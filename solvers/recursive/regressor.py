@@ -21,8 +21,8 @@ compute from I_i v is then linear in π = [π_0; …; π_{n−1}]:
   factored out; Khalil & Dombre 2002, ch. 12);
 * the system first moment ``Σ m_i r_i = Y_c(q) π`` (:func:`first_moment_regressor`).
 
-The kinematic quantities come from the solver's own sweeps (:func:`.kinematics`,
-:func:`.inverse_dynamics`), so the regressors reproduce the solver to round-off.
+The kinematic quantities come from the solver's own sweeps (:func:`~femdyn.solvers.recursive.dynamics.kinematics`,
+:func:`~femdyn.solvers.recursive.dynamics.inverse_dynamics`), so the regressors reproduce the solver to round-off.
 """
 import numpy as np
 from numba import njit
@@ -268,7 +268,7 @@ def momentum_regressor(model, data, q, v, about="origin"):
     -------
     (6, 10 n) ndarray
         Columns in the order of :func:`inertial_parameters`, so that
-        ``Y_h @ inertial_parameters(model)`` equals :func:`.momentum` to round-off
+        ``Y_h @ inertial_parameters(model)`` equals :func:`~femdyn.solvers.recursive.dynamics.momentum` to round-off
         (N·m·s, N·s).
 
     Raises
@@ -331,7 +331,7 @@ def torque_regressor(model, data, q, v, qdd, gravity=None):
     """Y_τ with the inverse-dynamics joint forces τ = Y_τ(q, v, q̈) π (N·m or N).
 
     Gravity enters as the base acceleration −g (RBDA ch. 5), as in
-    :func:`.inverse_dynamics`; external forces are not part of the regressor.
+    :func:`~femdyn.solvers.recursive.dynamics.inverse_dynamics`; external forces are not part of the regressor.
 
     Parameters
     ----------
@@ -351,7 +351,7 @@ def torque_regressor(model, data, q, v, qdd, gravity=None):
     Returns
     -------
     (nv, 10 n) ndarray
-        ``Y_τ @ inertial_parameters(model)`` equals :func:`.inverse_dynamics`.
+        ``Y_τ @ inertial_parameters(model)`` equals :func:`~femdyn.solvers.recursive.dynamics.inverse_dynamics`.
 
     Examples
     --------
