@@ -86,10 +86,16 @@ def read_measurements(path):
         Missing file, no time column, an unknown unit, a row of the wrong length, a cell
         that is not a number.
 
-    Example
-    -------
-    >>> data = read_measurements("measured.csv")  # doctest: +SKIP
-    >>> data.channels["SG1"], data.units["SG1"]  # doctest: +SKIP
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "measured.csv")
+    ...     with open(path, "w") as f:
+    ...         _ = f.write("time [ms],SG1 [µε]\\n0,0.0\\n1,2.5\\n2,\\n")
+    ...     data = read_measurements(path)
+    >>> data.t.tolist(), data.channels["SG1"].tolist(), data.units["SG1"]
+    ([0.0, 0.001, 0.002], [0.0, 2.5, nan], 'µε')
     """
     try:
         with open(path, newline="", encoding="utf-8-sig") as f:
@@ -311,10 +317,17 @@ def read_gauge_map(path):
         known ones), a gauge with half of its geometry, an unknown bridge or metric,
         a rosette naming unknown gauges.
 
-    Example
-    -------
-    >>> gauge_map = read_gauge_map("gauges.toml")  # doctest: +SKIP
-    >>> [e.channel for e in gauge_map.entries]  # doctest: +SKIP
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> text = '[comparison]\\ncutoff = 100.0\\n[gauges.G1]\\nchannel = "SG1"\\nsimulated = "tip.strain"\\n'
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "gauges.toml")
+    ...     with open(path, "w") as f:
+    ...         _ = f.write(text)
+    ...     gauge_map = read_gauge_map(path)
+    >>> [(e.name, e.channel, e.simulated) for e in gauge_map.entries], gauge_map.comparison.cutoff
+    ([('G1', 'SG1', 'tip.strain')], 100.0)
     """
     doc = read_toml(path, "gauge map")
     where = f"gauge map '{path}'"
