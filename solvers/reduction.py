@@ -105,12 +105,12 @@ class Reduction:
 
     @property
     def modal_stiffness(self):
-        """Diagonal modal stiffness diag(ω²) [1/s² per unit modal mass]."""
+        """Diagonal modal stiffness diag(ω²) [kg/s²] (modes at unit modal mass, 1 kg)."""
         return np.diag(self.omega ** 2)
 
     @property
     def modal_damping(self):
-        """Diagonal modal damping diag(2 ζ ω) [1/s per unit modal mass]."""
+        """Diagonal modal damping diag(2 ζ ω) [kg/s] (modes at unit modal mass, 1 kg)."""
         return np.diag(2 * self.damping_ratio * self.omega)
 
 
