@@ -41,36 +41,35 @@ PAPER = {   # Liu et al. 2018, section 4
 
 @dataclass
 class StudyConfig(CircleMotion):
-    """Parameters of the study (SI units; angles in rad).
+    """Parameters of the 3-RRRU study (SI units; angles in rad).
 
-    Attributes
+    Parameters
     ----------
-    centre, radius, normal, start_angle
-        Circle of the platform centre (m).
-    speed, acceleration, jerk
-        Cruise speed (m/s) and S-curve limits (m/s², m/s³).
-    duration
-        Simulated time (s); 0 runs the whole circle (1.51 s with the defaults).
-    h
-        Time step (s).
-    rigid_rho_inf, flexible_rho_inf
+    centre, radius, normal, start_angle, speed, acceleration, jerk
+        Circle of the platform centre and its S-curve (see
+        :class:`~femdyn.studies.rrru.CircleMotion`).
+    duration : float
+        Simulated time [s]; 0 runs the whole circle (1.51 s with the defaults).
+    h : float
+        Time step [s].
+    rigid_rho_inf, flexible_rho_inf : float
         Generalized-α ρ∞ of the rigid and the flexible runs (the flexible inverse problem
         is non-collocated and needs strong damping: 0).
-    tol_rigid, tol_flexible
-        Newton tolerance on the relative dynamic residual (the torques are only as
-        accurate as the dynamics are solved; a flexible model's round-off floor is higher).
-    n_elements
+    tol_rigid, tol_flexible : float
+        Newton tolerance on the relative dynamic residual (the torques are only as accurate
+        as the dynamics are solved; a flexible model's round-off floor is higher).
+    n_elements : int
         ANCF beam elements per flexible link.
-    payload
-        Point mass on the platform (kg); 1.6 on the paper's test rig.
-    gravity
-        m/s².
-    forward, inverse
+    payload : float
+        Point mass on the platform [kg]; 1.6 on the paper's test rig.
+    gravity : (3,) tuple
+        Gravity [m/s²].
+    forward, inverse : bool
         Run part (b), part (c).
-    paraview_every
+    paraview_every : int
         Every k-th step of the flexible inverse run goes to the ParaView series (0: none).
-    geometry
-        :class:`~femdyn.robots.rrru.RRRUGeometry` (E = 6.9e8 Pa in the paper's simulation).
+    geometry : RRRUGeometry
+        The robot (E = 6.9e8 Pa in the paper's simulation).
     """
 
     duration: float = 0.0
@@ -323,7 +322,18 @@ def _write(folder, config, summary, rigid, forward, inverse, system):
 
 
 def summary_table(summary):
-    """The study's figures beside the paper's, as a Markdown table."""
+    """The study's figures beside the paper's, as a Markdown table.
+
+    Parameters
+    ----------
+    summary : dict
+        The ``summary`` of :func:`run_study` (missing parts show "not run").
+
+    Returns
+    -------
+    str
+        Markdown: a title line and the table (quantity, femdyn, Liu et al. 2018).
+    """
     def fmt(key, scale=1.0, unit=""):
         return f"{summary[key] * scale:.4g} {unit}".strip() if key in summary else "not run"
     rows = [
