@@ -221,6 +221,8 @@ def validate(component, where="component"):
 
 
 def _symmetric(A, name, where):
+    if A.size == 0:                       # a component without modes (a rigid body)
+        return
     scale = max(np.abs(A).max(), np.finfo(float).tiny)
     if np.abs(A - A.T).max() > 1e-9 * scale:
         raise ComponentSymmetryError(f"{where}: field '{name}' is not symmetric (max |A − Aᵀ| = "
