@@ -55,7 +55,7 @@ class Trajectory:
 
 
 def simulate(acceleration, q0, v0, t_end, h, method="rk4", space=VectorSpace(), psi=0.5, phi=0.5,
-             project=None, t0=0.0):
+             project=None, t0=0.0, recorded=None):
     """Integrate q̈ = acceleration(t, q, v) from t0 to t_end (s) with the fixed step h (s).
 
     Step count (femdyn's convention for fixed-step runs): ceil((t_end − t0)/h − 1e-9)
@@ -64,7 +64,10 @@ def simulate(acceleration, q0, v0, t_end, h, method="rk4", space=VectorSpace(), 
     gives 1600 steps). So t_end = 1, h = 0.3 ends at 1.2 s, and t_end = 0.01, h = 0.1 at 0.1 s.
 
     method: 'rk4' or 'zhai'; project(q, v) -> (q, v), if given, is applied after every
-    step (e.g. :func:`.closed_loop.project` to hold closure constraints). Raises
+    step (e.g. :func:`.closed_loop.project` to hold closure constraints); recorded(), if
+    given, is called right after each sample's acceleration is evaluated (the initial one
+    included), so a caller can keep by-products of that evaluation (e.g. the forces of
+    motion-given joints). Raises
     SolverError (with the samples so far) when the state stops being finite.
     """
     if method not in ("rk4", "zhai"):
@@ -74,6 +77,8 @@ def simulate(acceleration, q0, v0, t_end, h, method="rk4", space=VectorSpace(), 
     steps = max(1, int(np.ceil((t_end - t0) / h - 1e-9)))
     q, v = np.array(q0, float), np.array(v0, float)
     T, Q, V, A = t0 + np.arange(steps + 1) * h, [q], [v], [acceleration(t0, q, v)]
+    recorded = recorded or (lambda: None)
+    recorded()
     a_prev = None
     for n in range(steps):
         t = T[n]
@@ -91,4 +96,5 @@ def simulate(acceleration, q0, v0, t_end, h, method="rk4", space=VectorSpace(), 
         Q.append(q)
         V.append(v)
         A.append(acceleration(T[n + 1], q, v))
+        recorded()
     return Trajectory(T, np.array(Q), np.array(V), np.array(A))
