@@ -177,7 +177,8 @@ def hybrid_dynamics(model, data, q, v, prescribed, tau, qdd, f_ext=None, gravity
     -------
     >>> qdd, tau = hybrid_dynamics(model, data, q, v, ["link2"], tau0, qdd0)   # doctest: +SKIP
     """
-    mask = _joint_mask(model, prescribed)
+    fast = isinstance(prescribed, np.ndarray) and prescribed.dtype == np.bool_ and prescribed.shape == (model.n,)
+    mask = prescribed if fast else _joint_mask(model, prescribed)
     q, v = kinematics(model, data, q, v)
     tau = as_vector(tau, model.nv, "tau").copy()
     qdd = as_vector(qdd, model.nv, "qdd").copy()
