@@ -25,10 +25,9 @@ import numpy as np
 
 from femdyn.errors import ModelError
 from femdyn.formats.component import interface_index, keep_modes, reference_to_interface
-from femdyn.validation import finite, numeric
 
-from .model import FREE, JOINT_KINDS, JOINT_NQ, JOINT_NV, PRISMATIC, REVOLUTE, WORLD, Body, Joint, \
-    check_mass_properties, inertia_matrix, parent_first_order, proper_rotation, _unit_axis
+from .model import FREE, PRISMATIC, REVOLUTE, WORLD, Body, Joint, fill_joint, freeze, order_tree, \
+    rigid_mass_properties
 
 _IDENTITY = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
 
@@ -120,19 +119,10 @@ class FlexibleTreeModel:
     """
 
     def __init__(self, bodies, gravity=(0.0, 0.0, -9.81)):
-        bodies = [ModalBody.rigid(b) if isinstance(b, Body) else b for b in bodies]
-        if not bodies:
-            raise ModelError("a flexible tree model needs at least one body")
-        order = parent_first_order([b.name for b in bodies], [b.parent for b in bodies])
-        self.bodies = tuple(bodies[k] for k in order)
-        self.names = tuple(b.name for b in self.bodies)
-        self._index = {n: i for i, n in enumerate(self.names)}
-        self.gravity = finite(gravity, "gravity (a 3-vector in m/s²)", (3,))
+        order_tree(self, [ModalBody.rigid(b) if isinstance(b, Body) else b for b in bodies], gravity)
         self.components = tuple(body_component(b) if b.component is not None else None for b in self.bodies)
         self._build()
-        for a in vars(self).values():
-            if isinstance(a, np.ndarray):
-                a.setflags(write=False)
+        freeze(self)
 
     def _build(self):
         n = len(self.bodies)
@@ -150,7 +140,7 @@ class FlexibleTreeModel:
         self.joint_nq = np.zeros(n, np.int64)
         self.joint_nv = np.zeros(n, np.int64)
         for i, b in enumerate(self.bodies):
-            self._fill_joint(i, b)
+            fill_joint(self, i, b)
             self._fill_inertia(i, b)
             self._fill_attachment(i, b)
         self.q_index = np.concatenate([[0], np.cumsum(self.joint_nq)[:-1]]).astype(np.int64)
@@ -167,30 +157,10 @@ class FlexibleTreeModel:
         self.scalar_v_index = np.concatenate([self.v_index[scalar], np.arange(nv_j, self.nv)]).astype(np.int64)
         self.sizes = (n, self.nq, self.nv, M)
 
-    def _fill_joint(self, i, b):
-        if b.joint.kind not in JOINT_KINDS:
-            raise ModelError(f"body '{b.name}': unknown joint kind '{b.joint.kind}'; use one of {sorted(JOINT_KINDS)}")
-        kind = JOINT_KINDS[b.joint.kind]
-        R = proper_rotation(b.placement_R, f"body '{b.name}': placement_R")
-        self.joint_type[i] = kind
-        self.joint_nq[i], self.joint_nv[i] = JOINT_NQ[kind], JOINT_NV[kind]
-        self.tree_E[i] = R.T
-        self.tree_r[i] = finite(b.placement_p, f"body '{b.name}': placement_p (m)", (3,))
-        if kind in (REVOLUTE, PRISMATIC):
-            a = _unit_axis(b.joint.axis, b.name)
-            self.axis[i] = a
-            self.S[i, :3, 0] = a if kind == REVOLUTE else 0.0
-            self.S[i, 3:, 0] = a if kind == PRISMATIC else 0.0
-        elif kind == FREE:
-            self.S[i] = np.eye(6)
-
     def _fill_inertia(self, i, b):
         c = self.components[i]
         if c is None:
-            Ic = inertia_matrix(b.inertia, b.name)
-            mass = float(numeric(b.mass, f"body '{b.name}': mass (kg)", ()))
-            com = numeric(b.com, f"body '{b.name}': com (m)", (3,))
-            check_mass_properties(b.name, mass, com, Ic)
+            mass, com, Ic = rigid_mass_properties(b)
             self.mass[i], self.first_moment[i] = mass, mass * com
             self.second_moment[i] = 0.5 * np.trace(Ic) * np.eye(3) - Ic + mass * np.outer(com, com)
             return

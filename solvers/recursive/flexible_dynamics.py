@@ -20,7 +20,7 @@ import numpy as np
 from femdyn.errors import ModelError, SolverError
 
 from . import modal_kernels as mk
-from .dynamics import _check_quaternions, _joint_mask, as_vector
+from .dynamics import _base_acceleration, _check_quaternions, _external, _joint_mask, as_vector
 
 
 class FlexibleData:
@@ -62,22 +62,6 @@ def _check(model, data):
     if getattr(data, "sizes", None) != model.sizes:
         raise ModelError(f"FlexibleData built for a model of sizes {getattr(data, 'sizes', None)} used with one of "
                          f"{model.sizes}; make one FlexibleData(model) per model")
-
-
-def _external(model, data, f_ext):
-    if f_ext is None:
-        return data.no_force
-    f = np.ascontiguousarray(f_ext, dtype=float)
-    if f.shape != (model.n, 6):
-        raise ModelError(f"f_ext: expected one spatial force [n; f] per body, shape ({model.n}, 6), got {f.shape}")
-    return f
-
-
-def _base_acceleration(model, data, gravity):
-    g = model.gravity if gravity is None else as_vector(gravity, 3, "gravity (m/s², world frame)")
-    data.a0[:3] = 0.0
-    data.a0[3:] = -g
-    return data.a0
 
 
 def kinematics(model, data, q, v=None):

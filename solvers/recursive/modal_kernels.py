@@ -31,7 +31,7 @@ The algorithms (all O(N) except the mass matrix):
 import numpy as np
 from numba import njit
 
-from .kernels import body_transform, joint_velocity
+from .kernels import body_transform, joint_force, joint_velocity
 from .spatial import cross_motion, plucker
 
 
@@ -470,11 +470,7 @@ def rnea(parent, S, v_index, joint_nv, nm, ev_index, qdd, a0, Phi, bias, Mb, bb,
         for a in range(d):
             force[i, a] += bb[i, a]
     for i in range(n - 1, -1, -1):
-        for k in range(joint_nv[i]):
-            s = 0.0
-            for a in range(6):
-                s += S[i, a, k] * force[i, a]
-            tau[v_index[i] + k] = s
+        joint_force(S[i], joint_nv[i], force[i], v_index[i], tau)
         for k in range(nm[i]):
             tau[ev_index[i] + k] = force[i, 6 + k]
         p = parent[i]
@@ -592,11 +588,7 @@ def hybrid_sweeps(parent, S, v_index, joint_nv, nm, ev_index, prescribed, tau, q
         for a in range(d):
             force[i, a] += pA[i, a]
         if prescribed[i]:
-            for k in range(joint_nv[i]):
-                s = 0.0
-                for a in range(6):
-                    s += S[i, a, k] * force[i, a]
-                tau[v_index[i] + k] = s
+            joint_force(S[i], joint_nv[i], force[i], v_index[i], tau)
     return bad
 
 
