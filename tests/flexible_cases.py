@@ -35,16 +35,19 @@ def rotation(rng):
     return Q if np.linalg.det(Q) > 0 else -Q
 
 
-def random_flexible_tree(rng, branched=False, modes=3, gravity=(0.3, -0.2, -9.81), kinds=("revolute", "prismatic")):
+def random_flexible_tree(rng, branched=False, modes=3, gravity=(0.3, -0.2, -9.81), kinds=("revolute", "prismatic"),
+                         floating=False):
     """Three flexible bars and a rigid tip body: a chain (each on the tip of the previous), or a tree whose third
-    bar hangs on the first bar's 'mid' interface; random joint axes and placements."""
+    bar hangs on the first bar's 'mid' interface; random joint axes and placements; ``floating``: the first bar
+    on a free joint."""
     comp, _ = bar()
     bodies = []
     for k in range(3):
         parent = "world" if k == 0 else ("b0" if branched and k == 2 else f"b{k - 1}")
         at = None if k == 0 else ("mid" if branched and k == 2 else "tip")
         axis = rng.standard_normal(3)
-        bodies.append(ModalBody(f"b{k}", parent, Joint(str(rng.choice(list(kinds))), tuple(axis / np.linalg.norm(axis))),
+        kind = "free" if floating and k == 0 else str(rng.choice(list(kinds)))
+        bodies.append(ModalBody(f"b{k}", parent, Joint(kind, tuple(axis / np.linalg.norm(axis))),
                                 component=comp, inner="root", modes=modes, at=at, placement_R=rotation(rng),
                                 placement_p=tuple(rng.uniform(-0.05, 0.05, 3))))
     bodies.append(ModalBody("tool", "b2", Joint("revolute", (0.0, 0.0, 1.0)), at="tip", mass=0.7,
@@ -56,6 +59,9 @@ def random_state(rng, model, eta_scale=0.02):
     """Joint coordinates O(1), modal coordinates O(eta_scale) (unit modal mass: tip motions of a few mm)."""
     q = rng.uniform(-1.5, 1.5, model.nq)
     q[model.n_joint_q:] *= eta_scale / 1.5
+    for i in model.free_joints:
+        k = model.q_index[i]
+        q[k + 3:k + 7] /= np.linalg.norm(q[k + 3:k + 7])
     return q, rng.standard_normal(model.nv), rng.standard_normal(model.nv)
 
 

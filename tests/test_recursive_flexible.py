@@ -79,7 +79,7 @@ def test_velocity_terms_are_lagrangian(case):
     assert np.abs(c - reference).max() <= 1e-7 * np.abs(reference).max()
 
 
-@pytest.mark.parametrize("case", CASES, ids=["chain", "tree"])
+@pytest.mark.parametrize("case", CASES + [dict(branched=True, floating=True)], ids=["chain", "tree", "floating"])
 def test_hybrid_consistency(case):
     """Tian et al. 2010's checks. All joints torque-given = forward dynamics = M⁻¹(τ − RNEA(q, v, 0));
     all motion-given returns the joint torques and η̈ that RNEA maps back to the given joint forces with zero
