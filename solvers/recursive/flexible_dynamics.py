@@ -31,6 +31,19 @@ class FlexibleData:
     accelerations [V; η̇] (accelerations offset by −g), ``bias`` c_i, ``Mb``/``bb`` body
     mass matrices and forces, ``IA``/``pA`` articulated quantities, ``force`` extended
     generalized forces F_i.
+
+    Parameters
+    ----------
+    model : FlexibleTreeModel
+
+    Raises
+    ------
+    ModelError
+        ``model`` is not a FlexibleTreeModel.
+
+    Example
+    -------
+    >>> data = FlexibleData(model)                                             # doctest: +SKIP
     """
 
     def __init__(self, model):
@@ -213,9 +226,19 @@ def mass_matrix(model, data, q):
 def energy(model, data, q, v, gravity=None):
     """Kinetic, gravitational and elastic energy (J): T = Σ ½ νᵢᵀ Mᵢ νᵢ, V_g = −Σ g·(m p + R c̄(η)), ½ Σ ηᵀKη.
 
+    Parameters
+    ----------
+    model, data : FlexibleTreeModel, FlexibleData
+    q, v : (nq,), (nv,)
+    gravity : (3,) m/s² or None (the model's)
+
     Returns
     -------
-    dict with 'kinetic', 'gravity', 'elastic', 'total'
+    dict with 'kinetic', 'gravity', 'elastic', 'total' (J)
+
+    Example
+    -------
+    >>> energy(model, data, q, v)["total"]                                    # doctest: +SKIP
     """
     q, v = kinematics(model, data, q, v)
     _body_terms(model, data, q, v, None)
@@ -232,8 +255,24 @@ def energy(model, data, q, v, gravity=None):
 
 
 def momentum(model, data, q, v, about="origin"):
-    """Spatial momentum [L; p] (N·m·s, N·s) of the tree in world coordinates, L about the world origin
-    (``about='origin'``) or a point (3,) in m. Body i contributes Mᵢ[:6] νᵢ (its deformation included)."""
+    """Spatial momentum [L; p] (N·m·s, N·s) of the tree in world coordinates.
+
+    Body i contributes Mᵢ[:6] νᵢ (its deformation rate included), carried to world axes.
+
+    Parameters
+    ----------
+    model, data : FlexibleTreeModel, FlexibleData
+    q, v : (nq,), (nv,)
+    about : 'origin' (L about the world origin) or a point (3,) in m
+
+    Returns
+    -------
+    (6,) ndarray [L; p]
+
+    Example
+    -------
+    >>> momentum(model, data, q, v)[3:]                                       # doctest: +SKIP
+    """
     q, v = kinematics(model, data, q, v)
     _body_terms(model, data, q, v, None)
     h = np.einsum("iab,ib->ia", data.Mb[:, :6], data.vel)

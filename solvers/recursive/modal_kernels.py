@@ -347,6 +347,47 @@ def column_map(S, v_index, joint_nv, nm, ev_index, i, joint_columns, G, index):
 
 
 @njit(cache=True)
+def transfer_operator(Xup_i, RF, pF, SF, mp, XF, Phi_i):
+    """X_F (6×6, parent body → interface frame F at (RF, pF)) and Φ_ip = X_i [X_F, S_F] (6 × (6 + mp))."""
+    EF, X = np.empty((3, 3)), np.empty((6, 6))
+    for a in range(3):
+        for b in range(3):
+            EF[a, b] = RF[b, a]
+    plucker(EF, pF, XF)
+    mat_mul(Xup_i, XF, 6, 6, 6, X)
+    for a in range(6):
+        for b in range(6):
+            Phi_i[a, b] = X[a, b]
+        for k in range(mp):
+            s = 0.0
+            for b in range(6):
+                s += Xup_i[a, b] * SF[b, k]
+            Phi_i[a, 6 + k] = s
+
+
+@njit(cache=True)
+def world_pose(R_parent, p_parent, RF, pF, E, r, R_out, p_out):
+    """Body pose in world: the interface frame (RF, pF) on the parent (R_parent, p_parent), then the body at
+    origin r with axes Eᵀ in that frame."""
+    RW, o = np.empty((3, 3)), np.empty(3)
+    mat_mul(R_parent, RF, 3, 3, 3, RW)
+    for a in range(3):
+        t = p_parent[a]
+        for b in range(3):
+            t += R_parent[a, b] * pF[b]
+        o[a] = t
+    for a in range(3):
+        t = o[a]
+        for b in range(3):
+            t += RW[a, b] * r[b]
+            s = 0.0
+            for k in range(3):
+                s += RW[a, k] * E[b, k]
+            R_out[a, b] = s
+        p_out[a] = t
+
+
+@njit(cache=True)
 def kinematics(parent, kind, axis, tree_E, tree_r, S, q_index, v_index, joint_nv, nm, eq_index, ev_index,
                at_o, at_T, at_P, q, v, Xup, Phi, R_world, p_world, vel, bias):
     """Transforms X_i, transfer operators Φ_ip (6 × d_p), world poses, extended velocities ν_i and the
@@ -355,10 +396,10 @@ def kinematics(parent, kind, axis, tree_E, tree_r, S, q_index, v_index, joint_nv
     Returns −1, or the first body whose free-joint quaternion has zero or non-finite norm.
     """
     E, r, EJ, rJ, vJ = np.empty((3, 3)), np.empty(3), np.empty((3, 3)), np.empty(3), np.empty(6)
-    RF, pF, EF, RW = np.empty((3, 3)), np.empty(3), np.empty((3, 3)), np.empty((3, 3))
+    RF, pF, I3, o3 = np.empty((3, 3)), np.empty(3), np.eye(3), np.zeros(3)
     M = at_T.shape[2]
     SF, w, sdot, VF, cF, t6 = np.zeros((6, M)), np.zeros(6), np.zeros(6), np.zeros(6), np.zeros(6), np.zeros(6)
-    XF, X = np.zeros((6, 6)), np.zeros((6, 6))
+    XF = np.zeros((6, 6))
     bad = -1
     for i in range(parent.shape[0]):
         if not body_transform(i, kind[i], axis[i], tree_E, tree_r, q, q_index[i], EJ, rJ, E, r) and bad < 0:
@@ -369,27 +410,12 @@ def kinematics(parent, kind, axis, tree_E, tree_r, S, q_index, v_index, joint_nv
         if mp > 0:
             interface_frame(at_o[i], at_T[i], at_P[i], mp, q[eq_index[p]:eq_index[p] + mp],
                             v[ev_index[p]:ev_index[p] + mp], RF, pF, SF, w, sdot)
-        else:
-            for a in range(3):
-                pF[a] = at_o[i, a]
-                w[a], w[a + 3], sdot[a], sdot[a + 3] = 0.0, 0.0, 0.0, 0.0
-                for b in range(3):
-                    RF[a, b] = 1.0 if a == b else 0.0
-        for a in range(3):
-            for b in range(3):
-                EF[a, b] = RF[b, a]
-        plucker(EF, pF, XF)
-        mat_mul(Xup[i], XF, 6, 6, 6, X)
-        dp = 6 + mp
-        for a in range(6):
-            for b in range(6):
-                Phi[i, a, b] = X[a, b]
-            for k in range(mp):
-                s = 0.0
-                for b in range(6):
-                    s += Xup[i, a, b] * SF[b, k]
-                Phi[i, a, 6 + k] = s
-        # velocities
+        else:                                   # a rigid parent or the world: a fixed frame
+            RF[:, :] = I3
+            pF[:] = at_o[i]
+            w[:] = 0.0
+            sdot[:] = 0.0
+        transfer_operator(Xup[i], RF, pF, SF, mp, XF, Phi[i])
         joint_velocity(S[i], joint_nv[i], v, v_index[i], vJ)
         if p >= 0:
             mat_vec(XF, vel[p], 6, 6, VF)
@@ -399,11 +425,12 @@ def kinematics(parent, kind, axis, tree_E, tree_r, S, q_index, v_index, joint_nv
             for a in range(6):
                 cF[a] += sdot[a]
             mat_vec(Xup[i], cF, 6, 6, bias[i])
-            mat_vec(Phi[i], vel[p], 6, dp, vel[i])
+            mat_vec(Phi[i], vel[p], 6, 6 + mp, vel[i])
+            world_pose(R_world[p], p_world[p], RF, pF, E, r, R_world[i], p_world[i])
         else:
-            for a in range(6):
-                vel[i, a] = 0.0
-                bias[i, a] = 0.0
+            vel[i, :6] = 0.0
+            bias[i, :] = 0.0
+            world_pose(I3, o3, RF, pF, E, r, R_world[i], p_world[i])
         for a in range(6):
             vel[i, a] += vJ[a]
         cross_motion(vel[i], vJ, t6)
@@ -411,28 +438,6 @@ def kinematics(parent, kind, axis, tree_E, tree_r, S, q_index, v_index, joint_nv
             bias[i, a] += t6[a]
         for k in range(nm[i]):
             vel[i, 6 + k] = v[ev_index[i] + k]
-        # world pose: the interface frame F in world, then the body (orientation Eᵀ, origin r in F)
-        if p >= 0:
-            for a in range(3):
-                t = p_world[p, a]
-                for b in range(3):
-                    t += R_world[p, a, b] * pF[b]
-                t6[a] = t
-            mat_mul(R_world[p], RF, 3, 3, 3, RW)
-        else:
-            for a in range(3):
-                t6[a] = pF[a]
-                for b in range(3):
-                    RW[a, b] = RF[a, b]
-        for a in range(3):
-            t = t6[a]
-            for b in range(3):
-                t += RW[a, b] * r[b]
-                s = 0.0
-                for k in range(3):
-                    s += RW[a, k] * E[b, k]
-                R_world[i, a, b] = s
-            p_world[i, a] = t
     return bad
 
 
