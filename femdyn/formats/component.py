@@ -369,6 +369,18 @@ def component_from_reduction(reduction, output_points=(), gauge_points=(), mesh_
 def interface_index(component, interface):
     """Position of ``interface`` (name or index) among the component's interface frames.
 
+    Parameters
+    ----------
+    component : Component
+        The component.
+    interface : str or int
+        Interface name (as in the header) or index.
+
+    Returns
+    -------
+    int
+        Index into ``interface_origins`` and ``interface_shapes``.
+
     Raises
     ------
     ComponentShapeError

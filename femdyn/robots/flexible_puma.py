@@ -124,7 +124,18 @@ def flexible_puma560(modes=3, damping_ratio=0.0, gravity=(0.0, 0.0, 0.0), compon
 
 def puma_inputs(t):
     """Tian et al.'s (2010) inputs: torques of joints 1, 3, 6 (3 sin(πt/3), 0.3 cos(πt/6), 0.3 cos(πt/6) N·m);
-    joints 2, 4, 5 are motion-given with q̈ = 0. Returns the (6,) torque vector (N·m)."""
+    joints 2, 4, 5 are motion-given with q̈ = 0.
+
+    Parameters
+    ----------
+    t : float
+        Time [s].
+
+    Returns
+    -------
+    (6,) ndarray
+        Joint torques [N·m]; the entries of the motion-given joints are 0 (unused).
+    """
     c = 0.3 * np.cos(np.pi * t / 6)
     return np.array([3 * np.sin(np.pi * t / 3), 0.0, c, 0.0, 0.0, c])
 

@@ -75,13 +75,37 @@ class ModalBody:
 
     @classmethod
     def rigid(cls, body, at=None):
-        """The rigid :class:`~.model.Body` ``body`` as a ModalBody (on the parent's interface ``at``)."""
+        """The rigid :class:`~.model.Body` ``body`` as a ModalBody.
+
+        Parameters
+        ----------
+        body : Body
+            Rigid body with its joint, placement and mass properties.
+        at : str, int or None, optional
+            Interface of a flexible parent that carries the joint (None: the parent's
+            body frame).
+
+        Returns
+        -------
+        ModalBody
+        """
         return cls(body.name, body.parent, body.joint, at=at, placement_R=body.placement_R,
                    placement_p=body.placement_p, mass=body.mass, com=body.com, inertia=body.inertia)
 
 
 def body_component(body):
-    """The component of a flexible ModalBody, referenced to its inner interface and truncated."""
+    """The component of a flexible ModalBody, referenced to its inner interface and truncated.
+
+    Parameters
+    ----------
+    body : ModalBody
+        A body with a component.
+
+    Returns
+    -------
+    Component
+        Modes clamped at ``body.inner`` (:func:`~femdyn.formats.component.reference_to_interface`),
+        the lowest ``body.modes`` kept."""
     c = body.component
     k = interface_index(c, body.inner)
     clamped = (np.abs(c.interface_origins[k]).max() == 0.0
@@ -186,14 +210,40 @@ class FlexibleTreeModel:
         self.at_rotation[i, :, :m] = parent.interface_shapes[k, 3:]
 
     def index(self, name):
-        """Position of body ``name`` in the parent-first order."""
+        """Position of body ``name`` in the parent-first order.
+
+        Parameters
+        ----------
+        name : str
+            Body name.
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        ModelError
+            For an unknown name.
+        """
         try:
             return self._index[name]
         except KeyError:
             raise ModelError(f"no body named '{name}'; bodies are {list(self.names)}") from None
 
     def eta_slice(self, name, velocity=False):
-        """Slice of body ``name``'s modal coordinates in q (or in v with ``velocity=True``)."""
+        """Slice of body ``name``'s modal coordinates in q (or in v with ``velocity=True``).
+
+        Parameters
+        ----------
+        name : str
+            A flexible body's name.
+        velocity : bool, optional
+            Index the velocity vector v (joint velocities first) instead of q.
+
+        Returns
+        -------
+        slice"""
         i = self.index(name)
         start = (self.ev_index if velocity else self.eq_index)[i]
         return slice(int(start), int(start + self.n_modes[i]))

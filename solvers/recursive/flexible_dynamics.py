@@ -186,6 +186,33 @@ def hybrid_dynamics(model, data, q, v, prescribed, tau, qdd, f_ext=None, gravity
 def forward_dynamics(model, data, q, v, tau, f_ext=None, gravity=None):
     """Accelerations q̈ (nv,) (joints, then η̈) under the generalized forces τ (nv,): articulated-body sweeps.
 
+    The hybrid sweeps with no joint prescribed (Tian et al. 2010; Jain & Rodriguez 1995):
+    O(N), no nv × nv matrix formed. Elastic and damping forces of the modes are internal.
+
+    Parameters
+    ----------
+    model, data : FlexibleTreeModel, FlexibleData
+    q, v : (nq,), (nv,) array_like
+        Joint coordinates then η; joint velocities then η̇.
+    tau : (nv,) array_like
+        Joint forces (N·m, N), then modal forces applied from outside (0 for a passive body).
+    f_ext : (n, 6) array_like or None
+        Spatial forces [n; f] on each body (body frame, about its origin).
+    gravity : (3,) array_like or None
+        Gravity [m/s²], world frame; None: the model's.
+
+    Returns
+    -------
+    (nv,) ndarray
+        q̈: joint accelerations then η̈.
+
+    Raises
+    ------
+    ModelError
+        Bad sizes.
+    SolverError
+        An articulated inertia that is not positive definite (a massless direction).
+
     Example
     -------
     >>> qdd = forward_dynamics(model, data, q, v, np.zeros(model.nv))         # doctest: +SKIP
@@ -211,6 +238,19 @@ def _hybrid(model, data, q, v, mask, tau, qdd, f_ext, gravity):
 
 def mass_matrix(model, data, q):
     """Mass matrix (nv × nv) in [joint v; η̇] by composite inertias (RBDA ch. 6 over extended bodies).
+
+    For checks (O(N²) entries); the dynamics never forms it.
+
+    Parameters
+    ----------
+    model, data : FlexibleTreeModel, FlexibleData
+    q : (nq,) array_like
+        Joint coordinates then η.
+
+    Returns
+    -------
+    (nv, nv) ndarray
+        Symmetric positive definite; modal block in the component's modal mass units (kg).
 
     Example
     -------

@@ -24,6 +24,19 @@ from .integrators import simulate
 class FlexibleTrajectory:
     """Samples of a flexible-tree run (rows are time steps).
 
+    Parameters
+    ----------
+    t : (k,) ndarray
+        Sample times [s].
+    q, v, a : (k, nq), (k, nv_joints), (k, nv_joints) ndarray
+        Joint coordinates, velocities, accelerations.
+    eta, eta_rate, eta_acc : (k, n_modes) ndarray
+        Modal coordinates and their first and second rates.
+    tau : (k, nv_joints) ndarray
+        Joint forces: the given ones and those computed for motion-given joints [N·m, N].
+    state_q, state_v : ndarray
+        The full vectors (joints then η) per sample.
+
     t (s); q, v, a: joint coordinates, velocities, accelerations; eta, eta_rate, eta_acc:
     modal coordinates and their rates; tau: joint forces (given ones and those computed
     for motion-given joints, N·m or N); state_q, state_v: the full vectors (joint then η).

@@ -279,8 +279,22 @@ def parent_first_order(names, parents):
 
 
 def order_tree(model, bodies, gravity):
-    """Set ``model.bodies`` (parent-first), ``names``, the name index and ``gravity`` (m/s²); ModelError for an
-    empty list, duplicate names, unknown parents or cycles."""
+    """Set ``model.bodies`` (parent-first), ``names``, the name index and ``gravity`` (m/s²).
+
+    Parameters
+    ----------
+    model : TreeModel or FlexibleTreeModel
+        The model being built (attributes set in place).
+    bodies : iterable of Body or ModalBody
+        In any order.
+    gravity : (3,) array_like
+        Gravity [m/s²], world frame (checked for finiteness and units).
+
+    Raises
+    ------
+    ModelError
+        For an empty list, duplicate names, unknown parents or cycles.
+    """
     bodies = list(bodies)
     if not bodies:
         raise ModelError("a tree model needs at least one body")
@@ -293,14 +307,33 @@ def order_tree(model, bodies, gravity):
 
 
 def freeze(model):
-    """Make every numpy array attribute of ``model`` read-only."""
+    """Make every numpy array attribute of ``model`` read-only.
+
+    Parameters
+    ----------
+    model : object
+        A built model.
+    """
     for a in vars(model).values():
         if isinstance(a, np.ndarray):
             a.setflags(write=False)
 
 
 def rigid_mass_properties(b, strict=True):
-    """(mass kg, com (3,) m, Ic (3, 3) kg·m²) of a rigid body's data, checked by :func:`check_mass_properties`."""
+    """(mass kg, com (3,) m, Ic (3, 3) kg·m²) of a rigid body's data, checked by :func:`check_mass_properties`.
+
+    Parameters
+    ----------
+    b : Body or ModalBody
+        Rigid body data (``mass``, ``com``, ``inertia``).
+    strict : bool, optional
+        See :func:`check_mass_properties`.
+
+    Returns
+    -------
+    tuple
+        (mass, com, Ic).
+    """
     Ic = inertia_matrix(b.inertia, b.name)
     mass = float(numeric(b.mass, f"body '{b.name}': mass (kg)", ()))
     com = numeric(b.com, f"body '{b.name}': com (m)", (3,))
@@ -310,8 +343,22 @@ def rigid_mass_properties(b, strict=True):
 
 def fill_joint(model, i, b):
     """Write body ``b``'s joint into row i of the model's joint arrays (``joint_type``, ``joint_nq``,
-    ``joint_nv``, ``tree_E``, ``tree_r``, ``axis``, ``S``); ModelError for an unknown kind, a bad axis or
-    placement."""
+    ``joint_nv``, ``tree_E``, ``tree_r``, ``axis``, ``S``).
+
+    Parameters
+    ----------
+    model : TreeModel or FlexibleTreeModel
+        The model being built.
+    i : int
+        Body index (parent-first order).
+    b : Body or ModalBody
+        The body with its joint and placement.
+
+    Raises
+    ------
+    ModelError
+        For an unknown joint kind, a bad axis or placement.
+    """
     if b.joint.kind not in JOINT_KINDS:
         raise ModelError(f"body '{b.name}': unknown joint kind '{b.joint.kind}'; use one of {sorted(JOINT_KINDS)}")
     kind = JOINT_KINDS[b.joint.kind]
