@@ -30,7 +30,8 @@ from .bodies import Ground, NaturalBody
 from .flexible import ELEMENT_KINDS, ElementSet, NodeFrame
 from .loads import JointTorque, PointForce, ScaledForce
 from .nodes import Node
-from .sensors import ActuatorSensor, BeamSensor, JointAngleSensor, PointSensor, ReactionSensor
+from .sensors import (ActuatorSensor, BeamSensor, FlexiblePointSensor, GaugeSensor, JointAngleSensor, PointSensor,
+                      ReactionSensor)
 
 
 class Model:
@@ -440,6 +441,12 @@ class Model:
     def universal(self, name, body_a, body_b, point, axis_a, axis_b):
         return self._add_joint(J.Universal(name, self.body(body_a), self.body(body_b), point, axis_a, axis_b))
 
+    def weld(self, name, body_a, body_b, point):
+        """Rigid connection of two bodies at ``point`` (m): 3 coincidence rows and 3 rotation
+        locks (:class:`~femdyn.model.joints.Weld`), e.g. a flexible body's interface frame
+        clamped to the ground: ``m.weld("root", m.ground, "link.x0", (0, 0, 0))``."""
+        return self._add_joint(J.Weld(name, self.body(body_a), self.body(body_b), point))
+
     def prismatic(self, name, body_a, body_b, point, axis):
         return self._add_joint(J.Prismatic(name, self.body(body_a), self.body(body_b), point, axis))
 
@@ -531,7 +538,49 @@ class Model:
         return self.loads[-1]
 
     def sensor_point(self, name, body, point):
-        return self._add_sensor(PointSensor(name, self.body(body).material_point(point)))
+        """Position (m) and velocity (m/s) of a material point of a body, given at its
+        initial position (m); for a flexible body (:meth:`flexible_body`) one of its
+        component's output points, in reference-frame coordinates (m)."""
+        body = self.body(body)
+        if hasattr(body, "locate_output_point"):
+            return self._add_sensor(FlexiblePointSensor(name, body, body.locate_output_point(point)))
+        return self._add_sensor(PointSensor(name, body.material_point(point)))
+
+    def sensor_gauge(self, name, body, gauge):
+        """Strain gauge on a flexible body (:meth:`flexible_body`): the six strains at one of
+        its component's gauge points, given by index or by its reference-frame position (m).
+
+        Parameters
+        ----------
+        name : str
+            Sensor name; the channels are ``<name>.exx`` … ``<name>.gxy``.
+        body : str or FloatingFrameBody
+        gauge : int or array_like (3,)
+
+        Returns
+        -------
+        femdyn.model.sensors.GaugeSensor
+
+        Example
+        -------
+        >>> m.sensor_gauge("root", "link", 0)          # doctest: +SKIP
+        """
+        body = self.body(body)
+        if not hasattr(body, "component"):
+            raise ModelError(f"gauge sensor '{name}': '{body.name}' is not a flexible body; strain gauges on ANCF "
+                             "beams are Model.sensor_strain")
+        points = body.component.gauge_points
+        if np.ndim(gauge) == 0:
+            index = int(gauge)
+            if not 0 <= index < len(points):
+                raise ModelError(f"gauge sensor '{name}': body '{body.name}' has {len(points)} gauges, got index {gauge}")
+        else:
+            dist = np.linalg.norm(points - vector3(gauge, f"gauge sensor '{name}': point (m)"), axis=1)
+            if not len(dist) or dist.min() > 1e-9 * max(1.0, np.linalg.norm(gauge)):
+                raise ModelError(f"gauge sensor '{name}': {list(gauge)} is not a gauge point of '{body.name}'; "
+                                 f"its gauges are {np.round(points, 9).tolist()} (m, reference frame)")
+            index = int(np.argmin(dist))
+        return self._add_sensor(GaugeSensor(name, body, index))
 
     def sensor_strain(self, name, beam, element, xi, y=0.0, z=0.0):
         """Axial strain at a material point of an ANCF beam (what a strain gauge reads):

@@ -312,6 +312,17 @@ class FloatingFrameBody(Part):
         pts = self.deformed(q, c.interface_origins, c.interface_shapes[:, :3])
         return pts if len(pts) > 1 else np.vstack([q[self.origin_node.dofs], pts])
 
+    def mesh_cells(self, q):
+        """The deformed component mesh at q for pictures: points (n, 3) in m and cell blocks
+        [("tetra", (t, 4)), ("hexahedron", (h, 8))]; without stored mesh shapes, the output
+        points as ("vertex", (p, 1)) cells."""
+        c = self.component
+        if "mesh_shapes" in c.arrays:
+            cells = [(kind, c.arrays[key]) for kind, key in (("tetra", "mesh_tetra"), ("hexahedron", "mesh_hexahedron"))
+                     if key in c.arrays]
+            return self.deformed(q, c.mesh_points, c.mesh_shapes), cells
+        return self.deformed(q, c.output_points, c.output_shapes), [("vertex", np.arange(len(c.output_points))[:, None])]
+
     def modal_coordinates(self, q):
         """η (n_η,) at coordinates q."""
         return q[self.dofs[12:]]
@@ -424,7 +435,7 @@ class FloatingFrameBody(Part):
         for c in range(3):
             rows, cols = slice(3 + 3 * c, 6 + 3 * c), slice(3 + 3 * c, 6 + 3 * c)
             dQ[rows, 12:] = -2 * Adot @ W[c] + np.outer(g, self.Ct[c])
-            dQ[12:, cols] = -2 * np.einsum("jk,ji->ki", V[c], Adot) + np.outer(self.Ct[c], g)
+            dQ[12:, cols] = -2 * np.einsum("jk,ij->ki", V[c], Adot) + np.outer(self.Ct[c], g)
             dQv[12:, cols] = -2 * np.einsum("ik,ji->kj", V[:, c], A)
         dQ[12:, 12:] = -self.K_eta
         for b in range(4):
