@@ -27,24 +27,36 @@ def skew(v):
     return out
 
 
+def _series_coefficients(terms=16):
+    """Power-series coefficients in s of α, β, γ (rows) and of their first and second
+    s-derivatives: (3, 3, terms)."""
+    from math import factorial
+    k = np.arange(terms)
+    out = np.zeros((3, 3, terms))
+    for f in range(3):                                    # α: (−1)^k/(2k)!, β: …/(2k+1)!, γ: …/(2k+2)!
+        c = np.array([(-1.0) ** j / factorial(2 * j + f) for j in k])
+        out[f, 0] = c
+        out[f, 1, :-1] = (k * c)[1:]
+        out[f, 2, :-2] = (k * (k - 1) * c)[2:]
+    return out
+
+
+_SERIES = _series_coefficients()
+
+
 def _rodrigues_coefficients(s):
     """α = cos φ, β = sin φ / φ, γ = (1 − cos φ)/φ² as functions of s = φ², with their first
-    and second derivatives in s: arrays (3, 3, ...) indexed [function, derivative order].
-    Power series below s = 4 (21 terms: converged to round-off, no cancellation near φ = 0),
+    and second derivatives in s: array (3, 3, m) indexed [function, derivative order].
+    Power series (16 terms, Horner) below s = 4: converged to round-off (the last term is
+    < 4¹⁶/32! ≈ 1e-26) and free of the cancellation of the closed forms near φ = 0;
     closed forms above."""
     s = np.asarray(s, float)
-    out = np.zeros((3, 3) + s.shape)
-    small = s < 4.0
-    if np.any(small):
-        x = s[small]
-        k = np.arange(21)[:, None]
-        fact = np.cumprod(np.concatenate([[1.0], np.arange(1, 44, dtype=float)]))   # fact[n] = n!
-        for f, shift in enumerate((0, 1, 2)):                    # α: 1/(2k)!, β: 1/(2k+1)!, γ: 1/(2k+2)!
-            c = (-1.0) ** k / fact[2 * k + shift]
-            out[f, 0, small] = np.sum(c * x ** k, axis=0)
-            out[f, 1, small] = np.sum((k * c)[1:] * x ** (k[1:] - 1), axis=0)
-            out[f, 2, small] = np.sum((k * (k - 1) * c)[2:] * x ** (k[2:] - 2), axis=0)
-    big = ~small
+    out = np.empty((3, 3) + s.shape)
+    acc = np.zeros((3, 3) + s.shape)
+    for c in _SERIES[:, :, ::-1].transpose(2, 0, 1):
+        acc = acc * s + c[:, :, None]
+    out[...] = acc
+    big = s >= 4.0
     if np.any(big):
         x = s[big]
         phi = np.sqrt(x)
@@ -88,7 +100,10 @@ def rotated_vector(theta, b):
     theta = np.atleast_2d(np.asarray(theta, float))
     b = np.broadcast_to(np.asarray(b, float), theta.shape)
     (a0, a1, a2), (b0, b1, b2), (g0, g1, g2) = _rodrigues_coefficients(np.einsum("mi,mi->m", theta, theta))
-    g = np.cross(theta, b)
+    g = np.empty_like(theta)
+    g[:, 0] = theta[:, 1] * b[:, 2] - theta[:, 2] * b[:, 1]
+    g[:, 1] = theta[:, 2] * b[:, 0] - theta[:, 0] * b[:, 2]
+    g[:, 2] = theta[:, 0] * b[:, 1] - theta[:, 1] * b[:, 0]
     h = np.einsum("mi,mi->m", theta, b)
     I = np.eye(3)
     Bx = -skew(b)                                    # ∂(θ × b)/∂θ
