@@ -28,7 +28,7 @@ from femdyn.sparse import Pattern
 
 
 def ancf_beam_component(length, E, rho, section, n_elements=8, n_modes=None, nu=0.3, damping_ratio=0.0,
-                        name="beam"):
+                        name="beam", frame="mean"):
     """Reduce a straight ANCF beam along the reference x axis to a component.
 
     Parameters
@@ -48,6 +48,11 @@ def ancf_beam_component(length, E, rho, section, n_elements=8, n_modes=None, nu=
     damping_ratio : float
         Modal damping ratio ζ of every elastic mode.
     name : str
+    frame : {"mean", "x0"}
+        Reference frame of the modes: "mean" (default) the free-free body's mean axes (the
+        six rigid motions are dropped; what a floating-frame body carries best through
+        large motion), "x0" the frame of the first interface (modes of the beam held at
+        x0, whose interface rows are then zero: the "tangent frame" of a cantilever).
 
     Returns
     -------
@@ -78,7 +83,9 @@ def ancf_beam_component(length, E, rho, section, n_elements=8, n_modes=None, nu=
     K = 0.5 * (K + K.T)
     X = s.q0.reshape(-1, 3)                                   # slot reference values (r, rx, ry, rz per node)
     T, interior = _clamp_frames(X, n, (0, n_elements))
-    modes, omega, n_interior = _craig_bampton(T.T @ K @ T, T.T @ M @ T, n_modes)
+    if frame not in ("mean", "x0"):
+        raise ModelError(f"beam component '{name}': frame must be 'mean' or 'x0', got {frame!r}")
+    modes, omega, n_interior = _craig_bampton(T.T @ K @ T, T.T @ M @ T, n_modes, held=frame == "x0")
     shapes = T @ modes
     Ms = M[::3, ::3]
     arrays = _invariants(X, Ms, shapes.reshape(-1, 3, shapes.shape[1]))
@@ -94,12 +101,13 @@ def ancf_beam_component(length, E, rho, section, n_elements=8, n_modes=None, nu=
     header = {
         "format": FORMAT, "version": VERSION, "name": name,
         "units": {"length": "m", "mass": "kg", "time": "s", "angle": "rad", "strain": "1", "frequency": "Hz"},
-        "reference_frame": "the beam's reference frame: axis along x from the origin, section axes y, z; elastic "
-                           "modes M-orthogonal to the rigid motions (linear mean-axis condition)",
+        "reference_frame": "the beam's reference frame: axis along x from the origin, section axes y, z; " +
+                           ("elastic modes M-orthogonal to the rigid motions (linear mean-axis condition)"
+                            if frame == "mean" else "modes of the beam held at interface x0 (its rows are zero)"),
         "material": {"E": float(E), "nu": float(nu), "rho": float(rho), "model": "isotropic linear elastic"},
         "mesh": {"name": f"{n_elements} ANCF beam elements", "nodes": n_elements + 1, "elements": {}},
         "reduction": {"method": "craig-bampton (ANCF beam linearized at its reference)",
-                      "normal_modes": int(n_interior), "rigid_modes_removed": 6, "modes": int(len(omega)),
+                      "normal_modes": int(n_interior), "rigid_modes_removed": 6 if frame == "mean" else 0, "modes": int(len(omega)),
                       "damping_ratio": zeta.tolist()},
         "interfaces": [{"name": "x0", "coupling": "ancf clamp", "nodes": 1},
                        {"name": "x1", "coupling": "ancf clamp", "nodes": 1}],
@@ -126,11 +134,12 @@ def _clamp_frames(X, n, nodes):
     return np.hstack([B, np.eye(n)[:, interior]]), interior
 
 
-def _craig_bampton(K, M, n_modes):
+def _craig_bampton(K, M, n_modes, held=False):
     """Craig–Bampton on [ξ; w] (the first 12 coordinates the two frames): constraint modes
     Ψ = −K_ww⁻¹K_wξ and fixed-interface modes, then the reduced pair diagonalized and
-    its 6 rigid modes dropped. Returns the modes (in [ξ; w]), ω (rad/s) and the number of
-    fixed-interface modes kept."""
+    its 6 rigid modes dropped — or, ``held``, the first frame's six constraint modes left
+    out (the beam held at x0: no rigid modes). Returns the modes (in [ξ; w]), ω (rad/s)
+    and the number of fixed-interface modes kept."""
     b, i = np.arange(12), np.arange(12, K.shape[0])
     count = len(i) if n_modes is None else int(n_modes)
     if not 0 <= count <= len(i):
@@ -143,9 +152,12 @@ def _craig_bampton(K, M, n_modes):
     V[b, np.arange(12)] = 1.0
     V[np.ix_(i, np.arange(12))] = Psi
     V[np.ix_(i, 12 + np.arange(count))] = Phi
+    rigid = 6
+    if held:
+        V, rigid = V[:, 6:], 0
     K_cb, M_cb = V.T @ K @ V, V.T @ M @ V
     lam, Z = sla.eigh(0.5 * (K_cb + K_cb.T), 0.5 * (M_cb + M_cb.T))
-    return V @ Z[:, 6:], np.sqrt(np.maximum(lam[6:], 0.0)), count
+    return V @ Z[:, rigid:], np.sqrt(np.maximum(lam[rigid:], 0.0)), count
 
 
 def _invariants(X, Ms, P):

@@ -11,6 +11,7 @@ from femdyn.elements.solid_body import SolidBody
 from femdyn.formats.component import component_from_reduction
 from femdyn.mesh.generate import box_mesh
 from femdyn.solvers.reduction import Interface, craig_bampton
+from femdyn.studies.flexible_beam import beam_component, hub_with_beam, tip_deflection  # noqa: F401 (shared)
 
 L, B = 0.4, 0.02
 
@@ -42,45 +43,3 @@ def pendulum(component, modes=None, h0=(0.0, 0.0, 0.0), axes=None, eta=None, gra
     m.revolute("hinge", m.ground, x0, x0.origin0, (0, 1, 0))
     return m, link
 
-
-def hub_with_beam(link, length, n_elements, E, rho, section, axis=(0, 1, 0), gravity=(0, 0, -9.81), angle=None,
-                  modes=None):
-    """A light rigid hub (10 g, point O at the origin and its three axes) on a revolute
-    joint to the ground about ``axis``, carrying a straight beam along x clamped at O: the
-    full ANCF beam (``link="ancf"``, ``Model.clamp``: r, r_y, r_z follow the hub) or the
-    floating-frame body of its Craig–Bampton component (``link="ffr"``, interface x0
-    welded to the hub — the same boundary condition). ``angle``: a TimeFunction driving
-    the hub angle (rad). Returns the model."""
-    from femdyn.elements.beam_component import ancf_beam_component
-    m = femdyn.Model(f"hub with {link} beam", gravity=gravity)
-    O = m.point("O", (0, 0, 0))
-    hub = m.rigid_body("hub", [O], [m.vector(f"hub.{c}", e) for c, e in zip("xyz", np.eye(3))], mass=0.01,
-                       inertia=1e-6 * np.eye(3))
-    hinge = m.revolute("hinge", m.ground, hub, (0, 0, 0), axis)
-    if angle is not None:
-        m.drive_angle("spin", hinge, angle)
-    if link == "ancf":
-        m.straight_beam("beam", (0, 0, 0), (length, 0, 0), n_elements, E, rho, section, element="beam",
-                        y_axis=(0, 1, 0))
-        m.clamp("root", "beam.0", hub)
-        m.sensor_point("tip", m.node(f"beam.{n_elements}"), (length, 0, 0))
-    else:
-        component = beam_component(length, n_elements, E, rho, section)
-        body = m.flexible_body("beam", component, modes=modes)
-        m.weld("root", hub, body.interface("x0"), (0, 0, 0))
-        m.sensor_point("tip", body, (length, 0, 0))
-    return m
-
-
-@lru_cache(maxsize=None)
-def beam_component(length, n_elements, E, rho, section):
-    from femdyn.elements.beam_component import ancf_beam_component
-    return ancf_beam_component(length, E, rho, section, n_elements)
-
-
-def tip_deflection(results, system, direction):
-    """Tip displacement (m) along the hub's axis ``direction`` (0 x, 1 y, 2 z) relative to
-    the rigid hub frame: (r_tip − O)·e_hub."""
-    tip = np.column_stack([results["tip.x"], results["tip.y"], results["tip.z"]])
-    e = results.q[:, system.nodes[f"hub.{'xyz'[direction]}"].dofs]
-    return np.einsum("ti,ti->t", tip, e)
