@@ -25,7 +25,8 @@ def main(out):
             f"floating frame, mean axes ({MODES} modes)": spin_up("ffr", RATE, h=H, modes=MODES, frame="mean"),
             f"floating frame, tangent frame ({MODES} modes)": spin_up("ffr", RATE, h=H, modes=MODES, frame="x0")}
     for label, (t, d, status) in runs.items():
-        print(f"{label:45s} peak tip deflection {np.abs(d).max():10.4g} m, reached t = {t[-1]:.2f} s ({status.split(":")[0]})")
+        print(f"{label:45s} peak tip deflection {np.abs(d).max():10.4g} m, reached t = {t[-1]:.2f} s "
+              f"({status.split(':')[0]})")
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -112,7 +112,7 @@ def rotated_vector(theta, b):
     df = (2 * a1[:, None, None] * outer(b, theta) + 2 * b1[:, None, None] * outer(g, theta)
           + b0[:, None, None] * Bx + 2 * (g1 * h)[:, None, None] * outer(theta, theta)
           + g0[:, None, None] * (outer(theta, b) + h[:, None, None] * I))
-    d2 = lambda c0, c1: 2 * c0[:, None, None] * I + 4 * c1[:, None, None] * outer(theta, theta)   # ∂²(scalar)/∂θ²
+    d2 = lambda c0, c1: 2 * c0[:, None, None] * I + 4 * c1[:, None, None] * outer(theta, theta)   # ∂²c(s)/∂θ²
     Ha, Hb, Hg = d2(a1, a2), d2(b1, b2), d2(g1, g2)
     d_hth = b[:, None, :] * theta[:, :, None] + h[:, None, None] * I          # ∂(h θ_c)/∂θ_a at [m, c, a]
     dd_hth = np.einsum("ma,cb->mcab", b, I) + np.einsum("mb,ca->mcab", b, I)

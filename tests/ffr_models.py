@@ -11,7 +11,6 @@ from femdyn.elements.solid_body import SolidBody
 from femdyn.formats.component import component_from_reduction
 from femdyn.mesh.generate import box_mesh
 from femdyn.solvers.reduction import Interface, craig_bampton
-from femdyn.studies.flexible_beam import beam_component, hub_with_beam, tip_deflection  # noqa: F401 (shared)
 
 L, B = 0.4, 0.02
 

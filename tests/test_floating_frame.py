@@ -168,8 +168,9 @@ def test_rotated_vector_derivatives_match_finite_differences():
         assert np.allclose(f, [_expm(skew(t)) @ v for t, v in zip(theta, b)], atol=1e-13)
         for k in range(3):
             e = 1e-6 * np.eye(3)[k]
-            assert np.abs(df[:, :, k] - (rotated_vector(theta + e, b)[0] - rotated_vector(theta - e, b)[0]) / 2e-6).max() < 1e-8
-            assert np.abs(d2f[:, :, :, k] - (rotated_vector(theta + e, b)[1] - rotated_vector(theta - e, b)[1]) / 2e-6).max() < 1e-8
+            plus, minus = rotated_vector(theta + e, b), rotated_vector(theta - e, b)
+            assert np.abs(df[:, :, k] - (plus[0] - minus[0]) / 2e-6).max() < 1e-8
+            assert np.abs(d2f[:, :, :, k] - (plus[1] - minus[1]) / 2e-6).max() < 1e-8
 
 
 def test_sensors_read_the_modes():

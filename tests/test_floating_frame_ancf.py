@@ -10,11 +10,10 @@ import pytest
 
 import femdyn
 from femdyn.elements import sections
-from femdyn.elements.beam_component import ancf_beam_component
 from femdyn.formats.component import read_component, validate, write_component
 from femdyn.solvers.generalized_alpha import Options, integrate
 from femdyn.solvers.modal import eigenmodes
-from ffr_models import beam_component, hub_with_beam, tip_deflection
+from femdyn.studies.flexible_beam import beam_component, hub_with_beam, tip_deflection
 
 SECTION = sections.rectangular(0.02, 0.02)
 STEEL = (1.0, 4, 2.1e11, 7800.0, SECTION)          # length (m), elements, E (Pa), ρ (kg/m³), section

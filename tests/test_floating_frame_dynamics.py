@@ -3,7 +3,6 @@ body, a free body keeps its momentum and angular momentum, a free flexible chain
 conserves energy to second order in h (ρ∞ = 1), and the linearized body reproduces the
 component's frequencies, free and held at an interface."""
 import numpy as np
-import pytest
 import scipy.linalg as sla
 
 import femdyn

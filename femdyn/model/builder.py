@@ -573,7 +573,8 @@ class Model:
         if np.ndim(gauge) == 0:
             index = int(gauge)
             if not 0 <= index < len(points):
-                raise ModelError(f"gauge sensor '{name}': body '{body.name}' has {len(points)} gauges, got index {gauge}")
+                raise ModelError(f"gauge sensor '{name}': body '{body.name}' has {len(points)} gauges, "
+                                 f"got index {gauge}")
         else:
             dist = np.linalg.norm(points - vector3(gauge, f"gauge sensor '{name}': point (m)"), axis=1)
             if not len(dist) or dist.min() > 1e-9 * max(1.0, np.linalg.norm(gauge)):

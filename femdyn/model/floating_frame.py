@@ -321,7 +321,8 @@ class FloatingFrameBody(Part):
             cells = [(kind, c.arrays[key]) for kind, key in (("tetra", "mesh_tetra"), ("hexahedron", "mesh_hexahedron"))
                      if key in c.arrays]
             return self.deformed(q, c.mesh_points, c.mesh_shapes), cells
-        return self.deformed(q, c.output_points, c.output_shapes), [("vertex", np.arange(len(c.output_points))[:, None])]
+        vertices = np.arange(len(c.output_points))[:, None]
+        return self.deformed(q, c.output_points, c.output_shapes), [("vertex", vertices)]
 
     def modal_coordinates(self, q):
         """η (n_η,) at coordinates q."""
@@ -347,7 +348,8 @@ class FloatingFrameBody(Part):
         """∂Z/∂η (4, 4, n_η)."""
         dZ = np.zeros((4, 4, self.n_modes))
         dZ[0, 1:] = dZ[1:, 0] = self.Ct
-        dZ[1:, 1:] = self.Cx + self.Cx.transpose(1, 0, 2) + np.einsum("cdkl,l->cdk", self.Cpp + self.Cpp.transpose(0, 1, 3, 2), eta)
+        both = self.Cpp + self.Cpp.transpose(0, 1, 3, 2)
+        dZ[1:, 1:] = self.Cx + self.Cx.transpose(1, 0, 2) + np.einsum("cdkl,l->cdk", both, eta)
         return dZ
 
     def _P(self, G):
