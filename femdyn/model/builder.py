@@ -211,7 +211,7 @@ class Model:
         >>> m.revolute("hub", m.ground, link.interface("x0"), (0, 0, 0), (0, 0, 1))   # doctest: +SKIP
         """
         from femdyn.formats.component import Component, read_component
-        from .floating_frame import FloatingFrameBody, InterfaceFrame, modal_node_kind
+        from .floating_frame import FloatingFrameBody, InterfaceFrame, modal_node_kind, truncated
         from ..geometry import rotated_vector
         what = f"flexible body '{name}'"
         comp = component if isinstance(component, Component) else read_component(component)
@@ -714,20 +714,6 @@ class Model:
         """
         from .system import System
         return System(copy.deepcopy(self))
-
-
-def truncated(component, modes, what):
-    """``component`` with only its first ``modes`` modes (all arrays with a mode axis sliced;
-    unit modal mass and diagonal stiffness keep the truncation consistent)."""
-    from femdyn.formats.component import FIELDS, Component
-    if modes > component.n_modes:
-        raise ModelError(f"{what}: modes = {modes}, but the component has {component.n_modes}")
-    arrays = {}
-    for key, value in component.arrays.items():
-        shape = FIELDS.get(key, ((),))[0]
-        index = tuple(slice(0, modes) if s == "q" else slice(None) for s in shape)
-        arrays[key] = value[index] if index else value
-    return Component(component.header, arrays)
 
 
 def _mass_of(what, mass, density, area, length):

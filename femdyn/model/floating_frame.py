@@ -49,13 +49,66 @@ ORIENTATION_ROWS = ((0, 1), (0, 2), (1, 2), (1, 0), (2, 0), (2, 1))   # (i, j): 
 
 
 def modal_node_kind(n_modes):
-    """The node kind holding ``n_modes`` modal coordinates in ⌈n/3⌉ slots of three (the
-    unused last coordinates of the last slot are fixed to zero by the body)."""
+    """The node kind holding ``n_modes`` modal coordinates in ⌈n/3⌉ slots of three: slot
+    ``eta3k`` holds η_3k, η_3k+1, η_3k+2 as its x, y, z (the unused coordinates of the last
+    slot are fixed to zero by the body). Registered on first use.
+
+    Parameters
+    ----------
+    n_modes : int
+
+    Returns
+    -------
+    str
+        The kind's name, ``"modal<slots>"``.
+
+    Example
+    -------
+    >>> modal_node_kind(10)
+    'modal4'
+    """
     slots = -(-n_modes // 3)
     name = f"modal{slots}"
     if name not in KINDS:
         register_node_kind(name, tuple(f"eta{3 * k}" for k in range(slots)))
     return name
+
+
+def truncated(component, modes, what):
+    """The component with only its first ``modes`` modes: every array with a mode axis is
+    sliced (unit modal mass and diagonal stiffness keep the truncation consistent).
+
+    Parameters
+    ----------
+    component : femdyn.formats.component.Component
+    modes : int
+        Modes kept (0: a rigid body).
+    what : str
+        Names the caller in the error message.
+
+    Returns
+    -------
+    Component
+
+    Raises
+    ------
+    ModelError
+        When the component has fewer modes.
+
+    Example
+    -------
+    >>> truncated(component, 4, "link").n_modes            # doctest: +SKIP
+    4
+    """
+    from femdyn.formats.component import FIELDS, Component
+    if modes > component.n_modes:
+        raise ModelError(f"{what}: modes = {modes}, but the component has {component.n_modes}")
+    arrays = {}
+    for key, value in component.arrays.items():
+        shape = FIELDS.get(key, ((),))[0]
+        index = tuple(slice(0, modes) if s == "q" else slice(None) for s in shape)
+        arrays[key] = value[index] if index else value
+    return Component(component.header, arrays)
 
 
 class Attachment:
