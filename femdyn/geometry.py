@@ -68,7 +68,7 @@ def _rodrigues_coefficients(s):
     return out
 
 
-def rotated_vector(theta, b):
+def rotated_vector(theta, b, second=True):
     """R(θ) b for the rotation vector θ (R = exp([θ]×), Rodrigues' formula), with its first
     and second derivatives in θ; exact at any angle, including θ = 0.
 
@@ -81,6 +81,8 @@ def rotated_vector(theta, b):
         Rotation vectors (rad).
     b : array_like (m, 3) or (3,)
         Vectors to rotate (any unit).
+    second : bool
+        Also the second derivatives (else ``d2f`` is None).
 
     Returns
     -------
@@ -88,7 +90,7 @@ def rotated_vector(theta, b):
         R(θ) b.
     df : ndarray (m, 3, 3)
         ∂f_c/∂θ_a at [m, c, a].
-    d2f : ndarray (m, 3, 3, 3)
+    d2f : ndarray (m, 3, 3, 3) or None
         ∂²f_c/∂θ_a∂θ_b at [m, c, a, b].
 
     Example
@@ -112,6 +114,8 @@ def rotated_vector(theta, b):
     df = (2 * a1[:, None, None] * outer(b, theta) + 2 * b1[:, None, None] * outer(g, theta)
           + b0[:, None, None] * Bx + 2 * (g1 * h)[:, None, None] * outer(theta, theta)
           + g0[:, None, None] * (outer(theta, b) + h[:, None, None] * I))
+    if not second:
+        return f, df, None
     d2 = lambda c0, c1: 2 * c0[:, None, None] * I + 4 * c1[:, None, None] * outer(theta, theta)   # ∂²c(s)/∂θ²
     Ha, Hb, Hg = d2(a1, a2), d2(b1, b2), d2(g1, g2)
     d_hth = b[:, None, :] * theta[:, :, None] + h[:, None, None] * I          # ∂(h θ_c)/∂θ_a at [m, c, a]

@@ -236,7 +236,7 @@ class Model:
         names = [i.get("name", f"interface{k}") for k, i in enumerate(comp.header.get("interfaces", []))]
         names += [f"interface{k}" for k in range(len(names), len(comp.interface_origins))]
         for k, (iname, o, shape) in enumerate(zip(names, comp.interface_origins, comp.interface_shapes)):
-            rot = rotated_vector(np.tile(shape[3:] @ eta, (3, 1)), np.eye(3))[0].T      # columns R_k e_j
+            rot = rotated_vector(np.tile(shape[3:] @ eta, (3, 1)), np.eye(3), second=False)[0].T   # columns R_k e_j
             point = self.point(f"{name}.{iname}", position + R @ (o + shape[:3] @ eta))
             vecs = [self.vector(f"{name}.{iname}.{c}", R @ rot[:, j]) for j, c in enumerate("xyz")]
             body.interfaces.append(self._add_body(InterfaceFrame(f"{name}.{iname}", body, k, point, vecs)))

@@ -166,7 +166,7 @@ class Attachment:
         rows = np.flatnonzero(~point)
         if rows.size:
             x0, Ar, Psi = X[rows, 0], A[rows], self.Psi[k[rows]]
-            f, df, _ = rotated_vector(np.einsum("mak,mk->ma", Psi, eta[rows]), I3[idx[rows]])
+            f, df, _ = rotated_vector(np.einsum("mak,mk->ma", Psi, eta[rows]), I3[idx[rows]], second=False)
             d = np.einsum("mi,mci->mc", x0, Ar)
             phi[rows] = np.einsum("mc,mc->m", d, f)
             grad[rows, 0:3] = np.einsum("mc,mci->mi", f, Ar)
