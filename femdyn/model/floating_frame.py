@@ -129,6 +129,10 @@ class Attachment:
         Interface origins o_k (m, reference frame).
     translations, rotations : ndarray (n_if, 3, n_η)
         Φ_k (m per unit η) and Ψ_k (rad per unit η).
+
+    Example
+    -------
+    >>> kind = Attachment(c.interface_origins, c.interface_shapes[:, :3], c.interface_shapes[:, 3:])  # doctest: +SKIP
     """
 
     def __init__(self, origins, translations, rotations):
@@ -220,6 +224,10 @@ class InterfaceFrame(Frame, Part):
         Point node of the frame origin (m).
     axes : list of Node
         Unit-vector nodes of the interface axes (global components).
+
+    Example
+    -------
+    >>> m.revolute("hinge", m.ground, "bar.root", (0, 0, 0), (0, 1, 0))     # doctest: +SKIP
     """
 
     mass = 0.0
@@ -275,6 +283,11 @@ class FloatingFrameBody(Part):
     mass : float
         Mass (kg).
     interfaces : list of InterfaceFrame
+
+    Example
+    -------
+    >>> bar = m.flexible_body("bar", "bar.fdc")                           # doctest: +SKIP
+    >>> bar.interface("root"), bar.mass                                  # doctest: +SKIP
     """
 
     constant_mass = False

@@ -231,7 +231,8 @@ class Universal(Joint):
 
 def rotation_locks(name, body_a, body_b):
     """Independent rows a_i·b_j = const locking the relative rotation of two bodies (at most 3)
-    among the dot products of their orthonormal material vectors; returns (rows, rank)."""
+    among the dot products of their orthonormal material vectors; returns (rows, rank)
+    (e.g. ``rotation_locks("weld", ground, body)`` for a body with three directions)."""
     ea, ea0 = body_a.span_basis()
     eb, eb0 = body_b.span_basis()
     candidates = [(Equation(Dot, (ea[i], eb[j]), None, float(ea0[:, i] @ eb0[:, j]), None,
@@ -243,7 +244,8 @@ def rotation_locks(name, body_a, body_b):
 class Weld(Joint):
     """Rigid connection of two bodies at ``point``: coincidence (3 rows) and the relative
     rotation locked (3 rows); both bodies, or the ground and a body, must have full
-    orientation (e.g. a flexible body's interface frame held to the ground)."""
+    orientation (e.g. a flexible body's interface frame held to the ground):
+    ``Model.weld("root", m.ground, "bar.root", (0, 0, 0))``."""
 
     kind = "weld"
 

@@ -120,7 +120,8 @@ class ActuatorSensor(Sensor):
 class FlexiblePointSensor(Sensor):
     """Position (m) and velocity (m/s) of an output point of a floating-frame body,
     recovered from its stored mode shapes: r = r_ref + A(x + Φ_p η) (see
-    :mod:`femdyn.model.floating_frame`)."""
+    :mod:`femdyn.model.floating_frame`). Made by ``Model.sensor_point`` on a flexible body,
+    e.g. ``m.sensor_point("tip", "bar", (0.4, 0, 0))``; ``index`` is the output point's."""
 
     def __init__(self, name, body, index):
         self.name, self.body, self.index = name, body, index
@@ -135,7 +136,8 @@ class FlexiblePointSensor(Sensor):
 class GaugeSensor(Sensor):
     """Strains (dimensionless, Voigt order of the component's ``strain_order``, engineering
     shear) at a gauge point of a floating-frame body: ε = E_g η, E_g the stored strain
-    modes (linear strain of the modal displacement field in the reference frame)."""
+    modes (linear strain of the modal displacement field in the reference frame). Made by
+    ``Model.sensor_gauge``, e.g. ``m.sensor_gauge("root", "bar", 0)``."""
 
     def __init__(self, name, body, index):
         self.name, self.body, self.index = name, body, index

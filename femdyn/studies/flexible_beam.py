@@ -68,7 +68,8 @@ class SpinUp(TimeFunction):
 
 @lru_cache(maxsize=None)
 def beam_component(length, n_elements, E, rho, section, frame="mean"):
-    """The Craig–Bampton component of the ANCF beam (all modes; cached per beam and frame)."""
+    """The Craig–Bampton component of the ANCF beam (all modes; cached per beam and frame),
+    e.g. ``beam_component(10.0, 8, SPIN_E, SPIN_RHO, SPIN_SECTION)``."""
     from ..elements.beam_component import ancf_beam_component
     return ancf_beam_component(length, E, rho, section, n_elements, frame=frame)
 
@@ -127,7 +128,8 @@ def hub_with_beam(link, length, n_elements, E, rho, section, axis=(0, 1, 0), gra
 
 def tip_deflection(results, system, axis):
     """Tip position (m) along the hub's axis ``axis`` (0 x, 1 y, 2 z), (r_tip − O)·e: the
-    deflection relative to the rigid hub frame for the axes across the beam."""
+    deflection relative to the rigid hub frame for the axes across the beam, e.g.
+    ``tip_deflection(results, system, 1)`` in the plane of a spin about z."""
     tip = np.column_stack([results["tip.x"], results["tip.y"], results["tip.z"]])
     e = results.q[:, system.nodes[f"hub.{'xyz'[axis]}"].dofs]
     return np.einsum("ti,ti->t", tip, e)
@@ -159,6 +161,10 @@ def spin_up(link, rate, duration=15.0, t_end=15.0, h=0.01, n_elements=8, modes=N
         In-plane tip deflection (m) relative to the hub frame.
     status : str
         The run's status ("completed" or the reason it stopped).
+
+    Example
+    -------
+    >>> t, deflection, status = spin_up("ancf", 4.0)          # doctest: +SKIP
     """
     from ..errors import SolverError
     from ..solvers.generalized_alpha import Options, integrate
