@@ -32,7 +32,7 @@ from femdyn.results.store import ResultsWriter
 
 from .blocks import TangentValues
 from .initial import consistent_state
-from .kkt import KKTMatrix
+from .kkt import ACCEPT, KKTMatrix
 
 
 @dataclass
@@ -243,7 +243,7 @@ class NewtonStep:
             if fresh:
                 self.factorize(x, res)
             previous, base_merit = measure, merit
-            dx = self.kkt.solve(-res.rhs)
+            dx = self.kkt.solve(-res.rhs, accuracy=ACCEPT)
             self.update(x, dx)
         else:
             status = _stalled(history, o)

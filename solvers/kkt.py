@@ -28,6 +28,7 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from femdyn.errors import SingularMatrixError
+from femdyn.sparse import product
 
 from .blocks import BlockLayout, SaddlePattern, TangentValues
 from .diagnosis import singular_saddle
@@ -110,14 +111,19 @@ class KKTMatrix:
 
     def _equilibrate(self, S, symmetric, force):
         """Set D (``self.d``) and Ŝ = D S D (``self.scaled``); D is recomputed when ``force``d or
-        for a new pattern. Returns whether D was recomputed."""
+        for a new pattern. Returns whether D was recomputed. Ŝ and the regularized copy the
+        LDLᵀ factorizes keep their arrays for the pattern: the values are written in place."""
         new = force or getattr(self, "_scaled_of", None) is not S.indptr
         if new:
             self.d = _equilibration(S, symmetric)
             columns = np.repeat(np.arange(S.shape[1]), np.diff(S.indptr))
             self._entry_scale = self.d[S.indices] * self.d[columns]
             self._scaled_of = S.indptr
-        self.scaled = sp.csc_matrix((S.data * self._entry_scale, S.indices, S.indptr), shape=S.shape)
+            self.scaled = sp.csc_matrix((S.data * self._entry_scale, S.indices, S.indptr), shape=S.shape)
+            self._regularized = sp.csc_matrix((self.scaled.data.copy(), S.indices, S.indptr), shape=S.shape)
+            self._work = np.empty((2, S.shape[0]))
+        else:
+            np.multiply(S.data, self._entry_scale, out=self.scaled.data)
         return new
 
     def _ldl(self, S):
@@ -125,23 +131,30 @@ class KKTMatrix:
         n, size = self.system.n, S.shape[0]
         diagonal = self.diagonal_slots
         scale = max(np.abs(S.data[diagonal[:n]]).max(initial=0.0), 1e-300)
-        data = S.data.copy()
-        data[diagonal[:n][self.massless]] += MASSLESS * scale
-        data[diagonal[n:]] -= MULTIPLIER * scale
-        R = sp.csc_matrix((data, S.indices, S.indptr), shape=S.shape)
+        R = self._regularized
+        np.copyto(R.data, S.data)
+        R.data[diagonal[:n][self.massless]] += MASSLESS * scale
+        R.data[diagonal[n:]] -= MULTIPLIER * scale
         try:
-            if self.symbolic is None or self.symbolic_shape != (R.indptr.tobytes(), R.indices.tobytes()):
+            if self.symbolic is None or not self._same_pattern(R):
                 self.symbolic = analyze(R, mode="simplicial", ordering_method="amd")
-                self.symbolic_shape = (R.indptr.tobytes(), R.indices.tobytes())
+                self.symbolic_shape = (R.indptr, R.indices, R.indptr.tobytes(), R.indices.tobytes())
             self.symbolic.cholesky_inplace(R)
         except CholmodError:
             return False
         self.solve_factor, self.backend = self.symbolic, "cholmod-ldl"
         probe = np.cos(np.arange(size))          # a fixed, generic right-hand side
         plain = self.solve_factor(probe)
-        refined = plain + self.solve_factor(probe - S @ plain)
+        refined = plain + self.solve_factor(probe - product(S, plain))
         self.refine = not all(_close(plain[b], refined[b], PLAIN) for b in (slice(0, n), slice(n, size)))
         return not self.refine or _accurate(S, self._solve_scaled(probe), probe, ACCEPT)
+
+    def _same_pattern(self, R):
+        """Whether R has the pattern of the last symbolic analysis (the same arrays, or equal ones)."""
+        indptr, indices, indptr_bytes, indices_bytes = self.symbolic_shape
+        if indptr is R.indptr and indices is R.indices:
+            return True
+        return indptr_bytes == R.indptr.tobytes() and indices_bytes == R.indices.tobytes()
 
     def _lu(self, S, q, t):
         try:
@@ -151,29 +164,37 @@ class KKTMatrix:
             raise SingularMatrixError(self.diagnose(q, t, str(err))) from None
         self.solve_factor, self.backend = lu.solve, "superlu"
 
-    def solve(self, rhs, check=True):
-        """x with S x = ``rhs`` for the last factorized S."""
-        x = self.d * self._solve_scaled(self.d * rhs)
+    def solve(self, rhs, check=True, accuracy=0.0):
+        """x with S x = ``rhs`` for the last factorized S.
+
+        ``accuracy``: where the factors need refinement, it stops once the equilibrated
+        residual is at or below ``accuracy``·max|D rhs| (0: until it stops falling, i.e.
+        to round-off). A Newton correction needs no more than ACCEPT: an error ε in it
+        adds about ε to the contraction factor."""
+        x = self.d * self._solve_scaled(self.d * rhs, accuracy)
         if check and not np.all(np.isfinite(x)):
             raise SingularMatrixError("the KKT solve returned non-finite values: the iteration matrix is "
                                       "numerically singular")
         return x
 
-    def _solve_scaled(self, rhs):
-        """Solve Ŝ y = rhs, refined against the exact Ŝ where the factors need it."""
+    def _solve_scaled(self, rhs, accuracy=0.0):
+        """Solve Ŝ y = rhs, refined against the exact Ŝ where the factors need it (see :meth:`solve`)."""
         y = self.solve_factor(rhs)
         if self.backend == "cholmod-ldl" and self.refine:
-            residual = rhs - self.scaled @ y
+            residual, scratch = self._work
+            np.subtract(rhs, product(self.scaled, y, scratch), out=residual)
             size = np.abs(residual).max(initial=0.0)
+            target = max(accuracy, 1e-14) * max(np.abs(rhs).max(initial=0.0), 1e-300)
             for _ in range(REFINEMENTS):
-                if size <= 1e-14 * max(np.abs(rhs).max(initial=0.0), 1e-300):
+                if size <= target:
                     break
                 step = y + self.solve_factor(residual)
-                new_residual = rhs - self.scaled @ step
+                new_residual = rhs - product(self.scaled, step, scratch)
                 new_size = np.abs(new_residual).max()
                 if not new_size < size:
                     break
-                y, residual, size = step, new_residual, new_size
+                y, size = step, new_size
+                residual[:] = new_residual
         return y
 
     def diagnose(self, q, t, reason):
@@ -201,4 +222,4 @@ def _close(x, y, tol):
 
 def _accurate(S, x, b, tol):
     """S x = b to ``tol`` in the max norm (b is O(1)), with finite x."""
-    return bool(np.all(np.isfinite(x)) and np.abs(S @ x - b).max() <= tol)
+    return bool(np.all(np.isfinite(x)) and np.abs(product(S, x) - b).max() <= tol)
