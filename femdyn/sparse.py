@@ -41,8 +41,13 @@ class Pattern:
         if out is None:
             return np.bincount(self.index, weights=values, minlength=self.nnz)
         out[:] = 0.0
-        _scatter_add(self.index, values, 1.0, 0, out)
+        self.add(values, out)
         return out
+
+    def add(self, values, out, start=0, weight=1.0):
+        """out += ``weight`` · the compressed form of ``values``, the COO values of the
+        entries start … start + len(values) − 1 of the pattern (one piece of it)."""
+        _scatter_add(self.index, np.asarray(values, float), float(weight), start, out)
 
     def assemble(self, values):
         cls = sp.csr_matrix if self.fmt == "csr" else sp.csc_matrix

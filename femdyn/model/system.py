@@ -14,7 +14,7 @@ from .constraints import ConstraintSet, Equation
 from .loads import ConstantForce
 from .protocol import Part
 from .vectorfunctions import Dot
-from ..sparse import Pattern
+from ..sparse import Pattern, product
 
 
 class System:
@@ -190,7 +190,7 @@ class System:
 
     def inertia_force(self, q, a):
         """M(q) q̈ (N per unit of q)."""
-        return self.mass(q) @ a
+        return product(self.mass(q), a)
 
     def mass_derivative_values(self, q, a):
         """Values of ∂(M(q) a)/∂q on (md_rows, md_cols) (empty for constant mass)."""
@@ -245,7 +245,7 @@ class System:
 
     def kinetic_energy(self, v, q=None):
         """½ q̇ᵀ M(q) q̇ (J)."""
-        return 0.5 * v @ (self.mass(q) @ v)
+        return 0.5 * v @ product(self.mass(q), v)
 
     def potential_energy(self, q):
         """Gravity potential −Q_gᵀq (constant gravity) plus the parts' potential energies (J)."""
