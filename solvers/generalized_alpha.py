@@ -129,11 +129,13 @@ class State:
 
 class Residuals:
     """Residuals of one Newton iterate: dynamic r, constraint Φ, the scaled right-hand
-    side of the linear system, their error measures, and what the matrix needs."""
+    side of the linear system, their error measures, what the matrix needs, and the
+    merit ‖rhs‖₂ that Newton reduces (computed from ``rhs`` unless given)."""
 
-    def __init__(self, r, phi, rhs, e_dyn, e_con, jac, Phi_q=None):
+    def __init__(self, r, phi, rhs, e_dyn, e_con, jac, Phi_q=None, merit=None):
         self.r, self.phi, self.rhs, self.e_dyn, self.e_con = r, phi, rhs, e_dyn, e_con
         self.jac, self.Phi_q = jac, Phi_q
+        self.merit = _norm(rhs) if merit is None else merit
 
 
 class NewtonStep:
@@ -167,7 +169,9 @@ class NewtonStep:
 
     def residuals(self, x):
         r, Q, phi, jac = self.sys.residual(x.q, x.v, x.a, x.lam, x.t)
-        return Residuals(r, phi, np.concatenate([self.beta_h2 * r, phi]), _relative(r, Q), _norm(phi), jac)
+        r2, phi2 = r @ r, phi @ phi
+        return Residuals(r, phi, np.concatenate([self.beta_h2 * r, phi]), math.sqrt(r2) / max(1.0, _norm(Q)),
+                         math.sqrt(phi2), jac, merit=math.sqrt(self.beta_h2 ** 2 * r2 + phi2))
 
     def matrix_values(self, x, jac):
         """The pieces of the iteration matrix at the iterate x (Φ_q values ``jac``)."""
@@ -225,7 +229,7 @@ class NewtonStep:
                 status = CONVERGED
                 break
             measure = res.e_dyn / o.tol_dynamic + res.e_con / o.tol_constraint
-            merit = _norm(res.rhs)    # what Newton reduces (e_dyn saturates at 1 when elastic forces dominate Q)
+            merit = res.merit         # what Newton reduces (e_dyn saturates at 1 when elastic forces dominate Q)
             if fresh and merit > base_merit and backtracks < o.max_backtracks:
                 dx *= 0.5                 # a fresh Newton step made the residual grow: take half of it
                 self.update(x, -dx)

@@ -23,6 +23,8 @@ accurate (an indefinite A, e.g. a statically unstable structure) or the matrix i
 symmetric, SuperLU with partial pivoting is used instead. Factors are kept and reused
 until the caller asks for new ones.
 """
+import math
+
 import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
@@ -176,7 +178,7 @@ class KKTMatrix:
         to round-off). A Newton correction needs no more than ACCEPT: an error ε in it
         adds about ε to the contraction factor."""
         x = self.d * self._solve_scaled(self.d * rhs, accuracy)
-        if check and not np.all(np.isfinite(x)):
+        if check and not math.isfinite(x.sum()) and not np.all(np.isfinite(x)):    # (a finite sum: all finite)
             raise SingularMatrixError("the KKT solve returned non-finite values: the iteration matrix is "
                                       "numerically singular")
         return x
