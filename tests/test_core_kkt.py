@@ -17,6 +17,7 @@ import femdyn
 from femdyn.elements import sections
 from femdyn.solvers.generalized_alpha import NewtonStep, Options, Parameters, State
 from femdyn.solvers.initial import consistent_state
+from femdyn.solvers import kkt as kkt_module
 from femdyn.solvers.kkt import ACCEPT, PLAIN
 
 
@@ -93,7 +94,7 @@ def test_refinement_stops_where_a_newton_correction_is_accurate_enough():
     on the exact matrix within 1e-6 relative (the 1e-9 residual times the condition number
     ≈ 21 of the equilibrated chain matrix, with room), inside the 1e-4 a Newton correction tolerates."""
     system, kkt = factorized_step(rigid_chain())
-    assert kkt.refine                         # the chain's LDLᵀ needs refinement (massless axes)
+    kkt.refine = True                         # as the eigenmodes ask; the factor below needs it
     b = np.random.default_rng(8).standard_normal(kkt.matrix.shape[0])
     counting = kkt.solve_factor = _Counting(kkt.solve_factor, error=1e-3)
     newton = kkt.solve(b, accuracy=ACCEPT)
@@ -115,3 +116,18 @@ def test_plain_factors_are_solved_once():
     kkt.solve(np.ones(kkt.matrix.shape[0]), accuracy=ACCEPT)
     kkt.solve(np.ones(kkt.matrix.shape[0]))
     assert counting.calls == 2
+
+
+@pytest.mark.parametrize("multiplier, refine", [(1e-12, True), (kkt_module.MULTIPLIER, False)])
+def test_refinement_decision_follows_the_probe(monkeypatch, multiplier, refine):
+    """The chain's LDLᵀ without pivoting loses accuracy as 1/δ (δ the multiplier-block
+    regularization): at δ = 1e-12 one refinement step changes the probe solution by
+    ~1e-4 relative, more than PLAIN, and every solve is refined; at the default 1e-10 by
+    ~1e-6, and the factors are used as they are. Either way the solve agrees with SuperLU
+    on the exact matrix within the 1e-4 a Newton correction tolerates."""
+    monkeypatch.setattr(kkt_module, "MULTIPLIER", multiplier)
+    system, kkt = factorized_step(rigid_chain())
+    assert kkt.refine is refine
+    b = np.random.default_rng(4).standard_normal(kkt.matrix.shape[0])
+    exact = spla.spsolve(kkt.matrix.tocsc(), b)
+    assert np.abs(kkt.solve(b, accuracy=ACCEPT) - exact).max() <= PLAIN * np.abs(exact).max()
