@@ -42,11 +42,12 @@ class Disagreement(AssertionError):
 
 
 def arguments(sizes, doc, steps=200):
-    """--sizes, --steps (timed steps per run), --repeat (interleaved repetitions), --quick."""
+    """--sizes, --steps (timed steps per run), --repeat (interleaved repetitions), --h, --quick."""
     ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=sizes)
     ap.add_argument("--steps", type=int, default=steps)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--h", type=float, default=H, help="time step (s)")
     ap.add_argument("--quick", action="store_true", help="sizes up to 64, 50 steps, 3 repetitions")
     a = ap.parse_args()
     if a.quick:
@@ -119,7 +120,7 @@ class ExudynCase:
         return seconds, np.asarray(self.tip(), float), self.mbs.sys["dynamicSolver"].it.newtonStepsCount / steps
 
 
-def compare(cases, steps, repeat, tolerance, warmup=5):
+def compare(cases, steps, repeat, tolerance, h=H, warmup=5):
     """Time the cases side by side and check them (see the module docstring).
 
     Returns
@@ -140,16 +141,16 @@ def compare(cases, steps, repeat, tolerance, warmup=5):
     for _ in range(repeat):
         for c in cases:
             rec = out[c.name]
-            seconds, rec["tip"], rec["iterations"] = c.run(warmup + steps)
+            seconds, rec["tip"], rec["iterations"] = c.run(warmup + steps, h)
             rec["long"].append(seconds)
-            rec["short"].append(c.run(warmup)[0])
+            rec["short"].append(c.run(warmup, h)[0])
     for c in cases:
         rec = out[c.name]       # each long run less the best short run: a slow short run cannot make it negative
         rec["costs"] = [(t - min(rec["short"])) / steps for t in rec["long"]]
         rec["cost"] = min(rec["costs"])
-        rec["tight"], tip = _reference(c, warmup + steps)
+        rec["tight"], tip = _reference(c, warmup + steps, h)
         rec["newton_error"] = _distance(rec["tip"], tip)
-        rec["step_error"] = 4.0 / 3.0 * _distance(rec["tip"], c.run(2 * (warmup + steps), h=H / 2)[1])
+        rec["step_error"] = 4.0 / 3.0 * _distance(rec["tip"], c.run(2 * (warmup + steps), h / 2)[1])
     if len(cases) > 1:
         a, b = (out[c.name]["tip"] for c in cases[:2])
         out["difference"] = _distance(a, b)
@@ -160,12 +161,12 @@ def compare(cases, steps, repeat, tolerance, warmup=5):
     return out
 
 
-def _reference(case, steps):
+def _reference(case, steps, h):
     """(tolerance factor, tip) of the tightest reference run that converges; (nan, nan tip)
     when none does (the timed run is then at the code's own round-off floor)."""
     for factor in TIGHT:
         try:
-            return factor, case.run(steps, tight=factor)[1]
+            return factor, case.run(steps, h, tight=factor)[1]
         except case.failure:
             continue
     return math.nan, np.full(3, math.nan)
@@ -220,7 +221,7 @@ def header(prefix, compared):
     return f"{'N':>5} {prefix} | {HEADER} | {HEADER} | {COMPARISON}   (femdyn | Exudyn | comparison)"
 
 
-def run_sizes(sizes, cases_of, steps, repeat, tolerance, prefix_of, header_prefix):
+def run_sizes(sizes, cases_of, steps, repeat, tolerance, prefix_of, header_prefix, h=H):
     """Compare the codes at every size, print a row each and the fitted slopes at the end;
     ``cases_of(n)`` gives the cases, ``prefix_of(n)`` the leading columns of its row."""
     costs = {}
@@ -228,7 +229,7 @@ def run_sizes(sizes, cases_of, steps, repeat, tolerance, prefix_of, header_prefi
         cases = cases_of(n)
         if not costs:
             print(header(header_prefix, len(cases) > 1))
-        out = compare(cases, steps, repeat, tolerance)
+        out = compare(cases, steps, repeat, tolerance, h)
         print(table(n, prefix_of(n), out), flush=True)
         for c in cases:
             costs.setdefault(c.name, []).append(out[c.name]["cost"])

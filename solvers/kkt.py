@@ -177,10 +177,11 @@ class KKTMatrix:
     def solve(self, rhs, check=True, accuracy=0.0):
         """x with S x = ``rhs`` for the last factorized S.
 
-        ``accuracy``: where the factors need refinement, it stops once the equilibrated
-        residual is at or below ``accuracy``·max|D rhs| (0: until it stops falling, i.e.
-        to round-off). A Newton correction needs no more than ACCEPT: an error ε in it
-        adds about ε to the contraction factor."""
+        ``accuracy``: the relative residual the caller needs. 0 (default): refined against
+        the exact S until the residual stops falling (round-off). A Newton correction needs
+        no more than ACCEPT (an error ε in it adds about ε to the contraction factor): it
+        uses the factors the probe accepted as they are, and where they need refinement it
+        stops once the equilibrated residual is at or below ``accuracy``·max|D rhs|."""
         x = self.d * self._solve_scaled(self.d * rhs, accuracy)
         if check and not math.isfinite(x.sum()) and not np.all(np.isfinite(x)):    # (a finite sum: all finite)
             raise SingularMatrixError("the KKT solve returned non-finite values: the iteration matrix is "
@@ -188,9 +189,10 @@ class KKTMatrix:
         return x
 
     def _solve_scaled(self, rhs, accuracy=0.0):
-        """Solve Ŝ y = rhs, refined against the exact Ŝ where the factors need it (see :meth:`solve`)."""
+        """Solve Ŝ y = rhs, refined against the exact Ŝ where the factors or the caller need it
+        (see :meth:`solve`)."""
         y = self.solve_factor(rhs)
-        if self.backend == "cholmod-ldl" and self.refine:
+        if self.backend == "cholmod-ldl" and (self.refine or not accuracy):
             y = self._refined(rhs, y, accuracy)[0]
         return y
 

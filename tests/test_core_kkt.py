@@ -108,14 +108,21 @@ def test_refinement_stops_where_a_newton_correction_is_accurate_enough():
     assert np.abs(full - exact).max() <= 1e-12 * np.abs(exact).max()
 
 
-def test_plain_factors_are_solved_once():
-    """Without refinement (the pendulum) a solve is one triangular pair, whatever the accuracy asked."""
+def test_plain_factors_serve_a_newton_correction_in_one_solve():
+    """Factors the probe accepts as they are (the pendulum) give a Newton correction
+    (accuracy=ACCEPT) in one triangular pair; a solve at the default accuracy (statics,
+    initial conditions) is still refined against the exact matrix, to a residual of
+    1e-14 relative to ‖Ŝ‖‖y‖ (round-off: a few ulps per entry of a row)."""
     _, kkt = factorized_step(flexible_pendulum())
     assert not kkt.refine
+    b = np.random.default_rng(6).standard_normal(kkt.matrix.shape[0])
     counting = kkt.solve_factor = _Counting(kkt.solve_factor)
-    kkt.solve(np.ones(kkt.matrix.shape[0]), accuracy=ACCEPT)
-    kkt.solve(np.ones(kkt.matrix.shape[0]))
-    assert counting.calls == 2
+    kkt.solve(b, accuracy=ACCEPT)
+    assert counting.calls == 1
+    y = kkt.solve(b) / kkt.d
+    assert counting.calls >= 2
+    scale = abs(kkt.scaled).sum(axis=1).max() * np.abs(y).max()
+    assert np.abs(kkt.d * b - kkt.scaled @ y).max() <= 1e-14 * scale
 
 
 @pytest.mark.parametrize("multiplier, refine", [(1e-12, True), (kkt_module.MULTIPLIER, False)])
