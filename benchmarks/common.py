@@ -136,6 +136,9 @@ def compare(cases, steps, repeat, tolerance, h=H, warmup=5):
         no tighter run converges); and
         ``difference`` (m) between the first two cases' node positions.
 
+    A case whose timed run fails (Newton does not converge) gets ``failed`` (the reason)
+    instead, and the others are timed and checked without it.
+
     Raises
     ------
     Disagreement
@@ -143,18 +146,26 @@ def compare(cases, steps, repeat, tolerance, h=H, warmup=5):
     """
     out = {c.name: {"long": [], "short": []} for c in cases}
     for _ in range(repeat):
-        for c in cases:
+        for c in [c for c in cases if "failed" not in out[c.name]]:
             rec = out[c.name]
-            seconds, rec["points"], rec["iterations"] = c.run(warmup + steps, h)
+            try:
+                seconds, rec["points"], rec["iterations"] = c.run(warmup + steps, h)
+                rec["short"].append(c.run(warmup, h)[0])
+            except c.failure as err:          # reported in its row; the other code is still timed
+                rec["failed"] = f"{type(err).__name__}: {str(err).splitlines()[0][:90]}"
+                continue
             rec["long"].append(seconds)
-            rec["short"].append(c.run(warmup, h)[0])
+    cases = [c for c in cases if "failed" not in out[c.name]]
     for c in cases:
         rec = out[c.name]       # each long run less the best short run: a slow short run cannot make it negative
         rec["costs"] = [(t - min(rec["short"])) / steps for t in rec["long"]]
         rec["cost"] = min(rec["costs"])
         rec["tight"], points = _reference(c, warmup + steps, h)
         rec["newton_error"] = _distance(rec["points"], points)
-        rec["step_error"] = 4.0 / 3.0 * _distance(rec["points"], c.run(2 * (warmup + steps), h / 2)[1])
+        try:
+            rec["step_error"] = 4.0 / 3.0 * _distance(rec["points"], c.run(2 * (warmup + steps), h / 2)[1])
+        except c.failure:
+            rec["step_error"] = math.nan
     if len(cases) > 1:
         a, b = (out[c.name]["points"] for c in cases[:2])
         out["difference"] = _distance(a, b)
@@ -201,7 +212,9 @@ COMPARISON = f"{'|Δx| m':>8} {'ratio':>5} {'range':>11}"
 def columns(rec, n):
     """One code's columns of a table row: iterations and cost per step, cost per step and unit
     of N (µs), the error against the tight reference (m) with its tolerance factor, the
-    estimated time-discretization error (m)."""
+    estimated time-discretization error (m); or why its run failed."""
+    if "failed" in rec:
+        return f"{'failed: ' + rec['failed']:<{len(HEADER)}}"
     return (f"{rec['iterations']:7.2f} {rec['cost'] * 1e3:8.3f} {rec['cost'] / n * 1e6:6.1f} "
             f"{rec['newton_error']:10.1e} {rec['tight']:6.0e} {rec['step_error']:8.1e}")
 
@@ -217,7 +230,9 @@ def table(n, prefix, out):
     """A table row: ``prefix`` columns, femdyn's, Exudyn's (when run) and their comparison."""
     text = f"{n:5d} {prefix} | {columns(out['femdyn'], n)} |"
     if "Exudyn" in out:
-        text += f" {columns(out['Exudyn'], n)} | {comparison(out)}"
+        text += f" {columns(out['Exudyn'], n)} |"
+        if "difference" in out:
+            text += f" {comparison(out)}"
     return text
 
 
@@ -231,7 +246,7 @@ def run_sizes(sizes, cases_of, steps, repeat, tolerance, prefix_of, header_prefi
     """Compare the codes at every size, print a row each and the fitted slopes at the end;
     ``cases_of(n)`` gives the cases, ``prefix_of(n)`` the leading columns of its row,
     ``tolerance(n)`` the agreement tolerance (m)."""
-    costs = {}
+    costs = {}                 # name: [(N, cost)]
     for n in sizes:
         cases = cases_of(n)
         if not costs:
@@ -239,7 +254,8 @@ def run_sizes(sizes, cases_of, steps, repeat, tolerance, prefix_of, header_prefi
         out = compare(cases, steps, repeat, tolerance(n), h)
         print(table(n, prefix_of(n), out), flush=True)
         for c in cases:
-            costs.setdefault(c.name, []).append(out[c.name]["cost"])
+            if "failed" not in out[c.name]:
+                costs.setdefault(c.name, []).append((n, out[c.name]["cost"]))
     for name, c in costs.items():
-        print(f"slope of log(cost) against log(N), {name}: {slope(sizes, c):.2f}")
+        print(f"slope of log(cost) against log(N), {name}: {slope(*zip(*c)):.2f}")
     return costs
