@@ -17,12 +17,12 @@ residual is 2e-4 at δ = 1e-12, 2e-6 at 1e-10, 2e-7 at 1e-9. Every user of these
 is a Newton iteration, where an error ε in the correction only adds about ε to the
 contraction factor (the integrator refactorizes above 0.1). So when one step of
 iterative refinement changes a probe solution by less than 1e-4 relative, in the
-coordinates and in the multipliers alike, the factors are accepted and used as they
-are; otherwise every solve is followed by iterative refinement against the exact S (for
-a Newton correction until its residual is below 1e-8 of the right-hand side, else until
-the residual stops falling; at most 6 steps), which removes the effect of the
-regularization, and the factorization is accepted when the refined probe solve is
-accurate to 1e-8. When the refined solution is not
+coordinates and in the multipliers alike, the factors are accepted and a Newton
+correction uses them as they are; otherwise a Newton correction is refined against the
+exact S until its residual is below 1e-8 of its right-hand side (at most 6 steps), and
+the factorization is accepted when the refined probe solve is accurate to 1e-8. Solves
+that ask for full accuracy (statics, initial conditions, eigenmodes: ``accuracy=0``) are
+always refined, until the residual stops falling. When the refined solution is not
 accurate (an indefinite A, e.g. a statically unstable structure) or the matrix is not
 symmetric, SuperLU with partial pivoting is used instead. Factors are kept and reused
 until the caller asks for new ones.
