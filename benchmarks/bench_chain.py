@@ -50,7 +50,7 @@ def exudyn_case(exu, n):
     for i in range(n):
         body = mbs.CreateRigidBody(inertia=inertia, referencePosition=[(i + 0.5) * LINK, 0, 0],
                                    gravity=[0, 0, -9.81])
-        mbs.CreateRevoluteJoint(bodyNumbers=[previous, body], position=[i * LINK, 0, 0], axis=[0, 1, 0],
+        mbs.CreateRevoluteJoint(itemNumbers=[previous, body], position=[i * LINK, 0, 0], axis=[0, 1, 0],
                                 useGlobalFrame=True)
         previous = body
         bodies.append(body)

@@ -65,8 +65,8 @@ def exudyn_case(exu, n):
     from exudyn.itemInterface import ObjectANCFCable
     SC = exu.SystemContainer()
     mbs = SC.AddSystem()
-    template = ObjectANCFCable(physicsMassPerLength=RHO * AREA, physicsBendingStiffness=E * INERTIA,
-                               physicsAxialStiffness=E * AREA)
+    template = ObjectANCFCable(massPerLength=RHO * AREA, bendingStiffness=E * INERTIA,
+                               axialStiffness=E * AREA)
     nodes = GenerateStraightLineANCFCable(mbs, [0, 0, 0], [LENGTH, 0, 0], n, template,
                                           massProportionalLoad=[0, 0, -9.81],
                                           fixedConstraintsNode0=[1, 1, 1, 0, 0, 0])[0]

@@ -109,9 +109,9 @@ class ExudynCase:
         s.timeIntegration.newton.absoluteTolerance = 1e-10 * tight
         s.timeIntegration.adaptiveStep = False
         s.timeIntegration.verboseMode = 0
-        s.linearSolverType = exu.LinearSolverType.EigenSparse
-        s.solutionSettings.writeSolutionToFile = False
-        s.solutionSettings.sensorsWritePeriod = 1e9
+        s.linearSolver.solverType = exu.LinearSolverType.EigenSparse
+        s.solution.file.write = False
+        s.solution.sensors.writePeriod = 1e9
         return s
 
     def run(self, steps, h=H, tight=1.0):
