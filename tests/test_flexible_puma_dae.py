@@ -76,7 +76,9 @@ def test_dae_puma_converges_to_the_recursive_puma():
 def test_dae_puma_is_placed_at_the_recursive_zero_configuration():
     """Each DAE link's reference frame starts at the recursive body frame at q = 0 (the
     recursive forward kinematics), the chain's tip 'link6.outer' included: the last link's
-    outer interface at the recursive pose of link 6 plus 1 m along its bar (round-off)."""
+    outer interface at the recursive pose of link 6 plus 1 m along its bar (round-off). The
+    joint-angle sensors read 0 there (joint 3's material vectors start antiparallel, on the
+    ±π branch of the angle: the sensor wraps to (−π, π], so it reads 0, not 2π)."""
     from femdyn.solvers.recursive.flexible_dynamics import FlexibleData, kinematics
     model = recursive_model()
     data = FlexibleData(model)
@@ -85,5 +87,7 @@ def test_dae_puma_is_placed_at_the_recursive_zero_configuration():
     for i in range(6):
         body = system.bodies[f"link{i + 1}"]
         assert system.q0[body.dofs[:3]] == pytest.approx(data.p_world[i], abs=1e-12)
+    angles = [sensor.measure(system.q0, system.v0, None, None, 0.0)[0] for sensor in system.sensors]
+    assert angles == pytest.approx(np.zeros(6), abs=1e-12)
     tip = system.bodies["link6.outer"]
     assert tip.origin0 == pytest.approx(data.p_world[5] + data.R_world[5][:, 0], abs=1e-12)
