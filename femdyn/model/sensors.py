@@ -97,7 +97,8 @@ class JointAngleSensor(Sensor):
     def measure(self, q, v, a, lam, t):
         theta, grad = Angle.angle(self.group.vectors(q))
         rate = np.bincount(self.group.cols, grad.ravel()[self.group.rows] * self.group.vals * v[self.group.cols])
-        return np.array([theta[0] + self.offset, rate.sum()])
+        angle = theta[0] + self.offset
+        return np.array([np.pi - (np.pi - angle) % (2 * np.pi), rate.sum()])      # wrapped to (−π, π]
 
 
 class ReactionSensor(Sensor):

@@ -141,3 +141,62 @@ def puma_inputs(t):
 
 
 PUMA_MOTION_GIVEN = np.array([False, True, False, True, True, False])      # joints 2, 4, 5
+
+
+PUMA_TORQUE_JOINTS = (1, 3, 6)       # torque-given joints of Tian et al. (2010); 2, 4, 5 hold their angle
+
+
+def flexible_puma560_dae(model=None, name="flexible PUMA 560"):
+    """The flexible PUMA 560 of :func:`flexible_puma560` in the DAE model, for cross-checks and timing.
+
+    Six floating-frame bodies (:meth:`femdyn.model.builder.Model.flexible_body`) built from the
+    recursive model's own components (referenced to 'inner', truncated to its modes), placed
+    at the recursive model's q = 0 (its forward kinematics give each body frame's position
+    and axes); revolute joints 'joint1' … 'joint6' between the 'outer' interface frame of
+    link i − 1 (the ground for joint 1) and the 'inner' one of link i, about the recursive
+    joint axes; joints 1, 3, 6 carry Tian et al.'s (2010) torques (:func:`puma_inputs`),
+    joints 2, 4, 5 are held at zero angle (the recursive model's motion-given joints with
+    q̈ = 0 from rest); sensors 'joint1' … 'joint6' record the joint angles. Gravity is the
+    recursive model's.
+
+    Parameters
+    ----------
+    model : FlexibleTreeModel, optional
+        The recursive flexible PUMA (default :func:`flexible_puma560` ()).
+    name : str, optional
+        Name of the DAE model.
+
+    Returns
+    -------
+    femdyn.Model
+        Not yet assembled; bodies 'link1' … 'link6' with interface frames
+        'link<i>.inner', 'link<i>.outer'.
+
+    Example
+    -------
+    >>> system = flexible_puma560_dae().assemble()                        # doctest: +SKIP
+    >>> run = integrate(system, 1.0, 0.005)                               # doctest: +SKIP
+    >>> run["joint1.angle"][-1]                                           # doctest: +SKIP
+    """
+    import femdyn
+    from femdyn.motion import Sine
+    from femdyn.solvers.recursive.flexible_dynamics import FlexibleData, kinematics
+    model = flexible_puma560() if model is None else model
+    data = FlexibleData(model)
+    kinematics(model, data, model.neutral_configuration())
+    torques = {1: Sine(3.0, np.pi / 3), 3: Sine(0.3, np.pi / 6, phase=np.pi / 2), 6: Sine(0.3, np.pi / 6, phase=np.pi / 2)}
+    m = femdyn.Model(name, gravity=tuple(model.gravity))
+    outer = m.ground
+    for i in range(6):
+        k = i + 1
+        R, p = data.R_world[i], data.p_world[i]
+        link = m.flexible_body(f"link{k}", model.components[i], tuple(p), axes=R)
+        joint = f"joint{k}"
+        m.revolute(joint, outer, link.interface("inner"), tuple(p), tuple(R @ model.axis[i]))
+        if k in PUMA_TORQUE_JOINTS:
+            m.torque(f"torque{k}", joint, torques[k])
+        else:
+            m.drive_angle(f"hold{k}", joint, 0.0)
+        m.sensor_angle(joint, joint)
+        outer = link.interface("outer")
+    return m
