@@ -19,7 +19,7 @@ reference value is subtracted. With j = |a⁰| = ds/dx the reference slope lengt
 strain is divided by the power of j that makes it physical (γ a dimensionless angle, κ
 a rate per unit reference arc length s, κ = dθ/ds), so that a given reference curve has
 the same stiffness whatever its parameterization x (e.g. nodal slopes of length ≠ 1,
-or L differing from the arc length):
+or L differing from the arc length)::
 
     axial          ε   = |a|/j − 1                      → ½ EA ε²
     shear          γ_y = a·b/j,  γ_z = a·c/j              → ½ k_y GA γ_y² + ½ k_z GA γ_z²

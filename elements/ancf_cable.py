@@ -16,6 +16,7 @@ Every strain below is measured per unit reference arc length, so L only selects 
 reference curve through the nodal data, not the stiffness of a given curve.
 
 Strains (per unit reference arc length s₀, ds₀ = |r⁰_x| dx = j dx):
+
 - axial strain, engineering measure  ε = |r_x| / j − 1 = λ − 1 (λ the stretch; what a
   strain gauge on the axis reads; N = EA ε);
 - bending: the rotation rate of the tangent t = r_x/|r_x| per unit reference arc length,

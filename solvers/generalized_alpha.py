@@ -2,10 +2,12 @@
 
 Arnold & Brüls (2007), "Convergence of the generalized-α scheme for constrained
 mechanical systems", Multibody Syst. Dyn. 18:185–202, eqs. (9)–(11): with the
-pseudo-acceleration ã,
+pseudo-acceleration ã::
+
     q_{n+1} = q_n + h q̇_n + h²(½ − β) ã_n + h² β ã_{n+1},
     q̇_{n+1} = q̇_n + h(1 − γ) ã_n + h γ ã_{n+1},
     (1 − α_m) ã_{n+1} + α_m ã_n = (1 − α_f) q̈_{n+1} + α_f q̈_n,
+
 and the equations of motion and Φ = 0 enforced at t_{n+1}. Parameters from the spectral
 radius at infinity ρ∞ (Chung & Hulbert 1993): α_m = (2ρ∞ − 1)/(ρ∞ + 1),
 α_f = ρ∞/(ρ∞ + 1), γ = ½ + α_f − α_m, β = ¼(γ + ½)². Second-order accurate; ρ∞ = 1 is

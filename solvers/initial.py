@@ -5,6 +5,7 @@
    on the optimality system [[W, Φ_qᵀ], [Φ_q, 0]].
 2. Velocities: the minimal-change projection onto Φ_q v = −Φ_t.
 3. Accelerations and multipliers: [[M, Φ_qᵀ], [Φ_q, 0]] [q̈; λ] = [Q; γ].
+
 A guess farther than ``max_correction`` (m, in any coordinate) from a consistent
 configuration is reported as an inconsistent model rather than silently moved.
 """

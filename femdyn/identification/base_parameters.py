@@ -10,8 +10,9 @@ link's mass together with the first moments of its parent). QR with column pivot
 splits the columns into r independent ones (W₁ = W P[:, :r]) and the others, with
 W₂ = W₁ K, K = R₁⁻¹ R₂. Then ``W π = W₁ β`` with the base parameters
 
-    β = π₁ + K π₂                                              (Gautier 1990, "Numerical
-calculation of the base inertial parameters of robots", IEEE ICRA, eq. 20; Gautier &
+    β = π₁ + K π₂
+
+(Gautier 1990, "Numerical calculation of the base inertial parameters of robots", IEEE ICRA, eq. 20; Gautier &
 Khalil 1990 for the symbolic counterpart).
 
 Rank and K depend only on the columns' span; :func:`structural` evaluates them on

@@ -290,6 +290,7 @@ class Model:
         (:func:`femdyn.mesh.lines.polyline_tangents`: exact on circles). A centreline whose
         last point repeats the first is a closed loop: its last element ends on the first
         node. ``element``:
+
         - "cable": ANCFCable3D, straight centrelines only (the 3-D cable is a
           straight-reference element); ``y_axis`` orients its strain gauges;
         - "cable2d": ANCFCable2D, curves in a plane z = const (the model keeps them in it);
@@ -301,6 +302,7 @@ class Model:
           (end, midpoint, end, …): an odd number of points (an even one for a loop);
         - None: "cable" for straight centrelines, "cable2d" for curves in a plane
           z = const, otherwise an error asking for "beam".
+
         E in Pa, ρ in kg/m³, ``section`` from :mod:`femdyn.elements.sections`, ``damping`` in s,
         ``nu`` (beam only). Returns the :class:`ElementSet`."""
         what = f"beam '{name}'"

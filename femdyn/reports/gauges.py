@@ -9,7 +9,7 @@ strain under the grid ``<name>.axial``.
 
 Reading of a grid at angle θ to the axis on the wall, whose tangent along the section
 outline is s = (−sin φ, cos φ) (plane-stress transformation of strain, e.g. Dally & Riley
-2005, *Experimental Stress Analysis*, 4th ed., eq. 6.4):
+2005, *Experimental Stress Analysis*, 4th ed., eq. 6.4)::
 
     ε_θ = ε_x cos²θ + ε_s sin²θ + γ_xs sinθ cosθ,
     ε_s = −ν ε_x                          (uniaxial stress in the beam fibre),
