@@ -22,23 +22,23 @@ from femdyn.solvers.generalized_alpha import Options, integrate
 LENGTH, MASS, G, AMPLITUDE = 1.0, 1.0, 9.81, np.radians(60.0)     # m, kg, m/s², rad
 
 
-def build():
-    """The pendulum hanging along −z, turned by AMPLITUDE about +y (the hinge angle is
-    measured from hanging: ``angle0`` is the angle of the drawn configuration)."""
+def build(amplitude=AMPLITUDE):
+    """The pendulum hanging along −z, turned by ``amplitude`` (rad) about +y (the hinge
+    angle is measured from hanging: ``angle0`` is the angle of the drawn configuration)."""
     m = femdyn.Model("pendulum", gravity=(0, 0, -G))
-    tip = LENGTH * np.array([-np.sin(AMPLITUDE), 0.0, -np.cos(AMPLITUDE)])
+    tip = LENGTH * np.array([-np.sin(amplitude), 0.0, -np.cos(amplitude)])
     O, A = m.point("O", (0, 0, 0)), m.point("A", tip)
     rod = m.rigid_beam("rod", O, A, mass=MASS)
-    m.revolute("pivot", m.ground, rod, point=(0, 0, 0), axis=(0, 1, 0), angle0=AMPLITUDE)
+    m.revolute("pivot", m.ground, rod, point=(0, 0, 0), axis=(0, 1, 0), angle0=amplitude)
     m.sensor_angle("pivot", "pivot")            # channels pivot.angle (rad), pivot.rate (rad/s)
     m.sensor_point("tip", rod, tip)             # channels tip.x … tip.vz (m, m/s)
     return m
 
 
-def exact_period():
-    """Period (s) of the compound pendulum released at AMPLITUDE."""
+def exact_period(amplitude=AMPLITUDE):
+    """Period (s) of the compound pendulum released at ``amplitude`` (rad)."""
     inertia, lever = MASS * LENGTH**2 / 3, LENGTH / 2
-    return 4 * np.sqrt(inertia / (MASS * G * lever)) * ellipk(np.sin(AMPLITUDE / 2) ** 2)
+    return 4 * np.sqrt(inertia / (MASS * G * lever)) * ellipk(np.sin(amplitude / 2) ** 2)
 
 
 def period_from_crossings(t, angle):
