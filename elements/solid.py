@@ -271,7 +271,7 @@ def scalar_mass_matrices(element, X, rho):
 
     Example
     -------
-    >>> float(scalar_mass_matrices(TET4, TET4.reference[None], 6.0).sum())   # ρ V = 6 · 1/6
+    >>> round(float(scalar_mass_matrices(TET4, TET4.reference[None], 6.0).sum()), 12)   # ρ V = 6 · 1/6
     1.0
     """
     xi, w = element.mass_rule

@@ -70,7 +70,7 @@ class SolidBody:
     -------
     >>> from femdyn.mesh.generate import box_mesh
     >>> body = SolidBody(box_mesh((1, 0.1, 0.1), (10, 1, 1)), E=2.1e11, nu=0.3, rho=7800)
-    >>> round(body.mass_properties()["mass"], 6)
+    >>> round(float(body.mass_properties()["mass"]), 6)
     78.0
     """
 

@@ -95,7 +95,7 @@ class Component:
     Example
     -------
     >>> c = read_component("link.fdc")                                  # doctest: +SKIP
-    >>> c.frequencies[:3], c.mass
+    >>> c.frequencies[:3], c.mass                                       # doctest: +SKIP
     """
     header: dict
     arrays: dict = field(default_factory=dict)
