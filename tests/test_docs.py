@@ -22,6 +22,7 @@ PYCON = re.compile(r"```pycon\n(.*?)```", re.S)
 FENCE = re.compile(r"^```(\S*)", re.M)
 
 
+@pytest.mark.filterwarnings("ignore:The mapping interface for autodoc options")   # inside Sphinx's napoleon
 def test_docs_build_without_warnings(tmp_path):
     """``sphinx-build -W --keep-going -b html docs`` — any warning fails (bad reST in a
     docstring, a broken cross-reference, a page outside the toctree, a missing include)."""
