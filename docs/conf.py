@@ -31,6 +31,7 @@ nitpicky = False
 
 html_theme = "alabaster"
 html_title = "femdyn"
+html_theme_options = {"page_width": "1280px", "sidebar_width": "240px"}   # room for 110-column code
 
 suppress_warnings = [
     "ref.python",   # a short :mod:`config` or :class:`Joint` in a docstring may match two modules' objects
