@@ -73,3 +73,10 @@ def test_api_pages_cover_every_public_module():
         missing += [info.name for info in pkgutil.iter_modules(path, package + ".")
                     if not info.ispkg and f".. automodule:: {info.name}\n" not in pages]
     assert not missing, f"add these modules to the pages in docs/api/: {missing}"
+
+
+def test_every_example_is_listed():
+    """docs/examples.md names every script in examples/ (a newcomer's index of them)."""
+    listed = (DOCS / "examples.md").read_text(encoding="utf-8")
+    missing = [p.name for p in (ROOT / "examples").glob("*.py") if f"`{p.name}`" not in listed]
+    assert not missing, f"add these examples to docs/examples.md: {missing}"
