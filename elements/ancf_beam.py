@@ -15,20 +15,20 @@ Locking remedy: structural-mechanics strain measures (Nachbagauer, Gruber & Gers
 finite element: application to static and linearized dynamic examples", J. Comput.
 Nonlinear Dynam. 8:021004, structural mechanics approach). On the axis, with a = r_x, b = r_y, c = r_z and primes
 for ∂/∂x, every strain is a function of dot products, hence objective, and the
-reference value is subtracted. With j = |a⁰| = ds/dx the reference slope length, each
+reference value is subtracted. With j = ‖a⁰‖ = ds/dx the reference slope length, each
 strain is divided by the power of j that makes it physical (γ a dimensionless angle, κ
 a rate per unit reference arc length s, κ = dθ/ds), so that a given reference curve has
 the same stiffness whatever its parameterization x (e.g. nodal slopes of length ≠ 1,
 or L differing from the arc length)::
 
-    axial          ε   = |a|/j − 1                      → ½ EA ε²
+    axial          ε   = ‖a‖/j − 1                      → ½ EA ε²
     shear          γ_y = a·b/j,  γ_z = a·c/j              → ½ k_y GA γ_y² + ½ k_z GA γ_z²
     torsion        κ_x = ½(c·b' − b·c')/j                 → ½ GJ κ_x²
-    bending        κ_y = (a·c')/(|a||c| j),  κ_z = −(a·b')/(|a||b| j)
+    bending        κ_y = (a·c')/(‖a‖‖c‖ j),  κ_z = −(a·b')/(‖a‖‖b‖ j)
                                                           → ½ EI_y κ_y² + ½ EI_z κ_z²
     (bending is the rotation rate of the unit directors per unit reference length,
     the bending strain of the geometrically exact rod (Reissner 1972, ZAMP 23:795–804;
-    Simo 1985): written as a·c'/j² it would carry the stretch |a|/j and the director
+    Simo 1985): written as a·c'/j² it would carry the stretch ‖a‖/j and the director
     length as factors of the moment; tests/test_validation_cable.py)
     cross-section  e_yy = ½(b·b − 1), e_zz = ½(c·c − 1), γ_yz = b·c
                    → ½ A [E/(1−ν²)(e_yy² + e_zz² + 2ν e_yy e_zz) + G γ_yz²],
@@ -133,13 +133,43 @@ _SECTION_STRAIN_MAP = np.diag([0.5, 0.5, 1.0])
 
 
 class ANCFBeam3D(ANCFElement):
-    """Batch of fully parameterized 3-D ANCF beams (see module docstring).
+    """Batch of fully parameterized 3-D ANCF beams, 24 dof each (see the module docstring).
 
-    q_ref (n_el, 24): reference coordinates [r₁, r₁,ₓ, r₁,ᵧ, r₁,𝓏, r₂, r₂,ₓ, r₂,ᵧ, r₂,𝓏];
-    the reference directors should be the unit principal axes of the section.
-    E [Pa], nu, rho [kg/m³], section (sections.CrossSection), damping [s],
-    length [m] (default: the arc length of the reference axis, see
-    :func:`~femdyn.elements.ancf_element.reference_arc_length`), n_gauss Gauss points along the axis.
+    Parameters
+    ----------
+    q_ref : (n_el, 24) array_like
+        Reference coordinates [r₁, r₁,ₓ, r₁,ᵧ, r₁,𝓏, r₂, r₂,ₓ, r₂,ᵧ, r₂,𝓏] (positions in m,
+        gradients dimensionless), global frame; the reference directors r_y, r_z should be
+        the unit principal axes of the section (y, z of ``section``), right-handed with r_x.
+    E : float or (n_el,) array_like
+        Young's modulus [Pa].
+    rho : float or (n_el,) array_like
+        Density [kg/m³].
+    section : sections.CrossSection
+        Cross section (area, I_y, I_z, J, shear factors).
+    nu : float or (n_el,) array_like, optional
+        Poisson ratio (shear modulus G = E/(2(1 + ν)) and cross-section strains).
+    damping : float or (n_el,) array_like, optional
+        Kelvin–Voigt coefficient [s].
+    length : float or (n_el,) array_like, optional
+        Parameter length L [m] (default: the arc length of the reference axis, see
+        :func:`~femdyn.elements.ancf_element.reference_arc_length`).
+    n_gauss : int, optional
+        Gauss points along the axis.
+
+    Raises
+    ------
+    ModelError
+        For bad material data, coinciding nodes, slopes against the chord or left-handed or
+        degenerate nodal director frames.
+
+    Examples
+    --------
+    >>> from femdyn.elements import sections
+    >>> node = lambda x: [x, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1]
+    >>> beam = ANCFBeam3D([node(0) + node(1)], 2.1e11, 7850, sections.rectangular(0.02, 0.01))
+    >>> beam.mass().shape, float(beam.strain_energy(beam.q_ref)[0])
+    ((1, 24, 24), 0.0)
     """
 
     ndof, dim, kind = 24, 3, "ANCFBeam3D"
@@ -225,57 +255,154 @@ class ANCFBeam3D(ANCFElement):
 
     # ------------------------------------------------------------------ recovery
     def axial_strain(self, qe, xi, y=0.0, z=0.0):
-        """Strain of the material fibre along x at section point (y, z) [m]:
-        |r_x(y, z)| / |r⁰_x(y, z)| − 1 with r_x(y, z) = r_x + y r_yx + z r_zx (n_el,)."""
+        """Strain of the material fibre along x at a section point.
+
+        ‖r_x(y, z)‖ / ‖r⁰_x(y, z)‖ − 1 with r_x(y, z) = r_x + y r_y,x + z r_z,x; positive in
+        tension. Bending is taken from the element's own (nearly constant) curvature; the
+        sensors use :meth:`recovered_axial_strain`.
+
+        Parameters
+        ----------
+        qe : (n_el, 24) array_like
+            Element coordinates, global frame.
+        xi : float
+            Local coordinate ξ = x/L ∈ [0, 1].
+        y, z : float, optional
+            Fibre position [m] along the section directors r_y, r_z.
+
+        Returns
+        -------
+        (n_el,) ndarray
+            Strain, dimensionless.
+        """
         def fibre(q):
             v = self.vectors_at(q, xi)
             return np.linalg.norm(v[:, 0] + y * v[:, 3] + z * v[:, 4], axis=-1)
-        return fibre(qe) / fibre(self.q_ref) - 1
+        if np.ndim(y) or np.ndim(z):
+            return fibre(qe) / fibre(self.q_ref) - 1
+        return fibre(qe) / self.reference_value(("fibre", float(y), float(z)), xi, lambda: fibre(self.q_ref)) - 1
 
     def curvature(self, qe, xi):
-        """Bending strains (κ_y, κ_z) = ((a·c')/|c|, −(a·b')/|b|)/(|a| |a⁰|) (n_el, 2) [1/m]:
-        the section's rotation rate per unit reference arc length at ξ (total values)."""
+        """Bending strains (κ_y, κ_z) = ((a·c')/‖c‖, −(a·b')/‖b‖)/(‖a‖ ‖a⁰‖) at ξ.
+
+        The section's rotation rate per unit reference arc length (a = r_x, b = r_y, c = r_z,
+        primes ∂/∂x; Nachbagauer, Gruber & Gerstmayr 2013, structural mechanics approach);
+        total values. κ_z > 0 bends the axis towards +y, κ_y > 0 towards −z.
+
+        Parameters
+        ----------
+        qe : (n_el, ndof) array_like
+            Element coordinates, global frame.
+        xi : float
+            Local coordinate ξ = x/L ∈ [0, 1].
+
+        Returns
+        -------
+        (n_el, 2) ndarray
+            (κ_y, κ_z) [1/m].
+        """
         v = self.vectors_at(qe, xi)
         length = lambda k: np.linalg.norm(v[:, k], axis=-1)
         kappa = np.stack([np.sum(v[:, 0] * v[:, 4], -1) / length(2), -np.sum(v[:, 0] * v[:, 3], -1) / length(1)], -1)
         return kappa / (length(0) * self._slope_length(xi))[:, None]
 
     def twist(self, qe, xi):
-        """Twist rate κ_x = ½(r_z·r_yx − r_y·r_zx)/|a⁰| (n_el,) [rad/m] per unit reference arc
-        length at ξ (total value)."""
+        """Twist rate κ_x = ½(r_z·r_y,x − r_y·r_z,x)/‖r⁰_x‖ at ξ, total value.
+
+        Positive for a right-handed rotation of the section about the axis with increasing x.
+
+        Parameters
+        ----------
+        qe : (n_el, ndof) array_like
+            Element coordinates, global frame.
+        xi : float
+            Local coordinate ξ = x/L ∈ [0, 1].
+
+        Returns
+        -------
+        (n_el,) ndarray
+            Twist per unit reference arc length [rad/m].
+        """
         v = self.vectors_at(qe, xi)
         return 0.5 * (np.sum(v[:, 2] * v[:, 3], -1) - np.sum(v[:, 1] * v[:, 4], -1)) / self._slope_length(xi)
 
     def recovered_curvature(self, qe, xi):
-        """Bending curvatures (κ_y, κ_z) (n_el, 2) [1/m] at ξ with second-order accuracy.
+        """Bending curvatures (κ_y, κ_z) at ξ with second-order accuracy.
 
         The element's curvature is (nearly) constant, so :meth:`curvature` is first-order
-        accurate at a point (at a clamp it reads the element mean: 0.9375 of the exact
-        root value at 8 elements under a tip load). At the element midpoints the constant
-        curvature is superconvergent (it is the element mean of the exact field, which
-        differs from the midpoint value by O(h²)); superconvergent patch recovery
-        (Zienkiewicz & Zhu 1992, "The superconvergent patch recovery and a posteriori
-        error estimates. Part 1", Int. J. Numer. Meth. Eng. 33:1331–1364) fits the
-        change from the reference, Δκ, through these samples: here linearly in arc
-        length between the midpoints of an element and of its neighbour on the side of
-        ξ (``neighbours``: previous and next element along the chain, −1 at an end),
-        extrapolated in the end elements. Total value: κ⁰(ξ) + recovered Δκ."""
-        return self.curvature(self.q_ref, xi) + self._recovered_change(qe, xi)
+        accurate at a point (at a clamp it reads the element mean: 0.9375 of the exact root
+        value at 8 elements under a tip load). At the element midpoints the constant curvature
+        is superconvergent (it is the element mean of the exact field, which differs from the
+        midpoint value by O(h²)); superconvergent patch recovery (Zienkiewicz & Zhu 1992, "The
+        superconvergent patch recovery and a posteriori error estimates. Part 1", Int. J.
+        Numer. Meth. Eng. 33:1331–1364) fits the change from the reference, Δκ, through these
+        samples: linearly in arc length between the midpoints of an element and of its
+        neighbour on the side of ξ (``neighbours``: previous and next element along the chain,
+        −1 at an end), extrapolated in the end elements. Total value: κ⁰(ξ) + recovered Δκ.
+
+        Parameters
+        ----------
+        qe : (n_el, 24) array_like
+            Element coordinates of the whole batch (the neighbours are used), global frame.
+        xi : float
+            Local coordinate ξ = x/L ∈ [0, 1].
+
+        Returns
+        -------
+        (n_el, 2) ndarray
+            (κ_y, κ_z) [1/m], signs as in :meth:`curvature`.
+        """
+        return self._reference_curvature(xi) + self._recovered_change(qe, xi)
 
     def recovered_axial_strain(self, qe, xi, y=0.0, z=0.0):
-        """Fibre strain (n_el,) at section point (y, z) [m] as :meth:`axial_strain`, with the
-        bending part −y Δκ_z + z Δκ_y taken from :meth:`recovered_curvature`."""
-        here = self.curvature(qe, xi) - self.curvature(self.q_ref, xi)
+        """Fibre strain at a section point with the recovered bending part.
+
+        As :meth:`axial_strain`, with the bending part −y Δκ_z + z Δκ_y taken from
+        :meth:`recovered_curvature`; this is what a strain gauge sensor on the beam reads.
+
+        Parameters
+        ----------
+        qe : (n_el, 24) array_like
+            Element coordinates of the whole batch, global frame.
+        xi : float
+            Local coordinate ξ = x/L ∈ [0, 1].
+        y, z : float, optional
+            Fibre position [m] along the section directors r_y, r_z.
+
+        Returns
+        -------
+        (n_el,) ndarray
+            Strain, dimensionless, positive in tension.
+        """
+        here = self.curvature(qe, xi) - self._reference_curvature(xi)
         dk = self._recovered_change(qe, xi) - here
         return self.axial_strain(qe, xi, y, z) - np.asarray(y, float) * dk[:, 1] + np.asarray(z, float) * dk[:, 0]
 
+    def _reference_curvature(self, xi):
+        return self.reference_value("curvature", xi, lambda: self.curvature(self.q_ref, xi))
+
     def _recovered_change(self, qe, xi):
-        mid = self.curvature(qe, 0.5) - self.curvature(self.q_ref, 0.5)
+        mid = self.curvature(qe, 0.5) - self._reference_curvature(0.5)
         return patch_recovery(mid, self.arc_length, *self.neighbours, float(xi))
 
     def shear_angles(self, qe, xi):
-        """Shear angles (γ_y, γ_z) [rad] (n_el, 2): change of the angles between the axis
-        tangent and the directors r_y, r_z from their reference values (π/2)."""
+        """Shear angles (γ_y, γ_z): change of the angles between the axis tangent and r_y, r_z.
+
+        Each angle is arcsin(r_x·r_k / (‖r_x‖ ‖r_k‖)) minus its reference value (zero for the
+        usual orthogonal reference frame).
+
+        Parameters
+        ----------
+        qe : (n_el, ndof) array_like
+            Element coordinates, global frame.
+        xi : float
+            Local coordinate ξ = x/L ∈ [0, 1].
+
+        Returns
+        -------
+        (n_el, 2) ndarray
+            (γ_y, γ_z) [rad].
+        """
         def angles(q):
             v = self.vectors_at(q, xi)
             na = np.linalg.norm(v[:, 0], axis=-1)
@@ -287,11 +414,22 @@ class ANCFBeam3D(ANCFElement):
 class AxisTerm:
     """The axis strains of a fully parameterized beam integrated by one quadrature.
 
-    ``rows`` (6,) bool selects the strains (ε, γ_y, γ_z, κ_x, κ_y, κ_z) this quadrature
-    integrates (all of them for ANCFBeam3D; a selective integration splits them over two
-    quadratures). Energy ½ Σ_k C_k Δs_k² per unit reference length, with the physical strains
-    s_k = (P I)_k / j^p_k (j = |r⁰_x|, p_k = _ARC_POWER), the bending ones divided by |a|
-    and the director length as well (_UNIT_VECTORS), and the reference values subtracted.
+    Energy ½ Σ_k C_k Δs_k² per unit reference length, with the physical strains
+    s_k = (P I)_k / j^p_k (j = ‖r⁰_x‖, p_k = _ARC_POWER), the bending ones divided by ‖a‖
+    and the director length as well (_UNIT_VECTORS), and the reference values subtracted
+    (Nachbagauer, Gruber & Gerstmayr 2013).
+
+    Parameters
+    ----------
+    beam : ANCFBeam3D
+        The beam batch (its stiffnesses ``C_axis_diag`` and reference coordinates).
+    quad : InvariantQuadrature
+        The quadrature of the axis invariants.
+    jac : (n_el, n_g) ndarray
+        ds/dx of the reference axis at the quadrature points.
+    rows : (6,) bool array_like
+        Which strains (ε, γ_y, γ_z, κ_x, κ_y, κ_z) this quadrature integrates (all of them for
+        ANCFBeam3D; a selective integration splits them over two quadratures).
     """
 
     def __init__(self, beam, quad, jac, rows):
@@ -309,7 +447,18 @@ class AxisTerm:
         self.W_II = np.ascontiguousarray(np.einsum('sm,egs,sn->egmn', P1, self.C_gauss[:, :, linear], P1))
 
     def strains(self, I):
-        """Axis strains (…, 6) before reference subtraction, in x-units; entry 0 holds |a|."""
+        """Axis strains before reference subtraction, in x-units.
+
+        Parameters
+        ----------
+        I : (..., n_inv) ndarray
+            Axis invariants (α = a·a, a·b, a·c, c·b', b·c', a·c', a·b', b·b, c·c).
+
+        Returns
+        -------
+        (..., 6) ndarray
+            (‖a‖, γ_y, γ_z, κ_x, κ_y, κ_z) before division by powers of j; entry 0 holds ‖a‖.
+        """
         s = np.einsum('sm,...m->...s', self.P, I)
         for k in np.flatnonzero(_UNIT_TANGENT):
             s[..., k] /= np.sqrt(np.prod(I[..., _UNIT_VECTORS[k]], axis=-1))
@@ -317,15 +466,48 @@ class AxisTerm:
         return s
 
     def density(self, I, z, order):
-        """½ Σ C_k Δs_k² with its invariant derivatives (compiled, per Gauss point)."""
+        """Energy density ½ Σ C_k Δs_k² and its invariant derivatives (compiled, per Gauss point).
+
+        Parameters
+        ----------
+        I : (n_el, n_g, n_inv) ndarray
+            Invariants at the Gauss points.
+        z : ndarray
+            Gradient vectors (unused; part of the density interface).
+        order : int
+            0: W only; 1: W and W_I; 2: W, W_I and W_II.
+
+        Returns
+        -------
+        W, W_I, W_II : ndarray or None
+            Density per unit reference length [J/m] and its first and second derivatives with
+            respect to the invariants (None above ``order``).
+        """
         W, W_I, W_II = axis_strain_density(I, self.jac, self.P, self.s_ref, self.C_gauss, self.W_II, _UNIT_VECTORS,
                                            order)
         return W, (W_I if order >= 1 else None), (W_II if order >= 2 else None)
 
     def damping(self, I, z):
-        """c Σ_k C_k s_k,I s_k,Iᵀ with s_I = ∂s/∂I: constant rows for shear and torsion
-        (W_II), the axial row ∂ε/∂α e₀ and the bending rows of s = (P_k·I) g,
-        g = (I_p I_q)^(−½): P_k g − ½ (P_k·I) g (e_p/I_p + e_q/I_q)."""
+        """Kelvin–Voigt damping matrix c Σ_k C_k s_k,I s_k,Iᵀ in invariant space.
+
+        With s_I = ∂s/∂I: constant rows for shear and torsion (W_II), the axial row ∂ε/∂α e₀
+        and the bending rows of s = (P_k·I) g, g = (I_p I_q)^(−½): P_k g − ½ (P_k·I) g
+        (e_p/I_p + e_q/I_q).
+
+        Parameters
+        ----------
+        I : (n_el, n_g, n_inv) ndarray
+            Invariants at the Gauss points.
+        z : ndarray
+            Gradient vectors (unused).
+
+        Returns
+        -------
+        H : (n_el, n_g, n_inv, n_inv) ndarray
+            Damping matrix in invariant space, multiplied by the damping coefficient.
+        None
+            No term on the gradient vectors.
+        """
         H = self.W_II.copy()
         e_a = 0.5 / (self.jac * np.sqrt(I[..., 0]))                       # ∂ε/∂α, ε = √α/j − 1
         H[..., 0, 0] += self.C_gauss[..., 0] * e_a * e_a
@@ -340,14 +522,35 @@ class AxisTerm:
         return H * self.beam.damping[:, None, None, None], None
 
     def entry(self):
+        """The term as an entry of ``ANCFElement._energy_terms``.
+
+        Returns
+        -------
+        tuple
+            (quadrature, ds/dx at its points, density, damping, None): acts on all coordinates.
+        """
         return self.quad, self.jac, self.density, self.damping, None
 
 
 class SectionTerm:
-    """Cross-section strains e_yy = ½(b·b − 1), e_zz = ½(c·c − 1), γ_yz = b·c of a beam's
-    nodal directors b = r_y, c = r_z, sampled at the nodes ``node_xi`` with the weights
-    ``weights`` (a Newton–Cotes rule) on the director coordinates ``dofs`` of each node:
-    energy ½ Δeᵀ C_section Δe per unit reference length (Δe linear in the invariants)."""
+    """Cross-section strains of a beam's nodal directors, sampled at the nodes.
+
+    e_yy = ½(b·b − 1), e_zz = ½(c·c − 1), γ_yz = b·c with b = r_y, c = r_z; energy
+    ½ Δeᵀ C_section Δe per unit reference length (Δe linear in the invariants),
+    integrated with a Newton–Cotes rule on the nodes (see the module docstring of
+    :mod:`femdyn.elements.ancf_beam` for why not at Gauss points).
+
+    Parameters
+    ----------
+    beam : ANCFBeam3D
+        The beam batch (its ``C_section`` and reference coordinates).
+    node_xi : (n_nodes,) array_like
+        Local coordinates ξ of the nodes.
+    weights : (n_nodes,) array_like
+        Weights of the rule on [0, 1] (trapezoidal for two nodes, Simpson for three).
+    dofs : slice
+        The director coordinates within each node's coordinates.
+    """
 
     def __init__(self, beam, node_xi, weights, dofs):
         n_nodes = len(node_xi)
@@ -364,22 +567,88 @@ class SectionTerm:
                                                    _SECTION_STRAIN_MAP))
 
     def density(self, I, z, order):
+        """Energy density ½ Δeᵀ C Δe and its invariant derivatives.
+
+        Parameters
+        ----------
+        I : (n_el, n_nodes, n_inv) ndarray
+            Director invariants (b·b, c·c, b·c) at the nodes.
+        z : ndarray
+            Director vectors (unused).
+        order : int
+            0: W only; 1: W and W_I; 2: W, W_I and W_II.
+
+        Returns
+        -------
+        W, W_I, W_II : ndarray or None
+            Density per unit reference length [J/m] and its derivatives (None above ``order``).
+        """
         W, W_I, W_II = quadratic_density(I, self.I_ref, self.W_II, order)
         return W, (W_I if order >= 1 else None), (W_II if order >= 2 else None)
 
     def damping(self, I, z):
+        """Kelvin–Voigt damping matrix of the section strains in invariant space.
+
+        Parameters
+        ----------
+        I : (n_el, n_nodes, n_inv) ndarray
+            Director invariants at the nodes.
+        z : ndarray
+            Director vectors (unused).
+
+        Returns
+        -------
+        H : (n_el, n_nodes, n_inv, n_inv) ndarray
+            c times the constant Hessian of the density.
+        None
+            No term on the director vectors.
+        """
         return np.repeat((self.W_II * self.beam.damping[:, None, None])[:, None], I.shape[1], axis=1), None
 
     def entry(self):
+        """The term as an entry of ``ANCFElement._energy_terms``.
+
+        Returns
+        -------
+        tuple
+            (quadrature, ds/dx at the nodes, density, damping, dofs): acts on the director
+            coordinates ``dofs`` of each node.
+        """
         return self.quad, self.jac, self.density, self.damping, self.dofs
 
 
 def patch_recovery(mid, arc, previous, following, xi):
-    """Values (n_el, k) at ξ of each element from its midpoint samples ``mid`` (n_el, k): the
-    straight line in arc length through the element's midpoint and the one of its
-    neighbour on the side of ξ (``following`` for ξ ≥ ½, ``previous`` otherwise; the other
-    one at a chain end: extrapolation; the constant without neighbours). ``arc`` (n_el,)
-    element arc lengths [m]; ``previous``, ``following`` (n_el,) element indices, −1 for none."""
+    """Superconvergent patch recovery of a field from element midpoint samples.
+
+    Each element's value at ξ lies on the straight line in arc length through its midpoint
+    sample and the one of its neighbour on the side of ξ (``following`` for ξ ≥ ½,
+    ``previous`` otherwise; the other one at a chain end: extrapolation; the constant
+    without neighbours). Zienkiewicz & Zhu 1992.
+
+    Parameters
+    ----------
+    mid : (n_el, k) ndarray
+        Samples at the element midpoints.
+    arc : (n_el,) ndarray
+        Element arc lengths [m].
+    previous, following : (n_el,) int ndarray
+        Index of the previous and next element along the chain, −1 for none.
+    xi : float
+        Local coordinate ξ ∈ [0, 1] at which to recover.
+
+    Returns
+    -------
+    (n_el, k) ndarray
+        Recovered values.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> mid = np.array([[1.0], [2.0]])                   # a field linear in arc length
+    >>> patch_recovery(mid, np.ones(2), np.array([-1, 0]), np.array([1, -1]), 1.0)
+    array([[1.5],
+           [2.5]])
+    """
     index = np.arange(len(mid))
     ahead = xi >= 0.5
     other = np.where(ahead, following, previous)

@@ -52,7 +52,29 @@ REDUCED = ~FULL                                                  # ε, γ_y, γ_
 
 
 def lagrange2(xi):
-    """Quadratic Lagrange functions at ξ = 0, ½, 1 and their ξ-derivatives, each (n_x, 3)."""
+    """Quadratic Lagrange functions of the nodes ξ = 0, ½, 1 and their ξ-derivatives.
+
+    N₁ = (1 − ξ)(1 − 2ξ), N₂ = 4ξ(1 − ξ), N₃ = ξ(2ξ − 1) (Nachbagauer, Pechstein, Irschik &
+    Gerstmayr 2011, quadratic element).
+
+    Parameters
+    ----------
+    xi : float or (n_x,) array_like
+        Local coordinates ξ = x/L ∈ [0, 1].
+
+    Returns
+    -------
+    N, dN : (n_x, 3) ndarray
+        Functions and their first ξ-derivatives (first end, midpoint, second end).
+
+    Examples
+    --------
+    >>> N, dN = lagrange2([0.0, 0.5, 0.25])
+    >>> N[2]
+    array([ 0.375,  0.75 , -0.125])
+    >>> N.sum(axis=1)                     # partition of unity
+    array([1., 1., 1.])
+    """
     xi = np.atleast_1d(np.asarray(xi, float))
     N = np.stack([(1 - xi) * (1 - 2 * xi), 4 * xi * (1 - xi), xi * (2 * xi - 1)], -1)
     dN = np.stack([4 * xi - 3, 4 - 8 * xi, 4 * xi - 1], -1)
@@ -121,7 +143,7 @@ class ANCFBeamQuadratic(ANCFBeam3D):
         return p
 
     def _default_length(self, axis):
-        """Arc length of the quadratic reference axis, ∫₀¹ |Σ N_i'(ξ) r_i| dξ (8-point Gauss)."""
+        """Arc length of the quadratic reference axis, ∫₀¹ ‖Σ N_i'(ξ) r_i‖ dξ (8-point Gauss)."""
         xi, w = gauss_legendre(8)
         _, dN = lagrange2(xi)
         return np.linalg.norm(np.einsum('xa,ead->exd', dN, axis), axis=-1) @ w

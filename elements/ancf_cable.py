@@ -9,19 +9,19 @@ is a cubic Hermite curve in ξ = x/L ∈ [0, 1],
 
 with nodal coordinates [r, r_x] (2-D: 8 dof, 3-D: 12 dof; node 1 then node 2). L is the
 element's parameter length: by default the arc length of the reference axis itself, the
-fixed point L = ∫₀¹ |∂r⁰/∂ξ| dξ of the cubic built with that L (:func:`reference_arc_length`;
-the chord |r₂ − r₁| for straight elements), so that x is close to the arc length and a
+fixed point L = ∫₀¹ ‖∂r⁰/∂ξ‖ dξ of the cubic built with that L (:func:`reference_arc_length`;
+the chord ‖r₂ − r₁‖ for straight elements), so that x is close to the arc length and a
 curve given by points and unit tangents is followed closely; ``length`` overrides it.
 Every strain below is measured per unit reference arc length, so L only selects the
 reference curve through the nodal data, not the stiffness of a given curve.
 
-Strains (per unit reference arc length s₀, ds₀ = |r⁰_x| dx = j dx):
+Strains (per unit reference arc length s₀, ds₀ = ‖r⁰_x‖ dx = j dx):
 
-- axial strain, engineering measure  ε = |r_x| / j − 1 = λ − 1 (λ the stretch; what a
+- axial strain, engineering measure  ε = ‖r_x‖ / j − 1 = λ − 1 (λ the stretch; what a
   strain gauge on the axis reads; N = EA ε);
-- bending: the rotation rate of the tangent t = r_x/|r_x| per unit reference arc length,
-  κ = |t × dt/ds₀| = |r_x × r_xx| / (|r_x|² j), i.e. λ times the geometric curvature
-  |r_x × r_xx|/|r_x|³ of the deformed axis. This is the bending strain of the
+- bending: the rotation rate of the tangent t = r_x/‖r_x‖ per unit reference arc length,
+  κ = ‖t × dt/ds₀‖ = ‖r_x × r_xx‖ / (‖r_x‖² j), i.e. λ times the geometric curvature
+  ‖r_x × r_xx‖/‖r_x‖³ of the deformed axis. This is the bending strain of the
   geometrically exact (Reissner) rod (Reissner 1972, "On one-dimensional finite-strain
   beam theory: the plane problem", ZAMP 23:795–804; Simo 1985, "A finite strain beam
   formulation. The three-dimensional dynamic problem. Part I", Comput. Methods Appl.
@@ -38,19 +38,19 @@ Strains (per unit reference arc length s₀, ds₀ = |r⁰_x| dx = j dx):
   the tip moves by 1.2e-3 m; with the rotation rate femdyn agrees with the extensible
   elastica to 1e-9 m at 64 elements (tests/test_validation_cable.py).
 
-Reference curvature. Reference curvatures with |κ₀| L < 1e-9 (STRAIGHT_TOLERANCE) are
+Reference curvature. Reference curvatures with ‖κ₀‖ L < 1e-9 (STRAIGHT_TOLERANCE) are
 round-off of a straight element (e.g. ~3e-14 1/m for a cable along (0.6, 0.8, 0)) and
 are set to exactly 0 at set-up. The 3-D cable is a straight-reference element: its
-energy depends on |κ| only, so about a curved reference (κ₀ ≠ 0) the linearized
+energy depends on ‖κ‖ only, so about a curved reference (κ₀ ≠ 0) the linearized
 out-of-plane bending and the twist have no stiffness (singular K); ANCFCable3D refuses
 such references (use ANCFCable2D for curves in a plane, ANCFBeam3D for spatial curves).
 
 Kelvin–Voigt damping (coefficient ``damping`` = c [s], σ_d = c E ε̇): dissipation
 ½ c ∫ (EA ε̇² + EI κ̇²) ds₀ (2-D) with damping force F_d = D(q) v, D exact. In 3-D the
-bending part uses the rate of the curvature vector k = r_x × r_xx / (|r_x|² j) (a cable has
-no section frame, and the rate of |k| is undefined at κ = 0); this is invariant under
+bending part uses the rate of the curvature vector k = r_x × r_xx / (‖r_x‖² j) (a cable has
+no section frame, and the rate of ‖k‖ is undefined at κ = 0); this is invariant under
 translation and under rigid rotation of straight configurations, while a bent cable in
-rigid rotation with angular velocity ω is damped by c EI |ω × k|². The q-derivative of
+rigid rotation with angular velocity ω is damped by c EI ‖ω × k‖². The q-derivative of
 the damping force is left out of K (as in Rayleigh-type damping).
 
 Integration: ``n_gauss`` = 3 Gauss points by default, exact in the linear regime
@@ -72,7 +72,24 @@ from femdyn.errors import ModelError
 
 
 def skew(v):
-    """Cross-product matrix [v]× (…, 3, 3) with [v]× w = v × w."""
+    """Cross-product (skew-symmetric) matrix of a batch of 3-vectors.
+
+    Parameters
+    ----------
+    v : (..., 3) ndarray
+        Vectors.
+
+    Returns
+    -------
+    (..., 3, 3) ndarray
+        [v]× with [v]× w = v × w.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> skew(np.array([0.0, 0.0, 1.0])) @ np.array([1.0, 0.0, 0.0])
+    array([0., 1., 0.])
+    """
     out = np.zeros(v.shape + (3,))
     out[..., 0, 1], out[..., 0, 2] = -v[..., 2], v[..., 1]
     out[..., 1, 0], out[..., 1, 2] = v[..., 2], -v[..., 0]
@@ -84,9 +101,37 @@ STRAIGHT_TOLERANCE = 1e-9      # |κ₀| L below this is round-off of a straight
 
 
 class ANCFCable(ANCFElement):
-    """Shared physics of the 2-D and 3-D cable (see module docstring); the density is
-    evaluated by :func:`cable_density`, with the signed planar
-    curvature where ``planar`` and κ² = |r_x × r_xx|²/|r_x|⁶ otherwise."""
+    """Shared physics of the 2-D and 3-D ANCF cable (see the module docstring).
+
+    The energy density ½ EA ε² + ½ EI (κ − κ₀)² is evaluated by :func:`cable_density`,
+    with the signed planar curvature where ``planar`` and κ² = ‖r_x × r_xx‖²/‖r_x‖⁶
+    otherwise. Use the concrete classes :class:`ANCFCable2D` and :class:`ANCFCable3D`.
+
+    Parameters
+    ----------
+    q_ref : (n_el, ndof) array_like
+        Reference nodal coordinates [r₁, r₁,ₓ, r₂, r₂,ₓ] (positions in m, global frame;
+        slopes dimensionless, pointing from node 1 towards node 2, normally unit tangents).
+    E : float or (n_el,) array_like
+        Young's modulus [Pa].
+    rho : float or (n_el,) array_like
+        Density [kg/m³].
+    section : sections.CrossSection
+        Cross section (area, second moments).
+    damping : float or (n_el,) array_like, optional
+        Kelvin–Voigt coefficient c [s] (σ_d = c E ε̇); 0 for none.
+    length : float or (n_el,) array_like, optional
+        Parameter length L [m]; default: the arc length of the reference axis
+        (:func:`~femdyn.elements.ancf_element.reference_arc_length`).
+    n_gauss : int, optional
+        Gauss points of the elastic terms along the axis (3 is exact in the linear regime).
+
+    Raises
+    ------
+    ModelError
+        For non-positive E, rho or length, negative damping, coinciding nodes, nodal slopes
+        against the chord or a section that is not a CrossSection.
+    """
 
     nodal_order = (0, 1, 0, 1)
     vector_order = (1, 2)                      # r_x, r_xx
@@ -119,8 +164,34 @@ class ANCFCable(ANCFElement):
         return H, (None if H_z is None else (c * self.EI[:, None])[..., None, None] * H_z)
 
     def axial_strain(self, qe, xi, y=0.0, z=0.0):
-        """Axial strain (n_el,) of the fibre at section point (y, z) [m] at ξ:
-        ε − y (κ_z − κ⁰_z) + z (κ_y − κ⁰_y) (Euler–Bernoulli; positive = tension)."""
+        """Axial strain of the fibre at a section point (Euler–Bernoulli).
+
+        ε_f = ε − y (κ_z − κ⁰_z) + z (κ_y − κ⁰_y), positive in tension, with ε the axis strain
+        ‖r_x‖/‖r⁰_x‖ − 1 (what a strain gauge on the axis reads).
+
+        Parameters
+        ----------
+        qe : (n_el, ndof) array_like
+            Element coordinates, global frame.
+        xi : float
+            Local coordinate ξ = x/L ∈ [0, 1].
+        y, z : float, optional
+            Section coordinates of the fibre [m] in the section frame (2-D: y along the normal
+            n = e_z × t; 3-D: see :meth:`ANCFCable3D.section_axes`).
+
+        Returns
+        -------
+        (n_el,) ndarray
+            Strain, dimensionless.
+
+        Examples
+        --------
+        >>> from femdyn.elements import sections
+        >>> cable = ANCFCable2D([[0, 0, 1, 0, 1, 0, 1, 0]], 2.1e11, 7850, sections.circular(0.01))
+        >>> stretched = [[0, 0, 1.01, 0, 1.01, 0, 1.01, 0]]          # uniform 1 % stretch
+        >>> cable.axial_strain(stretched, 0.3).round(12)
+        array([0.01])
+        """
         eps, bend = self._axial_and_bending(qe, xi, y, z)
         return eps + bend
 
@@ -129,7 +200,37 @@ class ANCFCable(ANCFElement):
 
 
 class ANCFCable2D(ANCFCable):
-    """Planar ANCF cable, 8 dof [r₁, r₁,ₓ, r₂, r₂,ₓ] (each 2 components), signed curvature."""
+    """Planar ANCF cable, 8 dof [r₁, r₁,ₓ, r₂, r₂,ₓ] (each 2 components), signed curvature.
+
+    Parameters
+    ----------
+    q_ref : (n_el, 8) array_like
+        Reference coordinates [m, 1] in the global x–y plane, node 1 then node 2.
+    E : float or (n_el,) array_like
+        Young's modulus [Pa].
+    rho : float or (n_el,) array_like
+        Density [kg/m³].
+    section : sections.CrossSection
+        Cross section; bending uses I_z (in-plane bending).
+    damping : float or (n_el,) array_like, optional
+        Kelvin–Voigt coefficient [s].
+    length : float or (n_el,) array_like, optional
+        Parameter length L [m] (default: the reference arc length).
+    n_gauss : int, optional
+        Gauss points of the elastic terms.
+
+    Raises
+    ------
+    ModelError
+        For bad material data or reference geometry (see :class:`ANCFCable`).
+
+    Examples
+    --------
+    >>> from femdyn.elements import sections
+    >>> cable = ANCFCable2D([[0, 0, 1, 0, 1, 0, 1, 0]], 2.1e11, 7850, sections.circular(0.01))
+    >>> cable.mass().shape, cable.length
+    ((1, 8, 8), array([1.]))
+    """
 
     ndof, dim, kind, planar = 8, 2, "ANCFCable2D", True
     # recorded quantities: kernel method (qe, ξ[, y, z]) → (n_el, …) and the names of its values
@@ -142,7 +243,7 @@ class ANCFCable2D(ANCFCable):
 
     @staticmethod
     def _curvature_value(z, jac):
-        """Signed rotation rate κ = (a × b)/(|a|² j) [1/m], a = r_x, b = r_xx, j = |r⁰_x|."""
+        """Signed rotation rate κ = (a × b)/(‖a‖² j) [1/m], a = r_x, b = r_xx, j = ‖r⁰_x‖."""
         a, b = z[..., 0, :], z[..., 1, :]
         return (a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]) / (np.sum(a * a, -1) * jac)
 
@@ -155,8 +256,24 @@ class ANCFCable2D(ANCFCable):
         return None
 
     def curvature(self, qe, xi):
-        """Signed bending strain κ = (r_x × r_xx)/(|r_x|² |r⁰_x|) (n_el,) [1/m]: the tangent's
-        rotation rate per unit reference arc length; positive counter-clockwise."""
+        """Signed bending strain κ = (r_x × r_xx)/(‖r_x‖² ‖r⁰_x‖) at ξ.
+
+        The rotation rate of the tangent per unit reference arc length; positive when the axis
+        turns counter-clockwise (v'' > 0 for an axis along +x). Total value (the reference
+        curvature is not subtracted).
+
+        Parameters
+        ----------
+        qe : (n_el, 8) array_like
+            Element coordinates, global frame.
+        xi : float
+            Local coordinate ξ = x/L ∈ [0, 1].
+
+        Returns
+        -------
+        (n_el,) ndarray
+            Curvature [1/m].
+        """
         return self._curvature_value(self.vectors_at(qe, xi), self._slope_length(xi))
 
     def _axial_and_bending(self, qe, xi, y, z):
@@ -168,12 +285,44 @@ class ANCFCable2D(ANCFCable):
 
 
 class ANCFCable3D(ANCFCable):
-    """Spatial ANCF cable, 12 dof [r₁, r₁,ₓ, r₂, r₂,ₓ], isotropic bending, no torsion; a
-    straight-reference element (curved references are refused, see the module docstring).
+    """Spatial ANCF cable, 12 dof [r₁, r₁,ₓ, r₂, r₂,ₓ], isotropic bending, no torsion.
 
-    ``y_axis`` (3,) or (n_el, 3): direction of the section's y axis in the reference
-    configuration, used only for strain recovery (default: the global Y axis projected
-    normal to the axis, or the global Z axis when the element is along Y).
+    A straight-reference element: curved references are refused (see the module docstring).
+
+    Parameters
+    ----------
+    q_ref : (n_el, 12) array_like
+        Reference coordinates [m, 1], global frame, node 1 then node 2; the axis must be
+        straight and the slopes point along it.
+    E : float or (n_el,) array_like
+        Young's modulus [Pa].
+    rho : float or (n_el,) array_like
+        Density [kg/m³].
+    section : sections.CrossSection
+        Cross section with I_y = I_z (e.g. :func:`~femdyn.elements.sections.circular`).
+    damping : float or (n_el,) array_like, optional
+        Kelvin–Voigt coefficient [s].
+    length : float or (n_el,) array_like, optional
+        Parameter length L [m] (default: the reference arc length).
+    n_gauss : int, optional
+        Gauss points of the elastic terms.
+    y_axis : (3,) or (n_el, 3) array_like, optional
+        Direction of the section's y axis in the reference configuration, global frame,
+        used only for strain recovery (default: the global Y axis projected normal to the
+        axis, or the global Z axis when the element lies along Y).
+
+    Raises
+    ------
+    ModelError
+        If I_y ≠ I_z, if the reference axis is curved, or for bad material data or
+        reference geometry (see :class:`ANCFCable`).
+
+    Examples
+    --------
+    >>> from femdyn.elements import sections
+    >>> cable = ANCFCable3D([[0, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0]], 2.1e11, 7850, sections.circular(0.01))
+    >>> cable.curvature(cable.q_ref, 0.5)
+    array([[0., 0.]])
     """
 
     ndof, dim, kind, planar = 12, 3, "ANCFCable3D", False
@@ -205,7 +354,7 @@ class ANCFCable3D(ANCFCable):
 
     @staticmethod
     def _curvature_value(z, jac):
-        """Bending strain |a × b|/(|a|² j) [1/m], a = r_x, b = r_xx, j = |r⁰_x|."""
+        """Bending strain ‖a × b‖/(‖a‖² j) [1/m], a = r_x, b = r_xx, j = ‖r⁰_x‖."""
         a, b = z[..., 0, :], z[..., 1, :]
         return np.linalg.norm(np.cross(a, b), axis=-1) / (np.sum(a * a, -1) * jac)
 
@@ -215,18 +364,49 @@ class ANCFCable3D(ANCFCable):
 
     @staticmethod
     def _bending_rate_gram_vectors(z, jac):
-        """J_kᵀ J_k (n_el, n_g, 6, 6) for the curvature vector k = a × b / (|a|² j) (compiled)."""
+        """J_kᵀ J_k (n_el, n_g, 6, 6) for the curvature vector k = a × b / (‖a‖² j) (compiled)."""
         return curvature_rate_gram(z, jac)
 
     def curvature_vector(self, qe, xi):
-        """Bending strain vector k = r_x × r_xx / (|r_x|² |r⁰_x|) (n_el, 3) [1/m], global axes:
-        the tangent's rotation rate per unit reference arc length."""
+        """Bending strain vector k = r_x × r_xx / (‖r_x‖² ‖r⁰_x‖) at ξ.
+
+        The rotation rate of the tangent per unit reference arc length, total value.
+
+        Parameters
+        ----------
+        qe : (n_el, 12) array_like
+            Element coordinates, global frame.
+        xi : float
+            Local coordinate ξ = x/L ∈ [0, 1].
+
+        Returns
+        -------
+        (n_el, 3) ndarray
+            Curvature vector [1/m], global frame.
+        """
         z = self.vectors_at(qe, xi)
         return np.cross(z[:, 0], z[:, 1]) / (np.sum(z[:, 0] ** 2, -1) * self._slope_length(xi))[:, None]
 
     def section_axes(self, qe, xi):
-        """Section axes (e_y, e_z) (each (n_el, 3)) at ξ: the reference axes carried to the
-        current tangent by the smallest rotation t₀ → t (the cable has no torsion)."""
+        """Section axes at ξ, carried from the reference by the smallest rotation t₀ → t.
+
+        The cable has no torsional degree of freedom, so the reference section axes are
+        transported to the current tangent t by the rotation about t₀ × t (Rodrigues).
+
+        Parameters
+        ----------
+        qe : (n_el, 12) array_like
+            Element coordinates, global frame.
+        xi : float
+            Local coordinate ξ = x/L ∈ [0, 1].
+
+        Returns
+        -------
+        e_y, e_z : (n_el, 3) ndarray
+            Current section axes, global frame.
+        e_y0, e_z0 : (n_el, 3) ndarray
+            Reference section axes, global frame (from ``y_axis``).
+        """
         t0 = self._unit(self.vectors_at(self.q_ref, xi)[:, 0])
         t = self._unit(self.vectors_at(qe, xi)[:, 0])
         if self.y_axis is None:
@@ -247,8 +427,22 @@ class ANCFCable3D(ANCFCable):
         return v / np.linalg.norm(v, axis=-1, keepdims=True)
 
     def curvature(self, qe, xi):
-        """Bending curvatures (κ_y, κ_z) (n_el, 2) [1/m] in the section frame
-        (:meth:`section_axes`): κ_z > 0 bends the axis towards +y, κ_y > 0 towards −z."""
+        """Bending curvatures (κ_y, κ_z) at ξ in the section frame of :meth:`section_axes`.
+
+        κ_z > 0 bends the axis towards +y, κ_y > 0 towards −z; total values.
+
+        Parameters
+        ----------
+        qe : (n_el, 12) array_like
+            Element coordinates, global frame.
+        xi : float
+            Local coordinate ξ = x/L ∈ [0, 1].
+
+        Returns
+        -------
+        (n_el, 2) ndarray
+            (κ_y, κ_z) [1/m].
+        """
         ey, ez, _, _ = self.section_axes(qe, xi)
         k = self.curvature_vector(qe, xi)
         return np.stack([np.sum(k * ey, -1), np.sum(k * ez, -1)], -1)
@@ -272,7 +466,7 @@ class ANCFCable3D(ANCFCable):
 @njit(cache=True)
 def curvature_rate_gram(z, jac):
     """J_kᵀ J_k (n_el, n_g, 6, 6) for the bending strain vector k = a × b / (α j) of a 3-D
-    cable (a = r_x, b = r_xx, α = a·a, j = |r⁰_x|): J_k = ∂k/∂(a, b) =
+    cable (a = r_x, b = r_xx, α = a·a, j = ‖r⁰_x‖): J_k = ∂k/∂(a, b) =
     [−[b]×/(α j) − 2 k aᵀ/α,  [a]×/(α j)]."""
     n_el, n_g = z.shape[:2]
     out = np.empty((n_el, n_g, 6, 6))
@@ -310,7 +504,7 @@ def _skew_into(v, scale, J, col):
 
 @njit(cache=True)
 def _planar_curvature(alpha, delta, j, k_I, k_II):
-    """Signed κ = δ/(α j) (δ = r_x × r_xx, α = r_x·r_x, j = |r⁰_x|); fills ∂κ/∂(α, δ) and
+    """Signed κ = δ/(α j) (δ = r_x × r_xx, α = r_x·r_x, j = ‖r⁰_x‖); fills ∂κ/∂(α, δ) and
     the Hessian."""
     inv = 1.0 / alpha
     k = delta * inv / j
@@ -381,7 +575,7 @@ def _spatial_bending(I, j, W_I, W_II, f_I, f_II):
 def cable_density(I, jac, EA, EI, kappa_ref, planar, order):
     """½ EA ε² + ½ EI (κ − κ₀)² per unit reference length and its invariant derivatives
     (see the module docstring for the strain measures); ``planar`` selects the signed
-    2-D κ (κ₀ = ``kappa_ref``), otherwise κ = |k| of a straight-reference 3-D cable (κ₀ = 0)."""
+    2-D κ (κ₀ = ``kappa_ref``), otherwise κ = ‖k‖ of a straight-reference 3-D cable (κ₀ = 0)."""
     n_el, n_g, n_inv = I.shape
     W, W_I, W_II = density_outputs(n_el, n_g, n_inv, order)
     bI = np.zeros(n_inv if order >= 1 else 0)

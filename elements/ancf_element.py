@@ -16,11 +16,35 @@ import numpy as np
 from femdyn.elements.quadrature import InvariantQuadrature, gauss_legendre
 from femdyn.elements.sections import CrossSection
 from femdyn.errors import ModelError
+from femdyn.validation import refuse_non_finite
 
 
 def hermite(xi):
-    """Cubic Hermite functions on [0, 1] (slope dofs scaled by L) and their first two
-    ξ-derivatives; each (n_x, 4) in the order r₁, L r₁', r₂, L r₂'."""
+    """Cubic Hermite shape functions on ξ ∈ [0, 1] and their first two ξ-derivatives.
+
+    The slope functions are scaled by the element length, so that
+    r(ξ) = N₁ r₁ + N₂ L r₁' + N₃ r₂ + N₄ L r₂' (Gerstmayr & Shabana 2006, shape functions
+    of the cable element).
+
+    Parameters
+    ----------
+    xi : float or (n_x,) array_like
+        Local coordinates ξ = x/L, dimensionless.
+
+    Returns
+    -------
+    N, dN, ddN : (n_x, 4) ndarray
+        Functions and their first and second derivatives with respect to ξ, columns in the
+        order r₁, L r₁', r₂, L r₂'.
+
+    Examples
+    --------
+    >>> N, dN, ddN = hermite([0.0, 0.5, 1.0])
+    >>> N[1]
+    array([ 0.5  ,  0.125,  0.5  , -0.125])
+    >>> N.sum(axis=1)[[0, 2]]
+    array([1., 1.])
+    """
     xi = np.atleast_1d(np.asarray(xi, float))
     N = np.stack([1 - 3 * xi**2 + 2 * xi**3, xi - 2 * xi**2 + xi**3, 3 * xi**2 - 2 * xi**3, -xi**2 + xi**3], -1)
     dN = np.stack([-6 * xi + 6 * xi**2, 1 - 4 * xi + 3 * xi**2, 6 * xi - 6 * xi**2, -2 * xi + 3 * xi**2], -1)
@@ -29,7 +53,34 @@ def hermite(xi):
 
 
 def per_element(value, n_el, label, kind):
-    """``value`` (a scalar or one value per element) as an (n_el,) float array."""
+    """Broadcast a scalar or per-element material or section value to one float per element.
+
+    Parameters
+    ----------
+    value : float or (n_el,) array_like
+        The value (in the SI unit of the quantity it stands for).
+    n_el : int
+        Number of elements in the batch.
+    label : str
+        Name of the quantity, used in the error message (e.g. ``"E"``).
+    kind : str
+        Element kind, used in the error message (e.g. ``"ANCFBeam3D"``).
+
+    Returns
+    -------
+    (n_el,) ndarray
+        A writable float copy.
+
+    Raises
+    ------
+    ModelError
+        If ``value`` is not numeric or has neither one nor ``n_el`` entries.
+
+    Examples
+    --------
+    >>> per_element(2.1e11, 3, "E", "ANCFCable2D")
+    array([2.1e+11, 2.1e+11, 2.1e+11])
+    """
     try:
         arr = np.asarray(value, float)
     except (TypeError, ValueError):
@@ -37,24 +88,65 @@ def per_element(value, n_el, label, kind):
     if arr is None or arr.ndim > 1 or arr.size not in (1, n_el):
         raise ModelError(f"{kind}: {label} must be a number or a list of one number per element "
                          f"({n_el} values), got {value!r}")
+    refuse_non_finite(arr, f"{kind}: {label}")
     return np.broadcast_to(arr.reshape(-1), (n_el,)).copy()
 
 
 def check_section(section, kind):
-    """Raise ModelError naming the element ``kind`` unless ``section`` is a CrossSection."""
+    """Check that a section argument is a :class:`~femdyn.elements.sections.CrossSection`.
+
+    Parameters
+    ----------
+    section : object
+        The value given as an element's section.
+    kind : str
+        Element kind, named in the error message.
+
+    Raises
+    ------
+    ModelError
+        If ``section`` is not a CrossSection (the message names the section constructors).
+    """
     if not isinstance(section, CrossSection):
         raise ModelError(f"{kind}: section must be a femdyn.elements.sections.CrossSection, got {section!r} "
                          "(use sections.circular(radius) or sections.rectangular(b, h))")
 
 
 def reference_arc_length(p1, t1, p2, t2, n_points=16, max_iterations=50):
-    """Parameter length L (n_el,) [m] equal to the arc length of the cubic Hermite axis it
-    defines, r(ξ) = N₁ p₁ + N₂ L t₁ + N₃ p₂ + N₄ L t₂ (positions p, slopes t, each (n_el, d)):
-    the fixed point of L ↦ ∫₀¹ |∂r/∂ξ| dξ (Gauss–Legendre, ``n_points``), iterated from the
-    chord. For a straight element with slopes along the chord the map is constant (the
-    slope terms integrate to zero along the chord), so L is the chord; for curved
-    elements its derivative is of the order of the squared turning angle, so a few
-    iterations reach round-off."""
+    """Parameter length L of Hermite elements equal to the arc length of the axis they define.
+
+    The axis is r(ξ) = N₁ p₁ + N₂ L t₁ + N₃ p₂ + N₄ L t₂ (positions p, slopes t). L is the
+    fixed point of L ↦ ∫₀¹ ‖∂r/∂ξ‖ dξ (Gauss–Legendre with ``n_points``), iterated from
+    the chord. For a straight element with slopes along the chord the map is constant (the
+    slope terms integrate to zero along the chord), so L is the chord; for curved elements
+    its derivative is of the order of the squared turning angle, so a few iterations reach
+    round-off.
+
+    Parameters
+    ----------
+    p1, t1, p2, t2 : (n_el, d) array_like
+        Nodal positions [m] and nodal slopes (dimensionless, normally unit tangents) of the
+        first and second node, global frame, reference configuration.
+    n_points : int, optional
+        Number of Gauss points of the arc-length integral.
+    max_iterations : int, optional
+        Maximum number of fixed-point iterations.
+
+    Returns
+    -------
+    (n_el,) ndarray
+        Parameter lengths L [m].
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> p1, p2 = np.array([[0.0, 0.0]]), np.array([[1.0, 1.0]])
+    >>> t1, t2 = np.array([[1.0, 0.0]]), np.array([[0.0, 1.0]])
+    >>> reference_arc_length(p1, t1, p2, t2).round(4)    # cubic near a quarter circle (π/2)
+    array([1.5568])
+    >>> reference_arc_length(p1, t1, np.array([[2.0, 0.0]]), t1)    # straight: the chord
+    array([2.])
+    """
     xi, w = gauss_legendre(n_points)
     _, dN, _ = hermite(xi)
     chord_part = np.einsum('x,ed->exd', dN[:, 0], p1) + np.einsum('x,ed->exd', dN[:, 2], p2)
@@ -70,8 +162,24 @@ def reference_arc_length(p1, t1, p2, t2, n_points=16, max_iterations=50):
 
 
 def check(condition, values, kind, message):
-    """Raise ModelError for the first element where ``condition`` (n_el,) is False, naming
-    the element ``kind`` and index, the ``message`` (what to fix) and the offending value."""
+    """Raise a ModelError for the first element where ``condition`` is False.
+
+    Parameters
+    ----------
+    condition : (n_el,) bool array
+        True where the element is acceptable.
+    values : (n_el,) array_like
+        The checked quantity; its value at the first failing element is shown.
+    kind : str
+        Element kind, named in the message.
+    message : str
+        What is wrong and how to fix it.
+
+    Raises
+    ------
+    ModelError
+        Naming the element kind and index, the message and the offending value.
+    """
     bad = np.flatnonzero(~condition)
     if bad.size:
         raise ModelError(f"{kind} element {bad[0]}: {message} (got {float(values[bad[0]]):.6g})")
@@ -168,24 +276,116 @@ class ANCFElement:
 
     # ------------------------------------------------------------------ fields
     def fields(self, qe, xi):
-        """Physical gradient vectors at the points ξ (n_x,): (n_el, n_x, n_vec, dim)."""
-        coef = self._coefficients(np.atleast_1d(np.asarray(xi, float)))      # (n_x, n_vec, n_nodal)
+        """Physical gradient vectors of every element at the local coordinates ξ.
+
+        Sensors read the same ξ every step: the coefficients at a scalar ξ, and the
+        reference configuration's fields there, are computed once and kept.
+
+        Parameters
+        ----------
+        qe : (n_el, ndof) array_like
+            Element coordinates (global frame; positions in m, gradients dimensionless).
+        xi : float or (n_x,) array_like
+            Local coordinates ξ = x/L ∈ [0, 1].
+
+        Returns
+        -------
+        (n_el, n_x, n_vec, dim) ndarray
+            The gradient vectors of the element kind (e.g. r_x, r_xx for a cable; r_x, r_y,
+            r_z, r_y,x, r_z,x for a beam), with x-derivatives per metre of parameter length.
+        """
+        if np.ndim(xi) == 0:
+            key = float(xi)
+            if qe is self.q_ref:
+                return self.reference_value("fields", key, lambda: self._fields(qe, self._scalar_coefficients(key)))
+            return self._fields(qe, self._scalar_coefficients(key))
+        return self._fields(qe, self._coefficients(np.asarray(xi, float)))
+
+    def _scalar_coefficients(self, xi):
+        """:meth:`_coefficients` at one ξ (1, n_vec, n_nodal), memoized per ξ."""
+        memo = self.__dict__.setdefault("_coefficient_memo", {})
+        if xi not in memo:
+            memo[xi] = self._coefficients(np.array([xi]))
+            memo[xi].flags.writeable = False
+        return memo[xi]
+
+    def _fields(self, qe, coef):
+        """Gradient vectors (n_el, n_x, n_vec, dim) from the coefficients (n_x, n_vec, n_nodal)."""
         d = self.dim
         qt = np.asarray(qe, float).reshape(self.n_el, -1, d) * self.quad.dof_scale[:, ::d, None]
         z = np.einsum('xka,eai->exki', coef, qt)
         return z / self.quad.vec_scale[:, None, :, None]
 
     def vectors_at(self, qe, xi):
-        """Physical gradient vectors at a single ξ: (n_el, n_vec, dim)."""
+        """Physical gradient vectors of every element at a single ξ.
+
+        Parameters
+        ----------
+        qe : (n_el, ndof) array_like
+            Element coordinates.
+        xi : float
+            Local coordinate ξ = x/L ∈ [0, 1].
+
+        Returns
+        -------
+        (n_el, n_vec, dim) ndarray
+            As :meth:`fields` at one point.
+        """
         return self.fields(qe, float(xi))[:, 0]
 
     def _slope_length(self, xi):
-        """j = |r⁰_x| = ds₀/dx of the reference axis at ξ (n_el,)."""
-        return np.linalg.norm(self.vectors_at(self.q_ref, xi)[:, 0], axis=-1)
+        """j = ‖r⁰_x‖ = ds₀/dx of the reference axis at ξ (n_el,)."""
+        return self.reference_value("slope length", xi,
+                                    lambda: np.linalg.norm(self.vectors_at(self.q_ref, xi)[:, 0], axis=-1))
+
+    def reference_value(self, name, xi, evaluate):
+        """A quantity of the reference configuration at ξ, computed once and kept.
+
+        Parameters
+        ----------
+        name : hashable
+            What the quantity is (with ``xi``, the key of the memo).
+        xi : float
+            Local coordinate ξ ∈ [0, 1].
+        evaluate : callable
+            ``evaluate()`` returns the quantity; called on the first request only.
+
+        Returns
+        -------
+        ndarray
+            The quantity, read-only (shared between calls).
+        """
+        memo = self.__dict__.setdefault("_reference_values", {})
+        key = (name, float(xi))
+        if key not in memo:
+            memo[key] = np.asarray(evaluate())
+            memo[key].flags.writeable = False
+        return memo[key]
 
     def shape(self, xi, y=0.0, z=0.0):
-        """Shape matrix S with r(ξ, y, z) = S q_e: (n_el, dim, ndof) for scalar ξ,
-        (n_el, n_x, dim, ndof) for an array of n_x values."""
+        """Shape matrix S with r(ξ, y, z) = S q_e.
+
+        Parameters
+        ----------
+        xi : float or (n_x,) array_like
+            Local coordinate ξ = x/L ∈ [0, 1] along the axis.
+        y, z : float, optional
+            Section coordinates [m] along the section's y and z directors (used by the
+            fully parameterized beams; the cable interpolates its axis only).
+
+        Returns
+        -------
+        ndarray
+            (n_el, dim, ndof) for a scalar ξ, (n_el, n_x, dim, ndof) for an array.
+
+        Examples
+        --------
+        >>> from femdyn.elements.ancf_cable import ANCFCable2D
+        >>> from femdyn.elements import sections
+        >>> cable = ANCFCable2D([[0, 0, 1, 0, 2, 0, 1, 0]], 2.1e11, 7850, sections.circular(0.01))
+        >>> cable.shape(0.5) @ cable.q_ref[0]        # the midpoint of the 2 m element
+        array([[1., 0.]])
+        """
         scalar = np.ndim(xi) == 0
         N = self._nodal_shape(np.atleast_1d(np.asarray(xi, float)), y, z)    # (n_x, n_nodal)
         scale = self.quad.dof_scale[:, ::self.dim]
@@ -202,18 +402,50 @@ class ANCFElement:
         return [(self.rho * self.A, hermite(self.xi_mass)[0])]
 
     def _mass_weights(self):
-        """w_m L |r⁰_x| at the mass points (n_el, n_m) and the nodal scaling L^o (n_el, n_nodal)."""
+        """w_m L ‖r⁰_x‖ at the mass points (n_el, n_m) and the nodal scaling L^o (n_el, n_nodal)."""
         return self.w_mass[None, :] * self.jac_mass * self.length[:, None], self.quad.dof_scale[:, ::self.dim]
 
     def mass(self):
-        """Constant mass matrix ∫ρ SᵀS dV = Z ⊗ 1 (n_el, ndof, ndof) [kg]."""
+        """Constant consistent mass matrix ∫ρ SᵀS dV = Z ⊗ 1 of every element.
+
+        Returns
+        -------
+        (n_el, ndof, ndof) ndarray
+            Mass matrices [kg for position entries; slope entries carry the matching powers of m].
+
+        Examples
+        --------
+        >>> from femdyn.elements.ancf_cable import ANCFCable2D
+        >>> from femdyn.elements import sections
+        >>> import numpy as np
+        >>> cable = ANCFCable2D([[0, 0, 1, 0, 2, 0, 1, 0]], 2.1e11, 7850, sections.circular(0.01))
+        >>> M = cable.mass()[0]
+        >>> bool(np.isclose(M[0::4, 0::4].sum(), 7850 * np.pi * 1e-4 * 2))   # total mass, translation
+        True
+        """
         wt, scale = self._mass_weights()
         Z = sum(np.einsum('em,ma,mb->eab', wt * rho_line[:, None], N, N) for rho_line, N in self._mass_terms())
         Z = Z * scale[:, :, None] * scale[:, None, :]
         return np.einsum('eab,ij->eaibj', Z, np.eye(self.dim)).reshape(self.n_el, self.ndof, self.ndof)
 
     def gravity(self, g):
-        """Generalized gravity force ∫ρ Sᵀ g dV (n_el, ndof) [N]; g (dim,) in m/s²."""
+        """Generalized gravity force ∫ρ Sᵀ g dV of every element.
+
+        Parameters
+        ----------
+        g : (dim,) array_like
+            Gravitational acceleration [m/s²], global frame.
+
+        Returns
+        -------
+        (n_el, ndof) ndarray
+            Generalized forces [N on position coordinates, N·m on slope coordinates].
+
+        Raises
+        ------
+        ModelError
+            If ``g`` does not have ``dim`` components.
+        """
         g = np.asarray(g, float)
         if g.shape != (self.dim,):
             raise ModelError(f"{self.kind}: gravity vector must have {self.dim} components, got shape {g.shape}")
@@ -237,7 +469,23 @@ class ANCFElement:
         return qe
 
     def strain_energy(self, qe):
-        """Elastic strain energy per element (n_el,) [J]."""
+        """Elastic strain energy of every element.
+
+        Parameters
+        ----------
+        qe : (n_el, ndof) array_like
+            Element coordinates, global frame.
+
+        Returns
+        -------
+        (n_el,) ndarray
+            Strain energy U [J] (zero in the reference configuration).
+
+        Raises
+        ------
+        ModelError
+            If ``qe`` does not have the shape (n_el, ndof).
+        """
         qe = self._coordinates(qe)
         total = np.zeros(self.n_el)
         for quad, jac, density, _, dofs in self._energy_terms():
@@ -286,7 +534,27 @@ class ANCFElement:
         return ve is not None and np.any(self.damping > 0)
 
     def internal_force(self, qe, ve=None):
-        """∂U/∂q (n_el, ndof) [N], plus the damping force D(q) v when ``ve`` is given."""
+        """Elastic (and damping) generalized force ∂U/∂q of every element.
+
+        Parameters
+        ----------
+        qe : (n_el, ndof) array_like
+            Element coordinates, global frame.
+        ve : (n_el, ndof) array_like, optional
+            Element velocities; when given and the damping coefficient is positive, the
+            Kelvin–Voigt damping force D(q) v is added.
+
+        Returns
+        -------
+        (n_el, ndof) ndarray
+            F = ∂U/∂q [N on position coordinates]. It enters the equations of motion with a
+            minus sign (M q̈ = Q_applied − F).
+
+        Raises
+        ------
+        ModelError
+            If ``qe`` does not have the shape (n_el, ndof).
+        """
         damped = self._damped(ve)
         F, _, D = self._assemble(self._coordinates(qe), 1, damped)
         if damped:
@@ -294,8 +562,27 @@ class ANCFElement:
         return F
 
     def stiffness(self, qe, ve=None):
-        """(K, D): tangent stiffness ∂F/∂q (n_el, ndof, ndof) [N/m] and damping matrix
-        ∂F/∂v (or None without ``ve`` or damping). K omits the q-derivative of the damping force."""
+        """Tangent stiffness and damping matrices of every element.
+
+        Parameters
+        ----------
+        qe : (n_el, ndof) array_like
+            Element coordinates, global frame.
+        ve : (n_el, ndof) array_like, optional
+            Element velocities; needed for the damping matrix.
+
+        Returns
+        -------
+        K : (n_el, ndof, ndof) ndarray
+            ∂F/∂q [N/m] of :meth:`internal_force`, without the q-derivative of the damping force.
+        D : (n_el, ndof, ndof) ndarray or None
+            ∂F/∂v [N·s/m], or None without ``ve`` or without damping.
+
+        Raises
+        ------
+        ModelError
+            If ``qe`` does not have the shape (n_el, ndof).
+        """
         damped = self._damped(ve)
         _, K, D = self._assemble(self._coordinates(qe), 2, damped)
         return K, (D if damped else None)

@@ -283,7 +283,7 @@ def density_outputs(n_el, n_g, n_inv, order):
 
 @njit(cache=True)
 def axial_strain(alpha, l0):
-    """Engineering axial strain ε = √α/ℓ₀ − 1 of the axis (α = r_x·r_x, ℓ₀ = |r⁰_x|) with
+    """Engineering axial strain ε = √α/ℓ₀ − 1 of the axis (α = r_x·r_x, ℓ₀ = ‖r⁰_x‖) with
     ∂ε/∂α and ∂²ε/∂α²."""
     root = np.sqrt(alpha)
     return root / l0 - 1.0, 1.0 / (2.0 * l0 * root), -1.0 / (4.0 * l0 * alpha * root)

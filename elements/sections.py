@@ -12,12 +12,39 @@ solid circle k = 6(1+ν)/(7+6ν), rectangle k = 10(1+ν)/(12+11ν).
 import numpy as np
 
 from femdyn.errors import ModelError
+from femdyn.validation import refuse_non_finite
 
 
 class CrossSection:
-    """Generic section given by its properties; arrays broadcast over elements.
+    """Generic beam cross section given by its properties; arrays broadcast over elements.
 
-    ``shear_factor`` is a callable ν ↦ (k_y, k_z); by default k = 5/6 for both.
+    Section axes y, z are the principal axes through the centroid (see the module docstring).
+
+    Parameters
+    ----------
+    area : float or (n_el,) array_like
+        Area A [m²].
+    Iy, Iz : float or (n_el,) array_like
+        Second moments I_y = ∫z² dA, I_z = ∫y² dA [m⁴].
+    J : float or (n_el,) array_like
+        St Venant torsion constant [m⁴].
+    cy, cz : float or (n_el,) array_like
+        Distances of the extreme fibres from the centroid along y and z [m].
+    shear_factor : callable, optional
+        ν ↦ (k_y, k_z), the shear correction factors; default k = 5/6 for both.
+    name : str, optional
+        Name used in error messages.
+
+    Raises
+    ------
+    ModelError
+        If the area, I_y, I_z or J is not positive.
+
+    Examples
+    --------
+    >>> s = CrossSection(1e-4, 1e-9, 2e-9, 2.5e-9, 0.005, 0.01)
+    >>> round(float(s.polar) * 1e9, 12), round(s.shear_factor(0.3)[0].item(), 6)
+    (3.0, 0.833333)
     """
 
     def __init__(self, area, Iy, Iz, J, cy, cz, shear_factor=None, name="section"):
@@ -30,13 +57,25 @@ class CrossSection:
         self.name = name
         self._shear_factor = shear_factor or (lambda nu: (np.full_like(np.asarray(nu, float), 5 / 6),) * 2)
         for label, value in (("area", self.area), ("Iy", self.Iy), ("Iz", self.Iz), ("J", self.J)):
+            refuse_non_finite(value, f"{name}: {label}")
             bad = np.flatnonzero(~(np.atleast_1d(value) > 0))
             if bad.size:
                 raise ModelError(f"{name}: {label} must be positive (entry {bad[0]} is "
                                  f"{np.atleast_1d(value)[bad[0]]!r}); give the section dimensions in metres")
 
     def shear_factor(self, nu):
-        """Shear correction factors (k_y, k_z) for Poisson ratio ν."""
+        """Shear correction factors (k_y, k_z) of the Timoshenko shear force Q = k G A γ.
+
+        Parameters
+        ----------
+        nu : float or array_like
+            Poisson ratio.
+
+        Returns
+        -------
+        (k_y, k_z) : tuple of ndarray
+            Dimensionless factors.
+        """
         return self._shear_factor(nu)
 
     @property
@@ -46,8 +85,32 @@ class CrossSection:
 
 
 def circular(radius):
-    """Solid circle of radius R: A = πR², I_y = I_z = πR⁴/4, J = πR⁴/2 (exact, no warping)."""
+    """Solid circular section: A = πR², I_y = I_z = πR⁴/4, J = πR⁴/2 (exact, no warping).
+
+    Shear factor k = 6(1+ν)/(7+6ν) (Cowper 1966).
+
+    Parameters
+    ----------
+    radius : float or (n_el,) array_like
+        Radius R [m].
+
+    Returns
+    -------
+    CrossSection
+
+    Raises
+    ------
+    ModelError
+        If the radius is not positive.
+
+    Examples
+    --------
+    >>> s = circular(0.01)
+    >>> round(float(s.area) * 1e4, 6), round(float(s.J) * 1e8, 6)     # cm², and J in 1e-8 m⁴
+    (3.141593, 1.570796)
+    """
     R = np.asarray(radius, float)
+    refuse_non_finite(R, "circular section: radius (m)")
     if np.any(~(R > 0)):
         raise ModelError(f"circular section: radius must be positive, got {radius!r} (metres)")
     k = lambda nu: (6 * (1 + np.asarray(nu, float)) / (7 + 6 * np.asarray(nu, float)),) * 2
@@ -56,8 +119,29 @@ def circular(radius):
 
 
 def rectangle_torsion_constant(a, b, terms=50):
-    """St Venant torsion constant of an a × b rectangle, a ≥ b (Timoshenko & Goodier, Theory of Elasticity, 3rd ed. 1970, torsion of rectangular bars):
-    J = (a b³/3) [1 − (192/π⁵)(b/a) Σ_{n odd} tanh(nπa/2b)/n⁵]."""
+    """St Venant torsion constant of an a × b rectangle.
+
+    J = (a b³/3) [1 − (192/π⁵)(b/a) Σ_{n odd} tanh(nπa/2b)/n⁵] with a ≥ b (Timoshenko &
+    Goodier, Theory of Elasticity, 3rd ed. 1970, torsion of rectangular bars); the sides
+    may be given in either order.
+
+    Parameters
+    ----------
+    a, b : float or array_like
+        Side lengths [m].
+    terms : int, optional
+        Number of odd terms of the series.
+
+    Returns
+    -------
+    float or ndarray
+        J [m⁴].
+
+    Examples
+    --------
+    >>> round(float(rectangle_torsion_constant(1.0, 1.0)), 5)     # square: 0.1406 a⁴
+    0.14058
+    """
     a, b = np.maximum(a, b), np.minimum(a, b)
     n = np.arange(1, 2 * terms, 2, dtype=float)
     series = np.sum(np.tanh(np.multiply.outer(np.pi * a / (2 * b), n)) / n**5, axis=-1)
@@ -65,8 +149,33 @@ def rectangle_torsion_constant(a, b, terms=50):
 
 
 def rectangular(width_y, height_z):
-    """Solid rectangle, side ``width_y`` along y and ``height_z`` along z:
-    A = b h, I_y = b h³/12, I_z = h b³/12, J from :func:`rectangle_torsion_constant`."""
+    """Solid rectangular section, side ``width_y`` along y and ``height_z`` along z.
+
+    A = b h, I_y = b h³/12, I_z = h b³/12, J from :func:`rectangle_torsion_constant`, shear
+    factor k = 10(1+ν)/(12+11ν) (Cowper 1966).
+
+    Parameters
+    ----------
+    width_y : float or (n_el,) array_like
+        Side b along the section's y axis [m].
+    height_z : float or (n_el,) array_like
+        Side h along the section's z axis [m].
+
+    Returns
+    -------
+    CrossSection
+
+    Raises
+    ------
+    ModelError
+        If a side is not positive.
+
+    Examples
+    --------
+    >>> s = rectangular(0.02, 0.01)
+    >>> float(s.Iy), float(s.Iz)
+    (1.6666666666666667e-09, 6.666666666666667e-09)
+    """
     b = np.asarray(width_y, float)
     h = np.asarray(height_z, float)
     if np.any(~(b > 0)) or np.any(~(h > 0)):

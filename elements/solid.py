@@ -33,12 +33,26 @@ VOIGT = ((0, 0), (1, 1), (2, 2), (1, 2), (0, 2), (0, 1))   # (ε_xx, ε_yy, ε_z
 
 
 def tetrahedron_rule(degree):
-    """Points (n, 3) and weights (n,) on the unit tetrahedron (volume 1/6), exact for
-    polynomials of total ``degree``: the centroid (1), the symmetric 4-point rule (2), else
-    a collapsed Gauss–Jacobi product x = u, y = (1−u) v, z = (1−u)(1−v) w (Stroud 1971).
+    """Quadrature points and weights on the unit tetrahedron (volume 1/6).
 
-    Example
+    Exact for polynomials of total ``degree``: the centroid (1), the symmetric 4-point rule
+    (2), else a collapsed Gauss–Jacobi product x = u, y = (1−u) v, z = (1−u)(1−v) w
+    (Stroud 1971, §2.7).
+
+    Parameters
+    ----------
+    degree : int
+        Polynomial degree to integrate exactly.
+
+    Returns
     -------
+    points : (n, 3) ndarray
+        Reference coordinates ξ.
+    weights : (n,) ndarray
+        Weights, summing to 1/6.
+
+    Examples
+    --------
     >>> p, w = tetrahedron_rule(2); round(float(w.sum()) * 6, 12)
     1.0
     """
@@ -61,11 +75,22 @@ def tetrahedron_rule(degree):
 
 
 def hexahedron_rule(n):
-    """n×n×n Gauss–Legendre points (n³, 3) and weights on [−1, 1]³, exact for degree 2n−1
-    per axis.
+    """n×n×n Gauss–Legendre points and weights on [−1, 1]³, exact for degree 2n−1 per axis.
 
-    Example
+    Parameters
+    ----------
+    n : int
+        Points per axis.
+
+    Returns
     -------
+    points : (n³, 3) ndarray
+        Reference coordinates ξ.
+    weights : (n³,) ndarray
+        Weights, summing to 8.
+
+    Examples
+    --------
     >>> p, w = hexahedron_rule(2); p.shape, float(w.sum())
     ((8, 3), 8.0)
     """
@@ -75,16 +100,32 @@ def hexahedron_rule(n):
 
 
 class ElementType:
-    """An isoparametric solid element: shape functions on its reference cell and the
-    quadrature rules it uses.
+    """An isoparametric solid element: shape functions on its reference cell and its quadrature.
 
-    Attributes
+    The three instances are ``TET4``, ``TET10`` and ``HEX8`` (``ELEMENT_TYPES`` maps the meshio
+    cell type to them); node ordering is VTK's (see the module docstring).
+
+    Parameters
     ----------
-    name : str             'tet4', 'tet10' or 'hex8'
-    meshio_type : str      the meshio cell type ('tetra', 'tetra10', 'hexahedron')
-    n_nodes : int
-    reference : (n_nodes, 3) nodal coordinates on the reference cell
-    corners : (n_corners,) indices of the corner nodes (geometry checks, pictures)
+    name : str
+        'tet4', 'tet10' or 'hex8'.
+    meshio_type : str
+        The meshio cell type ('tetra', 'tetra10', 'hexahedron').
+    reference : (n_nodes, 3) array_like
+        Nodal coordinates on the reference cell.
+    corners : sequence of int
+        Indices of the corner nodes (geometry checks, pictures).
+    shape, gradient : callable
+        ξ (n, 3) ↦ N (n, n_nodes) and ↦ ∂N/∂ξ (n, n_nodes, 3).
+    stiffness_rule, mass_rule : tuple of ndarray
+        (points, weights) of the stiffness and mass quadratures.
+    inside : callable
+        (ξ (n, 3), tol) ↦ (n,) bool, whether points lie in the reference cell.
+
+    Examples
+    --------
+    >>> TET10.n_nodes, float(HEX8.shape([[0.0, 0.0, 0.0]]).sum())
+    (10, 1.0)
     """
 
     def __init__(self, name, meshio_type, reference, corners, shape, gradient, stiffness_rule, mass_rule,
@@ -97,15 +138,47 @@ class ElementType:
         self.stiffness_rule, self.mass_rule = stiffness_rule, mass_rule
 
     def shape(self, xi):
-        """Shape functions N (n_points, n_nodes) at reference points xi (n_points, 3)."""
+        """Shape functions N at reference points.
+
+        Parameters
+        ----------
+        xi : (n_points, 3) array_like
+            Reference coordinates.
+
+        Returns
+        -------
+        (n_points, n_nodes) ndarray
+        """
         return self._shape(np.atleast_2d(np.asarray(xi, float)))
 
     def gradient(self, xi):
-        """Reference gradients ∂N/∂ξ (n_points, n_nodes, 3)."""
+        """Reference gradients ∂N/∂ξ at reference points.
+
+        Parameters
+        ----------
+        xi : (n_points, 3) array_like
+            Reference coordinates.
+
+        Returns
+        -------
+        (n_points, n_nodes, 3) ndarray
+        """
         return self._gradient(np.atleast_2d(np.asarray(xi, float)))
 
     def inside(self, xi, tol=1e-9):
-        """True where reference points xi (n, 3) lie in the reference cell (within tol)."""
+        """Whether reference points lie in the reference cell.
+
+        Parameters
+        ----------
+        xi : (n, 3) array_like
+            Reference coordinates.
+        tol : float, optional
+            Tolerance on the reference coordinates (barycentric or ±1 bounds).
+
+        Returns
+        -------
+        (n,) bool ndarray
+        """
         return self._inside(np.atleast_2d(xi), tol)
 
     def __repr__(self):
@@ -179,11 +252,22 @@ ELEMENT_TYPES = {e.meshio_type: e for e in (TET4, TET10, HEX8)}
 
 
 def lame(E, nu):
-    """Lamé constants (λ, μ) [Pa] of an isotropic material with Young's modulus E [Pa] and
-    Poisson ratio ν: λ = Eν/((1+ν)(1−2ν)), μ = E/(2(1+ν)).
+    """Lamé constants of an isotropic material: λ = Eν/((1+ν)(1−2ν)), μ = E/(2(1+ν)).
 
-    Example
+    Parameters
+    ----------
+    E : float or array_like
+        Young's modulus [Pa].
+    nu : float or array_like
+        Poisson ratio.
+
+    Returns
     -------
+    lam, mu : float or ndarray
+        λ and μ (the shear modulus G) [Pa].
+
+    Examples
+    --------
     >>> lame(2.5, 0.25)
     (1.0, 1.0)
     """
@@ -191,11 +275,24 @@ def lame(E, nu):
 
 
 def elasticity_matrix(E, nu):
-    """Isotropic 6×6 matrix D [Pa] with σ = D ε in Voigt order (xx, yy, zz, yz, xz, xy),
-    engineering shear strains; E [Pa], ν.
+    """Isotropic elasticity matrix D with σ = D ε in Voigt order (xx, yy, zz, yz, xz, xy).
 
-    Example
+    Shear strains are engineering strains γ = 2ε.
+
+    Parameters
+    ----------
+    E : float
+        Young's modulus [Pa].
+    nu : float
+        Poisson ratio.
+
+    Returns
     -------
+    (6, 6) ndarray
+        D [Pa].
+
+    Examples
+    --------
     >>> elasticity_matrix(2.5, 0.25)[0, :4].tolist()
     [3.0, 1.0, 1.0, 0.0]
     """
@@ -208,11 +305,23 @@ def elasticity_matrix(E, nu):
 
 
 def jacobian(element, X, xi):
-    """Jacobians J_ij = ∂x_i/∂ξ_j (n_el, n_points, 3, 3) of elements with nodal coordinates
-    X (n_el, n_nodes, 3) [m] at reference points xi (n_points, 3).
+    """Jacobians J_ij = ∂x_i/∂ξ_j of the isoparametric map at reference points.
 
-    Example
+    Parameters
+    ----------
+    element : ElementType
+        The element type.
+    X : (n_el, n_nodes, 3) array_like
+        Nodal coordinates [m], global frame.
+    xi : (n_points, 3) array_like
+        Reference coordinates.
+
+    Returns
     -------
+    (n_el, n_points, 3, 3) ndarray
+
+    Examples
+    --------
     >>> jacobian(TET4, 2.0 * TET4.reference[None], [[0.1, 0.1, 0.1]])[0, 0].tolist()
     [[2.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 2.0]]
     """
@@ -220,11 +329,26 @@ def jacobian(element, X, xi):
 
 
 def shape_gradients(element, X, xi):
-    """Physical gradients ∂N_a/∂x = ∂N_a/∂ξ J⁻¹ (n_el, n_points, n_nodes, 3) [1/m] and
-    det J (n_el, n_points) of elements X (n_el, n_nodes, 3) [m] at reference points xi.
+    """Physical shape-function gradients ∂N_a/∂x = ∂N_a/∂ξ J⁻¹ and det J at reference points.
 
-    Example
+    Parameters
+    ----------
+    element : ElementType
+        The element type.
+    X : (n_el, n_nodes, 3) array_like
+        Nodal coordinates [m], global frame.
+    xi : (n_points, 3) array_like
+        Reference coordinates.
+
+    Returns
     -------
+    G : (n_el, n_points, n_nodes, 3) ndarray
+        Gradients [1/m].
+    det : (n_el, n_points) ndarray
+        det J (volume ratio to the reference cell).
+
+    Examples
+    --------
     >>> G, det = shape_gradients(TET4, 2.0 * TET4.reference[None], [[0.25, 0.25, 0.25]])
     >>> G[0, 0, 1].tolist(), round(float(det[0, 0]), 12)
     ([0.5, 0.0, 0.0], 8.0)
@@ -265,12 +389,24 @@ def stiffness_matrices(element, X, E, nu):
 
 
 def scalar_mass_matrices(element, X, rho):
-    """Scalar consistent mass M_s,ab = ∫ ρ N_a N_b dV (n_el, n, n) [kg] of elements X
-    (n_el, n, 3) [m] with density rho [kg/m³] (scalar or (n_el,)); the element mass matrix
-    is M_s ⊗ I₃.
+    """Scalar consistent mass M_s,ab = ∫ ρ N_a N_b dV; the element mass matrix is M_s ⊗ I₃.
 
-    Example
+    Parameters
+    ----------
+    element : ElementType
+        The element type.
+    X : (n_el, n, 3) array_like
+        Nodal coordinates [m].
+    rho : float or (n_el,) array_like
+        Density [kg/m³].
+
+    Returns
     -------
+    (n_el, n, n) ndarray
+        M_s [kg].
+
+    Examples
+    --------
     >>> round(float(scalar_mass_matrices(TET4, TET4.reference[None], 6.0).sum()), 12)   # ρ V = 6 · 1/6
     1.0
     """
@@ -283,11 +419,26 @@ def scalar_mass_matrices(element, X, rho):
 
 
 def strains(element, X, U, xi):
-    """Engineering strains (n_el, n_points, 6) at reference points xi (n_points, 3), or one
-    point per element if xi has shape (n_el, 3), for nodal displacements U (n_el, n, 3) [m].
+    """Engineering strains at reference points (small-strain, Voigt order).
 
-    Example
+    Parameters
+    ----------
+    element : ElementType
+        The element type.
+    X : (n_el, n, 3) array_like
+        Nodal coordinates [m], reference configuration.
+    U : (n_el, n, 3) array_like
+        Nodal displacements [m].
+    xi : (n_points, 3) array_like
+        Reference coordinates (the same for every element).
+
+    Returns
     -------
+    (n_el, n_points, 6) ndarray
+        (ε_xx, ε_yy, ε_zz, γ_yz, γ_xz, γ_xy), dimensionless, global axes.
+
+    Examples
+    --------
     >>> X = TET4.reference[None]; U = 1e-3 * X            # uniform stretch 1e-3
     >>> np.round(strains(TET4, X, U, [[0.2, 0.2, 0.2]])[0, 0], 12).tolist()
     [0.001, 0.001, 0.001, 0.0, 0.0, 0.0]
@@ -298,11 +449,26 @@ def strains(element, X, U, xi):
 
 
 def strains_at(element, X, U, xi):
-    """Engineering strains (n_el, 6) at one reference point per element, xi (n_el, 3), for
-    nodal displacements U (n_el, n, 3) [m] of elements X (n_el, n, 3) [m].
+    """Engineering strains at one reference point per element.
 
-    Example
+    Parameters
+    ----------
+    element : ElementType
+        The element type.
+    X : (n_el, n, 3) array_like
+        Nodal coordinates [m], reference configuration.
+    U : (n_el, n, 3) array_like
+        Nodal displacements [m].
+    xi : (n_el, 3) array_like
+        One reference point per element.
+
+    Returns
     -------
+    (n_el, 6) ndarray
+        Voigt strains, as :func:`strains`.
+
+    Examples
+    --------
     >>> X = TET4.reference[None]
     >>> strains_at(TET4, X, 1e-3 * X, [[0.1, 0.2, 0.3]])[0, :3].round(12).tolist()
     [0.001, 0.001, 0.001]
@@ -312,11 +478,24 @@ def strains_at(element, X, U, xi):
 
 
 def gradients_at(element, X, xi):
-    """Physical gradients ∂N_a/∂x (n_el, n, 3) [1/m] at one reference point per element,
-    xi (n_el, 3), of elements X (n_el, n, 3) [m].
+    """Physical shape-function gradients ∂N_a/∂x at one reference point per element.
 
-    Example
+    Parameters
+    ----------
+    element : ElementType
+        The element type.
+    X : (n_el, n, 3) array_like
+        Nodal coordinates [m].
+    xi : (n_el, 3) array_like
+        One reference point per element.
+
+    Returns
     -------
+    (n_el, n, 3) ndarray
+        Gradients [1/m].
+
+    Examples
+    --------
     >>> gradients_at(TET4, TET4.reference[None], [[0.2, 0.2, 0.2]])[0, 1].tolist()
     [1.0, 0.0, 0.0]
     """
@@ -333,11 +512,24 @@ def _voigt(H):
 
 
 def stresses(eps, E, nu):
-    """Cauchy stresses σ = D ε (..., 6) [Pa] in Voigt order from engineering strains
-    (..., 6), for Young's modulus E [Pa] and Poisson ratio ν.
+    """Cauchy stresses σ = D ε in Voigt order from engineering strains (linear elasticity).
 
-    Example
+    Parameters
+    ----------
+    eps : (..., 6) array_like
+        Engineering strains (ε_xx, ε_yy, ε_zz, γ_yz, γ_xz, γ_xy).
+    E : float
+        Young's modulus [Pa].
+    nu : float
+        Poisson ratio.
+
+    Returns
     -------
+    (..., 6) ndarray
+        (σ_xx, σ_yy, σ_zz, τ_yz, τ_xz, τ_xy) [Pa].
+
+    Examples
+    --------
     >>> stresses(np.array([1e-3, 0, 0, 0, 0, 0]), 2.5e9, 0.25)[:2].tolist()
     [3000000.0, 1000000.0]
     """
@@ -345,11 +537,31 @@ def stresses(eps, E, nu):
 
 
 def inverse_map(element, X, x, iterations=20, tol=1e-12):
-    """Reference coordinates (n, 3) of physical points x (n, 3) [m] in elements X (n, n_nodes, 3)
-    by Newton's method on x(ξ) = Σ N_a(ξ) X_a (one step for affine tetrahedra).
+    """Reference coordinates of physical points by Newton's method on x(ξ) = Σ N_a(ξ) X_a.
 
-    Example
+    One step suffices for affine tetrahedra. Points outside the element give reference
+    coordinates outside the cell (check with :meth:`ElementType.inside`).
+
+    Parameters
+    ----------
+    element : ElementType
+        The element type.
+    X : (n, n_nodes, 3) array_like
+        Nodal coordinates [m] of the element holding each point.
+    x : (n, 3) array_like
+        Physical points [m], global frame.
+    iterations : int, optional
+        Maximum Newton iterations.
+    tol : float, optional
+        Convergence tolerance on the reference-coordinate step.
+
+    Returns
     -------
+    (n, 3) ndarray
+        Reference coordinates ξ.
+
+    Examples
+    --------
     >>> inverse_map(TET4, 2.0 * TET4.reference[None], [[0.2, 0.4, 0.6]]).round(12).tolist()
     [[0.1, 0.2, 0.3]]
     """
@@ -367,14 +579,30 @@ def inverse_map(element, X, x, iterations=20, tol=1e-12):
 
 
 def check_material(E, nu, rho, where="solid"):
-    """Validate an isotropic material: returns (E [Pa], ν, ρ [kg/m³]) as floats.
+    """Validate an isotropic linear-elastic material.
+
+    Parameters
+    ----------
+    E : float
+        Young's modulus [Pa], > 0.
+    nu : float
+        Poisson ratio, in (−1, 0.5).
+    rho : float
+        Density [kg/m³], > 0.
+    where : str, optional
+        Name of the object, used in error messages.
+
+    Returns
+    -------
+    (E, nu, rho) : tuple of float
 
     Raises
     ------
-    ModelError naming ``where`` for non-numeric, non-positive E or ρ, or ν outside (−1, 0.5).
+    ModelError
+        Naming ``where``, for non-numeric values, non-positive E or ρ, or ν outside (−1, 0.5).
 
-    Example
-    -------
+    Examples
+    --------
     >>> check_material(2.1e11, 0.3, 7800)
     (210000000000.0, 0.3, 7800.0)
     """

@@ -52,22 +52,33 @@ class _NodePattern:
 class SolidBody:
     """An isotropic linear-elastic body on a :class:`~femdyn.mesh.solid.SolidMesh`.
 
+    Small displacements u (ndof,) of the mesh nodes, ordered (node, component), in the mesh
+    frame; sparse stiffness and consistent mass are assembled on the first request and kept.
+
     Parameters
     ----------
-    mesh : SolidMesh (coordinates in m)
-    E : Young's modulus [Pa]
-    nu : Poisson ratio
-    rho : density [kg/m³]
-    name : label for messages
+    mesh : SolidMesh
+        The volume mesh (coordinates in m).
+    E : float
+        Young's modulus [Pa].
+    nu : float
+        Poisson ratio.
+    rho : float
+        Density [kg/m³].
+    name : str, optional
+        Label for messages.
+    check_units : bool, optional
+        Refuse E < 1e5 Pa and ρ outside 10–30000 kg/m³ (a unit mix-up); False for exotic
+        materials.
 
     Raises
     ------
     ModelError
-        for a bad material, or E and ρ far outside engineering ranges (a unit mix-up:
-        E in MPa or GPa, ρ in g/cm³); pass ``check_units=False`` for exotic materials.
+        For a bad material, or E and ρ far outside engineering ranges (a unit mix-up:
+        E in MPa or GPa, ρ in g/cm³).
 
-    Example
-    -------
+    Examples
+    --------
     >>> from femdyn.mesh.generate import box_mesh
     >>> body = SolidBody(box_mesh((1, 0.1, 0.1), (10, 1, 1)), E=2.1e11, nu=0.3, rho=7800)
     >>> round(float(body.mass_properties()["mass"]), 6)
@@ -142,8 +153,29 @@ class SolidBody:
         return {"mass": m, "com": c, "inertia": np.trace(J) * np.eye(3) - J}
 
     def rigid_modes(self, origin=(0.0, 0.0, 0.0)):
-        """The six rigid-body displacement fields (ndof, 6): translations x, y, z, then small
-        rotations about x, y, z through ``origin`` [m] (u = θ × (x − origin))."""
+        """The six rigid-body displacement fields of the mesh nodes.
+
+        Translations along x, y, z, then small rotations about x, y, z through ``origin``
+        (u = θ × (x − origin)).
+
+        Parameters
+        ----------
+        origin : (3,) array_like, optional
+            Centre of the rotations [m], mesh frame.
+
+        Returns
+        -------
+        (ndof, 6) ndarray
+            Columns: unit translations [m] and unit rotations [m/rad].
+
+        Examples
+        --------
+        >>> from femdyn.mesh.generate import box_mesh
+        >>> body = SolidBody(box_mesh((1, 0.1, 0.1), (2, 1, 1)), E=2.1e11, nu=0.3, rho=7800)
+        >>> R = body.rigid_modes()
+        >>> float(abs(body.stiffness() @ R).max()) < 1e-3      # no strain energy: K R = 0
+        True
+        """
         r = self.mesh.points - np.asarray(origin, float)
         R = np.zeros((self.mesh.n_nodes, 3, 6))
         R[:, :, :3] = np.eye(3)
@@ -152,9 +184,25 @@ class SolidBody:
 
     # ------------------------------------------------------------------ points
     def locate(self, points, tol=1e-6):
-        """Elements holding physical points (n, 3) [m]: list of (block, element, ξ) per point.
-        Raises ModelError for a point outside the mesh (by more than ``tol`` in reference
-        coordinates)."""
+        """Elements holding physical points.
+
+        Parameters
+        ----------
+        points : (n, 3) array_like
+            Points [m], mesh frame.
+        tol : float, optional
+            Tolerance in reference coordinates for a point on an element boundary.
+
+        Returns
+        -------
+        list of (int, int, (3,) ndarray)
+            For each point: block index, element index in the block, reference coordinates ξ.
+
+        Raises
+        ------
+        ModelError
+            For a point outside the mesh (by more than ``tol`` in reference coordinates).
+        """
         points = np.atleast_2d(np.asarray(points, float))
         if self._tree is None:
             centres = [self.mesh.points[c].mean(1) for _, c in self.mesh.blocks]
@@ -180,7 +228,23 @@ class SolidBody:
         return found
 
     def interpolation(self, points):
-        """Sparse H (3n × ndof) with u(points) = H u, rows (point, component)."""
+        """Sparse interpolation matrix H with u(points) = H u.
+
+        Parameters
+        ----------
+        points : (n, 3) array_like
+            Points [m] inside the mesh, mesh frame.
+
+        Returns
+        -------
+        scipy.sparse.csr_matrix
+            H (3n × ndof), rows ordered (point, component).
+
+        Raises
+        ------
+        ModelError
+            For a point outside the mesh.
+        """
         rows, cols, vals = [], [], []
         for k, (b, e, xi) in enumerate(self.locate(points)):
             etype, conn = self.mesh.blocks[b]
@@ -193,7 +257,24 @@ class SolidBody:
                              shape=(3 * len(np.atleast_2d(points)), self.ndof))
 
     def strain_operator(self, points):
-        """Sparse B (6n × ndof) with engineering strains ε(points) = B u, rows (point, Voigt)."""
+        """Sparse strain operator B with engineering strains ε(points) = B u.
+
+        Parameters
+        ----------
+        points : (n, 3) array_like
+            Points [m] inside the mesh, mesh frame.
+
+        Returns
+        -------
+        scipy.sparse.csr_matrix
+            B (6n × ndof) [1/m], rows ordered (point, Voigt component
+            ε_xx, ε_yy, ε_zz, γ_yz, γ_xz, γ_xy).
+
+        Raises
+        ------
+        ModelError
+            For a point outside the mesh.
+        """
         rows, cols, vals = [], [], []
         for k, (b, e, xi) in enumerate(self.locate(points)):
             etype, conn = self.mesh.blocks[b]
@@ -207,9 +288,53 @@ class SolidBody:
                              shape=(6 * len(np.atleast_2d(points)), self.ndof))
 
     def strain(self, u, points):
-        """Engineering strains (n, 6) at points (n, 3) [m] for displacements u (ndof,) [m]."""
+        """Engineering strains at points for a nodal displacement field.
+
+        Parameters
+        ----------
+        u : (ndof,) array_like
+            Nodal displacements [m], mesh frame.
+        points : (n, 3) array_like
+            Points [m] inside the mesh.
+
+        Returns
+        -------
+        (n, 6) ndarray
+            Voigt strains (ε_xx, ε_yy, ε_zz, γ_yz, γ_xz, γ_xy), mesh axes.
+
+        Raises
+        ------
+        ModelError
+            For a point outside the mesh.
+        """
         return (self.strain_operator(points) @ u).reshape(-1, 6)
 
     def stress(self, u, points):
-        """Cauchy stresses (n, 6) [Pa], Voigt order, at points for displacements u."""
+        """Cauchy stresses at points for a nodal displacement field (linear elasticity).
+
+        Parameters
+        ----------
+        u : (ndof,) array_like
+            Nodal displacements [m], mesh frame.
+        points : (n, 3) array_like
+            Points [m] inside the mesh.
+
+        Returns
+        -------
+        (n, 6) ndarray
+            (σ_xx, σ_yy, σ_zz, τ_yz, τ_xz, τ_xy) [Pa], mesh axes.
+
+        Raises
+        ------
+        ModelError
+            For a point outside the mesh.
+
+        Examples
+        --------
+        >>> from femdyn.mesh.generate import box_mesh
+        >>> body = SolidBody(box_mesh((1, 0.1, 0.1), (2, 1, 1)), E=2e11, nu=0.3, rho=7800)
+        >>> u = 1e-3 * body.mesh.points[:, [0]] * [1, 0, 0]     # u_x = 1e-3 x: ε_xx = 1e-3
+        >>> body.strain(u.ravel(), [[0.5, 0.05, 0.05]])[0, 0].round(12)
+        np.float64(0.001)
+        """
         return solid.stresses(self.strain(u, points), self.E, self.nu)

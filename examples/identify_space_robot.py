@@ -1,10 +1,10 @@
 """The space-robot identification study: identify the masses and inertias of a planar free-floating space robot from
 the momentum its reaction wheel absorbs.
 
-Part 1 runs the seed's design (three rest-to-rest cubic plans: base to π/6, joint 1 to π/2,
+Part 1 runs the study's design (three rest-to-rest cubic plans: base to π/6, joint 1 to π/2,
 joint 2 to π/3, 10 s each, sampled every 0.5 s) from examples/identify_space_robot.toml;
 the identifiability report shows that one combination of the six parameters is invisible
-to these data in the seed's (centre-of-mass) form. Part 2 adds one plan that moves all
+to these data in the study's (centre-of-mass) form. Part 2 adds one plan that moves all
 three coordinates at once and identifies again: then all six parameters are seen.
 
     python examples/identify_space_robot.py [out_folder]
@@ -22,8 +22,8 @@ COMBINED_PLAN = {"final_deg": {"base": 30.0, "link1": 90.0, "link2": 60.0}}
 
 def main(out):
     cfg = config.load(STUDY)
-    seed_design = study.simulate_experiments(cfg)
-    first = study.run(cfg, out=os.path.join(out, "seed_design"), experiments=seed_design)
+    study_design = study.simulate_experiments(cfg)
+    first = study.run(cfg, out=os.path.join(out, "study_design"), experiments=study_design)
     print(first.text)
 
     extra = copy.deepcopy(cfg)
@@ -31,11 +31,11 @@ def main(out):
     extra["experiment"]["seed"] = cfg["experiment"]["seed"] + len(cfg["experiment"]["plan"])
     more, model = study.simulate_experiments(extra)
     combined = copy.deepcopy(cfg)
-    combined["title"] = cfg["title"] + " — seed design plus one combined plan"
+    combined["title"] = cfg["title"] + " — the study's design plus one combined plan"
     second = study.run(combined, out=os.path.join(out, "combined_design"),
-                       experiments=(study.concatenate([seed_design[0], more]), model))
+                       experiments=(study.concatenate([study_design[0], more]), model))
     print("\n" + second.text)
-    print(f"\nreports and figures in {out}/seed_design and {out}/combined_design")
+    print(f"\nreports and figures in {out}/study_design and {out}/combined_design")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Strain-gauge report for a flexible link: a clamped aluminium ANCF link 0.815 m long
 (radius 0.01 m) carries three gauges on its outer wall at 0.2, 0.4075 and 0.6 m from the
-clamp, as on seed 002's flexible link. A tip force pulse (2 N for 0.1 s) sets it
+clamp, as on Liu et al.'s (2018) flexible link. A tip force pulse (2 N for 0.1 s) sets it
 vibrating. The "measurement" is synthetic: the simulated gauge strain scaled by 0.92,
 5 ms late, with a bridge offset and noise, sampled at 2 kHz and written as a quarter
 bridge's output in mV/V (gauge factor 2.1) with one NaN sample. The gauge map (TOML)

@@ -22,6 +22,19 @@ class SolverError(FemdynError, RuntimeError):
 
     ``results`` holds everything computed before the failure (may be None when the
     failure happened before the first step).
+
+    Parameters
+    ----------
+    message : str
+        What failed, where (time, step) and what to try.
+    results : femdyn.results.Results, optional
+        The steps computed before the failure.
+
+    Examples
+    --------
+    >>> err = SolverError("step at t = 0.1 s diverged")
+    >>> str(err), err.results is None
+    ('step at t = 0.1 s diverged', True)
     """
 
     def __init__(self, message, results=None):
@@ -30,8 +43,49 @@ class SolverError(FemdynError, RuntimeError):
 
 
 class ConvergenceError(SolverError):
-    """Newton iterations did not converge."""
+    """Newton iterations did not converge.
+
+    Parameters
+    ----------
+    message : str
+        The diagnosis (stalled or diverged, residuals, time).
+    results : femdyn.results.Results, optional
+        The steps computed before the failure.
+    """
 
 
 class SingularMatrixError(SolverError):
-    """The iteration (KKT) matrix is singular: redundant constraints or a lost degree of freedom."""
+    """The iteration (KKT) matrix is singular: redundant constraints or a lost degree of freedom.
+
+    Parameters
+    ----------
+    message : str
+        The diagnosis, naming the dependent constraint rows where known.
+    results : femdyn.results.Results, optional
+        The steps computed before the failure.
+    """
+
+
+class NonFiniteError(ModelError):
+    """A NaN or infinite number in the model input or the initial state; the message names
+    the part, or the node and component of the coordinate."""
+
+
+class FemdynWarning(UserWarning):
+    """Base class of femdyn's warnings: input that is accepted but probably not what was
+    meant. Silence one kind with ``warnings.filterwarnings("ignore", category=...)``."""
+
+
+class UnitsWarning(FemdynWarning):
+    """A value far outside its physical range in SI units (gravity, density, Young's
+    modulus, lengths, inertia against mass): often a model in mm, g or N/mm²."""
+
+
+class StepSizeWarning(FemdynWarning):
+    """A time step too large to resolve the shortest period of the linearized model while
+    the integrator does not damp that mode out."""
+
+
+class PhysicalConsistencyWarning(FemdynWarning):
+    """Mass properties no rigid body can have (zero mass, inertia violating positivity or
+    the triangle inequality), accepted because the caller asked for ``strict=False``."""

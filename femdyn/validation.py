@@ -1,13 +1,39 @@
 """Checks of user input that turn malformed values into :class:`~femdyn.errors.ModelError`
 naming the object, instead of a numpy traceback further down. Shared by the model
 builder, the element kernels' callers and the recursive solvers."""
+import warnings
+
 import numpy as np
 
-from .errors import ModelError
+from .errors import ModelError, NonFiniteError, PhysicalConsistencyWarning
 
 
 def numeric(value, what, shape=None):
-    """``value`` as a float array (of ``shape`` when given), or ModelError naming ``what``."""
+    """``value`` as a float array (of ``shape`` when given), or ModelError naming ``what``.
+
+    Parameters
+    ----------
+    value : array_like
+        User input.
+    what : str
+        Names the input in the message, with its unit (e.g. "beam 'arm': E (Pa)").
+    shape : tuple of int, optional
+        Required shape.
+
+    Returns
+    -------
+    ndarray of float
+
+    Raises
+    ------
+    ModelError
+        If the value is not numeric or has another shape.
+
+    Examples
+    --------
+    >>> numeric([1, 2], "pair", (2,))
+    array([1., 2.])
+    """
     try:
         a = np.asarray(value, float)
     except (TypeError, ValueError):
@@ -17,39 +43,136 @@ def numeric(value, what, shape=None):
     return a
 
 
+def refuse_non_finite(values, what):
+    """Raise :class:`~femdyn.errors.NonFiniteError` naming ``what`` and the first bad entry
+    if the numeric array ``values`` holds a NaN or an infinite number."""
+    a = np.atleast_1d(values)
+    bad = np.flatnonzero(~np.isfinite(a))
+    if bad.size:
+        where = f" (entry {bad[0]})" if a.size > 1 else ""
+        raise NonFiniteError(f"{what}: {a.flat[bad[0]]} is not finite{where}; give finite numbers in SI units")
+
+
 def finite(value, what, shape=None):
-    """:func:`numeric` that also rejects NaN and infinite entries."""
+    """:func:`numeric` that also rejects NaN and infinite entries.
+
+    Parameters
+    ----------
+    value : array_like
+        User input.
+    what : str
+        Names the input in the message.
+    shape : tuple of int, optional
+        Required shape.
+
+    Returns
+    -------
+    ndarray of float
+
+    Raises
+    ------
+    ModelError
+        If the value is not numeric or has another shape.
+    NonFiniteError
+        If an entry is NaN or infinite (a ModelError too).
+    """
     a = numeric(value, what, shape)
-    if not np.all(np.isfinite(a)):
-        raise ModelError(f"{what}: {value!r} is not finite")
+    refuse_non_finite(a, what)
     return a
 
 
 def vector3(value, what):
     """``value`` as a float array of shape (3,) with finite entries (a point, direction or
-    force of the model builder)."""
+    force of the model builder).
+
+    Parameters
+    ----------
+    value : array_like
+        User input.
+    what : str
+        Names the input in the message, with its unit.
+
+    Returns
+    -------
+    ndarray (3,)
+
+    Raises
+    ------
+    ModelError
+        If the value is not three finite numbers.
+
+    Examples
+    --------
+    >>> vector3((0, 0, 1), "axis")
+    array([0., 0., 1.])
+    """
     try:
         v = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
         raise ModelError(f"{what}: expected 3 numbers, got {value!r}") from None
-    if v.shape != (3,) or not np.all(np.isfinite(v)):
+    if v.shape != (3,):
         raise ModelError(f"{what}: expected 3 finite numbers (x, y, z), got {value!r}")
+    refuse_non_finite(v, what)
     return v
 
 
 def number(value, what, unit):
-    """``value`` as a finite float."""
+    """``value`` as a finite float.
+
+    Parameters
+    ----------
+    value : float
+        User input.
+    what : str
+        Names the input in the message.
+    unit : str
+        The expected unit, for the message.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ModelError
+        If the value is not a finite number.
+    """
     try:
         x = float(value)
     except (TypeError, ValueError):
-        x = np.nan
-    if not np.isfinite(x):
-        raise ModelError(f"{what}: expected a number in {unit}, got {value!r}")
+        raise ModelError(f"{what}: expected a number in {unit}, got {value!r}") from None
+    refuse_non_finite(x, f"{what} ({unit})")
     return x
 
 
 def positive(value, what, unit, allow_zero=False):
-    """``value`` as a finite float that is positive (or ≥ 0 with ``allow_zero``)."""
+    """``value`` as a finite float that is positive (or ≥ 0 with ``allow_zero``).
+
+    Parameters
+    ----------
+    value : float
+        User input.
+    what : str
+        Names the input in the message.
+    unit : str
+        The expected unit, for the message.
+    allow_zero : bool, optional
+        Accept 0.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ModelError
+        If the value is not finite or not positive.
+
+    Examples
+    --------
+    >>> positive(2, "mass", "kg")
+    2.0
+    """
     x = number(value, what, unit)
     if x < 0 or (x == 0 and not allow_zero):
         raise ModelError(f"{what}: must be {'≥ 0' if allow_zero else 'positive'} ({unit}), got {value!r}")
@@ -57,7 +180,24 @@ def positive(value, what, unit, allow_zero=False):
 
 
 def count(value, what):
-    """A whole number ≥ 1 (e.g. a number of elements)."""
+    """A whole number ≥ 1 (e.g. a number of elements).
+
+    Parameters
+    ----------
+    value : int or float
+        User input (a float must be whole, e.g. 4.0).
+    what : str
+        Names the input in the message.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ModelError
+        If the value is not a whole number ≥ 1 (booleans are refused).
+    """
     try:
         whole = not isinstance(value, (bool, np.bool_)) and float(value).is_integer() and value >= 1
     except (TypeError, ValueError):
@@ -65,3 +205,11 @@ def count(value, what):
     if not whole:
         raise ModelError(f"{what}: expected a whole number ≥ 1, got {value!r}")
     return int(value)
+
+
+def inconsistent(message, strict):
+    """A physical-consistency failure (mass properties no body can have): ModelError when
+    ``strict``, else a :class:`~femdyn.errors.PhysicalConsistencyWarning`, and go on."""
+    if strict:
+        raise ModelError(message + " (or pass strict=False to accept it with a warning)")
+    warnings.warn(message + "; accepted because strict=False", PhysicalConsistencyWarning, stacklevel=3)

@@ -69,7 +69,29 @@ def box_mesh(size, divisions, element="tet4", origin=(0.0, 0.0, 0.0)):
 
 
 def quadratic_tetrahedra(points, tets):
-    """Tet10 from Tet4: a node at the midpoint of every edge; returns (points, [(TET10, conn)])."""
+    """Tet10 mesh from a Tet4 mesh: a node at the midpoint of every edge.
+
+    Parameters
+    ----------
+    points : (n, 3) ndarray
+        Node coordinates [m].
+    tets : (n_el, 4) int ndarray
+        Tet4 connectivity (VTK order).
+
+    Returns
+    -------
+    points : (n + n_edges, 3) ndarray
+        The nodes followed by the edge midpoints.
+    blocks : list
+        [(TET10, (n_el, 10) connectivity)] in VTK order.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> points, blocks = quadratic_tetrahedra(np.vstack([np.zeros(3), np.eye(3)]), np.array([[0, 1, 2, 3]]))
+    >>> points.shape, blocks[0][1].shape
+    ((10, 3), (1, 10))
+    """
     edges = np.array([[0, 1], [1, 2], [0, 2], [0, 3], [1, 3], [2, 3]])
     pairs = np.sort(tets[:, edges], axis=2).reshape(-1, 2)
     unique, inverse = np.unique(pairs, axis=0, return_inverse=True)
@@ -79,16 +101,48 @@ def quadratic_tetrahedra(points, tets):
 
 
 def rod_mesh(length=0.815, radius=0.01, size=0.004, order=2, inner_radius=0.0, path=None, verbose=False):
-    """Mesh a straight rod (or tube with ``inner_radius`` > 0) along x from x = 0 to ``length``
-    with Gmsh: tetrahedra of edge length about ``size`` [m], linear (order 1) or quadratic
-    (order 2, mid-edge nodes on the curved surface). Physical groups: 'link' (volume),
-    'end0' (face x = 0), 'end1' (face x = length), 'surface' (lateral face).
+    """Mesh a straight rod (or tube) along x with Gmsh.
 
-    Writes ``path`` (.msh) when given; returns the checked SolidMesh.
+    The rod runs from x = 0 to ``length``; the mesh has tetrahedra of edge length about
+    ``size``, linear (order 1) or quadratic (order 2, mid-edge nodes on the curved
+    surface). Physical groups: 'link' (volume), 'end0' (face x = 0), 'end1' (face
+    x = length), 'surface' (lateral face). The defaults are the flexible link of the 3-RRRU
+    robot (Liu et al. 2018).
 
-    Example
+    Parameters
+    ----------
+    length : float, optional
+        Length [m].
+    radius : float, optional
+        Outer radius [m].
+    size : float, optional
+        Target element edge length [m].
+    order : {1, 2}, optional
+        Element order (Tet4 or Tet10).
+    inner_radius : float, optional
+        Inner radius [m] of a tube; 0 for a solid rod.
+    path : str or path-like, optional
+        Where to write the .msh file (default: a temporary file, removed).
+    verbose : bool, optional
+        Show Gmsh's messages.
+
+    Returns
     -------
-    >>> mesh = rod_mesh(size=0.005, order=2)                            # doctest: +SKIP
+    SolidMesh
+        The checked mesh with node sets from the physical groups.
+
+    Raises
+    ------
+    MeshError
+        If the mesh read back fails the checks.
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> with contextlib.redirect_stdout(io.StringIO()):      # Gmsh's start-up output
+    ...     mesh = rod_mesh(length=0.1, radius=0.01, size=0.01, order=1)
+    >>> sorted(mesh.node_sets)[:2], mesh.n_elements > 0
+    (['end0', 'end1'], True)
     """
     import gmsh
     own = not gmsh.isInitialized()

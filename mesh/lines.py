@@ -13,7 +13,27 @@ from femdyn.errors import ModelError
 
 
 def read_line_mesh(path):
-    """Points (n, 3) and ordered chains (list of point-index arrays) of a line mesh file."""
+    """Read a line mesh file (any meshio format) as points and ordered chains.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file (VTK, Gmsh, …); coordinates are taken as metres (2-D points get z = 0).
+
+    Returns
+    -------
+    points : (n, 3) ndarray
+        Point coordinates [m].
+    chains : list of (k,) int ndarray
+        Point indices of each unbranched chain in order; a closed chain ends with its
+        first index again.
+
+    Raises
+    ------
+    ModelError
+        For an unreadable file, a mesh without 2-node 'line' cells, degenerate cells or
+        branch points (see :func:`chains`).
+    """
     try:
         mesh = meshio.read(path)
     except Exception as err:  # meshio raises several types for unreadable files
@@ -27,8 +47,34 @@ def read_line_mesh(path):
 
 
 def chains(segments, label="line mesh"):
-    """Order 2-node segments into chains of point indices; a closed chain ends with its
-    first index again (one element per segment)."""
+    """Order 2-node segments into chains of point indices.
+
+    A closed chain ends with its first index again (one element per segment).
+
+    Parameters
+    ----------
+    segments : (k, 2) array_like
+        Point indices of the line cells.
+    label : str, optional
+        Name for error messages.
+
+    Returns
+    -------
+    list of (m,) int ndarray
+
+    Raises
+    ------
+    ModelError
+        For a degenerate segment or a point joining more than two segments (split the mesh
+        into unbranched beams and connect them with joints).
+
+    Examples
+    --------
+    >>> [c.tolist() for c in chains([[2, 1], [0, 1]])]           # from an end point
+    [[2, 1, 0]]
+    >>> [c.tolist() for c in chains([[0, 1], [1, 2], [2, 0]])]       # a ring closes on its first point
+    [[0, 1, 2, 0]]
+    """
     segments = np.asarray(segments, int)
     neighbours = {}
     for a, b in segments:
@@ -61,17 +107,38 @@ def chains(segments, label="line mesh"):
 
 
 def polyline_tangents(points, closed=False):
-    """Unit tangents (n, 3) at the vertices of a polyline sampled from a smooth curve,
-    second-order accurate in the point spacing and exact for points on a circle.
+    """Unit tangents at the vertices of a polyline sampled from a smooth curve.
 
-    Interior vertex (and every vertex of a ``closed`` loop, whose last point connects to
-    the first): the derivative of the parabola through the vertex and its neighbours in
-    the chord-length parameter, t ∝ (|b| â + |a| b̂)/(|a| + |b|) with a, b the incoming and
-    outgoing chords; for points on a circle this is the circle's tangent (the inscribed
-    angles of the two chords cancel). End vertex: the tangent of the circle through the
-    first (last) three points, i.e. the neighbour's tangent reflected about the end
-    chord, t₀ = 2 (t₁·u) u − t₁ with u the unit end chord (the tangents at the two ends of
-    a chord of a circle are mirror images about it). Two points: the chord direction."""
+    Second-order accurate in the point spacing and exact for points on a circle. Interior
+    vertex (and every vertex of a ``closed`` loop, whose last point connects to the first):
+    the derivative of the parabola through the vertex and its neighbours in the chord-length
+    parameter, t ∝ (‖b‖ â + ‖a‖ b̂)/(‖a‖ + ‖b‖) with a, b the incoming and outgoing chords;
+    for points on a circle this is the circle's tangent (the inscribed angles of the two
+    chords cancel). End vertex: the tangent of the circle through the first (last) three
+    points, i.e. the neighbour's tangent reflected about the end chord,
+    t₀ = 2 (t₁·u) u − t₁ with u the unit end chord (the tangents at the two ends of a chord
+    of a circle are mirror images about it). Two points: the chord direction.
+
+    Parameters
+    ----------
+    points : (n, 3) array_like
+        Vertices [m], in order along the curve.
+    closed : bool, optional
+        Whether the last point connects to the first (not repeated).
+
+    Returns
+    -------
+    (n, 3) ndarray
+        Unit tangents pointing along increasing index.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> phi = np.linspace(0, np.pi / 2, 4)                    # a quarter circle
+    >>> t = polyline_tangents(np.column_stack([np.cos(phi), np.sin(phi), 0 * phi]))
+    >>> np.allclose(t, np.column_stack([-np.sin(phi), np.cos(phi), 0 * phi]))
+    True
+    """
     points = np.asarray(points, float)
     if closed:
         ring = np.vstack([points[-1:], points, points[:1]])
@@ -99,7 +166,26 @@ def _unit(v):
 
 
 def unit_rows(what, vectors, count):
-    """``vectors`` as ``count`` unit rows (count, 3), refusing other shapes and zero rows."""
+    """Directions as unit rows, refusing other shapes and zero rows.
+
+    Parameters
+    ----------
+    what : str
+        Name for error messages.
+    vectors : array_like
+        (count, 3) directions (any length).
+    count : int
+        Required number of rows.
+
+    Returns
+    -------
+    (count, 3) ndarray
+
+    Raises
+    ------
+    ModelError
+        For another shape, non-finite entries or a zero row.
+    """
     try:
         v = np.asarray(vectors, float)
     except (TypeError, ValueError):
@@ -114,8 +200,30 @@ def unit_rows(what, vectors, count):
 
 
 def centreline_points(what, points):
-    """Points (n, 3) of a centreline and whether it is closed (last point = first; the
-    repeated point is dropped); consecutive points must differ."""
+    """Points of a centreline and whether it is closed.
+
+    A centreline is closed when its last point repeats the first (and it has more than
+    three points); the repeated point is dropped.
+
+    Parameters
+    ----------
+    what : str
+        Name for error messages.
+    points : (n, 3) array_like
+        Points [m], global frame.
+
+    Returns
+    -------
+    points : (n', 3) ndarray
+        The points (without the repeated one of a closed loop).
+    closed : bool
+
+    Raises
+    ------
+    ModelError
+        For fewer than two points, another shape, non-finite values or coinciding
+        consecutive points.
+    """
     try:
         points = np.asarray(points, float)
     except (TypeError, ValueError):
@@ -137,8 +245,29 @@ def centreline_points(what, points):
 
 
 def centreline_element(what, points, tangents, closed):
-    """The element that is valid for the centreline: "cable" if straight, "cable2d" if it
-    lies in a plane z = const, else an error asking for "beam"."""
+    """The ANCF cable element that is valid for a centreline.
+
+    Parameters
+    ----------
+    what : str
+        Name for error messages.
+    points : (n, 3) ndarray
+        Centreline points [m].
+    tangents : (n, 3) ndarray
+        Unit tangents at the points.
+    closed : bool
+        Whether the centreline is a closed loop.
+
+    Returns
+    -------
+    str
+        "cable" for a straight open line, "cable2d" for a curve in a plane z = const.
+
+    Raises
+    ------
+    ModelError
+        For a spatial curve (it needs ``element="beam"``).
+    """
     chord = points[-1] - points[0]
     scale = np.linalg.norm(np.diff(points, axis=0), axis=1).sum()
     if not closed and np.linalg.norm(chord) > 0:
@@ -154,8 +283,33 @@ def centreline_element(what, points, tangents, closed):
 
 
 def section_y_axes(what, tangents, y_axis):
-    """Section y axes (n, 3): the hint ``y_axis`` ((3,) or (n, 3)) projected on the plane ⟂
-    each unit tangent and normalized; refused where the hint is (nearly) tangent."""
+    """Section y axes from a hint projected on the plane ⟂ each tangent.
+
+    Parameters
+    ----------
+    what : str
+        Name for error messages.
+    tangents : (n, 3) ndarray
+        Unit tangents.
+    y_axis : (3,) or (n, 3) array_like
+        Hint for the section's y direction, global frame.
+
+    Returns
+    -------
+    (n, 3) ndarray
+        Unit y axes ⟂ the tangents.
+
+    Raises
+    ------
+    ModelError
+        Where the hint is (nearly) tangent to the centreline, or for a malformed hint.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> section_y_axes("beam", np.array([[1.0, 0, 0]]), (1.0, 1.0, 0)).tolist()
+    [[0.0, 1.0, 0.0]]
+    """
     try:
         hint = np.broadcast_to(np.asarray(y_axis, float), tangents.shape)
     except (TypeError, ValueError):
@@ -171,10 +325,27 @@ def section_y_axes(what, tangents, y_axis):
 
 
 def transported_y_axes(tangents):
-    """Section y axes (n, 3) carried along the unit tangents by parallel transport (each
-    one turned by the smallest rotation taking t_i to t_(i+1), so the frame does not
-    twist about the axis), starting from the global y axis projected at the first node
-    (global z if the curve starts along y)."""
+    """Section y axes carried along the unit tangents by parallel transport.
+
+    Each axis is turned by the smallest rotation taking t_i to t_(i+1), so the frame does
+    not twist about the centreline; the first is the global y axis projected at the first
+    node (global z if the curve starts along y).
+
+    Parameters
+    ----------
+    tangents : (n, 3) ndarray
+        Unit tangents at the nodes, in order.
+
+    Returns
+    -------
+    (n, 3) ndarray
+        Unit y axes ⟂ the tangents.
+
+    Raises
+    ------
+    ModelError
+        If the tangent reverses between neighbouring nodes.
+    """
     t0 = tangents[0]
     ey = [section_y_axes("parallel transport", t0[None], (0.0, 0.0, 1.0) if abs(t0[1]) > 0.9 else (0.0, 1.0, 0.0))[0]]
     for a, b in zip(tangents[:-1], tangents[1:]):

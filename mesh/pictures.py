@@ -33,7 +33,28 @@ def _cells(component):
 
 
 def write_mode_vtu(component, path):
-    """Write the mesh and every mode shape (point data ``mode_01``, …) to a VTU file; returns path."""
+    """Write the mesh of a component and every mode shape to a VTU file.
+
+    Each mode is point data ``mode_01``, ``mode_02``, … [m per unit modal coordinate]
+    (ParaView: *Warp By Vector*).
+
+    Parameters
+    ----------
+    component : Component
+        A reduced component with mesh shapes (:func:`~femdyn.formats.component.read_component`).
+    path : str or path-like
+        The .vtu file to write.
+
+    Returns
+    -------
+    str or path-like
+        ``path``.
+
+    Raises
+    ------
+    FemdynError
+        If the component holds no mesh shapes (reduced with ``--no-mesh``).
+    """
     points, cells = _cells(component)
     shapes = component.arrays["mesh_shapes"]
     data = {f"mode_{k + 1:02d}": np.ascontiguousarray(shapes[:, :, k]) for k in range(shapes.shape[2])}

@@ -39,13 +39,26 @@ class SolidMesh:
 
     Parameters
     ----------
-    points : (n_nodes, 3) nodal coordinates [m]
-    blocks : list of (ElementType, (n_el, n_nodes) int array) element blocks
-    node_sets : dict name → sorted node indices
-    name : str, for messages
+    points : (n_nodes, 3) array_like
+        Nodal coordinates [m].
+    blocks : list of (ElementType, (n_el, n_nodes) int array)
+        Element blocks, VTK node order.
+    node_sets : dict, optional
+        Name → node indices (sorted and made unique).
+    name : str, optional
+        Label for messages.
+    min_quality : float, optional
+        Smallest accepted element volume / (longest edge)³ (see :func:`check_mesh`).
+    check : bool, optional
+        Run :func:`check_mesh` (False only for meshes known to be valid).
 
-    Example
-    -------
+    Raises
+    ------
+    MeshError
+        For inverted, degenerate or disconnected meshes, or unused nodes.
+
+    Examples
+    --------
     >>> from femdyn.elements.solid import TET4
     >>> mesh = SolidMesh(np.vstack([np.zeros(3), np.eye(3)]), [(TET4, np.array([[0, 1, 2, 3]]))])
     >>> mesh.n_nodes, mesh.n_elements
@@ -73,16 +86,50 @@ class SolidMesh:
         return 3 * self.n_nodes
 
     def element_types(self):
+        """Names of the element types of the blocks ('tet4', 'tet10', 'hex8').
+
+        Returns
+        -------
+        list of str
+        """
         return [etype.name for etype, _ in self.blocks]
 
     def node_set(self, name):
-        """Node indices of the set ``name``; MeshError listing the known sets otherwise."""
+        """Node indices of a named set.
+
+        Parameters
+        ----------
+        name : str
+            Set name (Gmsh physical group, meshio point or cell set, or one added by the user).
+
+        Returns
+        -------
+        ndarray of int
+            Sorted node indices.
+
+        Raises
+        ------
+        MeshError
+            For an unknown name (the message lists the known sets).
+        """
         if name not in self.node_sets:
             raise MeshError(f"{self.name}: no node set '{name}'; known sets: {sorted(self.node_sets) or 'none'} "
                             "(or select nodes by geometry: box:, cylinder:, nearest:)")
         return self.node_sets[name]
 
     def summary(self):
+        """One line: nodes, degrees of freedom, element blocks and bounding box [m].
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from femdyn.mesh.generate import box_mesh
+        >>> box_mesh((1.0, 0.1, 0.1), (2, 1, 1), element="hex8").summary()
+        'box [1.0, 0.1, 0.1] m: 12 nodes (36 dof), 2 hex8; box [0.0, 0.0, 0.0] – [1.0, 0.1, 0.1] m'
+        """
         blocks = ", ".join(f"{len(c)} {e.name}" for e, c in self.blocks)
         lo, hi = self.points.min(0), self.points.max(0)
         return (f"{self.name}: {self.n_nodes} nodes ({self.ndof} dof), {blocks}; "
@@ -94,11 +141,15 @@ def read_solid_mesh(source, unit="m", min_quality=1e-6, name=None):
 
     Parameters
     ----------
-    source : path or meshio.Mesh
-    unit : length unit of the file's coordinates, one of 'm', 'cm', 'mm', 'um', 'in', 'ft'
-    min_quality : smallest accepted element volume / (longest edge)³ (a regular tetrahedron
-        has 0.118; default 1e-6 rejects only collapsed elements)
-    name : label for messages (default: the file name)
+    source : str, path-like or meshio.Mesh
+        The file (any meshio format) or a mesh in memory.
+    unit : {"m", "cm", "mm", "um", "in", "ft"}, optional
+        Length unit of the file's coordinates; converted to metres.
+    min_quality : float, optional
+        Smallest accepted element volume / (longest edge)³ (a regular tetrahedron has 0.118;
+        the default 1e-6 rejects only collapsed elements).
+    name : str, optional
+        Label for messages (default: the file name).
 
     Returns
     -------
@@ -107,12 +158,17 @@ def read_solid_mesh(source, unit="m", min_quality=1e-6, name=None):
     Raises
     ------
     MeshError
-        unreadable file, no or unsupported volume cells, inverted, degenerate or
-        disconnected elements, or coordinates larger than 100 m after the unit conversion.
+        Unreadable file, unknown unit, no or unsupported volume cells, inverted, degenerate
+        or disconnected elements, or coordinates larger than 100 m after the unit conversion.
 
-    Example
-    -------
-    >>> mesh = read_solid_mesh("link.msh", unit="mm")                    # doctest: +SKIP
+    Examples
+    --------
+    A tetrahedron with 10 mm legs, given in millimetres:
+
+    >>> import meshio
+    >>> raw = meshio.Mesh(10.0 * np.vstack([np.zeros(3), np.eye(3)]), [("tetra", [[0, 1, 2, 3]])])
+    >>> float(read_solid_mesh(raw, unit="mm").points.max())
+    0.01
     """
     if unit not in UNITS:
         raise MeshError(f"unknown length unit '{unit}'; use one of {sorted(UNITS)}")
@@ -190,8 +246,22 @@ def _named_sets(raw):
 
 
 def element_quality(etype, X):
-    """(min det J over corners and quadrature points × reference volume, volume / longest edge³)
-    per element for nodal coordinates X (n_el, n, 3) [m]."""
+    """Jacobian and shape measures per element.
+
+    Parameters
+    ----------
+    etype : ElementType
+        The element type.
+    X : (n_el, n, 3) ndarray
+        Nodal coordinates [m].
+
+    Returns
+    -------
+    det_min : (n_el,) ndarray
+        Smallest det J over the corners and quadrature points (≤ 0: inverted).
+    quality : (n_el,) ndarray
+        Volume / (longest corner-to-corner edge)³ (0.118 for a regular tetrahedron).
+    """
     from femdyn.elements.solid import jacobian
     xi = np.vstack([etype.reference[etype.corners], etype.stiffness_rule[0], etype.mass_rule[0]])
     det = np.linalg.det(jacobian(etype, X, xi))
@@ -203,7 +273,21 @@ def element_quality(etype, X):
 
 
 def check_mesh(mesh, min_quality=1e-6):
-    """Refuse inverted, degenerate and disconnected meshes; raises MeshError."""
+    """Refuse inverted, degenerate and disconnected meshes.
+
+    Parameters
+    ----------
+    mesh : SolidMesh
+        The mesh.
+    min_quality : float, optional
+        Smallest accepted element volume / (longest edge)³.
+
+    Raises
+    ------
+    MeshError
+        Naming the elements or nodes: connectivity outside the node range, inverted or
+        degenerate elements, nodes in no element, or several disconnected parts.
+    """
     ids = 0
     for etype, conn in mesh.blocks:
         if conn.size and (conn.min() < 0 or conn.max() >= mesh.n_nodes):
@@ -235,7 +319,18 @@ def check_mesh(mesh, min_quality=1e-6):
 
 
 def node_graph(mesh):
-    """Sparse node adjacency (n_nodes × n_nodes) of the element blocks."""
+    """Sparse node adjacency of the element blocks (nodes sharing an element).
+
+    Parameters
+    ----------
+    mesh : SolidMesh
+        The mesh.
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix
+        (n_nodes × n_nodes), nonzero where two nodes share an element.
+    """
     rows, cols = [], []
     for _, conn in mesh.blocks:
         rows.append(np.repeat(conn, conn.shape[1], axis=1).ravel())
@@ -246,15 +341,52 @@ def node_graph(mesh):
 
 # ---------------------------------------------------------------------- node selectors
 def select_box(mesh, lower, upper):
-    """Nodes inside the axis-aligned box lower ≤ x ≤ upper [m] (3-vectors)."""
+    """Nodes inside an axis-aligned box.
+
+    Parameters
+    ----------
+    mesh : SolidMesh
+        The mesh.
+    lower, upper : (3,) array_like
+        Opposite corners [m], mesh frame (lower ≤ x ≤ upper, bounds included).
+
+    Returns
+    -------
+    ndarray of int
+
+    Examples
+    --------
+    >>> from femdyn.mesh.generate import box_mesh
+    >>> mesh = box_mesh((1.0, 0.1, 0.1), (2, 1, 1), element="hex8")
+    >>> select_box(mesh, (-1, -1, -1), (1e-6, 1, 1)).tolist()         # the face x = 0
+    [0, 1, 2, 3]
+    """
     lo, hi = np.asarray(lower, float), np.asarray(upper, float)
     return np.flatnonzero(np.all((mesh.points >= lo) & (mesh.points <= hi), axis=1))
 
 
 def select_cylinder(mesh, point, axis, radius, tol=None, span=None):
-    """Nodes on the face of a cylinder: distance from the axis through ``point`` [m] along
-    ``axis`` equal to ``radius`` [m] within ``tol`` [m] (default 1e-3 radius), optionally
-    with the axial coordinate (from ``point``, in m) within ``span`` = (a, b)."""
+    """Nodes on the face of a cylinder.
+
+    Parameters
+    ----------
+    mesh : SolidMesh
+        The mesh.
+    point : (3,) array_like
+        A point of the cylinder axis [m], mesh frame.
+    axis : (3,) array_like
+        Axis direction (any length).
+    radius : float
+        Radius [m].
+    tol : float, optional
+        Accepted deviation from the radius [m] (default 1e-3 × radius).
+    span : (float, float), optional
+        Range (a, b) [m] of the axial coordinate, measured from ``point`` along ``axis``.
+
+    Returns
+    -------
+    ndarray of int
+    """
     p, a = np.asarray(point, float), np.asarray(axis, float)
     a = a / np.linalg.norm(a)
     d = mesh.points - p
@@ -268,20 +400,50 @@ def select_cylinder(mesh, point, axis, radius, tol=None, span=None):
 
 
 def select_nearest(mesh, point):
-    """The one node nearest to ``point`` [m]."""
+    """The one node nearest to a point.
+
+    Parameters
+    ----------
+    mesh : SolidMesh
+        The mesh.
+    point : (3,) array_like
+        Point [m], mesh frame.
+
+    Returns
+    -------
+    (1,) ndarray of int
+    """
     return np.array([np.argmin(np.linalg.norm(mesh.points - np.asarray(point, float), axis=1))])
 
 
 def select(mesh, selector):
-    """Node indices from a selector text (the CLI's ``NAME=SELECTOR``):
+    """Node indices from a selector text (the command line's ``NAME=SELECTOR``).
 
     ``group:NAME`` (or just NAME) a named set of the mesh; ``box:x0,y0,z0,x1,y1,z1``;
-    ``cylinder:px,py,pz,ax,ay,az,r[,tol]``; ``nearest:x,y,z``. Lengths in m. Raises
-    MeshError for unknown selectors, bad numbers or an empty selection.
+    ``cylinder:px,py,pz,ax,ay,az,r[,tol]``; ``nearest:x,y,z``. Lengths in m.
 
-    Example
+    Parameters
+    ----------
+    mesh : SolidMesh
+        The mesh.
+    selector : str
+        The selector text.
+
+    Returns
     -------
-    >>> select(mesh, "box:-1,-1,-1,1e-6,1,1")                           # doctest: +SKIP
+    ndarray of int
+
+    Raises
+    ------
+    MeshError
+        For unknown selectors or set names, bad numbers or an empty selection.
+
+    Examples
+    --------
+    >>> from femdyn.mesh.generate import box_mesh
+    >>> mesh = box_mesh((1.0, 0.1, 0.1), (2, 1, 1), element="hex8")
+    >>> select(mesh, "box:-1,-1,-1,1e-6,1,1").tolist() == select(mesh, "x0").tolist()
+    True
     """
     kind, _, body = selector.partition(":")
     if not body:

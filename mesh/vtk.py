@@ -9,8 +9,24 @@ import numpy as np
 
 
 def configuration_lines(system, q):
-    """Points (n, 3) and 2-node line cells of every body and beam at coordinates q, and
-    the index of the part each cell belongs to."""
+    """Line cells of every body outline and beam centreline at a configuration.
+
+    Parameters
+    ----------
+    system : System
+        The assembled model.
+    q : (n,) array_like
+        Global coordinates.
+
+    Returns
+    -------
+    points : (k, 3) ndarray
+        Points [m], global frame.
+    cells : (c, 2) int ndarray
+        2-node line cells.
+    owner : (c,) int ndarray
+        Index of the part each cell belongs to (bodies first, then element sets).
+    """
     parts = [b.outline(q) for b in system.bodies.values()]
     parts += [e.centreline(q) for e in system.elements]
     points, cells, owner, offset = [], [], [], 0
@@ -24,8 +40,40 @@ def configuration_lines(system, q):
 
 
 def write_series(system, results, folder, every=1, name="motion"):
-    """Write ``name_####.vtu`` for every ``every``-th stored step and ``name.pvd``; returns
-    the PVD path (open it in ParaView)."""
+    """Write a ParaView time series: one VTU file per stored step and a PVD collection.
+
+    Parameters
+    ----------
+    system : System
+        The assembled model (its bodies' outlines and beams' centrelines).
+    results : Results
+        A run of the system (its ``t`` and ``q``).
+    folder : str or path-like
+        Output folder (created).
+    every : int, optional
+        Write every k-th stored step.
+    name : str, optional
+        File name stem: ``name_#####.vtu`` and ``name.pvd``.
+
+    Returns
+    -------
+    str
+        Path of the PVD file (open it in ParaView).
+
+    Examples
+    --------
+    >>> import os, tempfile, femdyn
+    >>> from femdyn.solvers.generalized_alpha import integrate
+    >>> m = femdyn.Model("pendulum", gravity=(0, 0, -9.81))
+    >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
+    >>> joint = m.revolute("pivot", m.ground, rod, point=(0, 0, 0), axis=(0, 1, 0))
+    >>> system = m.assemble()
+    >>> results = integrate(system, t_end=0.01, h=5e-3)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     pvd = write_series(system, results, folder)
+    ...     sorted(os.listdir(folder))
+    ['motion.pvd', 'motion_00000.vtu', 'motion_00001.vtu', 'motion_00002.vtu']
+    """
     os.makedirs(folder, exist_ok=True)
     entries = []
     for k in range(0, len(results.t), every):

@@ -49,11 +49,48 @@ class BlockLayout:
         self.size = offset
 
     def slice(self, name):
-        """The slice of block ``name`` in the stacked vector."""
+        """The slice of a block in the stacked vector.
+
+        Parameters
+        ----------
+        name : str
+            Block name given at construction (e.g. ``"q"``, ``"lam"``).
+
+        Returns
+        -------
+        slice
+
+        Raises
+        ------
+        KeyError
+            For an unknown block name.
+        """
         return slice(self.offsets[name], self.offsets[name] + self.sizes[name])
 
     def bmat(self, blocks):
-        """Sparse CSC matrix from {(row block, column block): sparse matrix}; missing blocks are zero."""
+        """Sparse matrix on the layout from named sub-matrices; missing blocks are zero.
+
+        Parameters
+        ----------
+        blocks : dict
+            {(row block, column block): sparse matrix of shape (size of row block, size of
+            column block)}.
+
+        Returns
+        -------
+        scipy.sparse.csc_matrix
+            (size × size).
+
+        Examples
+        --------
+        >>> import scipy.sparse as sp
+        >>> layout = BlockLayout(q=2, lam=1)
+        >>> S = layout.bmat({("q", "q"): sp.identity(2), ("lam", "q"): sp.csc_matrix([[1.0, -1.0]])})
+        >>> S.toarray()
+        array([[ 1.,  0.,  0.],
+               [ 0.,  1.,  0.],
+               [ 1., -1.,  0.]])
+        """
         names = list(self.sizes)
         grid = [[blocks.get((r, c)) for c in names] for r in names]
         for i, r in enumerate(names):      # bmat needs a known size in every block row and column
@@ -64,13 +101,34 @@ class BlockLayout:
 
 @dataclass
 class TangentValues:
-    """COO values of the pieces of an iteration matrix, each on the System's fixed pattern:
-    ``mass`` on (mass_rows, mass_cols), ``damping`` on (c_rows, c_cols), ``stiffness`` on
-    (k_rows, k_cols), ``mass_derivative`` on (md_rows, md_cols), ``hessian`` on the
-    constraints' (hess_rows, hess_cols) and ``jacobian`` on (jac_rows, jac_cols); the
-    weights w_M, w_C, w_K; ``diagonal`` (n,) added to the coordinate block, or None;
-    ``transpose`` the values of G on the System's (g_rows, g_cols) for the upper-right
-    block Gᵀ of servo inverse dynamics (None: Φ_qᵀ, a symmetric matrix)."""
+    """COO values of the pieces of an iteration matrix, each on the System's fixed pattern.
+
+    :class:`SaddlePattern` assembles A = w_M M + w_C C + w_K (K + ∂(M a)/∂q + H(λ)) + D and
+    the constraint blocks from them (see the module docstring).
+
+    Parameters
+    ----------
+    mass : ndarray
+        M(q) values on (mass_rows, mass_cols) [kg].
+    jacobian : ndarray
+        Φ_q values on the constraints' (jac_rows, jac_cols).
+    damping : ndarray, optional
+        C = −∂Q/∂q̇ values on (c_rows, c_cols) [N·s/m]; empty: zero.
+    stiffness : ndarray, optional
+        K = −∂Q/∂q values on (k_rows, k_cols) [N/m]; empty: zero.
+    mass_derivative : ndarray, optional
+        ∂(M(q) a)/∂q values on (md_rows, md_cols); empty: zero.
+    hessian : ndarray, optional
+        H(λ) = ∂(Φ_qᵀλ)/∂q values on the constraints' (hess_rows, hess_cols); empty: zero.
+    weights : tuple of float, optional
+        (w_M, w_C, w_K): generalized-α ((1 − α_m)/(1 − α_f), γh, βh²), statics (0, 0, 1),
+        initial conditions (1, 0, 0), eigenmodes (−σ, 0, 1).
+    diagonal : (n,) ndarray, optional
+        Added to the diagonal of the coordinate block (projection weights), or None.
+    transpose : ndarray, optional
+        Values of G on the System's (g_rows, g_cols) for the upper-right block Gᵀ of servo
+        inverse dynamics (actuator inputs); None: Φ_qᵀ, a symmetric matrix.
+    """
 
     mass: np.ndarray
     jacobian: np.ndarray
@@ -89,7 +147,17 @@ class TangentValues:
 
 
 class SaddlePattern:
-    """Fixed CSC pattern of the (q, λ) saddle matrix of a System (see the module docstring)."""
+    """Fixed CSC pattern of the (q, λ) saddle matrix of a System (see the module docstring).
+
+    The pattern holds every piece of :class:`TangentValues` and an explicit diagonal, so
+    that one symbolic analysis serves every solver of a run.
+
+    Parameters
+    ----------
+    system : System
+        The assembled model (its COO patterns; with servo constraints, room for Gᵀ beside
+        Φ_qᵀ).
+    """
 
     def __init__(self, system):
         self.system = system
@@ -117,7 +185,36 @@ class SaddlePattern:
         return [w * x if len(x) else np.zeros(self.lengths[i]) for w, x, i in pieces]
 
     def assemble(self, values):
-        """The saddle matrix S (CSC) for :class:`TangentValues` ``values``."""
+        """The saddle matrix S = [[A, Φ_qᵀ], [Φ_q, 0]] for given values.
+
+        With servo constraints and ``values.transpose`` given, the upper-right block is Gᵀ
+        instead of Φ_qᵀ (not symmetric).
+
+        Parameters
+        ----------
+        values : TangentValues
+            Values and weights on the System's patterns.
+
+        Returns
+        -------
+        scipy.sparse.csc_matrix
+            (n + m) × (n + m).
+
+        Examples
+        --------
+        >>> import femdyn
+        >>> from femdyn.solvers.blocks import SaddlePattern, TangentValues
+        >>> m = femdyn.Model("pendulum", gravity=(0, 0, -9.81))
+        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
+        >>> m.revolute("pivot", m.ground, rod, point=(0, 0, 0), axis=(0, 1, 0))
+        Revolute('pivot', ground → rod)
+        >>> system = m.assemble()
+        >>> q = system.q0
+        >>> _, jac = system.constraints.evaluate(q, 0.0)
+        >>> S = SaddlePattern(system).assemble(TangentValues(system.mass_values(q), jac))
+        >>> S.shape, bool(abs(S - S.T).max() == 0)
+        ((11, 11), True)
+        """
         n, m = self.system.n, self.system.m
         diagonal = np.zeros(n + m)
         if values.diagonal is not None:
@@ -132,5 +229,16 @@ class SaddlePattern:
         return self.pattern.assemble(np.concatenate(self._block_values(values) + [jac] + upper + [diagonal]))
 
     def coordinate_block(self, values):
-        """The (q, q) block alone (CSC), without the diagonal term."""
+        """The (q, q) block A alone, without the diagonal term.
+
+        Parameters
+        ----------
+        values : TangentValues
+            Values and weights on the System's patterns (``diagonal`` is ignored).
+
+        Returns
+        -------
+        scipy.sparse.csc_matrix
+            n × n.
+        """
         return self.block_pattern.assemble(np.concatenate(self._block_values(values)))

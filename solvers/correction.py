@@ -23,7 +23,7 @@ change that satisfies Φ(q, t) = 0, then continue Newton from there.
 - *minimum change* — Gauss–Newton on min ½ Δqᵀ W Δq subject to Φ(q + Δq, t) = 0 with
   W = M + a small diagonal (massless coordinates), linearized in the parameters,
   [[TᵀWT, (Φ_q T)ᵀ], [Φ_q T, 0]] [p; μ] = [−TᵀWΔq; −Φ], with the exact finite rotation
-  applied to each group, until |Φ| ≤ ``tol``.
+  applied to each group, until ‖Φ‖ ≤ ``tol``.
 - *scheme consistency* — the change goes through the stepper's update, so q̇ and q̈ of the
   iterate move with q as the generalized-α formulas tie them (Arnold & Brüls 2007).
 
@@ -51,13 +51,15 @@ class RigidBodyCorrection:
     per_step : int
         Largest number of corrections within one step.
     tol : float
-        Constraint residual |Φ|∞ (m) the correction reaches.
+        Constraint residual ‖Φ‖∞ [m] the correction reaches.
     max_iterations : int
         Gauss–Newton iterations of one correction.
 
-    Example
-    -------
-    >>> integrate(system, 1.0, 1e-3, Options(corrector=RigidBodyCorrection()))   # doctest: +SKIP
+    Examples
+    --------
+    >>> from femdyn.solvers.generalized_alpha import Options
+    >>> Options(corrector=RigidBodyCorrection(after=2)).corrector
+    RigidBodyCorrection(after=2, stall=0.5, per_step=2)
     """
 
     def __init__(self, after=3, stall=0.5, per_step=2, tol=1e-12, max_iterations=20):
@@ -70,7 +72,22 @@ class RigidBodyCorrection:
         return f"RigidBodyCorrection(after={self.after}, stall={self.stall}, per_step={self.per_step})"
 
     def needed(self, history):
-        """Whether the Newton iteration of the current step has stalled in the constraints."""
+        """Whether the Newton iteration of the current step has stalled in the constraints.
+
+        True after at least ``after`` iterations when both the constraint and the dynamic
+        residual fell by less than ``stall`` over the last iteration, the constraint residual
+        is above ``tol`` and fewer than ``per_step`` corrections were made in this step.
+
+        Parameters
+        ----------
+        history : list of tuple
+            (iteration, dynamic residual, constraint residual) of the step so far; a history of
+            length 1 starts a new step.
+
+        Returns
+        -------
+        bool
+        """
         if len(history) == 1:
             self.done = 0
         if len(history) <= self.after or self.done >= self.per_step:
@@ -79,7 +96,26 @@ class RigidBodyCorrection:
         return con1 > 0 and con1 > self.stall * con0 and dyn1 > self.stall * dyn0 and con1 > self.tol
 
     def apply(self, step, x):
-        """Move the iterate ``x`` of NewtonStep ``step`` onto Φ = 0 (see the module docstring)."""
+        """Move the Newton iterate onto Φ = 0 (see the module docstring).
+
+        Parameters
+        ----------
+        step : NewtonStep
+            The stepper; its ``update`` moves q̇ and q̈ with q as the scheme ties them.
+        x : State
+            The iterate, changed in place.
+
+        Returns
+        -------
+        dict
+            ``constraint_before``, ``constraint_after`` (‖Φ‖∞ [m]) and ``largest_change`` (the
+            largest coordinate change), logged with the step.
+
+        Raises
+        ------
+        ConvergenceError
+            If the rigid motions of the flexible links cannot close the constraints.
+        """
         system = step.sys
         self.done += 1
         before = float(np.abs(system.constraints.phi(x.q, x.t)).max())
@@ -98,8 +134,18 @@ class RigidBodyCorrection:
 
 
 def flexible_groups(system):
-    """The nodes of element sets that share nodes, merged: a list of node lists, each moved
-    as one rigid shape by the correction."""
+    """The nodes of element sets that share nodes, merged into groups moved as one rigid shape.
+
+    Parameters
+    ----------
+    system : System
+        The assembled model (its flexible element sets).
+
+    Returns
+    -------
+    list of list
+        Node objects per group.
+    """
     groups = []
     for element_set in system.elements:
         nodes = {id(n): n for pair in element_set.element_nodes for n in pair}
@@ -112,8 +158,31 @@ def flexible_groups(system):
 
 
 def correct_positions(system, q, t, tol=1e-12, max_iterations=20, groups=None):
-    """The mass-weighted smallest change of ``q`` with flexible groups moving rigidly that
-    makes Φ(q, t) = 0 (to ``tol``, m); returns the corrected coordinates.
+    """Smallest mass-weighted change of q, flexible groups moving rigidly, that makes Φ(q, t) = 0.
+
+    Gauss–Newton on min ½ Δqᵀ W Δq subject to Φ(q + Δq, t) = 0 with W = M + a small
+    diagonal, linearized in the free coordinates and six rigid-motion parameters per group,
+    with the exact finite rotation applied to each group (Liu et al. 2018).
+
+    Parameters
+    ----------
+    system : System
+        The assembled model.
+    q : (n,) ndarray
+        Coordinates to correct.
+    t : float
+        Time [s].
+    tol : float, optional
+        Constraint residual ‖Φ‖∞ [m] to reach.
+    max_iterations : int, optional
+        Gauss–Newton iterations.
+    groups : list of list, optional
+        Groups from :func:`flexible_groups` (computed when not given).
+
+    Returns
+    -------
+    (n,) ndarray
+        The corrected coordinates.
 
     Raises
     ------

@@ -10,7 +10,7 @@ operator (K − σM)⁻¹ is one sparse factorization, reused for every Lanczos 
 Zero modes. A structure that is not fixed (free-free, or held by fewer constraints than
 its rigid motions) has λ = 0 modes; K is then singular and σ = 0 cannot be factorized. The
 default shift σ = −10⁻⁶ s (s = mean diag K / mean diag M, the scale of the highest
-eigenvalues) makes K − σM positive definite; the modes with |λ| ≤ ``zero_tol`` s are
+eigenvalues) makes K − σM positive definite; the modes with ‖λ‖ ≤ ``zero_tol`` s are
 reported as zero (rigid) modes, separated from the elastic ones and M-orthonormal to them.
 
 Threads. ARPACK's Lanczos steps are level-2 BLAS on n × ncv arrays; threaded BLAS makes them
@@ -38,11 +38,21 @@ DENSE_LIMIT = 400      # below this many coordinates a dense solve is faster and
 class Eigenmodes:
     """Result of :func:`sparse_eigenmodes`.
 
-    Attributes
+    Parameters
     ----------
-    eigenvalues : (k,) λ = ω² [rad²/s²], ascending
-    modes : (n, k) M-orthonormal mode shapes (xᵀ M x = 1) in the original coordinates
-    n_zero : number of leading zero (rigid-body) modes
+    eigenvalues : (k,) ndarray
+        λ = ω² [rad²/s²], ascending.
+    modes : (n, k) ndarray
+        M-orthonormal mode shapes (xᵀ M x = 1) in the original coordinates.
+    n_zero : int
+        Number of leading zero (rigid-body) modes.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> r = Eigenmodes(np.array([0.0, 4.0]), np.eye(2), 1)
+    >>> r.omega.tolist(), r.elastic[0].tolist()
+    ([0.0, 2.0], [2.0])
     """
     eigenvalues: np.ndarray
     modes: np.ndarray
@@ -99,6 +109,18 @@ class Factorization:
             self.kind = "superlu"
 
     def solve(self, b):
+        """Solve A x = b with the factors.
+
+        Parameters
+        ----------
+        b : (n,) or (n, k) ndarray
+            Right-hand side(s).
+
+        Returns
+        -------
+        ndarray
+            x, shaped as ``b``.
+        """
         return self._factor(b) if self.kind == "cholmod" else self._factor.solve(b)
 
     def operator(self):
@@ -170,7 +192,7 @@ def sparse_eigenmodes(K, M, count, sigma=None, constraints=None, zero_tol=1e-8, 
     sigma : shift [rad²/s²]; default −10⁻⁶ s (see the module notes), which works for
         fixed and free structures alike
     constraints : optional sparse G (m, n) of linear constraints G x = 0
-    zero_tol : |λ| ≤ zero_tol · s counts as a zero (rigid-body) mode
+    zero_tol : ‖λ‖ ≤ zero_tol · s counts as a zero (rigid-body) mode
     rigid : expected number of zero modes (e.g. 6 free-free), checked when given
     tol : ARPACK's relative accuracy (0: machine precision)
     factorization : optional :class:`Factorization` of K − σM (with the given ``sigma``) to

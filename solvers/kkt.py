@@ -68,16 +68,44 @@ class KKTMatrix:
         return self.solve_factor
 
     def assemble(self, values):
-        """The saddle matrix [[A, Φ_qᵀ], [Φ_q, 0]] (or [[A, Gᵀ], [Φ_q, 0]] with actuator
-        inputs) for :class:`~femdyn.solvers.blocks.TangentValues`."""
+        """The saddle matrix for given values, on the fixed pattern.
+
+        [[A, Φ_qᵀ], [Φ_q, 0]], or [[A, Gᵀ], [Φ_q, 0]] with actuator inputs (servo constraints);
+        records whether it is symmetric for :meth:`factorize`.
+
+        Parameters
+        ----------
+        values : TangentValues
+            Values and weights of the pieces (:class:`~femdyn.solvers.blocks.TangentValues`).
+
+        Returns
+        -------
+        scipy.sparse.csc_matrix
+            (n + m) × (n + m).
+        """
         self.symmetric = values.symmetric
         return self.saddle.assemble(values)
 
     def stabilized(self, values, Phi_q):
-        """Iteration matrix of the stabilized index-2 formulation (unknowns Δq, βh²Δλ, Δν):
+        """Iteration matrix of the stabilized index-2 formulation (unknowns Δq, βh²Δλ, Δν).
+
         [[A, Φ_qᵀ, −B Φ_qᵀ], [Φ_q, 0, 0], [Φ_q, 0, −Φ_q Φ_qᵀ]] with B = w_M M + w_C C and
-        A = B + w_K (K + H(λ)); the curvature terms of Φ_qᵀν and Φ_q q̇ are left out
-        (they only slow the Newton contraction, the residuals stay exact). Not symmetric."""
+        A = B + w_K (K + H(λ)) (Arnold, Cardona & Brüls 2016); the curvature terms of Φ_qᵀν
+        and Φ_q q̇ are left out (they only slow the Newton contraction, the residuals stay
+        exact). Not symmetric.
+
+        Parameters
+        ----------
+        values : TangentValues
+            Values and weights of the pieces.
+        Phi_q : sparse matrix
+            Constraint Jacobian Φ_q (m × n).
+
+        Returns
+        -------
+        scipy.sparse.csc_matrix
+            (n + 2m) × (n + 2m).
+        """
         s = self.system
         inertia = self.saddle.coordinate_block(TangentValues(values.mass, values.jacobian, values.damping,
                                                              weights=values.weights))
@@ -89,15 +117,52 @@ class KKTMatrix:
 
     # --- factorization -------------------------------------------------------------
     def factorize(self, matrix, q, t, symmetric=None):
-        """Factorize ``matrix`` (the saddle matrix S, CSC) for later :meth:`solve` calls.
+        """Factorize a saddle matrix for later :meth:`solve` calls.
 
-        S is first equilibrated symmetrically, Ŝ = D S D with D = diag(1/√max|row|) (one
-        Ruiz step: Ruiz 2001, RAL-TR-2001-034): the positions, the position gradients of
-        ANCF nodes (whose entries scale with powers of the element length) and the
-        multipliers then have entries of order one, so the regularization, the accuracy
-        tests and the pivoting act on comparable numbers however fine the mesh. D depends on
-        the orders of magnitude only, which a run does not change: it is computed at the
-        first factorization on a pattern and again only when the LDLᵀ of Ŝ is rejected."""
+        S is first equilibrated symmetrically, Ŝ = D S D with D = diag(1/√max‖row‖) (one Ruiz
+        step: Ruiz 2001, RAL-TR-2001-034): the positions, the position gradients of ANCF nodes
+        (whose entries scale with powers of the element length) and the multipliers then have
+        entries of order one, so the regularization, the accuracy tests and the pivoting act on
+        comparable numbers however fine the mesh. D depends on the orders of magnitude only,
+        which a run does not change: it is computed at the first factorization on a pattern and
+        again only when the LDLᵀ of Ŝ is rejected. CHOLMOD LDLᵀ is tried first for symmetric
+        matrices, SuperLU otherwise (see the module docstring).
+
+        Parameters
+        ----------
+        matrix : scipy.sparse.csc_matrix
+            The saddle matrix S (from :meth:`assemble` or :meth:`stabilized`).
+        q : (n,) ndarray
+            Coordinates where it was assembled (for the diagnosis of a singular matrix).
+        t : float
+            Time [s] (for the diagnosis).
+        symmetric : bool, optional
+            Whether S is symmetric; default: as recorded by the last :meth:`assemble`.
+
+        Raises
+        ------
+        SingularMatrixError
+            If SuperLU finds S singular; the message names redundant constraints or the
+            coordinates of a massless free motion (:func:`~femdyn.solvers.diagnosis.singular_saddle`).
+
+        Examples
+        --------
+        >>> import numpy as np, femdyn
+        >>> from femdyn.solvers.blocks import TangentValues
+        >>> m = femdyn.Model("pendulum", gravity=(0, 0, -9.81))
+        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
+        >>> m.revolute("pivot", m.ground, rod, point=(0, 0, 0), axis=(0, 1, 0))
+        Revolute('pivot', ground → rod)
+        >>> system = m.assemble()
+        >>> q = system.q0
+        >>> _, jac = system.constraints.evaluate(q, 0.0)
+        >>> kkt = KKTMatrix(system)
+        >>> S = kkt.assemble(TangentValues(system.mass_values(q), jac))
+        >>> kkt.factorize(S, q, 0.0)
+        >>> b = np.cos(np.arange(S.shape[0]))
+        >>> bool(np.abs(S @ kkt.solve(b) - b).max() < 1e-10)
+        True
+        """
         self.matrix = matrix
         self.factorizations += 1
         symmetric = getattr(self, "symmetric", True) if symmetric is None else symmetric
@@ -152,7 +217,25 @@ class KKTMatrix:
         self.solve_factor, self.backend = lu.solve, "superlu"
 
     def solve(self, rhs, check=True):
-        """x with S x = ``rhs`` for the last factorized S."""
+        """Solve S x = rhs with the factors of the last :meth:`factorize`.
+
+        Parameters
+        ----------
+        rhs : ((n + m),) ndarray
+            Right-hand side, stacked as the unknowns ([coordinate rows; constraint rows]).
+        check : bool, optional
+            Raise on non-finite results.
+
+        Returns
+        -------
+        ndarray
+            x, stacked as the unknowns ([Δq; Δλ; …]).
+
+        Raises
+        ------
+        SingularMatrixError
+            If ``check`` and the solution has non-finite entries.
+        """
         x = self.d * self._solve_scaled(self.d * rhs)
         if check and not np.all(np.isfinite(x)):
             raise SingularMatrixError("the KKT solve returned non-finite values: the iteration matrix is "
@@ -177,11 +260,26 @@ class KKTMatrix:
         return y
 
     def diagnose(self, q, t, reason):
+        """Message for a singular KKT matrix, naming its cause in the model's words.
+
+        Parameters
+        ----------
+        q : (n,) ndarray
+            Coordinates where the matrix was assembled.
+        t : float
+            Time [s].
+        reason : str
+            What the factorization reported.
+
+        Returns
+        -------
+        str
+        """
         return f"singular KKT matrix ({reason}) at t = {t:.6g} s: {singular_saddle(self.system, self.matrix, q, t)}"
 
 
 def _equilibration(S, symmetric):
-    """D = 1/√(largest |entry| of each row and column) of a CSC matrix (1 for empty ones)."""
+    """D = 1/√(largest ‖entry‖ of each row and column) of a CSC matrix (1 for empty ones)."""
     absolute = np.abs(S.data)
     counts = np.diff(S.indptr)
     largest = np.zeros(S.shape[1])
@@ -195,7 +293,7 @@ def _equilibration(S, symmetric):
 
 
 def _close(x, y, tol):
-    """max|x − y| ≤ tol·max|y| (true for empty blocks)."""
+    """max‖x − y‖ ≤ tol·max‖y‖ (true for empty blocks)."""
     return np.abs(x - y).max(initial=0.0) <= tol * np.abs(y).max(initial=0.0)
 
 

@@ -31,7 +31,24 @@ from .kkt import KKTMatrix
 
 
 def tangent_stiffness(system, q, lam, t=0.0):
-    """Sparse K_t = K + H(λ) at (q, λ) (CSR, K = −∂Q/∂q), in N per unit of q."""
+    """Sparse tangent stiffness K_t = K + H(λ) at (q, λ), with K = −∂Q/∂q and H(λ) = ∂(Φ_qᵀλ)/∂q.
+
+    Parameters
+    ----------
+    system : System
+        The assembled model.
+    q : (n,) ndarray
+        Coordinates.
+    lam : (m,) ndarray
+        Lagrange multipliers (e.g. from :func:`~femdyn.solvers.static.static_equilibrium`).
+    t : float, optional
+        Time [s].
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix
+        n × n, in N per unit of q (N/m for position coordinates).
+    """
     k_vals, _ = system.tangent_values(q, np.zeros(system.n), t)
     c = system.constraints
     rows = np.concatenate([system.k_rows, c.hess_rows])
@@ -73,9 +90,20 @@ def eigenmodes(system, q=None, lam=None, count=10, t=0.0, method="sparse", shift
     SolverError
         If the constraints leave no degree of freedom, or ``method`` is unknown.
 
-    Example
-    -------
-    >>> omega, modes = eigenmodes(system, count=6)      # doctest: +SKIP
+    Examples
+    --------
+    First bending frequency of a clamped steel rod, 1 m long, 10 mm radius (Euler–Bernoulli
+    ω₁ = 1.8751² √(EI/(ρA L⁴)) = 91.21 rad/s; twice, one per bending plane):
+
+    >>> import numpy as np, femdyn
+    >>> from femdyn.elements import sections
+    >>> m = femdyn.Model("cantilever", gravity=(0, 0, 0))
+    >>> beam = m.straight_beam("beam", (0, 0, 0), (1.0, 0, 0), 4, E=2.1e11, rho=7800,
+    ...                        section=sections.circular(0.01), element="cable")
+    >>> clamp = m.clamp("root", "beam.0")
+    >>> omega, modes = eigenmodes(m.assemble(), count=2)
+    >>> omega.round(1), modes.shape
+    (array([91.2, 91.2]), (30, 2))
     """
     q = system.q0 if q is None else q
     lam = np.zeros(system.m) if lam is None else lam

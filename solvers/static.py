@@ -9,6 +9,7 @@ import numpy as np
 from scipy.sparse.linalg import lsqr
 
 from femdyn.errors import ConvergenceError
+from femdyn.model.checks import check_finite_state
 from femdyn.sparse import Pattern
 
 from .blocks import TangentValues
@@ -17,16 +18,67 @@ from .kkt import KKTMatrix
 
 
 def static_equilibrium(system, load_steps=1, t=0.0, q0=None, tol=1e-10, max_iterations=50, max_correction=1e-3):
-    """Return (q, λ) at equilibrium under the full loads at time ``t`` (s).
+    """Static equilibrium Q(q) − Φ_qᵀλ = 0, Φ(q) = 0 under the full loads, by Newton with load stepping.
 
-    The start ``q0`` (default: the model's configuration) must satisfy the constraints to
-    within ``max_correction`` (m) and the constraints must be independent, as for a
-    dynamic run (:func:`~femdyn.solvers.initial.consistent_positions`,
-    :func:`~femdyn.solvers.initial.check_redundancy`).
-    Convergence: ‖Q − Φ_qᵀλ‖₂ ≤ tol·max(1 N, ‖Q‖₂) and ‖Φ‖₂ ≤ tol (m), or a Newton
-    correction below 1e-13 of the coordinates (the round-off floor of stiff structures,
-    whose residual cannot fall under ~ε·EA).
+    The applied loads are scaled by 1/N, 2/N, …, 1 (N = ``load_steps``), each level starting
+    from the previous solution. The start (default: the model's configuration) must satisfy
+    the constraints to within ``max_correction`` and the constraints must be independent,
+    as for a dynamic run (:func:`~femdyn.solvers.initial.consistent_positions`,
+    :func:`~femdyn.solvers.initial.check_redundancy`). Convergence:
+    ‖Q − Φ_qᵀλ‖₂ ≤ tol·max(1 N, ‖Q‖₂) and ‖Φ‖₂ ≤ tol, or a Newton correction below 1e-13
+    of the coordinates (the round-off floor of stiff structures, whose residual cannot fall
+    under ~ε·EA).
+
+    Parameters
+    ----------
+    system : System
+        The assembled model.
+    load_steps : int, optional
+        Number N of load levels (more for large deflections).
+    t : float, optional
+        Time [s] at which constraints and loads are evaluated.
+    q0 : (n,) array_like, optional
+        Start configuration (global coordinates; m for positions).
+    tol : float, optional
+        Relative force tolerance and constraint tolerance [m].
+    max_iterations : int, optional
+        Newton iterations per load level.
+    max_correction : float, optional
+        Largest move [m] of any coordinate accepted to make the start consistent.
+
+    Returns
+    -------
+    q : (n,) ndarray
+        Equilibrium coordinates.
+    lam : (m,) ndarray
+        Lagrange multipliers; the constraint forces on the coordinates are −Φ_qᵀλ.
+
+    Raises
+    ------
+    ConvergenceError
+        No convergence at a load level (the message names the largest residuals).
+    ConstraintError
+        Inconsistent start or redundant constraints.
+    SingularMatrixError
+        Singular tangent (e.g. an unsupported structure), with a diagnosis.
+
+    Examples
+    --------
+    A cantilever with a transverse tip load (Euler–Bernoulli δ = P L³/(3EI)):
+
+    >>> import numpy as np, femdyn
+    >>> from femdyn.elements import sections
+    >>> m = femdyn.Model("cantilever", gravity=(0, 0, 0))
+    >>> beam = m.straight_beam("beam", (0, 0, 0), (1.0, 0, 0), 4, E=2.1e11, rho=7800,
+    ...                        section=sections.circular(0.01), element="cable")
+    >>> clamp = m.clamp("root", "beam.0")
+    >>> tip = m.beam_force("tip", "beam", 3, 1.0, (0, 0, -10.0))
+    >>> q, lam = static_equilibrium(m.assemble())
+    >>> EI = 2.1e11 * np.pi * 0.01**4 / 4
+    >>> round(float(q[-4]) / (-10.0 / (3 * EI)), 4)       # tip z over the linear value
+    1.0
     """
+    check_finite_state(system, f"static equilibrium of model '{system.name}'", q0=q0)
     q = consistent_positions(system, system.q0 if q0 is None else q0, t, max_correction=max_correction)
     check_redundancy(system, q, t)
     v = np.zeros(system.n)
@@ -57,8 +109,25 @@ def static_equilibrium(system, load_steps=1, t=0.0, q0=None, tol=1e-10, max_iter
 
 
 def least_squares_multipliers(system, q, t):
-    """λ minimizing ‖Q − Φ_qᵀλ‖ at the start: gives the geometric stiffness H(λ) of the
-    constraint forces from the first iteration (a pendulum has no other stiffness)."""
+    """Multipliers λ minimizing ‖Q − Φ_qᵀλ‖ at a configuration (LSQR).
+
+    They give the geometric stiffness H(λ) of the constraint forces from the first Newton
+    iteration on (a pendulum has no other stiffness).
+
+    Parameters
+    ----------
+    system : System
+        The assembled model.
+    q : (n,) ndarray
+        Coordinates.
+    t : float
+        Time [s].
+
+    Returns
+    -------
+    (m,) ndarray
+        λ (empty without constraints).
+    """
     if system.m == 0:
         return np.zeros(0)
     _, jac = system.constraints.evaluate(q, t)

@@ -14,7 +14,7 @@ STUDY = pathlib.Path(__file__).resolve().parents[1] / "examples" / "identify_spa
 COMBINED = {"final_deg": {"base": 30.0, "link1": 90.0, "link2": 60.0}}
 
 
-def seed_config(noise=0.0):
+def study_config(noise=0.0):
     """The example study (the space-robot identification study's three plans) with the given noise σ (N·m·s), RK4 step 0.01 s."""
     cfg = config.load(STUDY)
     cfg["experiment"]["noise_std"] = noise
@@ -22,14 +22,14 @@ def seed_config(noise=0.0):
 
 
 @functools.lru_cache(maxsize=None)
-def seed_experiments(combined=False):
+def study_experiments(combined=False):
     """Noise-free (Measurements, identified model) of the space-robot identification study's three plans, plus the combined plan if asked."""
     if combined:
-        cfg = copy.deepcopy(seed_config())
+        cfg = copy.deepcopy(study_config())
         cfg["experiment"]["plan"] = [COMBINED]
         more, model = study.simulate_experiments(cfg, log=lambda *a: None)
-        return study.concatenate([seed_experiments()[0], more]), model
-    return study.simulate_experiments(seed_config(), log=lambda *a: None)
+        return study.concatenate([study_experiments()[0], more]), model
+    return study.simulate_experiments(study_config(), log=lambda *a: None)
 
 
 def arm(seed=3):

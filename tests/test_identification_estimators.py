@@ -11,7 +11,7 @@ from femdyn.identification.excitation import optimize_fourier
 from femdyn.identification.parameters import consistency, to_parameters, with_parameters
 from femdyn.solvers.recursive import Data
 from femdyn.solvers.recursive.regressor import inertial_parameters, torque_regressor
-from identification_cases import arm, arm_experiment, seed_experiments
+from identification_cases import arm, arm_experiment, study_experiments
 from test_recursive_models import random_inertia
 
 
@@ -30,7 +30,7 @@ def test_noise_free_torques_recover_base_parameters():
 def test_noise_free_wheel_momentum_recovers_base_parameters():
     """The space-robot identification study's three plans, linear form (planar channels Lz, px, py): β to 1e-8 relative. Here the data obey
     L + L_RW = L₀ only to the RK4 drift of the simulation (≈5e-9 N·m·s at h = 0.01 s), which bounds the error."""
-    meas, model = seed_experiments()
+    meas, model = study_experiments()
     W, y = momentum_rows(model, meas, ("Lz", "px", "py"))
     base = base_parameters(W, parameter_names(model))
     est = least_squares(base.regressor(W), y)
@@ -41,11 +41,11 @@ def test_noise_free_wheel_momentum_recovers_base_parameters():
 
 @pytest.mark.parametrize("known_sigma", [True, False])
 def test_least_squares_covariance_is_consistent(known_sigma):
-    """Monte Carlo, 400 noise draws on the seed's momentum data (σ = 0.01 N·m·s): the normalized estimation error
+    """Monte Carlo, 400 noise draws on the study's momentum data (σ = 0.01 N·m·s): the normalized estimation error
     eᵀC⁻¹e averages to the number of base parameters r (χ²_r; with σ estimated from residuals, C carries σ̂²: mean
     ≈ r (N−r)/(N−r−2), 1 % more here). Tolerance: 4 standard errors of the mean, 4√(2r/400)/r relative; and each
     empirical standard deviation matches the reported one within 15 % (sampling error of a std from 400 draws: 3.5 %)."""
-    meas, model = seed_experiments()
+    meas, model = study_experiments()
     W, y0 = momentum_rows(model, meas, ("Lz", "px", "py"))
     base = base_parameters(W, parameter_names(model))
     W1 = base.regressor(W)
@@ -64,10 +64,10 @@ def test_least_squares_covariance_is_consistent(known_sigma):
 
 
 def test_global_optimizer_finds_the_least_squares_optimum_of_a_linear_problem():
-    """f(θ) = W₁ θ (the seed's linear form, 10 base parameters, noisy data): differential evolution within ±50 % (and
+    """f(θ) = W₁ θ (the study's linear form, 10 base parameters, noisy data): differential evolution within ±50 % (and
     ±1 around zero-valued β) plus its polish lands on the least-squares solution to 1e-7 relative, and one
     linearized step from anywhere is the least-squares solution (the problem is linear)."""
-    meas, model = seed_experiments()
+    meas, model = study_experiments()
     W, y0 = momentum_rows(model, meas, ("Lz", "px", "py"))
     base = base_parameters(W, parameter_names(model))
     W1 = base.regressor(W)

@@ -1,4 +1,4 @@
-"""Seed 004's identification: identifiability of its design, the estimators on the nonlinear (centroidal) form,
+"""The identification study's identification: identifiability of its design, the estimators on the nonlinear (centroidal) form,
 the study file, the command line and the example."""
 import pathlib
 import subprocess
@@ -13,15 +13,15 @@ from femdyn.identification import add_noise, config, study
 from femdyn.identification.estimators import jacobian, linearized_iteration, unseen_directions
 from femdyn.identification.regression import CentroidalMomentum
 from femdyn.solvers.recursive import Data, momentum
-from identification_cases import STUDY, seed_config, seed_experiments
+from identification_cases import STUDY, study_config, study_experiments
 
 EXAMPLES = pathlib.Path(__file__).resolve().parents[1] / "examples"
 
 
 def centroidal_problem(combined):
-    """(f, y, selection, nominal) of the seed's nonlinear form on noise-free data."""
-    meas, model = seed_experiments(combined)
-    cfg = seed_config()
+    """(f, y, selection, nominal) of the study's nonlinear form on noise-free data."""
+    meas, model = study_experiments(combined)
+    cfg = study_config()
     sel = study._selection(model, cfg["identify"]["parameters"])
     cm = CentroidalMomentum(model, meas.q, meas.v, axes=(2,))
     return (lambda th: cm(sel.parameters(th)).ravel()), meas.select(["Lz"]).y.ravel(), sel, \
@@ -34,18 +34,18 @@ def test_centroidal_momentum_is_the_measured_wheel_momentum():
     (1e-8 N·m·s at h = 0.01 s, peak |y| ≈ 4 N·m·s), and equals the solver's momentum about the centre of mass."""
     f, y, sel, _ = centroidal_problem(combined=True)
     assert np.abs(f(sel.values()) - y).max() <= 1e-8
-    meas, model = seed_experiments(True)
+    meas, model = study_experiments(True)
     data = Data(model)
     ref = np.array([momentum(model, data, q, v, about="com")[2] for q, v in zip(meas.q, meas.v)])
     assert np.abs(f(sel.values()) - ref).max() <= 1e-12 * np.abs(ref).max()
 
 
-def test_seed_design_hides_one_combination():
-    """The seed's three one-coordinate-at-a-time plans give 5 independent functions of the 6 parameters in the
+def test_study_design_hides_one_combination():
+    """The study's three one-coordinate-at-a-time plans give 5 independent functions of the 6 parameters in the
     centroidal form (base turn: one total inertia; joint 1 or 2 alone: A + B cos θ each), so the scaled Jacobian at the
     truth has exactly one singular value below 1e-10 of the largest; adding one plan that moves all three
     coordinates removes it (smallest singular value above 1e-4 of the largest). Link 1's mass has a smaller relative
-    sensitivity than the base's and link 2's: the seed's finding that m1 is poorly identified."""
+    sensitivity than the base's and link 2's: the study's finding that m1 is poorly identified."""
     for combined, hidden in ((False, 1), (True, 0)):
         f, _, sel, _ = centroidal_problem(combined)
         theta = sel.values()
@@ -58,10 +58,10 @@ def test_seed_design_hides_one_combination():
         assert sens["link1.mass"] < min(sens["base.mass"], sens["link2.mass"])
 
 
-def test_linearized_iteration_and_global_fit_on_the_seed_case():
+def test_linearized_iteration_and_global_fit_on_the_study_case():
     """Combined design. Noise-free: the iterated linearization from the nominal values recovers the six parameters
     to 1e-5 relative (limit: the RK4 drift of the data, 1e-8, amplified by the condition number ≈ 4e3), while the
-    seed's single linearized step stays off by more than 0.1 % (2.3 % in the base mass observed; the inertias, which
+    study's single linearized step stays off by more than 0.1 % (2.3 % in the base mass observed; the inertias, which
     enter linearly, come out exact): the masses enter nonlinearly through the centre of mass. With noise
     (σ = 0.001 N·m·s), differential evolution with the physical-consistency constraint reaches the iteration's
     optimum (θ within 1e-6 relative, cost within 1e-9) and a cost 10 times below the single step's (28× observed)."""
@@ -70,7 +70,7 @@ def test_linearized_iteration_and_global_fit_on_the_seed_case():
     one, gn = linearized_iteration(f, y, nominal, 1), linearized_iteration(f, y, nominal, 50)
     assert np.abs(gn.x / truth - 1).max() < 1e-5
     assert np.abs(one.x / truth - 1).max() > 1e-3
-    bounds = list(zip(*(np.array(seed_config()["identify"][k]) for k in ("lower", "upper"))))
+    bounds = list(zip(*(np.array(study_config()["identify"][k]) for k in ("lower", "upper"))))
     noisy = y + 0.001 * np.random.default_rng(5).standard_normal(len(y))
     one = linearized_iteration(f, noisy, nominal, 1, sigma=1e-3)
     gn = linearized_iteration(f, noisy, nominal, 50, sigma=1e-3)
@@ -139,7 +139,7 @@ def test_config_reader_rejects_bad_files(tmp_path):
 
 def test_noise_is_white_with_the_given_std():
     """add_noise draws N(0, σ²): over 60 × 6 values the sample std is within 15 % of σ (sampling error ≈ 4 %)."""
-    meas, _ = seed_experiments()
+    meas, _ = study_experiments()
     noisy = add_noise(meas, 0.01, seed=3)
     assert abs(np.std(noisy.y - meas.y) / 0.01 - 1) < 0.15 and noisy.std == 0.01
 

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from femdyn.errors import ModelError
+from femdyn.errors import ModelError, NonFiniteError
 from femdyn.solvers.recursive import Body, Data, Joint, TreeModel, forward_dynamics, hybrid_dynamics, momentum
 from femdyn.solvers.recursive.floating import floating_base_inverse_dynamics
 
@@ -29,10 +29,15 @@ def test_duplicate_name():
         TreeModel.from_table([row("a"), row("a")])
 
 
-@pytest.mark.parametrize("mass", [0.0, -1.0, np.nan])
+@pytest.mark.parametrize("mass", [0.0, -1.0])
 def test_non_positive_mass(mass):
     with pytest.raises(ModelError, match="body 'a': mass .* not positive"):
         TreeModel.from_table([row("a", mass=mass)])
+
+
+def test_non_finite_mass():
+    with pytest.raises(NonFiniteError, match=r"body 'a': mass \(kg\): nan is not finite"):
+        TreeModel.from_table([row("a", mass=np.nan)])
 
 
 def test_singular_inertia():

@@ -10,6 +10,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks" / "val
 import bend45 as case                                                   # noqa: E402
 
 SIMO = np.array(case.LITERATURE["Simo & Vu-Quoc 1986"])
+# the benchmark is dimensionless (ρ = 1): the density's units warning is expected here
+pytestmark = pytest.mark.filterwarnings("ignore::femdyn.UnitsWarning")
 
 
 def relative(tip):

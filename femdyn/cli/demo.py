@@ -6,7 +6,14 @@ from ..errors import ModelError
 
 
 def add_parser(sub):
-    """Register ``demo`` on the sub-command parsers ``sub``."""
+    """Register ``demo`` and its arguments on the sub-command parsers.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The sub-command parsers of :func:`femdyn.cli.main.main`; the new parser's ``func`` is
+        :func:`run`.
+    """
     d = sub.add_parser("demo", help="run the built-in example: a short form of the 3-RRRU study (femdyn study rrru), "
                                     "its summary and a picture of the deformed robot")
     d.add_argument("--out", default="femdyn-out", help="output folder (default: ./femdyn-out)")
@@ -21,8 +28,25 @@ def add_parser(sub):
 
 
 def run(args):
-    """Run the short study, write ``args.out`` (the study's outputs and ``demo.png``) and
-    print the model summary and the table beside the paper's; returns the exit code."""
+    """Run the short 3-RRRU study, write ``args.out`` (the study's outputs and ``demo.png``) and print the model summary and the table beside the paper's.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments: ``out``, ``t_end`` [s], ``elements``, ``step`` [s], ``magnify``, ``quiet``.
+
+    Returns
+    -------
+    int
+        Exit code 0.
+
+    Raises
+    ------
+    ModelError
+        A non-positive ``--t-end``, ``--step`` or ``--magnify``, or ``--elements`` < 1.
+    SolverError
+        A failed run (with a hint).
+    """
     from femdyn.results.render import largest_deflection, render_configuration
     from femdyn.studies.rrru_study import StudyConfig, summary_table
 

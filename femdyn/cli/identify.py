@@ -2,7 +2,14 @@
 
 
 def add_parser(sub):
-    """Register ``identify`` on the sub-command parsers ``sub``."""
+    """Register ``identify`` and its arguments on the sub-command parsers.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The sub-command parsers of :func:`femdyn.cli.main.main`; the new parser's ``func`` is
+        :func:`run`.
+    """
     d = sub.add_parser("identify", help="identify inertial parameters from simulated momentum or joint-force data "
                                         "(TOML study; see examples/identify_*.toml)")
     d.add_argument("config", help="study file (.toml)")
@@ -12,7 +19,23 @@ def add_parser(sub):
 
 
 def run(args):
-    """Run the study, print the report and write it with the plots; returns the exit code."""
+    """Run an identification study file, print the report and write it with the plots.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments: ``config`` (study TOML), ``out``, ``no_plots``.
+
+    Returns
+    -------
+    int
+        Exit code 0.
+
+    Raises
+    ------
+    FemdynError
+        A bad study file or a failed identification.
+    """
     from femdyn.identification import config, study, torque_study
 
     cfg = config.load(args.config)

@@ -10,9 +10,27 @@ COMMANDS = ("demo", "study", "sweep", "report", "reduce", "show", "identify")   
 
 
 def main(argv=None):
-    """Parse ``argv`` (default: the process arguments), run the command, return its exit
-    code: 0 on success, 2 with a one-line ``femdyn: error: …`` on a femdyn error or an
-    unwritable output path."""
+    """Run the ``femdyn`` command line.
+
+    Parses ``argv``, runs the command's ``func`` and turns femdyn errors and unwritable output
+    paths into a one-line ``femdyn: error: …`` on standard error.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        Arguments after the program name (default: the process arguments).
+
+    Returns
+    -------
+    int
+        Exit code: the command's (0 on success), 2 on a femdyn error or an unwritable output
+        path.
+
+    Examples
+    --------
+    >>> main(["sweep", "no-such-sweep.toml"])      # prints "femdyn: error: cannot read ..." to stderr
+    2
+    """
     parser = argparse.ArgumentParser(prog="femdyn", description="rigid-flexible multibody dynamics")
     sub = parser.add_subparsers(dest="command", required=True)
     for name in COMMANDS:

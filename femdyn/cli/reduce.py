@@ -20,7 +20,14 @@ def _numbers(text, count, what):
 
 
 def add_parser(sub):
-    """Register ``reduce`` on the sub-command parsers ``sub``."""
+    """Register ``reduce`` and its arguments on the sub-command parsers.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The sub-command parsers of :func:`femdyn.cli.main.main`; the new parser's ``func`` is
+        :func:`run`.
+    """
     r = sub.add_parser("reduce", help="reduce a tetrahedral/hexahedral mesh to a flexible component file",
                        description="Craig–Bampton reduction of a meshed link: interface node sets coupled to "
                                    "frames, fixed-interface modes, modal invariants; writes a .fdc file.")
@@ -48,7 +55,23 @@ def add_parser(sub):
 
 
 def run(args):
-    """Reduce ``args.mesh`` and write ``args.output``; returns the exit code."""
+    """Reduce ``args.mesh`` (Craig–Bampton) and write the component file ``args.output``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments: ``mesh``, ``interface`` (NAME=SELECTOR[@x,y,z], m), ``average``, ``modes``, ``output``, ``E`` [Pa], ``nu``, ``rho`` [kg/m³], ``unit``, ``damping`` (ratio ζ), ``point``, ``gauge``, ``static_load`` (x,y,z,dx,dy,dz), ``no_mesh``, ``quiet``.
+
+    Returns
+    -------
+    int
+        Exit code 0.
+
+    Raises
+    ------
+    ModelError
+        Malformed ``--interface``, ``--point``, ``--gauge`` or ``--static-load``, an ``--average`` naming no interface, or a bad mesh or material (MeshError).
+    """
     from tqdm import tqdm
 
     from femdyn.elements.solid_body import SolidBody

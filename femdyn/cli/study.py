@@ -5,7 +5,14 @@ from ..errors import SolverError
 
 
 def add_parser(sub):
-    """Register ``study`` on the sub-command parsers ``sub``."""
+    """Register ``study`` and its arguments on the sub-command parsers.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The sub-command parsers of :func:`femdyn.cli.main.main`; the new parser's ``func`` is
+        :func:`run`.
+    """
     p = sub.add_parser("study", help="run a study: 'rrru' is the 3-RRRU robot of Liu et al. 2018 (rigid and "
                                      "flexible, inverse and forward dynamics, gauges)")
     p.add_argument("name", choices=["rrru"], help="the study")
@@ -16,7 +23,29 @@ def add_parser(sub):
 
 
 def run_rrru(config, out, quiet, hint):
-    """Run the 3-RRRU study into the folder ``out``; a solver failure is re-raised with ``hint``."""
+    """Run the 3-RRRU study into a folder; a solver failure is re-raised with a hint.
+
+    Parameters
+    ----------
+    config : StudyConfig
+        The study's settings.
+    out : str
+        Output folder.
+    quiet : bool
+        No progress bars.
+    hint : str
+        What to try, appended to the message of a SolverError.
+
+    Returns
+    -------
+    dict
+        The study (see :func:`femdyn.studies.rrru_study.run_study`).
+
+    Raises
+    ------
+    SolverError
+        The run failed; the message ends with ``hint`` and ``results`` keep the steps computed.
+    """
     from femdyn.studies.rrru_study import run_study
     try:
         return run_study(config, output=out, progress=not quiet)
@@ -25,7 +54,25 @@ def run_rrru(config, out, quiet, hint):
 
 
 def run(args):
-    """Run the study, write ``args.out`` and print the summary table; returns the exit code."""
+    """Run the 3-RRRU study, write ``args.out`` and print the summary table.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments: ``name`` ('rrru'), ``config`` (optional TOML changing :class:`~femdyn.studies.rrru_study.StudyConfig`), ``out``, ``quiet``.
+
+    Returns
+    -------
+    int
+        Exit code 0.
+
+    Raises
+    ------
+    ModelError
+        A bad configuration file.
+    SolverError
+        A failed run; its ``results`` keep the steps computed.
+    """
     from femdyn.formats.config import read_config
     from femdyn.studies.rrru_study import StudyConfig, summary_table
     config = read_config(args.config, StudyConfig) if args.config else StudyConfig()

@@ -17,7 +17,14 @@ def studies():
 
 
 def add_parser(sub):
-    """Register ``sweep`` on the sub-command parsers ``sub``."""
+    """Register ``sweep`` and its arguments on the sub-command parsers.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The sub-command parsers of :func:`femdyn.cli.main.main`; the new parser's ``func`` is
+        :func:`run`.
+    """
     p = sub.add_parser("sweep", help="run a study for a grid or a random sample of its settings on Dask "
                                      "(a local cluster, or --scheduler)")
     p.add_argument("file", help="sweep TOML: study = 'rrru' (default), [base] settings, [sweep] grid = {…} or "
@@ -31,8 +38,23 @@ def add_parser(sub):
 
 
 def run(args):
-    """Read the sweep, run its cases, write ``args.out`` and print the table; returns the
-    exit code (0 also when cases failed: they are in the table with their errors)."""
+    """Read a sweep file, run its cases on Dask, write ``args.out`` and print the table.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments: ``file`` (sweep TOML), ``out``, ``scheduler`` (Dask address), ``workers``, ``quiet``.
+
+    Returns
+    -------
+    int
+        Exit code 0, also when cases failed (they are in the table with their errors).
+
+    Raises
+    ------
+    ModelError
+        Unreadable or invalid sweep file, an unknown study, or ``--workers`` < 1.
+    """
     from femdyn.formats.config import read_toml
     from femdyn.formats.sweep import sweep_from_dict
     from femdyn.studies.sweep import dask_executor, markdown_table, run_sweep

@@ -86,16 +86,32 @@ class ComponentDefinitenessError(ComponentError):
 
 @dataclass
 class Component:
-    """A reduced flexible body: ``header`` (JSON-able dict) and ``arrays`` (name → ndarray).
+    """A reduced flexible body: header and named arrays (see ``docs/components.md``).
 
     Build one with :func:`component_from_reduction`, store it with :func:`write_component`,
     load it with :func:`read_component`. Arrays are read-only attributes by name, e.g.
-    ``c.modal_stiffness``.
+    ``c.modal_stiffness``; units as in :data:`FIELDS` (modal coordinates at unit modal mass).
 
-    Example
-    -------
-    >>> c = read_component("link.fdc")                                  # doctest: +SKIP
-    >>> c.frequencies[:3], c.mass                                       # doctest: +SKIP
+    Parameters
+    ----------
+    header : dict
+        JSON-able header: format, version, units, reference frame, material, interfaces,
+        names.
+    arrays : dict, optional
+        Field name → ndarray (:data:`FIELDS`).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from femdyn.mesh.generate import box_mesh
+    >>> from femdyn.elements.solid_body import SolidBody
+    >>> from femdyn.solvers.reduction import Interface, craig_bampton
+    >>> body = SolidBody(box_mesh((1.0, 0.1, 0.1), (4, 1, 1)), E=2.1e11, nu=0.3, rho=7800)
+    >>> link = component_from_reduction(craig_bampton(body, [Interface("root", body.mesh.node_set("x0"))], n_modes=4))
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     again = read_component(write_component(os.path.join(folder, "link.fdc"), link))
+    >>> again.n_modes, round(float(again.mass), 9), again.modal_mass.shape
+    (4, 78.0, (4, 4))
     """
     header: dict
     arrays: dict = field(default_factory=dict)
@@ -111,6 +127,12 @@ class Component:
         return len(self.arrays["frequencies"])
 
     def summary(self):
+        """Three lines: modes, interfaces, output points and gauges; mass, centre of mass [m] and principal inertia [kg·m²]; the first frequencies [Hz].
+
+        Returns
+        -------
+        str
+        """
         a = self.arrays
         f = ", ".join(f"{x:.4g}" for x in a["frequencies"][:8])
         return (f"component '{self.header.get('name')}' (format {FORMAT} {self.header.get('version')}): "
@@ -122,9 +144,24 @@ class Component:
 
 
 def write_component(path, component):
-    """Validate ``component`` and write it to ``path`` (deterministic bytes); returns the path.
+    """Validate a component and write it (deterministic bytes).
 
-    Raises the Component*Error of :func:`validate` for an invalid component.
+    Parameters
+    ----------
+    path : str or path-like
+        The file to write (``.fdc`` by convention).
+    component : Component
+        The component.
+
+    Returns
+    -------
+    str or path-like
+        ``path``.
+
+    Raises
+    ------
+    ComponentError
+        The subclass of :func:`validate` for an invalid component.
     """
     validate(component)
     with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as z:
@@ -142,10 +179,24 @@ def write_component(path, component):
 def read_component(path):
     """Read and validate a component file.
 
+    Parameters
+    ----------
+    path : str or path-like
+        The file.
+
+    Returns
+    -------
+    Component
+
     Raises
     ------
-    ComponentFormatError, ComponentVersionError, ComponentShapeError, ComponentValueError,
-    ComponentSymmetryError, ComponentDefinitenessError (all subclasses of ComponentError)
+    ComponentFormatError
+        Unreadable, not a ZIP, or no or malformed ``header.json``.
+    ComponentVersionError
+        Another format or an unreadable major version.
+    ComponentShapeError, ComponentValueError, ComponentSymmetryError, ComponentDefinitenessError
+        A field missing or of the wrong shape, non-finite or inconsistent values, an
+        unsymmetric or indefinite matrix (all subclasses of ComponentError).
     """
     try:
         with zipfile.ZipFile(path) as z:
@@ -168,8 +219,22 @@ def read_component(path):
 
 
 def validate(component, where="component"):
-    """Check format, version, fields, shapes, finiteness, symmetry and definiteness; raises
-    the matching ComponentError subclass naming the field and the fix."""
+    """Check format, version, fields, shapes, finiteness, symmetry and definiteness of a component.
+
+    Parameters
+    ----------
+    component : Component
+        The component.
+    where : str, optional
+        Name of the file or object, for the messages.
+
+    Raises
+    ------
+    ComponentError
+        The matching subclass (ComponentVersionError, ComponentShapeError,
+        ComponentValueError, ComponentSymmetryError, ComponentDefinitenessError), naming the
+        field and the fix.
+    """
     h, a = component.header, component.arrays
     if not isinstance(h, dict) or h.get("format") != FORMAT:
         raise ComponentVersionError(f"{where}: format is {h.get('format') if isinstance(h, dict) else h!r}, "

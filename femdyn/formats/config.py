@@ -45,12 +45,23 @@ def read_config(path, cls):
 
 
 def read_toml(path, what="configuration"):
-    """The tables of the TOML file ``path`` as a dict.
+    """The tables of a TOML file as a dict.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file.
+    what : str, optional
+        What the file is, for the messages (e.g. "sweep file").
+
+    Returns
+    -------
+    dict
 
     Raises
     ------
     ModelError
-        Unreadable file or invalid TOML (the message names the file, as a ``what``).
+        Unreadable file or invalid TOML (the message names the file).
     """
     try:
         with open(path, "rb") as f:
@@ -62,7 +73,36 @@ def read_toml(path, what="configuration"):
 
 
 def config_from_dict(data, cls, where="configuration", prefix=""):
-    """An instance of the dataclass ``cls`` from a dict (see :func:`read_config`)."""
+    """An instance of a configuration dataclass from a dict of settings (see :func:`read_config`).
+
+    Parameters
+    ----------
+    data : dict
+        Settings; nested dicts for fields whose default is a dataclass (TOML tables).
+    cls : type
+        A dataclass with defaults for all fields.
+    where : str, optional
+        Where the settings come from, for the messages.
+    prefix : str, optional
+        Dotted prefix of the keys (for nested tables).
+
+    Returns
+    -------
+    cls instance
+        The defaults with the given settings replaced.
+
+    Raises
+    ------
+    ModelError
+        Unknown key or wrongly typed value (the message names ``table.key``).
+
+    Examples
+    --------
+    >>> from femdyn.studies.rrru_study import StudyConfig
+    >>> config = config_from_dict({"payload": 1, "geometry": {"E": 6.9e9}}, StudyConfig)
+    >>> config.payload, config.geometry.E
+    (1.0, 6900000000.0)
+    """
     defaults = cls()
     known = {f.name: f for f in dataclasses.fields(cls)}
     unknown = sorted(set(data) - set(known))
@@ -83,12 +123,36 @@ def config_from_dict(data, cls, where="configuration", prefix=""):
 
 
 def checked_value(value, default, name, where="configuration"):
-    """``value`` converted to the kind of ``default`` (see :func:`read_config`).
+    """A setting converted to the kind of its default.
+
+    Numbers (an int where a float is expected is accepted, a float where an int is expected
+    only if it is whole), booleans, strings, and lists of numbers of the default's length
+    (returned as tuples of float).
+
+    Parameters
+    ----------
+    value : object
+        The given value.
+    default : object
+        The default of the setting (its type decides).
+    name : str
+        Dotted key, for the message.
+    where : str, optional
+        Where the value comes from, for the message.
+
+    Returns
+    -------
+    object
 
     Raises
     ------
     ModelError
-        A value of the wrong kind; the message names the key ``name``.
+        A value of the wrong kind; the message names the key.
+
+    Examples
+    --------
+    >>> checked_value(3, 0.5, "duration"), checked_value([1, 2], (0.0, 0.0), "window")
+    (3.0, (1.0, 2.0))
     """
     if isinstance(default, bool):
         if isinstance(value, bool):

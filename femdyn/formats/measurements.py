@@ -29,8 +29,19 @@ _HEADER = re.compile(r"^\s*(.*?)\s*(?:[\[(]\s*([^\])]*?)\s*[\])])?\s*$")
 
 @dataclass
 class Histories:
-    """Measured time histories: ``t`` (s), ``channels`` name → samples, ``units`` name →
-    unit from the header (None if the header gives none), ``path``."""
+    """Measured time histories.
+
+    Parameters
+    ----------
+    t : (k,) ndarray
+        Sample times [s].
+    channels : dict
+        Channel name → (k,) samples (unit in ``units``).
+    units : dict
+        Channel name → unit from the header, or None.
+    path : str
+        The file read.
+    """
 
     t: np.ndarray
     channels: dict
@@ -40,8 +51,17 @@ class Histories:
 
 @dataclass
 class Peaks:
-    """Measured peaks only: ``peaks`` channel → (positive, negative), ``units`` channel →
-    unit (None if not given), ``path``."""
+    """Measured peaks only.
+
+    Parameters
+    ----------
+    peaks : dict
+        Channel name → (positive, negative) peak values.
+    units : dict
+        Channel name → unit, or None if not given.
+    path : str
+        The file read.
+    """
 
     peaks: dict
     units: dict
@@ -66,10 +86,16 @@ def read_measurements(path):
         Missing file, no time column, an unknown unit, a row of the wrong length, a cell
         that is not a number.
 
-    Example
-    -------
-    >>> data = read_measurements("measured.csv")  # doctest: +SKIP
-    >>> data.channels["SG1"], data.units["SG1"]  # doctest: +SKIP
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "measured.csv")
+    ...     with open(path, "w") as f:
+    ...         _ = f.write("time [ms],SG1 [µε]\\n0,0.0\\n1,2.5\\n2,\\n")
+    ...     data = read_measurements(path)
+    >>> data.t.tolist(), data.channels["SG1"].tolist(), data.units["SG1"]
+    ([0.0, 0.001, 0.002], [0.0, 2.5, nan], 'µε')
     """
     try:
         with open(path, newline="", encoding="utf-8-sig") as f:
@@ -134,16 +160,28 @@ def _number(cell, path, line, column):
 
 
 def channel_unit(data, channel, map_unit):
-    """The unit of a measured channel: the header's and the map's must agree; one of
-    them must be given.
+    """The unit of a measured channel: the header's and the map's must agree; one must be given.
+
+    Parameters
+    ----------
+    data : Histories or Peaks
+        The measurements.
+    channel : str
+        Channel name.
+    map_unit : str or None
+        The unit given in the gauge map.
+
+    Returns
+    -------
+    str
 
     Raises
     ------
     FemdynError
         Unknown channel (listing the file's channels), mismatched units, or no unit.
 
-    Example
-    -------
+    Examples
+    --------
     >>> channel_unit(Peaks({"SG1": (1e-5, -1e-5)}, {"SG1": "strain"}, "p.csv"), "SG1", None)
     'strain'
     """
@@ -163,7 +201,27 @@ def channel_unit(data, channel, map_unit):
 
 @dataclass
 class ComparisonSettings:
-    """``[comparison]`` settings (s, Hz): see docs/strain-reports.md."""
+    """``[comparison]`` settings of a gauge map (see docs/strain-reports.md).
+
+    Parameters
+    ----------
+    window : (float, float), optional
+        Comparison window [s] (None: the whole overlap).
+    cutoff : float, optional
+        Cutoff [Hz] of the zero-phase 4th-order Butterworth low-pass (None: no filtering).
+    max_lag : float, optional
+        Bound [s] of the alignment search (0: no alignment).
+    dt : float, optional
+        Step [s] of the common time base (None: the finer sampling interval).
+    balance_time : float, optional
+        Zero-balancing instant [s] (None: none).
+    filter_simulation : bool, optional
+        Filter the simulated history like the measured one.
+    link_length : float, optional
+        Link length [m] for the picture when the run's nodes do not give it.
+    title : str, optional
+        Report title.
+    """
 
     window: tuple = None
     cutoff: float = None
@@ -177,9 +235,27 @@ class ComparisonSettings:
 
 @dataclass
 class MapEntry:
-    """One ``[gauges.NAME]`` table: the gauge's geometry (None when the simulated channel
-    is given directly), its measured channel and unit, bridge data, the simulated channel
-    and the tolerances that apply to it."""
+    """One ``[gauges.NAME]`` table of a gauge map.
+
+    Parameters
+    ----------
+    name : str
+        Gauge name.
+    channel : str
+        Measured channel it is compared with.
+    gauge : Gauge, optional
+        The gauge's geometry (None when the simulated channel is given directly).
+    unit : str, optional
+        Unit of the measured channel (when the file's header has none).
+    gauge_factor : float, optional
+        Gauge factor k of a bridge channel.
+    bridge : str, optional
+        'quarter', 'half' or 'full' for a bridge channel (mV/V).
+    simulated : str, optional
+        Name of the simulated channel (default ``<name>.strain``).
+    tolerances : dict, optional
+        Metric → tolerance for this gauge, overriding the map's ``[tolerances]``.
+    """
 
     name: str
     channel: str
@@ -193,8 +269,19 @@ class MapEntry:
 
 @dataclass
 class GaugeMap:
-    """A gauge map: ``comparison`` (:class:`ComparisonSettings`), ``entries`` (list of
-    :class:`MapEntry`), ``rosettes`` name → list of three gauge names, ``path``."""
+    """A gauge map read from TOML (:func:`read_gauge_map`).
+
+    Parameters
+    ----------
+    comparison : ComparisonSettings
+        The ``[comparison]`` settings.
+    entries : list of MapEntry
+        One per ``[gauges.NAME]`` table.
+    rosettes : dict
+        Rosette name → list of three gauge names.
+    path : str
+        The file read.
+    """
 
     comparison: ComparisonSettings
     entries: list
@@ -230,10 +317,17 @@ def read_gauge_map(path):
         known ones), a gauge with half of its geometry, an unknown bridge or metric,
         a rosette naming unknown gauges.
 
-    Example
-    -------
-    >>> gauge_map = read_gauge_map("gauges.toml")  # doctest: +SKIP
-    >>> [e.channel for e in gauge_map.entries]  # doctest: +SKIP
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> text = '[comparison]\\ncutoff = 100.0\\n[gauges.G1]\\nchannel = "SG1"\\nsimulated = "tip.strain"\\n'
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "gauges.toml")
+    ...     with open(path, "w") as f:
+    ...         _ = f.write(text)
+    ...     gauge_map = read_gauge_map(path)
+    >>> [(e.name, e.channel, e.simulated) for e in gauge_map.entries], gauge_map.comparison.cutoff
+    ([('G1', 'SG1', 'tip.strain')], 100.0)
     """
     doc = read_toml(path, "gauge map")
     where = f"gauge map '{path}'"

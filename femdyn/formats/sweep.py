@@ -30,7 +30,7 @@ from .config import checked_value, config_from_dict, field_default, read_toml, w
 class Sweep:
     """A sweep read from a file.
 
-    Attributes
+    Parameters
     ----------
     study : str or None
         The ``study`` key of the file (None when absent).
@@ -40,7 +40,7 @@ class Sweep:
         Dotted overrides of each case, in case order.
     kind : str
         "grid" or "random".
-    seed : int or None
+    seed : int or None, optional
         Seed of a random sample.
     """
 
@@ -52,11 +52,12 @@ class Sweep:
 
 
 def read_sweep(path, config_class):
-    """The sweep in the TOML file ``path`` for a study configured by ``config_class``.
+    r"""The sweep in a TOML file for a study configured by a dataclass.
 
     Parameters
     ----------
-    path : str
+    path : str or path-like
+        The sweep file (see the module docstring for its layout).
     config_class : type
         The study's configuration dataclass (e.g. :class:`femdyn.studies.rrru_study.StudyConfig`).
 
@@ -70,16 +71,53 @@ def read_sweep(path, config_class):
         Unreadable file, invalid TOML, unknown table or key, bad value or distribution:
         the message names it.
 
-    Example
-    -------
+    Examples
+    --------
+    >>> import os, tempfile
     >>> from femdyn.studies.rrru_study import StudyConfig
-    >>> sweep = read_sweep("sweep.toml", StudyConfig)                  # doctest: +SKIP
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "sweep.toml")
+    ...     with open(path, "w") as f:
+    ...         _ = f.write('[base]\nduration = 0.2\n[sweep]\ngrid = {payload = [0.0, 1.6]}\n')
+    ...     sweep = read_sweep(path, StudyConfig)
+    >>> sweep.kind, sweep.cases
+    ('grid', [{'payload': 0.0}, {'payload': 1.6}])
     """
     return sweep_from_dict(read_toml(path, "sweep file"), config_class, where=path)
 
 
 def sweep_from_dict(data, config_class, where="sweep"):
-    """A :class:`Sweep` from the tables of a sweep file (see :func:`read_sweep`)."""
+    """A :class:`Sweep` from the tables of a sweep file (see :func:`read_sweep`).
+
+    Parameters
+    ----------
+    data : dict
+        The file's tables: optional ``study``, ``base`` and ``sweep`` (with ``grid`` or
+        ``random``).
+    config_class : type
+        The study's configuration dataclass; every base setting and swept key is checked
+        against it.
+    where : str, optional
+        Where the tables come from, for the messages.
+
+    Returns
+    -------
+    Sweep
+        Grid cases vary the last key fastest.
+
+    Raises
+    ------
+    ModelError
+        Unknown key or table, bad value or distribution.
+
+    Examples
+    --------
+    >>> from femdyn.studies.rrru_study import StudyConfig
+    >>> sweep = sweep_from_dict({"sweep": {"grid": {"payload": [0.0, 1.6], "geometry.E": [6.9e8, 6.9e9]}}},
+    ...                         StudyConfig)
+    >>> len(sweep.cases), sweep.cases[1]
+    (4, {'payload': 0.0, 'geometry.E': 6900000000.0})
+    """
     unknown = sorted(set(data) - {"study", "base", "sweep"})
     if unknown:
         raise ModelError(f"{where}: unknown key {unknown[0]}; a sweep file has 'study', [base] and [sweep]")

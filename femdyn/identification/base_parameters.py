@@ -3,17 +3,17 @@
 A stacked regressor W (rows: samples, columns: the parameters π) generally has
 dependent columns: parameters that never act (zero columns, e.g. the mass of the first
 link of a fixed-base arm) and parameters that act only in fixed combinations (e.g. a
-link's mass together with the first moments of its parent). QR with column pivoting,
+link's mass together with the first moments of its parent). QR with column pivoting::
 
     W P = Q [R₁ R₂],   R₁ (r × r) upper triangular, |R₁,kk| > tol |R₁,00|,
 
 splits the columns into r independent ones (W₁ = W P[:, :r]) and the others, with
-W₂ = W₁ K, K = R₁⁻¹ R₂. Then ``W π = W₁ β`` with the base parameters
+W₂ = W₁ K, K = R₁⁻¹ R₂. Then ``W π = W₁ β`` with the base parameters::
 
     β = π₁ + K π₂
 
-(Gautier 1990, "Numerical calculation of the base inertial parameters of robots", IEEE ICRA, eq. 20; Gautier &
-Khalil 1990 for the symbolic counterpart).
+(Gautier 1990, "Numerical calculation of the base inertial parameters of robots", IEEE
+ICRA, eq. 20; Gautier & Khalil 1990 for the symbolic counterpart).
 
 Rank and K depend only on the columns' span; :func:`structural` evaluates them on
 random states of the model (what the model can show at all), :func:`base_parameters`
@@ -31,10 +31,22 @@ from femdyn.errors import ModelError
 class BaseParameters:
     """Result of :func:`base_parameters`.
 
-    ``independent`` (r,) and ``dependent`` column indices, ``K`` (r, p − r),
-    ``E`` (r, p) with β = E π, ``names`` (one readable combination per β),
-    ``unseen`` the parameters whose columns vanish (the data never see them),
-    ``singular_values`` of the column-scaled W (the spectrum behind the rank decision).
+    Parameters
+    ----------
+    independent : ndarray (r,)
+        Indices of the independent columns of W.
+    dependent : ndarray (p − r,)
+        Indices of the other columns.
+    K : ndarray (r, p − r)
+        W₂ = W₁ K.
+    E : ndarray (r, p)
+        β = E π.
+    names : list of str
+        One readable combination per β.
+    unseen : list of str
+        The parameters whose columns vanish (the data never see them).
+    singular_values : ndarray
+        Of the column-scaled W (the spectrum behind the rank decision).
     """
     independent: np.ndarray
     dependent: np.ndarray
@@ -50,16 +62,59 @@ class BaseParameters:
         return len(self.independent)
 
     def project(self, pi):
-        """β = E π (r,) of a full parameter vector π (p,)."""
+        """β = E π (r,) of a full parameter vector π (p,).
+
+        Parameters
+        ----------
+        pi : (p,) array_like
+            Full parameter vector.
+
+        Returns
+        -------
+        ndarray (r,)
+        """
         return self.E @ np.asarray(pi, float)
 
     def regressor(self, W):
-        """The base regressor W₁ = W[..., independent] of any regressor with the same columns."""
+        """The base regressor W₁ = W[..., independent] of any regressor with the same columns.
+
+        Parameters
+        ----------
+        W : array_like (..., p)
+            Regressor.
+
+        Returns
+        -------
+        ndarray (..., r)
+        """
         return np.asarray(W)[..., self.independent]
 
 
 def combination_name(names, index, dependent, coefficients, tol=1e-10):
-    """'a + 0.5·b − 2·c': parameter ``names[index]`` plus the dependent ones weighted by ``coefficients``."""
+    """'a + 0.5·b − 2·c': parameter ``names[index]`` plus the dependent ones weighted by ``coefficients``.
+
+    Parameters
+    ----------
+    names : sequence of str
+        All parameter names.
+    index : int
+        The independent parameter.
+    dependent : sequence of int
+        Indices of the dependent parameters.
+    coefficients : sequence of float
+        Their weights (a row of K).
+    tol : float, optional
+        Weights below it are left out.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> combination_name(["a", "b", "c"], 0, [1, 2], [0.5, -2.0])
+    'a + 0.5·b − 2·c'
+    """
     terms = [names[index]]
     for j, c in zip(dependent, coefficients):
         if abs(c) > tol:
@@ -72,18 +127,22 @@ def base_parameters(W, names, tol=1e-9):
 
     Parameters
     ----------
-    W : array (N, p) — rows from any number of samples and measurement channels.
-    names : p parameter names (e.g. :func:`~femdyn.identification.parameters.parameter_names`).
-    tol : relative threshold on |R_kk| / |R_00| after scaling every column to unit norm
+    W : array_like (N, p)
+        Rows from any number of samples and measurement channels.
+    names : sequence of str
+        p parameter names (e.g. :func:`~femdyn.identification.parameters.parameter_names`).
+    tol : float, optional
+        Relative threshold on \\|R_kk\\| / \\|R_00\\| after scaling every column to unit norm
         (columns with different units — kg, kg·m² — must not decide the rank).
 
     Returns
     -------
-    :class:`BaseParameters`.
+    BaseParameters
 
     Raises
     ------
-    ModelError when W has no nonzero column or the names do not match its columns.
+    ModelError
+        When W has no nonzero column or the names do not match its columns.
 
     Example
     -------
@@ -118,7 +177,21 @@ def base_parameters(W, names, tol=1e-9):
 
 
 def random_states(model, rng, count):
-    """``count`` random (q, v, q̈) of ``model``: joint values in [−π, π], unit quaternions, standard normal v, q̈."""
+    """``count`` random (q, v, q̈) of ``model``: joint values in [−π, π], unit quaternions, standard normal v, q̈.
+
+    Parameters
+    ----------
+    model : femdyn.solvers.recursive.model.TreeModel
+        The tree (free joints get a position in [−1, 1]³ m and a random unit quaternion).
+    rng : numpy.random.Generator
+        Random source.
+    count : int
+        Number of states.
+
+    Returns
+    -------
+    list of (ndarray (nq,), ndarray (nv,), ndarray (nv,))
+    """
     out = []
     for _ in range(count):
         q = rng.uniform(-np.pi, np.pi, model.nq)
@@ -134,9 +207,25 @@ def random_states(model, rng, count):
 def structural(model, regressor, names, samples=None, seed=0, tol=1e-9):
     """Base parameters of ``model`` for a regressor function over random states.
 
-    ``regressor(q, v, q̈)`` returns the rows of one sample (e.g. a lambda around
-    :func:`~femdyn.solvers.recursive.regressor.torque_regressor`); ``samples`` defaults
-    to enough for 3× as many rows as parameters.
+    Parameters
+    ----------
+    model : femdyn.solvers.recursive.model.TreeModel
+        The tree.
+    regressor : callable
+        ``regressor(q, v, q̈)`` → rows (k, p) of one sample (e.g. a lambda around
+        :func:`~femdyn.solvers.recursive.regressor.torque_regressor`).
+    names : sequence of str
+        p parameter names.
+    samples : int, optional
+        Number of random states (default: enough for 3× as many rows as parameters).
+    seed : int, optional
+        Seed of the random states.
+    tol : float, optional
+        Rank threshold, as in :func:`base_parameters`.
+
+    Returns
+    -------
+    BaseParameters
 
     Example
     -------

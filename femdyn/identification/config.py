@@ -68,7 +68,33 @@ def _numbers(values, where):
 
 
 def parse(config, source="config"):
-    """Checked configuration (dict) with defaults filled in, from a parsed TOML dict."""
+    """Checked configuration (dict) with defaults filled in, from a parsed TOML dict.
+
+    Parameters
+    ----------
+    config : dict
+        The parsed TOML (sections as in the module docstring).
+    source : str, optional
+        Names the file in error messages.
+
+    Returns
+    -------
+    dict
+        Sections "title", "robot", "experiment", "identify", "output", every default
+        filled in and numbers converted to float.
+
+    Raises
+    ------
+    ModelError
+        For an unknown section or key, a value of the wrong kind, a missing required
+        key, a non-positive duration or limit, or lists of unequal length.
+
+    Examples
+    --------
+    >>> c = parse({"robot": {"builtin": "puma560"}, "experiment": {"kind": "joint_torque"}})
+    >>> c["experiment"]["period"], c["output"]["folder"]
+    (10.0, 'identify-out')
+    """
     _check("", config, source)
     kind = config.get("experiment", {}).get("kind", "wheel_momentum") if isinstance(config.get("experiment"),
                                                                                      dict) else None
@@ -108,5 +134,21 @@ def parse(config, source="config"):
 
 
 def load(path):
-    """Read and check a TOML study file; ModelError for syntax errors, unknown keys, bad values."""
+    """Read and check a TOML study file.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The TOML file.
+
+    Returns
+    -------
+    dict
+        As :func:`parse`.
+
+    Raises
+    ------
+    ModelError
+        For syntax errors, unknown keys and bad values (naming the file and key).
+    """
     return parse(read_toml(path, "identification study"), str(path))

@@ -5,9 +5,9 @@
   residual variance ‖r‖²/(N − r) otherwise) (Gautier 1997, "Dynamic identification of
   robots with power model", IEEE ICRA; Swevers et al. 1997 eq. 7).
 * :func:`linearized_iteration` — the space-robot identification study's update ``ΔM = (∂f/∂M)⁺ ΔL`` (their eq. 10),
-  repeated: Gauss–Newton on ``Σ ‖y − f(θ)‖²``; one iteration is the seed's method.
+  repeated: Gauss–Newton on ``Σ ‖y − f(θ)‖²``; one iteration is the study's own method.
 * :func:`global_fit` — scipy's ``differential_evolution`` (Storn & Price 1997) on the
-  same cost within bounds, in place of the seed's genetic algorithm (their §4, fitness
+  same cost within bounds, in place of the study's genetic algorithm (their §4, fitness
   H = Σ ΔL_RW², eq. 11), optionally with the physical-consistency constraint.
 
 Every estimator returns an :class:`Estimate` with the covariance from the (local)
@@ -23,8 +23,26 @@ from femdyn.errors import ModelError, SolverError
 
 @dataclass
 class Estimate:
-    """x (p,) estimate; covariance (p, p); names; condition (of the weighted Jacobian);
-    cost ½‖weighted residual‖²; sigma2 the residual variance estimate; history of costs."""
+    """An estimate with its uncertainty, as returned by every estimator.
+
+    Parameters
+    ----------
+    x : ndarray (p,)
+        The estimate (units of the parameters).
+    covariance : ndarray (p, p)
+        C = σ̂² (JᵀJ)⁻¹ of the weighted Jacobian J at x; infinite variance for parameters
+        in a direction the data cannot see.
+    names : list of str
+        Parameter names (may be empty).
+    condition : float
+        2-norm condition number of the weighted Jacobian.
+    cost : float
+        ½‖weighted residual‖².
+    sigma2 : float
+        Residual variance estimate ‖r‖²/(N − p).
+    history : list of float, optional
+        Costs per iteration or generation.
+    """
     x: np.ndarray
     covariance: np.ndarray
     names: list
@@ -49,7 +67,28 @@ def _weights(sigma, N):
 
 
 def unseen_directions(J, rtol=1e-10):
-    """(singular values, rows of Vᵀ spanning the directions with s ≤ rtol·s_max): what J cannot see."""
+    """The parameter directions a Jacobian cannot see.
+
+    Parameters
+    ----------
+    J : array_like (N, p)
+        Jacobian or regressor.
+    rtol : float, optional
+        Directions with singular value s ≤ rtol·s_max count as unseen (missing singular
+        values of a wide J are 0).
+
+    Returns
+    -------
+    s : ndarray
+        Singular values of J.
+    directions : ndarray (k, p)
+        Orthonormal rows of Vᵀ spanning the unseen directions.
+
+    Examples
+    --------
+    >>> unseen_directions(np.array([[1.0, 1.0]]))[1].round(6).tolist()
+    [[-0.707107, 0.707107]]
+    """
     _, s, Vt = np.linalg.svd(J, full_matrices=J.shape[0] < J.shape[1])      # all of Vᵀ, U only as needed
     s_full = np.zeros(J.shape[1])
     s_full[:len(s)] = s
@@ -78,19 +117,26 @@ def least_squares(W, y, sigma=None, names=None):
 
     Parameters
     ----------
-    W : (N, p) regressor (use base columns: a rank-deficient W raises).
-    y : (N,) measurements (units of the rows, e.g. N·m·s or N·m).
-    sigma : noise standard deviation per row (scalar or (N,)), same units as y; None:
-        unweighted, with the noise variance estimated from the residual.
-    names : optional parameter names.
+    W : array_like (N, p)
+        Regressor (use base columns: a rank-deficient W raises).
+    y : array_like (N,)
+        Measurements (units of the rows, e.g. N·m·s or N·m).
+    sigma : float or array_like (N,), optional
+        Noise standard deviation per row, same units as y; None: unweighted, with the
+        noise variance estimated from the residual.
+    names : sequence of str, optional
+        Parameter names.
 
     Returns
     -------
-    :class:`Estimate` with covariance and the condition number of the weighted W.
+    Estimate
+        With covariance and the condition number of the weighted W.
 
     Raises
     ------
-    ModelError for mismatched shapes or a rank-deficient W (name the base parameters first).
+    ModelError
+        For mismatched shapes, non-positive sigma, or a rank-deficient W (reduce it to
+        base parameters first).
 
     Example
     -------
@@ -114,7 +160,26 @@ def least_squares(W, y, sigma=None, names=None):
 
 
 def jacobian(f, theta, step=1e-6):
-    """Central-difference Jacobian ∂f/∂θ (N, p); step relative to max(|θ_k|, 1e-3)."""
+    """Central-difference Jacobian ∂f/∂θ (N, p).
+
+    Parameters
+    ----------
+    f : callable
+        θ ↦ ndarray (N,).
+    theta : array_like (p,)
+        Where to differentiate.
+    step : float, optional
+        Relative step: h_k = step · max(\\|θ_k\\|, 1e-3).
+
+    Returns
+    -------
+    ndarray (N, p)
+
+    Examples
+    --------
+    >>> jacobian(lambda th: np.array([th[0] * th[1]]), [2.0, 3.0]).round(8).tolist()
+    [[3.0, 2.0]]
+    """
     theta = np.asarray(theta, float)
     cols = []
     for k in range(len(theta)):
@@ -130,19 +195,32 @@ def linearized_iteration(f, y, theta0, iterations=1, sigma=None, names=None, tol
 
     Parameters
     ----------
-    f : θ ↦ predicted measurements (N,).
-    y : (N,) measurements.
-    theta0 : nominal parameters (the seed's M), the expansion point.
-    iterations : number of updates (1 = the seed's single step; more = Gauss–Newton).
-    sigma, names : as in :func:`least_squares`.
-    tol : stop when the relative change of θ is below tol.
-    rcond : cut-off of the pseudo-inverse, relative to the largest singular value of the
-        Jacobian with columns scaled by |θ_k| (relative changes; kg and kg·m² compare):
+    f : callable
+        θ ↦ predicted measurements (N,).
+    y : array_like (N,)
+        Measurements.
+    theta0 : array_like (p,)
+        Nominal parameters (the study's M), the expansion point.
+    iterations : int, optional
+        Number of updates (1 = the study's single step; more = Gauss–Newton).
+    sigma, names
+        As in :func:`least_squares`.
+    tol : float, optional
+        Stop when the relative change of θ is below tol.
+    rcond : float, optional
+        Cut-off of the pseudo-inverse, relative to the largest singular value of the
+        Jacobian with columns scaled by \\|θ_k\\| (relative changes; kg and kg·m² compare):
         directions the data cannot see are left unchanged instead of taking a huge step.
 
     Returns
     -------
-    :class:`Estimate` (covariance from the Jacobian at the final θ; ``history`` the costs).
+    Estimate
+        Covariance from the Jacobian at the final θ; ``history`` the costs.
+
+    Raises
+    ------
+    SolverError
+        If θ becomes non-finite (diverged).
 
     Example
     -------
@@ -185,18 +263,30 @@ def global_fit(f, y, bounds, sigma=None, names=None, seed=0, constraint=None, ma
 
     Parameters
     ----------
-    f, y, sigma, names : as in :func:`linearized_iteration`.
-    bounds : sequence of (low, high) per parameter (physical ranges, e.g. positive masses).
-    seed : random seed of the optimizer (the result is reproducible).
-    constraint : optional g(θ) → array, feasible where g ≥ 0 (e.g. the smallest eigenvalue
-        of every body's pseudo-inertia: physical consistency enforced).
-    maxiter, popsize, tol : differential_evolution settings.
-    polish : refine the best member by a bounded local least-squares solve (scipy's
+    f, y, sigma, names
+        As in :func:`linearized_iteration`.
+    bounds : sequence of (float, float)
+        (low, high) per parameter (physical ranges, e.g. positive masses).
+    seed : int, optional
+        Random seed of the optimizer (the result is reproducible).
+    constraint : callable, optional
+        g(θ) → array, feasible where g ≥ 0 (e.g. the smallest eigenvalue of every
+        body's pseudo-inertia: physical consistency enforced).
+    maxiter, popsize, tol : optional
+        ``scipy.optimize.differential_evolution`` settings.
+    polish : bool, optional
+        Refine the best member by a bounded local least-squares solve (scipy's
         trust-region reflective ``least_squares``), kept only if it stays feasible.
 
     Returns
     -------
-    :class:`Estimate`; ``history`` holds the best cost per generation.
+    Estimate
+        ``history`` holds the best cost per generation.
+
+    Raises
+    ------
+    ModelError
+        If a bound has low ≥ high.
 
     Example
     -------

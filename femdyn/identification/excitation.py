@@ -25,6 +25,21 @@ from femdyn.errors import ModelError
 class Cubic:
     """Rest-to-rest cubic from ``start`` to ``final`` (per joint) in ``duration`` s (the space-robot identification study).
 
+    Calling it with times t (s) gives (q, q̇, q̈), each (len(t), joints); q is held at
+    ``final`` after ``duration``.
+
+    Parameters
+    ----------
+    start, final : array_like (J,)
+        Joint values at rest, rad (m for prismatic joints).
+    duration : float
+        T, s (> 0).
+
+    Raises
+    ------
+    ModelError
+        If start and final differ in length or T ≤ 0.
+
     Example
     -------
     >>> q, v, a = Cubic([0.0], [np.pi / 6], 10.0)(np.array([0.0, 5.0, 10.0]))
@@ -54,7 +69,21 @@ class Cubic:
 class Fourier:
     """Fourier-series trajectory (Swevers et al. 1997, eq. 11) for len(q0) joints.
 
-    q0 (J,) offsets; a, b (J, L) coefficients (rad/s); omega (rad/s) the fundamental.
+    Calling it with times t (s) gives (q, q̇, q̈), each (len(t), J).
+
+    Parameters
+    ----------
+    q0 : array_like (J,)
+        Offsets, rad.
+    a, b : array_like (J, L)
+        Coefficients, rad/s.
+    omega : float
+        The fundamental ω_f, rad/s (> 0).
+
+    Raises
+    ------
+    ModelError
+        If the shapes do not match or ω_f ≤ 0.
 
     Example
     -------
@@ -86,7 +115,26 @@ class Fourier:
 
 
 def stacked_regressor(rows_of_sample, trajectory, times):
-    """W (N·rows, p): the rows ``rows_of_sample(q, v, q̈)`` stacked over ``trajectory`` at ``times`` (s)."""
+    """W (N·rows, p): the rows ``rows_of_sample(q, v, q̈)`` stacked over ``trajectory`` at ``times`` (s).
+
+    Parameters
+    ----------
+    rows_of_sample : callable
+        (q, q̇, q̈) ↦ regressor rows (rows, p) of one sample.
+    trajectory : callable
+        t ↦ (q, q̇, q̈), e.g. :class:`Cubic` or :class:`Fourier`.
+    times : array_like (N,)
+        Sample instants, s.
+
+    Returns
+    -------
+    ndarray (N·rows, p)
+
+    Examples
+    --------
+    >>> stacked_regressor(lambda q, v, a: np.array([[a[0], v[0]]]), Cubic([0.0], [1.0], 1.0), [0.0, 0.5]).tolist()
+    [[6.0, 0.0], [0.0, 1.5]]
+    """
     q, v, a = trajectory(times)
     return np.vstack([rows_of_sample(qk, vk, ak) for qk, vk, ak in zip(q, v, a)])
 
@@ -97,17 +145,28 @@ def optimize_fourier(rows_of_sample, base, joints, harmonics, omega, times, q_li
 
     Parameters
     ----------
-    rows_of_sample : (q, v, q̈) ↦ regressor rows of one sample (joint coordinates only,
-        e.g. a fixed-base arm's torque regressor).
-    base : :class:`~femdyn.identification.base_parameters.BaseParameters` (which columns).
-    joints, harmonics : J joints, L harmonics; omega the fundamental (rad/s).
-    times : sample instants (s), typically one period.
-    q_limit, v_limit : |q_j| ≤ q_limit, |q̇_j| ≤ v_limit (rad, rad/s), enforced by a penalty.
-    seed, maxiter : start (random coefficients) and Nelder–Mead iterations.
+    rows_of_sample : callable
+        (q, v, q̈) ↦ regressor rows of one sample (joint coordinates only, e.g. a
+        fixed-base arm's torque regressor).
+    base : femdyn.identification.base_parameters.BaseParameters
+        Which columns to keep.
+    joints, harmonics : int
+        J joints, L harmonics.
+    omega : float
+        The fundamental, rad/s.
+    times : array_like
+        Sample instants, s, typically one period.
+    q_limit, v_limit : float
+        \\|q_j\\| ≤ q_limit, \\|q̇_j\\| ≤ v_limit (rad, rad/s), enforced by a penalty.
+    seed : int, optional
+        Seed of the random start coefficients.
+    maxiter : int, optional
+        Nelder–Mead iterations.
 
     Returns
     -------
-    (:class:`Fourier`, condition number at the start, condition number at the optimum).
+    (Fourier, float, float)
+        The trajectory, the condition number at the start and at the optimum.
     """
     rng = np.random.default_rng(seed)
     shape = (joints, harmonics)

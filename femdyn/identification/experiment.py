@@ -7,7 +7,7 @@
   the planned angular acceleration plus a PD correction (two hybrid sweeps: the base
   acceleration is affine in the wheel torque). RK4 integrates the run. What is
   "measured" is the wheel's spin momentum h_w relative to the base; momentum conservation
-  (seed eq. 8, L + L_RW = L₀) makes ``y = h₀ − h_w`` the momentum of the rest of the
+  (the study's eq. 8, L + L_RW = L₀) makes ``y = h₀ − h_w`` the momentum of the rest of the
   robot, whose parameters — the wheel's mass and transverse inertia lumped into the
   base (:func:`merge_body`) — are the ones to identify.
 * :func:`torque_experiment` — a fixed-base arm tracking a trajectory under computed
@@ -37,10 +37,28 @@ MOMENTUM_CHANNELS = ("Lx", "Ly", "Lz", "px", "py", "pz")
 
 @dataclass
 class Measurements:
-    """Samples of one experiment: t (N,) s; q (N, nq), v (N, nv), qdd (N, nv) or None of the
-    identified model; y (N, k) measured channels (``channels`` names them; momentum in
-    N·m·s and N·s about the world origin, or joint forces in N·m / N); ``std`` the noise
-    standard deviation added to y (0: noise free)."""
+    """Samples of one experiment, in the coordinates of the identified model.
+
+    Parameters
+    ----------
+    t : ndarray (N,)
+        Sample times, s.
+    q : ndarray (N, nq)
+        Configurations (joint values in rad or m, quaternions of free joints).
+    v : ndarray (N, nv)
+        Velocities.
+    qdd : ndarray (N, nv) or None
+        Accelerations, when measured.
+    y : ndarray (N, k)
+        Measured channels: momentum in N·m·s and N·s about the world origin (world
+        axes), or joint forces in N·m / N.
+    channels : tuple of str
+        Names of the k channels (``MOMENTUM_CHANNELS`` or ``tau_<body>``).
+    kind : str
+        "momentum" or "torque".
+    std : float, optional
+        Standard deviation of the noise added to y (0: noise free).
+    """
     t: np.ndarray
     q: np.ndarray
     v: np.ndarray
@@ -51,13 +69,49 @@ class Measurements:
     std: float = 0.0
 
     def select(self, channels):
-        """The same samples with only the named channels."""
+        """The same samples with only the named channels.
+
+        Parameters
+        ----------
+        channels : sequence of str
+            Names from ``self.channels``, in the wanted order.
+
+        Returns
+        -------
+        Measurements
+
+        Examples
+        --------
+        >>> m = Measurements(np.zeros(2), np.zeros((2, 1)), np.zeros((2, 1)), None, np.arange(4.0).reshape(2, 2),
+        ...                  ("a", "b"), "torque")
+        >>> m.select(["b"]).y.ravel().tolist()
+        [1.0, 3.0]
+        """
         idx = [self.channels.index(c) for c in channels]
         return replace(self, y=self.y[:, idx], channels=tuple(channels))
 
 
 def add_noise(measurements, std, seed=0):
     """A copy with white Gaussian noise of standard deviation ``std`` (units of y) added to y.
+
+    Parameters
+    ----------
+    measurements : Measurements
+        The noise-free samples.
+    std : float
+        Standard deviation, units of y (≥ 0).
+    seed : int, optional
+        Seed of the noise (reproducible).
+
+    Returns
+    -------
+    Measurements
+        With ``std`` recorded.
+
+    Raises
+    ------
+    ModelError
+        If std < 0.
 
     Example
     -------
@@ -81,7 +135,25 @@ def merge_body(model, name):
     """``model`` without the leaf body ``name``, whose inertia is added to its parent's.
 
     Valid for a rotor whose inertia is symmetric about its joint axis (a balanced wheel):
-    its rigid-body inertia does not depend on its joint angle. Raises ModelError otherwise.
+    its rigid-body inertia does not depend on its joint angle.
+
+    Parameters
+    ----------
+    model : femdyn.solvers.recursive.model.TreeModel
+        The tree.
+    name : str
+        The leaf body on a revolute joint (e.g. a reaction wheel).
+
+    Returns
+    -------
+    femdyn.solvers.recursive.model.TreeModel
+        The reduced tree; the parent's inertial parameters include the body's.
+
+    Raises
+    ------
+    ModelError
+        If the body is not a leaf on a revolute joint, or its inertia is not symmetric
+        about the joint axis.
     """
     i = model.index(name)
     p = model.parent[i]
@@ -99,7 +171,7 @@ def merge_body(model, name):
     pi = parameters_from_inertia(model.inertia)
     pi[p] = parameters_from_inertia(model.inertia[p] + X.T @ I @ X)
     keep = [k for k in range(model.n) if k != i]
-    reduced = TreeModel([model.bodies[k] for k in keep], model.gravity)
+    reduced = TreeModel([model.bodies[k] for k in keep], model.gravity, model.strict)
     return with_parameters(reduced, pi[keep].ravel())
 
 
@@ -120,7 +192,25 @@ def _sample_indices(duration, step, interval):
 
 
 def relative_wheel_momentum(model, data, q, v, wheel):
-    """Spin momentum of body ``wheel`` relative to its parent, [L; p] about the world origin (world axes)."""
+    """Spin momentum of body ``wheel`` relative to its parent, [L; p] about the world origin (world axes).
+
+    Parameters
+    ----------
+    model : femdyn.solvers.recursive.model.TreeModel
+        The tree.
+    data : femdyn.solvers.recursive.Data
+        Workspace of the model (its kinematics are updated).
+    q, v : ndarray
+        Configuration and velocity of the tree.
+    wheel : str
+        The wheel body.
+
+    Returns
+    -------
+    ndarray (6,)
+        Angular momentum (N·m·s) and linear momentum (N·s) of the wheel's spin, I_w S q̇_w
+        transformed to the world origin.
+    """
     kinematics(model, data, q, v)
     i = model.index(wheel)
     rel = model.inertia[i] @ model.S[i, :, 0] * v[model.v_index[i]]
@@ -130,7 +220,26 @@ def relative_wheel_momentum(model, data, q, v, wheel):
 
 
 def planar_attitude(q, vi_base, v, qi_base):
-    """Base rotation angle about z (rad) from its quaternion, and its rate (rad/s) for planar motion."""
+    """Base rotation angle about z (rad) from its quaternion, and its rate (rad/s) for planar motion.
+
+    Parameters
+    ----------
+    q : ndarray (nq,)
+        Configuration; the base quaternion (x, y, z, w) at ``qi_base + 3``.
+    vi_base : int
+        Index of the base's velocity in v (angular velocity first, body axes).
+    v : ndarray (nv,)
+        Velocity.
+    qi_base : int
+        Index of the base's configuration in q.
+
+    Returns
+    -------
+    angle : float
+        rad, 2 atan2(q_z, q_w).
+    rate : float
+        rad/s, the z component of the base's angular velocity.
+    """
     x, y, z, w = q[qi_base + 3:qi_base + 7]
     return 2.0 * np.arctan2(z, w), v[vi_base + 2]
 
@@ -188,9 +297,36 @@ def wheel_experiment(model, wheel, plans, duration, interval, step=0.01, kp=100.
 
 
 def torque_experiment(model, trajectory, duration, interval, step=0.005, kp=100.0, kd=20.0):
-    """A fixed-base arm tracks ``trajectory`` (callable t ↦ (q, q̇, q̈) rows) under computed
-    torque (forward dynamics, RK4 with ``step`` s); returns :class:`Measurements` of the joint
-    forces with the solver's accelerations, sampled every ``interval`` s up to ``duration``."""
+    """Simulate a fixed-base arm tracking a trajectory under computed torque and record its joint forces.
+
+    Forward dynamics, RK4; the recorded accelerations are the solver's.
+
+    Parameters
+    ----------
+    model : femdyn.solvers.recursive.model.TreeModel
+        A fixed-base tree (scalar joints only).
+    trajectory : callable
+        t (N,) ↦ (q, q̇, q̈), each (N, joints) (e.g.
+        :class:`~femdyn.identification.excitation.Fourier`).
+    duration : float
+        Run time, s.
+    interval : float
+        Sample interval, s (a multiple of ``step``).
+    step : float, optional
+        RK4 step, s.
+    kp, kd : float, optional
+        Gains of the computed-torque law, 1/s² and 1/s.
+
+    Returns
+    -------
+    Measurements
+        Channels ``tau_<body>`` (N·m or N), with q, q̇, q̈ at the samples.
+
+    Raises
+    ------
+    ModelError
+        If the model has a free joint or the interval is not a multiple of the step.
+    """
     if model.free_joints.size:
         raise ModelError("torque_experiment: needs a fixed-base model (scalar joints only)")
     data = Data(model)

@@ -30,6 +30,15 @@ PHYSICAL = ("mass", "com_x", "com_y", "com_z", "Ixx", "Iyy", "Izz", "Ixy", "Ixz"
 def parameter_names(model):
     """Names ``body.m``, ``body.hx``, … of π's entries (n·10), bodies in the model's order.
 
+    Parameters
+    ----------
+    model : femdyn.solvers.recursive.model.TreeModel
+        The tree.
+
+    Returns
+    -------
+    list of str
+
     Example
     -------
     >>> from femdyn.robots.serial import puma560
@@ -40,16 +49,54 @@ def parameter_names(model):
 
 
 def to_parameters(mass, com, inertia_com):
-    """π_i (10,) of a body from mass (kg), centre of mass (3,) m and inertia about it (3×3) kg·m²."""
+    """π_i (10,) of a body from its physical parameters (parallel-axis theorem).
+
+    Parameters
+    ----------
+    mass : float
+        m, kg.
+    com : (3,) array_like
+        Centre of mass c, m, body axes, from the body origin.
+    inertia_com : (3, 3) array_like
+        Rotational inertia about the centre of mass I_c, kg·m², body axes.
+
+    Returns
+    -------
+    ndarray (10,)
+        (m, m c, Ī_xx, Ī_xy, Ī_yy, Ī_xz, Ī_yz, Ī_zz) with Ī the inertia about the origin,
+        kg, kg·m, kg·m².
+
+    Examples
+    --------
+    >>> to_parameters(2.0, (0.5, 0, 0), np.zeros((3, 3))).tolist()
+    [2.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.5, 0.0, 0.0, 0.5]
+    """
     c = np.asarray(com, float)
     I = np.asarray(inertia_com, float) + mass * (c @ c * np.eye(3) - np.outer(c, c))
     return np.array([mass, *(mass * c), I[0, 0], I[0, 1], I[1, 1], I[0, 2], I[1, 2], I[2, 2]])
 
 
 def to_physical(pi_body):
-    """(mass kg, com (3,) m, inertia about the com (3×3) kg·m²) of one body's π_i (10,).
+    """Physical parameters of one body's π_i: the inverse of :func:`to_parameters`.
 
-    Raises ModelError for a mass that is not positive (the centre of mass is undefined).
+    Parameters
+    ----------
+    pi_body : (10,) array_like
+        One body's inertial parameters.
+
+    Returns
+    -------
+    mass : float
+        kg.
+    com : ndarray (3,)
+        m, body axes.
+    inertia : ndarray (3, 3)
+        About the centre of mass, kg·m², body axes.
+
+    Raises
+    ------
+    ModelError
+        For a mass that is not positive (the centre of mass is undefined).
     """
     m, h = pi_body[0], np.asarray(pi_body[1:4])
     if not m > 0:
@@ -61,7 +108,18 @@ def to_physical(pi_body):
 
 
 def pseudo_inertia(pi_body):
-    """Pseudo-inertia J (4×4) of one body's π_i (Wensing et al. 2017, eq. 9)."""
+    """Pseudo-inertia J (4×4) of one body's π_i (Wensing et al. 2017, eq. 9).
+
+    Parameters
+    ----------
+    pi_body : (10,) array_like
+        One body's inertial parameters.
+
+    Returns
+    -------
+    ndarray (4, 4)
+        Positive definite iff π_i is physically consistent.
+    """
     m, h = pi_body[0], np.asarray(pi_body[1:4])
     xx, xy, yy, xz, yz, zz = pi_body[4:]
     Ibar = np.array([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])
@@ -73,7 +131,22 @@ def pseudo_inertia(pi_body):
 
 @dataclass
 class BodyConsistency:
-    """Physical-consistency checks of one body (see the module doc); ``ok`` when all hold."""
+    """Physical-consistency checks of one body (see the module doc); ``ok`` when all hold.
+
+    Parameters
+    ----------
+    name : str
+        Body name.
+    mass : float
+        kg.
+    principal_moments : ndarray (3,)
+        Principal moments about the centre of mass, kg·m², ascending (NaN without a
+        positive mass).
+    triangle : bool
+        Whether I_1 ≤ I_2 + I_3 holds.
+    pseudo_inertia_min : float
+        Smallest eigenvalue of the pseudo-inertia (kg·m²).
+    """
     name: str
     mass: float
     principal_moments: np.ndarray
@@ -103,6 +176,22 @@ class BodyConsistency:
 def consistency(pi, body_names):
     """Per-body :class:`BodyConsistency` of a full π (10 n,).
 
+    Parameters
+    ----------
+    pi : (10 n,) array_like
+        Inertial parameters of n bodies.
+    body_names : sequence of str
+        n names, in the order of π.
+
+    Returns
+    -------
+    list of BodyConsistency
+
+    Raises
+    ------
+    ModelError
+        If the number of names differs from the number of bodies in π.
+
     Example
     -------
     >>> pi = to_parameters(2.0, (0.1, 0, 0), np.diag([0.1, 0.2, 0.25]))
@@ -127,8 +216,22 @@ def consistency(pi, body_names):
 def with_parameters(model, pi):
     """A copy of ``model`` whose bodies carry the inertial parameters π (10 n,).
 
-    Raises ModelError naming the body whose parameters are not physical (the tree model
-    checks mass, positive definiteness and the triangle inequality).
+    Parameters
+    ----------
+    model : femdyn.solvers.recursive.model.TreeModel
+        The tree (joints, placements, gravity are kept).
+    pi : (10 n,) array_like
+        Inertial parameters, bodies in the model's order.
+
+    Returns
+    -------
+    femdyn.solvers.recursive.model.TreeModel
+
+    Raises
+    ------
+    ModelError
+        If π has the wrong size, or naming the body whose parameters are not physical
+        (the tree model checks mass, positive definiteness and the triangle inequality).
     """
     pi = np.asarray(pi, float)
     if pi.shape != (model.n * N_PARAMETERS,):
@@ -140,7 +243,7 @@ def with_parameters(model, pi):
         except ModelError as err:
             raise ModelError(f"body '{b.name}': {err}") from None
         bodies.append(Body(b.name, b.parent, b.joint, m, tuple(c), 0.5 * (Ic + Ic.T), b.placement_R, b.placement_p))
-    return TreeModel(bodies, model.gravity)
+    return TreeModel(bodies, model.gravity, model.strict)
 
 
 class Selection:
@@ -150,6 +253,18 @@ class Selection:
 
     ``parameters(θ)`` gives π (nonlinear in θ through h = m c and the parallel-axis term);
     with the centres of mass fixed it is affine in the masses and inertias.
+
+    Parameters
+    ----------
+    reference : femdyn.solvers.recursive.model.TreeModel
+        Holds the values of every quantity not selected.
+    entries : sequence of (str, str)
+        (body name, quantity in :data:`PHYSICAL`).
+
+    Raises
+    ------
+    ModelError
+        If a body is unknown or a quantity not in :data:`PHYSICAL`.
 
     Example
     -------
@@ -177,12 +292,38 @@ class Selection:
         return [m, *c, Ic[0, 0], Ic[1, 1], Ic[2, 2], Ic[0, 1], Ic[0, 2], Ic[1, 2]]
 
     def values(self, model=None):
-        """θ of ``model`` (default: the reference)."""
+        """θ of ``model`` (default: the reference).
+
+        Parameters
+        ----------
+        model : femdyn.solvers.recursive.model.TreeModel, optional
+            A model with the same bodies.
+
+        Returns
+        -------
+        ndarray (len(entries),)
+            kg, m or kg·m², per entry.
+        """
         table = self._table if model is None else Selection(model, self.entries)._table
         return table[self._rows, self._cols].copy()
 
     def parameters(self, theta):
-        """π (10 n,) with the selected quantities set to θ (vectorized over bodies)."""
+        """π (10 n,) with the selected quantities set to θ (vectorized over bodies).
+
+        Parameters
+        ----------
+        theta : (len(entries),) array_like
+            kg, m or kg·m², per entry.
+
+        Returns
+        -------
+        ndarray (10 n,)
+
+        Raises
+        ------
+        ModelError
+            If θ has the wrong size.
+        """
         theta = np.asarray(theta, float)
         if theta.shape != (len(self.entries),):
             raise ModelError(f"selection: θ needs {len(self.entries)} values ({self.names}), got shape {theta.shape}")

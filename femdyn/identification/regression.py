@@ -32,6 +32,26 @@ def _channels(names):
 def momentum_rows(model, measurements, channels=MOMENTUM_CHANNELS):
     """Stacked (W, y): W (N·k, 10 n) momentum regressor rows of the k ``channels``, y the measured values.
 
+    Parameters
+    ----------
+    model : femdyn.solvers.recursive.model.TreeModel
+        The identified model (its coordinates are those of the measurements).
+    measurements : femdyn.identification.experiment.Measurements
+        Momentum samples.
+    channels : sequence of str, optional
+        Channels of ``MOMENTUM_CHANNELS`` to use.
+
+    Returns
+    -------
+    W : ndarray (N·k, 10 n)
+    y : ndarray (N·k,)
+        N·m·s and N·s, sample by sample.
+
+    Raises
+    ------
+    ModelError
+        If a channel is unknown.
+
     Example
     -------
     >>> from femdyn.robots.serial import space_arm
@@ -50,7 +70,26 @@ def momentum_rows(model, measurements, channels=MOMENTUM_CHANNELS):
 
 
 def torque_rows(model, measurements):
-    """Stacked (W, y) of the joint-force regressor over the samples (needs measured q̈)."""
+    """Stacked (W, y) of the joint-force regressor over the samples (needs measured q̈).
+
+    Parameters
+    ----------
+    model : femdyn.solvers.recursive.model.TreeModel
+        The fixed-base arm.
+    measurements : femdyn.identification.experiment.Measurements
+        Torque samples with accelerations.
+
+    Returns
+    -------
+    W : ndarray (N·joints, 10 n)
+    y : ndarray (N·joints,)
+        N·m or N, sample by sample.
+
+    Raises
+    ------
+    ModelError
+        If the measurements are not torque samples with accelerations.
+    """
     if measurements.qdd is None or measurements.kind != "torque":
         raise ModelError("torque_rows: needs torque measurements with accelerations (torque_experiment)")
     data = Data(model)
@@ -63,7 +102,23 @@ class CentroidalMomentum:
     """f(π): angular momentum about the system centre of mass at every sample (N, 3), N·m·s.
 
     The base translation and its velocity are zeroed (unmeasured), so only the attitude
-    and joint coordinates enter. ``axes`` picks components (default all three).
+    and joint coordinates enter. Calling it with π (10 n,) gives L_c (N, len(axes)).
+
+    Parameters
+    ----------
+    model : femdyn.solvers.recursive.model.TreeModel
+        A tree whose root is one free-floating base.
+    q : array_like (N, nq)
+        Configurations of the samples.
+    v : array_like (N, nv)
+        Velocities of the samples.
+    axes : sequence of int, optional
+        Components of L_c to return (default all three).
+
+    Raises
+    ------
+    ModelError
+        If the root is not one free-floating base.
 
     Example
     -------

@@ -6,7 +6,7 @@ parameters of different units compare:
 
 * relative sensitivity ‖J_k θ_k‖ / √N — how much a 100 % change of θ_k moves the
   measurements (rms, units of y);
-* relative standard deviation σ_k / |θ_k| from the covariance σ² (JᵀJ)⁻¹ — what the
+* relative standard deviation σ_k / \\|θ_k\\| from the covariance σ² (JᵀJ)⁻¹ — what the
   noise level σ leaves of the parameter (Swevers et al. 1997, §III);
 * the weakest direction: the right singular vector of the scaled J with the smallest
   singular value, i.e. the combination of parameters the data see least.
@@ -16,6 +16,19 @@ import numpy as np
 
 def table(headers, rows, digits=6):
     """A Markdown table (str): numbers with ``digits`` significant digits, strings as they are.
+
+    Parameters
+    ----------
+    headers : sequence of str
+        Column titles.
+    rows : sequence of sequences
+        Cells: floats (∞ for +inf, — for NaN) or anything printed with ``str``.
+    digits : int, optional
+        Significant digits of floats.
+
+    Returns
+    -------
+    str
 
     Example
     -------
@@ -37,10 +50,33 @@ def table(headers, rows, digits=6):
 def identifiability(J, theta, names, sigma):
     """(text, relative std (p,)) of the identifiability analysis described in the module doc.
 
-    J (N, p) Jacobian of the measurements at θ (p,); sigma the noise standard deviation
-    (units of the measurements; 0: the relative std column is left out). Directions the
-    data cannot see (singular value ≤ 1e-10 of the largest) are named, and parameters
-    involved in them get an infinite relative std.
+    Directions the data cannot see (singular value ≤ 1e-10 of the largest) are named,
+    and parameters involved in them get an infinite relative std.
+
+    Parameters
+    ----------
+    J : ndarray (N, p)
+        Jacobian of the measurements at θ.
+    theta : array_like (p,)
+        The estimate.
+    names : sequence of str
+        Parameter names.
+    sigma : float
+        Noise standard deviation, units of the measurements (0: the relative std column
+        is left out).
+
+    Returns
+    -------
+    text : str
+        Markdown table and findings.
+    rel_std : ndarray (p,)
+        σ_k / \\|θ_k\\| (for σ = 1 when sigma is 0).
+
+    Examples
+    --------
+    >>> text, rel = identifiability(np.array([[1.0, 1.0], [1.0, 1.0]]), [1.0, 1.0], ["a", "b"], 0.1)
+    >>> "NOT IDENTIFIABLE" in text, bool(np.isinf(rel).all())
+    (True, True)
     """
     from .estimators import unseen_directions
     theta = np.asarray(theta, float)
@@ -73,7 +109,26 @@ def identifiability(J, theta, names, sigma):
 
 
 def plot_fit(path, t, series, ylabel, title):
-    """Measured and predicted channels against the sample number; ``series`` maps label → (N,) values."""
+    """Measured and predicted channels against the sample number.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        PNG file to write.
+    t : array_like (N,)
+        Sample numbers (x axis).
+    series : dict
+        label → (N,) values; the first is drawn as measured points, the others as lines.
+    ylabel : str
+        y-axis label with unit.
+    title : str
+        Figure title.
+
+    Returns
+    -------
+    str or os.PathLike
+        ``path``.
+    """
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -93,7 +148,26 @@ def plot_fit(path, t, series, ylabel, title):
 
 
 def plot_estimates(path, names, truth, estimates, title):
-    """Bar chart of estimate/true − 1 (%) per parameter for each estimator (``estimates``: label → θ)."""
+    """Bar chart of estimate/true − 1 (%) per parameter for each estimator.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        PNG file to write.
+    names : sequence of str
+        Parameter names.
+    truth : array_like (p,)
+        True values.
+    estimates : dict
+        Estimator label → θ (p,).
+    title : str
+        Figure title.
+
+    Returns
+    -------
+    str or os.PathLike
+        ``path``.
+    """
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -9,7 +9,7 @@
    estimates them by least squares with their covariance;
 3. **nonlinear form** (the space-robot identification study: base attitude and joints only, momentum about the
    system centre of mass, :class:`~.regression.CentroidalMomentum`): estimates the
-   selected physical parameters θ by the seed's single linearized step, by that step
+   selected physical parameters θ by the study's single linearized step, by that step
    iterated to convergence, and globally by differential evolution within bounds with
    physical consistency enforced (pseudo-inertia ≻ 0 for every body);
 4. reports the estimates, their consistency, the identifiability, and plots.
@@ -33,13 +33,33 @@ from .parameters import Selection, consistency, parameter_names, pseudo_inertia
 from .regression import CentroidalMomentum, momentum_rows
 
 ROBOTS = {"planar_space_robot": planar_space_robot}
-SEED_METHOD, ITERATED, GLOBAL = "linearized, 1 step (seed)", "linearized, iterated", "differential evolution"
+ORIGINAL_METHOD, ITERATED, GLOBAL = "linearized, 1 step (original)", "linearized, iterated", "differential evolution"
 
 
 @dataclass
 class StudyResult:
     """Everything :func:`run` computed: the nonlinear estimates per method (θ), the linear
-    base-parameter estimate, the texts of the report and the files written."""
+    base-parameter estimate, the texts of the report and the files written.
+
+    Parameters
+    ----------
+    names : list of str
+        Selected physical parameters θ (``body.quantity``).
+    truth, nominal : ndarray (p,)
+        True and nominal θ (kg, m, kg·m²).
+    estimates : dict
+        Method label → :class:`~.estimators.Estimate` of θ.
+    base : BaseParameters
+        Base parameters of the linear form.
+    beta_true : ndarray (r,)
+        Their true values.
+    linear : Estimate
+        Least-squares estimate of the base parameters.
+    text : str
+        The Markdown report.
+    files : list of str, optional
+        Files written.
+    """
     names: list
     truth: np.ndarray
     nominal: np.ndarray
@@ -52,7 +72,22 @@ class StudyResult:
 
 
 def robot(config):
-    """The configured robot (a TreeModel) and its wheel's name."""
+    """The configured robot (a TreeModel) and its wheel's name.
+
+    Parameters
+    ----------
+    config : dict
+        Checked configuration (:func:`~.config.parse`).
+
+    Returns
+    -------
+    (TreeModel, str)
+
+    Raises
+    ------
+    ModelError
+        If the built-in robot is unknown.
+    """
     name = config["robot"]["builtin"]
     if name not in ROBOTS:
         raise ModelError(f"[robot] builtin = '{name}' is unknown; available: {sorted(ROBOTS)}")
@@ -60,14 +95,45 @@ def robot(config):
 
 
 def plan_columns(model, wheel):
-    """Names of the planned coordinates: the base (attitude about z) and the arm joints, in model order."""
+    """Names of the planned coordinates: the base (attitude about z) and the arm joints, in model order.
+
+    Parameters
+    ----------
+    model : TreeModel
+        Free-floating robot.
+    wheel : str
+        The reaction wheel (not planned).
+
+    Returns
+    -------
+    list of str
+    """
     base, w = base_index(model), model.index(wheel)
     return [model.names[base]] + [model.names[i] for i in range(model.n)
                                   if i not in (base, w) and model.joint_nv[i] == 1]
 
 
 def cubic_plan(columns, final_deg, duration):
-    """:class:`~.excitation.Cubic` from rest at zero to ``final_deg`` (coordinate → degrees; others stay at 0)."""
+    """:class:`~.excitation.Cubic` from rest at zero to ``final_deg`` (others stay at 0).
+
+    Parameters
+    ----------
+    columns : sequence of str
+        Planned coordinates (:func:`plan_columns`).
+    final_deg : dict
+        Coordinate → final value, degrees.
+    duration : float
+        Plan time, s.
+
+    Returns
+    -------
+    Cubic
+
+    Raises
+    ------
+    ModelError
+        If a coordinate is not planned.
+    """
     unknown = sorted(set(final_deg) - set(columns))
     if unknown:
         raise ModelError(f"plan: coordinates {unknown} are not planned coordinates {columns}")
@@ -76,7 +142,17 @@ def cubic_plan(columns, final_deg, duration):
 
 
 def concatenate(parts):
-    """One :class:`~.experiment.Measurements` from several (samples one after the other)."""
+    """One :class:`~.experiment.Measurements` from several (samples one after the other).
+
+    Parameters
+    ----------
+    parts : sequence of Measurements
+        Same channels and kind; channels, kind and noise level are taken from the first.
+
+    Returns
+    -------
+    Measurements
+    """
     first = parts[0]
     return Measurements(np.concatenate([m.t for m in parts]), np.vstack([m.q for m in parts]),
                         np.vstack([m.v for m in parts]), np.vstack([m.qdd for m in parts]),
@@ -84,7 +160,20 @@ def concatenate(parts):
 
 
 def simulate_experiments(config, log=print):
-    """(Measurements of all plans, identified model): step 1 of :func:`run`."""
+    """(Measurements of all plans, identified model): step 1 of :func:`run`.
+
+    Parameters
+    ----------
+    config : dict
+        Checked configuration.
+    log : callable, optional
+        Receives progress lines.
+
+    Returns
+    -------
+    (Measurements, TreeModel)
+        Noisy samples of all plans, and the robot with the wheel merged into the base.
+    """
     model, wheel = robot(config)
     ex = config["experiment"]
     columns = plan_columns(model, wheel)
@@ -104,7 +193,18 @@ def _selection(model, names):
 
 
 def physical_margin(selection):
-    """g(θ) = smallest eigenvalue of every body's pseudo-inertia divided by its mass (m²): ≥ 0 when physical."""
+    """g(θ) = smallest eigenvalue of every body's pseudo-inertia divided by its mass (m²): ≥ 0 when physical.
+
+    Parameters
+    ----------
+    selection : Selection
+        Maps θ to π.
+
+    Returns
+    -------
+    callable
+        θ ↦ ndarray (n,), one margin per body.
+    """
     def g(theta):
         pi = selection.parameters(theta).reshape(-1, 10)
         J = np.array([pseudo_inertia(p) for p in pi])
@@ -113,7 +213,23 @@ def physical_margin(selection):
 
 
 def linear_form(model, meas, channels, sigma):
-    """(BaseParameters, true β, Estimate) of the linear momentum regression (step 2 of :func:`run`)."""
+    """(BaseParameters, true β, Estimate) of the linear momentum regression (step 2 of :func:`run`).
+
+    Parameters
+    ----------
+    model : TreeModel
+        The identified model (true parameters).
+    meas : Measurements
+        Momentum samples.
+    channels : sequence of str
+        Momentum channels to use.
+    sigma : float
+        Noise standard deviation, N·m·s (0: unweighted).
+
+    Returns
+    -------
+    (BaseParameters, ndarray, Estimate)
+    """
     W, y = momentum_rows(model, meas, channels)
     base = base_parameters(W, parameter_names(model))
     estimate = least_squares(base.regressor(W), y, sigma=sigma if sigma > 0 else None, names=base.names)
@@ -121,7 +237,25 @@ def linear_form(model, meas, channels, sigma):
 
 
 def nonlinear_form(model, meas, ident, sigma, log=print):
-    """(Selection, f, y, {method: Estimate}) of the centroidal-momentum fits (step 3 of :func:`run`)."""
+    """(Selection, f, y, {method: Estimate}) of the centroidal-momentum fits (step 3 of :func:`run`).
+
+    Parameters
+    ----------
+    model : TreeModel
+        The identified model (values of the quantities not selected).
+    meas : Measurements
+        Momentum samples (``Lz`` is used).
+    ident : dict
+        The [identify] section: parameters, nominal, bounds, iterations, optimizer settings.
+    sigma : float
+        Noise standard deviation, N·m·s (0: unweighted).
+    log : callable, optional
+        Receives progress lines.
+
+    Returns
+    -------
+    (Selection, callable, ndarray, dict)
+    """
     sel = _selection(model, ident["parameters"])
     centroidal = CentroidalMomentum(model, meas.q, meas.v, axes=(2,))
     y = meas.select(["Lz"]).y.ravel()
@@ -133,7 +267,7 @@ def nonlinear_form(model, meas, ident, sigma, log=print):
     lower = np.array(ident.get("lower", 0.25 * nominal))
     upper = np.array(ident.get("upper", 4.0 * nominal))
     s = sigma if sigma > 0 else None
-    out = {SEED_METHOD: linearized_iteration(f, y, nominal, 1, sigma=s, names=sel.names),
+    out = {ORIGINAL_METHOD: linearized_iteration(f, y, nominal, 1, sigma=s, names=sel.names),
            ITERATED: linearized_iteration(f, y, nominal, ident["linearized_iterations"], sigma=s, names=sel.names)}
     log("differential evolution ...")
     out[GLOBAL] = global_fit(f, y, list(zip(lower, upper)), sigma=s, names=sel.names, seed=ident["seed"],
@@ -143,7 +277,21 @@ def nonlinear_form(model, meas, ident, sigma, log=print):
 
 def estimates_table(names, truth, nominal, estimates):
     """Markdown table: true, nominal and each method's estimate, the errors in %, and the
-    standard deviation reported with the last method's estimate."""
+    standard deviation reported with the last method's estimate.
+
+    Parameters
+    ----------
+    names : sequence of str
+        Parameter names.
+    truth, nominal : array_like (p,)
+        True and nominal values.
+    estimates : dict
+        Method label → Estimate.
+
+    Returns
+    -------
+    str
+    """
     last = list(estimates.values())[-1]
     headers = (["parameter", "true", "nominal"] + list(estimates) + [f"error % ({m})" for m in estimates]
                + [f"std ({list(estimates)[-1]})"])
@@ -159,8 +307,26 @@ def run(config, out=None, log=print, experiments=None):
     """Run the study of ``config`` (see :mod:`.config`); write tables and plots to ``out``
     (default: the configured folder; an empty string: write nothing).
 
-    ``experiments`` = (Measurements, identified model) replaces the simulation of step 1
-    (e.g. real data, or earlier runs plus a new plan). Returns a :class:`StudyResult`.
+    Parameters
+    ----------
+    config : dict
+        Checked configuration (:func:`~.config.load`).
+    out : str, optional
+        Output folder (default the configured one; "" writes nothing).
+    log : callable, optional
+        Receives progress lines.
+    experiments : (Measurements, TreeModel), optional
+        Replaces the simulation of step 1 (e.g. real data, or earlier runs plus a new
+        plan).
+
+    Returns
+    -------
+    StudyResult
+
+    Raises
+    ------
+    ModelError
+        If a selected parameter name is unknown (checked before simulating).
     """
     _selection(robot(config)[0], config["identify"]["parameters"])          # bad names fail before simulating
     meas, model = experiments if experiments is not None else simulate_experiments(config, log)

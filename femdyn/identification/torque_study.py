@@ -33,7 +33,21 @@ ROBOTS = {"puma560": puma560, "space_arm": space_arm}
 
 @dataclass
 class TorqueStudyResult:
-    """Base parameters, their true values and estimate, the report text and the files written."""
+    """Base parameters, their true values and estimate, the report text and the files written.
+
+    Parameters
+    ----------
+    base : BaseParameters
+        Structural base parameters of the arm.
+    beta_true : ndarray (r,)
+        Their true values.
+    estimate : Estimate
+        Least-squares estimate from the simulated joint forces.
+    text : str
+        The Markdown report.
+    files : list of str, optional
+        Files written.
+    """
     base: object
     beta_true: np.ndarray
     estimate: object
@@ -42,8 +56,26 @@ class TorqueStudyResult:
 
 
 def run(config, out=None, log=print):
-    """Run the joint-force study of ``config``; write to ``out`` (default: the configured folder;
-    an empty string: write nothing). Returns a :class:`TorqueStudyResult`."""
+    """Run the joint-force study of ``config`` (steps in the module docstring).
+
+    Parameters
+    ----------
+    config : dict
+        Checked configuration with ``kind = "joint_torque"`` (:func:`~.config.load`).
+    out : str, optional
+        Output folder (default the configured one; "" writes nothing).
+    log : callable, optional
+        Receives progress lines.
+
+    Returns
+    -------
+    TorqueStudyResult
+
+    Raises
+    ------
+    ModelError
+        If the built-in robot is unknown.
+    """
     name = config["robot"]["builtin"]
     if name not in ROBOTS:
         raise ModelError(f"[robot] builtin = '{name}' is unknown for kind 'joint_torque'; available: {sorted(ROBOTS)}")

@@ -35,6 +35,12 @@ class Actuator(Part):
     name : str
         Names the result channel ``<name>.torque`` or ``<name>.force``.
     joint : Revolute or Prismatic
+        The driven joint; the input acts on its body B (−u on A).
+
+    Raises
+    ------
+    ModelError
+        If the joint is neither revolute nor prismatic.
     """
 
     inputs = 1
@@ -53,6 +59,13 @@ class Actuator(Part):
                              "(torque) or prismatic (force) joints")
 
     def bind(self, n):
+        """Build the batched joint coordinate s(q) (angle or slider displacement).
+
+        Parameters
+        ----------
+        n : int
+            Number of coordinates of the System.
+        """
         self.n = n
         self.group = FunctionGroup(self.kind, [self.exprs], np.zeros((1, 3)), Targets([0.0], [None]), n)
 
@@ -61,21 +74,64 @@ class Actuator(Part):
         return self.group.cols
 
     def input_values(self, q):
-        """Values of B on :meth:`input_pattern`."""
+        """Values of B = ∂s/∂q on :meth:`input_pattern`.
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+            Coordinates.
+
+        Returns
+        -------
+        ndarray
+            rad per unit of q (revolute) or m per unit of q (prismatic).
+        """
         return self.group.evaluate(q, 0.0)[1]
 
     def input_hessian_pattern(self):
+        """(rows, cols) of ∂(Bᵀu)/∂q = u ∂²s/∂q²."""
         return self.group.h_rows, self.group.h_cols
 
     def input_hessian_values(self, q, u):
-        """Values of ∂(Bᵀu)/∂q = u ∂²s/∂q² on :meth:`input_hessian_pattern`."""
+        """Values of ∂(Bᵀu)/∂q = u ∂²s/∂q² on :meth:`input_hessian_pattern`.
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+            Coordinates.
+        u : float
+            The input, N·m (revolute) or N (prismatic).
+
+        Returns
+        -------
+        ndarray
+        """
         return self.group.hessian_values(q, np.array([u]))
 
 
 class Servo(Joint):
     """Servo constraint: the material point ``expr`` of ``body`` follows the prescribed
     path, d_k·r(q) = f_k(t) for each direction d_k (m). Its rows carry actuator inputs,
-    not multipliers (see the module docstring)."""
+    not multipliers (see the module docstring).
+
+    Parameters
+    ----------
+    name : str
+        Joint name.
+    body : body
+        The body whose point is prescribed.
+    expr : femdyn.model.nodes.Expr
+        The material point r(q).
+    functions : sequence of TimeFunction
+        f_k(t), m, one per direction.
+    directions : (k, 3) array_like
+        d_k, global frame (normalised).
+
+    Raises
+    ------
+    ModelError
+        If the numbers of functions and directions differ or a direction is zero.
+    """
 
     kind = "servo"
     servo = True

@@ -16,7 +16,7 @@ from .constraints import Equation
 from .nodes import Expr
 from .protocol import Part
 from ..errors import ModelError
-from ..validation import positive, vector3
+from ..validation import inconsistent, positive, refuse_non_finite, vector3
 from .vectorfunctions import Dot
 
 
@@ -28,15 +28,45 @@ class Ground:
     span_rank = 3
 
     def material_point(self, x):
+        """The fixed point x as a constant expression.
+
+        Parameters
+        ----------
+        x : (3,) array_like
+            m, global frame.
+
+        Returns
+        -------
+        femdyn.model.nodes.Expr
+        """
         return Expr.constant(vector3(x, "ground point (m)"))
 
     def material_vector(self, w):
+        """The fixed vector w as a constant expression.
+
+        Parameters
+        ----------
+        w : (3,) array_like
+            Global frame.
+
+        Returns
+        -------
+        femdyn.model.nodes.Expr
+        """
         return Expr.constant(vector3(w, "ground vector"))
 
     def span_basis(self):
+        """The global axes as constant expressions, with their values (3 × 3 identity)."""
         return [Expr.constant(e) for e in np.eye(3)], np.eye(3)
 
     def contains_direction(self, w):
+        """Always True: the ground carries every direction.
+
+        Parameters
+        ----------
+        w : (3,) array_like
+            A direction, global frame.
+        """
         return True
 
 
@@ -53,7 +83,23 @@ class Frame:
         return f"body '{self.name}'"
 
     def local(self, w):
-        """Basis coordinates c of a vector w (global, initial configuration)."""
+        """Basis coordinates c of a vector w: w = B0 c.
+
+        Parameters
+        ----------
+        w : ndarray (3,)
+            Global frame, initial configuration.
+
+        Returns
+        -------
+        ndarray (k,)
+            The coefficients of the basis vectors.
+
+        Raises
+        ------
+        ModelError
+            If w is outside the span of the basis (relative residual > 1e-9).
+        """
         c, *_ = np.linalg.lstsq(self.B0, w, rcond=None)
         if np.linalg.norm(self.B0 @ c - w) > 1e-9 * max(1.0, np.linalg.norm(w)):
             raise ModelError(f"{self.label}: {np.round(w, 6).tolist()} is outside the span of its basis; "
@@ -61,11 +107,43 @@ class Frame:
         return c
 
     def material_point(self, x):
-        """Expr of the material point at global position x (initial configuration, m)."""
+        """The material point at global position x, as an affine expression of q.
+
+        Parameters
+        ----------
+        x : (3,) array_like
+            m, global frame, initial configuration.
+
+        Returns
+        -------
+        femdyn.model.nodes.Expr
+            origin + Σ c_j b_j with constant c.
+
+        Raises
+        ------
+        ModelError
+            If x − origin is outside the span of the basis (e.g. off a rigid beam's axis).
+        """
         return self.origin + self._combine(self.local(vector3(x, f"{self.label}: point (m)") - self.origin0))
 
     def material_vector(self, w):
-        """Expr of the material vector equal to w in the initial configuration."""
+        """The material vector equal to w in the initial configuration, as an expression of q.
+
+        Parameters
+        ----------
+        w : (3,) array_like
+            Global frame, initial configuration.
+
+        Returns
+        -------
+        femdyn.model.nodes.Expr
+            Σ c_j b_j with constant c.
+
+        Raises
+        ------
+        ModelError
+            If w is outside the span of the basis.
+        """
         return self._combine(self.local(vector3(w, f"{self.label}: vector")))
 
     def _combine(self, c):
@@ -84,6 +162,17 @@ class Frame:
         return [self.material_vector(Q[:, j]) for j in range(Q.shape[1])], Q
 
     def contains_direction(self, w):
+        """Whether the direction w lies in the span of the basis (can be a material vector).
+
+        Parameters
+        ----------
+        w : ndarray (3,)
+            Global frame, initial configuration.
+
+        Returns
+        -------
+        bool
+        """
         c, *_ = np.linalg.lstsq(self.B0, w, rcond=None)
         return np.linalg.norm(self.B0 @ c - w) <= 1e-9 * np.linalg.norm(w)
 
@@ -91,11 +180,42 @@ class Frame:
 class NaturalBody(Frame, Part):
     """A rigid body on point nodes ``points`` (≥ 1) and unit-vector nodes ``vectors``.
 
-    ``mass`` in kg, ``com`` the centre of mass and ``inertia`` (3×3, kg·m², about the
-    centre of mass) both in global axes in the initial configuration.
+    The basis vectors are b = (p_2 − p_1, …, p_k − p_1, u_1, …); the constant mass
+    matrix is Z ⊗ I₃ with Z from the mass, first and second moments expressed in that
+    basis (García de Jalón & Bayo 1994, §2.3 and §5.3; :func:`femdyn.elements.ncf.basis_mass_matrix`).
+    Build bodies with :meth:`Model.rigid_body <femdyn.model.builder.Model.rigid_body>`,
+    :meth:`~femdyn.model.builder.Model.rigid_beam` or
+    :meth:`~femdyn.model.builder.Model.triangle_platform`.
+
+    Parameters
+    ----------
+    name : str
+        Unique body name.
+    points : sequence of Node
+        Point nodes (≥ 1); the first is the origin.
+    vectors : sequence of Node
+        Unit-vector nodes.
+    mass : float
+        kg.
+    com : (3,) array_like
+        Centre of mass, m, global frame, initial configuration.
+    inertia : (3, 3) array_like
+        Inertia tensor about the centre of mass, kg·m², global axes, initial
+        configuration.
+    point_masses : dict, optional
+        {point node: mass in kg} added at those points.
+    strict : bool, optional
+        False accepts an inertia that violates positivity or the triangle inequality
+        with a :class:`~femdyn.errors.PhysicalConsistencyWarning` instead of refusing it.
+
+    Raises
+    ------
+    ModelError
+        If the nodes are of the wrong kind, the basis is empty, has more than 3 or
+        dependent vectors, or the mass or inertia are not physical.
     """
 
-    def __init__(self, name, points, vectors, mass, com, inertia, point_masses=None):
+    def __init__(self, name, points, vectors, mass, com, inertia, point_masses=None, strict=True):
         self.name = name
         self.points, self.vectors = list(points), list(vectors)
         if not self.points:
@@ -117,7 +237,8 @@ class NaturalBody(Frame, Part):
             self.inertia = np.asarray(inertia, float)
         except (TypeError, ValueError):
             raise ModelError(f"body '{name}': inertia must be a symmetric 3×3 tensor (kg·m²), got {inertia!r}") from None
-        self._check_inertia()
+        refuse_non_finite(self.inertia, f"body '{name}': inertia (kg·m²)")
+        self._check_inertia(strict)
         self.point_masses = dict(point_masses or {})
         self.Z, self.first = ncf.basis_mass_matrix(self.mass, self.com - self.origin0, self.inertia,
                                                    self.B0, self.is_point, name)
@@ -136,15 +257,15 @@ class NaturalBody(Frame, Part):
             raise ModelError(f"body '{self.name}': its points/vectors are coincident or collinear "
                              f"(singular values {sv}); choose independent basis nodes")
 
-    def _check_inertia(self):
+    def _check_inertia(self, strict):
         I = self.inertia
         if I.shape != (3, 3) or not np.allclose(I, I.T, atol=1e-12 * max(1.0, np.abs(I).max())):
             raise ModelError(f"body '{self.name}': inertia must be a symmetric 3×3 tensor (kg·m²)")
         ev = np.linalg.eigvalsh(I)
         tol = 1e-12 * max(ev.max(), 1e-300)
         if ev.min() < -tol or ev[0] + ev[1] < ev[2] - tol:
-            raise ModelError(f"body '{self.name}': inertia {ev} violates positivity or the triangle "
-                             "inequality I1 + I2 ≥ I3; check the values and their axes")
+            inconsistent(f"body '{self.name}': inertia {ev} violates positivity or the triangle "
+                         "inequality I1 + I2 ≥ I3; check the values and their axes", strict)
 
     def _add_point_masses(self):
         for node, m in self.point_masses.items():
@@ -156,19 +277,43 @@ class NaturalBody(Frame, Part):
             self.mass += m
 
     def outline(self, q):
-        """Points (k, 3) to draw the body at coordinates q (m): its point nodes, or the
-        closed polygon of its vertices (a platform)."""
+        """Points to draw the body at coordinates q.
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+            Coordinates.
+
+        Returns
+        -------
+        ndarray (k, 3)
+            m, global frame: its point nodes, or the closed polygon of its vertices (a
+            platform).
+        """
         if hasattr(self, "vertices"):
             pts = [self.material_point(v)(q) for v in self.vertices]
             return np.array(pts + pts[:1])
         return np.array([p.expr(q) for p in self.points])
 
     def weights(self, x):
+        """Weights of the body's nodes in the material point x: r(x) = Σ w_i x_i.
+
+        Parameters
+        ----------
+        x : (3,) array_like
+            m, global frame, initial configuration.
+
+        Returns
+        -------
+        ndarray (k + 1,)
+            1 − Σ c over the points for the first point, then the basis coefficients c.
+        """
         c = self.local(np.asarray(x, float) - self.origin0)
         return np.concatenate([[1.0 - c[self.is_point].sum()], c])
 
     # --- assembly ---------------------------------------------------------------
     def node_starts(self):
+        """First global index in q of each of the body's nodes (points, then vectors)."""
         return np.array([n.start for n in self.nodes])
 
     def mass_coo(self):
@@ -178,7 +323,19 @@ class NaturalBody(Frame, Part):
         return (s[a] + comp).ravel(), (s[b] + comp).ravel(), self.Z[a, b].ravel()
 
     def gravity(self, g):
-        """Generalized gravity force (dofs, values): ∫ρ Cᵀ g dV = first ⊗ g."""
+        """Generalized gravity force ∫ρ Cᵀ g dV = first ⊗ g (``first``: the mass-weighted node weights).
+
+        Parameters
+        ----------
+        g : ndarray (3,)
+            m/s², global frame.
+
+        Returns
+        -------
+        dofs : ndarray of int
+        values : ndarray
+            N per unit of each coordinate.
+        """
         s = self.node_starts()
         return (s[:, None] + np.arange(3)).ravel(), np.outer(self.first, g).ravel()
 

@@ -22,7 +22,13 @@ class ElementKind:
     """A registered kind of flexible element: the node kind it uses, the components of each
     node's coordinates its kernel takes (None: all), whether the model keeps it in a plane,
     and ``factory(q_ref, E, rho, section, nu, damping, y_axis)`` building the batched kernel
-    from the reference coordinates q_ref (n_el, ndof)."""
+    from the reference coordinates q_ref (n_el, ndof).
+
+    Parameters
+    ----------
+    name, node_kind, factory, components, planar, nodes
+        As in :func:`register_element_kind`, which creates the kinds.
+    """
 
     def __init__(self, name, node_kind, factory, components=None, planar=False, nodes=2):
         self.name, self.node_kind, self.factory = name, node_kind, factory
@@ -86,13 +92,38 @@ register_element_kind("beam3", "director", _beam_quadratic, nodes=3)
 
 
 class ElementSet(Part):
-    """A chain (or any connectivity) of flexible elements of one kernel type, each on any
-    number of nodes. A kernel with ``neighbours`` (strain recovery along a chain) gets the
-    previous and next element of each element from the shared end nodes."""
+    """A chain (or any connectivity) of flexible elements of one kernel type, each on any number of nodes.
+
+    The batched kernel computes element matrices and forces on the element coordinates
+    q_e; the set scatters them to the global coordinates through the fixed map
+    ``dofs`` (count, ndof). A kernel with ``neighbours`` (strain recovery along a chain)
+    gets the previous and next element of each element from the shared end nodes. Built
+    by :meth:`Model.ancf_beam <femdyn.model.builder.Model.ancf_beam>` and the meshing
+    helpers.
+
+    Parameters
+    ----------
+    name : str
+        Unique element-set name.
+    kernel : object
+        Batched element kernel (e.g. :class:`femdyn.elements.ancf_cable.ANCFCable3D`)
+        for ``count`` elements, with ``ndof``, ``dim``, ``mass()``, ``gravity(g)``,
+        ``internal_force``, ``stiffness``, ``strain_energy`` and ``shape``.
+    nodes_per_element : sequence of sequences of Node
+        The nodes of each element, in the kernel's order.
+    n : int, optional
+        Number of coordinates of the System (set by ``bind``).
+    components : sequence of int, optional
+        Indices within each node's coordinates that the kernel uses (default all; the
+        planar cable takes x, y of r and r_x: (0, 1, 3, 4)).
+
+    Raises
+    ------
+    ModelError
+        If the nodes give another number of coordinates per element than the kernel needs.
+    """
 
     def __init__(self, name, kernel, nodes_per_element, n=None, components=None):
-        """``components``: indices within each node's coordinates that the kernel uses
-        (default all; the planar cable takes x, y of r and r_x: (0, 1, 3, 4))."""
         self.name, self.kernel = name, kernel
         self.element_nodes = [tuple(nodes) for nodes in nodes_per_element]
         pick = (lambda nd: nd.dofs) if components is None else (lambda nd: nd.dofs[list(components)])
@@ -124,18 +155,56 @@ class ElementSet(Part):
         return self.k_rows, self.k_cols, self.kernel.mass().ravel()
 
     def gravity(self, g):
-        """(dofs, ∫ρ Sᵀ g dV); a planar cable takes the in-plane part of g (its plane
-        constraint carries the rest)."""
+        """Generalized gravity force (dofs, ∫ρ Sᵀ g dV) of all elements.
+
+        A planar cable takes the in-plane part of g (its plane constraint carries the
+        rest).
+
+        Parameters
+        ----------
+        g : ndarray (3,)
+            m/s², global frame.
+
+        Returns
+        -------
+        dofs : ndarray of int
+        values : ndarray
+            N per unit of each coordinate.
+        """
         return self.dofs.ravel(), self.kernel.gravity(np.asarray(g, float)[:self.dim]).ravel()
 
     def _velocity(self, v):
         return v[self.dofs] if self.c_rows.size else None
 
     def force(self, q, v, t):
-        """Minus the internal (elastic and damping) forces, scattered to the coordinates."""
+        """Minus the internal (elastic and damping) forces, scattered to the coordinates.
+
+        Parameters
+        ----------
+        q, v : ndarray (n,)
+            Coordinates and their velocities.
+        t : float
+            Time, s (unused).
+
+        Returns
+        -------
+        ndarray (n,)
+        """
         return -self.internal_force(q, v)
 
     def internal_force(self, q, v):
+        """Internal (elastic plus Kelvin–Voigt damping) forces ∂U/∂q + damping, scattered to q.
+
+        Parameters
+        ----------
+        q, v : ndarray (n,)
+            Coordinates and their velocities (v is ignored without damping).
+
+        Returns
+        -------
+        ndarray (n,)
+            N per unit of each coordinate.
+        """
         F = self.kernel.internal_force(q[self.dofs], self._velocity(v))
         return np.bincount(self.dofs.ravel(), weights=F.ravel(), minlength=self.n)
 
@@ -150,7 +219,20 @@ class ElementSet(Part):
         return float(self.kernel.strain_energy(q[self.dofs]).sum())
 
     def centreline(self, q, points_per_element=8):
-        """Positions along the axis (for pictures): (n_el·points + 1, 3)."""
+        """Positions along the axis, for pictures.
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+            Coordinates.
+        points_per_element : int, optional
+            Segments per element.
+
+        Returns
+        -------
+        ndarray (count · points_per_element + 1, 3)
+            m, global frame, from the first element's first node.
+        """
         xi = np.linspace(0.0, 1.0, points_per_element + 1)
         S = self.kernel.shape(xi)                       # (n_el, n_xi, dim, ndof)
         pts = np.einsum("exij,ej->exi", S, q[self.dofs])
@@ -160,8 +242,24 @@ class ElementSet(Part):
         return pts
 
     def locate(self, element, xi):
-        """Check a material position, element index (whole number in 0..count−1) and ξ ∈ [0, 1],
-        and return it as (int, float)."""
+        """Check a material position along the set and return it as (int, float).
+
+        Parameters
+        ----------
+        element : int
+            Element index, a whole number in 0 … count − 1.
+        xi : float
+            ξ ∈ [0, 1] along the element from its first node.
+
+        Returns
+        -------
+        (int, float)
+
+        Raises
+        ------
+        ModelError
+            If either is out of range or not a number.
+        """
         try:
             ok = float(element).is_integer() and 0 <= element < self.count and 0.0 <= float(xi) <= 1.0
         except (TypeError, ValueError):
@@ -172,7 +270,27 @@ class ElementSet(Part):
         return int(element), float(xi)
 
     def material_point(self, element, xi, y=0.0, z=0.0):
-        """Expr of the material point (element, ξ, y, z): r = S(ξ, y, z) q_e."""
+        """The material point (element, ξ, y, z) as an expression of q: r = S(ξ, y, z) q_e.
+
+        Parameters
+        ----------
+        element : int
+            Element index, 0 … count − 1.
+        xi : float
+            ξ ∈ [0, 1].
+        y, z : float, optional
+            Section coordinates, m (beams).
+
+        Returns
+        -------
+        femdyn.model.nodes.Expr
+
+        Raises
+        ------
+        ModelError
+            If the position is out of range or the shape functions are not isotropic
+            (S = s·I per node slot).
+        """
         element, xi = self.locate(element, xi)
         d = self.dim
         S = self.kernel.shape(float(xi), y, z)[element]          # (dim, ndof)
@@ -187,9 +305,25 @@ class ElementSet(Part):
 
 
 class NodeFrame(Frame):
-    """Body-like view of an ANCF node for joints: base point r, basis vectors the gradients."""
+    """Body-like view of an ANCF node for joints: base point r, basis vectors the gradients.
 
-    outside_hint = "a cable node only carries its tangent r_x (use beam nodes for full frames)"
+    Joints and loads given an ANCF node (by name or object) act on this frame; the
+    material points are r + Σ c_j r_j with the node's gradients r_x, r_y, r_z (those it
+    has).
+
+    Parameters
+    ----------
+    node : femdyn.model.nodes.Node
+        A node of a frame kind (cable, beam, director).
+
+    Raises
+    ------
+    ModelError
+        If the node kind is not a frame kind.
+    """
+
+    outside_hint = ("a cable node only carries its tangent r_x: points and vectors off it need element='beam' or "
+                    "'beam3' nodes (full frames), or a rigid body clamped to the node (Model.clamp)")
 
     @property
     def label(self):

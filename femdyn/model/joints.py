@@ -13,6 +13,7 @@ import numpy as np
 from .constraints import Equation
 from .protocol import Part
 from ..errors import ModelError
+from .checks import cable_alternative
 from ..validation import vector3
 from .vectorfunctions import Angle, Dot, Linear
 
@@ -28,7 +29,29 @@ def _unit(v, what):
 
 
 def perpendicular_vectors(body, axis):
-    """Material vectors of ``body`` perpendicular to ``axis``: list of (Expr, initial value)."""
+    """Material vectors of ``body`` perpendicular to ``axis``.
+
+    An orthonormal basis of the part of the body's span ⟂ ``axis`` (all of the span when
+    it has no component along ``axis``).
+
+    Parameters
+    ----------
+    body : Frame or Ground
+        The body (its ``span_basis``).
+    axis : ndarray (3,)
+        Unit direction, global frame, initial configuration.
+
+    Returns
+    -------
+    list of (Expr, ndarray (3,))
+        Each material vector and its initial value (global frame).
+
+    Examples
+    --------
+    >>> from femdyn.model.bodies import Ground
+    >>> len(perpendicular_vectors(Ground(), np.array([0.0, 0.0, 1.0])))
+    2
+    """
     _, Q = body.span_basis()
     row = axis @ Q
     if np.linalg.norm(row) < 1e-12:
@@ -40,7 +63,24 @@ def perpendicular_vectors(body, axis):
 
 
 def coincidence(label, pa, pb):
-    """Three rows e_k·(pa − pb) = 0; none when both bodies share the node."""
+    """Coincidence of two material points: three rows e_k·(p_a − p_b) = 0, k = x, y, z.
+
+    The multipliers of these rows are the constraint force on the body of ``pb``
+    (N, global frame).
+
+    Parameters
+    ----------
+    label : str
+        Prefix of the row labels (``"<label>: x"`` …).
+    pa, pb : femdyn.model.nodes.Expr
+        The two material points.
+
+    Returns
+    -------
+    list of Equation
+        Three rows, or none when the points are the same expression (bodies that share
+        the node).
+    """
     e = pa - pb
     if e.is_constant and np.allclose(e.offset, 0):
         return []
@@ -48,7 +88,23 @@ def coincidence(label, pa, pb):
 
 
 def select_independent(candidates, max_rank):
-    """Greedily keep candidates (Equation, rotation row) that raise the rank of the rows."""
+    """Greedily keep the candidate orientation rows that raise the rank of the rotation rows.
+
+    Parameters
+    ----------
+    candidates : iterable of (Equation, ndarray (3,))
+        Each equation with its effect on the relative rotation (the row of its
+        derivative with respect to a small rotation, global frame).
+    max_rank : int
+        Stop once this rank is reached (2 for a hinge, 3 for a rotation lock).
+
+    Returns
+    -------
+    kept : list of Equation
+        The independent equations, in candidate order.
+    rank : int
+        The rank reached.
+    """
     kept, rows = [], np.zeros((0, 3))
     for eq, row in candidates:
         trial = np.vstack([rows, row])
@@ -61,7 +117,21 @@ def select_independent(candidates, max_rank):
 
 
 class Joint(Part):
-    """Base class: ``equations()`` lists the joint's constraint equations."""
+    """Base class of joints: parts whose :meth:`equations` are constraint rows.
+
+    Parameters
+    ----------
+    name : str
+        Unique joint name; prefixes its row labels.
+    body_a, body_b : body
+        The two bodies (or the ground, or an ANCF node's frame). Reaction forces of
+        coincidence rows act on ``body_b``.
+
+    Attributes
+    ----------
+    rows : ndarray of int
+        The joint's global constraint rows, set by the System.
+    """
 
     kind = "joint"
     servo = False       # servo rows carry actuator inputs instead of multipliers (femdyn.model.actuators)
@@ -72,11 +142,28 @@ class Joint(Part):
         self.rows = None  # global constraint rows, set by the System
 
     def equations(self):
+        """The joint's constraint rows (see :meth:`femdyn.model.protocol.Part.equations`)."""
         return list(self._equations)
 
     def reaction(self, lam_rows):
-        """Physical reactions from the joint's multipliers: (names, values). Coincidence rows
-        e_k·(p_A − p_B) give the constraint force on body B (N) in global axes."""
+        """Physical reactions from the joint's multipliers.
+
+        Coincidence rows e_k·(p_A − p_B) give the constraint force on body B (N, global
+        frame; body A carries the opposite force); other rows report their multipliers
+        under their labels.
+
+        Parameters
+        ----------
+        lam_rows : ndarray
+            The multipliers λ of the joint's rows (``lam[joint.rows]``).
+
+        Returns
+        -------
+        names : list of str
+            One per row ("x", "y", "z", or the row label).
+        values : ndarray
+            The reactions (N for coincidence rows).
+        """
         return [lbl.split(": ")[-1] for lbl in (e.label for e in self._equations)], lam_rows
 
     def __repr__(self):
@@ -88,7 +175,18 @@ class Fix(Joint):
     all of them, or the given ``components`` (indices within the node's coordinates). A
     unit-vector node keeps its two smaller components fixed: its unit-length row already
     determines the third (up to a sign that continuity keeps), so fixing all three would
-    be redundant."""
+    be redundant.
+
+    Parameters
+    ----------
+    name : str
+        Joint name.
+    node : femdyn.model.nodes.Node
+        The node.
+    components : sequence of int, optional
+        Indices within the node's coordinates (default all; see :meth:`Model.fix
+        <femdyn.model.builder.Model.fix>`).
+    """
 
     kind = "fix"
 
@@ -110,7 +208,18 @@ class Clamp(Joint):
     direction in the body (r_x·w = 0 for the body's two material vectors w ⟂ r_x⁰), so the
     axial stretch at the clamp stays free (5 rows). Beam node: r, r_y and r_z follow the
     body, r_x is free (a Timoshenko clamp: the section is clamped, shear can develop;
-    9 rows)."""
+    9 rows).
+
+    Parameters
+    ----------
+    name : str
+        Joint name.
+    node : femdyn.model.nodes.Node
+        The ANCF node.
+    body : body
+        The body or ground it is clamped to (body B of the joint: the reaction force of
+        the position rows acts on it).
+    """
 
     kind = "clamp"
 
@@ -136,7 +245,17 @@ class Clamp(Joint):
 
 
 class Spherical(Joint):
-    """Ball joint: the material points of A and B at ``point`` coincide (3 rows)."""
+    """Ball joint: the material points of A and B at ``point`` coincide (3 rows).
+
+    Parameters
+    ----------
+    name : str
+        Joint name.
+    body_a, body_b : body
+        The two bodies; the reaction force acts on ``body_b``.
+    point : (3,) array_like
+        Joint centre, m, global frame, initial configuration.
+    """
 
     kind = "spherical"
 
@@ -152,7 +271,29 @@ class Revolute(Joint):
     vectors of the other body (at most 2 rows). Both rows come from one carrier wherever
     the other body offers two vectors ⟂ the axis (then u_X ∥ axis in every configuration;
     rows mixed from both sides can become dependent as the joint turns); body B's axis is
-    tried first."""
+    tried first.
+
+    The joint angle is the rotation of B relative to A about ``axis`` (right-handed),
+    ``angle0`` in the initial configuration (see :meth:`angle_vectors`).
+
+    Parameters
+    ----------
+    name : str
+        Joint name.
+    body_a, body_b : body
+        The two bodies; the reaction force acts on ``body_b``.
+    point : (3,) array_like
+        A point of the axis, m, global frame, initial configuration.
+    axis : (3,) array_like
+        Axis direction, global frame, initial configuration (normalised).
+    angle0 : float, optional
+        Joint angle in the initial configuration, rad.
+
+    Raises
+    ------
+    ModelError
+        If neither body carries the axis as a material direction.
+    """
 
     kind = "revolute"
 
@@ -165,7 +306,9 @@ class Revolute(Joint):
         if not carriers:
             raise ModelError(f"revolute '{name}': neither '{body_a.name}' nor '{body_b.name}' carries the axis "
                              f"{self.axis.round(6).tolist()}; give one of them a unit-vector node along the axis "
-                             "(e.g. rigid_beam(..., axis=...))")
+                             "(e.g. rigid_beam(..., axis=...))" + cable_alternative(
+                                 body_a if hasattr(body_a, "node") else body_b,
+                                 "give the other body the axis, or hinge about the cable's tangent"))
         self.axis_expr = carriers[0].material_vector(self.axis)
         self._equations = eqs + self._orientation(name)
 
@@ -203,14 +346,34 @@ class Revolute(Joint):
         va, vb = self._orientation_vectors(self.body_a), self._orientation_vectors(self.body_b)
         if not va or not vb:
             raise ModelError(f"revolute '{self.name}': the joint angle needs a material vector not parallel "
-                             "to the axis on both bodies (a rigid beam along the axis has none)")
+                             "to the axis on both bodies (a rigid beam along the axis has none)" + cable_alternative(
+                                 self.body_a if not va else self.body_b, "a cable along the hinge axis has no "
+                                 "angle about it; measure the angle of a body clamped to the node (Model.clamp)"))
         (a, a0), (b, b0) = va[0], vb[0]
         theta0 = np.arctan2(self.axis @ np.cross(a0, b0), a0 @ b0)
         return a, b, self.axis_expr, self.angle0 - theta0
 
 
 class Universal(Joint):
-    """Hooke joint: coincidence plus u_a·u_b = 0 for the cross axes (u_a on A, u_b on B)."""
+    """Hooke joint: coincidence plus u_a·u_b = 0 for the cross axes (u_a on A, u_b on B).
+
+    Parameters
+    ----------
+    name : str
+        Joint name.
+    body_a, body_b : body
+        The two bodies; the reaction force acts on ``body_b``.
+    point : (3,) array_like
+        Joint centre, m, global frame, initial configuration.
+    axis_a, axis_b : (3,) array_like
+        The perpendicular cross axes fixed in A and B, global frame, initial
+        configuration.
+
+    Raises
+    ------
+    ModelError
+        If the axes are not perpendicular or a body cannot carry its axis.
+    """
 
     kind = "universal"
 
@@ -221,8 +384,11 @@ class Universal(Joint):
             raise ModelError(f"universal '{name}': the cross axes must be perpendicular (cos = {ua @ ub:.3g})")
         for body, u in ((body_a, ua), (body_b, ub)):
             if not body.contains_direction(u):
-                raise ModelError(f"universal '{name}': body '{body.name}' cannot carry axis {u.round(6).tolist()}; "
-                                 "add a unit-vector node along it to the body")
+                raise ModelError(f"universal '{name}': body '{body.name}' cannot carry axis {u.round(6).tolist()}"
+                                 + (cable_alternative(body, "give its tangent as this body's cross axis, or use "
+                                                      "a spherical joint (a Hooke joint with both cross axes ⟂ the "
+                                                      "cable only locks the twist, which a cable does not have)")
+                                    or "; add a unit-vector node along it to the body"))
         self.point = np.asarray(point, float)
         self._equations = coincidence(name, body_a.material_point(point), body_b.material_point(point)) + [
             Equation(Dot, (body_a.material_vector(ua), body_b.material_vector(ub)), None, 0.0, None,
@@ -231,7 +397,26 @@ class Universal(Joint):
 
 class Prismatic(Joint):
     """Slider along ``axis`` (carried by A): B's point stays on A's line and the relative
-    rotation is locked (2 + 3 rows; both bodies must have full orientation)."""
+    rotation is locked (2 + 3 rows; both bodies must have full orientation).
+
+    Parameters
+    ----------
+    name : str
+        Joint name.
+    body_a : body
+        The guide carrying the axis (two material directions ⟂ the axis needed).
+    body_b : body
+        The slider.
+    point : (3,) array_like
+        A point of the line, m, global frame, initial configuration.
+    axis : (3,) array_like
+        Sliding direction, global frame (normalised).
+
+    Raises
+    ------
+    ModelError
+        If A cannot carry the line or the relative rotation cannot be locked.
+    """
 
     kind = "prismatic"
 
@@ -242,7 +427,8 @@ class Prismatic(Joint):
         normals = perpendicular_vectors(body_a, axis)
         if len(normals) < 2:
             raise ModelError(f"prismatic '{name}': body '{body_a.name}' needs two material directions "
-                             "perpendicular to the axis (use a full rigid body or the ground)")
+                             "perpendicular to the axis (use a full rigid body or the ground)" + cable_alternative(
+                                 body_a, "make the cable node body_b (the slider) on a full body or the ground"))
         eqs = [Equation(Dot, (pb - pa, w), None, 0.0, None, f"{name}: on line {k}")
                for k, (w, _) in enumerate(normals[:2])]
         ea, ea0 = body_a.span_basis()
@@ -258,7 +444,28 @@ class Prismatic(Joint):
 
 
 class Distance(Joint):
-    """|p_a − p_b| = distance (default: the initial distance); one row (p_a−p_b)² = d²."""
+    """Distance constraint ‖p_a − p_b‖ = d as one row (p_a − p_b)·(p_a − p_b) = d².
+
+    Parameters
+    ----------
+    name : str
+        Joint name.
+    body_a : body
+        Body of the first point.
+    point_a : (3,) array_like
+        First point, m, global frame, initial configuration.
+    body_b : body
+        Body of the second point.
+    point_b : (3,) array_like
+        Second point, m, global frame, initial configuration.
+    distance : float, optional
+        d, m (default the initial distance).
+
+    Raises
+    ------
+    ModelError
+        If the distance is not positive.
+    """
 
     kind = "distance"
 
@@ -273,7 +480,17 @@ class Distance(Joint):
 
 class AngleDrive(Joint):
     """Prescribed joint angle of a revolute: θ(q) = f(t) (rad). Its multiplier λ is the
-    negative of the torque the drive applies on body B about the axis (N·m)."""
+    negative of the torque the drive applies on body B about the axis (N·m).
+
+    Parameters
+    ----------
+    name : str
+        Joint name.
+    revolute : Revolute
+        The driven joint (its bodies become this joint's A and B).
+    function : femdyn.motion.timefunctions.TimeFunction
+        f(t), rad: the prescribed joint angle.
+    """
 
     kind = "angle drive"
 
@@ -284,12 +501,41 @@ class AngleDrive(Joint):
         self._equations = [Equation(Angle, (a, b, u), None, -offset, function, f"{name}: angle")]
 
     def reaction(self, lam_rows):
-        """The drive torque on body B about the axis (N·m): −λ."""
+        """The drive torque on body B about the axis (N·m): −λ.
+
+        Parameters
+        ----------
+        lam_rows : ndarray (1,)
+            The drive's multiplier.
+
+        Returns
+        -------
+        names : list of str
+            ``["torque"]``.
+        values : ndarray (1,)
+            −λ, N·m.
+        """
         return ["torque"], -lam_rows
 
 
 class CoordinateDrive(Joint):
-    """Prescribed coordinate d·e(q) = f(t) of a point or vector expression (SI units)."""
+    """Prescribed coordinate d·e(q) = f(t) of a point or vector expression (SI units).
+
+    Its multiplier λ gives the driving force −λ d on the point (N).
+
+    Parameters
+    ----------
+    name : str
+        Joint name.
+    body : body
+        The body of the expression (both A and B of the joint).
+    expr : femdyn.model.nodes.Expr
+        The material point or vector e(q).
+    direction : (3,) array_like
+        d, global frame (normalised).
+    function : femdyn.motion.timefunctions.TimeFunction
+        f(t), m for a point.
+    """
 
     kind = "coordinate drive"
 

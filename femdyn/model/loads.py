@@ -13,19 +13,56 @@ from .vectorfunctions import Angle, FunctionGroup, Targets
 
 class Load(Part):
     """Base class of applied loads (scaled by the statics load factor); ``k_rows``,
-    ``k_cols`` give the pattern of the stiffness K = −∂Q/∂q, possibly empty."""
+    ``k_cols`` give the pattern of the stiffness K = −∂Q/∂q, possibly empty.
+
+    Subclasses implement :meth:`force` and, for configuration-dependent loads,
+    :meth:`stiffness_values` on the pattern (``k_rows``, ``k_cols``) set in ``bind``.
+    """
 
     name = "load"
     applied = True
 
     def bind(self, n):
+        """Store n and an empty stiffness pattern (a configuration-independent load).
+
+        Parameters
+        ----------
+        n : int
+            Number of coordinates of the System.
+        """
         self.n = n
         self.k_rows = self.k_cols = np.zeros(0, int)
 
     def force(self, q, v, t):
+        """The generalized load Q(q, v, t) (n,), N per unit of each coordinate.
+
+        Parameters
+        ----------
+        q, v : ndarray (n,)
+            Coordinates and their velocities.
+        t : float
+            Time, s.
+
+        Returns
+        -------
+        ndarray (n,)
+        """
         raise NotImplementedError
 
     def stiffness_values(self, q, v, t):
+        """Values of K = −∂Q/∂q on (``k_rows``, ``k_cols``); empty for a constant load.
+
+        Parameters
+        ----------
+        q, v : ndarray (n,)
+            Coordinates and their velocities.
+        t : float
+            Time, s.
+
+        Returns
+        -------
+        ndarray
+        """
         return np.zeros(0)
 
     def tangent_pattern(self):
@@ -36,7 +73,22 @@ class Load(Part):
 
 
 class PointForce(Load):
-    """A force F(t) (N, global components) at a material point: Q = Cᵀ F."""
+    """A force F·f(t) (N, global components) at a material point: Q = Cᵀ F f(t).
+
+    C = ∂r/∂q is the constant Jacobian of the material point, so the load has no
+    stiffness.
+
+    Parameters
+    ----------
+    name : str
+        Load name.
+    expr : femdyn.model.nodes.Expr
+        The material point.
+    force : (3,) array_like
+        F, N, global frame.
+    function : TimeFunction, float or callable, optional
+        Dimensionless scale f(t).
+    """
 
     def __init__(self, name, expr, force, function=1.0):
         self.name, self.expr = name, expr
@@ -55,7 +107,15 @@ class PointForce(Load):
 
 
 class ConstantForce(Load):
-    """A constant generalized force vector (gravity of every body and element)."""
+    """A constant generalized force vector (gravity of every body and element).
+
+    Parameters
+    ----------
+    name : str
+        Load name.
+    vector : ndarray (n,)
+        Q, N per unit of each coordinate.
+    """
 
     def __init__(self, name, vector):
         self.name, self.vector = name, np.asarray(vector, float)
@@ -65,7 +125,17 @@ class ConstantForce(Load):
 
 
 class ScaledForce(ConstantForce):
-    """A fixed generalized force vector scaled by f(t) (distributed beam loads)."""
+    """A fixed generalized force vector scaled by f(t) (distributed beam loads).
+
+    Parameters
+    ----------
+    name : str
+        Load name.
+    vector : ndarray
+        Q at f = 1, N per unit of each coordinate (padded with zeros to n at ``bind``).
+    function : TimeFunction, float or callable, optional
+        Dimensionless scale f(t).
+    """
 
     def __init__(self, name, vector, function=1.0):
         super().__init__(name, vector)
@@ -82,7 +152,17 @@ class ScaledForce(ConstantForce):
 
 class JointTorque(Load):
     """Actuator torque T(t) (N·m) in a revolute joint, acting on B (and −T on A) about the
-    axis: Q = T ∂θ/∂q by virtual power, K = −T ∂²θ/∂q² (see :class:`~femdyn.model.vectorfunctions.Angle`)."""
+    axis: Q = T ∂θ/∂q by virtual power, K = −T ∂²θ/∂q² (see :class:`~femdyn.model.vectorfunctions.Angle`).
+
+    Parameters
+    ----------
+    name : str
+        Load name.
+    revolute : femdyn.model.joints.Revolute
+        The joint; θ is the rotation of its body B relative to body A about the axis.
+    function : TimeFunction, float or callable
+        T(t), N·m.
+    """
 
     def __init__(self, name, revolute, function):
         self.name, self.revolute = name, revolute

@@ -7,19 +7,61 @@ from .vectorfunctions import Angle, FunctionGroup, Targets
 
 
 class Sensor:
-    """Base class: ``columns`` names the channels, ``measure`` returns their values."""
+    """Base class of sensors: ``columns`` names the channels, :meth:`measure` returns their values.
+
+    Sensors are added with the ``Model.sensor_*`` methods; the System binds its own
+    copies, and the results writer calls :meth:`measure` at every recorded step.
+
+    Attributes
+    ----------
+    name : str
+        Sensor name, the prefix of its channels.
+    columns : tuple of str
+        Channel names, ``<name>.<component>``.
+    """
 
     columns = ()
 
     def bind(self, system):
-        pass
+        """Prepare the sensor for an assembled System (index maps, row numbers).
+
+        Parameters
+        ----------
+        system : femdyn.model.system.System
+            The System that owns this copy of the sensor.
+        """
 
     def measure(self, q, v, a, lam, t):
+        """The sensor's values at one instant, one per column.
+
+        Parameters
+        ----------
+        q, v, a : ndarray (n,)
+            Coordinates, velocities and accelerations (a may be None).
+        lam : ndarray (m,)
+            Multipliers (actuator inputs in the servo rows); may be None for sensors
+            that do not read it.
+        t : float
+            Time, s.
+
+        Returns
+        -------
+        ndarray (len(columns),)
+            SI units, as documented by each sensor.
+        """
         raise NotImplementedError
 
 
 class PointSensor(Sensor):
-    """Position (m) and velocity (m/s) of a material point."""
+    """Position (m) and velocity (m/s) of a material point, global frame.
+
+    Parameters
+    ----------
+    name : str
+        Channels ``<name>.x``, ``.y``, ``.z``, ``.vx``, ``.vy``, ``.vz``.
+    expr : femdyn.model.nodes.Expr
+        The material point.
+    """
 
     def __init__(self, name, expr):
         self.name, self.expr = name, expr
@@ -32,7 +74,17 @@ class PointSensor(Sensor):
 
 class JointAngleSensor(Sensor):
     """Joint angle (rad, from the initial configuration plus the joint's offset, wrapped to
-    (−π, π]; results unwrap it) and joint rate (rad/s) of a revolute joint."""
+    (−π, π]; results unwrap it) and joint rate (rad/s) of a revolute joint.
+
+    The angle is the rotation of body B relative to body A about the joint axis.
+
+    Parameters
+    ----------
+    name : str
+        Channels ``<name>.angle`` and ``<name>.rate``.
+    revolute : femdyn.model.joints.Revolute
+        The joint.
+    """
 
     def __init__(self, name, revolute):
         self.name, self.revolute = name, revolute
@@ -50,7 +102,15 @@ class JointAngleSensor(Sensor):
 
 class ReactionSensor(Sensor):
     """Reactions of one joint from its multipliers (see ``Joint.reaction``: forces on body B
-    in N for coincidence rows, the drive torque in N·m for an angle drive)."""
+    in N for coincidence rows, the drive torque in N·m for an angle drive).
+
+    Parameters
+    ----------
+    name : str
+        Prefix of the channels, one per row of the joint (named by ``Joint.reaction``).
+    joint : femdyn.model.joints.Joint
+        The joint.
+    """
 
     def __init__(self, name, joint):
         self.name, self.joint = name, joint
@@ -71,7 +131,28 @@ class BeamSensor(Sensor):
     signed in-plane κ_z for the planar cable), and for fully parameterized beams "twist"
     (rad/m) and "shear" (γ_y, γ_z in rad). The kernel's ``sensor_quantities`` names the
     method that evaluates each quantity (definitions, sign conventions; for the full
-    beam, bending recovered with second-order accuracy) and its columns."""
+    beam, bending recovered with second-order accuracy) and its columns.
+
+    Parameters
+    ----------
+    name : str
+        Prefix of the channels.
+    beam : femdyn.model.flexible.ElementSet
+        The element set.
+    element : int
+        Element index, 0 … count − 1.
+    xi : float
+        ξ ∈ [0, 1] along the element.
+    quantity : str, optional
+        One of ``QUANTITIES`` that the kernel offers (default "strain").
+    y, z : float, optional
+        Section point of a strain gauge, m, in the section axes.
+
+    Raises
+    ------
+    ModelError
+        If the kernel cannot report the quantity or a value is out of range.
+    """
 
     QUANTITIES = ("strain", "curvature", "twist", "shear")
 
@@ -89,7 +170,18 @@ class BeamSensor(Sensor):
         self.columns = tuple(f"{name}.{c}" for c in names)
 
     def bind(self, system):
-        """Check at assembly that the kernel returns one value per column."""
+        """Check at assembly that the kernel returns one value per column.
+
+        Parameters
+        ----------
+        system : femdyn.model.system.System
+            The System (its initial coordinates are measured once).
+
+        Raises
+        ------
+        ModelError
+            If the kernel's value count differs from the declared columns.
+        """
         width = np.size(self.measure(system.q0, None, None, None, 0.0))
         if width != len(self.columns):
             raise ModelError(f"sensor '{self.name}': {type(self.beam.kernel).__name__} returns {width} values for "
@@ -104,7 +196,15 @@ class BeamSensor(Sensor):
 
 class ActuatorSensor(Sensor):
     """The input of an actuator (femdyn.model.actuators): torque (N·m) or force (N), as
-    solved by servo-constraint inverse dynamics."""
+    solved by servo-constraint inverse dynamics.
+
+    Parameters
+    ----------
+    name : str
+        Channel ``<name>.torque`` or ``<name>.force``.
+    actuator : femdyn.model.actuators.Actuator
+        The actuator.
+    """
 
     def __init__(self, name, actuator):
         self.name, self.actuator = name, actuator

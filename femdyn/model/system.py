@@ -26,6 +26,17 @@ class System:
     re-assemblies of the user's Model never change an assembled System. The System
     evaluates only through the contribution protocol (:mod:`femdyn.model.protocol`).
 
+    Parameters
+    ----------
+    model : femdyn.model.builder.Model
+        The System's own copy of the model (``Model.assemble`` makes it); it is bound
+        in place.
+
+    Raises
+    ------
+    ModelError
+        If the model has no nodes, or the servo rows and actuators do not pair up.
+
     Attributes
     ----------
     n, m : int
@@ -40,6 +51,20 @@ class System:
         COO pattern of the mass matrix (constant parts first, then configuration-dependent).
     constant_mass : bool
         Whether M is independent of q (then ``M`` is assembled once).
+    q0, v0 : ndarray (n,)
+        Initial coordinates and velocity guesses.
+    labels : list of str
+        Coordinate labels ``<node>.<slot><x|y|z>``.
+
+    Examples
+    --------
+    >>> import femdyn
+    >>> m = femdyn.Model("pendulum")
+    >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
+    >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0))
+    >>> system = m.assemble()
+    >>> system.n, system.m, system.labels[3]
+    (6, 5, 'A.rx')
     """
 
     def __init__(self, model):
@@ -136,20 +161,59 @@ class System:
         self.hess_cols = np.concatenate([c.hess_cols] + [h[1] for h in hessians]).astype(int)
 
     def force_transpose_values(self, q, jac):
-        """Values of G on (g_rows, g_cols): Φ_q on the constraint rows, −B on the servo rows."""
+        """Values of G on (g_rows, g_cols): Φ_q on the constraint rows, −B on the servo rows.
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+            Coordinates.
+        jac : ndarray
+            Values of Φ_q on the constraint pattern (from ``constraints.evaluate``).
+
+        Returns
+        -------
+        ndarray
+        """
         if not self.servo:
             return jac
         return np.concatenate([jac[self._kept]] + [-a.input_values(q) for a in self.actuators])
 
     def constraint_force(self, q, jac, lam):
-        """Gᵀλ: the constraint forces Φ_qᵀλ minus the actuator forces Bᵀu (u in the servo slots of λ)."""
+        """Gᵀλ: the constraint forces Φ_qᵀλ minus the actuator forces Bᵀu (u in the servo slots of λ).
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+            Coordinates.
+        jac : ndarray
+            Values of Φ_q on the constraint pattern.
+        lam : ndarray (m,)
+            Multipliers, with the actuator inputs (N·m or N) in the servo rows.
+
+        Returns
+        -------
+        ndarray (n,)
+            N per unit of each coordinate.
+        """
         if not self.servo:
             return self.constraints.transpose_product(jac, lam)
         g = self.force_transpose_values(q, jac)
         return np.bincount(self.g_cols, weights=g * lam[self.g_rows], minlength=self.n)
 
     def hessian_values(self, q, lam):
-        """Values of ∂(Gᵀλ)/∂q on (hess_rows, hess_cols)."""
+        """Values of ∂(Gᵀλ)/∂q on (hess_rows, hess_cols).
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+            Coordinates.
+        lam : ndarray (m,)
+            Multipliers and actuator inputs.
+
+        Returns
+        -------
+        ndarray
+        """
         if not self.servo:
             return self.constraints.hessian_values(q, lam)
         multipliers = lam.copy()
@@ -177,30 +241,108 @@ class System:
 
     # --- evaluation --------------------------------------------------------------
     def mass_values(self, q):
-        """Values of M(q) on (mass_rows, mass_cols); the constant part is not copied."""
+        """Values of M(q) on (mass_rows, mass_cols); the constant part is not copied.
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+            Coordinates (unused for a constant mass).
+
+        Returns
+        -------
+        ndarray
+        """
         if self.constant_mass:
             return self._constant_mass_values
         return np.concatenate([self._constant_mass_values] + [p.mass_values(q) for p in self.variable_mass_parts])
 
     def mass(self, q=None):
-        """The mass matrix M(q) (CSR, kg and kg·m per unit of q); ``M`` itself when constant."""
+        """The mass matrix M(q) (CSR, kg and kg·m per unit of q); ``M`` itself when constant.
+
+        Parameters
+        ----------
+        q : ndarray (n,), optional
+            Coordinates (default: M at q0).
+
+        Returns
+        -------
+        scipy.sparse.csr_matrix (n × n)
+
+        Examples
+        --------
+        A 1 kg uniform rod on two end points: M = m[[1/3, 1/6], [1/6, 1/3]]⊗I₃.
+
+        >>> import femdyn
+        >>> m = femdyn.Model()
+        >>> _ = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
+        >>> m.assemble().mass().toarray()[0, [0, 3]].round(6).tolist()
+        [0.333333, 0.166667]
+        """
         if self.constant_mass or q is None:
             return self.M
         return self.mass_pattern.assemble(self.mass_values(q))
 
     def inertia_force(self, q, a):
-        """M(q) q̈ (N per unit of q)."""
+        """M(q) q̈ (N per unit of q).
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+            Coordinates.
+        a : ndarray (n,)
+            Accelerations q̈.
+
+        Returns
+        -------
+        ndarray (n,)
+        """
         return self.mass(q) @ a
 
     def mass_derivative_values(self, q, a):
-        """Values of ∂(M(q) a)/∂q on (md_rows, md_cols) (empty for constant mass)."""
+        """Values of ∂(M(q) a)/∂q on (md_rows, md_cols) (empty for constant mass).
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+            Coordinates.
+        a : ndarray (n,)
+            Accelerations q̈.
+
+        Returns
+        -------
+        ndarray
+        """
         if self.constant_mass:
             return np.zeros(0)
         return np.concatenate([p.mass_derivative(q, a) for p in self.variable_mass_parts])
 
     def forces(self, q, v, t, load_factor=1.0):
         """Q(q, v, t): the applied loads scaled by ``load_factor`` (gravity included), plus the
-        parts' internal forces (elastic, damping, quadratic-velocity)."""
+        parts' internal forces (elastic, damping, quadratic-velocity).
+
+        Parameters
+        ----------
+        q, v : ndarray (n,)
+            Coordinates and velocities.
+        t : float
+            Time, s.
+        load_factor : float, optional
+            Scale of the applied loads (statics continuation); 1 in dynamics.
+
+        Returns
+        -------
+        ndarray (n,)
+            N per unit of each coordinate.
+
+        Examples
+        --------
+        >>> import femdyn
+        >>> m = femdyn.Model(gravity=(0, 0, -10.0))
+        >>> _ = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=2.0)
+        >>> system = m.assemble()
+        >>> system.forces(system.q0, system.v0, 0.0).tolist()      # the weight shared by O and A
+        [0.0, 0.0, -10.0, 0.0, 0.0, -10.0]
+        """
         Q = self.gravity_force.copy() if load_factor == 1.0 else load_factor * self.gravity_force
         for part in self.force_parts:
             f = part.force(q, v, t)
@@ -209,7 +351,21 @@ class System:
         return Q
 
     def tangent_values(self, q, v, t, load_factor=1.0):
-        """COO values of K = −∂Q/∂q on (k_rows, k_cols) and C = −∂Q/∂v on (c_rows, c_cols)."""
+        """COO values of K = −∂Q/∂q on (k_rows, k_cols) and C = −∂Q/∂v on (c_rows, c_cols).
+
+        Parameters
+        ----------
+        q, v : ndarray (n,)
+            Coordinates and velocities.
+        t : float
+            Time, s.
+        load_factor : float, optional
+            Scale of the applied loads' tangents.
+
+        Returns
+        -------
+        k, c : ndarray
+        """
         k, c = [], []
         for part in self.tangent_parts:
             kp, cp = part.tangent_values(q, v, t)
@@ -222,8 +378,22 @@ class System:
         (u, the actuator inputs, sit in the servo rows of ``lam``).
 
         The one place the equations of motion are written; the integrators, the initial
-        conditions and statics (q̈ = 0) all call it. ``constraints``: (Φ, Φ_q values) at
-        (q, t) when the caller has them already.
+        conditions and statics (q̈ = 0) all call it.
+
+        Parameters
+        ----------
+        q, v : ndarray (n,)
+            Coordinates and velocities.
+        a : ndarray (n,) or None
+            Accelerations q̈ (None: statics, no inertia term).
+        lam : ndarray (m,)
+            Multipliers, actuator inputs in the servo rows.
+        t : float
+            Time, s.
+        load_factor : float, optional
+            Scale of the applied loads.
+        constraints : tuple, optional
+            (Φ, Φ_q values) at (q, t) when the caller has them already.
 
         Returns
         -------
@@ -244,11 +414,33 @@ class System:
         return r, Q, phi, jac
 
     def kinetic_energy(self, v, q=None):
-        """½ q̇ᵀ M(q) q̇ (J)."""
+        """Kinetic energy ½ q̇ᵀ M(q) q̇, J.
+
+        Parameters
+        ----------
+        v : ndarray (n,)
+            Velocities.
+        q : ndarray (n,), optional
+            Coordinates (needed for a configuration-dependent mass).
+
+        Returns
+        -------
+        float
+        """
         return 0.5 * v @ (self.mass(q) @ v)
 
     def potential_energy(self, q):
-        """Gravity potential −Q_gᵀq (constant gravity) plus the parts' potential energies (J)."""
+        """Gravity potential −Q_gᵀq (constant gravity) plus the parts' potential energies, J.
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+            Coordinates.
+
+        Returns
+        -------
+        float
+        """
         return -self.gravity_force @ q + sum(p.potential_energy(q) for p in self.energy_parts)
 
     @property
@@ -258,14 +450,54 @@ class System:
 
     # --- diagnosis ---------------------------------------------------------------
     def rank_of_jacobian(self, q, t=0.0):
-        """Numerical rank of Φ_q (dense SVD; meant for model checks, not inner loops)."""
+        """Numerical rank of Φ_q (dense SVD; meant for model checks, not inner loops).
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+            Coordinates.
+        t : float, optional
+            Time, s.
+
+        Returns
+        -------
+        rank : int
+            Singular values above 1e-9 × the largest.
+        singular_values : ndarray
+        """
         if self.m == 0:
             return 0, np.zeros(0)
         s = np.linalg.svd(self.constraints.jacobian(q, t).toarray(), compute_uv=False)
         return int(np.sum(s > 1e-9 * max(s[0], 1e-300))), s
 
     def redundant_constraints(self, q, t=0.0, count=6):
-        """Labels of the constraint rows that take part in a linear dependency of Φ_q."""
+        """Labels of the constraint rows that take part in a linear dependency of Φ_q.
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+            Coordinates.
+        t : float, optional
+            Time, s.
+        count : int, optional
+            At most this many labels, the most involved first.
+
+        Returns
+        -------
+        list of str
+            Empty when Φ_q has full row rank.
+
+        Examples
+        --------
+        >>> import femdyn
+        >>> m = femdyn.Model()
+        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
+        >>> _ = m.fix("O")
+        >>> _ = m.spherical("ball", "ground", rod, (0, 0, 0))     # fixes O a second time
+        >>> system = m.assemble()
+        >>> sorted(system.redundant_constraints(system.q0))
+        ['ball: x', 'ball: y', 'ball: z', 'fix O: O.rx', 'fix O: O.ry', 'fix O: O.rz']
+        """
         Phi_q = self.constraints.jacobian(q, t).toarray()
         U, s, _ = np.linalg.svd(Phi_q, full_matrices=self.m > self.n)   # full U only when m > n
         tol = 1e-9 * max(s[0], 1e-300) if s.size else 0.0
@@ -276,10 +508,33 @@ class System:
         return [self.constraints.labels[i] for i in np.argsort(-weight)[:count] if weight[i] > 1e-6]
 
     def degrees_of_freedom(self, q=None, t=0.0):
+        """Number of degrees of freedom n − rank Φ_q at (q, t).
+
+        Parameters
+        ----------
+        q : ndarray (n,), optional
+            Coordinates (default q0).
+        t : float, optional
+            Time, s.
+
+        Returns
+        -------
+        int
+        """
         return self.n - self.rank_of_jacobian(self.q0 if q is None else q, t)[0]
 
     def summary(self, dense_limit=1000):
-        """Text summary; the rank of Φ_q (dense SVD) is computed for m ≤ ``dense_limit``."""
+        """Text summary: sizes, rank and degrees of freedom, masses, joints.
+
+        Parameters
+        ----------
+        dense_limit : int, optional
+            The rank of Φ_q (dense SVD) is computed only for m ≤ ``dense_limit``.
+
+        Returns
+        -------
+        str
+        """
         if self.m <= dense_limit:
             rank = self.rank_of_jacobian(self.q0)[0]
             counts = f"(rank {rank}), {self.n - rank} degrees of freedom"

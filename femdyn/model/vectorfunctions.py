@@ -1,7 +1,7 @@
 """Scalar functions of a few coordinate 3-vectors, evaluated as a batch.
 
 Every constraint equation, joint angle and joint torque in femdyn is a scalar function
-φ(x_1, …, x_k, t) of k affine vectors x_j = E_j q + e_j (see :mod:`femdyn.coordinates`).
+φ(x_1, …, x_k, t) of k affine vectors x_j = E_j q + e_j (see :mod:`femdyn.model.nodes`).
 A *kind* gives φ, its gradient g = ∂φ/∂x (3k), its Hessian H (3k × 3k) and its partial
 time derivatives, vectorized over m equations. :class:`FunctionGroup` chains them with
 the constant matrices E_j into sparse q-Jacobians and Hessians with a fixed pattern.
@@ -25,7 +25,22 @@ I3 = np.eye(3)
 
 def cross(a, b):
     """Row-wise cross product of (m, 3) arrays (np.cross's axis handling costs more than the
-    arithmetic for the small batches met here)."""
+    arithmetic for the small batches met here).
+
+    Parameters
+    ----------
+    a, b : ndarray (..., 3)
+        Broadcastable batches of vectors.
+
+    Returns
+    -------
+    ndarray (..., 3)
+
+    Examples
+    --------
+    >>> cross(np.array([[1.0, 0, 0]]), np.array([[0, 1.0, 0]]))
+    array([[0., 0., 1.]])
+    """
     out = np.empty(np.broadcast_shapes(a.shape, b.shape))
     out[..., 0] = a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1]
     out[..., 1] = a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2]
@@ -34,11 +49,36 @@ def cross(a, b):
 
 
 def wrap_to_pi(x):
+    """Angles wrapped to [−π, π).
+
+    Parameters
+    ----------
+    x : float or ndarray
+        Angles, rad.
+
+    Returns
+    -------
+    float or ndarray
+        x − 2πk in [−π, π).
+
+    Examples
+    --------
+    >>> float(wrap_to_pi(3 * np.pi / 2))
+    -1.5707963267948966
+    """
     return (x + np.pi) % (2 * np.pi) - np.pi
 
 
 class Targets:
-    """Per-equation right-hand sides c_i + f_i(t) (f_i optional TimeFunction)."""
+    """Per-equation right-hand sides c_i + f_i(t) (f_i optional TimeFunction).
+
+    Parameters
+    ----------
+    constants : sequence of float
+        c_i, one per equation.
+    functions : sequence of TimeFunction or None
+        f_i, or None for a constant target.
+    """
 
     def __init__(self, constants, functions):
         self.c = np.asarray(constants, float)
@@ -48,8 +88,18 @@ class Targets:
             a.flags.writeable = False
 
     def derivatives(self, t):
-        """Return (value, first, second) time derivatives, arrays of shape (m,) (read-only
-        when no target depends on time)."""
+        """The targets and their first and second time derivatives at t.
+
+        Parameters
+        ----------
+        t : float
+            Time, s.
+
+        Returns
+        -------
+        value, first, second : ndarray (m,)
+            Read-only when no target depends on time.
+        """
         if not self.timed:
             return self.constant
         f0, f1, f2 = self.c.copy(), np.zeros_like(self.c), np.zeros_like(self.c)
@@ -68,14 +118,62 @@ class Linear:
 
     @staticmethod
     def evaluate(X, d, target):
+        """φ and its gradient ∂φ/∂x for a batch of m equations.
+
+        Every kind has this signature (``evaluate``, ``hessian``, ``time_terms``).
+
+        Parameters
+        ----------
+        X : ndarray (m, arity, 3)
+            The vectors x_j of each equation.
+        d : ndarray (m, 3)
+            The kind's parameters (here the directions).
+        target : ndarray (m,)
+            Right-hand sides at the current time.
+
+        Returns
+        -------
+        phi : ndarray (m,)
+        grad : ndarray (m, 3 · arity)
+        """
         return np.einsum("ij,ij->i", X[:, 0], d) - target, d.copy()
 
     @staticmethod
     def hessian(X, d):
+        """∂²φ/∂x² for a batch (zero for a linear function).
+
+        Parameters
+        ----------
+        X : ndarray (m, arity, 3)
+            The vectors.
+        d : ndarray (m, 3)
+            Parameters.
+
+        Returns
+        -------
+        ndarray (m, 3 · arity, 3 · arity)
+        """
         return np.zeros((len(X), 3, 3))
 
     @staticmethod
     def time_terms(X, d, target_d1, target_d2):
+        """Partial time derivatives of φ: φ_t, ∂φ_t/∂x and φ_tt.
+
+        Parameters
+        ----------
+        X : ndarray (m, arity, 3)
+            The vectors.
+        d : ndarray (m, 3)
+            Parameters.
+        target_d1, target_d2 : ndarray (m,)
+            First and second time derivatives of the targets.
+
+        Returns
+        -------
+        phi_t : ndarray (m,)
+        grad_t : ndarray (m, 3 · arity)
+        phi_tt : ndarray (m,)
+        """
         return -target_d1, np.zeros((len(X), 3)), -target_d2
 
 
@@ -88,15 +186,46 @@ class Dot:
 
     @staticmethod
     def evaluate(X, params, target):
+        """φ = a·b − target and its gradient (b, a) (see :meth:`Linear.evaluate`).
+
+        Parameters
+        ----------
+        X : ndarray (m, 2, 3)
+            The vectors a, b.
+        params : ndarray
+            Unused.
+        target : ndarray (m,)
+            Right-hand sides.
+        """
         a, b = X[:, 0], X[:, 1]
         return np.einsum("ij,ij->i", a, b) - target, np.concatenate([b, a], axis=1)
 
     @classmethod
     def hessian(cls, X, params):
+        """The constant Hessian [[0, I], [I, 0]] of a·b, broadcast over the batch.
+
+        Parameters
+        ----------
+        X : ndarray (m, 2, 3)
+            The vectors.
+        params : ndarray
+            Unused.
+        """
         return np.broadcast_to(cls._H, (len(X), 6, 6))
 
     @staticmethod
     def time_terms(X, params, target_d1, target_d2):
+        """φ_t = −target', no mixed term, φ_tt = −target'' (see :meth:`Linear.time_terms`).
+
+        Parameters
+        ----------
+        X : ndarray (m, 2, 3)
+            The vectors.
+        params : ndarray
+            Unused.
+        target_d1, target_d2 : ndarray (m,)
+            Time derivatives of the targets.
+        """
         return -target_d1, np.zeros((len(X), 6)), -target_d2
 
 
@@ -125,17 +254,57 @@ class Angle:
 
     @classmethod
     def angle(cls, X):
+        """θ = atan2(u·(a×b), a·b) and its gradient ∇θ = (c∇s − s∇c)/r².
+
+        Parameters
+        ----------
+        X : ndarray (m, 3, 3)
+            The vectors a, b, u of each equation.
+
+        Returns
+        -------
+        theta : ndarray (m,)
+            rad, in (−π, π].
+        grad : ndarray (m, 9)
+            ∂θ/∂(a, b, u).
+
+        Examples
+        --------
+        >>> X = np.array([[[1.0, 0, 0], [0, 1.0, 0], [0, 0, 1.0]]])    # a = x, b = y, u = z
+        >>> float(Angle.angle(X)[0][0])
+        1.5707963267948966
+        """
         _, _, _, s, c, gs, gc = cls._parts(X)
         r2 = (s * s + c * c)[:, None]
         return np.arctan2(s, c), (c[:, None] * gs - s[:, None] * gc) / r2
 
     @classmethod
     def evaluate(cls, X, params, target):
+        """φ = wrap(θ − target) and ∇θ (see :meth:`Linear.evaluate`).
+
+        Parameters
+        ----------
+        X : ndarray (m, 3, 3)
+            The vectors a, b, u.
+        params : ndarray
+            Unused.
+        target : ndarray (m,)
+            Target angles, rad.
+        """
         theta, grad = cls.angle(X)
         return wrap_to_pi(theta - target), grad
 
     @classmethod
     def hessian(cls, X, params=None):
+        """H_θ (m, 9, 9) from the formula in the class docstring.
+
+        Parameters
+        ----------
+        X : ndarray (m, 3, 3)
+            The vectors a, b, u.
+        params : ndarray, optional
+            Unused.
+        """
         a, b, u, s, c, gs, gc = cls._parts(X)
         m = len(X)
         Hs = np.zeros((m, 9, 9))
@@ -151,6 +320,17 @@ class Angle:
 
     @staticmethod
     def time_terms(X, params, target_d1, target_d2):
+        """φ_t = −target', no mixed term, φ_tt = −target'' (see :meth:`Linear.time_terms`).
+
+        Parameters
+        ----------
+        X : ndarray (m, 3, 3)
+            The vectors.
+        params : ndarray
+            Unused.
+        target_d1, target_d2 : ndarray (m,)
+            Time derivatives of the targets, rad/s and rad/s².
+        """
         return -target_d1, np.zeros((len(X), 9)), -target_d2
 
 
@@ -161,6 +341,19 @@ class FunctionGroup:
     handed to the kind, ``targets`` a :class:`Targets`. The stacked Jacobian
     J = ∂X/∂q (3k·m × n) is constant; Φ_q = g·J and Σ w_i ∂²φ_i/∂q² = Jᵀ(w H)J are formed
     on fixed COO patterns computed once here.
+
+    Parameters
+    ----------
+    kind : type
+        ``Linear``, ``Dot``, ``Angle`` or another class with the same static methods.
+    exprs : list of tuple of femdyn.model.nodes.Expr
+        m tuples of ``kind.arity`` expressions.
+    params : ndarray (m, …)
+        Per-equation parameters.
+    targets : Targets
+        Right-hand sides.
+    n : int
+        Number of coordinates.
     """
 
     def __init__(self, kind, exprs, params, targets, n):
@@ -196,24 +389,72 @@ class FunctionGroup:
         self.h_coef = self.vals[ia] * self.vals[ib]
 
     def vectors(self, q):
+        """The vectors x_j = E_j q + e_j of every equation.
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+            Coordinates.
+
+        Returns
+        -------
+        ndarray (m, arity, 3)
+        """
         size = self.m * 3 * self.kind.arity
         X = np.bincount(self.rows, weights=self.vals * q[self.cols], minlength=size) + self.offset
         return X.reshape(self.m, self.kind.arity, 3)
 
     def evaluate(self, q, t):
-        """φ (m,) and the values of Φ_q on the pattern (self.eq, self.cols)."""
+        """φ (m,) and the values of Φ_q on the pattern (self.eq, self.cols).
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+            Coordinates.
+        t : float
+            Time, s.
+
+        Returns
+        -------
+        phi : ndarray (m,)
+        jac : ndarray
+        """
         X = self.vectors(q)
         target = self.targets.derivatives(t)[0]
         phi, grad = self.kind.evaluate(X, self.params, target)
         return phi, grad.ravel()[self.rows] * self.vals
 
     def hessian_values(self, q, weights):
-        """Values of Σ_i w_i ∂²φ_i/∂q² on the pattern (h_rows, h_cols)."""
+        """Values of Σ_i w_i ∂²φ_i/∂q² on the pattern (h_rows, h_cols).
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+            Coordinates.
+        weights : ndarray (m,)
+            w_i (the multipliers, in the constraint Hessian).
+
+        Returns
+        -------
+        ndarray
+        """
         H = self.kind.hessian(self.vectors(q), self.params)
         return H.reshape(-1)[self.h_flat] * self.h_coef * weights[self.h_eq]
 
     def acceleration_terms(self, q, v, t):
-        """φ_t and ζ = vᵀ(∂²φ/∂q²)v + 2 (∂φ_t/∂q)·v + φ_tt, so that φ̈ = Φ_q q̈ + ζ."""
+        """φ_t and ζ = vᵀ(∂²φ/∂q²)v + 2 (∂φ_t/∂q)·v + φ_tt, so that φ̈ = Φ_q q̈ + ζ.
+
+        Parameters
+        ----------
+        q, v : ndarray (n,)
+            Coordinates and velocities.
+        t : float
+            Time, s.
+
+        Returns
+        -------
+        phi_t, zeta : ndarray (m,)
+        """
         X = self.vectors(q)
         V = np.bincount(self.rows, weights=self.vals * v[self.cols], minlength=self.m * 3 * self.kind.arity)
         V = V.reshape(self.m, -1)

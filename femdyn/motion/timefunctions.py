@@ -11,15 +11,62 @@ from ..errors import ModelError
 
 
 class TimeFunction:
-    """Base class: subclasses implement ``value``, ``d1`` and ``d2``."""
+    """Base class of scalar functions of time: subclasses implement ``value``, ``d1`` and ``d2``.
+
+    Calling a TimeFunction gives its value; ``f + g`` and ``k * f`` build the
+    :class:`Sum` and :class:`Scaled` functions, with their derivatives.
+
+    Examples
+    --------
+    >>> f = 2.0 * Polynomial([0.0, 1.0]) + Sine(1.0, np.pi)      # 2t + sin(πt)
+    >>> round(f(0.5), 12), round(f.d1(0.0), 12)
+    (2.0, 5.14159265359)
+    """
 
     def value(self, t):
+        """The value f(t).
+
+        Parameters
+        ----------
+        t : float
+            Time, s.
+
+        Returns
+        -------
+        float
+            In the unit of the driven quantity (m, rad, N, N·m, or dimensionless for a
+            load scale).
+        """
         raise NotImplementedError
 
     def d1(self, t):
+        """The first time derivative f'(t).
+
+        Parameters
+        ----------
+        t : float
+            Time, s.
+
+        Returns
+        -------
+        float
+            Unit of f per s.
+        """
         raise NotImplementedError
 
     def d2(self, t):
+        """The second time derivative f''(t).
+
+        Parameters
+        ----------
+        t : float
+            Time, s.
+
+        Returns
+        -------
+        float
+            Unit of f per s².
+        """
         raise NotImplementedError
 
     def __call__(self, t):
@@ -37,7 +84,18 @@ class TimeFunction:
 
 
 class Constant(TimeFunction):
-    """f(t) = c."""
+    """f(t) = c.
+
+    Parameters
+    ----------
+    c : float
+        The value, in the unit of the driven quantity.
+
+    Examples
+    --------
+    >>> Constant(3.0)(10.0), Constant(3.0).d1(10.0)
+    (3.0, 0.0)
+    """
 
     def __init__(self, c):
         self.c = float(c)
@@ -53,7 +111,19 @@ class Constant(TimeFunction):
 
 
 class Polynomial(TimeFunction):
-    """f(t) = Σ c_k t^k, coefficients lowest order first."""
+    """f(t) = Σ c_k t^k.
+
+    Parameters
+    ----------
+    coefficients : sequence of float
+        c_0, c_1, …, lowest order first (c_k in the unit of f per s^k).
+
+    Examples
+    --------
+    >>> f = Polynomial([1.0, 0.0, 3.0])        # 1 + 3 t²
+    >>> f(2.0), f.d1(2.0), f.d2(2.0)
+    (13.0, 12.0, 6.0)
+    """
 
     def __init__(self, coefficients):
         self.p = np.polynomial.Polynomial(np.asarray(coefficients, float))
@@ -70,7 +140,25 @@ class Polynomial(TimeFunction):
 
 
 class Sine(TimeFunction):
-    """f(t) = offset + amplitude·sin(ω t + phase)."""
+    """f(t) = offset + amplitude·sin(ω t + phase).
+
+    Parameters
+    ----------
+    amplitude : float
+        In the unit of f.
+    omega : float
+        Angular frequency ω, rad/s.
+    phase : float, optional
+        rad.
+    offset : float, optional
+        In the unit of f.
+
+    Examples
+    --------
+    >>> f = Sine(0.1, 2 * np.pi, offset=1.0)
+    >>> round(f(0.25), 12), round(f.d1(0.0), 12)
+    (1.1, 0.628318530718)
+    """
 
     def __init__(self, amplitude, omega, phase=0.0, offset=0.0):
         self.a, self.w, self.ph, self.off = map(float, (amplitude, omega, phase, offset))
@@ -87,7 +175,28 @@ class Sine(TimeFunction):
 
 class SmoothStep(TimeFunction):
     """Quintic S-curve from ``start`` at t0 to ``end`` at t1, zero velocity and
-    acceleration at both ends (f = s + (e−s)(10τ³ − 15τ⁴ + 6τ⁵), τ = (t−t0)/(t1−t0))."""
+    acceleration at both ends (f = s + (e−s)(10τ³ − 15τ⁴ + 6τ⁵), τ = (t−t0)/(t1−t0)).
+
+    Constant ``start`` before t0 and ``end`` after t1.
+
+    Parameters
+    ----------
+    t0, t1 : float
+        Start and end of the transition, s (t1 > t0).
+    start, end : float, optional
+        Values before and after, in the unit of f.
+
+    Raises
+    ------
+    ModelError
+        If t1 ≤ t0.
+
+    Examples
+    --------
+    >>> f = SmoothStep(0.0, 2.0, start=0.0, end=0.5)
+    >>> f(1.0), f.d1(1.0), f(5.0)
+    (0.25, 0.46875, 0.5)
+    """
 
     def __init__(self, t0, t1, start=0.0, end=1.0):
         if not t1 > t0:
@@ -111,6 +220,14 @@ class SmoothStep(TimeFunction):
 
 
 class Sum(TimeFunction):
+    """f(t) + g(t), as built by ``f + g``.
+
+    Parameters
+    ----------
+    f, g : TimeFunction
+        The terms (same unit).
+    """
+
     def __init__(self, f, g):
         self.f, self.g = f, g
 
@@ -125,6 +242,16 @@ class Sum(TimeFunction):
 
 
 class Scaled(TimeFunction):
+    """k·f(t), as built by ``k * f``.
+
+    Parameters
+    ----------
+    f : TimeFunction
+        The function.
+    factor : float
+        k.
+    """
+
     def __init__(self, f, factor):
         self.f, self.k = f, factor
 
@@ -140,7 +267,22 @@ class Scaled(TimeFunction):
 
 class Callable(TimeFunction):
     """Wraps a plain Python function; derivatives by central differences with step
-    ``dt`` (truncation error O(dt²)·f''' for d1, O(dt²)·f'''' for d2)."""
+    ``dt`` (truncation error O(dt²)·f''' for d1, O(dt²)·f'''' for d2).
+
+    Parameters
+    ----------
+    func : callable
+        f(t) → float, t in s.
+    dt : float, optional
+        Difference step, s. The round-off error of d2 grows as ε·f/dt², so keep
+        dt ≳ 1e-4 s for f of order 1.
+
+    Examples
+    --------
+    >>> f = Callable(lambda t: t ** 3)
+    >>> round(f.d1(1.0), 6), round(f.d2(1.0), 4)
+    (3.0, 6.0)
+    """
 
     def __init__(self, func, dt=1e-4):
         self.f, self.dt = func, float(dt)
@@ -156,7 +298,31 @@ class Callable(TimeFunction):
 
 
 def as_time_function(x, name="time function"):
-    """Number → Constant, callable → Callable, TimeFunction → itself."""
+    """Turn what a user gives as a function of time into a :class:`TimeFunction`.
+
+    Number → :class:`Constant`, callable → :class:`Callable`, TimeFunction → itself.
+
+    Parameters
+    ----------
+    x : TimeFunction, float or callable
+        The function of time (t in s).
+    name : str, optional
+        Names the input in the error message.
+
+    Returns
+    -------
+    TimeFunction
+
+    Raises
+    ------
+    ModelError
+        If ``x`` is none of these.
+
+    Examples
+    --------
+    >>> type(as_time_function(2.0)).__name__, type(as_time_function(np.sin)).__name__
+    ('Constant', 'Callable')
+    """
     if isinstance(x, TimeFunction):
         return x
     if isinstance(x, (int, float, np.floating, np.integer)):
@@ -169,7 +335,26 @@ def as_time_function(x, name="time function"):
 class RampedMotion(TimeFunction):
     """Position of a motion whose speed rises from 0 to ``speed`` along the quintic S-curve
     of :class:`SmoothStep` over [0, ramp] s and stays constant after:
-    f = speed·ramp·(2.5τ⁴ − 3τ⁵ + τ⁶) for τ = t/ramp ≤ 1, f = speed·(t − ramp/2) after."""
+    f = speed·ramp·(2.5τ⁴ − 3τ⁵ + τ⁶) for τ = t/ramp ≤ 1, f = speed·(t − ramp/2) after.
+
+    Parameters
+    ----------
+    speed : float
+        Cruise speed, unit of f per s (e.g. rad/s for a joint angle, m/s along a path).
+    ramp : float
+        Duration of the speed ramp, s (> 0).
+
+    Raises
+    ------
+    ModelError
+        If ramp ≤ 0.
+
+    Examples
+    --------
+    >>> f = RampedMotion(speed=2.0, ramp=0.5)
+    >>> f(0.5), f.d1(0.5), f(1.0)
+    (0.5, 2.0, 1.5)
+    """
 
     def __init__(self, speed, ramp):
         if not ramp > 0:
@@ -193,7 +378,27 @@ class RampedMotion(TimeFunction):
 class Tabulated(TimeFunction):
     """Cubic-spline interpolation of samples (t_k, f_k) (scipy CubicSpline, not-a-knot);
     constant extrapolation of the end values outside the samples. Use it to replay a
-    recorded channel, e.g. inverse-dynamics torques as forward-dynamics input."""
+    recorded channel, e.g. inverse-dynamics torques as forward-dynamics input.
+
+    Parameters
+    ----------
+    times : (k,) array_like
+        Sample times, s, strictly increasing, k ≥ 4.
+    values : (k,) array_like
+        Samples, in the unit of f.
+
+    Raises
+    ------
+    ModelError
+        If the samples are too few, of unequal length or not increasing in time.
+
+    Examples
+    --------
+    >>> t = np.linspace(0.0, 1.0, 11)
+    >>> f = Tabulated(t, t ** 2)
+    >>> round(f(0.55), 12), round(f.d1(0.5), 12), f(2.0)
+    (0.3025, 1.0, 1.0)
+    """
 
     def __init__(self, times, values):
         from scipy.interpolate import CubicSpline

@@ -24,11 +24,11 @@ from ..validation import number, positive, vector3
 from .timefunctions import TimeFunction
 
 
-def _state_part(k, doc):
-    """A method returning item k of ``self.state(t)``."""
+def _state_part(k, summary, returns):
+    """A method returning item k of ``self.state(t)``, documented by ``summary`` and ``returns``."""
     def part(self, t):
         return self.state(t)[k]
-    part.__doc__ = doc
+    part.__doc__ = f"{summary}\n\nParameters\n----------\nt : float\n    Time, s.\n\nReturns\n-------\n{returns}\n"
     return part
 
 
@@ -37,19 +37,31 @@ class StateFunction(TimeFunction):
     (f, f′, f″) (one evaluation gives all three, as profiles and inverse kinematics do)."""
 
     def state(self, t):
+        """The value and its first two time derivatives at once.
+
+        Parameters
+        ----------
+        t : float
+            Time, s.
+
+        Returns
+        -------
+        (f, f′, f″) : tuple of float
+            In the unit of f, per s, per s².
+        """
         raise NotImplementedError
 
-    value = _state_part(0, "f(t).")
-    d1 = _state_part(1, "f′(t).")
-    d2 = _state_part(2, "f″(t).")
+    value = _state_part(0, "f(t).", "float\n    In the unit of f.")
+    d1 = _state_part(1, "f′(t).", "float\n    Unit of f per s.")
+    d2 = _state_part(2, "f″(t).", "float\n    Unit of f per s².")
 
 
 class SCurve(StateFunction):
     """Jerk-limited rest-to-rest motion over a distance ``length`` (m).
 
     The speed rises from 0 to the cruise speed in three phases (jerk +J, 0, −J), stays
-    constant, and falls back to 0 in the mirror image: s, ṡ, s̈ are continuous, |ṡ| ≤ v,
-    |s̈| ≤ a, |s⃛| ≤ J (Biagiotti & Melchiorri 2008, §3.4). The profile degrades as the
+    constant, and falls back to 0 in the mirror image: s, ṡ, s̈ are continuous, \\|ṡ\\| ≤ v,
+    \\|s̈\\| ≤ a, \\|s⃛\\| ≤ J (Biagiotti & Melchiorri 2008, §3.4). The profile degrades as the
     limits require: when v·J < a² the peak acceleration √(vJ) stays below ``acceleration``
     (no constant-acceleration phase), and when the distance is too short to reach
     ``speed`` the profile has no cruise phase and peaks at the highest reachable speed
@@ -125,7 +137,18 @@ class SCurve(StateFunction):
         return _advance(self._starts[k], self._jerks[k], tau - edges[k])
 
     def state(self, t):
-        """(s, ṡ, s̈) at time t (m, m/s, m/s²)."""
+        """(s, ṡ, s̈) at time t (m, m/s, m/s²).
+
+        Parameters
+        ----------
+        t : float
+            Time, s; before ``start`` the state is (0, 0, 0), after the end
+            (``length``, 0, 0).
+
+        Returns
+        -------
+        tuple of float
+        """
         tau = min(max(t - self.start, 0.0), self.duration)
         if tau <= self.t_accel:
             return self._speed_up(tau)
@@ -135,7 +158,18 @@ class SCurve(StateFunction):
         return self.length - s, v, -a
 
     def d3(self, t):
-        """Jerk (m/s³) inside a phase (the phase on the right at a boundary)."""
+        """Jerk (m/s³) inside a phase (the phase on the right at a boundary).
+
+        Parameters
+        ----------
+        t : float
+            Time, s.
+
+        Returns
+        -------
+        float
+            +J, 0 or −J; 0 outside the motion.
+        """
         tau = t - self.start
         if tau < 0 or tau >= self.duration:
             return 0.0
@@ -168,15 +202,46 @@ class Path:
     corners = ()
 
     def point(self, s):
+        """Position, unit tangent and curvature vector at arc length s.
+
+        Parameters
+        ----------
+        s : float
+            Arc length from the start, m.
+
+        Returns
+        -------
+        p : ndarray (3,)
+            Position, m, global frame.
+        dp : ndarray (3,)
+            p′(s), the unit tangent.
+        ddp : ndarray (3,)
+            p″(s), the curvature vector, 1/m (towards the centre of curvature).
+        """
         raise NotImplementedError
 
     def position(self, s):
-        """Position p(s) (m)."""
+        """Position p(s) (m, global frame).
+
+        Parameters
+        ----------
+        s : float
+            Arc length, m.
+
+        Returns
+        -------
+        ndarray (3,)
+        """
         return self.point(s)[0]
 
 
 class LinePath(Path):
     """The straight segment from ``start`` to ``end`` (m): p(s) = start + s e.
+
+    Parameters
+    ----------
+    start, end : (3,) array_like
+        End points, m, global frame.
 
     Raises
     ------
@@ -262,6 +327,11 @@ class PolylinePath(Path):
     with :func:`stop_at_vertices`, which stops at every vertex so that the velocity stays
     continuous. ``segments`` are the :class:`LinePath` pieces.
 
+    Parameters
+    ----------
+    points : (n, 3) array_like
+        Vertices, m, global frame, n ≥ 2.
+
     Raises
     ------
     ModelError
@@ -302,11 +372,23 @@ class Trajectory:
     and set ``start`` and ``duration`` (s)."""
 
     def state(self, t):
+        """Position, velocity and acceleration at once.
+
+        Parameters
+        ----------
+        t : float
+            Time, s.
+
+        Returns
+        -------
+        (r, ṙ, r̈) : tuple of ndarray (3,)
+            m, m/s, m/s², global frame.
+        """
         raise NotImplementedError
 
-    position = _state_part(0, "r(t) (m).")
-    velocity = _state_part(1, "ṙ(t) (m/s).")
-    acceleration = _state_part(2, "r̈(t) (m/s²).")
+    position = _state_part(0, "r(t), m, global frame.", "ndarray (3,)")
+    velocity = _state_part(1, "ṙ(t), m/s, global frame.", "ndarray (3,)")
+    acceleration = _state_part(2, "r̈(t), m/s², global frame.", "ndarray (3,)")
 
     @property
     def end(self):
@@ -314,14 +396,50 @@ class Trajectory:
 
     def along(self, direction):
         """The scalar d·r(t) (m) as a TimeFunction, d the normalized ``direction``: what
-        ``Model.drive_coordinate(name, body, point, direction, function)`` prescribes."""
+        ``Model.drive_coordinate(name, body, point, direction, function)`` prescribes.
+
+        Parameters
+        ----------
+        direction : (3,) array_like
+            Global frame (normalised here).
+
+        Returns
+        -------
+        Component
+
+        Raises
+        ------
+        ModelError
+            If the direction is zero or malformed.
+
+        Examples
+        --------
+        >>> motion = PathMotion(LinePath((0, 0, 0), (0.3, 0.4, 0)), SCurve(0.5, 0.5, 2.5, 50.0))
+        >>> round(motion.along((3, 4, 0))(motion.end), 12)
+        0.5
+        """
         d = vector3(direction, "trajectory component: direction")
         if not np.linalg.norm(d) > 0:
             raise ModelError("trajectory component: direction is the zero vector; give e.g. (1, 0, 0)")
         return Component(self, d / np.linalg.norm(d))
 
     def component(self, axis):
-        """Global component ``axis`` (0/1/2 or "x"/"y"/"z") of r(t) as a TimeFunction."""
+        """Global component ``axis`` of r(t) as a TimeFunction.
+
+        Parameters
+        ----------
+        axis : int or str
+            0, 1, 2 or "x", "y", "z".
+
+        Returns
+        -------
+        Component
+
+        Raises
+        ------
+        ModelError
+            If ``axis`` is none of these.
+        """
         k = {"x": 0, "y": 1, "z": 2}.get(axis, axis)
         if k not in (0, 1, 2):
             raise ModelError(f"trajectory component: axis must be 0, 1, 2 or 'x', 'y', 'z', got {axis!r}")
@@ -333,7 +451,15 @@ class Trajectory:
 
 
 class Component(TimeFunction):
-    """f(t) = d·r(t) for a :class:`Trajectory` r and a fixed unit vector d."""
+    """f(t) = d·r(t) for a :class:`Trajectory` r and a fixed unit vector d.
+
+    Parameters
+    ----------
+    trajectory : Trajectory
+        r(t), m.
+    direction : ndarray (3,)
+        d, a unit vector, global frame.
+    """
 
     def __init__(self, trajectory, direction):
         self.trajectory, self.direction = trajectory, direction
@@ -401,6 +527,11 @@ class MotionSequence(Trajectory):
     """Trajectories one after the other in time (each holds its end point until the
     next starts). The pieces must join: position of each end = start of the next.
 
+    Parameters
+    ----------
+    pieces : sequence of Trajectory
+        In time order, not overlapping.
+
     Raises
     ------
     ModelError
@@ -432,9 +563,25 @@ def stop_at_vertices(points, speed, acceleration, jerk, start=0.0, dwell=0.0):
     (limits in m/s, m/s², m/s³), waiting ``dwell`` s at each inner vertex: position,
     velocity and acceleration stay continuous (both are zero at the vertices).
 
+    Parameters
+    ----------
+    points : (n, 3) array_like
+        Vertices, m, global frame.
+    speed, acceleration, jerk : float
+        Limits of each segment's :class:`SCurve`, m/s, m/s², m/s³.
+    start : float, optional
+        Start time, s.
+    dwell : float, optional
+        Wait at each inner vertex, s (≥ 0).
+
     Returns
     -------
     MotionSequence
+
+    Raises
+    ------
+    ModelError
+        If the points or limits are invalid (see :class:`PolylinePath`, :class:`SCurve`).
 
     Example
     -------

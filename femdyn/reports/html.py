@@ -17,7 +17,20 @@ if(!im.complete||im.naturalWidth===0){console.error("report image failed to load
 
 
 def png(fig, dpi=100):
-    """A figure as a ``data:`` URI of a PNG image (str)."""
+    """A matplotlib figure as a ``data:`` URI of a PNG image, for embedding in HTML.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure.
+    dpi : int, optional
+        Resolution [dots per inch].
+
+    Returns
+    -------
+    str
+        ``"data:image/png;base64,…"``.
+    """
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi)
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")

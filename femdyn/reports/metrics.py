@@ -2,13 +2,13 @@
 sampled on one uniform time base (integrals become sums; the step cancels in every
 ratio). Definitions, formulas and sources are in docs/strain-reports.md:
 
-* peaks: max and min of each, and the relative errors (c_peak − m_peak)/|m_peak|;
+* peaks: max and min of each, and the relative errors (c_peak − m_peak)/‖m_peak‖;
 * RMS error √(mean (c − m)²) and its normalized form RMSE / √(mean m²);
 * Pearson's correlation coefficient;
 * Sprague & Geers 2004 (IJNME 60:2467, eqs. 44–46): M = √(ψ_cc/ψ_mm) − 1,
   P = arccos(ψ_mc/√(ψ_mm ψ_cc))/π, C = √(M² + P²), ψ_ab = ∫ a b dt;
 * Russell 1997 (Proc. 68th Shock and Vibration Symposium, 175–184):
-  m_R = (ψ_cc − ψ_mm)/√(ψ_cc ψ_mm), RM = sign(m_R) log₁₀(1 + |m_R|), RP = P,
+  m_R = (ψ_cc − ψ_mm)/√(ψ_cc ψ_mm), RM = sign(m_R) log₁₀(1 + ‖m_R‖), RP = P,
   RC = √(π/4 (RM² + RP²)).
 """
 import numpy as np

@@ -64,11 +64,23 @@ def check_samples(t, x, what):
 
 
 def zero_balance(t, x, t_balance):
-    """Subtract the value at ``t_balance`` (s; linear interpolation), as a bridge balanced
-    at that instant reads zero there.
+    """Subtract the value at an instant, as a bridge balanced then reads zero there.
 
-    Example
+    Parameters
+    ----------
+    t : array_like
+        Sample times [s], increasing.
+    x : array_like
+        Samples.
+    t_balance : float
+        Balancing instant [s] (linear interpolation between samples).
+
+    Returns
     -------
+    ndarray
+
+    Examples
+    --------
     >>> zero_balance([0.0, 1.0], [5.0, 7.0], 0.0)
     array([0., 2.])
     """
@@ -117,16 +129,27 @@ def lowpass(t, x, cutoff, order=4, what="the samples"):
 
 
 def common_grid(ranges, dt):
-    """Uniform time base over the overlap of the time ``ranges`` [(t_start, t_end), …]
-    (s), step ``dt`` (s).
+    """Uniform time base over the overlap of time ranges.
+
+    Parameters
+    ----------
+    ranges : sequence of (float, float)
+        Time ranges (t_start, t_end) [s].
+    dt : float
+        Step [s].
+
+    Returns
+    -------
+    ndarray
+        From the latest start to the earliest end (inclusive where it falls on the grid).
 
     Raises
     ------
     FemdynError
         Ranges that do not overlap (naming them).
 
-    Example
-    -------
+    Examples
+    --------
     >>> common_grid([(0, 1), (0.5, 2)], 0.25)
     array([0.5 , 0.75, 1.  ])
     """

@@ -27,9 +27,29 @@ from .signals import check_samples, common_grid, estimate_lag, lowpass, zero_bal
 
 @dataclass
 class GaugeResult:
-    """One compared gauge: ``t`` (s) common time base, ``simulated`` and ``measured``
-    strains on it (for peaks-only data: the simulated history and ``measured`` None),
-    ``metrics``, ``verdicts``, ``channel``, ``unit``."""
+    """One compared gauge of a strain report.
+
+    Parameters
+    ----------
+    name : str
+        Gauge (or rosette strain) name.
+    channel : str
+        Measured channel.
+    unit : str
+        Unit of the measured channel before conversion.
+    t : ndarray
+        Common time base [s].
+    simulated : ndarray
+        Simulated strain on it (dimensionless).
+    measured : ndarray, optional
+        Measured strain on it; None for peaks-only data.
+    metrics : dict, optional
+        Metric name → value.
+    verdicts : dict, optional
+        Metric name → whether it is within tolerance.
+    tolerances : dict, optional
+        Metric name → tolerance.
+    """
 
     name: str
     channel: str
@@ -48,10 +68,27 @@ class GaugeResult:
 
 @dataclass
 class Comparison:
-    """Everything a report shows: ``gauges`` (list of :class:`GaugeResult`, rosette
-    principal strains appended as ``<rosette>.eps1``/``.eps2``), ``lag`` (s, measured
-    behind simulated), ``settings``, ``warnings``, ``meta`` (the run's), ``link``
-    (length in m or None, and gauge marks), ``peaks_only``."""
+    """Everything a strain report shows.
+
+    Parameters
+    ----------
+    title : str
+        Report title.
+    gauges : list of GaugeResult
+        Compared gauges, rosette principal strains appended as ``<rosette>.eps1``/``.eps2``.
+    lag : float
+        Time [s] by which the measurement lags the simulation.
+    settings : dict
+        The comparison settings used.
+    warnings : list of str
+        What the reader should know (gaps bridged, samples dropped, …).
+    meta : dict
+        The run's metadata.
+    link : dict
+        Link length [m] or None, and the gauges' marks (:func:`link_geometry`).
+    peaks_only : bool, optional
+        Whether the measurement gives peaks only.
+    """
 
     title: str
     gauges: list
@@ -238,9 +275,20 @@ def _rosettes(gauge_map, gauges):
 
 
 def link_geometry(results, gauge_map):
-    """Length of the link (m; from the run's reference node positions of the gauges' beam,
-    else ``link_length`` of the map, else None) and each gauge's mark: position from the
-    link's first node, wall angle, grid length.
+    """Length of the link and each gauge's mark, for the report's picture.
+
+    Parameters
+    ----------
+    results : Results
+        The run (its metadata and first configuration give the beam's node positions).
+    gauge_map : GaugeMap
+        The gauge map (``link_length`` is used when the run does not give the length).
+
+    Returns
+    -------
+    dict
+        ``length`` [m] or None, and ``marks``: per gauge its name, position [m] from the
+        link's first node, wall angle and grid direction [deg], grid length [m] and node.
 
     Raises
     ------
@@ -278,7 +326,14 @@ def _beam_nodes(meta, q0, beam):
 
 
 def write_report(comparison, out):
-    """Write ``report.html``, ``report.pdf`` and ``metrics.json`` into ``out``.
+    """Write ``report.html``, ``report.pdf`` and ``metrics.json`` into a folder.
+
+    Parameters
+    ----------
+    comparison : Comparison
+        The compared gauges.
+    out : str or path-like
+        Output folder (created).
 
     Returns
     -------

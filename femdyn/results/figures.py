@@ -4,7 +4,20 @@ import os
 
 
 def output_folder(description, default="femdyn-out"):
-    """Folder named on the command line (created), default ./femdyn-out."""
+    """Folder named on the command line (created), default ./femdyn-out.
+
+    Parameters
+    ----------
+    description : str
+        The script's description for ``--help``.
+    default : str, optional
+        Folder when none is given.
+
+    Returns
+    -------
+    str
+        The folder, created if missing.
+    """
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("out", nargs="?", default=default, help="folder for the figures (default ./femdyn-out)")
     folder = parser.parse_args().out
@@ -13,7 +26,24 @@ def output_folder(description, default="femdyn-out"):
 
 
 def time_histories(path, t, panels, title):
-    """Save a figure with one panel per (ylabel, {label: series}) item; t in s."""
+    """Save a figure with one panel per (ylabel, {label: series}) item.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        PNG file to write.
+    t : array_like (k,)
+        Time, s.
+    panels : sequence of (str, dict)
+        (y-axis label with unit, {curve label: series (k,)}) per panel.
+    title : str
+        Title of the top panel.
+
+    Returns
+    -------
+    str or os.PathLike
+        ``path``.
+    """
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

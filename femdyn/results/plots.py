@@ -9,7 +9,24 @@ import numpy as np  # noqa: E402
 
 
 def plot_configuration(system, q=None, path="configuration.png", title=None):
-    """3-D line picture of every body (and element chain) at q (default: initial)."""
+    """3-D line picture of every body (and element chain) at q, equal axes in m.
+
+    Parameters
+    ----------
+    system : femdyn.model.system.System
+        The assembled model.
+    q : ndarray (n,), optional
+        Coordinates (default the initial ones).
+    path : str or os.PathLike, optional
+        PNG file to write.
+    title : str, optional
+        Figure title (default the model name).
+
+    Returns
+    -------
+    str or os.PathLike
+        ``path``.
+    """
     q = system.q0 if q is None else q
     fig = plt.figure(figsize=(6, 5))
     ax = fig.add_subplot(projection="3d")
@@ -36,7 +53,29 @@ def plot_configuration(system, q=None, path="configuration.png", title=None):
 
 
 def plot_channels(results, channels, path="channels.png", units=None):
-    """One subplot per channel against time."""
+    """One subplot per channel against time.
+
+    Parameters
+    ----------
+    results : Results
+        A run's results.
+    channels : sequence of str
+        Names accepted by ``results[name]``.
+    path : str or os.PathLike, optional
+        PNG file to write.
+    units : dict, optional
+        {channel: unit} shown in the y labels.
+
+    Returns
+    -------
+    str or os.PathLike
+        ``path``.
+
+    Raises
+    ------
+    FemdynError
+        If a channel is unknown.
+    """
     fig, axes = plt.subplots(len(channels), 1, figsize=(7, 2.2 * len(channels)), sharex=True, squeeze=False)
     for ax, name in zip(axes[:, 0], channels):
         ax.plot(results.t, results[name], lw=1.2)

@@ -23,7 +23,34 @@ SERIES = ("t", "q", "v", "a", "lam", "sensors", "steps", "iterations")
 
 class Results:
     """Arrays of a run: ``t`` (s), ``q``, ``v``, ``a`` (SI), ``lam`` (multipliers), ``sensors``
-    (by column name via ``results['name']``), ``steps`` and ``iterations`` tables."""
+    (by column name via ``results['name']``), ``steps`` and ``iterations`` tables.
+
+    Made by the solvers (through :class:`ResultsWriter`) or read back with :func:`load`.
+    ``results[name]`` gives a sensor channel (joint angles unwrapped), a step column
+    (``STEP_COLUMNS``), ``"energy"`` (kinetic plus potential, J) or a coordinate label
+    such as ``"A.rx"``.
+
+    Parameters
+    ----------
+    meta : dict
+        Run description: model summary, coordinate and constraint labels, joint rows,
+        sensor columns, solver settings, status, events.
+    arrays : dict of ndarray
+        ``t`` (k,), ``q``, ``v``, ``a`` (k, n), ``lam`` (k, m), ``sensors`` (k, channels),
+        ``steps`` (k, 7) and ``iterations`` (iterations, 4).
+
+    Examples
+    --------
+    >>> import femdyn
+    >>> from femdyn.solvers.generalized_alpha import integrate
+    >>> m = femdyn.Model("pendulum")
+    >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
+    >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0))
+    >>> _ = m.sensor_point("tip", rod, (1.0, 0, 0))
+    >>> results = integrate(m.assemble(), t_end=0.05, h=0.01)
+    >>> results.status, results.q.shape, results["tip.z"].shape
+    ('completed', (6, 6), (6,))
+    """
 
     def __init__(self, meta, arrays):
         self.meta = meta
@@ -32,6 +59,7 @@ class Results:
 
     @property
     def status(self):
+        """How the run ended: "completed", a failure diagnosis, "interrupted", or "running"."""
         return self.meta.get("status", "unknown")
 
     @property
@@ -41,6 +69,7 @@ class Results:
 
     @property
     def sensor_columns(self):
+        """Names of the sensor channels, in column order of ``sensors``."""
         return self.meta["sensor_columns"]
 
     def __getitem__(self, name):
@@ -63,14 +92,47 @@ class Results:
         """Lagrange multipliers λ of a joint's rows over time, as solved (n_steps, rows). They
         are not named reactions: coincidence rows give the force on body B (N), orientation
         rows are multipliers of dot-product conditions, an angle drive's is minus its torque.
-        Physical reactions with names and signs come from a ``Model.sensor_reaction``."""
+        Physical reactions with names and signs come from a ``Model.sensor_reaction``.
+
+        Parameters
+        ----------
+        joint : str
+            Joint name.
+
+        Returns
+        -------
+        ndarray (k, rows)
+
+        Raises
+        ------
+        FemdynError
+            If the model had no joint of that name.
+        """
         rows = self.meta["joint_rows"].get(joint)
         if rows is None:
             raise FemdynError(f"no joint '{joint}' in these results; joints: {list(self.meta['joint_rows'])}")
         return self.lam[:, rows]
 
     def to_csv(self, path, channels):
-        """Write time and the chosen channels to a CSV file."""
+        """Write time and the chosen channels to a CSV file.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            The file (overwritten).
+        channels : sequence of str
+            Names accepted by ``results[name]``; the header is ``t`` and these names.
+
+        Returns
+        -------
+        str or os.PathLike
+            ``path``.
+
+        Raises
+        ------
+        FemdynError
+            If a channel is unknown.
+        """
         data = np.column_stack([self.t] + [self[c] for c in channels])
         with open(path, "w", newline="") as f:
             w = csv.writer(f)
@@ -80,7 +142,39 @@ class Results:
 
 
 class ResultsWriter:
-    """Collects steps and appends them to ``folder`` (if given) every ``flush_every`` steps."""
+    """Collects steps and appends them to ``folder`` (if given) every ``flush_every`` steps.
+
+    Parameters
+    ----------
+    system : femdyn.model.system.System
+        The System being solved (sizes, labels, sensors).
+    folder : str or os.PathLike, optional
+        Output folder (created; its series files are truncated); None keeps the results
+        in memory only.
+    solver : dict, optional
+        Solver settings stored in ``meta.json``.
+    flush_every : int, optional
+        Steps between writes to the folder.
+
+    Raises
+    ------
+    FemdynError
+        If the folder cannot be written.
+
+    Examples
+    --------
+    >>> import os, tempfile, numpy as np, femdyn
+    >>> m = femdyn.Model()
+    >>> _ = m.point("P", (0, 0, 0))
+    >>> system = m.assemble()
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> writer = ResultsWriter(system, os.path.join(folder.name, "run"))
+    >>> writer.record(0.0, system.q0, system.v0, system.v0, np.zeros(0), np.zeros(len(STEP_COLUMNS)))
+    >>> _ = writer.close("completed")
+    >>> load(os.path.join(folder.name, "run")).q.shape
+    (1, 3)
+    >>> folder.cleanup()
+    """
 
     def __init__(self, system, folder=None, solver=None, flush_every=50):
         self.folder, self.flush_every = folder, flush_every
@@ -107,7 +201,19 @@ class ResultsWriter:
                 self._write_meta()
 
     def record(self, t, q, v, a, lam, step_stats):
-        """One recorded step: state, sensor values and the step statistics."""
+        """Record one step: state, sensor values and the step statistics.
+
+        Parameters
+        ----------
+        t : float
+            Time, s.
+        q, v, a : ndarray (n,)
+            Coordinates, velocities, accelerations.
+        lam : ndarray (m,)
+            Multipliers (actuator inputs in the servo rows).
+        step_stats : sequence of float
+            One value per ``STEP_COLUMNS`` entry.
+        """
         row = {"t": [t], "q": q, "v": v, "a": a, "lam": lam,
                "sensors": np.concatenate([s.measure(q, v, a, lam, t) for s in self.sensors]) if self.sensors else [],
                "steps": step_stats}
@@ -118,12 +224,24 @@ class ResultsWriter:
 
     def add_event(self, event):
         """A solver event (a rejected step, a correction): a dict with at least "t" (s) and
-        "event"; kept in ``meta.json`` and read back as ``Results.events``."""
+        "event"; kept in ``meta.json`` and read back as ``Results.events``.
+
+        Parameters
+        ----------
+        event : dict
+            The event; numpy scalars are stored as floats.
+        """
         self.meta["events"].append({k: (float(v) if isinstance(v, (np.floating, np.integer)) else v)
                                     for k, v in event.items()})
 
     def add_iterations(self, rows):
-        """Newton history rows (step, iteration, dynamic residual, constraint residual) of one step."""
+        """Record the Newton history of one step.
+
+        Parameters
+        ----------
+        rows : iterable of sequence of float
+            (step, iteration, dynamic residual, constraint residual) per iteration.
+        """
         for it in rows:
             self._append("iterations", np.asarray(it, float))
 
@@ -132,6 +250,7 @@ class ResultsWriter:
         self.pending[key].append(arr)
 
     def flush(self):
+        """Append the pending rows to the folder's series files (no-op without a folder)."""
         if self.folder:
             with _writing(self.folder):
                 for key, chunk in self.pending.items():
@@ -145,6 +264,17 @@ class ResultsWriter:
             json.dump(self.meta, f, indent=1)
 
     def close(self, status):
+        """Finish the run: store ``status``, flush, rewrite ``meta.json``.
+
+        Parameters
+        ----------
+        status : str
+            "completed", a failure diagnosis, or "interrupted".
+
+        Returns
+        -------
+        Results
+        """
         self.meta["status"] = status
         self.flush()
         if self.folder:
@@ -153,13 +283,31 @@ class ResultsWriter:
         return self.results()
 
     def results(self):
+        """The steps recorded so far, as :class:`Results`."""
         arrays = {k: _stack(self.rows[k], self.widths[k]) for k in SERIES}
         arrays["t"] = arrays["t"][:, 0]
         return Results(dict(self.meta), arrays)
 
 
 def load(folder):
-    """Read a results folder written by :class:`ResultsWriter` (complete or not)."""
+    """Read a results folder written by :class:`ResultsWriter` (complete or not).
+
+    A run that stopped early reads back up to its last flushed step.
+
+    Parameters
+    ----------
+    folder : str or os.PathLike
+        The output folder of a run.
+
+    Returns
+    -------
+    Results
+
+    Raises
+    ------
+    FemdynError
+        If the folder holds no ``meta.json``.
+    """
     try:
         with open(os.path.join(folder, "meta.json")) as f:
             meta = json.load(f)

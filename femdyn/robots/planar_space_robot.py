@@ -1,7 +1,7 @@
 """The space-robot identification study's planar free-floating space robot: a base with a reaction wheel and a 2-DOF arm.
 
-The seed's parameter table (Table 1: nominal and true values) was lost in extraction;
-femdyn's choice, documented here, follows the seed's geometry (their Fig. 1 and eqs. 1–6):
+The paper's parameter table (Table 1: nominal and true values) is not available;
+femdyn's choice, documented here, follows the paper's geometry (their Fig. 1 and eqs. 1–6):
 base centre of mass at the base origin, joint 1 at b₀ from it, link i with its centre of
 mass a_i from joint i and length l_i = a_i + b_i, all joints about the z axis, no gravity.
 
@@ -15,7 +15,7 @@ link2   6          a₂ = 0.6 of l₂ = 1.0        0.60   (bar with a heavier di
 ======  =========  ==========================  ===========================================
 
 The wheel is balanced and axisymmetric, so its mass and transverse inertia move with the
-base; what it "absorbs" is its spin momentum relative to the base (seed eq. 8).
+base; what it "absorbs" is its spin momentum relative to the base (the paper's eq. 8).
 Out-of-plane moments are chosen so every body is physical (I_xx = I_yy ≥ I_zz/2).
 """
 import numpy as np
@@ -33,7 +33,20 @@ PLAN_TIME, SAMPLE_INTERVAL = 10.0, 0.5
 
 
 def planar_inertia(Izz):
-    """(Ixx, Iyy, Izz, 0, 0, 0) of a flat body with in-plane moment Izz: Ixx = Iyy = 0.6 Izz (kg·m²)."""
+    """Inertia entries of a flat body from its in-plane moment.
+
+    Out-of-plane moments are chosen so the body is physical: Ixx = Iyy = 0.6 Izz ≥ Izz/2.
+
+    Parameters
+    ----------
+    Izz : float
+        Moment about the normal z through the centre of mass [kg·m²].
+
+    Returns
+    -------
+    tuple of float
+        (Ixx, Iyy, Izz, 0, 0, 0) [kg·m²], as :class:`~femdyn.solvers.recursive.model.Body` takes them.
+    """
     return (0.6 * Izz, 0.6 * Izz, Izz, 0.0, 0.0, 0.0)
 
 

@@ -44,17 +44,55 @@ from ..validation import vector3
 
 @dataclass
 class RRRUGeometry:
-    """Dimensions and masses of the 3-RRRU robot (m, kg, Pa).
+    """Dimensions and masses of the 3-RRRU robot.
 
     Liu et al. 2018 gives the platform circumradii, link 3 (815 mm: the gauges at 200, 407.5
     and 600 mm with 407.5 mm its midpoint), its section (solid, r = 0.01 m) and material
-    (E = 6.9e8 Pa in the simulation, 6.9e10 Pa on the test rig, ν = 0.3). The rest was
-    lost and is chosen here (docs/rrru.md): links 1 and 2 (0.35 m, 0.10 m) put the circle
-    of the study (Z = −0.8 m, r = 0.1 m) inside the workspace with links 2–3 leaning about
-    30° from the vertical (well-conditioned constraint couples) and an elbow angle near 61°
-    (far from the folded and stretched singularities); the aluminium density 2700 kg/m³
+    (E = 6.9e8 Pa in the simulation, 6.9e10 Pa on the test rig, ν = 0.3). The rest is not
+    given there and is chosen here (docs/rrru.md): links 1 and 2 (0.35 m, 0.10 m) put the
+    circle of the study (Z = −0.8 m, r = 0.1 m) inside the workspace with links 2–3 leaning
+    about 30° from the vertical (well-conditioned constraint couples) and an elbow angle near
+    61° (far from the folded and stretched singularities); the aluminium density 2700 kg/m³
     goes with E = 6.9e10 Pa; the masses give a static holding torque of −8.7 N·m at the
-    circle's centre, inside the paper's −8.3…−11.1 N·m.
+    circle's centre, inside the paper's −8.3…−11.1 N·m. ``damping`` is link 3's
+    Kelvin–Voigt coefficient; the paper gives none, so 0.
+
+    Parameters
+    ----------
+    base_radius : float
+        Circumradius of the static platform (motor points A1ᵢ) [m].
+    platform_radius : float
+        Circumradius of the moving platform (Hooke joints A4ᵢ) [m].
+    link1_length, link2_length, link3_length : float
+        Link lengths [m].
+    link3_radius : float
+        Radius of the solid circular section of link 3 [m].
+    link1_mass, link2_mass : float
+        Masses of the rigid links [kg].
+    rigid_link_radius : float
+        Radius of links 1 and 2 for their spin inertia [m].
+    platform_mass : float
+        Mass of the moving platform [kg] (without payload).
+    platform_thickness : float
+        Thickness of the moving platform [m].
+    E : float
+        Young's modulus of link 3 [Pa].
+    nu : float
+        Poisson ratio of link 3.
+    density : float
+        Density of link 3 [kg/m³].
+    damping : float
+        Kelvin–Voigt coefficient of link 3 [s]: stress = E (ε + damping · ε̇).
+    gauges : tuple of float
+        Gauge positions on link 3, from its upper joint [m].
+    azimuths : tuple of float
+        Azimuths φᵢ of the three limbs [rad].
+
+    Examples
+    --------
+    >>> g = RRRUGeometry()
+    >>> round(g.link3_mass, 4)                 # ρ π r² L of the aluminium link
+    0.6913
     """
 
     base_radius: float = 0.175
@@ -71,6 +109,7 @@ class RRRUGeometry:
     E: float = 6.9e8
     nu: float = 0.3
     density: float = 2700.0                # link 3 (aluminium)
+    damping: float = 0.0                   # link 3 Kelvin–Voigt coefficient (s)
     gauges: tuple = (0.2, 0.4075, 0.6)     # from the upper joint of link 3 (m)
     azimuths: tuple = field(default_factory=lambda: tuple(np.radians([0.0, 120.0, 240.0])))
 
@@ -79,7 +118,24 @@ class RRRUGeometry:
         return self.density * math.pi * self.link3_radius**2 * self.link3_length
 
     def limb_frame(self, i):
-        """(A1, e_r, a, e_z) of limb i: motor point (m) and the limb's unit vectors."""
+        """Motor point and unit vectors of limb i.
+
+        Parameters
+        ----------
+        i : int
+            Limb index 0, 1, 2.
+
+        Returns
+        -------
+        A1 : (3,) ndarray
+            Motor point [m], global frame.
+        e_r : (3,) ndarray
+            Radial unit vector of the limb plane.
+        a : (3,) ndarray
+            Tangential unit vector e_z × e_r (the motor axis).
+        e_z : (3,) ndarray
+            Vertical unit vector.
+        """
         phi = self.azimuths[i]
         e_r = np.array([math.cos(phi), math.sin(phi), 0.0])
         a = np.array([-math.sin(phi), math.cos(phi), 0.0])
@@ -94,7 +150,20 @@ def _u(theta, e_r, e_z):
 
 @dataclass
 class LimbPose:
-    """Joint variables (θ1, ψ, γ) in rad of one limb and its points (m) and axes."""
+    """Joint variables and joint points of one limb.
+
+    Parameters
+    ----------
+    x : (3,) ndarray
+        (θ1, ψ, γ) [rad]: actuated angle and angle of link 2 about a from the horizontal
+        (positive downwards), and the out-of-plane angle of link 3 about b.
+    A1, B, A2, A4 : (3,) ndarray
+        Motor point, elbow, knee and platform joint [m], global frame.
+    a : (3,) ndarray
+        Motor (and elbow) axis.
+    b : (3,) ndarray
+        Knee axis a × u₂.
+    """
 
     x: np.ndarray
     A1: np.ndarray
@@ -112,7 +181,15 @@ class LimbPose:
 
 @dataclass
 class Pose:
-    """Inverse kinematics of the whole robot at one platform position ``centre`` (m)."""
+    """Inverse kinematics of the whole robot at one platform position.
+
+    Parameters
+    ----------
+    centre : (3,) ndarray
+        Platform centre P [m], global frame.
+    limbs : list of LimbPose
+        The three limbs.
+    """
 
     centre: np.ndarray
     limbs: list
@@ -124,7 +201,23 @@ class Pose:
 
 
 def limb_inverse_kinematics(geometry, i, A4):
-    """Closed-form inverse kinematics of limb i for the platform joint at A4 (m).
+    """Closed-form inverse kinematics of limb i for its platform joint at A4 (elbow outwards).
+
+    γ from the component of A4 − A1 along a, then a planar two-link problem (see the
+    module docstring).
+
+    Parameters
+    ----------
+    geometry : RRRUGeometry
+        The robot's dimensions.
+    i : int
+        Limb index.
+    A4 : (3,) ndarray
+        Platform joint of the limb [m], global frame.
+
+    Returns
+    -------
+    LimbPose
 
     Raises
     ------
@@ -194,14 +287,36 @@ def inverse_kinematics(pose, geometry=None):
 
 
 def limb_rates(geometry, i, x, velocity, acceleration):
-    """ẋ and ẍ of limb i's joint variables x = (θ1, ψ, γ) for the platform velocity and
-    acceleration (m/s, m/s²): differentiate the closure F(x) = A4 − A1 once,
-    F_x ẋ = Ȧ4, and twice, F_x ẍ = Ä4 − Σ F_{x_j x_k} ẋ_j ẋ_k (exact).
+    """First and second time derivatives of a limb's joint variables for a platform motion.
+
+    Differentiates the closure F(x) = A4 − A1 once, F_x ẋ = Ȧ4, and twice,
+    F_x ẍ = Ä4 − Σ F_{x_j x_k} ẋ_j ẋ_k (exact).
+
+    Parameters
+    ----------
+    geometry : RRRUGeometry
+        The robot's dimensions.
+    i : int
+        Limb index.
+    x : (3,) array_like
+        Joint variables (θ1, ψ, γ) [rad] from :func:`limb_inverse_kinematics`.
+    velocity : (3,) ndarray
+        Platform velocity [m/s], global frame.
+    acceleration : (3,) ndarray
+        Platform acceleration [m/s²], global frame.
+
+    Returns
+    -------
+    xd : (3,) ndarray
+        ẋ [rad/s].
+    xdd : (3,) ndarray
+        ẍ [rad/s²].
 
     Raises
     ------
     ModelError
-        At a singular configuration of the limb (F_x singular).
+        At a singular configuration of the limb (links 1 and 2 aligned or link 3 along the
+        motor axis).
     """
     g = geometry
     _, e_r, a, e_z = g.limb_frame(i)
@@ -225,12 +340,23 @@ def limb_rates(geometry, i, x, velocity, acceleration):
 
 
 class ActuatedAngle(StateFunction):
-    """θ1ᵢ(t) (rad) of limb i when the platform centre follows ``trajectory`` (a
-    :class:`~femdyn.motion.trajectories.Trajectory`): closed-form inverse kinematics with
-    exact first and second derivatives (:func:`limb_rates`); for ``Model.drive_angle``.
+    """Actuated angle θ1ᵢ(t) of limb i when the platform centre follows a trajectory.
 
-    Example
-    -------
+    Closed-form inverse kinematics with exact first and second derivatives
+    (:func:`limb_rates`); for ``Model.drive_angle``. Angles from the horizontal, positive
+    downwards (rotation about a).
+
+    Parameters
+    ----------
+    geometry : RRRUGeometry
+        The robot's dimensions.
+    limb : int
+        Limb index.
+    trajectory : Trajectory
+        Platform-centre motion (:class:`~femdyn.motion.trajectories.Trajectory`) [m].
+
+    Examples
+    --------
     >>> from femdyn.motion import LinePath, PathMotion, SCurve
     >>> line = LinePath((0, 0, -0.8), (0.05, 0, -0.8))
     >>> f = ActuatedAngle(RRRUGeometry(), 0, PathMotion(line, SCurve(0.05, 0.5, 2.5, 50.0)))
@@ -244,7 +370,18 @@ class ActuatedAngle(StateFunction):
         self._t, self._state = None, None
 
     def state(self, t):
-        """(θ1, θ̇1, θ̈1) at t (rad, rad/s, rad/s²)."""
+        """Angle, rate and acceleration of the motor at a time (cached for repeated calls at one t).
+
+        Parameters
+        ----------
+        t : float
+            Time [s].
+
+        Returns
+        -------
+        tuple of float
+            (θ1 [rad], θ̇1 [rad/s], θ̈1 [rad/s²]).
+        """
         if t != self._t:
             P, V, A = self.trajectory.state(t)
             pose = limb_inverse_kinematics(self.geometry, self.limb, P + self.offset)
@@ -255,26 +392,31 @@ class ActuatedAngle(StateFunction):
 
 @dataclass
 class RRRU:
-    """Handles of a built 3-RRRU model.
+    """Handles of a built 3-RRRU model (returned by :func:`rrru`).
 
-    Attributes
+    Parameters
     ----------
     model : Model
+        The model (not yet assembled).
     geometry : RRRUGeometry
+        Its dimensions.
     pose : Pose
         Inverse kinematics of the initial configuration.
     motors : list of str
-        The actuated revolute joints (limb order); angles from the horizontal (rad).
+        The actuated revolute joints (limb order); angles from the horizontal [rad].
     links : list of dict
         Per limb the names of link 1, link 2 (rigid bodies), link 3 (rigid beam or ANCF
         element set), the Hooke joint and, for a flexible link 3, the revolute "knee"
-        joining it to link 2 (None when rigid: links sharing a point and an axis node
-        form a revolute pair without equations, as links 1 and 2 do at the elbow).
+        joining it to link 2 (None when rigid: links sharing a point and an axis node form
+        a revolute pair without equations, as links 1 and 2 do at the elbow).
     platform : str
-        The platform body; ``centre`` is its centre (end effector) at t = 0 (m).
+        The platform body.
+    centre : (3,) ndarray
+        Its centre (end effector) at t = 0 [m].
     gauges : list of str
         Strain sensors (flexible links): "gauge {limb}.{k}" at ``geometry.gauges``.
     flexible : bool
+        Whether link 3 is an ANCF beam.
     """
 
     model: Model
@@ -394,7 +536,8 @@ def _limb(m, g, i, limb, platform, flexible, n_elements):
     m.fix(a, name=f"elbow axis {i}")
     if flexible:
         beam = m.straight_beam(f"link3_{i}", limb.A2, limb.A4, n_elements, E=g.E, rho=g.density,
-                               section=sections.circular(g.link3_radius), element="beam", nu=g.nu, y_axis=limb.b)
+                               section=sections.circular(g.link3_radius), element="beam", nu=g.nu, y_axis=limb.b,
+                               damping=g.damping)
         lower = f"link3_{i}.{n_elements}"
         m.revolute(f"knee_{i}", f"link2_{i}", f"link3_{i}.0", limb.A2, limb.b)
         link3, knee = beam.name, f"knee_{i}"
@@ -409,7 +552,7 @@ def _limb(m, g, i, limb, platform, flexible, n_elements):
 
 def _gauges(m, g, i, beam, limb, n_elements):
     """Strain gauges on the outer wall of link 3 (the side facing away from the robot's
-    axis) at the seed's distances from its upper joint."""
+    axis) at the distances of Liu et al. 2018 from its upper joint."""
     d = (limb.A4 - limb.A2) / g.link3_length
     e_y = limb.b - d * (d @ limb.b)
     e_y /= np.linalg.norm(e_y)

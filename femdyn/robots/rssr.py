@@ -17,8 +17,32 @@ COUPLER_END = ROCKER_PIVOT + ROCKER * np.array([0.0, np.cos(np.radians(170)), np
 
 
 def rssr_model(speed=2 * np.pi, ramp=0.5, gravity=(0.0, 0.0, -9.81)):
-    """Build the RSSR model; the crank angle follows a quintic start over ``ramp`` s to
-    ``speed`` rad/s, then constant speed."""
+    """Build the spatial RSSR four-bar linkage, the built-in demonstration model.
+
+    Crank (revolute to ground about z), coupler with ball joints at both ends, rocker
+    (revolute to ground about x); the crank angle follows a quintic start over ``ramp`` to
+    ``speed``, then turns at constant speed. Sensors: crank and rocker angles, the coupler's
+    middle point and the motor reaction.
+
+    Parameters
+    ----------
+    speed : float, optional
+        Final crank speed [rad/s].
+    ramp : float, optional
+        Duration of the start-up [s].
+    gravity : (3,) array_like, optional
+        Gravity [m/s²], global frame.
+
+    Returns
+    -------
+    Model
+        Not yet assembled.
+
+    Examples
+    --------
+    >>> rssr_model().assemble().degrees_of_freedom()      # driven: no free motion
+    0
+    """
     m = Model("rssr four-bar", gravity=gravity)
     O, A = m.point("O", (0, 0, 0)), m.point("A", (CRANK, 0, 0))
     B, C = m.point("B", COUPLER_END), m.point("C", ROCKER_PIVOT)

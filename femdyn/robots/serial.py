@@ -30,7 +30,27 @@ PUMA_INERTIA = [(0.175, 0.175, 0.35), (0.13, 0.524, 0.539), (0.066, 0.0125, 0.06
 
 
 def puma560(gravity=(0.0, 0.0, -9.81)):
-    """PUMA 560 (6 revolute joints about each frame's z axis), parameters in the module doc."""
+    """The PUMA 560 arm as a kinematic tree (6 revolute joints about each frame's z axis).
+
+    Modified Denavit–Hartenberg kinematics and link inertias of Armstrong, Khatib & Burdick
+    1986 (see the module docstring; motor inertias and gear ratios left out).
+
+    Parameters
+    ----------
+    gravity : (3,) array_like, optional
+        Gravity [m/s²], world frame.
+
+    Returns
+    -------
+    TreeModel
+        Bodies ``link1`` … ``link6``.
+
+    Examples
+    --------
+    >>> model = puma560()
+    >>> model.nv, round(float(model.mass.sum()), 2)
+    (6, 24.45)
+    """
     rows = []
     for i, ((alpha, a, d), m, c, I) in enumerate(zip(PUMA_MDH, PUMA_MASS, PUMA_COM, PUMA_INERTIA)):
         Rx = rotation_about([1, 0, 0], alpha)                 # Rx(α) Tx(a) Rz(θ) Tz(d) = Tx(a) Rx(α) Tz(d) Rz(θ)
@@ -41,7 +61,27 @@ def puma560(gravity=(0.0, 0.0, -9.81)):
 
 
 def rod_inertia(mass, length, radius):
-    """(Ixx, Iyy, Izz) of a solid cylinder along x about its centre (kg·m²)."""
+    """Principal inertias of a solid cylinder along x about its centre.
+
+    Parameters
+    ----------
+    mass : float
+        Mass [kg].
+    length : float
+        Length [m].
+    radius : float
+        Radius [m].
+
+    Returns
+    -------
+    tuple of float
+        (Ixx, Iyy, Izz) = (m r²/2, m(3r² + L²)/12, m(3r² + L²)/12) [kg·m²].
+
+    Examples
+    --------
+    >>> rod_inertia(2.0, 1.0, 0.0)
+    (0.0, 0.16666666666666666, 0.16666666666666666)
+    """
     transverse = mass * (3 * radius**2 + length**2) / 12
     return mass * radius**2 / 2, transverse, transverse
 
@@ -59,8 +99,25 @@ SPACECRAFT = dict(mass=500.0, inertia=(83.33, 83.33, 83.33, 0, 0, 0), half_size=
 def space_arm(floating=False):
     """The 7-DOF space manipulator of Qiu et al., no gravity.
 
-    Fixed base: joint 1 at the world origin. Floating: a 500 kg, 1 m cube spacecraft on a
-    free joint (body 'base'), with joint 1 on the centre of its +x face.
+    The link table of the paper is not available; femdyn's choice (module constants): 7
+    revolute joints — yaw (z), pitch (y), roll (x, along the link), pitch, roll, pitch,
+    roll — an S-R-S arm stretched along x at q = 0, links solid cylinders of radius 0.08 m.
+
+    Parameters
+    ----------
+    floating : bool, optional
+        False: joint 1 at the world origin (fixed base). True: a 500 kg, 1 m cube spacecraft
+        on a free joint (body 'base'), joint 1 on the centre of its +x face.
+
+    Returns
+    -------
+    TreeModel
+
+    Examples
+    --------
+    >>> model = space_arm(floating=True)
+    >>> model.n, model.nq, model.nv                 # base quaternion: 7 coordinates, 6 velocities
+    (8, 14, 13)
     """
     axes = {"x": (1.0, 0.0, 0.0), "y": (0.0, 1.0, 0.0), "z": (0.0, 0.0, 1.0)}
     bodies, parent, offset = [], "world", (0.0, 0.0, 0.0)
@@ -75,8 +132,26 @@ def space_arm(floating=False):
 
 
 def space_arm_desired(t):
-    """Qiu et al.'s desired joint path q_d = (sin t, cos t, 0.5 sin t, 0.5 cos t, sin t, cos t,
-    0.5 sin t) rad with its first two derivatives (rad/s, rad/s²)."""
+    """Qiu et al.'s desired joint path with its first two derivatives.
+
+    q_d = (sin t, cos t, 0.5 sin t, 0.5 cos t, sin t, cos t, 0.5 sin t).
+
+    Parameters
+    ----------
+    t : float
+        Time [s].
+
+    Returns
+    -------
+    q, v, a : (7,) ndarray
+        Desired angles [rad], rates [rad/s] and accelerations [rad/s²].
+
+    Examples
+    --------
+    >>> q, v, a = space_arm_desired(0.0)
+    >>> q.tolist()
+    [0.0, 1.0, 0.0, 0.5, 0.0, 1.0, 0.0]
+    """
     amp = np.array([1, 1, 0.5, 0.5, 1, 1, 0.5])
     cos_phase = np.array([0, 1, 0, 1, 0, 1, 0], bool)
     q = np.where(cos_phase, amp * np.cos(t), amp * np.sin(t))
@@ -126,10 +201,29 @@ DUAL_ARM_POINTERS = {
 
 
 def dual_arm_links(configuration, renumber=None):
-    """Configuration parameters (list of :class:`Link`) of Wang et al.'s dual-arm spacecraft.
+    """Configuration parameters of Wang et al.'s planar dual-arm spacecraft.
 
-    configuration: 1, 2, 3 or 'loop'. renumber: optional dict old ID → new ID (a
-    permutation) to check that numbering does not matter.
+    Base (square plate, link 1) and two three-link arms (links 2–4 and 5–7); configurations 2
+    and 3 re-attach links, 'loop' holds a target bar (link 8) with both arms (see
+    ``DUAL_ARM_POINTERS``; femdyn's dimensions, the paper's are not available).
+
+    Parameters
+    ----------
+    configuration : {1, 2, 3, "loop"}
+        Which configuration.
+    renumber : dict, optional
+        Old ID → new ID (a permutation), to check that the numbering does not matter.
+
+    Returns
+    -------
+    list of Link
+        For :func:`~femdyn.solvers.recursive.topology.build_topology`.
+
+    Examples
+    --------
+    >>> from femdyn.solvers.recursive import build_topology
+    >>> build_topology(dual_arm_links(1)).tree.n, len(build_topology(dual_arm_links("loop")).cuts)
+    (7, 1)
     """
     table = DUAL_ARM_POINTERS[configuration]
     new = renumber or {}

@@ -32,10 +32,27 @@ from ..robots.rrru import ActuatedAngle, RRRUGeometry, rrru
 
 @dataclass
 class CircleMotion:
-    """The platform centre's motion of the study: a circle (centre, radius (m), plane
-    normal, start angle (rad)) at a cruise speed (m/s) with jerk-limited S-curve start and
-    stop (acceleration and jerk limits, m/s², m/s³); Liu et al. 2018: Z = −0.8 m, 0.1 m,
-    0.5 m/s."""
+    """The platform centre's motion of the study: a circle at a cruise speed with S-curve start and stop.
+
+    Liu et al. 2018: Z = −0.8 m, radius 0.1 m, 0.5 m/s.
+
+    Parameters
+    ----------
+    centre : (3,) tuple
+        Centre of the circle [m], global frame.
+    radius : float
+        Radius [m].
+    normal : (3,) tuple
+        Normal of the circle's plane (the sense of travel is right-handed about it).
+    start_angle : float
+        Angle of the start point on the circle [rad].
+    speed : float
+        Cruise speed [m/s].
+    acceleration : float
+        Acceleration limit of the S-curve [m/s²].
+    jerk : float
+        Jerk limit of the S-curve [m/s³].
+    """
 
     centre: tuple = (0.0, 0.0, -0.8)
     radius: float = 0.1
@@ -48,29 +65,32 @@ class CircleMotion:
 
 @dataclass
 class RigidStudyConfig(CircleMotion):
-    """Parameters of the study (SI units).
+    """Parameters of the rigid 3-RRRU study (SI units); the circle fields of :class:`CircleMotion` first.
 
-    Attributes
+    Parameters
     ----------
-    centre, radius, normal, start_angle
-        The circle of the platform centre (m, m, -, rad); Liu et al. 2018: (0, 0, −0.8), 0.1.
-    speed, acceleration, jerk
-        Cruise speed (m/s, Liu et al. 2018: 0.5) and the S-curve limits (m/s², m/s³).
-    h, rho_inf, tol_dynamic
-        Time step (s), generalized-α ρ∞ (0.5 damps the algorithmic transient after
-        each jerk step of the profile within a few steps) and the Newton tolerance on the
-        relative dynamic residual (1e-10: the multipliers, i.e. the torques, are only as
-        accurate as the dynamic equations are solved; at the default 1e-6 single steps
-        stop with torque errors of 1e-2 N·m).
-    payload, gravity
-        Point mass on the platform (kg) and gravity (m/s²).
-    geometry
-        :class:`~femdyn.robots.rrru.RRRUGeometry` (defaults of docs/rrru.md).
-    replay
+    centre, radius, normal, start_angle, speed, acceleration, jerk
+        The circle and its S-curve (see :class:`CircleMotion`).
+    h : float
+        Time step [s].
+    rho_inf : float
+        Generalized-α ρ∞ (0.5 damps the algorithmic transient after each jerk step of the
+        profile within a few steps).
+    tol_dynamic : float
+        Newton tolerance on the relative dynamic residual (1e-10: the multipliers, i.e. the
+        torques, are only as accurate as the dynamic equations are solved; at the default
+        1e-6 single steps stop with torque errors of 1e-2 N·m).
+    payload : float
+        Point mass on the platform [kg].
+    gravity : (3,) tuple
+        Gravity [m/s²], global frame.
+    geometry : RRRUGeometry
+        The robot (defaults of docs/rrru.md).
+    replay : bool
         Also run forward dynamics with the tabulated torques.
-    reference_every
+    reference_every : int
         Compare the torques with the instantaneous solution at every k-th sample.
-    output
+    output : str or None
         Folder for figures and results (None: nothing written).
     """
 
@@ -88,10 +108,24 @@ class RigidStudyConfig(CircleMotion):
 def study_config(config=None):
     """A :class:`RigidStudyConfig` from None, a config or a dict of its fields.
 
+    Parameters
+    ----------
+    config : RigidStudyConfig, dict or None
+        The settings (None: the defaults).
+
+    Returns
+    -------
+    RigidStudyConfig
+
     Raises
     ------
     ModelError
         Unknown keys (named, with the known ones).
+
+    Examples
+    --------
+    >>> study_config({"payload": 1.6}).payload
+    1.6
     """
     if config is None:
         return RigidStudyConfig()
@@ -105,16 +139,53 @@ def study_config(config=None):
 
 
 def circle_motion(config):
-    """The platform-centre trajectory: circle × S-curve (one turn, rest to rest)."""
+    """The platform-centre trajectory of the study: circle × S-curve, one turn, rest to rest.
+
+    Parameters
+    ----------
+    config : CircleMotion
+        The circle and its speed limits (any config deriving from it).
+
+    Returns
+    -------
+    PathMotion
+        Position, velocity and acceleration of the platform centre [m, m/s, m/s²].
+
+    Raises
+    ------
+    ModelError
+        A speed the S-curve cannot reach on the circle.
+
+    Examples
+    --------
+    >>> motion = circle_motion(RigidStudyConfig())
+    >>> round(motion.end, 2), motion.position(0.0).round(6).tolist()
+    (1.51, [0.1, 0.0, -0.8])
+    """
     circle = CirclePath(config.centre, config.radius, config.normal, config.start_angle)
     profile = SCurve(circle.length, config.speed, config.acceleration, config.jerk, exact_speed=True)
     return PathMotion(circle, profile)
 
 
 def driven_robot(config, motion):
-    """The rigid robot at the start of ``motion`` with its motor angles driven along the
-    inverse kinematics; sensors: ``torque {i}.torque`` (N·m on link 1 about a),
-    ``motor {i}.angle/.rate`` and the platform centre ``P.x, …``."""
+    """The rigid robot at the start of a motion with its motor angles driven along the inverse kinematics.
+
+    The drives' multipliers are the motor torques (Liu et al. 2018, eq. 14 with the actuated
+    angles prescribed). Sensors: ``torque {i}.torque`` (N·m on link 1 about a),
+    ``motor {i}.angle``/``.rate`` and the platform centre ``P.x``, ``P.y``, ``P.z``.
+
+    Parameters
+    ----------
+    config : RigidStudyConfig
+        Payload, gravity and geometry.
+    motion : PathMotion
+        The platform-centre motion (:func:`circle_motion`).
+
+    Returns
+    -------
+    RRRU
+        The robot handles; its model is not yet assembled.
+    """
     robot = rrru(pose=motion.position(motion.start), payload=config.payload, gravity=config.gravity,
                  geometry=config.geometry)
     m = robot.model
@@ -127,12 +198,29 @@ def driven_robot(config, motion):
 
 
 def servo_robot(config, motion, flexible=False, n_elements=8):
-    """The robot at the start of ``motion`` set up for servo-constraint inverse dynamics
-    (Liu et al. 2018, eq. 14; Blajer & Kołodziejczyk 2004): an actuator with unknown
-    torque in each motor joint and the platform centre prescribed along ``motion`` (three
-    servo rows). Sensors: ``actuator {i}.torque`` (N·m on link 1 about a), ``P.x, …``.
+    """The robot at the start of a motion set up for servo-constraint inverse dynamics.
+
+    Liu et al. 2018, eq. 14; Blajer & Kołodziejczyk 2004: an actuator with unknown torque in
+    each motor joint and the platform centre prescribed along ``motion`` (three servo rows).
+    Sensors: ``actuator {i}.torque`` (N·m on link 1 about a) and ``P.x``, ``P.y``, ``P.z``.
     With ``flexible`` the links 3 are ANCF beams (non-collocated: see
-    :mod:`femdyn.model.actuators` for the index and the damping it needs)."""
+    :mod:`femdyn.model.actuators` for the index and the damping it needs).
+
+    Parameters
+    ----------
+    config : RigidStudyConfig or StudyConfig
+        Payload, gravity and geometry.
+    motion : PathMotion
+        The platform-centre motion.
+    flexible : bool, optional
+        ANCF links 3.
+    n_elements : int, optional
+        Elements per flexible link.
+
+    Returns
+    -------
+    RRRU
+    """
     robot = rrru(pose=motion.position(motion.start), flexible=flexible, n_elements=n_elements, payload=config.payload,
                  gravity=config.gravity, geometry=config.geometry)
     m = robot.model
@@ -144,9 +232,27 @@ def servo_robot(config, motion, flexible=False, n_elements=8):
 
 
 def instantaneous_torques(system, robot, q, v, t):
-    """Motor torques (n, 3) from M q̈ + Φ_qᵀλ = Q, Φ_q q̈ = γ solved at each recorded state
-    (velocities projected on Φ_q v = −Φ_t first): the inverse dynamics of a rigid robot
-    without any time integration."""
+    """Motor torques from the rigid DAE solved at each recorded state, without time integration.
+
+    M q̈ + Φ_qᵀλ = Q, Φ_q q̈ = γ at each state, velocities projected on Φ_q v = −Φ_t first;
+    an angle drive's multiplier is minus its torque.
+
+    Parameters
+    ----------
+    system : System
+        The assembled driven robot (:func:`driven_robot`).
+    robot : RRRU
+        Its handles.
+    q, v : (k, n) ndarray
+        Recorded coordinates and velocities.
+    t : (k,) ndarray
+        Their times [s].
+
+    Returns
+    -------
+    (k, 3) ndarray
+        Torques [N·m] on link 1 about the motor axis a.
+    """
     from femdyn.solvers.initial import accelerations_and_multipliers, consistent_velocities
     rows = [system.joint_rows[f"drive {i}"][0] for i in range(len(robot.motors))]
     out = []
@@ -158,14 +264,45 @@ def instantaneous_torques(system, robot, q, v, t):
 
 
 def power_balance(t, torques, rates, energy, breakpoints, margin):
-    """Relative errors of the power balance Σ τᵢθ̇ᵢ = dE/dt: pointwise (dE/dt by central
-    differences, at samples more than ``margin`` s from the profile's jerk steps: there
-    the difference quotient straddles a kink of the power and the integrator's
-    accelerations carry an O(h) transient that generalized-α damps within a few steps),
-    and integrated (work–energy theorem, trapezoid rule, all samples)."""
+    """Relative errors of the power balance Σ τᵢθ̇ᵢ = dE/dt, pointwise and integrated.
+
+    Pointwise: dE/dt by central differences, at samples more than ``margin`` from the
+    profile's jerk steps (there the difference quotient straddles a kink of the power and
+    the integrator's accelerations carry an O(h) transient that generalized-α damps within
+    a few steps). Integrated: the work–energy theorem, trapezoid rule, all samples.
+
+    Parameters
+    ----------
+    t : (k,) ndarray
+        Times [s].
+    torques : (k, 3) ndarray
+        Motor torques [N·m].
+    rates : (k, 3) ndarray
+        Motor rates [rad/s].
+    energy : (k,) ndarray
+        Kinetic plus gravity potential energy [J].
+    breakpoints : array_like
+        Times of the jerk steps of the profile [s].
+    margin : float
+        Samples closer than this to a breakpoint are left out of the pointwise test [s].
+
+    Returns
+    -------
+    dict
+        ``power_max`` [W], ``power_balance_error`` and ``work_energy_error`` (relative).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = np.linspace(0.0, 1.0, 101)
+    >>> rates = np.column_stack([t, 0 * t, 0 * t])               # τ = 2 N·m, θ̇ = t: E = t²
+    >>> errors = power_balance(t, np.full((101, 3), 2.0), rates, t**2, [], 0.0)
+    >>> errors["work_energy_error"] < 1e-12
+    True
+    """
     power = np.sum(torques * rates, axis=1)
     dE = np.gradient(energy, t)
-    far = np.min(np.abs(t[:, None] - np.asarray(breakpoints)[None, :]), axis=1) > margin
+    far = np.min(np.abs(t[:, None] - np.asarray(breakpoints, float)[None, :]), axis=1, initial=np.inf) > margin
     work = np.concatenate([[0.0], np.cumsum(0.5 * (power[1:] + power[:-1]) * np.diff(t))])
     change = energy - energy[0]
     return {"power_max": float(np.abs(power).max()),
@@ -174,8 +311,26 @@ def power_balance(t, torques, rates, energy, breakpoints, margin):
 
 
 def replay_torques(config, motion, t, torques):
-    """Forward dynamics of the rigid robot driven by the torques (cubic splines through
-    the samples); returns (Results, platform-centre error (n,) in m)."""
+    """Forward dynamics of the rigid robot driven by tabulated torques (cubic splines through the samples).
+
+    Parameters
+    ----------
+    config : RigidStudyConfig
+        Payload, gravity, geometry, step and Newton settings.
+    motion : PathMotion
+        The motion whose start is the initial pose and whose end the end time.
+    t : (k,) ndarray
+        Sample times [s].
+    torques : (k, 3) ndarray
+        Motor torques [N·m].
+
+    Returns
+    -------
+    results : Results
+        The forward run.
+    error : (k',) ndarray
+        Distance of the platform centre from the prescribed motion [m] at each step.
+    """
     from femdyn.solvers.generalized_alpha import integrate
     robot = rrru(pose=motion.position(motion.start), payload=config.payload, gravity=config.gravity,
                  geometry=config.geometry)
@@ -271,8 +426,23 @@ def rigid_inverse_dynamics(config=None):
 
 
 def rigid_figures(study, folder):
-    """Write ``torques.png`` (motor torques vs time) and ``path.png`` (platform path
-    against the circle, tracking errors) to ``folder``; returns their paths."""
+    """Write the study's figures: motor torques and angles, and the platform path.
+
+    ``torques.png`` (motor torques and angles against time) and ``path.png`` (platform path
+    against the circle, tracking errors).
+
+    Parameters
+    ----------
+    study : dict
+        The result of :func:`rigid_inverse_dynamics`.
+    folder : str or path-like
+        Output folder (created).
+
+    Returns
+    -------
+    list of str
+        The two paths.
+    """
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -309,16 +479,25 @@ def rigid_figures(study, folder):
 
 
 def flexible_statics(config=None, n_elements=8, load_steps=1):
-    """Static equilibrium under gravity of the robot with ANCF link 3 (``n_elements``
-    fully parameterized beam elements each) at the start of the study's circle, motors
-    locked at their inverse-kinematics angles; the rigid robot's holding torques for
-    comparison.
+    """Static equilibrium under gravity of the robot with ANCF links 3, motors locked.
+
+    At the start of the study's circle, motors locked at their inverse-kinematics angles;
+    the rigid robot's holding torques for comparison.
+
+    Parameters
+    ----------
+    config : RigidStudyConfig or dict, optional
+        The settings (payload, gravity, geometry).
+    n_elements : int, optional
+        Fully parameterized beam elements per link 3.
+    load_steps : int, optional
+        Load levels of :func:`~femdyn.solvers.static.static_equilibrium`.
 
     Returns
     -------
     dict
         ``coordinates``, ``equations``, ``degrees_of_freedom`` (unlocked), holding torques
-        ``torques`` and ``rigid_torques`` (N·m), platform-centre ``displacement`` (m),
+        ``torques`` and ``rigid_torques`` [N·m], platform-centre ``displacement`` [m],
         ``gauges`` (strain of each gauge), ``converged`` and, on failure, ``error``.
     """
     from femdyn.solvers.static import static_equilibrium

@@ -23,14 +23,44 @@ DISTANCES = {"SG200": 0.2, "SG407": 0.4075, "SG600": 0.6}                       
 
 
 def rig_config(duration=0.0, n_elements=8):
-    """The study configuration of the paper's experiment: E = 6.9e10 Pa, 1.6 kg payload."""
+    """The study configuration of the paper's experiment: E = 6.9e10 Pa, 1.6 kg payload.
+
+    Parameters
+    ----------
+    duration : float, optional
+        Simulated time [s]; 0 runs the whole circle.
+    n_elements : int, optional
+        ANCF beam elements per flexible link.
+
+    Returns
+    -------
+    StudyConfig
+        No ParaView output.
+
+    Examples
+    --------
+    >>> rig_config().payload, rig_config().geometry.E
+    (1.6, 69000000000.0)
+    """
     return StudyConfig(duration=duration, n_elements=n_elements, payload=1.6, geometry=RRRUGeometry(E=6.9e10),
                        paraview_every=0)
 
 
 def outer_wall_angle(robot, limb=0):
-    """Angle (degrees, from the section's +y axis towards +z) of the point of limb
-    ``limb``'s link 3 wall facing away from the robot's axis."""
+    """Wall angle of the side of a limb's link 3 facing away from the robot's axis.
+
+    Parameters
+    ----------
+    robot : RRRU
+        The robot handles (initial pose and geometry).
+    limb : int, optional
+        Limb index.
+
+    Returns
+    -------
+    float
+        Angle [deg] from the section's +y axis towards +z (as :class:`~femdyn.reports.gauges.Gauge` takes it).
+    """
     pose, g = robot.pose.limbs[limb], robot.geometry
     d = (pose.A4 - pose.A2) / np.linalg.norm(pose.A4 - pose.A2)
     e_y = pose.b - d * (d @ pose.b)
@@ -41,7 +71,34 @@ def outer_wall_angle(robot, limb=0):
 
 
 def gauge_map(folder, wall_angle_deg, balance_time=0.0):
-    """Write ``gauges.toml`` and ``peaks.csv`` (the paper's peaks) to ``folder``; returns their paths."""
+    """Write the gauge map (TOML) and the paper's measured peaks (CSV) of the experiment.
+
+    Three axial gauges on limb 1's link 3 at 200, 407.5 and 600 mm from its upper joint;
+    peak tolerances 100 %.
+
+    Parameters
+    ----------
+    folder : str or path-like
+        Output folder (created).
+    wall_angle_deg : float
+        Wall angle of the gauges [deg] (:func:`outer_wall_angle`).
+    balance_time : float, optional
+        Zero-balancing instant [s].
+
+    Returns
+    -------
+    map_path, peaks_path : str
+        ``gauges.toml`` and ``peaks.csv`` in ``folder``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from femdyn.formats.measurements import read_gauge_map
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     map_path, _ = gauge_map(folder, 90.0)
+    ...     [g.distance for g in read_gauge_map(map_path).gauges()]
+    [0.2, 0.4075, 0.6]
+    """
     os.makedirs(folder, exist_ok=True)
     lines = ['[comparison]', 'title = "3-RRRU test rig: limb 1 flexible link, axial gauges (Liu et al. 2018)"',
              f"balance_time = {balance_time}", "link_length = 0.815", "", "[tolerances]",
@@ -59,12 +116,24 @@ def gauge_map(folder, wall_angle_deg, balance_time=0.0):
 
 
 def run_test_rig(folder, config=None, progress=False):
-    """Flexible inverse dynamics of the test rig with the paper's gauges; writes
-    ``folder/results`` (read by ``femdyn report strain``), ``gauges.toml`` and ``peaks.csv``.
+    """Flexible inverse dynamics of the test rig with the paper's gauges.
+
+    Writes ``folder/results`` (read by ``femdyn report strain``), ``gauges.toml`` and
+    ``peaks.csv``; the run starts from the static equilibrium under gravity.
+
+    Parameters
+    ----------
+    folder : str or path-like
+        Output folder.
+    config : StudyConfig, optional
+        Default :func:`rig_config`.
+    progress : bool, optional
+        Show a progress bar.
 
     Returns
     -------
-    (results folder, gauge map path, peaks path)
+    tuple of str
+        (results folder, gauge map path, peaks path).
     """
     from femdyn.solvers.generalized_alpha import Options, integrate
     from femdyn.solvers.static import static_equilibrium

@@ -26,7 +26,7 @@ from ..motion import Tabulated
 from ..robots.rrru import RRRUGeometry, rrru
 from .rrru import CircleMotion, circle_motion, servo_robot
 
-PAPER = {   # Liu et al. 2018, section 4 (digest in the project's shared notes)
+PAPER = {   # Liu et al. 2018, section 4
     "forward_deviation_x": "up to 8.7e-3 m",
     "forward_deviation_yz": "below 2e-3 m",
     "inverse_tracking_error": "< 2e-11 m",
@@ -41,36 +41,35 @@ PAPER = {   # Liu et al. 2018, section 4 (digest in the project's shared notes)
 
 @dataclass
 class StudyConfig(CircleMotion):
-    """Parameters of the study (SI units; angles in rad).
+    """Parameters of the 3-RRRU study (SI units; angles in rad).
 
-    Attributes
+    Parameters
     ----------
-    centre, radius, normal, start_angle
-        Circle of the platform centre (m).
-    speed, acceleration, jerk
-        Cruise speed (m/s) and S-curve limits (m/s², m/s³).
-    duration
-        Simulated time (s); 0 runs the whole circle (1.51 s with the defaults).
-    h
-        Time step (s).
-    rigid_rho_inf, flexible_rho_inf
+    centre, radius, normal, start_angle, speed, acceleration, jerk
+        Circle of the platform centre and its S-curve (see
+        :class:`~femdyn.studies.rrru.CircleMotion`).
+    duration : float
+        Simulated time [s]; 0 runs the whole circle (1.51 s with the defaults).
+    h : float
+        Time step [s].
+    rigid_rho_inf, flexible_rho_inf : float
         Generalized-α ρ∞ of the rigid and the flexible runs (the flexible inverse problem
         is non-collocated and needs strong damping: 0).
-    tol_rigid, tol_flexible
-        Newton tolerance on the relative dynamic residual (the torques are only as
-        accurate as the dynamics are solved; a flexible model's round-off floor is higher).
-    n_elements
+    tol_rigid, tol_flexible : float
+        Newton tolerance on the relative dynamic residual (the torques are only as accurate
+        as the dynamics are solved; a flexible model's round-off floor is higher).
+    n_elements : int
         ANCF beam elements per flexible link.
-    payload
-        Point mass on the platform (kg); 1.6 on the paper's test rig.
-    gravity
-        m/s².
-    forward, inverse
+    payload : float
+        Point mass on the platform [kg]; 1.6 on the paper's test rig.
+    gravity : (3,) tuple
+        Gravity [m/s²].
+    forward, inverse : bool
         Run part (b), part (c).
-    paraview_every
+    paraview_every : int
         Every k-th step of the flexible inverse run goes to the ParaView series (0: none).
-    geometry
-        :class:`~femdyn.robots.rrru.RRRUGeometry` (E = 6.9e8 Pa in the paper's simulation).
+    geometry : RRRUGeometry
+        The robot (E = 6.9e8 Pa in the paper's simulation).
     """
 
     duration: float = 0.0
@@ -156,12 +155,14 @@ def run_study(config=None, output=None, progress=False):
                             q0=q0, progress=progress)
         flexible_torques = _torques(inverse)
         cruise = _cruise(inverse.t, motion)
-        tilt = np.degrees(_tilt(inverse, system))
+        tilt = np.degrees(_tilt(inverse, system, inverse.q[0]))
         summary.update(
             inverse_tracking_error=_tracking(inverse, motion).max(),
             inverse_torque_min=float(flexible_torques.min()), inverse_torque_max=float(flexible_torques.max()),
             torque_difference=float(np.abs(flexible_torques - torques[:len(inverse.t)]).max()),
             tilt_start_stop_deg=float(tilt[~cruise].max()), tilt_cruise_deg=float(tilt[cruise].max(initial=0.0)),
+            static_tilt_deg=float(np.degrees(_tilt(inverse, system)[0])),
+            torque_difference_at_rest=float(np.abs(flexible_torques[0] - torques[0]).max()),
             mid_link_deformation=float(_mid_deflection(inverse, system, robot).max()),
             shear_angle_deg=float(np.degrees(_shear(inverse)).max()),
             gauge_strain_peaks={name: [float(inverse[name].max()), float(inverse[name].min())]
@@ -176,8 +177,8 @@ def run_study(config=None, output=None, progress=False):
 
 HEADLINE = ("rigid_torque_min", "rigid_torque_max", "forward_deviation_x", "forward_deviation_yz",
             "forward_tilt_deg", "inverse_tracking_error", "inverse_torque_min", "inverse_torque_max",
-            "torque_difference", "tilt_start_stop_deg", "tilt_cruise_deg", "mid_link_deformation",
-            "shear_angle_deg")
+            "torque_difference", "torque_difference_at_rest", "static_tilt_deg", "tilt_start_stop_deg",
+            "tilt_cruise_deg", "mid_link_deformation", "shear_angle_deg")
 
 
 def headline(summary):
@@ -262,10 +263,13 @@ def _tracking(results, motion):
     return np.linalg.norm(_positions(results) - _targets(results, motion), axis=1)
 
 
-def _tilt(results, system):
-    """Angle (rad) between the platform normal and its initial direction (global z)."""
-    start = system.nodes["platform.n"].start
-    return np.arccos(np.clip(results.q[:, start + 2], -1.0, 1.0))
+def _tilt(results, system, q_reference=None):
+    """Angle (rad) of the platform normal from its direction in ``q_reference`` (by default
+    the rigid robot's, global z) at each sample."""
+    n = system.nodes["platform.n"]
+    reference = np.array([0.0, 0.0, 1.0]) if q_reference is None else q_reference[n.dofs]
+    cosine = results.q[:, n.dofs] @ reference / np.linalg.norm(reference)
+    return np.arccos(np.clip(cosine, -1.0, 1.0))
 
 
 def _cruise(t, motion):
@@ -318,18 +322,31 @@ def _write(folder, config, summary, rigid, forward, inverse, system):
 
 
 def summary_table(summary):
-    """The study's figures beside the paper's, as a Markdown table."""
+    """The study's figures beside the paper's, as a Markdown table.
+
+    Parameters
+    ----------
+    summary : dict
+        The ``summary`` of :func:`run_study` (missing parts show "not run").
+
+    Returns
+    -------
+    str
+        Markdown: a title line and the table (quantity, femdyn, Liu et al. 2018).
+    """
     def fmt(key, scale=1.0, unit=""):
         return f"{summary[key] * scale:.4g} {unit}".strip() if key in summary else "not run"
     rows = [
         ("forward: end-effector deviation in x", fmt("forward_deviation_x", 1, "m"), PAPER["forward_deviation_x"]),
         ("forward: deviation in y, z", fmt("forward_deviation_yz", 1, "m"), PAPER["forward_deviation_yz"]),
         ("inverse: tracking error", fmt("inverse_tracking_error", 1, "m"), PAPER["inverse_tracking_error"]),
-        ("inverse: platform tilt at start/stop", fmt("tilt_start_stop_deg", 1, "°"), PAPER["tilt_start_stop"]),
-        ("inverse: platform tilt at cruise", fmt("tilt_cruise_deg", 1, "°"), PAPER["tilt_cruise"]),
+        ("inverse: platform tilt at rest (gravity, from vertical)", fmt("static_tilt_deg", 1, "°"), "not reported"),
+        ("inverse: platform tilt from rest, start/stop", fmt("tilt_start_stop_deg", 1, "°"), PAPER["tilt_start_stop"]),
+        ("inverse: platform tilt from rest, cruise", fmt("tilt_cruise_deg", 1, "°"), PAPER["tilt_cruise"]),
         ("inverse: torques", f"{fmt('inverse_torque_min')} … {fmt('inverse_torque_max', 1, 'N·m')}",
          PAPER["torque_range"]),
         ("inverse: torque difference from rigid", fmt("torque_difference", 1, "N·m"), PAPER["torque_difference"]),
+        ("inverse: the same at rest (t = 0)", fmt("torque_difference_at_rest", 1, "N·m"), "not reported"),
         ("inverse: mid-link transverse deformation", fmt("mid_link_deformation", 1e3, "mm"),
          PAPER["mid_link_deformation"]),
         ("inverse: shear angle", fmt("shear_angle_deg", 1, "°"), PAPER["shear_angle"]),

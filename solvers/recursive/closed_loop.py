@@ -55,7 +55,25 @@ ORIENTATION_ROWS = {"spherical": (), "revolute": ((0, 2), (1, 2)),      # (axis 
 
 
 def joint_triad(axis):
-    """3×3 matrix with columns (n1, n2, u): u along ``axis``, n1 from the coordinate axis least aligned with u."""
+    """Right-handed orthonormal triad (n1, n2, u) of a joint axis.
+
+    u along ``axis``, n1 from the coordinate axis least aligned with u, n2 = u × n1.
+
+    Parameters
+    ----------
+    axis : (3,) array_like
+        Joint axis, nonzero (any length).
+
+    Returns
+    -------
+    (3, 3) ndarray
+        Columns n1, n2, u.
+
+    Examples
+    --------
+    >>> joint_triad([0, 0, 2.0]).tolist()
+    [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+    """
     u = np.asarray(axis, float) / np.linalg.norm(axis)
     e = np.eye(3)[np.argmin(np.abs(u))]
     n1 = e - (e @ u) * u
@@ -64,8 +82,17 @@ def joint_triad(axis):
 
 
 def cross(a, b):
-    """a × b over the last axis of 3-vectors or stacks of them (np.cross without its axis bookkeeping, which
-    cost more than the rest of a closure evaluation)."""
+    """Cross product a × b over the last axis of 3-vectors or stacks of them.
+
+    Parameters
+    ----------
+    a, b : (..., 3) ndarray
+        Vectors (broadcast against each other).
+
+    Returns
+    -------
+    (..., 3) ndarray
+    """
     a1, a2, a3 = a[..., 0], a[..., 1], a[..., 2]
     b1, b2, b3 = b[..., 0], b[..., 1], b[..., 2]
     return np.stack([a2 * b3 - a3 * b2, a3 * b1 - a1 * b3, a1 * b2 - a2 * b1], axis=-1)
@@ -83,14 +110,43 @@ def _frame(frame, what):
 
 @dataclass(frozen=True)
 class LoopClosure:
-    """The constraint rows of one cut joint (see the module table).
+    """The constraint rows of one cut joint (see the table of the module docstring).
 
-    kind: 'spherical', 'revolute', 'prismatic' or 'fixed'; a, b: tree indices of the two
-    bodies; frame_a, frame_b: (R, p) of the joint frame in body-a and body-b coordinates
-    (R's columns are the frame axes, p the origin in m); axis: the joint axis in
-    joint-frame coordinates (revolute, prismatic); rows: indices into the kind's candidate
-    rows (point rows first, then orientation rows) that are imposed — all by default,
-    usually chosen by :func:`independent_rows`.
+    Rows are imposed between the joint frame A on body a and the joint frame B on body b,
+    which coincide when the cut joint is at zero; the multipliers' constraint forces Jᵀλ
+    act on body a, their reactions on body b.
+
+    Parameters
+    ----------
+    kind : {"spherical", "revolute", "prismatic", "fixed"}
+        Kind of the cut joint.
+    a : int
+        Tree index of body a.
+    frame_a : tuple
+        (R, p) of the joint frame in body-a coordinates: R's columns are the frame axes,
+        p the origin [m].
+    b : int
+        Tree index of body b (≠ a).
+    frame_b : tuple
+        (R, p) of the joint frame in body-b coordinates.
+    axis : (3,) tuple, optional
+        Joint axis in joint-frame coordinates (revolute, prismatic).
+    rows : tuple of int, optional
+        Indices into the kind's candidate rows (point rows first, then orientation rows)
+        that are imposed — all by default, usually chosen by :func:`independent_rows`.
+
+    Raises
+    ------
+    ModelError
+        For an unknown kind, equal or negative body indices, a zero axis, bad frames or row
+        indices out of range.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> cut = LoopClosure("revolute", 0, (np.eye(3), (1.0, 0, 0)), 1, (np.eye(3), (0, 0, 0)), axis=(0, 1, 0))
+    >>> cut.size                                          # 3 point rows + 2 orientation rows
+    5
     """
     kind: str
     a: int
@@ -165,7 +221,30 @@ def _closure_residual(data, c):
 
 
 def residual(model, data, q, closures):
-    """Φ(q) stacked over the closures: point rows (m), orientation rows (dimensionless)."""
+    """Closure residual Φ(q) stacked over the closures.
+
+    Parameters
+    ----------
+    model : TreeModel
+        The spanning tree.
+    data : Data
+        Its workspace.
+    q : (nq,) array_like
+        Joint coordinates.
+    closures : sequence of LoopClosure
+        The cut joints.
+
+    Returns
+    -------
+    ndarray
+        Point rows [m] (x_A − x_B along the row directions), orientation rows
+        (dimensionless, ≈ relative rotation in rad).
+
+    Raises
+    ------
+    ModelError
+        For closures that do not belong to the model.
+    """
     closures = _checked(model, closures)
     kinematics(model, data, q)
     return np.concatenate([_closure_residual(data, c) for c in closures] + [np.zeros(0)])
@@ -198,7 +277,24 @@ def _closure_jacobian(model, data, c):
 
 
 def jacobian(model, data, q, closures):
-    """J = ∂Φ/∂q in velocity coordinates (rows × nv): Φ̇ = J v."""
+    """Closure Jacobian J in velocity coordinates, Φ̇ = J v.
+
+    Parameters
+    ----------
+    model : TreeModel
+        The spanning tree.
+    data : Data
+        Its workspace.
+    q : (nq,) array_like
+        Joint coordinates.
+    closures : sequence of LoopClosure
+        The cut joints.
+
+    Returns
+    -------
+    (rows, nv) ndarray
+        J (free joints: columns of the body twist).
+    """
     closures = _checked(model, closures)
     kinematics(model, data, q)
     return np.vstack([_closure_jacobian(model, data, c) for c in closures] + [np.zeros((0, model.nv))])
@@ -239,18 +335,67 @@ def _closure_bias(data, c):
 
 
 def bias(model, data, q, v, closures):
-    """J̇ q̇: the closure rows' second derivative at q̈ = 0 (m/s² for point rows, 1/s² for orientation rows)."""
+    """J̇ q̇: the closure rows' second derivative at q̈ = 0.
+
+    Parameters
+    ----------
+    model : TreeModel
+        The spanning tree.
+    data : Data
+        Its workspace.
+    q : (nq,) array_like
+        Joint coordinates.
+    v : (nv,) array_like
+        Joint velocities.
+    closures : sequence of LoopClosure
+        The cut joints.
+
+    Returns
+    -------
+    ndarray
+        m/s² for point rows, 1/s² for orientation rows.
+    """
     closures = _checked(model, closures)
     inverse_dynamics(model, data, q, v, np.zeros(model.nv), gravity=np.zeros(3))
     return np.concatenate([_closure_bias(data, c) for c in closures] + [np.zeros(0)])
 
 
 def constrained_forward_dynamics(model, data, q, v, tau, closures, alpha=0.0, beta=0.0):
-    """(q̈, λ) of the closed-loop system: multipliers first, then the tree's ABA (see module doc).
+    """Accelerations and multipliers of the closed-loop system: multipliers first, then the tree's ABA.
 
-    alpha (1/s), beta (1/s): Baumgarte stabilisation gains (0 = none). λ are the
-    multipliers of the imposed rows (N for point rows, N·m for orientation rows), the
-    constraint forces Jᵀλ acting on body a and their reactions on body b.
+    H q̈ + C = τ + Jᵀλ with J q̈ = −J̇ q̇ − 2α Φ̇ − β² Φ (RBDA ch. 8; Baumgarte 1972; Wang
+    et al.): λ = (J Y)⁻¹ (−J̇q̇ − 2αΦ̇ − β²Φ − J q̈₀) with q̈₀ = ABA(τ), Y = H⁻¹ Jᵀ, then
+    q̈ = q̈₀ + Y λ.
+
+    Parameters
+    ----------
+    model : TreeModel
+        The spanning tree.
+    data : Data
+        Its workspace.
+    q : (nq,) array_like
+        Joint coordinates.
+    v : (nv,) array_like
+        Joint velocities.
+    tau : (nv,) array_like
+        Joint forces [N·m or N].
+    closures : sequence of LoopClosure
+        The cut joints, with independent rows (:func:`independent_rows`, :func:`assemble`).
+    alpha, beta : float, optional
+        Baumgarte stabilisation gains [1/s] (0: none).
+
+    Returns
+    -------
+    qdd : (nv,) ndarray
+        Joint accelerations.
+    lam : ndarray
+        Multipliers of the imposed rows (N for point rows, N·m for orientation rows); the
+        constraint forces Jᵀλ act on body a, their reactions on body b.
+
+    Raises
+    ------
+    ConstraintError
+        If J H⁻¹ Jᵀ is singular (dependent rows or a singular loop configuration).
     """
     J = jacobian(model, data, q, closures)
     phi = residual(model, data, q, closures)
@@ -271,13 +416,31 @@ def constrained_forward_dynamics(model, data, q, v, tau, closures, alpha=0.0, be
 
 
 def independent_rows(model, data, q, closures, tol=1e-9):
-    """The closures with only a largest independent subset of their rows, chosen at configuration q.
+    """The closures with only a largest independent subset of their rows, chosen at q.
 
     Rank-revealing QR with column pivoting of Jᵀ (Golub & Van Loan 2013, §5.4.2): the pivot
-    order ranks the rows, and row k of that order is kept while |R_kk| > tol·|R_00|. The
+    order ranks the rows, and row k of that order is kept while ‖R_kk‖ > tol·‖R_00‖. The
     default tol = 1e-9 lies far above the round-off of rows that vanish identically (~1e-16)
     and far below the independent rows of a non-singular configuration; choose q assembled
     (Φ = 0) and away from singular configurations, where the rank drops.
+
+    Parameters
+    ----------
+    model : TreeModel
+        The spanning tree.
+    data : Data
+        Its workspace.
+    q : (nq,) array_like
+        An assembled, non-singular configuration.
+    closures : sequence of LoopClosure
+        The cut joints.
+    tol : float, optional
+        Relative threshold on the QR diagonal.
+
+    Returns
+    -------
+    tuple of LoopClosure
+        Copies with their ``rows`` reduced.
     """
     closures = _checked(model, closures)
     J = jacobian(model, data, q, closures)
@@ -294,7 +457,40 @@ def independent_rows(model, data, q, closures, tol=1e-9):
 
 
 def project(model, data, q, v, closures, space, tol=1e-12, max_iter=20):
-    """(q, v) with Φ(q) = 0 and J v = 0 by minimum-norm corrections (Gauss–Newton in q ⊕ δ; dependent rows allowed)."""
+    """Restore Φ(q) = 0 and J v = 0 by minimum-norm corrections.
+
+    Gauss–Newton in q ⊕ δ with least-squares steps (dependent rows allowed), then the
+    minimum-norm velocity correction (Bayo & Ledesma 1996 style projection).
+
+    Parameters
+    ----------
+    model : TreeModel
+        The spanning tree.
+    data : Data
+        Its workspace.
+    q : (nq,) array_like
+        Joint coordinates.
+    v : (nv,) array_like
+        Joint velocities.
+    closures : sequence of LoopClosure
+        The cut joints.
+    space : TreeSpace or VectorSpace
+        Configuration space (its ``integrate``).
+    tol : float, optional
+        Largest ‖Φ‖ accepted [m].
+    max_iter : int, optional
+        Gauss–Newton iterations.
+
+    Returns
+    -------
+    q, v : ndarray
+        Projected coordinates and velocities.
+
+    Raises
+    ------
+    ConvergenceError
+        If the loop cannot be assembled from this configuration.
+    """
     for _ in range(max_iter):
         phi = residual(model, data, q, closures)
         if not phi.size or np.abs(phi).max() <= tol:
@@ -311,6 +507,36 @@ def project(model, data, q, v, closures, space, tol=1e-12, max_iter=20):
 
 
 def assemble(model, data, q, v, closures, space, tol=1e-9):
-    """(q, v, closures): :func:`project` onto Φ = 0, J v = 0, then :func:`independent_rows` at the assembled q."""
+    """Project onto Φ = 0, J v = 0 (:func:`project`), then keep independent rows (:func:`independent_rows`).
+
+    Parameters
+    ----------
+    model : TreeModel
+        The spanning tree.
+    data : Data
+        Its workspace.
+    q : (nq,) array_like
+        Joint coordinates (near an assembled configuration).
+    v : (nv,) array_like
+        Joint velocities.
+    closures : sequence of LoopClosure
+        The cut joints, all rows.
+    space : TreeSpace or VectorSpace
+        Configuration space.
+    tol : float, optional
+        Row-selection threshold of :func:`independent_rows`.
+
+    Returns
+    -------
+    q, v : ndarray
+        Assembled state.
+    closures : tuple of LoopClosure
+        With independent rows.
+
+    Raises
+    ------
+    ConvergenceError
+        If the loop cannot be assembled.
+    """
     q, v = project(model, data, q, v, closures, space)
     return q, v, independent_rows(model, data, q, closures, tol)

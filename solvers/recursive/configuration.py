@@ -17,13 +17,48 @@ from femdyn.geometry import skew
 
 
 def quaternion_multiply(a, b):
-    """Hamilton product of quaternions stored (x, y, z, w)."""
+    """Hamilton product a ⊗ b of quaternions stored (x, y, z, w).
+
+    Parameters
+    ----------
+    a, b : (4,) ndarray
+        Quaternions (x, y, z, w).
+
+    Returns
+    -------
+    (4,) ndarray
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> i, j = np.array([1.0, 0, 0, 0]), np.array([0, 1.0, 0, 0])
+    >>> quaternion_multiply(i, j).tolist()          # i j = k
+    [0.0, 0.0, 1.0, 0.0]
+    """
     u, s, v, t = a[:3], a[3], b[:3], b[3]
     return np.r_[s * v + t * u + np.cross(u, v), s * t - u @ v]
 
 
 def quaternion_to_matrix(quat):
-    """Rotation matrix of a (not necessarily unit) quaternion (x, y, z, w)."""
+    """Rotation matrix of a quaternion (x, y, z, w), normalized first.
+
+    Parameters
+    ----------
+    quat : (4,) array_like
+        Quaternion (x, y, z, w), nonzero.
+
+    Returns
+    -------
+    (3, 3) ndarray
+        R with vectors rotated as R x (body to parent coordinates for a free joint).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> R = quaternion_to_matrix([0, 0, np.sin(np.pi / 4), np.cos(np.pi / 4)])   # 90° about z
+    >>> (R @ [1, 0, 0]).round(12).tolist()
+    [0.0, 1.0, 0.0]
+    """
     x, y, z, w = np.asarray(quat, float) / np.linalg.norm(quat)
     return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
                      [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
@@ -31,11 +66,30 @@ def quaternion_to_matrix(quat):
 
 
 def se3_exp(twist):
-    """exp([ω; v]) of a body twist ω (rad), v (m): (unit quaternion, translation in m).
+    """SE(3) exponential exp([ω; v]) of a body twist increment.
 
-    Translation V v with V = 1 + (1 − cos θ)/θ² ω× + (θ − sin θ)/θ³ ω×² (Murray, Li &
-    Sastry 1994, ch. 2); series below θ = 1e-6 rad, where their truncation error O(θ⁴)
-    is below round-off.
+    Translation V v with V = 1 + (1 − cos θ)/θ² ω× + (θ − sin θ)/θ³ ω×² (Murray, Li & Sastry
+    1994, ch. 2); series below θ = 1e-6 rad, where their truncation error O(θ⁴) is below
+    round-off.
+
+    Parameters
+    ----------
+    twist : (6,) ndarray
+        [ω (rad); v (m)], body coordinates.
+
+    Returns
+    -------
+    quat : (4,) ndarray
+        Unit quaternion (x, y, z, w) of the rotation exp(ω×).
+    p : (3,) ndarray
+        Translation [m] in the starting body frame.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> quat, p = se3_exp(np.array([0, 0, np.pi, 1.0, 0, 0]))    # half turn while moving along x
+    >>> p.round(6).tolist()                                       # a semicircle of diameter 2/π
+    [0.0, 0.63662, 0.0]
     """
     w, v = twist[:3], twist[3:]
     theta = np.linalg.norm(w)
@@ -53,23 +107,79 @@ class VectorSpace:
     """q̇ = v, q ⊕ δ = q + δ: the configuration space of plain vector states."""
 
     def rate(self, q, v):
+        """q̇ = v.
+
+        Parameters
+        ----------
+        q : ndarray
+            State (unused).
+        v : array_like
+            Velocity.
+
+        Returns
+        -------
+        ndarray
+        """
         return np.asarray(v, float)
 
     def integrate(self, q, delta):
+        """q ⊕ δ = q + δ.
+
+        Parameters
+        ----------
+        q : ndarray
+            State.
+        delta : ndarray
+            Increment.
+
+        Returns
+        -------
+        ndarray
+        """
         return q + delta
 
     def normalize(self, q):
+        """q unchanged (a vector space needs no projection).
+
+        Parameters
+        ----------
+        q : ndarray
+            State.
+
+        Returns
+        -------
+        ndarray
+        """
         return q
 
 
 class TreeSpace:
-    """Configuration space of a :class:`~.model.TreeModel` (R^k × SE(3)^f)."""
+    """Configuration space of a :class:`~.model.TreeModel` (R^k × SE(3)^f).
+
+    Parameters
+    ----------
+    model : TreeModel
+        The tree (its scalar and free joints).
+    """
 
     def __init__(self, model):
         self.model = model
 
     def rate(self, q, v):
-        """q̇ (nq,) from the joint velocities v (nv,)."""
+        """q̇ from the joint velocities: v for scalar joints, (R v_o, ½ q ⊗ (ω, 0)) for free joints.
+
+        Parameters
+        ----------
+        q : (nq,) ndarray
+            Joint coordinates.
+        v : (nv,) ndarray
+            Joint velocities (free joints: body twist [ω; v_o] in body coordinates).
+
+        Returns
+        -------
+        (nq,) ndarray
+            q̇ (free joints: position rate in parent coordinates and quaternion rate).
+        """
         m = self.model
         qd = np.zeros(m.nq)
         qd[m.scalar_q_index] = v[m.scalar_v_index]
@@ -81,7 +191,20 @@ class TreeSpace:
         return qd
 
     def integrate(self, q, delta):
-        """q ⊕ δ for a tangent increment δ (nv,): sum for scalar joints, SE(3) exponential for free joints."""
+        """q ⊕ δ: sum for scalar joints, SE(3) exponential for free joints, exact for a constant body twist.
+
+        Parameters
+        ----------
+        q : (nq,) ndarray
+            Joint coordinates.
+        delta : (nv,) ndarray
+            Tangent increment (free joints: twist increment [θ (rad); d (m)] in body coordinates).
+
+        Returns
+        -------
+        (nq,) ndarray
+            Updated coordinates with unit quaternions.
+        """
         m = self.model
         out = np.array(q, float)
         out[m.scalar_q_index] += delta[m.scalar_v_index]
@@ -94,7 +217,17 @@ class TreeSpace:
         return self.normalize(out)
 
     def normalize(self, q):
-        """q with every free joint's quaternion scaled to unit length."""
+        """q with every free joint's quaternion scaled to unit length.
+
+        Parameters
+        ----------
+        q : (nq,) array_like
+            Joint coordinates.
+
+        Returns
+        -------
+        (nq,) ndarray
+        """
         m = self.model
         out = np.array(q, float)
         for i in m.free_joints:

@@ -18,7 +18,28 @@ from femdyn.errors import ModelError
 
 
 class Data:
-    """Preallocated arrays for one :class:`~.model.TreeModel`."""
+    """Preallocated workspace of the recursive algorithms for one :class:`~.model.TreeModel`.
+
+    After a call the arrays hold the intermediate quantities of the last algorithm run (see
+    the module docstring); one model may serve several workspaces (threads, simulations).
+
+    Parameters
+    ----------
+    model : TreeModel
+        The model whose sizes the arrays take.
+
+    Raises
+    ------
+    ModelError
+        If ``model`` is not a TreeModel.
+
+    Examples
+    --------
+    >>> from femdyn.solvers.recursive import Body, Joint, TreeModel
+    >>> rod = Body("rod", "world", Joint(), mass=1.0, inertia=(1, 1, 1, 0, 0, 0))
+    >>> Data(TreeModel([rod])).M.shape
+    (1, 1)
+    """
 
     def __init__(self, model):
         if not hasattr(model, "sizes"):
@@ -50,7 +71,21 @@ class Data:
 
 
 def check_workspace(model, data):
-    """ModelError unless ``data`` is a :class:`Data` built for a model of ``model``'s sizes (two tuple compares)."""
+    """Raise unless a workspace was built for a model of this model's sizes.
+
+    Parameters
+    ----------
+    model : TreeModel
+        The model.
+    data : Data
+        The workspace.
+
+    Raises
+    ------
+    ModelError
+        If the sizes (bodies, nq, nv) differ (a wrong workspace would make the compiled
+        sweeps write out of bounds).
+    """
     if getattr(data, "sizes", None) != model.sizes:
         got = getattr(data, "sizes", type(data).__name__)
         raise ModelError(f"Data built for a model of (bodies, nq, nv) = {got} used with one of {model.sizes}; "

@@ -20,7 +20,26 @@ from .data import check_workspace
 
 
 def as_vector(x, size, what):
-    """x as a contiguous float array of shape (size,): None, scalars and other shapes raise ModelError."""
+    """A value as a contiguous float array of a given length.
+
+    Parameters
+    ----------
+    x : array_like
+        The value.
+    size : int
+        Required length.
+    what : str
+        Name for the error message (e.g. ``"q"``).
+
+    Returns
+    -------
+    (size,) ndarray
+
+    Raises
+    ------
+    ModelError
+        For None, scalars, non-numeric values and other shapes.
+    """
     try:
         a = np.asarray(x, dtype=float)
     except (TypeError, ValueError):
@@ -75,7 +94,39 @@ def _joint_mask(model, prescribed):
 
 
 def kinematics(model, data, q, v=None):
-    """Body placements, world poses (``data.R_world``, ``data.p_world``), velocities ``data.vel`` (v = None: rest)."""
+    """Forward kinematics: body placements, world poses and spatial velocities, stored in ``data``.
+
+    Fills ``data.Xup`` (parent-to-body transforms), ``data.R_world`` (body axes in world
+    coordinates), ``data.p_world`` (body origins [m], world frame) and ``data.vel`` (body
+    spatial velocities [ω; v] in body coordinates).
+
+    Parameters
+    ----------
+    model : TreeModel
+        The tree.
+    data : Data
+        Its workspace.
+    q : (nq,) array_like
+        Joint coordinates [rad or m; free joints: position m and unit quaternion (x, y, z, w)].
+    v : (nv,) array_like, optional
+        Joint velocities [rad/s or m/s]; None: at rest.
+
+    Raises
+    ------
+    ModelError
+        For wrong sizes, a workspace of another model, or a free joint with a zero quaternion.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from femdyn.solvers.recursive import Body, Data, Joint, TreeModel
+    >>> rod = Body("rod", "world", Joint("revolute", (0, 1, 0)), mass=1.0, com=(0.5, 0, 0),
+    ...            inertia=(1e-4, 1 / 12, 1 / 12, 0, 0, 0))
+    >>> model = TreeModel([rod]); data = Data(model)
+    >>> kinematics(model, data, [np.pi / 2])      # a quarter turn about +y: body x → world −z
+    >>> data.R_world[0][:, 0].round(12).tolist()
+    [0.0, 0.0, -1.0]
+    """
     check_workspace(model, data)
     q = as_vector(q, model.nq, "q")
     v = np.zeros(model.nv) if v is None else as_vector(v, model.nv, "v")
@@ -86,7 +137,50 @@ def kinematics(model, data, q, v=None):
 
 
 def inverse_dynamics(model, data, q, v, qdd, f_ext=None, gravity=None):
-    """Joint forces τ (nv,) that produce q̈ at (q, v): RNEA, RBDA table 5.1."""
+    """Joint forces τ that produce the accelerations q̈ at (q, v): recursive Newton–Euler.
+
+    RBDA table 5.1 (Luh, Walker & Paul 1980). τ_i is the force the joint's actuator applies
+    to body i (reaction on the parent), projected on the joint's motion subspace.
+
+    Parameters
+    ----------
+    model : TreeModel
+        The tree.
+    data : Data
+        Its workspace (afterwards ``data.force`` holds each joint's transmitted spatial force).
+    q : (nq,) array_like
+        Joint coordinates.
+    v : (nv,) array_like
+        Joint velocities.
+    qdd : (nv,) array_like
+        Joint accelerations [rad/s² or m/s²].
+    f_ext : (n, 6) array_like, optional
+        External spatial forces [n; f] (N·m, N) on each body, body coordinates, about the
+        body origin.
+    gravity : (3,) array_like, optional
+        Gravity [m/s²], world frame (default: the model's).
+
+    Returns
+    -------
+    (nv,) ndarray
+        τ [N·m or N].
+
+    Raises
+    ------
+    ModelError
+        For wrong sizes or a workspace of another model.
+
+    Examples
+    --------
+    Holding a 1 kg, 1 m rod horizontal against gravity (m g L/2 = 4.905 N·m):
+
+    >>> from femdyn.solvers.recursive import Body, Data, Joint, TreeModel
+    >>> rod = Body("rod", "world", Joint("revolute", (0, 1, 0)), mass=1.0, com=(0.5, 0, 0),
+    ...            inertia=(1e-4, 1 / 12, 1 / 12, 0, 0, 0))
+    >>> model = TreeModel([rod]); data = Data(model)
+    >>> inverse_dynamics(model, data, [0.0], [0.0], [0.0]).round(12)
+    array([-4.905])
+    """
     check_workspace(model, data)
     q, v, qdd = as_vector(q, model.nq, "q"), as_vector(v, model.nv, "v"), as_vector(qdd, model.nv, "qdd")
     bad = kernels.rnea(model.parent, model.joint_type, model.axis, model.tree_E, model.tree_r, model.inertia,
@@ -98,15 +192,54 @@ def inverse_dynamics(model, data, q, v, qdd, f_ext=None, gravity=None):
 
 
 def hybrid_dynamics(model, data, q, v, prescribed, tau, qdd, f_ext=None, gravity=None):
-    """Hybrid dynamics in O(N) (RBDA ch. 9; Jain & Rodriguez SOA hybrid recursions, Tian et al. 2010).
+    """Hybrid dynamics in O(N): each joint torque-given or motion-given.
 
-    ``prescribed`` flags the motion-given joints (bool per joint, or body names); their
-    accelerations are read from ``qdd`` and their forces returned; the other joints are
-    torque-given, forces read from ``tau`` and accelerations returned. Motion-given joints
-    are treated as prescribed-acceleration joints: their articulated inertia passes to the
-    parent whole, and their known acceleration enters the bias force.
+    RBDA ch. 9; the hybrid SOA recursions of Jain & Rodriguez (Tian et al. 2010).
+    Motion-given joints are treated as prescribed-acceleration joints: their articulated
+    inertia passes to the parent whole, and their known acceleration enters the bias force.
 
-    Returns (q̈, τ), both complete (nv,) arrays.
+    Parameters
+    ----------
+    model : TreeModel
+        The tree.
+    data : Data
+        Its workspace.
+    q : (nq,) array_like
+        Joint coordinates.
+    v : (nv,) array_like
+        Joint velocities.
+    prescribed : sequence of bool, or str, or list of str
+        The motion-given joints: one flag per joint (body order of the model), or body names.
+    tau : (nv,) array_like
+        Joint forces [N·m or N]; read for the torque-given joints.
+    qdd : (nv,) array_like
+        Joint accelerations; read for the motion-given joints.
+    f_ext : (n, 6) array_like, optional
+        External spatial forces per body, body coordinates.
+    gravity : (3,) array_like, optional
+        Gravity [m/s²], world frame.
+
+    Returns
+    -------
+    qdd : (nv,) ndarray
+        Complete accelerations (computed for the torque-given joints).
+    tau : (nv,) ndarray
+        Complete forces (computed for the motion-given joints).
+
+    Raises
+    ------
+    ModelError
+        For wrong sizes, bad ``prescribed`` flags or an unknown body name.
+
+    Examples
+    --------
+    >>> from femdyn.solvers.recursive import Body, Data, Joint, TreeModel
+    >>> rod = Body("rod", "world", Joint("revolute", (0, 1, 0)), mass=1.0, com=(0.5, 0, 0),
+    ...            inertia=(1e-4, 1 / 12, 1 / 12, 0, 0, 0))
+    >>> model = TreeModel([rod]); data = Data(model)
+    >>> qdd, tau = hybrid_dynamics(model, data, [0.0], [0.0], ["rod"], [0.0], [1.0])
+    >>> tau.round(6)                    # (1/3)·1 − 4.905: inertia torque minus gravity's
+    array([-4.571667])
     """
     check_workspace(model, data)
     mask = _joint_mask(model, prescribed)
@@ -117,7 +250,46 @@ def hybrid_dynamics(model, data, q, v, prescribed, tau, qdd, f_ext=None, gravity
 
 
 def forward_dynamics(model, data, q, v, tau, f_ext=None, gravity=None):
-    """Joint accelerations q̈ (nv,) under forces τ: articulated-body algorithm, RBDA table 7.1."""
+    """Joint accelerations q̈ under joint forces τ: articulated-body algorithm (RBDA table 7.1).
+
+    Parameters
+    ----------
+    model : TreeModel
+        The tree.
+    data : Data
+        Its workspace.
+    q : (nq,) array_like
+        Joint coordinates.
+    v : (nv,) array_like
+        Joint velocities.
+    tau : (nv,) array_like
+        Joint forces [N·m or N].
+    f_ext : (n, 6) array_like, optional
+        External spatial forces per body [n; f], body coordinates, about the body origin.
+    gravity : (3,) array_like, optional
+        Gravity [m/s²], world frame (default: the model's).
+
+    Returns
+    -------
+    (nv,) ndarray
+        q̈ [rad/s² or m/s²]; for free joints the derivative of the body twist.
+
+    Raises
+    ------
+    ModelError
+        For wrong sizes or a workspace of another model.
+
+    Examples
+    --------
+    A rod released horizontally about a pivot at one end: 3g/(2L).
+
+    >>> from femdyn.solvers.recursive import Body, Data, Joint, TreeModel
+    >>> rod = Body("rod", "world", Joint("revolute", (0, 1, 0)), mass=1.0, com=(0.5, 0, 0),
+    ...            inertia=(1e-4, 1 / 12, 1 / 12, 0, 0, 0))
+    >>> model = TreeModel([rod]); data = Data(model)
+    >>> forward_dynamics(model, data, [0.0], [0.0], [0.0]).round(12)
+    array([14.715])
+    """
     check_workspace(model, data)
     q, v, tau = as_vector(q, model.nq, "q"), as_vector(v, model.nv, "v"), as_vector(tau, model.nv, "tau")
     _hybrid(model, data, q, v, data.none_prescribed, tau, data.qdd, _external(model, data, f_ext), gravity)
@@ -134,7 +306,31 @@ def _hybrid(model, data, q, v, mask, tau, qdd, f_ext, gravity):
 
 
 def mass_matrix(model, data, q):
-    """Joint-space mass matrix H(q) (nv × nv, SI units): CRBA, RBDA ch. 6."""
+    """Joint-space mass matrix H(q): composite-rigid-body algorithm (RBDA ch. 6).
+
+    Parameters
+    ----------
+    model : TreeModel
+        The tree.
+    data : Data
+        Its workspace.
+    q : (nq,) array_like
+        Joint coordinates.
+
+    Returns
+    -------
+    (nv, nv) ndarray
+        H [kg·m² for rotations, kg for translations, kg·m for couplings].
+
+    Examples
+    --------
+    >>> from femdyn.solvers.recursive import Body, Data, Joint, TreeModel
+    >>> rod = Body("rod", "world", Joint("revolute", (0, 1, 0)), mass=1.0, com=(0.5, 0, 0),
+    ...            inertia=(1e-4, 1 / 12, 1 / 12, 0, 0, 0))
+    >>> model = TreeModel([rod])
+    >>> mass_matrix(model, Data(model), [0.0]).round(6)          # m L²/3
+    array([[0.333333]])
+    """
     kinematics(model, data, q)
     kernels.crba(model.parent, model.inertia, model.S, model.v_index, model.joint_nv, data.Xup, data.Ic,
                  data.tmp6, data.F, data.M)
@@ -142,7 +338,22 @@ def mass_matrix(model, data, q):
 
 
 def center_of_mass(model, data, q):
-    """Centre of mass of the whole tree (m, world coordinates)."""
+    """Centre of mass of the whole tree.
+
+    Parameters
+    ----------
+    model : TreeModel
+        The tree.
+    data : Data
+        Its workspace.
+    q : (nq,) array_like
+        Joint coordinates.
+
+    Returns
+    -------
+    (3,) ndarray
+        Centre of mass [m], world frame.
+    """
     kinematics(model, data, q)
     c = data.p_world + np.einsum("iab,ib->ia", data.R_world, _body_com(model))
     return model.mass @ c / model.mass.sum()
@@ -155,11 +366,42 @@ def _body_com(model):
 
 
 def momentum(model, data, q, v, about="origin"):
-    """Spatial momentum [L; p] of the system (N·m·s, N·s) in world coordinates.
+    """Spatial momentum [L; p] of the system in world coordinates.
 
-    ``about='origin'`` gives the angular momentum L about the world origin,
-    ``about='com'`` about the system centre of mass (RBDA ch. 2: h = Σ X*_i I_i v_i);
-    a 3-vector gives it about that point (m).
+    h = Σ X*_i I_i v_i (RBDA ch. 2).
+
+    Parameters
+    ----------
+    model : TreeModel
+        The tree.
+    data : Data
+        Its workspace.
+    q : (nq,) array_like
+        Joint coordinates.
+    v : (nv,) array_like
+        Joint velocities.
+    about : {"origin", "com"} or (3,) array_like, optional
+        Reference point of the angular momentum: the world origin, the system centre of
+        mass, or a point [m] in world coordinates.
+
+    Returns
+    -------
+    (6,) ndarray
+        [L (N·m·s); p (N·s)], world frame.
+
+    Raises
+    ------
+    ModelError
+        For an unknown ``about``.
+
+    Examples
+    --------
+    >>> from femdyn.solvers.recursive import Body, Data, Joint, TreeModel
+    >>> rod = Body("rod", "world", Joint("revolute", (0, 1, 0)), mass=1.0, com=(0.5, 0, 0),
+    ...            inertia=(1e-4, 1 / 12, 1 / 12, 0, 0, 0))
+    >>> model = TreeModel([rod])
+    >>> momentum(model, Data(model), [0.0], [3.0]).round(12).tolist()   # L_y = m L²/3 · ω, p_z = −m ω L/2
+    [0.0, 1.0, 0.0, 0.0, 0.0, -1.5]
     """
     kinematics(model, data, q, v)
     h = np.einsum("iab,ib->ia", model.inertia, data.vel)       # body momenta, body coordinates

@@ -17,7 +17,22 @@ from .model import FREE
 
 
 def base_index(model):
-    """Index of the single free-floating root body, or ModelError."""
+    """Index of the single free-floating root body.
+
+    Parameters
+    ----------
+    model : TreeModel
+        The tree.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ModelError
+        Unless the tree has exactly one root and its joint is 'free'.
+    """
     roots = np.flatnonzero(model.parent < 0)
     if len(roots) != 1 or model.joint_type[roots[0]] != FREE:
         raise ModelError("floating-base dynamics needs exactly one root body with a 'free' joint; "
@@ -26,9 +41,23 @@ def base_index(model):
 
 
 def arm_wrench_on_base(model, data, base):
-    """Spatial force [n; f] (N·m, N) the children exert on ``base``, base coordinates, about its origin.
+    """Spatial force the children exert on the base, from the last dynamics sweep.
 
-    Reads the joint forces ``data.force`` left by the last dynamics sweep.
+    Reads the joint forces ``data.force`` left by the last inverse or hybrid dynamics call.
+
+    Parameters
+    ----------
+    model : TreeModel
+        The tree.
+    data : Data
+        Its workspace after a dynamics sweep.
+    base : int
+        Index of the base body.
+
+    Returns
+    -------
+    (6,) ndarray
+        [n; f] (N·m, N) in base coordinates, about the base origin.
     """
     w = np.zeros(6)
     for c in np.flatnonzero(model.parent == base):
@@ -37,15 +66,44 @@ def arm_wrench_on_base(model, data, base):
 
 
 def floating_base_inverse_dynamics(model, data, q, v, qdd_joints, base_wrench=None, f_ext=None, gravity=None):
-    """Joint forces, base acceleration and disturbance wrench for prescribed joint motions.
+    """Joint forces, base acceleration and disturbance wrench for prescribed joint motions (Qiu et al.).
 
-    q (nq,), v (nv,) full state (base first); qdd_joints: accelerations of the non-base
-    joints (nv − 6,); base_wrench: external spatial force on the base [n; f] in base
-    coordinates (default zero, free floating).
+    One hybrid sweep (RBDA ch. 9) with the base torque-given and the arm joints
+    motion-given.
 
-    Returns (τ_joints (nv − 6,), base acceleration (6,) = d/dt of the body twist
-    [ω; v_o] in base coordinates, wrench [n; f] the arm exerts on the base in base
-    coordinates about its origin).
+    Parameters
+    ----------
+    model : TreeModel
+        The tree, with one free-floating root.
+    data : Data
+        Its workspace.
+    q : (nq,) array_like
+        Full coordinates, base first (position m, quaternion (x, y, z, w)).
+    v : (nv,) array_like
+        Full velocities, base twist [ω; v_o] in base coordinates first.
+    qdd_joints : (nv − 6,) array_like
+        Accelerations of the non-base joints.
+    base_wrench : (6,) array_like, optional
+        External spatial force [n; f] (N·m, N) on the base, base coordinates; default zero
+        (free floating).
+    f_ext : (n, 6) array_like, optional
+        External spatial forces per body, body coordinates.
+    gravity : (3,) array_like, optional
+        Gravity [m/s²], world frame (default: the model's; zero for a space robot).
+
+    Returns
+    -------
+    tau : (nv − 6,) ndarray
+        Joint forces [N·m or N].
+    base_acceleration : (6,) ndarray
+        d/dt of the base twist [ω; v_o], base coordinates.
+    wrench : (6,) ndarray
+        [n; f] the arm exerts on the base, base coordinates, about its origin.
+
+    Raises
+    ------
+    ModelError
+        Without a single free-floating root, or for wrong sizes.
     """
     check_workspace(model, data)
     base = base_index(model)

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from femdyn.errors import ModelError
-from femdyn.validation import finite, numeric
+from femdyn.model.checks import check_gravity
+from femdyn.validation import finite, inconsistent, numeric, refuse_non_finite
 
 from .spatial import rpy_matrix, spatial_inertia
 
@@ -38,7 +39,21 @@ WORLD = "world"
 
 @dataclass(frozen=True)
 class Joint:
-    """A joint: ``kind`` in {'revolute', 'prismatic', 'fixed', 'free'} and a unit ``axis``."""
+    """A joint of a kinematic tree: its kind and unit axis in the joint frame.
+
+    Parameters
+    ----------
+    kind : {"revolute", "prismatic", "fixed", "free"}
+        Joint kind (see the module docstring for the coordinates of each).
+    axis : (3,) tuple
+        Rotation axis (revolute) or translation direction (prismatic) in the joint frame,
+        normalized by :class:`TreeModel`; ignored by fixed and free joints.
+
+    Examples
+    --------
+    >>> Joint("prismatic", (1, 0, 0)).kind
+    'prismatic'
+    """
     kind: str = "revolute"
     axis: tuple = (0.0, 0.0, 1.0)
 
@@ -47,10 +62,34 @@ class Joint:
 class Body:
     """A rigid body and the joint to its parent.
 
-    mass (kg); com (m) in body coordinates; inertia (kg·m²) about the centre of mass in
-    body axes, a 3×3 matrix or its entries (Ixx, Iyy, Izz, Ixy, Ixz, Iyz) (the off-diagonal
-    entries as in URDF, i.e. Ixy = −∫xy dm); parent: the parent body's
-    name or 'world'; placement_R, placement_p: joint frame in the parent frame.
+    Parameters
+    ----------
+    name : str
+        Unique body name ('world' is reserved).
+    parent : str
+        The parent body's name, or 'world'.
+    joint : Joint
+        The joint from the parent to this body.
+    mass : float
+        Mass [kg], > 0.
+    com : (3,) tuple, optional
+        Centre of mass [m] in body coordinates.
+    inertia : tuple, optional
+        Rotational inertia about the centre of mass in body axes [kg·m²]: a 3×3 matrix or
+        its entries (Ixx, Iyy, Izz, Ixy, Ixz, Iyz), the off-diagonal entries as in URDF
+        (Ixy = −∫xy dm).
+    placement_R : (3, 3) tuple, optional
+        Joint-frame axes in parent coordinates (columns); the body frame coincides with the
+        joint frame at q = 0.
+    placement_p : (3,) tuple, optional
+        Joint-frame origin [m] in parent coordinates.
+
+    Examples
+    --------
+    >>> rod = Body("rod", "world", Joint("revolute", (0, 1, 0)), mass=1.0, com=(0.5, 0, 0),
+    ...            inertia=(1e-4, 1 / 12, 1 / 12, 0, 0, 0))
+    >>> TreeModel([rod]).sizes                   # (bodies, nq, nv)
+    (1, 1, 1)
     """
     name: str
     parent: str
@@ -63,7 +102,29 @@ class Body:
 
 
 def inertia_matrix(inertia, name):
-    """3×3 rotational inertia from a matrix or (Ixx, Iyy, Izz, Ixy, Ixz, Iyz) in kg·m²."""
+    """3×3 rotational inertia from a matrix or its six entries.
+
+    Parameters
+    ----------
+    inertia : array_like
+        (3, 3) matrix or (Ixx, Iyy, Izz, Ixy, Ixz, Iyz) [kg·m²].
+    name : str
+        Body name for error messages.
+
+    Returns
+    -------
+    (3, 3) ndarray
+
+    Raises
+    ------
+    ModelError
+        For non-numeric values or another shape.
+
+    Examples
+    --------
+    >>> inertia_matrix((1, 2, 3, 0.1, 0, 0), "link")[0].tolist()
+    [1.0, 0.1, 0.0]
+    """
     a = numeric(inertia, f"body '{name}': inertia")
     if a.shape == (6,):
         xx, yy, zz, xy, xz, yz = a
@@ -73,30 +134,62 @@ def inertia_matrix(inertia, name):
     raise ModelError(f"body '{name}': inertia must be 3×3 or (Ixx, Iyy, Izz, Ixy, Ixz, Iyz), got shape {a.shape}")
 
 
-def check_mass_properties(name, mass, com, Ic):
-    """Raise ModelError unless (mass, com, Ic) describe a physical rigid body.
+def check_mass_properties(name, mass, com, Ic, strict=True):
+    """Raise unless (mass, com, Ic) describe a physical rigid body.
 
     Physical means: mass > 0, finite centre of mass, Ic symmetric with positive principal
     moments that satisfy the triangle inequality I3 ≤ I1 + I2 (Traversaro, Brossette, Escande
     & Nori 2016, "Identification of fully physical consistent inertial parameters using
     optimization on manifolds", IROS).
+
+    Parameters
+    ----------
+    name : str
+        Body name for error messages.
+    mass : float
+        Mass [kg].
+    com : (3,) array_like
+        Centre of mass [m].
+    Ic : (3, 3) ndarray
+        Rotational inertia about the centre of mass [kg·m²].
+    strict : bool
+        True (default): refuse a non-physical mass or inertia. False: issue a
+        :class:`~femdyn.errors.PhysicalConsistencyWarning` and accept it — for published
+        tables that give, e.g., no mass for a link whose centre of mass lies on a fixed
+        axis, or only the moments that enter the joint forces. A non-finite or
+        non-symmetric input is refused either way.
+
+    Raises
+    ------
+    ModelError
+        Naming the body and the violated condition.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from femdyn.errors import PhysicalConsistencyWarning
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     check_mass_properties("link1", 0.0, np.zeros(3), np.diag([0, 0.35, 0]), strict=False)
+    >>> caught[0].category is PhysicalConsistencyWarning
+    True
     """
-    if not (np.isfinite(mass) and mass > 0):
-        raise ModelError(f"body '{name}': mass {mass} kg is not positive; give every body a mass > 0 "
-                         "(weld massless frames to their parent instead)")
-    if not np.all(np.isfinite(com)):
-        raise ModelError(f"body '{name}': centre of mass {com} is not finite")
+    for label, value in (("mass (kg)", mass), ("centre of mass (m)", com), ("rotational inertia (kg·m²)", Ic)):
+        refuse_non_finite(value, f"body '{name}': {label}")
     scale = max(np.abs(Ic).max(), 1e-300)
-    if not np.all(np.isfinite(Ic)) or np.abs(Ic - Ic.T).max() > 1e-9 * scale:
-        raise ModelError(f"body '{name}': rotational inertia is not symmetric/finite; give Ixy, Ixz, Iyz once")
+    if np.abs(Ic - Ic.T).max() > 1e-9 * scale:
+        raise ModelError(f"body '{name}': rotational inertia is not symmetric; give Ixy, Ixz, Iyz once")
+    if not mass > 0:
+        inconsistent(f"body '{name}': mass {mass} kg is not positive; give every body a mass > 0 "
+                     "(weld massless frames to their parent instead)", strict)
     moments = np.linalg.eigvalsh(Ic)
     if moments[0] <= 0:
-        raise ModelError(f"body '{name}': rotational inertia is singular or not positive definite "
-                         f"(principal moments {moments} kg·m²); every body needs three positive moments")
-    tol = 1e-12 * moments.sum()
+        inconsistent(f"body '{name}': rotational inertia is singular or not positive definite "
+                     f"(principal moments {moments} kg·m²); every body needs three positive moments", strict)
+    tol = 1e-12 * abs(moments).sum()
     if moments[2] > moments[0] + moments[1] + tol:
-        raise ModelError(f"body '{name}': principal moments {moments} kg·m² violate the triangle inequality "
-                         "I3 ≤ I1 + I2; no mass distribution has them — check the inertia values and units")
+        inconsistent(f"body '{name}': principal moments {moments} kg·m² violate the triangle inequality "
+                     "I3 ≤ I1 + I2; no mass distribution has them — check the inertia values and units", strict)
 
 
 def _unit_axis(axis, name):
@@ -108,7 +201,26 @@ def _unit_axis(axis, name):
 
 
 def proper_rotation(value, what, hint=""):
-    """``value`` as a 3×3 rotation matrix (orthonormal to 1e-9, det +1), or ModelError naming ``what``."""
+    """A value as a 3×3 rotation matrix (orthonormal to 1e-9, det +1).
+
+    Parameters
+    ----------
+    value : array_like
+        The candidate matrix.
+    what : str
+        What it is, for the error message.
+    hint : str, optional
+        Appended to the error message.
+
+    Returns
+    -------
+    (3, 3) ndarray
+
+    Raises
+    ------
+    ModelError
+        If ``value`` is not a proper rotation.
+    """
     R = numeric(value, what)
     if R.shape != (3, 3) or not (np.abs(R @ R.T - np.eye(3)).max() <= 1e-9 and np.linalg.det(R) > 0):
         raise ModelError(f"{what} is not a proper rotation matrix; give an orthonormal matrix with det +1{hint}")
@@ -116,9 +228,29 @@ def proper_rotation(value, what, hint=""):
 
 
 def parent_first_order(names, parents):
-    """Indices ordering the bodies so every parent precedes its children (RBDA ch. 4, "regular numbering").
+    """Indices ordering bodies so every parent precedes its children (RBDA ch. 4, regular numbering).
 
-    Raises ModelError for a duplicate name, an unknown parent, or a cycle.
+    Parameters
+    ----------
+    names : sequence of str
+        Body names.
+    parents : sequence of str
+        Parent name of each body, or 'world'.
+
+    Returns
+    -------
+    list of int
+        Indices into ``names`` in parent-first order.
+
+    Raises
+    ------
+    ModelError
+        For a duplicate or reserved name, an unknown parent, or a cycle.
+
+    Examples
+    --------
+    >>> parent_first_order(["hand", "arm"], ["arm", "world"])
+    [1, 0]
     """
     index = {}
     for i, n in enumerate(names):
@@ -149,17 +281,38 @@ def parent_first_order(names, parents):
 class TreeModel:
     """Immutable kinematic tree with everything the recursive algorithms need as arrays.
 
-    Attributes (read-only numpy arrays, bodies in parent-first order):
-    ``parent`` (n,), ``joint_type`` (n,), ``axis`` (n, 3), ``tree_E``/``tree_r`` (placement
-    transforms, RBDA ch. 4), ``inertia`` (n, 6, 6) spatial inertias about body origins,
-    ``S`` (n, 6, 6) motion subspaces (first nv_i columns used), ``q_index``/``v_index``
-    (first coordinate of each joint), ``joint_nq``/``joint_nv``; ``nq``, ``nv`` totals;
-    ``gravity`` (m/s², world frame); ``sizes`` = (n, nq, nv), which a :class:`~.data.Data`
-    must match.
+    Attributes (read-only numpy arrays, bodies in parent-first order): ``parent`` (n,),
+    ``joint_type`` (n,), ``axis`` (n, 3), ``tree_E``/``tree_r`` (placement transforms, RBDA
+    ch. 4), ``inertia`` (n, 6, 6) spatial inertias about body origins, ``S`` (n, 6, 6)
+    motion subspaces (first nv_i columns used), ``q_index``/``v_index`` (first coordinate of
+    each joint), ``joint_nq``/``joint_nv``; ``nq``, ``nv`` totals; ``gravity`` (m/s², world
+    frame); ``sizes`` = (n, nq, nv), which a :class:`~.data.Data` must match.
+
+    Parameters
+    ----------
+    bodies : iterable of Body
+        The bodies, in any order (they are sorted parent-first).
+    gravity : (3,) array_like, optional
+        Gravitational acceleration [m/s²], world frame.
+
+    Raises
+    ------
+    ModelError
+        For an empty tree, bad names or parents, a cycle, an unknown joint kind, a zero
+        axis, a non-physical body or an improper placement rotation.
+
+    Examples
+    --------
+    >>> rod = Body("rod", "world", Joint("revolute", (0, 1, 0)), mass=1.0, com=(0.5, 0, 0),
+    ...            inertia=(1e-4, 1 / 12, 1 / 12, 0, 0, 0))
+    >>> model = TreeModel([rod])
+    >>> model.nq, model.nv, model.index("rod")
+    (1, 1, 0)
     """
 
-    def __init__(self, bodies, gravity=(0.0, 0.0, -9.81)):
+    def __init__(self, bodies, gravity=(0.0, 0.0, -9.81), strict=True):
         bodies = list(bodies)
+        self.strict = bool(strict)
         if not bodies:
             raise ModelError("a tree model needs at least one body")
         order = parent_first_order([b.name for b in bodies], [b.parent for b in bodies])
@@ -167,6 +320,7 @@ class TreeModel:
         self.names = tuple(b.name for b in self.bodies)
         self._index = {n: i for i, n in enumerate(self.names)}
         self.gravity = finite(gravity, "gravity (a 3-vector in m/s²)", (3,))
+        check_gravity("tree model", self.gravity)
         self._build_arrays()
         self.sizes = (self.n, self.nq, self.nv)
         for a in vars(self).values():
@@ -204,7 +358,7 @@ class TreeModel:
         Ic = inertia_matrix(b.inertia, b.name)
         mass = float(numeric(b.mass, f"body '{b.name}': mass (kg)", ()))
         com = numeric(b.com, f"body '{b.name}': com (m)", (3,))
-        check_mass_properties(b.name, mass, com, Ic)
+        check_mass_properties(b.name, mass, com, Ic, self.strict)
         R = proper_rotation(b.placement_R, f"body '{b.name}': placement_R", " (or 'rpy' angles in a table)")
         self.joint_type[i] = kind
         self.joint_nq[i], self.joint_nv[i] = JOINT_NQ[kind], JOINT_NV[kind]
@@ -220,7 +374,22 @@ class TreeModel:
             self.S[i] = np.eye(6)
 
     def index(self, name):
-        """Position of body ``name`` in the parent-first order."""
+        """Position of a body in the parent-first order.
+
+        Parameters
+        ----------
+        name : str
+            Body name.
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        ModelError
+            If there is no such body (the message lists the bodies).
+        """
         try:
             return self._index[name]
         except KeyError:
@@ -234,9 +403,39 @@ class TreeModel:
         return q
 
     @classmethod
-    def from_table(cls, rows, gravity=(0.0, 0.0, -9.81)):
-        """Build from rows (dicts) with keys ``name, parent, joint, axis, xyz, rpy`` (or ``R``),
-        ``mass, com, inertia``; missing keys take the defaults of :class:`Body`.
+    def from_table(cls, rows, gravity=(0.0, 0.0, -9.81), strict=True):
+        """Build a tree from table rows (dicts), e.g. read from a robot description file.
+
+        Parameters
+        ----------
+        rows : iterable of dict
+            Keys ``name, parent, joint, axis, xyz, rpy`` (or ``R``), ``mass, com, inertia``:
+            ``xyz`` [m] and ``rpy`` (roll, pitch, yaw [rad], R = Rz(yaw) Ry(pitch) Rx(roll)) place
+            the joint frame in the parent frame; missing keys take the defaults of :class:`Body`
+            (``mass`` and ``inertia`` are required).
+        gravity : (3,) array_like, optional
+            Gravitational acceleration [m/s²], world frame.
+        strict : bool, optional
+            See :func:`check_mass_properties`: False accepts published tables with
+            massless links or non-physical inertias, with a warning.
+
+        Returns
+        -------
+        TreeModel
+
+        Raises
+        ------
+        ModelError
+            For a missing ``mass`` or ``inertia``, unknown keys, or any error of :class:`TreeModel`.
+
+        Examples
+        --------
+        >>> model = TreeModel.from_table([
+        ...     {"name": "upper", "axis": (0, 1, 0), "mass": 1.0, "com": (0.5, 0, 0), "inertia": (1e-3, 0.1, 0.1, 0, 0, 0)},
+        ...     {"name": "lower", "parent": "upper", "xyz": (1, 0, 0), "axis": (0, 1, 0), "mass": 1.0,
+        ...      "com": (0.5, 0, 0), "inertia": (1e-3, 0.1, 0.1, 0, 0, 0)}])
+        >>> model.names, model.parent.tolist()
+        (('upper', 'lower'), [-1, 0])
         """
         bodies = []
         for k, row in enumerate(rows):
@@ -256,4 +455,4 @@ class TreeModel:
                                placement_R=placement_R, placement_p=row.pop("xyz", (0.0, 0.0, 0.0))))
             if row:
                 raise ModelError(f"{where}: unknown keys {sorted(row)}")
-        return cls(bodies, gravity)
+        return cls(bodies, gravity, strict)

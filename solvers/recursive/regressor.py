@@ -21,8 +21,8 @@ compute from I_i v is then linear in π = [π_0; …; π_{n−1}]:
   factored out; Khalil & Dombre 2002, ch. 12);
 * the system first moment ``Σ m_i r_i = Y_c(q) π`` (:func:`first_moment_regressor`).
 
-The kinematic quantities come from the solver's own sweeps (:func:`.kinematics`,
-:func:`.inverse_dynamics`), so the regressors reproduce the solver to round-off.
+The kinematic quantities come from the solver's own sweeps (:func:`~femdyn.solvers.recursive.dynamics.kinematics`,
+:func:`~femdyn.solvers.recursive.dynamics.inverse_dynamics`), so the regressors reproduce the solver to round-off.
 """
 import numpy as np
 from numba import njit
@@ -37,7 +37,18 @@ N_PARAMETERS = len(PARAMETERS)
 
 
 def skew_stack(w):
-    """Cross-product matrices (…, 3, 3) of vectors (…, 3)."""
+    """Cross-product matrices of a stack of vectors.
+
+    Parameters
+    ----------
+    w : (..., 3) ndarray
+        Vectors.
+
+    Returns
+    -------
+    (..., 3, 3) ndarray
+        [w]× with [w]× x = w × x.
+    """
     out = np.zeros(w.shape[:-1] + (3, 3))
     out[..., 0, 1], out[..., 0, 2], out[..., 1, 2] = -w[..., 2], w[..., 1], -w[..., 0]
     out[..., 1, 0], out[..., 2, 0], out[..., 2, 1] = w[..., 2], -w[..., 1], w[..., 0]
@@ -63,13 +74,25 @@ def inertia_map_into(v, out):
 
 
 def inertia_map(v):
-    """A(v) (6, 10) with ``I(π) v = A(v) π`` for a motion vector v = [ω; u] (rad/s, m/s).
+    """Matrix A(v) with I(π) v = A(v) π for a motion vector (Atkeson, An & Hollerbach 1986, eq. 9).
 
-    Example
+    Parameters
+    ----------
+    v : (6,) array_like
+        Motion vector [ω; u] (rad/s, m/s), body coordinates.
+
+    Returns
     -------
+    (6, 10) ndarray
+        Columns in the order of ``PARAMETERS`` (m, h_x, h_y, h_z, Ī_xx, Ī_xy, Ī_yy, Ī_xz,
+        Ī_yz, Ī_zz).
+
+    Examples
+    --------
+    >>> import numpy as np
     >>> A = inertia_map(np.array([0.0, 0.0, 1.0, 1.0, 0.0, 0.0]))
-    >>> A.shape
-    (6, 10)
+    >>> A.shape, float(A[3, 0])          # the linear momentum m u along x
+    ((6, 10), 1.0)
     """
     out = np.empty((6, N_PARAMETERS))
     inertia_map_into(np.ascontiguousarray(v, dtype=float), out)
@@ -140,14 +163,46 @@ def _torque_rows(parent, S, v_index, joint_nv, Xup, vel, acc, Y):
 
 
 def parameters_from_inertia(inertia):
-    """π (…, 10) from spatial inertias (…, 6, 6) about the body origins (the inverse of :func:`inertia_from_parameters`)."""
+    """Inertial parameters π from spatial inertias about the body origins.
+
+    The inverse of :func:`inertia_from_parameters`.
+
+    Parameters
+    ----------
+    inertia : (..., 6, 6) array_like
+        Spatial inertias (RBDA ch. 2).
+
+    Returns
+    -------
+    (..., 10) ndarray
+        π = [m, h_x, h_y, h_z, Ī_xx, Ī_xy, Ī_yy, Ī_xz, Ī_yz, Ī_zz] (kg, kg·m, kg·m²).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from femdyn.solvers.recursive.spatial import spatial_inertia
+    >>> parameters_from_inertia(spatial_inertia(2.0, [0.5, 0, 0], np.eye(3)))[:4].tolist()
+    [2.0, 1.0, 0.0, 0.0]
+    """
     I = np.asarray(inertia, float)
     return np.stack([I[..., 3, 3], I[..., 2, 4], I[..., 0, 5], I[..., 1, 3], I[..., 0, 0], I[..., 0, 1],
                      I[..., 1, 1], I[..., 0, 2], I[..., 1, 2], I[..., 2, 2]], axis=-1)
 
 
 def inertia_from_parameters(pi):
-    """Spatial inertias (…, 6, 6) about the body origins from π (…, 10) (RBDA ch. 2)."""
+    """Spatial inertias about the body origins from inertial parameters (RBDA ch. 2).
+
+    Parameters
+    ----------
+    pi : (..., 10) array_like
+        π = [m, h_x, h_y, h_z, Ī_xx, Ī_xy, Ī_yy, Ī_xz, Ī_yz, Ī_zz] (kg, kg·m, kg·m²),
+        body axes, about the body origin.
+
+    Returns
+    -------
+    (..., 6, 6) ndarray
+        [[Ī, h×], [h×ᵀ, m 1]].
+    """
     pi = np.asarray(pi, float)
     m, h = pi[..., 0], pi[..., 1:4]
     xx, xy, yy, xz, yz, zz = (pi[..., k] for k in range(4, 10))
@@ -161,10 +216,20 @@ def inertia_from_parameters(pi):
 
 
 def inertial_parameters(model):
-    """π of ``model`` (n·10,): the bodies' parameters in parent-first order (units in the module doc).
+    """Inertial parameters π of a tree: the bodies' ten parameters in parent-first order.
 
-    Example
+    Parameters
+    ----------
+    model : TreeModel
+        The tree.
+
+    Returns
     -------
+    (10 n,) ndarray
+        Units in the module docstring.
+
+    Examples
+    --------
     >>> from femdyn.robots.serial import puma560
     >>> inertial_parameters(puma560()).shape
     (60,)
@@ -183,25 +248,37 @@ def _about_point(about):
 
 
 def momentum_regressor(model, data, q, v, about="origin"):
-    """Y_h (6, 10 n) with the system spatial momentum ``[L; p] = Y_h π`` (N·m·s, N·s), world coordinates.
+    """Y_h with the system spatial momentum [L; p] = Y_h π, world coordinates.
 
     Parameters
     ----------
-    model, data : TreeModel and its Data.
-    q, v : configuration (nq,) and velocity (nv,) in the solver's conventions.
-    about : 'origin' or a fixed point (3,) in m (world coordinates) for the angular part.
+    model : TreeModel
+        The tree.
+    data : Data
+        Its workspace.
+    q : (nq,) array_like
+        Joint coordinates, in the solver's conventions.
+    v : (nv,) array_like
+        Joint velocities.
+    about : "origin" or (3,) array_like, optional
+        Reference point of the angular part: the world origin or a fixed point [m], world
+        coordinates (the momentum about the centre of mass is not linear in π).
 
     Returns
     -------
-    ndarray (6, 10 n): columns in the order of :func:`inertial_parameters`, so that
-    ``Y_h @ inertial_parameters(model)`` equals :func:`.momentum` to round-off.
+    (6, 10 n) ndarray
+        Columns in the order of :func:`inertial_parameters`, so that
+        ``Y_h @ inertial_parameters(model)`` equals :func:`~femdyn.solvers.recursive.dynamics.momentum` to round-off
+        (N·m·s, N·s).
 
     Raises
     ------
-    ModelError for malformed q, v or ``about``.
+    ModelError
+        For malformed q, v or ``about``.
 
-    Example
-    -------
+    Examples
+    --------
+    >>> import numpy as np
     >>> from femdyn.robots.serial import space_arm
     >>> from femdyn.solvers.recursive import Data, momentum
     >>> model = space_arm(floating=True); data = Data(model)
@@ -216,10 +293,25 @@ def momentum_regressor(model, data, q, v, about="origin"):
 
 
 def first_moment_regressor(model, data, q):
-    """Y_c (3, 10 n) with the system first moment ``Σ m_i r_i = M c = Y_c π`` (kg·m, world coordinates).
+    """Y_c with the system first moment Σ m_i r_i = M c = Y_c π (kg·m, world coordinates).
 
-    Example
+    Parameters
+    ----------
+    model : TreeModel
+        The tree.
+    data : Data
+        Its workspace.
+    q : (nq,) array_like
+        Joint coordinates.
+
+    Returns
     -------
+    (3, 10 n) ndarray
+        Columns in the order of :func:`inertial_parameters`.
+
+    Examples
+    --------
+    >>> import numpy as np
     >>> from femdyn.robots.serial import puma560
     >>> from femdyn.solvers.recursive import Data, center_of_mass
     >>> model = puma560(); data = Data(model); q = np.zeros(6); pi = inertial_parameters(model)
@@ -236,23 +328,34 @@ def first_moment_regressor(model, data, q):
 
 
 def torque_regressor(model, data, q, v, qdd, gravity=None):
-    """Y_τ (nv, 10 n) with the inverse-dynamics joint forces ``τ = Y_τ(q, v, q̈) π`` (N·m or N).
+    """Y_τ with the inverse-dynamics joint forces τ = Y_τ(q, v, q̈) π (N·m or N).
 
     Gravity enters as the base acceleration −g (RBDA ch. 5), as in
-    :func:`.inverse_dynamics`; external forces are not part of the regressor.
+    :func:`~femdyn.solvers.recursive.dynamics.inverse_dynamics`; external forces are not part of the regressor.
 
     Parameters
     ----------
-    model, data : TreeModel and its Data.
-    q, v, qdd : configuration (nq,), velocity (nv,), acceleration (nv,).
-    gravity : optional override of the model's gravity (m/s², world frame).
+    model : TreeModel
+        The tree.
+    data : Data
+        Its workspace.
+    q : (nq,) array_like
+        Joint coordinates.
+    v : (nv,) array_like
+        Joint velocities.
+    qdd : (nv,) array_like
+        Joint accelerations.
+    gravity : (3,) array_like, optional
+        Override of the model's gravity [m/s²], world frame.
 
     Returns
     -------
-    ndarray (nv, 10 n): ``Y_τ @ inertial_parameters(model)`` equals :func:`.inverse_dynamics`.
+    (nv, 10 n) ndarray
+        ``Y_τ @ inertial_parameters(model)`` equals :func:`~femdyn.solvers.recursive.dynamics.inverse_dynamics`.
 
-    Example
-    -------
+    Examples
+    --------
+    >>> import numpy as np
     >>> from femdyn.robots.serial import puma560
     >>> from femdyn.solvers.recursive import Data, inverse_dynamics
     >>> model = puma560(); data = Data(model); q, v, a = np.ones(6), np.ones(6), np.ones(6)

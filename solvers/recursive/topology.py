@@ -36,12 +36,22 @@ FREE_END = 0
 
 @dataclass(frozen=True)
 class Interface:
-    """A joint site of a link: position (m) and axes R of the interface frame in the link frame.
+    """A joint site of a link: the interface frame in the link frame and the joint made there.
 
-    ``joint`` and ``axis`` (interface-frame coordinates) describe the joint made when this
-    interface is a link's inner one; two joined interface frames coincide at q = 0. At a
-    cut joint both interfaces must name the same kind ('spherical' is allowed there only)
-    and parallel axes.
+    Two joined interface frames coincide at q = 0. At a cut joint both interfaces must name
+    the same kind ('spherical' is allowed there only) and parallel axes.
+
+    Parameters
+    ----------
+    position : (3,) tuple, optional
+        Origin of the interface frame [m], link frame.
+    R : (3, 3) tuple, optional
+        Axes of the interface frame (columns) in link-frame coordinates.
+    joint : str, optional
+        Kind of the joint made when this interface is the link's inner one ('revolute',
+        'prismatic', 'fixed'; at cut joints also 'spherical').
+    axis : (3,) tuple, optional
+        Joint axis in interface-frame coordinates.
     """
     position: tuple = (0.0, 0.0, 0.0)
     R: tuple = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
@@ -51,7 +61,18 @@ class Interface:
 
 @dataclass(frozen=True)
 class InertiaSet:
-    """Mass (kg), centre of mass (m) and inertia about it (kg·m²), in one interface frame."""
+    """Mass properties of a link expressed in one interface frame.
+
+    Parameters
+    ----------
+    mass : float
+        Mass [kg].
+    com : (3,) tuple
+        Centre of mass [m], interface frame.
+    inertia : array_like
+        Rotational inertia about the centre of mass [kg·m²], interface axes (as for
+        :class:`~.model.Body`).
+    """
     mass: float
     com: tuple
     inertia: tuple
@@ -59,8 +80,20 @@ class InertiaSet:
 
 @dataclass(frozen=True)
 class Link:
-    """Configuration parameters of one link: ``id``, interface ``pointers``, ``interfaces``
-    (same length) and ``inertias`` — one :class:`InertiaSet` per interface."""
+    """Configuration parameters of one link (Wang et al.).
+
+    Parameters
+    ----------
+    id : int
+        Distinct positive integer.
+    pointers : tuple of int
+        One per interface: the ID of the link attached there, 0 for a free end, one more
+        than the largest ID for the joint to inertial space.
+    interfaces : tuple of Interface
+        The interfaces (same length as ``pointers``).
+    inertias : tuple of InertiaSet
+        The link's mass properties in each interface frame (:func:`inertia_sets`).
+    """
     id: int
     pointers: tuple
     interfaces: tuple
@@ -73,7 +106,27 @@ class Link:
 
 
 def interface_frame(itf, where):
-    """(R, p) of an interface in its link's frame, checked: R a rotation, p (m) a finite 3-vector."""
+    """(R, p) of an interface in its link's frame, checked.
+
+    Parameters
+    ----------
+    itf : Interface
+        The interface.
+    where : str
+        Location for error messages.
+
+    Returns
+    -------
+    R : (3, 3) ndarray
+        Rotation (columns: interface axes in link coordinates).
+    p : (3,) ndarray
+        Origin [m], link frame.
+
+    Raises
+    ------
+    ModelError
+        If R is not a proper rotation or p not a finite 3-vector.
+    """
     return proper_rotation(itf.R, f"{where}: R"), finite(itf.position, f"{where}: position (m)", (3,))
 
 
@@ -85,12 +138,37 @@ def _in_body_frame(link, inner_interface, interface):
 
 
 def inertia_sets(mass, com, inertia, interfaces):
-    """One :class:`InertiaSet` per interface from link-frame values.
+    """One :class:`InertiaSet` per interface from link-frame mass properties.
 
-    mass (kg), com (m) and inertia about the centre of mass (kg·m²) in the link frame:
-    3×3, principal (Ixx, Iyy, Izz), or (Ixx, Iyy, Izz, Ixy, Ixz, Iyz) as for
-    :class:`~.model.Body`; each set is re-expressed in an interface frame (shifted origin,
-    rotated axes).
+    Each set is re-expressed in an interface frame (shifted origin, rotated axes).
+
+    Parameters
+    ----------
+    mass : float
+        Mass [kg].
+    com : (3,) array_like
+        Centre of mass [m], link frame.
+    inertia : array_like
+        Rotational inertia about the centre of mass [kg·m²], link axes: 3×3, principal
+        (Ixx, Iyy, Izz), or (Ixx, Iyy, Izz, Ixy, Ixz, Iyz) as for :class:`~.model.Body`.
+    interfaces : sequence of Interface
+        The link's interfaces.
+
+    Returns
+    -------
+    tuple of InertiaSet
+
+    Raises
+    ------
+    ModelError
+        For non-finite values, another inertia shape or a bad interface frame.
+
+    Examples
+    --------
+    >>> ends = (Interface((0, 0, 0)), Interface((1.0, 0, 0)))
+    >>> sets = inertia_sets(1.0, (0.5, 0, 0), (1e-3, 0.1, 0.1), ends)
+    >>> [float(c) for c in sets[1].com]                  # seen from the far end
+    [-0.5, 0.0, 0.0]
     """
     com = finite(com, "inertia_sets: com (m)", (3,))
     values = finite(inertia, "inertia_sets: inertia (kg·m²)", None)
@@ -107,7 +185,19 @@ def inertia_sets(mass, com, inertia, interfaces):
 
 @dataclass(frozen=True)
 class Cut:
-    """A cut joint closing a loop: interface ``a_interface`` of link ``a`` meets ``b_interface`` of link ``b``."""
+    """A cut joint closing a loop: interface ``a_interface`` of link ``a`` meets ``b_interface`` of link ``b``.
+
+    Parameters
+    ----------
+    a : int
+        Link ID of the first link.
+    a_interface : int
+        Interface index on link a.
+    b : int
+        Link ID of the second link.
+    b_interface : int
+        Interface index on link b.
+    """
     a: int
     a_interface: int
     b: int
@@ -118,12 +208,31 @@ class Cut:
 class Topology:
     """Result of :func:`build_topology`.
 
-    ``tree``: the kinematic tree (body names 'link<ID>'). Joint k is the inner joint of
-    link k; ``inner``: joint ID → (its inner body ID, 0 for inertial space; the interface
-    used on the inner body; the interface used on the outer body); ``outer``: joint ID →
-    its outer body ID (k itself, by this numbering). ``incidence`` S and ``path`` P
-    (indexed by sorted link IDs); ``cuts``: loop-closing joints; ``v_index``: link ID →
-    first velocity index of its inner joint; ``links``: link ID → :class:`Link`.
+    Joint k is the inner joint of link k.
+
+    Parameters
+    ----------
+    tree : TreeModel
+        The kinematic tree (body names 'link<ID>').
+    ids : tuple of int
+        Sorted link IDs (the index order of ``incidence`` and ``path``).
+    inner : dict
+        Joint ID → (its inner body ID, 0 for inertial space; the interface used on the
+        inner body; the interface used on the outer body).
+    outer : dict
+        Joint ID → its outer body ID (k itself, by this numbering).
+    incidence : (s, s) ndarray
+        S (links × joints): +1 where the link is the joint's outer body, −1 where it is the
+        inner body.
+    path : (s, s) ndarray
+        P (joints × links): 1 where the joint lies on the path from inertial space to the
+        link; S·P = E (Wittenburg 2008, ch. 5).
+    cuts : tuple of Cut
+        Loop-closing joints.
+    v_index : dict
+        Link ID → first velocity index of its inner joint.
+    links : dict
+        Link ID → :class:`Link`.
     """
     tree: TreeModel
     ids: tuple
@@ -136,11 +245,36 @@ class Topology:
     links: dict
 
     def body(self, link_id):
-        """Tree index of link ``link_id``."""
+        """Tree index of a link.
+
+        Parameters
+        ----------
+        link_id : int
+            Link ID.
+
+        Returns
+        -------
+        int
+        """
         return self.tree.index(f"link{link_id}")
 
     def interface_frame(self, link_id, interface):
-        """(R, p) of an interface of a link in that link's body frame (its inner interface frame)."""
+        """(R, p) of an interface of a link in that link's body frame (its inner interface frame).
+
+        Parameters
+        ----------
+        link_id : int
+            Link ID.
+        interface : int
+            Interface index on the link.
+
+        Returns
+        -------
+        R : (3, 3) ndarray
+            Axes of the interface frame in body coordinates.
+        p : (3,) ndarray
+            Origin [m], body frame.
+        """
         return _in_body_frame(self.links[link_id], self.inner[link_id][2], interface)
 
     def closures(self):
@@ -265,12 +399,45 @@ def _incidence_and_path(ids, inner):
 
 def build_topology(links, base_joint="fixed", base_R=None, base_p=(0.0, 0.0, 0.0),
                    gravity=(0.0, 0.0, 0.0), cut_pairs=()):
-    """Kinematic tree, S, P and loop cuts from configuration parameters (Wang et al.).
+    """Kinematic tree, incidence and path matrices and loop cuts from configuration parameters (Wang et al.).
 
-    base_joint: joint of the root link to inertial space ('fixed', 'free' or 'revolute'
-    about the root interface's axis); base_R (default identity), base_p (m): that joint's
-    frame in the world;
-    cut_pairs: (link, link) joints to cut by preference (others are cut where found).
+    Breadth-first traversal from the link attached to inertial space (Wittenburg 2008,
+    ch. 5); see the module docstring.
+
+    Parameters
+    ----------
+    links : iterable of Link
+        The links with their pointers, interfaces and inertia sets.
+    base_joint : {"fixed", "free", "revolute"}, optional
+        Joint of the root link to inertial space (revolute about the root interface's axis).
+    base_R : (3, 3) array_like, optional
+        That joint's frame axes in the world (default identity).
+    base_p : (3,) array_like, optional
+        That joint's frame origin [m] in the world.
+    gravity : (3,) array_like, optional
+        Gravity [m/s²], world frame (default zero: a spacecraft).
+    cut_pairs : iterable of (int, int), optional
+        Joints (link ID, link ID) to cut by preference; other loops are cut where found.
+
+    Returns
+    -------
+    Topology
+
+    Raises
+    ------
+    ModelError
+        For bad IDs, asymmetric or dangling pointers, not exactly one interface to inertial
+        space, unconnected links, unknown cut pairs, or cut joints whose interfaces disagree.
+
+    Examples
+    --------
+    A chain of two links, the first on a fixed base:
+
+    >>> ends = (Interface((0, 0, 0)), Interface((1.0, 0, 0)))
+    >>> sets = inertia_sets(1.0, (0.5, 0, 0), (1e-3, 0.1, 0.1), ends)
+    >>> top = build_topology([Link(1, (3, 2), ends, sets), Link(2, (1, 0), ends, sets)])
+    >>> top.tree.names, top.incidence.tolist(), top.path.tolist()
+    (('link1', 'link2'), [[1.0, -1.0], [0.0, 1.0]], [[1.0, 1.0], [0.0, 1.0]])
     """
     links = list(links)
     by_id, root, s = _check_links(links)

@@ -1,0 +1,135 @@
+"""The time step against the shortest period of the linearized model.
+
+Generalized-α is unconditionally stable (Chung & Hulbert 1993): a step longer than a
+vibration period does not make a run blow up, it leaves that mode unresolved. A mode
+sampled fewer than twice per period (h > T/2, the Nyquist limit: ``NYQUIST_FRACTION``)
+cannot be represented; its numerical response is aliased. Whether that matters depends on
+the numerical damping: as ωh → ∞ the spectral radius of the scheme tends to ρ∞, so with
+ρ∞ < ``UNDAMPED_RHO`` (0.95) every unresolved mode loses at least 5 % of its amplitude per
+step and is gone after some tens of steps — the intended way of removing the stiff axial
+and high bending modes of ANCF meshes (Liu et al. 2018 use ρ∞ = 0.9 for this). With
+ρ∞ ≥ 0.95 (the stabilized form at ρ∞ = 1 conserves energy) the unresolved mode stays in
+the results with a wrong period, and :func:`check_step_size` warns
+(:class:`~femdyn.errors.StepSizeWarning`) with the period and the largest step that
+resolves it. ``Options(step_check=False)`` skips the check.
+
+The shortest period is T_min = 2π/ω_max, ω²_max the largest eigenvalue of
+K_t x = ω² M x, Φ_q x = 0 at the initial state (K_t = K + H(λ), see
+:mod:`femdyn.solvers.modal`). Models with at most ``DENSE_LIMIT`` free coordinates use the
+dense null-space method; larger ones Lanczos (ARPACK ``eigsh`` mode 2, Grimes, Lewis &
+Simon 1994) at the largest end, with the constrained inverse mass applied by the saddle
+solve [[M, Φ_qᵀ], [Φ_q, 0]] [x; μ] = [y; 0] — the matrix of the initial accelerations —
+factorized once. A loose tolerance (1e-2 on ω²) is enough for a warning: the cost is one
+factorization and some tens of solves (benchmarks/RESULTS.md).
+"""
+import warnings
+
+import numpy as np
+import scipy.linalg as sla
+import scipy.sparse.linalg as spla
+
+from femdyn.errors import StepSizeWarning
+
+from .blocks import TangentValues
+from .kkt import KKTMatrix
+from .modal import tangent_stiffness
+
+NYQUIST_FRACTION = 0.5      # warn when h > T_min / 2: fewer than two steps per period
+UNDAMPED_RHO = 0.95         # ρ∞ from which unresolved modes are not damped out (see module doc)
+DENSE_LIMIT = 60            # free coordinates (n − m) up to which the dense method is used
+
+
+def highest_frequency(system, q, lam, t=0.0, tol=1e-2, kkt=None):
+    """ω_max (rad/s) of the model linearized at (q, λ, t); 0 when no mode oscillates, NaN
+    when Lanczos found no estimate (then the step check is skipped).
+
+    Parameters
+    ----------
+    system : System
+    q : ndarray (n,)
+        Configuration (m).
+    lam : ndarray (m,)
+        Multipliers (their constraint forces give the geometric stiffness H(λ)).
+    t : float
+        Time (s).
+    tol : float
+        Relative accuracy of ω²_max for the Lanczos method.
+    kkt : KKTMatrix, optional
+        Holding the factorized [[M, Φ_qᵀ], [Φ_q, 0]] at (q, t) — as
+        :func:`~femdyn.solvers.initial.consistent_state` leaves it — to save a factorization.
+
+    Returns
+    -------
+    float
+
+    Example
+    -------
+    >>> omega = highest_frequency(system, q, lam)        # doctest: +SKIP
+    """
+    K = tangent_stiffness(system, q, lam, t)
+    K = 0.5 * (K + K.T)
+    free = system.n - system.m
+    if free <= 0:
+        return 0.0
+    if free <= DENSE_LIMIT:
+        N = sla.null_space(system.constraints.jacobian(q, t).toarray()) if system.m else np.eye(system.n)
+        w2 = sla.eigh(N.T @ K.toarray() @ N, N.T @ system.mass(q).toarray() @ N, eigvals_only=True)[-1]
+        return float(np.sqrt(max(w2, 0.0)))
+    if kkt is None:
+        kkt = KKTMatrix(system)
+        _, jac = system.constraints.evaluate(q, t)
+        kkt.factorize(kkt.assemble(TangentValues(system.mass_values(q), jac)), q, t)
+    n = system.n
+
+    def constrained_inverse_mass(y):
+        return kkt.solve(np.concatenate([y, np.zeros(system.m)]))[:n]
+
+    Minv = spla.LinearOperator((n, n), matvec=constrained_inverse_mass, dtype=float)
+    start = constrained_inverse_mass(np.cos(np.arange(n)))
+    try:
+        w2 = spla.eigsh(K, k=1, M=system.mass(q), Minv=Minv, which="LA", tol=tol, v0=start,
+                        ncv=min(free, 8), return_eigenvectors=False)[0]
+    except spla.ArpackNoConvergence as err:        # the Ritz value so far: a lower bound of ω²_max
+        w2 = err.eigenvalues.max() if len(err.eigenvalues) else np.nan
+    except spla.ArpackError:                        # e.g. K_t v = 0 for the start vector: no estimate
+        w2 = np.nan
+    return float(np.sqrt(max(w2, 0.0))) if np.isfinite(w2) else np.nan
+
+
+def check_step_size(system, q, lam, h, rho_inf, t=0.0, enabled=True, kkt=None):
+    """Warn (StepSizeWarning) when ``h`` exceeds ``NYQUIST_FRACTION`` of the shortest period
+    of the linearized model and ρ∞ ≥ ``UNDAMPED_RHO`` (see the module doc); returns T_min
+    (s), or None when the check did not run (disabled, ρ∞ < 0.95, or a servo model, whose
+    prescribed motions are not free vibrations).
+
+    Parameters
+    ----------
+    system : System
+    q, lam : ndarray
+        The consistent initial state (m, and the multipliers).
+    h : float
+        Time step (s).
+    rho_inf : float
+        The integrator's spectral radius at infinity.
+    t : float
+        Initial time (s).
+    enabled : bool
+        False skips the check (``Options(step_check=False)``).
+    kkt : KKTMatrix, optional
+        The initial state's factorized mass saddle matrix (see :func:`highest_frequency`).
+    """
+    if not enabled or rho_inf < UNDAMPED_RHO or system.servo:
+        return None
+    omega = highest_frequency(system, q, lam, t, kkt=kkt)
+    if not omega > 0:
+        return np.inf if omega == 0 else None
+    period = 2 * np.pi / omega
+    if h > NYQUIST_FRACTION * period:
+        warnings.warn(
+            f"model '{system.name}': time step h = {h:.6g} s exceeds half the shortest period of the linearized model, "
+            f"T_min = {period:.6g} s (ω_max = {omega:.6g} rad/s at t = {t:g} s): that mode is sampled fewer than "
+            f"twice per period, and ρ∞ = {rho_inf:g} hardly damps it, so it stays in the results with a wrong period. "
+            f"Use h ≤ {NYQUIST_FRACTION * period:.3g} s to resolve it, ρ∞ ≤ 0.9 to damp it out (often an axial or "
+            "high bending mode of an ANCF mesh: longer elements raise T_min), or Options(step_check=False) to "
+            "silence this check", StepSizeWarning, stacklevel=3)
+    return period
