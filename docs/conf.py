@@ -68,5 +68,42 @@ def escape_norm_bars(app, what, name, obj, options, lines):
         lines[k] = _escape_bars(line)
 
 
+# --- the API pages list packages; their modules are found when the guide is built -------
+import importlib  # noqa: E402
+import pkgutil  # noqa: E402
+
+from docutils import nodes  # noqa: E402
+from docutils.parsers.rst import directives  # noqa: E402
+from docutils.statemachine import StringList  # noqa: E402
+from sphinx.util.docutils import SphinxDirective  # noqa: E402
+from sphinx.util.nodes import nested_parse_with_titles  # noqa: E402
+
+
+class PackageModules(SphinxDirective):
+    """``.. package-modules:: femdyn.model``: a section with ``automodule`` (members) for
+    every module of the package, sub-packages left out, so that a new module appears in
+    the reference without an edit here. ``:undoc-members:`` names modules whose members
+    without docstrings are listed too."""
+
+    required_arguments = 1
+    option_spec = {"undoc-members": directives.unchanged}
+
+    def run(self):
+        package = self.arguments[0]
+        undocumented = set((self.options.get("undoc-members") or "").split())
+        lines = []
+        for info in pkgutil.iter_modules(importlib.import_module(package).__path__, package + "."):
+            if info.ispkg:
+                continue
+            title = f"``{info.name}``"
+            lines += [title, "-" * len(title), "", f".. automodule:: {info.name}", "   :members:"]
+            lines += ["   :undoc-members:"] * (info.name in undocumented) + [""]
+        container = nodes.section()
+        container.document = self.state.document
+        nested_parse_with_titles(self.state, StringList(lines, source=f"modules of {package}"), container)
+        return container.children
+
+
 def setup(app):
     app.connect("autodoc-process-docstring", escape_norm_bars, priority=600)   # after napoleon (500)
+    app.add_directive("package-modules", PackageModules)
