@@ -45,7 +45,20 @@ def numeric(value, what, shape=None):
 
 def refuse_non_finite(values, what):
     """Raise :class:`~femdyn.errors.NonFiniteError` naming ``what`` and the first bad entry
-    if the numeric array ``values`` holds a NaN or an infinite number."""
+    if the numeric array ``values`` holds a NaN or an infinite number.
+
+    Parameters
+    ----------
+    values : array_like
+        Numeric input (any shape).
+    what : str
+        Names the input in the message.
+
+    Raises
+    ------
+    NonFiniteError
+        If an entry is NaN or infinite.
+    """
     a = np.atleast_1d(values)
     bad = np.flatnonzero(~np.isfinite(a))
     if bad.size:
@@ -209,7 +222,20 @@ def count(value, what):
 
 def inconsistent(message, strict):
     """A physical-consistency failure (mass properties no body can have): ModelError when
-    ``strict``, else a :class:`~femdyn.errors.PhysicalConsistencyWarning`, and go on."""
+    ``strict``, else a :class:`~femdyn.errors.PhysicalConsistencyWarning`, and go on.
+
+    Parameters
+    ----------
+    message : str
+        What is inconsistent, naming the body and the values.
+    strict : bool
+        Refuse (True) or warn and accept (False).
+
+    Raises
+    ------
+    ModelError
+        When ``strict``.
+    """
     if strict:
         raise ModelError(message + " (or pass strict=False to accept it with a warning)")
     warnings.warn(message + "; accepted because strict=False", PhysicalConsistencyWarning, stacklevel=3)

@@ -1,6 +1,8 @@
-"""Time series for ParaView: one VTU file of line cells per output step (rigid bodies as
-their outlines, ANCF beams as their centrelines) and a PVD collection that indexes them by
-time. Written with meshio; coordinates in m, time in s."""
+"""Time series for ParaView: one VTU file per output step (rigid bodies as their outlines,
+ANCF beams as their centrelines: line cells; flexible floating-frame bodies as their
+deformed component mesh: tetrahedra and hexahedra, or vertices at their output points when
+the component stores no mesh) and a PVD collection that indexes them by time. Written
+with meshio; coordinates in m, time in s."""
 import os
 from xml.sax.saxutils import quoteattr
 
@@ -37,6 +39,25 @@ def configuration_lines(system, q):
         owner.append(np.full(len(segs), k))
         offset += len(xyz)
     return np.vstack(points), np.vstack(cells), np.concatenate(owner)
+
+
+def configuration_cells(system, q):
+    """Points (n, 3) in m, cell blocks [(type, connectivity)] and the part index of every
+    cell per block: the lines of :func:`configuration_lines`, then the deformed meshes of
+    the bodies that have one (``mesh_cells(q)``: flexible floating-frame bodies)."""
+    points, lines, owner = configuration_lines(system, q)
+    blocks, owners, offset = [("line", lines)], [owner], len(points)
+    points = [points]
+    for k, body in enumerate(system.bodies.values()):
+        if not hasattr(body, "mesh_cells"):
+            continue
+        xyz, cells = body.mesh_cells(q)
+        points.append(xyz)
+        for kind, conn in cells:
+            blocks.append((kind, conn + offset))
+            owners.append(np.full(len(conn), k))
+        offset += len(xyz)
+    return np.vstack(points), blocks, owners
 
 
 def write_series(system, results, folder, every=1, name="motion"):
@@ -77,10 +98,9 @@ def write_series(system, results, folder, every=1, name="motion"):
     os.makedirs(folder, exist_ok=True)
     entries = []
     for k in range(0, len(results.t), every):
-        points, cells, owner = configuration_lines(system, results.q[k])
+        points, blocks, owners = configuration_cells(system, results.q[k])
         file = f"{name}_{k:05d}.vtu"
-        meshio.write(os.path.join(folder, file),
-                     meshio.Mesh(points, [("line", cells)], cell_data={"part": [owner]}))
+        meshio.write(os.path.join(folder, file), meshio.Mesh(points, blocks, cell_data={"part": owners}))
         entries.append(f'  <DataSet timestep={quoteattr(repr(float(results.t[k])))} file={quoteattr(file)}/>')
     pvd = os.path.join(folder, f"{name}.pvd")
     with open(pvd, "w") as f:

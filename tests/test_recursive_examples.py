@@ -6,7 +6,8 @@ import sys
 import pytest
 
 EXAMPLES = pathlib.Path(__file__).resolve().parents[1] / "examples"
-FIGURES = {"recursive_space_arm.py": 5, "recursive_dual_arm.py": 4, "recursive_puma560.py": 1}
+FIGURES = {"recursive_space_arm.py": 5, "recursive_dual_arm.py": 4, "recursive_puma560.py": 1,
+           "recursive_flexible_puma560.py": 2}
 
 
 @pytest.mark.slow

@@ -31,7 +31,8 @@ from .bodies import Ground, NaturalBody
 from .flexible import ELEMENT_KINDS, ElementSet, NodeFrame
 from .loads import JointTorque, PointForce, ScaledForce
 from .nodes import Node
-from .sensors import ActuatorSensor, BeamSensor, JointAngleSensor, PointSensor, ReactionSensor
+from .sensors import (ActuatorSensor, BeamSensor, FlexiblePointSensor, GaugeSensor, JointAngleSensor, PointSensor,
+                      ReactionSensor)
 
 
 class Model:
@@ -538,6 +539,75 @@ class Model:
         u_node, v_node = self.vector(f"{name}.u", n), self.vector(f"{name}.v", v / np.linalg.norm(v))
         body = self._add_body(NaturalBody(name, [A1, A2], [u_node, v_node], m, center, R @ I_local @ R.T))
         body.vertices = verts
+        return body
+
+    def flexible_body(self, name, component, position=(0.0, 0.0, 0.0), axes=None, modes=None, eta=None):
+        """A flexible body in floating-frame-of-reference form from a component file
+        (:mod:`femdyn.model.floating_frame`): reference frame in natural coordinates plus the
+        component's modal coordinates, and one massless frame per interface for joints.
+
+        Parameters
+        ----------
+        name : str
+            Body name; its interface frames are the bodies ``"<name>.<interface>"``.
+        component : str, path or Component
+            A ``.fdc`` file or a loaded :class:`~femdyn.formats.component.Component`.
+        position : array_like (3,)
+            Global position (m) of the component's reference-frame origin at t = 0.
+        axes : array_like (3, 3), optional
+            Rotation matrix whose columns are the reference axes in global components
+            (default: the global axes).
+        modes : int, optional
+            Keep only the first ``modes`` modes (default all; 0 gives a rigid body).
+        eta : array_like, optional
+            Initial modal coordinates (unit modal mass; default zero).
+
+        Returns
+        -------
+        FloatingFrameBody
+
+        Raises
+        ------
+        ModelError
+            For axes that are not a rotation, a mode count out of range, a wrong η size.
+        ComponentError
+            For an unreadable or invalid component file.
+
+        Example
+        -------
+        >>> link = m.flexible_body("link", "link.fdc", position=(0, 0, 0))      # doctest: +SKIP
+        >>> m.revolute("hub", m.ground, link.interface("x0"), (0, 0, 0), (0, 0, 1))   # doctest: +SKIP
+        """
+        from femdyn.formats.component import Component, read_component
+        from .floating_frame import FloatingFrameBody, InterfaceFrame, modal_node_kind, truncated
+        from ..geometry import rotated_vector
+        what = f"flexible body '{name}'"
+        comp = component if isinstance(component, Component) else read_component(component)
+        if modes is not None and not (isinstance(modes, (int, np.integer)) and modes == 0):
+            modes = count(modes, f"{what}: modes")
+        comp = truncated(comp, comp.n_modes if modes is None else int(modes), what)
+        R = np.eye(3) if axes is None else np.asarray(axes, float)
+        if R.shape != (3, 3) or not np.allclose(R.T @ R, np.eye(3), atol=1e-9) or np.linalg.det(R) < 0:
+            raise ModelError(f"{what}: axes must be a 3×3 rotation matrix (orthonormal columns, det +1), got {R!r}")
+        n_modes = comp.n_modes
+        eta = np.zeros(n_modes) if eta is None else np.asarray(eta, float).ravel()
+        if eta.shape != (n_modes,) or not np.all(np.isfinite(eta)):
+            raise ModelError(f"{what}: eta must hold {n_modes} finite modal coordinates, got {eta!r}")
+        position = vector3(position, f"{what}: position (m)")
+        origin = self.point(f"{name}.origin", position)
+        frame_axes = [self.vector(f"{name}.{c}", R[:, k]) for k, c in enumerate("xyz")]
+        modal = None
+        if n_modes:
+            kind = modal_node_kind(n_modes)
+            modal = self.add_node(f"{name}.eta", kind, np.concatenate([eta, np.zeros(-n_modes % 3)]))
+        body = self._add_body(FloatingFrameBody(name, comp, origin, frame_axes, modal))
+        names = [i.get("name", f"interface{k}") for k, i in enumerate(comp.header.get("interfaces", []))]
+        names += [f"interface{k}" for k in range(len(names), len(comp.interface_origins))]
+        for k, (iname, o, shape) in enumerate(zip(names, comp.interface_origins, comp.interface_shapes)):
+            rot = rotated_vector(np.tile(shape[3:] @ eta, (3, 1)), np.eye(3), second=False)[0].T   # columns R_k e_j
+            point = self.point(f"{name}.{iname}", position + R @ (o + shape[:3] @ eta))
+            vecs = [self.vector(f"{name}.{iname}.{c}", R @ rot[:, j]) for j, c in enumerate("xyz")]
+            body.interfaces.append(self._add_body(InterfaceFrame(f"{name}.{iname}", body, k, point, vecs)))
         return body
 
     # --- flexible beams -----------------------------------------------------------
@@ -1101,6 +1171,12 @@ class Model:
         """
         return self._add_joint(J.Universal(name, self.body(body_a), self.body(body_b), point, axis_a, axis_b))
 
+    def weld(self, name, body_a, body_b, point):
+        """Rigid connection of two bodies at ``point`` (m): 3 coincidence rows and 3 rotation
+        locks (:class:`~femdyn.model.joints.Weld`), e.g. a flexible body's interface frame
+        clamped to the ground: ``m.weld("root", m.ground, "link.x0", (0, 0, 0))``."""
+        return self._add_joint(J.Weld(name, self.body(body_a), self.body(body_b), point))
+
     def prismatic(self, name, body_a, body_b, point, axis):
         """Join two bodies by a slider along ``axis`` carried by ``body_a``.
 
@@ -1463,13 +1539,14 @@ class Model:
             Sensor name; channels ``<name>.x``, ``.y``, ``.z`` (m) and ``.vx``, ``.vy``,
             ``.vz`` (m/s), global frame.
         body : str or body
-            The body (or an ANCF node).
+            The body (or an ANCF node, or a flexible body of :meth:`flexible_body`).
         point : (3,) array_like
-            The material point, m, global frame, initial configuration.
+            The material point, m, global frame, initial configuration; for a flexible
+            body one of its component's output points, m, reference-frame coordinates.
 
         Returns
         -------
-        femdyn.model.sensors.PointSensor
+        femdyn.model.sensors.PointSensor or femdyn.model.sensors.FlexiblePointSensor
 
         Raises
         ------
@@ -1483,7 +1560,55 @@ class Model:
         >>> m.sensor_point("mid", rod, (0.5, 0, 0)).columns[:3]
         ('mid.x', 'mid.y', 'mid.z')
         """
-        return self._add_sensor(PointSensor(name, self.body(body).material_point(point)))
+        body = self.body(body)
+        if hasattr(body, "locate_output_point"):
+            return self._add_sensor(FlexiblePointSensor(name, body, body.locate_output_point(point)))
+        return self._add_sensor(PointSensor(name, body.material_point(point)))
+
+    def sensor_gauge(self, name, body, gauge):
+        """Strain gauge on a flexible body (:meth:`flexible_body`): the six strains at one of
+        its component's gauge points, given by index or by its reference-frame position (m).
+
+        Parameters
+        ----------
+        name : str
+            Sensor name; the channels are ``<name>.exx`` … ``<name>.gxy``.
+        body : str or FloatingFrameBody
+            The flexible body (:meth:`flexible_body`).
+        gauge : int or (3,) array_like
+            Index of the component's gauge point, or its position, m, reference-frame
+            coordinates.
+
+        Returns
+        -------
+        femdyn.model.sensors.GaugeSensor
+
+        Raises
+        ------
+        ModelError
+            If the body is not flexible, or no gauge point has that index or position.
+
+        Example
+        -------
+        >>> m.sensor_gauge("root", "link", 0)          # doctest: +SKIP
+        """
+        body = self.body(body)
+        if not hasattr(body, "component"):
+            raise ModelError(f"gauge sensor '{name}': '{body.name}' is not a flexible body; strain gauges on ANCF "
+                             "beams are Model.sensor_strain")
+        points = body.component.gauge_points
+        if np.ndim(gauge) == 0:
+            index = int(gauge)
+            if not 0 <= index < len(points):
+                raise ModelError(f"gauge sensor '{name}': body '{body.name}' has {len(points)} gauges, "
+                                 f"got index {gauge}")
+        else:
+            dist = np.linalg.norm(points - vector3(gauge, f"gauge sensor '{name}': point (m)"), axis=1)
+            if not len(dist) or dist.min() > 1e-9 * max(1.0, np.linalg.norm(gauge)):
+                raise ModelError(f"gauge sensor '{name}': {list(gauge)} is not a gauge point of '{body.name}'; "
+                                 f"its gauges are {np.round(points, 9).tolist()} (m, reference frame)")
+            index = int(np.argmin(dist))
+        return self._add_sensor(GaugeSensor(name, body, index))
 
     def sensor_strain(self, name, beam, element, xi, y=0.0, z=0.0):
         """Record the axial strain at a material point of an ANCF beam (what a strain gauge reads).

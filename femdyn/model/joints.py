@@ -395,6 +395,36 @@ class Universal(Joint):
                      f"{name}: cross axes perpendicular")]
 
 
+def rotation_locks(name, body_a, body_b):
+    """Independent rows a_i·b_j = const locking the relative rotation of two bodies (at most 3)
+    among the dot products of their orthonormal material vectors; returns (rows, rank)
+    (e.g. ``rotation_locks("weld", ground, body)`` for a body with three directions)."""
+    ea, ea0 = body_a.span_basis()
+    eb, eb0 = body_b.span_basis()
+    candidates = [(Equation(Dot, (ea[i], eb[j]), None, float(ea0[:, i] @ eb0[:, j]), None,
+                            f"{name}: rotation lock {i}{j}"), np.cross(eb0[:, j], ea0[:, i]))
+                  for i in range(len(ea)) for j in range(len(eb))]
+    return select_independent(candidates, 3)
+
+
+class Weld(Joint):
+    """Rigid connection of two bodies at ``point``: coincidence (3 rows) and the relative
+    rotation locked (3 rows); both bodies, or the ground and a body, must have full
+    orientation (e.g. a flexible body's interface frame held to the ground):
+    ``Model.weld("root", m.ground, "bar.root", (0, 0, 0))``."""
+
+    kind = "weld"
+
+    def __init__(self, name, body_a, body_b, point):
+        super().__init__(name, body_a, body_b)
+        self.point = vector3(point, f"weld '{name}': point (m)")
+        locks, rank = rotation_locks(name, body_a, body_b)
+        if rank < 3:
+            raise ModelError(f"weld '{name}': the relative rotation of '{body_a.name}' and '{body_b.name}' cannot be "
+                             "locked (one of them has fewer than three material directions); weld full bodies")
+        self._equations = coincidence(name, body_a.material_point(point), body_b.material_point(point)) + locks
+
+
 class Prismatic(Joint):
     """Slider along ``axis`` (carried by A): B's point stays on A's line and the relative
     rotation is locked (2 + 3 rows; both bodies must have full orientation).
@@ -431,12 +461,7 @@ class Prismatic(Joint):
                                  body_a, "make the cable node body_b (the slider) on a full body or the ground"))
         eqs = [Equation(Dot, (pb - pa, w), None, 0.0, None, f"{name}: on line {k}")
                for k, (w, _) in enumerate(normals[:2])]
-        ea, ea0 = body_a.span_basis()
-        eb, eb0 = body_b.span_basis()
-        candidates = [(Equation(Dot, (ea[i], eb[j]), None, float(ea0[:, i] @ eb0[:, j]), None,
-                                f"{name}: rotation lock {i}{j}"), np.cross(eb0[:, j], ea0[:, i]))
-                      for i in range(len(ea)) for j in range(len(eb))]
-        locks, rank = select_independent(candidates, 3)
+        locks, rank = rotation_locks(name, body_a, body_b)
         if rank < 3 and body_b.span_rank == 3:
             raise ModelError(f"prismatic '{name}': cannot lock the relative rotation of '{body_b.name}'")
         self.axis, self.point = axis, np.asarray(point, float)

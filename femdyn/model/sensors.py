@@ -215,3 +215,35 @@ class ActuatorSensor(Sensor):
 
     def measure(self, q, v, a, lam, t):
         return lam[self.row:self.row + 1]
+
+
+class FlexiblePointSensor(Sensor):
+    """Position (m) and velocity (m/s) of an output point of a floating-frame body,
+    recovered from its stored mode shapes: r = r_ref + A(x + Φ_p η) (see
+    :mod:`femdyn.model.floating_frame`). Made by ``Model.sensor_point`` on a flexible body,
+    e.g. ``m.sensor_point("tip", "bar", (0.4, 0, 0))``; ``index`` is the output point's."""
+
+    def __init__(self, name, body, index):
+        self.name, self.body, self.index = name, body, index
+        self.point = body.component.output_points[index]
+        self.shape = body.component.output_shapes[index]
+        self.columns = tuple(f"{name}.{c}" for c in ("x", "y", "z", "vx", "vy", "vz"))
+
+    def measure(self, q, v, a, lam, t):
+        return np.concatenate(self.body.point_state(q, v, self.point, self.shape))
+
+
+class GaugeSensor(Sensor):
+    """Strains (dimensionless, Voigt order of the component's ``strain_order``, engineering
+    shear) at a gauge point of a floating-frame body: ε = E_g η, E_g the stored strain
+    modes (linear strain of the modal displacement field in the reference frame). Made by
+    ``Model.sensor_gauge``, e.g. ``m.sensor_gauge("root", "bar", 0)``."""
+
+    def __init__(self, name, body, index):
+        self.name, self.body, self.index = name, body, index
+        self.modes = body.component.gauge_strain_modes[index]
+        order = body.component.header.get("strain_order", ["exx", "eyy", "ezz", "gyz", "gxz", "gxy"])
+        self.columns = tuple(f"{name}.{c}" for c in order)
+
+    def measure(self, q, v, a, lam, t):
+        return self.modes @ self.body.modal_coordinates(q)

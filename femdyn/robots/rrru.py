@@ -259,6 +259,13 @@ def inverse_kinematics(pose, geometry=None):
     pose : array_like
         Platform centre P (m), global axes; the platform is level (it only translates).
     geometry : RRRUGeometry, optional
+    link_model : {"ancf", "component"}
+        A flexible link 3 as ``n_elements`` ANCF beam elements, or as the floating-frame
+        body (:meth:`~femdyn.model.builder.Model.flexible_body`) of those elements
+        linearized and reduced to a component
+        (:func:`~femdyn.elements.beam_component.ancf_beam_component`, all modes, mean
+        axes): the two flexible models of one link, to compare in one run. Component
+        links carry no strain gauges.
 
     Returns
     -------
@@ -414,9 +421,13 @@ class RRRU:
     centre : (3,) ndarray
         Its centre (end effector) at t = 0 [m].
     gauges : list of str
-        Strain sensors (flexible links): "gauge {limb}.{k}" at ``geometry.gauges``.
+        Strain sensors (flexible ANCF links): "gauge {limb}.{k}" at ``geometry.gauges``.
     flexible : bool
         Whether link 3 is an ANCF beam.
+    link_model : str
+        "ancf" (link 3 as ANCF elements) or "component" (a floating-frame body of the
+        Craig–Bampton component of the same ANCF link; its knee and Hooke joints act on
+        its interface frames "x0", "x1").
     """
 
     model: Model
@@ -428,10 +439,11 @@ class RRRU:
     centre: np.ndarray
     gauges: list
     flexible: bool
+    link_model: str = "ancf"
 
 
 def rrru(pose=(0.1, 0.0, -0.8), flexible=False, element="beam", n_elements=8, payload=0.0,
-         gravity=(0.0, 0.0, -9.81), geometry=None, name="3-RRRU"):
+         gravity=(0.0, 0.0, -9.81), geometry=None, name="3-RRRU", link_model="ancf"):
     """Build the 3-RRRU robot of Liu et al. 2018 at the platform position ``pose``.
 
     Links 1 and 2 are natural-coordinate rigid bodies (link 1 a two-point rigid beam;
@@ -480,6 +492,8 @@ def rrru(pose=(0.1, 0.0, -0.8), flexible=False, element="beam", n_elements=8, pa
     if element != "beam":
         raise ModelError(f"3-RRRU: element {element!r} for link 3; only 'beam' (ANCFBeam3D) works: a Hooke joint at "
                          "a cable's end needs a cross axis ⟂ the tangent, which a cable node does not carry")
+    if link_model not in ("ancf", "component"):
+        raise ModelError(f"3-RRRU: link_model must be 'ancf' or 'component', got {link_model!r}")
     if payload < 0 or not np.isfinite(payload):
         raise ModelError(f"3-RRRU: payload must be a mass ≥ 0 (kg), got {payload!r}")
     ik = inverse_kinematics(pose, g)
@@ -487,12 +501,12 @@ def rrru(pose=(0.1, 0.0, -0.8), flexible=False, element="beam", n_elements=8, pa
     platform, centre = _platform(m, g, ik, payload)
     motors, links, gauges = [], [], []
     for i, limb in enumerate(ik.limbs):
-        names = _limb(m, g, i, limb, platform, flexible, n_elements)
+        names = _limb(m, g, i, limb, platform, flexible and link_model, n_elements)
         motors.append(names["motor"])
         links.append(names)
-        if flexible:
+        if flexible and link_model == "ancf":
             gauges += _gauges(m, g, i, names["link3"], limb, n_elements)
-    return RRRU(m, g, ik, motors, links, platform, centre, gauges, flexible)
+    return RRRU(m, g, ik, motors, links, platform, centre, gauges, flexible, link_model)
 
 
 def _rod_inertia(mass, length, radius, e):
@@ -517,7 +531,8 @@ def _platform(m, g, ik, payload):
 
 
 def _limb(m, g, i, limb, platform, flexible, n_elements):
-    """Nodes, bodies and joints of limb i; returns the names."""
+    """Nodes, bodies and joints of limb i (``flexible``: False, "ancf" or "component");
+    returns the names."""
     A1 = m.point(f"A1_{i}", limb.A1)
     a = m.vector(f"a_{i}", limb.a)
     B = m.point(f"B_{i}", limb.B)
@@ -534,7 +549,10 @@ def _limb(m, g, i, limb, platform, flexible, n_elements):
     # its own axis is no coordinate); the motor revolute then has one orientation row
     # a·(B − A1) = 0, well conditioned in every configuration.
     m.fix(a, name=f"elbow axis {i}")
-    if flexible:
+    if flexible == "component":
+        link3, lower = _component_link(m, g, i, limb, n_elements)
+        knee = m.revolute(f"knee_{i}", f"link2_{i}", f"{link3}.x0", limb.A2, limb.b).name
+    elif flexible:
         beam = m.straight_beam(f"link3_{i}", limb.A2, limb.A4, n_elements, E=g.E, rho=g.density,
                                section=sections.circular(g.link3_radius), element="beam", nu=g.nu, y_axis=limb.b,
                                damping=g.damping)
@@ -548,6 +566,20 @@ def _limb(m, g, i, limb, platform, flexible, n_elements):
     m.universal(f"hooke_{i}", lower, platform, limb.A4, limb.b, limb.a)
     return {"motor": motor.name, "link1": link1.name, "link2": f"link2_{i}", "link3": link3, "knee": knee,
             "hooke": f"hooke_{i}"}
+
+
+def _component_link(m, g, i, limb, n_elements):
+    """Link 3 of limb i as the floating-frame body of the component of its ANCF elements,
+    reference frame at A2 with axes (link axis, b ⟂ axis, their cross product); returns
+    the body's name and its lower interface frame's name."""
+    from femdyn.elements.beam_component import ancf_beam_component
+    component = ancf_beam_component(g.link3_length, g.E, g.density, sections.circular(g.link3_radius), n_elements,
+                                    nu=g.nu, name=f"link3_{i}")
+    d = (limb.A4 - limb.A2) / g.link3_length
+    e_y = limb.b - d * (d @ limb.b)
+    e_y /= np.linalg.norm(e_y)
+    body = m.flexible_body(f"link3_{i}", component, limb.A2, np.column_stack([d, e_y, np.cross(d, e_y)]))
+    return body.name, f"{body.name}.x1"
 
 
 def _gauges(m, g, i, beam, limb, n_elements):

@@ -4,7 +4,9 @@ Spatial vectors are [angular; linear] (see :mod:`.spatial`); bodies in parent-fi
 order; an immutable :class:`TreeModel`, a mutable :class:`Data` workspace, and the
 algorithms as functions of both. Closed loops are a tree plus :class:`LoopClosure`
 constraints, one per cut joint, of that joint's kind; :func:`build_topology` makes both
-from links' configuration parameters.
+from links' configuration parameters. Flexible bodies with modal coordinates:
+:class:`FlexibleTreeModel` of :class:`ModalBody` (:mod:`.flexible`), their dynamics in
+:mod:`.flexible_dynamics`, time integration by :func:`simulate_flexible`.
 """
 from .closed_loop import LoopClosure, assemble, constrained_forward_dynamics, independent_rows, project
 from .configuration import TreeSpace, VectorSpace
@@ -12,12 +14,16 @@ from .control import computed_torque, track
 from .data import Data
 from .dynamics import (center_of_mass, forward_dynamics, hybrid_dynamics, inverse_dynamics, kinematics,
                        mass_matrix, momentum)
+from .flexible import FlexibleTreeModel, ModalBody, flexible_chain
+from .flexible_dynamics import FlexibleData
+from .flexible_simulation import FlexibleTrajectory, simulate_flexible
 from .floating import floating_base_inverse_dynamics
 from .integrators import Trajectory, rk4_step, simulate, zhai_step
 from .model import Body, Joint, TreeModel
 from .topology import Interface, Link, Topology, build_topology, inertia_sets
 
-__all__ = ["Body", "Data", "Interface", "Joint", "Link", "LoopClosure", "Topology", "Trajectory", "TreeModel",
+__all__ = ["Body", "Data", "FlexibleData", "FlexibleTrajectory", "FlexibleTreeModel", "Interface", "Joint", "Link",
+           "LoopClosure", "ModalBody", "Topology", "Trajectory", "TreeModel", "flexible_chain", "simulate_flexible",
            "TreeSpace", "VectorSpace", "assemble", "build_topology", "center_of_mass", "computed_torque",
            "constrained_forward_dynamics", "floating_base_inverse_dynamics", "forward_dynamics", "hybrid_dynamics",
            "independent_rows", "inertia_sets", "inverse_dynamics", "kinematics", "mass_matrix", "momentum", "project",

@@ -116,7 +116,7 @@ class Trajectory:
 
 
 def simulate(acceleration, q0, v0, t_end, h, method="rk4", space=VectorSpace(), psi=0.5, phi=0.5,
-             project=None, t0=0.0):
+             project=None, t0=0.0, recorded=None):
     """Integrate q̈ = acceleration(t, q, v) from t0 to t_end with a fixed step.
 
     Step count (femdyn's convention for fixed-step runs): ceil((t_end − t0)/h − 1e-9)
@@ -145,6 +145,10 @@ def simulate(acceleration, q0, v0, t_end, h, method="rk4", space=VectorSpace(), 
         closure constraints).
     t0 : float, optional
         Start time [s].
+    recorded : callable, optional
+        Called with no argument right after each sample's acceleration is evaluated (the
+        initial one included), so a caller can keep by-products of that evaluation (e.g.
+        the forces of motion-given joints).
 
     Returns
     -------
@@ -170,6 +174,8 @@ def simulate(acceleration, q0, v0, t_end, h, method="rk4", space=VectorSpace(), 
     steps = max(1, int(np.ceil((t_end - t0) / h - 1e-9)))
     q, v = np.array(q0, float), np.array(v0, float)
     T, Q, V, A = t0 + np.arange(steps + 1) * h, [q], [v], [acceleration(t0, q, v)]
+    recorded = recorded or (lambda: None)
+    recorded()
     a_prev = None
     for n in range(steps):
         t = T[n]
@@ -187,4 +193,5 @@ def simulate(acceleration, q0, v0, t_end, h, method="rk4", space=VectorSpace(), 
         Q.append(q)
         V.append(v)
         A.append(acceleration(T[n + 1], q, v))
+        recorded()
     return Trajectory(T, np.array(Q), np.array(V), np.array(A))

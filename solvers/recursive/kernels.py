@@ -99,6 +99,16 @@ def joint_velocity(S, nv, v, vi, out):
         out[a] = s
 
 
+@njit(cache=True, inline="always")
+def joint_force(S, nv, f, vi, tau):
+    """``tau[vi:vi + nv] = Sᵀ f``: the joint force of one joint from the spatial force it transmits."""
+    for k in range(nv):
+        s = 0.0
+        for a in range(6):
+            s += S[a, k] * f[a]
+        tau[vi + k] = s
+
+
 @njit(cache=True)
 def forward_kinematics(parent, kind, axis, tree_E, tree_r, S, q_index, v_index, joint_nv, q, v,
                        Xup, R_world, p_world, vel, bias):
@@ -161,11 +171,7 @@ def rnea(parent, kind, axis, tree_E, tree_r, inertia, S, q_index, v_index, joint
         for a in range(6):
             force[i, a] += h[a] - f_ext[i, a]
     for i in range(n - 1, -1, -1):
-        for k in range(joint_nv[i]):
-            s = 0.0
-            for a in range(6):
-                s += S[i, a, k] * force[i, a]
-            tau[v_index[i] + k] = s
+        joint_force(S[i], joint_nv[i], force[i], v_index[i], tau)
         if parent[i] >= 0:
             force_transform_back(Xup[i], force[i], force[parent[i]])
     return bad
@@ -277,13 +283,8 @@ def accelerations(parent, S, v_index, joint_nv, prescribed, a0, Xup, bias, IA, p
         matvec6(IA[i], acc[i], force[i])
         for a in range(6):
             force[i, a] += pA[i, a]
-        if not prescribed[i]:
-            continue
-        for k in range(nv):
-            s = 0.0
-            for a in range(6):
-                s += S[i, a, k] * force[i, a]
-            tau[vi + k] = s
+        if prescribed[i]:
+            joint_force(S[i], nv, force[i], vi, tau)
 
 
 @njit(cache=True)

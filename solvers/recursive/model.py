@@ -278,6 +278,104 @@ def parent_first_order(names, parents):
     return order
 
 
+def order_tree(model, bodies, gravity):
+    """Set ``model.bodies`` (parent-first), ``names``, the name index and ``gravity`` (m/s²).
+
+    Parameters
+    ----------
+    model : TreeModel or FlexibleTreeModel
+        The model being built (attributes set in place).
+    bodies : iterable of Body or ModalBody
+        In any order.
+    gravity : (3,) array_like
+        Gravity [m/s²], world frame (checked for finiteness and units).
+
+    Raises
+    ------
+    ModelError
+        For an empty list, duplicate names, unknown parents or cycles.
+    """
+    bodies = list(bodies)
+    if not bodies:
+        raise ModelError("a tree model needs at least one body")
+    order = parent_first_order([b.name for b in bodies], [b.parent for b in bodies])
+    model.bodies = tuple(bodies[k] for k in order)
+    model.names = tuple(b.name for b in model.bodies)
+    model._index = {n: i for i, n in enumerate(model.names)}
+    model.gravity = finite(gravity, "gravity (a 3-vector in m/s²)", (3,))
+    check_gravity("tree model", model.gravity)
+
+
+def freeze(model):
+    """Make every numpy array attribute of ``model`` read-only.
+
+    Parameters
+    ----------
+    model : object
+        A built model.
+    """
+    for a in vars(model).values():
+        if isinstance(a, np.ndarray):
+            a.setflags(write=False)
+
+
+def rigid_mass_properties(b, strict=True):
+    """(mass kg, com (3,) m, Ic (3, 3) kg·m²) of a rigid body's data, checked by :func:`check_mass_properties`.
+
+    Parameters
+    ----------
+    b : Body or ModalBody
+        Rigid body data (``mass``, ``com``, ``inertia``).
+    strict : bool, optional
+        See :func:`check_mass_properties`.
+
+    Returns
+    -------
+    tuple
+        (mass, com, Ic).
+    """
+    Ic = inertia_matrix(b.inertia, b.name)
+    mass = float(numeric(b.mass, f"body '{b.name}': mass (kg)", ()))
+    com = numeric(b.com, f"body '{b.name}': com (m)", (3,))
+    check_mass_properties(b.name, mass, com, Ic, strict)
+    return mass, com, Ic
+
+
+def fill_joint(model, i, b):
+    """Write body ``b``'s joint into row i of the model's joint arrays (``joint_type``, ``joint_nq``,
+    ``joint_nv``, ``tree_E``, ``tree_r``, ``axis``, ``S``).
+
+    Parameters
+    ----------
+    model : TreeModel or FlexibleTreeModel
+        The model being built.
+    i : int
+        Body index (parent-first order).
+    b : Body or ModalBody
+        The body with its joint and placement.
+
+    Raises
+    ------
+    ModelError
+        For an unknown joint kind, a bad axis or placement.
+    """
+    if b.joint.kind not in JOINT_KINDS:
+        raise ModelError(f"body '{b.name}': unknown joint kind '{b.joint.kind}'; use one of {sorted(JOINT_KINDS)}")
+    kind = JOINT_KINDS[b.joint.kind]
+    R = proper_rotation(b.placement_R, f"body '{b.name}': placement_R", " (or 'rpy' angles in a table)")
+    model.joint_type[i] = kind
+    model.joint_nq[i], model.joint_nv[i] = JOINT_NQ[kind], JOINT_NV[kind]
+    model.tree_E[i] = R.T
+    model.tree_r[i] = finite(b.placement_p, f"body '{b.name}': placement_p (m)", (3,))
+    if kind in (REVOLUTE, PRISMATIC):
+        a = _unit_axis(b.joint.axis, b.name)
+        model.axis[i] = a
+        model.S[i, :3, 0] = a if kind == REVOLUTE else 0.0
+        model.S[i, 3:, 0] = a if kind == PRISMATIC else 0.0
+    elif kind == FREE:
+        model.S[i] = np.eye(6)
+
+
 class TreeModel:
     """Immutable kinematic tree with everything the recursive algorithms need as arrays.
 
@@ -311,21 +409,11 @@ class TreeModel:
     """
 
     def __init__(self, bodies, gravity=(0.0, 0.0, -9.81), strict=True):
-        bodies = list(bodies)
         self.strict = bool(strict)
-        if not bodies:
-            raise ModelError("a tree model needs at least one body")
-        order = parent_first_order([b.name for b in bodies], [b.parent for b in bodies])
-        self.bodies = tuple(bodies[k] for k in order)
-        self.names = tuple(b.name for b in self.bodies)
-        self._index = {n: i for i, n in enumerate(self.names)}
-        self.gravity = finite(gravity, "gravity (a 3-vector in m/s²)", (3,))
-        check_gravity("tree model", self.gravity)
+        order_tree(self, bodies, gravity)
         self._build_arrays()
         self.sizes = (self.n, self.nq, self.nv)
-        for a in vars(self).values():
-            if isinstance(a, np.ndarray):
-                a.setflags(write=False)
+        freeze(self)
 
     def _build_arrays(self):
         n = len(self.bodies)
@@ -352,26 +440,8 @@ class TreeModel:
         self.scalar_v_index = self.v_index[scalar]
 
     def _fill_body(self, i, b):
-        if b.joint.kind not in JOINT_KINDS:
-            raise ModelError(f"body '{b.name}': unknown joint kind '{b.joint.kind}'; use one of {sorted(JOINT_KINDS)}")
-        kind = JOINT_KINDS[b.joint.kind]
-        Ic = inertia_matrix(b.inertia, b.name)
-        mass = float(numeric(b.mass, f"body '{b.name}': mass (kg)", ()))
-        com = numeric(b.com, f"body '{b.name}': com (m)", (3,))
-        check_mass_properties(b.name, mass, com, Ic, self.strict)
-        R = proper_rotation(b.placement_R, f"body '{b.name}': placement_R", " (or 'rpy' angles in a table)")
-        self.joint_type[i] = kind
-        self.joint_nq[i], self.joint_nv[i] = JOINT_NQ[kind], JOINT_NV[kind]
-        self.tree_E[i] = R.T
-        self.tree_r[i] = finite(b.placement_p, f"body '{b.name}': placement_p (m)", (3,))
-        self.inertia[i] = spatial_inertia(mass, com, Ic)
-        if kind in (REVOLUTE, PRISMATIC):
-            a = _unit_axis(b.joint.axis, b.name)
-            self.axis[i] = a
-            self.S[i, :3, 0] = a if kind == REVOLUTE else 0.0
-            self.S[i, 3:, 0] = a if kind == PRISMATIC else 0.0
-        elif kind == FREE:
-            self.S[i] = np.eye(6)
+        fill_joint(self, i, b)
+        self.inertia[i] = spatial_inertia(*rigid_mass_properties(b, self.strict))
 
     def index(self, name):
         """Position of a body in the parent-first order.

@@ -1,0 +1,541 @@
+"""Floating-frame-of-reference (FFR) bodies built from component files (``.fdc``).
+
+Kinematics (Shabana 2005, *Dynamics of Multibody Systems*, 3rd ed., §5.1–5.5, with the
+reference frame in natural coordinates after García de Jalón & Bayo 1994, ch. 2). The
+material point x (reference frame coordinates, m) of the body is at
+
+    r(x) = r_ref + A (x + Φ(x) η),      A = [u v w],
+
+with r_ref (m) the frame origin, u, v, w the unit vectors of its axes (global components)
+and η the modal coordinates of the component (unit modal mass). The body's coordinates
+are q_b = (r_ref, u, v, w, η): 12 + n_η, with the six rigid conditions u·v = u·w = v·w = 0
+and |u| = |v| = |w| = 1. A is *linear* in q, so r is bilinear in (A, η): with ŷ = (1, x +
+Φη) and the component's inertia invariants (mass, first and second moment, Ct, Cx, Cpp;
+see ``docs/components.md``) the kinetic energy ½∫ρ|ṙ|²dV is exact, no term dropped:
+
+    M(q) = [[Z(η) ⊗ I₃, [A T_b(η)]_b], [sym., P(AᵀA)]],
+    Z = ∫ρ ŷŷᵀ dV,  T_0 = Ct,  T_c(η)[j, k] = ∫ρ y_c Φ_jk dV = Cx[c, j, k] + Cpp[c, j, l, k] η_l,
+    P(G)[k, l] = G_ij Cpp[i, j, k, l].
+
+Because r is bilinear, r̈ = J q̈ + 2 Ȧ Φ η̇ (J = ∂r/∂q), and the quadratic-velocity force
+Q_v = −∫ρ Jᵀ(2ȦΦη̇) dV (Lagrange's equations: ∫ρ Jᵀ r̈ dV = M q̈ − Q_v) is
+
+    Q_v,b = −2 Ȧ T_b(η) η̇   (b = r_ref, u, v, w),      Q_v,η = −2 P(AᵀȦ) η̇.
+
+Elastic and damping forces −K_η η − D_η η̇ (modal stiffness and damping of the component),
+gravity ∫ρ Jᵀ g dV = (m g, (f_c + Ct_c η) g, Ctᵀ Aᵀ g) (configuration dependent through η
+and A). All tangents are analytic: ∂(M a)/∂q, K = −∂Q/∂q, C = −∂Q/∂q̇.
+
+Interface frames. Interface k of the component has origin o_k and the rows Φ_k (translation)
+and Ψ_k (rotation) of ``interface_shapes``; its frame is at r_ref + A(o_k + Φ_k η) with axes
+A R_k(η), R_k = exp([Ψ_k η]×) — the exact rotation of the interface's rotation vector. Each
+interface is a massless natural-coordinate frame of its own (:class:`InterfaceFrame`: a
+point and three unit vectors, 12 coordinates) tied to the body by the nonlinear attachment
+equations of :class:`Attachment` (3 rows for the point, 6 for the axes); every existing joint
+acts on it as on a rigid body, unchanged.
+"""
+import numpy as np
+
+from ..errors import ModelError
+from ..geometry import rotated_vector
+from .bodies import Frame
+from .constraints import Equation
+from .nodes import KINDS, register_node_kind
+from .protocol import EMPTY, EMPTY_INT, Part
+from .vectorfunctions import Dot, Linear
+
+I3 = np.eye(3)
+ORIENTATION_ROWS = ((0, 1), (0, 2), (1, 2), (1, 0), (2, 0), (2, 1))   # (i, j): a_i · A R e_j = 0
+
+
+def modal_node_kind(n_modes):
+    """The node kind holding ``n_modes`` modal coordinates in ⌈n/3⌉ slots of three: slot
+    ``eta3k`` holds η_3k, η_3k+1, η_3k+2 as its x, y, z (the unused coordinates of the last
+    slot are fixed to zero by the body). Registered on first use.
+
+    Parameters
+    ----------
+    n_modes : int
+
+    Returns
+    -------
+    str
+        The kind's name, ``"modal<slots>"``.
+
+    Example
+    -------
+    >>> modal_node_kind(10)
+    'modal4'
+    """
+    slots = -(-n_modes // 3)
+    name = f"modal{slots}"
+    if name not in KINDS:
+        register_node_kind(name, tuple(f"eta{3 * k}" for k in range(slots)))
+    return name
+
+
+def truncated(component, modes, what):
+    """The component with only its first ``modes`` modes: every array with a mode axis is
+    sliced (unit modal mass and diagonal stiffness keep the truncation consistent).
+
+    Parameters
+    ----------
+    component : femdyn.formats.component.Component
+    modes : int
+        Modes kept (0: a rigid body).
+    what : str
+        Names the caller in the error message.
+
+    Returns
+    -------
+    Component
+
+    Raises
+    ------
+    ModelError
+        When the component has fewer modes.
+
+    Example
+    -------
+    >>> truncated(component, 4, "link").n_modes            # doctest: +SKIP
+    4
+    """
+    from femdyn.formats.component import FIELDS, Component
+    if modes > component.n_modes:
+        raise ModelError(f"{what}: modes = {modes}, but the component has {component.n_modes}")
+    arrays = {}
+    for key, value in component.arrays.items():
+        shape = FIELDS.get(key, ((),))[0]
+        index = tuple(slice(0, modes) if s == "q" else slice(None) for s in shape)
+        arrays[key] = value[index] if index else value
+    return Component(component.header, arrays)
+
+
+class Attachment:
+    """Constraint kind of the interface frames of one FFR body (see
+    :mod:`femdyn.model.vectorfunctions` for the kind protocol).
+
+    Arguments of every row: X = (x₀, r_ref, u, v, w, η slots); ``params`` rows
+    (interface k, row type, index). Row type 0, index i (point):
+    φ = e_i·(x₀ − r_ref − A(o_k + Φ_k η)), x₀ the interface point. Row type 1, index j
+    (axes): φ = x₀ · A R_k(η) e_j with x₀ an axis a_i (i ≠ j) of the interface frame, so that
+    with the unit lengths of a_i the frame equals A R_k: 6 rows, independent (each a_i is
+    held in the three directions A R_k e_j). Jacobians and Hessians are exact
+    (:func:`femdyn.geometry.rotated_vector` gives the derivatives of R_k(θ)e_j).
+
+    Parameters
+    ----------
+    origins : ndarray (n_if, 3)
+        Interface origins o_k (m, reference frame).
+    translations, rotations : ndarray (n_if, 3, n_η)
+        Φ_k (m per unit η) and Ψ_k (rad per unit η).
+
+    Example
+    -------
+    >>> kind = Attachment(c.interface_origins, c.interface_shapes[:, :3], c.interface_shapes[:, 3:])  # doctest: +SKIP
+    """
+
+    def __init__(self, origins, translations, rotations):
+        self.origins, self.Phi, self.Psi = origins, translations, rotations
+        self.n_modes = translations.shape[2]
+        self.slots = -(-self.n_modes // 3)
+        self.arity = 5 + self.slots
+        k3 = 3 * self.arity
+        self.eta = slice(15, 15 + self.n_modes)
+        mask = np.zeros((k3, k3), bool)
+        for a, b in ((slice(0, 3), slice(6, 15)), (slice(0, 3), slice(15, k3)), (slice(6, 15), slice(15, k3)),
+                     (slice(15, k3), slice(15, k3))):
+            mask[a, b] = mask[b, a] = True
+        self.mask = mask
+
+    def _split(self, X, params):
+        k, kind, idx = params[:, 0].astype(int), params[:, 1].astype(int), params[:, 2].astype(int)
+        eta = X[:, 5:].reshape(len(X), -1)[:, :self.n_modes]
+        return k, kind == 0, idx, X[:, 2:5], eta
+
+    def evaluate(self, X, params, target):
+        k, point, idx, A, eta = self._split(X, params)
+        phi, grad = np.zeros(len(X)), np.zeros((len(X), 3 * self.arity))
+        rows = np.flatnonzero(point)
+        if rows.size:
+            i, Phi = idx[rows], self.Phi[k[rows]]
+            y = self.origins[k[rows]] + np.einsum("mck,mk->mc", Phi, eta[rows])
+            Ai = A[rows, :, i]                                          # (m, c): component i of a_c
+            phi[rows] = X[rows, 0, i] - X[rows, 1, i] - np.einsum("mc,mc->m", Ai, y)
+            grad[rows, i] = 1.0
+            grad[rows, 3 + i] = -1.0
+            for c in range(3):
+                grad[rows, 6 + 3 * c + i] = -y[:, c]
+            grad[rows, self.eta] = -np.einsum("mc,mck->mk", Ai, Phi)
+        rows = np.flatnonzero(~point)
+        if rows.size:
+            x0, Ar, Psi = X[rows, 0], A[rows], self.Psi[k[rows]]
+            f, df, _ = rotated_vector(np.einsum("mak,mk->ma", Psi, eta[rows]), I3[idx[rows]], second=False)
+            d = np.einsum("mi,mci->mc", x0, Ar)
+            phi[rows] = np.einsum("mc,mc->m", d, f)
+            grad[rows, 0:3] = np.einsum("mc,mci->mi", f, Ar)
+            grad[rows, 6:15] = (f[:, :, None] * x0[:, None, :]).reshape(-1, 9)
+            grad[rows, self.eta] = np.einsum("mc,mca,mak->mk", d, df, Psi)
+        return phi - target, grad
+
+    def hessian(self, X, params):
+        k, point, idx, A, eta = self._split(X, params)
+        k3 = 3 * self.arity
+        H = np.zeros((len(X), k3, k3))
+        e = self.eta
+        rows = np.flatnonzero(point)
+        if rows.size:
+            i, Phi = idx[rows], self.Phi[k[rows]]
+            for c in range(3):
+                H[rows, 6 + 3 * c + i, e] = -Phi[:, c, :]
+        rows = np.flatnonzero(~point)
+        if rows.size:
+            x0, Ar, Psi = X[rows, 0], A[rows], self.Psi[k[rows]]
+            f, df, d2f = rotated_vector(np.einsum("mak,mk->ma", Psi, eta[rows]), I3[idx[rows]])
+            dfPsi = np.einsum("mca,mak->mck", df, Psi)
+            d = np.einsum("mi,mci->mc", x0, Ar)
+            Hr = np.zeros((rows.size, k3, k3))
+            for c in range(3):
+                Hr[:, 0:3, 6 + 3 * c:9 + 3 * c] = f[:, c, None, None] * I3
+                Hr[:, 6 + 3 * c:9 + 3 * c, e] = x0[:, :, None] * dfPsi[:, c, None, :]
+            Hr[:, 0:3, e] = np.einsum("mci,mck->mik", Ar, dfPsi)
+            Hr[:, e, e] = np.einsum("mak,mab,mbl->mkl", Psi, np.einsum("mc,mcab->mab", d, d2f), Psi) / 2
+            H[rows] = Hr
+        return H + H.transpose(0, 2, 1)
+
+    def time_terms(self, X, params, target_d1, target_d2):
+        return -target_d1, np.zeros((len(X), 3 * self.arity)), -target_d2
+
+
+class InterfaceFrame(Frame, Part):
+    """The massless natural-coordinate frame of one interface of an FFR body: a point node
+    and three unit-vector nodes (the interface axes), held on the body by the
+    :class:`Attachment` rows. Joints take it as a body (``Model.revolute(..., body.interface
+    ("elbow"), ...)`` or by its name ``"<body>.<interface>"``).
+
+    Parameters
+    ----------
+    name : str
+        ``"<body>.<interface>"``.
+    body : FloatingFrameBody
+    index : int
+        Interface number in the component.
+    point : Node
+        Point node of the frame origin (m).
+    axes : list of Node
+        Unit-vector nodes of the interface axes (global components).
+
+    Example
+    -------
+    >>> m.revolute("hinge", m.ground, "bar.root", (0, 0, 0), (0, 1, 0))     # doctest: +SKIP
+    """
+
+    mass = 0.0
+
+    def __init__(self, name, body, index, point, axes):
+        self.name, self.body, self.index = name, body, index
+        self.points, self.vectors = [point], list(axes)
+        self.nodes = self.points + self.vectors
+        self.origin, self.origin0 = point.expr, point.initial.copy()
+        self.basis = [a.expr for a in axes]
+        self.B0 = np.column_stack([a.initial for a in axes])
+
+    def outline(self, q):
+        """The frame origin (1, 3) in m."""
+        return self.origin(q)[None, :]
+
+    def equations(self):
+        """The 9 attachment rows (3 point, 6 axes) tying the frame to its body."""
+        b, k = self.body, self.index
+        args = b.attachment_arguments()
+        rows = [Equation(b.attachment, (self.origin,) + args, np.array([k, 0, i]), 0.0, None,
+                         f"{self.name}: attachment {'xyz'[i]}") for i in range(3)]
+        rows += [Equation(b.attachment, (self.basis[i],) + args, np.array([k, 1, j]), 0.0, None,
+                          f"{self.name}: attachment axis {'xyz'[i]}·{'xyz'[j]}") for i, j in ORIENTATION_ROWS]
+        return rows
+
+    def __repr__(self):
+        return f"InterfaceFrame({self.name!r})"
+
+
+class FloatingFrameBody(Part):
+    """A flexible body in floating-frame-of-reference form built from a component.
+
+    Built by :meth:`femdyn.Model.flexible_body`; see the module docstring for the
+    formulation. Coordinates: the frame origin node ``<name>.origin`` (m), the axis nodes
+    ``<name>.x``, ``<name>.y``, ``<name>.z`` and the modal node ``<name>.eta`` (η, unit
+    modal mass); its interfaces are :class:`InterfaceFrame` bodies ``<name>.<interface>``.
+
+    Parameters
+    ----------
+    name : str
+    component : femdyn.formats.component.Component
+        Already truncated to the modes kept.
+    origin : Node
+        Point node of the frame origin.
+    axes : list of three Node
+        Unit-vector nodes of the frame axes.
+    modal : Node or None
+        Node of the modal coordinates (None without modes).
+
+    Attributes
+    ----------
+    mass : float
+        Mass (kg).
+    interfaces : list of InterfaceFrame
+
+    Example
+    -------
+    >>> bar = m.flexible_body("bar", "bar.fdc")                           # doctest: +SKIP
+    >>> bar.interface("root"), bar.mass                                  # doctest: +SKIP
+    """
+
+    constant_mass = False
+
+    def __init__(self, name, component, origin, axes, modal):
+        self.name, self.component = name, component
+        c = component
+        self.n_modes = c.n_modes
+        self.mass = float(c.mass)
+        self.first, self.second = np.asarray(c.first_moment), np.asarray(c.second_moment)
+        self.Ct, self.Cx, self.Cpp = c.Ct, c.Cx, c.Cpp
+        self.K_eta, self.D_eta = c.modal_stiffness, c.modal_damping
+        self.origin_node, self.axes, self.modal = origin, list(axes), modal
+        eta_dofs = modal.dofs[:self.n_modes] if modal is not None else np.zeros(0, int)
+        self.dofs = np.concatenate([origin.dofs] + [a.dofs for a in axes] + [eta_dofs])
+        self.padding = modal.dofs[self.n_modes:] if modal is not None else np.zeros(0, int)
+        shapes = c.interface_shapes
+        self.attachment = Attachment(c.interface_origins, shapes[:, :3], shapes[:, 3:])
+        self.interfaces = []
+        self.g = np.zeros(3)
+        N = self.dofs.size
+        self._rows, self._cols = np.repeat(self.dofs, N), np.tile(self.dofs, N)
+        self._initial = np.concatenate([n.initial for n in [origin] + self.axes] +
+                                       ([modal.initial[:self.n_modes]] if modal is not None else []))
+
+    # --- frames and points ---------------------------------------------------------
+    @property
+    def points(self):
+        """Point nodes moving with the body (frame origin, interface points)."""
+        return [self.origin_node] + [f.points[0] for f in self.interfaces]
+
+    @property
+    def vectors(self):
+        """Unit-vector nodes moving with the body (frame axes, interface axes)."""
+        return self.axes + [a for f in self.interfaces for a in f.vectors]
+
+    @property
+    def nodes(self):
+        return self.points + self.vectors + ([self.modal] if self.modal is not None else [])
+
+    def interface(self, name):
+        """The :class:`InterfaceFrame` called ``name`` (the component's interface name)."""
+        for f in self.interfaces:
+            if f.name == f"{self.name}.{name}":
+                return f
+        raise ModelError(f"flexible body '{self.name}': no interface '{name}'; it has "
+                         f"{[f.name.split('.', 1)[1] for f in self.interfaces]}")
+
+    def attachment_arguments(self):
+        """Exprs (r_ref, u, v, w, η slots) shared by the attachment rows."""
+        slots = [self.modal.slot(s) for s in self.modal.slots] if self.modal is not None else []
+        return tuple([self.origin_node.expr] + [a.expr for a in self.axes] + slots)
+
+    def material_point(self, x):
+        raise ModelError(f"flexible body '{self.name}': joints and loads attach to its interface frames "
+                         f"{[f.name for f in self.interfaces]} (Model.body('<body>.<interface>')), not to the body")
+
+    material_vector = material_point
+
+    def locate_output_point(self, x):
+        """Index of the component's output point at reference coordinates x (m)."""
+        P = self.component.output_points
+        x = np.asarray(x, float)
+        if len(P):
+            k = int(np.argmin(np.linalg.norm(P - x, axis=1)))
+            if np.linalg.norm(P[k] - x) <= 1e-9 * max(1.0, np.linalg.norm(x)):
+                return k
+        raise ModelError(f"flexible body '{self.name}': {x.tolist()} is not an output point of its component; "
+                         f"choose one of {np.round(P, 9).tolist()} (m, reference frame), or reduce the "
+                         "component again with this point among its output points")
+
+    def point_state(self, q, v, x, shape):
+        """Position (m) and velocity (m/s) of the material point x (reference frame, m) with
+        mode shapes ``shape`` (3, n_η): r = r_ref + A(x + Φη), ṙ = ṙ_ref + Ȧ(x + Φη) + AΦη̇."""
+        r, A, eta = self._unpack(q[self.dofs])
+        vr, Adot, eta_dot = self._unpack(v[self.dofs])
+        y = x + shape @ eta
+        return r + A @ y, vr + Adot @ y + A @ (shape @ eta_dot)
+
+    def deformed(self, q, points, shapes):
+        """Positions (p, 3) in m of reference points (p, 3) with shapes (p, 3, n_η)."""
+        r, A, eta = self._unpack(q[self.dofs])
+        return r + (points + shapes @ eta) @ A.T
+
+    def outline(self, q):
+        """Interface origins (deformed), or the frame origin and its one interface (m)."""
+        c = self.component
+        pts = self.deformed(q, c.interface_origins, c.interface_shapes[:, :3])
+        return pts if len(pts) > 1 else np.vstack([q[self.origin_node.dofs], pts])
+
+    def mesh_cells(self, q):
+        """The deformed component mesh at q for pictures: points (n, 3) in m and cell blocks
+        [("tetra", (t, 4)), ("hexahedron", (h, 8))]; without stored mesh shapes, the output
+        points as ("vertex", (p, 1)) cells."""
+        c = self.component
+        if "mesh_shapes" in c.arrays:
+            cells = [(kind, c.arrays[key]) for kind, key in (("tetra", "mesh_tetra"), ("hexahedron", "mesh_hexahedron"))
+                     if key in c.arrays]
+            return self.deformed(q, c.mesh_points, c.mesh_shapes), cells
+        vertices = np.arange(len(c.output_points))[:, None]
+        return self.deformed(q, c.output_points, c.output_shapes), [("vertex", vertices)]
+
+    def modal_coordinates(self, q):
+        """η (n_η,) at coordinates q."""
+        return q[self.dofs[12:]]
+
+    # --- invariants as functions of η --------------------------------------------------
+    @staticmethod
+    def _unpack(R):
+        return R[:3], R[3:12].reshape(3, 3).T, R[12:]
+
+    def _T(self, eta):
+        """T (4, 3, n_η): T_0 = Ct, T_c[j, k] = Cx[c, j, k] + Cpp[c, j, l, k] η_l."""
+        return np.concatenate([self.Ct[None], self.Cx + np.einsum("cjlk,l->cjk", self.Cpp, eta)])
+
+    def _Z(self, eta):
+        """Z (4, 4) = ∫ρ ŷŷᵀ dV with ŷ = (1, x + Φη)."""
+        y1 = self.first + self.Ct @ eta
+        Cxe = self.Cx @ eta
+        Y2 = self.second + Cxe + Cxe.T + np.einsum("cdkl,k,l->cd", self.Cpp, eta, eta)
+        return np.block([[np.array([[self.mass]]), y1[None]], [y1[:, None], Y2]])
+
+    def _dZ(self, eta):
+        """∂Z/∂η (4, 4, n_η)."""
+        dZ = np.zeros((4, 4, self.n_modes))
+        dZ[0, 1:] = dZ[1:, 0] = self.Ct
+        both = self.Cpp + self.Cpp.transpose(0, 1, 3, 2)
+        dZ[1:, 1:] = self.Cx + self.Cx.transpose(1, 0, 2) + np.einsum("cdkl,l->cdk", both, eta)
+        return dZ
+
+    def _P(self, G):
+        return np.einsum("ij,ijkl->kl", G, self.Cpp)
+
+    # --- mass ----------------------------------------------------------------------
+    def _mass(self, R):
+        r, A, eta = self._unpack(R)
+        T = self._T(eta)
+        M = np.zeros((self.dofs.size,) * 2)
+        M[:12, :12] = np.kron(self._Z(eta), I3)
+        M[:12, 12:] = np.einsum("ic,bck->bik", A, T).reshape(12, -1)
+        M[12:, :12] = M[:12, 12:].T
+        M[12:, 12:] = self._P(A.T @ A)
+        return M
+
+    def mass_coo(self):
+        """Dense pattern of M(q) on the body's coordinates, values at the initial state."""
+        return self._rows, self._cols, self._mass(self._initial).ravel()
+
+    def mass_values(self, q):
+        """M(q) (kg, kg·m) on the pattern of :meth:`mass_coo` (module docstring)."""
+        return self._mass(q[self.dofs]).ravel()
+
+    def mass_derivative_pattern(self):
+        return self._rows, self._cols
+
+    def mass_derivative(self, q, a):
+        """∂(M(q) a)/∂q on the dense pattern."""
+        r, A, eta = self._unpack(q[self.dofs])
+        alpha, eps = a[self.dofs[:12]].reshape(4, 3), a[self.dofs[12:]]
+        T, dZ = self._T(eta), self._dZ(eta)
+        W = np.einsum("cjlk,k->cjl", self.Cpp, eps)            # ∂(T_c ε)/∂η
+        V = np.einsum("ijkl,l->ijk", self.Cpp, eps)            # Cpp[i, j] ε
+        Te = np.einsum("bjk,k->bj", T, eps)
+        D = np.zeros((self.dofs.size,) * 2)
+        for b in range(4):
+            rows = slice(3 * b, 3 * b + 3)
+            D[rows, 12:] = np.einsum("ck,ci->ik", dZ[b], alpha)
+            if b:
+                D[rows, 12:] += A @ W[b - 1]
+            for p in range(3):
+                D[rows, 3 + 3 * p:6 + 3 * p] = Te[b, p] * I3
+        for p in range(3):
+            D[12:, 3 + 3 * p:6 + 3 * p] = np.einsum("bk,bi->ki", T[:, p], alpha) + \
+                np.einsum("jk,ij->ki", V[p] + V[:, p], A)
+        w = alpha[1:] @ A                                      # w[c, j] = a_j · α_c
+        D[12:, 12:] = np.einsum("cjlk,cj->kl", self.Cpp, w)
+        return D.ravel()
+
+    # --- forces ----------------------------------------------------------------------
+    def gravity(self, g):
+        """Keeps g (m/s²) for :meth:`force`: the gravity of an FFR body depends on q."""
+        self.g = np.asarray(g, float)
+        return EMPTY_INT, EMPTY
+
+    def _local_force(self, R, Rv):
+        r, A, eta = self._unpack(R)
+        _, Adot, eta_dot = self._unpack(Rv)
+        T, g = self._T(eta), self.g
+        Q = np.zeros(self.dofs.size)
+        Q[:12] = -2 * np.einsum("ic,bck,k->bi", Adot, T, eta_dot).ravel()
+        Q[:12] += np.outer(np.concatenate([[self.mass], self.first + self.Ct @ eta]), g).ravel()
+        Q[12:] = -2 * self._P(A.T @ Adot) @ eta_dot - self.K_eta @ eta - self.D_eta @ eta_dot + self.Ct.T @ (A.T @ g)
+        return Q
+
+    def force(self, q, v, t):
+        """Quadratic-velocity, elastic, damping and gravity forces (N per unit of q)."""
+        Q = np.zeros(self.n)
+        Q[self.dofs] = self._local_force(q[self.dofs], v[self.dofs])
+        return Q
+
+    def tangent_pattern(self):
+        return self._rows, self._cols, self._rows, self._cols
+
+    def tangent_values(self, q, v, t):
+        """K = −∂Q/∂q and C = −∂Q/∂q̇ on the dense pattern."""
+        r, A, eta = self._unpack(q[self.dofs])
+        _, Adot, eta_dot = self._unpack(v[self.dofs])
+        T, g, N = self._T(eta), self.g, self.dofs.size
+        W = np.einsum("cjlk,k->cjl", self.Cpp, eta_dot)
+        V = np.einsum("ijkl,l->ijk", self.Cpp, eta_dot)
+        Te = np.einsum("bjk,k->bj", T, eta_dot)
+        dQ, dQv = np.zeros((N, N)), np.zeros((N, N))
+        for c in range(3):
+            rows, cols = slice(3 + 3 * c, 6 + 3 * c), slice(3 + 3 * c, 6 + 3 * c)
+            dQ[rows, 12:] = -2 * Adot @ W[c] + np.outer(g, self.Ct[c])
+            dQ[12:, cols] = -2 * np.einsum("jk,ij->ki", V[c], Adot) + np.outer(self.Ct[c], g)
+            dQv[12:, cols] = -2 * np.einsum("ik,ji->kj", V[:, c], A)
+        dQ[12:, 12:] = -self.K_eta
+        for b in range(4):
+            rows = slice(3 * b, 3 * b + 3)
+            dQv[rows, 12:] = -2 * Adot @ T[b]
+            for p in range(3):
+                dQv[rows, 3 + 3 * p:6 + 3 * p] = -2 * Te[b, p] * I3
+        dQv[12:, 12:] = -2 * self._P(A.T @ Adot) - self.D_eta
+        return -dQ.ravel(), -dQv.ravel()
+
+    # --- constraints and energy ------------------------------------------------------------
+    def equations(self):
+        """Rigid conditions of the frame axes (u·v = u·w = v·w = 0; unit lengths come with
+        the vector nodes) and η = 0 on the unused coordinates of the modal node."""
+        (u, v, w) = (a.expr for a in self.axes)
+        rows = [Equation(Dot, (a, b), None, 0.0, None, f"{self.name}: axes {la}·{lb}")
+                for (a, la), (b, lb) in (((u, "x"), (v, "y")), ((u, "x"), (w, "z")), ((v, "y"), (w, "z")))]
+        for k, dof in enumerate(self.padding):
+            slot = (dof - self.modal.start) // 3
+            rows.append(Equation(Linear, (self.modal.slot(self.modal.slots[slot]),), I3[(dof - self.modal.start) % 3],
+                                 0.0, None, f"{self.name}: unused modal coordinate {self.n_modes + k}"))
+        return rows
+
+    def strain_energy(self, q):
+        """½ ηᵀ K_η η (J)."""
+        eta = q[self.dofs[12:]]
+        return 0.5 * eta @ self.K_eta @ eta
+
+    def potential_energy(self, q):
+        """Strain energy plus the gravity potential −g·(m r_ref + A(f + Ct η)) (J)."""
+        r, A, eta = self._unpack(q[self.dofs])
+        return self.strain_energy(q) - self.g @ (self.mass * r + A @ (self.first + self.Ct @ eta))
+
+    def __repr__(self):
+        return f"FloatingFrameBody({self.name!r}, {self.n_modes} modes, {len(self.interfaces)} interfaces)"

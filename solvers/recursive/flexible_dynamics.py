@@ -1,0 +1,323 @@
+"""Recursive dynamics of trees of flexible bodies: the public functions over (model, data).
+
+* :func:`inverse_dynamics` — all accelerations given (joints and modes): joint forces and
+  the modal forces that must be applied (Tian et al. 2010, eq. (1)–(2));
+* :func:`hybrid_dynamics` — each joint torque- or motion-given, modal coordinates always
+  force-given (applied modal force in τ, usually 0): O(N) articulated sweeps (Tian et
+  al. 2010's hybrid recursions; RBDA ch. 9). With every joint motion-given this *is* the
+  inverse dynamics of a passive flexible tree (joint torques and η̈ returned); with none,
+  the forward dynamics;
+* :func:`forward_dynamics` — all joints torque-given;
+* :func:`mass_matrix` — composite-inertia mass matrix (checks; O(N·depth));
+* :func:`energy`, :func:`momentum` — kinetic, gravitational and elastic energy; spatial momentum.
+
+Vectors follow :class:`~.flexible.FlexibleTreeModel`: q = [joint q; η], v = [joint v; η̇],
+q̈ and τ like v. External wrenches ``f_ext`` (n, 6) act on the body frames (body
+coordinates, about the origin). Units SI.
+"""
+import numpy as np
+
+from femdyn.errors import ModelError, SolverError
+
+from . import modal_kernels as mk
+from .dynamics import _base_acceleration, _check_quaternions, _external, _joint_mask, as_vector
+
+
+class FlexibleData:
+    """Preallocated workspace of one :class:`~.flexible.FlexibleTreeModel` (see :class:`~.data.Data`).
+
+    After a call: ``Xup`` joint transforms, ``Phi`` transfer operators (n, 6, 6 + modes),
+    ``R_world``/``p_world`` body-frame poses, ``vel``/``acc`` extended velocities and
+    accelerations [V; η̇] (accelerations offset by −g), ``bias`` c_i, ``Mb``/``bb`` body
+    mass matrices and forces, ``IA``/``pA`` articulated quantities, ``force`` extended
+    generalized forces F_i.
+
+    Parameters
+    ----------
+    model : FlexibleTreeModel
+
+    Raises
+    ------
+    ModelError
+        ``model`` is not a FlexibleTreeModel.
+
+    Example
+    -------
+    >>> data = FlexibleData(model)                                             # doctest: +SKIP
+    """
+
+    def __init__(self, model):
+        if not hasattr(model, "n_modes"):
+            raise ModelError(f"FlexibleData needs a FlexibleTreeModel, got {type(model).__name__}")
+        self.sizes = model.sizes
+        n, nv, M = model.n, model.nv, model.sizes[3]
+        D = 6 + M
+        self.Xup = np.zeros((n, 6, 6))
+        self.Phi = np.zeros((n, 6, D))
+        self.R_world = np.zeros((n, 3, 3))
+        self.p_world = np.zeros((n, 3))
+        self.vel, self.acc, self.force = np.zeros((n, D)), np.zeros((n, D)), np.zeros((n, D))
+        self.bias = np.zeros((n, 6))
+        self.Mb, self.bb = np.zeros((n, D, D)), np.zeros((n, D))
+        self.IA, self.pA = np.zeros((n, D, D)), np.zeros((n, D))
+        self.U, self.Dinv, self.H = np.zeros((n, D, D)), np.zeros((n, D, D)), np.zeros((n, D, D))
+        self.u = np.zeros((n, D))
+        self.free_index = np.zeros((n, D), np.int64)
+        self.n_free = np.zeros(n, np.int64)
+        self.Ic = np.zeros((n, D, D))
+        self.M = np.zeros((nv, nv))
+        self.no_force = np.zeros((n, 6))
+        self.none_prescribed = np.zeros(n, np.bool_)
+        self.a0 = np.zeros(6)
+
+
+def _check(model, data):
+    if getattr(data, "sizes", None) != model.sizes:
+        raise ModelError(f"FlexibleData built for a model of sizes {getattr(data, 'sizes', None)} used with one of "
+                         f"{model.sizes}; make one FlexibleData(model) per model")
+
+
+def kinematics(model, data, q, v=None):
+    """Body-frame poses (``data.R_world``, ``data.p_world``), extended velocities ``data.vel`` (v None: rest).
+
+    Parameters
+    ----------
+    model : FlexibleTreeModel
+    data : FlexibleData
+    q : (nq,) joint coordinates then η
+    v : (nv,) joint velocities then η̇, or None
+
+    Raises
+    ------
+    ModelError
+        Wrong sizes, a foreign workspace, a free joint without a valid quaternion.
+    """
+    _check(model, data)
+    q = as_vector(q, model.nq, "q")
+    v = np.zeros(model.nv) if v is None else as_vector(v, model.nv, "v")
+    bad = mk.kinematics(model.parent, model.joint_type, model.axis, model.tree_E, model.tree_r, model.S,
+                        model.q_index, model.v_index, model.joint_nv, model.n_modes, model.eq_index, model.ev_index,
+                        model.at_origin, model.at_translation, model.at_rotation, q, v, data.Xup, data.Phi,
+                        data.R_world, data.p_world, data.vel, data.bias)
+    _check_quaternions(model, q, bad)
+    return q, v
+
+
+def _body_terms(model, data, q, v, f_ext):
+    mk.all_body_terms(model.n_modes, model.mass, model.first_moment, model.second_moment, model.Ct, model.Cx,
+                      model.Cpp, model.modal_mass, model.modal_stiffness, model.modal_damping, model.eq_index,
+                      model.ev_index, q, v, _external(model, data, f_ext), data.vel, data.Mb, data.bb)
+
+
+def inverse_dynamics(model, data, q, v, qdd, f_ext=None, gravity=None):
+    """Generalized forces τ (nv,) that produce q̈ at (q, v): joint forces, then applied modal forces.
+
+    Recursive Newton–Euler over the extended bodies (Tian et al. 2010, eq. (1)–(2)). The
+    modal entries are the forces that must be applied to the modal coordinates from
+    outside for the given η̈ (zero for the motion of a passive structure): for the joint
+    torques of a passive flexible tree with the joint motion given, use
+    :func:`hybrid_dynamics` with every joint prescribed.
+
+    Parameters
+    ----------
+    model, data : FlexibleTreeModel, FlexibleData
+    q, v, qdd : (nq,), (nv,), (nv,)
+    f_ext : (n, 6) or None; gravity : (3,) or None (the model's)
+
+    Returns
+    -------
+    (nv,) ndarray, N·m / N for joints, generalized modal forces for η
+
+    Example
+    -------
+    >>> tau = inverse_dynamics(model, FlexibleData(model), q, v, qdd)          # doctest: +SKIP
+    """
+    q, v = kinematics(model, data, q, v)
+    qdd = as_vector(qdd, model.nv, "qdd")
+    _body_terms(model, data, q, v, f_ext)
+    tau = np.zeros(model.nv)
+    mk.rnea(model.parent, model.S, model.v_index, model.joint_nv, model.n_modes, model.ev_index, qdd,
+            _base_acceleration(model, data, gravity), data.Phi, data.bias, data.Mb, data.bb, data.acc, data.force,
+            tau)
+    return tau
+
+
+def hybrid_dynamics(model, data, q, v, prescribed, tau, qdd, f_ext=None, gravity=None):
+    """Hybrid dynamics in O(N): motion-given joints return forces, the rest accelerations.
+
+    ``prescribed`` flags the motion-given joints (one bool per body, or body names); their
+    accelerations are read from ``qdd``. Torque-given joints read their forces from
+    ``tau``; modal coordinates are always force-given: their entries of ``tau`` are the
+    modal forces applied from outside (0 for a passive structure), the elastic and
+    damping forces being added internally. Every joint prescribed gives the inverse
+    dynamics of a passive flexible tree (joint torques and η̈); none, the forward dynamics.
+
+    Parameters
+    ----------
+    model, data : FlexibleTreeModel, FlexibleData
+    q, v : (nq,), (nv,)
+    prescribed : bools per body or body names
+    tau, qdd : (nv,) given forces / accelerations (the unknown entries are ignored)
+    f_ext : (n, 6) or None; gravity : (3,) or None
+
+    Returns
+    -------
+    (q̈, τ) : both complete (nv,) arrays
+
+    Raises
+    ------
+    ModelError
+        Bad sizes; SolverError when an articulated inertia is not positive definite
+        (a body without mass in a torque-given direction).
+
+    Example
+    -------
+    >>> qdd, tau = hybrid_dynamics(model, data, q, v, ["link2"], tau0, qdd0)   # doctest: +SKIP
+    """
+    fast = isinstance(prescribed, np.ndarray) and prescribed.dtype == np.bool_ and prescribed.shape == (model.n,)
+    mask = prescribed if fast else _joint_mask(model, prescribed)
+    q, v = kinematics(model, data, q, v)
+    tau = as_vector(tau, model.nv, "tau").copy()
+    qdd = as_vector(qdd, model.nv, "qdd").copy()
+    _hybrid(model, data, q, v, mask, tau, qdd, f_ext, gravity)
+    return qdd, tau
+
+
+def forward_dynamics(model, data, q, v, tau, f_ext=None, gravity=None):
+    """Accelerations q̈ (nv,) (joints, then η̈) under the generalized forces τ (nv,): articulated-body sweeps.
+
+    The hybrid sweeps with no joint prescribed (Tian et al. 2010; Jain & Rodriguez 1995):
+    O(N), no nv × nv matrix formed. Elastic and damping forces of the modes are internal.
+
+    Parameters
+    ----------
+    model, data : FlexibleTreeModel, FlexibleData
+    q, v : (nq,), (nv,) array_like
+        Joint coordinates then η; joint velocities then η̇.
+    tau : (nv,) array_like
+        Joint forces (N·m, N), then modal forces applied from outside (0 for a passive body).
+    f_ext : (n, 6) array_like or None
+        Spatial forces [n; f] on each body (body frame, about its origin).
+    gravity : (3,) array_like or None
+        Gravity [m/s²], world frame; None: the model's.
+
+    Returns
+    -------
+    (nv,) ndarray
+        q̈: joint accelerations then η̈.
+
+    Raises
+    ------
+    ModelError
+        Bad sizes.
+    SolverError
+        An articulated inertia that is not positive definite (a massless direction).
+
+    Example
+    -------
+    >>> qdd = forward_dynamics(model, data, q, v, np.zeros(model.nv))         # doctest: +SKIP
+    """
+    q, v = kinematics(model, data, q, v)
+    tau = as_vector(tau, model.nv, "tau").copy()
+    qdd = np.zeros(model.nv)
+    _hybrid(model, data, q, v, data.none_prescribed, tau, qdd, f_ext, gravity)
+    return qdd
+
+
+def _hybrid(model, data, q, v, mask, tau, qdd, f_ext, gravity):
+    _body_terms(model, data, q, v, f_ext)
+    bad = mk.hybrid_sweeps(model.parent, model.S, model.v_index, model.joint_nv, model.n_modes, model.ev_index, mask,
+                           tau, qdd, _base_acceleration(model, data, gravity), data.Phi, data.bias, data.Mb, data.bb,
+                           data.IA, data.pA, data.U, data.Dinv, data.u, data.H, data.free_index, data.n_free,
+                           data.acc, data.force)
+    if bad >= 0:
+        raise SolverError(f"hybrid dynamics: the articulated inertia of body '{model.names[bad]}' is not positive "
+                          "definite in its unknown directions; give the body mass in the torque-given joint's "
+                          "direction or prescribe that joint")
+
+
+def mass_matrix(model, data, q):
+    """Mass matrix (nv × nv) in [joint v; η̇] by composite inertias (RBDA ch. 6 over extended bodies).
+
+    For checks (O(N²) entries); the dynamics never forms it.
+
+    Parameters
+    ----------
+    model, data : FlexibleTreeModel, FlexibleData
+    q : (nq,) array_like
+        Joint coordinates then η.
+
+    Returns
+    -------
+    (nv, nv) ndarray
+        Symmetric positive definite; modal block in the component's modal mass units (kg).
+
+    Example
+    -------
+    >>> M = mass_matrix(model, data, model.neutral_configuration())           # doctest: +SKIP
+    """
+    q, v = kinematics(model, data, q)
+    _body_terms(model, data, q, v, None)
+    mk.crba(model.parent, model.S, model.v_index, model.joint_nv, model.n_modes, model.ev_index, data.Phi,
+            data.Mb, data.Ic, data.M)
+    return data.M.copy()
+
+
+def energy(model, data, q, v, gravity=None):
+    """Kinetic, gravitational and elastic energy (J): T = Σ ½ νᵢᵀ Mᵢ νᵢ, V_g = −Σ g·(m p + R c̄(η)), ½ Σ ηᵀKη.
+
+    Parameters
+    ----------
+    model, data : FlexibleTreeModel, FlexibleData
+    q, v : (nq,), (nv,)
+    gravity : (3,) m/s² or None (the model's)
+
+    Returns
+    -------
+    dict with 'kinetic', 'gravity', 'elastic', 'total' (J)
+
+    Example
+    -------
+    >>> energy(model, data, q, v)["total"]                                    # doctest: +SKIP
+    """
+    q, v = kinematics(model, data, q, v)
+    _body_terms(model, data, q, v, None)
+    g = model.gravity if gravity is None else as_vector(gravity, 3, "gravity")
+    kinetic = 0.5 * np.einsum("ia,iab,ib->", data.vel, data.Mb, data.vel)
+    potential, elastic = 0.0, 0.0
+    for i in range(model.n):
+        m = model.n_modes[i]
+        eta = q[model.eq_index[i]:model.eq_index[i] + m]
+        cbar = model.first_moment[i] + model.Ct[i, :, :m] @ eta
+        potential -= g @ (model.mass[i] * data.p_world[i] + data.R_world[i] @ cbar)
+        elastic += 0.5 * eta @ model.modal_stiffness[i, :m, :m] @ eta
+    return {"kinetic": kinetic, "gravity": potential, "elastic": elastic, "total": kinetic + potential + elastic}
+
+
+def momentum(model, data, q, v, about="origin"):
+    """Spatial momentum [L; p] (N·m·s, N·s) of the tree in world coordinates.
+
+    Body i contributes Mᵢ[:6] νᵢ (its deformation rate included), carried to world axes.
+
+    Parameters
+    ----------
+    model, data : FlexibleTreeModel, FlexibleData
+    q, v : (nq,), (nv,)
+    about : 'origin' (L about the world origin) or a point (3,) in m
+
+    Returns
+    -------
+    (6,) ndarray [L; p]
+
+    Example
+    -------
+    >>> momentum(model, data, q, v)[3:]                                       # doctest: +SKIP
+    """
+    q, v = kinematics(model, data, q, v)
+    _body_terms(model, data, q, v, None)
+    h = np.einsum("iab,ib->ia", data.Mb[:, :6], data.vel)
+    linear = np.einsum("iab,ib->ia", data.R_world, h[:, 3:])
+    angular = np.einsum("iab,ib->ia", data.R_world, h[:, :3]) + np.cross(data.p_world, linear)
+    L, p = angular.sum(axis=0), linear.sum(axis=0)
+    point = np.zeros(3) if isinstance(about, str) and about == "origin" else as_vector(about, 3, "about")
+    return np.concatenate([L - np.cross(point, p), p])

@@ -1,0 +1,654 @@
+"""Compiled sweeps over a tree of flexible bodies with modal coordinates (numba).
+
+Body i carries its joint coordinates and m_i modal coordinates η_i; its *extended*
+velocity is ν_i = [V_i; η̇_i] (d_i = 6 + m_i entries, V_i = [ω; v] the spatial velocity of
+the body (reference) frame in body coordinates, RBDA convention). A child c sits on an
+interface frame F of its parent p, whose pose in p's frame depends on η_p:
+
+    origin o_k + Φ_k η_p,   orientation R_k(η_p) = exp([Ψ_k η_p]×)   (R_k0 = 1),
+
+so V_c = X_c (X_F V_p + S_F η̇_p) + S_c q̇_c = Φ_cp ν_p + S_c q̇_c, with the interface's
+relative twist S_F η̇ = [J_r(θ) Ψ_k; R_kᵀ Φ_k] η̇ in F coordinates (θ = Ψ_k η, J_r the right
+Jacobian of SO(3): R_kᵀ J_l(θ) = J_r(θ)). This is the operator structure of Jain &
+Rodriguez's flexible SOA (Tian et al. 2010, eq. (1): velocity recursion with the
+"rigid-body transformation" Φ and the joint map H*, here G_i = [[S_i, 0], [0, 1]]).
+
+Each body obeys M_i(η) α_i + b_i(ν_i, η_i) + [0; K η + D η̇] − [f_ext; 0]
++ Σ_c Φ_ciᵀ f_c = F_i (extended generalized force: joint wrench on rows 0–5, applied
+modal force on rows 6…), with the exact floating-frame mass matrix and quadratic-velocity
+forces of the linear modal field r = r_ref + R (x + Φ(x) η), written with the component
+invariants (Shabana 2005, §5.5; see :func:`body_terms`). Gravity enters as the base
+acceleration −g (RBDA ch. 5), which is exact for the deformed body too.
+
+The algorithms (all O(N) except the mass matrix):
+
+* :func:`rnea`     — inverse dynamics, Tian et al. 2010 eq. (1)–(2) / RBDA table 5.1;
+* :func:`hybrid`   — articulated-body sweeps with, per body, the unknown columns of G_i
+  (modal always, the joint's when torque-given) eliminated (Tian et al. 2010's hybrid
+  recursions; RBDA table 7.1 and ch. 9);
+* :func:`crba`     — composite-inertia mass matrix in the generalized coordinates (RBDA ch. 6).
+"""
+import numpy as np
+from numba import njit
+
+from .kernels import body_transform, joint_force, joint_velocity
+from .spatial import cross_motion, plucker
+
+
+# ---------------------------------------------------------------- SO(3) helpers
+
+@njit(cache=True, inline="always")
+def so3_coefficients(t2):
+    """(sin t/t, (1−cos t)/t², (t−sin t)/t³, a'(t)/t, b'(t)/t) at t² = |θ|².
+
+    Taylor series (to t⁸, truncation < 1e-16 relative) below t = 0.5, where the closed
+    forms lose digits to cancellation.
+    """
+    if t2 < 0.25:
+        s = 1.0 - t2 / 6 * (1.0 - t2 / 20 * (1.0 - t2 / 42 * (1.0 - t2 / 72)))
+        a = 0.5 - t2 / 24 * (1.0 - t2 / 30 * (1.0 - t2 / 56 * (1.0 - t2 / 90)))
+        b = 1.0 / 6 - t2 / 120 * (1.0 - t2 / 42 * (1.0 - t2 / 72 * (1.0 - t2 / 110)))
+        da = -1.0 / 12 + t2 / 180 - t2 * t2 / 6720 + t2 ** 3 / 453600 - t2 ** 4 / 47900160
+        db = -1.0 / 60 + t2 / 1260 - t2 * t2 / 60480 + t2 ** 3 / 4989600 - t2 ** 4 / 622702080
+        return s, a, b, da, db
+    t = np.sqrt(t2)
+    sn, cs = np.sin(t), np.cos(t)
+    a = (1.0 - cs) / t2
+    b = (t - sn) / (t2 * t)
+    da = (t * sn - 2.0 * (1.0 - cs)) / (t2 * t2)
+    db = (1.0 - cs) / (t2 * t2) - 3.0 * (t - sn) / (t2 * t2 * t)
+    return sn / t, a, b, da, db
+
+
+@njit(cache=True, inline="always")
+def cross3(a, b, out):
+    x = a[1] * b[2] - a[2] * b[1]
+    y = a[2] * b[0] - a[0] * b[2]
+    z = a[0] * b[1] - a[1] * b[0]
+    out[0], out[1], out[2] = x, y, z
+
+
+@njit(cache=True)
+def interface_frame(o, T, P, m, eta, etad, R, pF, SF, w, sdot):
+    """Pose, modal subspace and bias of an interface frame on a flexible body.
+
+    o (3), T = Φ_k (3, m), P = Ψ_k (3, m); η, η̇ of the body. Writes R = exp([Ψη]×) and
+    pF = o + Φ_k η (the frame in body coordinates), SF (6, m) = [J_r(θ) Ψ_k; Rᵀ Φ_k]
+    (relative twist per unit η̇, frame coordinates), w = SF η̇, and
+    sdot = (d/dt SF) η̇ = [J̇_r θ̇; −(J_r θ̇) × (Rᵀ Φ_k η̇)], with
+    J̇_r θ̇ = −ȧ θ×θ̇ + ḃ θ×(θ×θ̇) + b θ̇×(θ×θ̇) for J_r = 1 − a [θ]× + b [θ]×².
+    """
+    th, thd = np.zeros(3), np.zeros(3)
+    for a in range(3):
+        pF[a] = o[a]
+        for k in range(m):
+            th[a] += P[a, k] * eta[k]
+            thd[a] += P[a, k] * etad[k]
+            pF[a] += T[a, k] * eta[k]
+    t2 = th[0] * th[0] + th[1] * th[1] + th[2] * th[2]
+    s, ca, cb, da, db = so3_coefficients(t2)
+    K = np.zeros((3, 3))
+    K[0, 1], K[0, 2], K[1, 2] = -th[2], th[1], -th[0]
+    K[1, 0], K[2, 0], K[2, 1] = th[2], -th[1], th[0]
+    K2 = np.empty((3, 3))
+    mat_mul(K, K, 3, 3, 3, K2)
+    Jr = np.empty((3, 3))
+    for a in range(3):
+        for b in range(3):
+            e = 1.0 if a == b else 0.0
+            R[a, b] = e + s * K[a, b] + ca * K2[a, b]
+            Jr[a, b] = e - ca * K[a, b] + cb * K2[a, b]
+    for k in range(m):
+        for a in range(3):
+            x, y = 0.0, 0.0
+            for b in range(3):
+                x += Jr[a, b] * P[b, k]
+                y += R[b, a] * T[b, k]
+            SF[a, k] = x
+            SF[a + 3, k] = y
+    for a in range(6):
+        t = 0.0
+        for k in range(m):
+            t += SF[a, k] * etad[k]
+        w[a] = t
+    # J̇_r θ̇
+    dot = th[0] * thd[0] + th[1] * thd[1] + th[2] * thd[2]
+    c1, c2, c3 = np.empty(3), np.empty(3), np.empty(3)
+    cross3(th, thd, c1)                 # θ × θ̇
+    cross3(th, c1, c2)                  # θ × (θ × θ̇)
+    cross3(thd, c1, c3)                 # θ̇ × (θ × θ̇)
+    for a in range(3):
+        sdot[a] = -da * dot * c1[a] + db * dot * c2[a] + cb * c3[a]
+    cross3(w[:3], w[3:], c1)
+    for a in range(3):
+        sdot[a + 3] = -c1[a]
+
+
+# ---------------------------------------------------------------- small dense helpers
+
+@njit(cache=True, inline="always")
+def mat_mul(A, B, rows, inner, cols, out):
+    """out[:rows, :cols] = A[:rows, :inner] B[:inner, :cols]."""
+    for a in range(rows):
+        for b in range(cols):
+            s = 0.0
+            for k in range(inner):
+                s += A[a, k] * B[k, b]
+            out[a, b] = s
+
+
+@njit(cache=True, inline="always")
+def mat_vec(A, x, rows, cols, out):
+    """out[:rows] = A[:rows, :cols] x[:cols]."""
+    for a in range(rows):
+        s = 0.0
+        for b in range(cols):
+            s += A[a, b] * x[b]
+        out[a] = s
+
+
+@njit(cache=True, inline="always")
+def mat_t_vec_add(A, x, rows, cols, out):
+    """out[:cols] += A[:rows, :cols]ᵀ x[:rows]."""
+    for b in range(cols):
+        s = 0.0
+        for a in range(rows):
+            s += A[a, b] * x[a]
+        out[b] += s
+
+
+@njit(cache=True, inline="always")
+def congruence6_add(Phi, P, dp, tmp, out):
+    """out[:dp, :dp] += Φᵀ P Φ for Φ (6, dp) and a symmetric P (6, 6)."""
+    for a in range(6):
+        for j in range(dp):
+            s = 0.0
+            for k in range(6):
+                s += P[a, k] * Phi[k, j]
+            tmp[a, j] = s
+    for i in range(dp):
+        for j in range(i, dp):
+            s = 0.0
+            for a in range(6):
+                s += Phi[a, i] * tmp[a, j]
+            out[i, j] += s
+            if j != i:
+                out[j, i] += s
+
+
+@njit(cache=True)
+def spd_inverse(A, n, out):
+    """out[:n, :n] = A[:n, :n]⁻¹ for a symmetric positive definite A (Cholesky). Returns False if not SPD."""
+    L = np.zeros((n, n))
+    for j in range(n):
+        s = A[j, j]
+        for k in range(j):
+            s -= L[j, k] * L[j, k]
+        if not s > 0.0:
+            return False
+        L[j, j] = np.sqrt(s)
+        for i in range(j + 1, n):
+            t = A[i, j]
+            for k in range(j):
+                t -= L[i, k] * L[j, k]
+            L[i, j] = t / L[j, j]
+    Li = np.zeros((n, n))                       # L⁻¹ by forward substitution
+    for j in range(n):
+        Li[j, j] = 1.0 / L[j, j]
+        for i in range(j + 1, n):
+            t = 0.0
+            for k in range(j, i):
+                t -= L[i, k] * Li[k, j]
+            Li[i, j] = t / L[i, i]
+    for i in range(n):
+        for j in range(i, n):
+            s = 0.0
+            for k in range(j, n):
+                s += Li[k, i] * Li[k, j]
+            out[i, j] = s
+            out[j, i] = s
+    return True
+
+
+# ---------------------------------------------------------------- one body
+
+@njit(cache=True)
+def body_terms(m, mass, fm, S2, Ct, Cx, Cpp, Mee, Kq, Dq, eta, etad, nu, Mb, bb):
+    """Generalized mass M (d×d) and forces b + [0; Kη + Dη̇] (d) of one flexible body, d = 6 + m.
+
+    With u = x + Φη and w = Φη̇ (body coordinates), the velocity of a material point is
+    v_P = v − u × ω + w, so T = ½ νᵀ M ν with (Shabana 2005, §5.5 invariants):
+
+        M = [[J, [c̄]×, ∫u×Φ], [[c̄]×ᵀ, m 1, Ct], [·, ·, ∫ΦᵀΦ]],   c̄ = ∫ρu = first_moment + Ct η,
+        J = tr(S₂) 1 − S₂,   S₂ = ∫ρ u uᵀ = second_moment + Cxη + (Cxη)ᵀ + Cpp:ηη,
+
+    and d'Alembert's principle with the velocity-product acceleration of a point
+    κ = ω × v + ω × (ω × u) + 2 ω × w gives b = ∫ρ [u×κ; κ; Φᵀκ] dV:
+
+        b_ω = c̄ × (ω × v) + ω × (J ω) + 2 (tr N ω − N ω),        N = ∫ρ w uᵀ,
+        b_v = m ω × v + ω × (ω × c̄) + 2 ω × (Ct η̇),
+        b_k = Ct_kᵀ (ω × v) + ωᵀ G_k ω − |ω|² tr G_k + 2 Σ_l η̇_l ω · ∫ρ Φ_l × Φ_k,
+
+    with G_k = ∫ρ u Φ_kᵀ = Cx[:, :, k] + Σ_l Cpp[:, :, l, k] η_l. No term is dropped.
+    """
+    w0, w1, w2 = nu[0], nu[1], nu[2]
+    om = nu[:3]
+    v = nu[3:6]
+    cbar = np.empty(3)
+    for a in range(3):
+        s = fm[a]
+        for k in range(m):
+            s += Ct[a, k] * eta[k]
+        cbar[a] = s
+    S = np.empty((3, 3))
+    for a in range(3):
+        for b in range(3):
+            s = S2[a, b]
+            for k in range(m):
+                s += (Cx[a, b, k] + Cx[b, a, k]) * eta[k]
+                for l in range(m):
+                    s += Cpp[a, b, k, l] * eta[k] * eta[l]
+            S[a, b] = s
+    tr = S[0, 0] + S[1, 1] + S[2, 2]
+    d = 6 + m
+    for a in range(d):
+        for b in range(d):
+            Mb[a, b] = 0.0
+    for a in range(3):
+        for b in range(3):
+            Mb[a, b] = -S[a, b]
+        Mb[a, a] += tr
+        Mb[a + 3, a + 3] = mass
+    Mb[0, 4], Mb[0, 5], Mb[1, 5] = -cbar[2], cbar[1], -cbar[0]
+    Mb[1, 3], Mb[2, 3], Mb[2, 4] = cbar[2], -cbar[1], cbar[0]
+    for a in range(3):
+        for b in range(3, 6):
+            Mb[b, a] = Mb[a, b]
+    # G_k = ∫ρ u Φ_kᵀ, then the modal columns
+    G = np.empty((3, 3, m))
+    for k in range(m):
+        for a in range(3):
+            for b in range(3):
+                s = Cx[a, b, k]
+                for l in range(m):
+                    s += Cpp[a, b, l, k] * eta[l]
+                G[a, b, k] = s
+        Mb[0, 6 + k] = G[1, 2, k] - G[2, 1, k]
+        Mb[1, 6 + k] = G[2, 0, k] - G[0, 2, k]
+        Mb[2, 6 + k] = G[0, 1, k] - G[1, 0, k]
+        for a in range(3):
+            Mb[3 + a, 6 + k] = Ct[a, k]
+        for a in range(6):
+            Mb[6 + k, a] = Mb[a, 6 + k]
+        for l in range(m):
+            Mb[6 + k, 6 + l] = Mee[k, l]
+    # velocity products
+    wv, tmp, tmp2 = np.empty(3), np.empty(3), np.empty(3)
+    cross3(om, v, wv)
+    Jw = np.empty(3)
+    for a in range(3):
+        Jw[a] = tr * om[a] - (S[a, 0] * w0 + S[a, 1] * w1 + S[a, 2] * w2)
+    N = np.zeros((3, 3))              # N[a, b] = Σ_k η̇_k G[b, a, k]
+    Ctd = np.zeros(3)
+    for k in range(m):
+        for a in range(3):
+            Ctd[a] += Ct[a, k] * etad[k]
+            for b in range(3):
+                N[a, b] += etad[k] * G[b, a, k]
+    trN = N[0, 0] + N[1, 1] + N[2, 2]
+    cross3(cbar, wv, tmp)
+    cross3(om, Jw, tmp2)
+    for a in range(3):
+        bb[a] = tmp[a] + tmp2[a] + 2.0 * (trN * om[a] - (N[a, 0] * w0 + N[a, 1] * w1 + N[a, 2] * w2))
+    cross3(om, cbar, tmp)
+    cross3(om, tmp, tmp2)
+    cross3(om, Ctd, tmp)
+    for a in range(3):
+        bb[3 + a] = mass * wv[a] + tmp2[a] + 2.0 * tmp[a]
+    ww = w0 * w0 + w1 * w1 + w2 * w2
+    for k in range(m):
+        s = Ct[0, k] * wv[0] + Ct[1, k] * wv[1] + Ct[2, k] * wv[2]
+        trG = G[0, 0, k] + G[1, 1, k] + G[2, 2, k]
+        for a in range(3):
+            for b in range(3):
+                s += om[a] * G[a, b, k] * om[b]
+        s -= ww * trG
+        for l in range(m):
+            # ω · ∫ρ Φ_l × Φ_k = ε_abc ω_a Cpp[b, c, l, k]
+            c = (w0 * (Cpp[1, 2, l, k] - Cpp[2, 1, l, k]) + w1 * (Cpp[2, 0, l, k] - Cpp[0, 2, l, k])
+                 + w2 * (Cpp[0, 1, l, k] - Cpp[1, 0, l, k]))
+            s += 2.0 * etad[l] * c + Kq[k, l] * eta[l] + Dq[k, l] * etad[l]
+        bb[6 + k] = s
+
+
+# ---------------------------------------------------------------- sweeps
+
+@njit(cache=True)
+def column_map(S, v_index, joint_nv, nm, ev_index, i, joint_columns, G, index):
+    """Columns of G_i = [[S_i, 0], [0, 1]] (d × n) and their positions in v; returns n.
+
+    ``joint_columns`` False leaves out the joint's columns (a motion-given joint in the
+    hybrid sweeps: only the unknown accelerations are eliminated).
+    """
+    d = 6 + nm[i]
+    nb = 0
+    if joint_columns:
+        for k in range(joint_nv[i]):
+            for a in range(d):
+                G[a, nb] = S[i, a, k] if a < 6 else 0.0
+            index[nb] = v_index[i] + k
+            nb += 1
+    for k in range(nm[i]):
+        for a in range(d):
+            G[a, nb] = 1.0 if a == 6 + k else 0.0
+        index[nb] = ev_index[i] + k
+        nb += 1
+    return nb
+
+
+@njit(cache=True)
+def transfer_operator(Xup_i, RF, pF, SF, mp, XF, Phi_i):
+    """X_F (6×6, parent body → interface frame F at (RF, pF)) and Φ_ip = X_i [X_F, S_F] (6 × (6 + mp))."""
+    EF, X = np.empty((3, 3)), np.empty((6, 6))
+    for a in range(3):
+        for b in range(3):
+            EF[a, b] = RF[b, a]
+    plucker(EF, pF, XF)
+    mat_mul(Xup_i, XF, 6, 6, 6, X)
+    for a in range(6):
+        for b in range(6):
+            Phi_i[a, b] = X[a, b]
+        for k in range(mp):
+            s = 0.0
+            for b in range(6):
+                s += Xup_i[a, b] * SF[b, k]
+            Phi_i[a, 6 + k] = s
+
+
+@njit(cache=True)
+def world_pose(R_parent, p_parent, RF, pF, E, r, R_out, p_out):
+    """Body pose in world: the interface frame (RF, pF) on the parent (R_parent, p_parent), then the body at
+    origin r with axes Eᵀ in that frame."""
+    RW, o = np.empty((3, 3)), np.empty(3)
+    mat_mul(R_parent, RF, 3, 3, 3, RW)
+    for a in range(3):
+        t = p_parent[a]
+        for b in range(3):
+            t += R_parent[a, b] * pF[b]
+        o[a] = t
+    for a in range(3):
+        t = o[a]
+        for b in range(3):
+            t += RW[a, b] * r[b]
+            s = 0.0
+            for k in range(3):
+                s += RW[a, k] * E[b, k]
+            R_out[a, b] = s
+        p_out[a] = t
+
+
+@njit(cache=True)
+def kinematics(parent, kind, axis, tree_E, tree_r, S, q_index, v_index, joint_nv, nm, eq_index, ev_index,
+               at_o, at_T, at_P, q, v, Xup, Phi, R_world, p_world, vel, bias):
+    """Transforms X_i, transfer operators Φ_ip (6 × d_p), world poses, extended velocities ν_i and the
+    velocity-product accelerations c_i = X_i (V_F × S_F η̇_p + Ṡ_F η̇_p) + V_i × S_i q̇_i.
+
+    Returns −1, or the first body whose free-joint quaternion has zero or non-finite norm.
+    """
+    E, r, EJ, rJ, vJ = np.empty((3, 3)), np.empty(3), np.empty((3, 3)), np.empty(3), np.empty(6)
+    RF, pF, I3, o3 = np.empty((3, 3)), np.empty(3), np.eye(3), np.zeros(3)
+    M = at_T.shape[2]
+    SF, w, sdot, VF, cF, t6 = np.zeros((6, M)), np.zeros(6), np.zeros(6), np.zeros(6), np.zeros(6), np.zeros(6)
+    XF = np.zeros((6, 6))
+    bad = -1
+    for i in range(parent.shape[0]):
+        if not body_transform(i, kind[i], axis[i], tree_E, tree_r, q, q_index[i], EJ, rJ, E, r) and bad < 0:
+            bad = i
+        plucker(E, r, Xup[i])
+        p = parent[i]
+        mp = nm[p] if p >= 0 else 0
+        if mp > 0:
+            interface_frame(at_o[i], at_T[i], at_P[i], mp, q[eq_index[p]:eq_index[p] + mp],
+                            v[ev_index[p]:ev_index[p] + mp], RF, pF, SF, w, sdot)
+        else:                                   # a rigid parent or the world: a fixed frame
+            RF[:, :] = I3
+            pF[:] = at_o[i]
+            w[:] = 0.0
+            sdot[:] = 0.0
+        transfer_operator(Xup[i], RF, pF, SF, mp, XF, Phi[i])
+        joint_velocity(S[i], joint_nv[i], v, v_index[i], vJ)
+        if p >= 0:
+            mat_vec(XF, vel[p], 6, 6, VF)
+            for a in range(6):
+                VF[a] += w[a]
+            cross_motion(VF, w, cF)
+            for a in range(6):
+                cF[a] += sdot[a]
+            mat_vec(Xup[i], cF, 6, 6, bias[i])
+            mat_vec(Phi[i], vel[p], 6, 6 + mp, vel[i])
+            world_pose(R_world[p], p_world[p], RF, pF, E, r, R_world[i], p_world[i])
+        else:
+            vel[i, :6] = 0.0
+            bias[i, :] = 0.0
+            world_pose(I3, o3, RF, pF, E, r, R_world[i], p_world[i])
+        for a in range(6):
+            vel[i, a] += vJ[a]
+        cross_motion(vel[i], vJ, t6)
+        for a in range(6):
+            bias[i, a] += t6[a]
+        for k in range(nm[i]):
+            vel[i, 6 + k] = v[ev_index[i] + k]
+    return bad
+
+
+@njit(cache=True)
+def all_body_terms(nm, mass, fm, S2, Ct, Cx, Cpp, Mee, Kq, Dq, eq_index, ev_index, q, v, f_ext, vel, Mb, bb):
+    """:func:`body_terms` for every body, minus the external wrenches f_ext (body coordinates, about the origin)."""
+    for i in range(nm.shape[0]):
+        m = nm[i]
+        body_terms(m, mass[i], fm[i], S2[i], Ct[i], Cx[i], Cpp[i], Mee[i], Kq[i], Dq[i],
+                   q[eq_index[i]:eq_index[i] + m], v[ev_index[i]:ev_index[i] + m], vel[i], Mb[i], bb[i])
+        for a in range(6):
+            bb[i, a] -= f_ext[i, a]
+
+
+@njit(cache=True)
+def rnea(parent, S, v_index, joint_nv, nm, ev_index, qdd, a0, Phi, bias, Mb, bb, acc, force, tau):
+    """Inverse dynamics over extended bodies (Tian et al. 2010, eq. (1)–(2)): α_i = Φ_ip α_p + S q̈ + c_i,
+    F_i = M_i α_i + b_i + Σ_c Φ_ciᵀ F_c[:6]; τ_i = S_iᵀ F_i[:6], modal forces F_i[6:]. Call after
+    :func:`kinematics` and :func:`all_body_terms`."""
+    n = parent.shape[0]
+    h = np.empty(6)
+    for i in range(n):
+        p = parent[i]
+        d = 6 + nm[i]
+        if p >= 0:
+            mat_vec(Phi[i], acc[p], 6, 6 + nm[p], acc[i])
+        else:
+            mat_vec(Phi[i], a0, 6, 6, acc[i])
+        joint_velocity(S[i], joint_nv[i], qdd, v_index[i], h)
+        for a in range(6):
+            acc[i, a] += bias[i, a] + h[a]
+        for k in range(nm[i]):
+            acc[i, 6 + k] = qdd[ev_index[i] + k]
+        mat_vec(Mb[i], acc[i], d, d, force[i])
+        for a in range(d):
+            force[i, a] += bb[i, a]
+    for i in range(n - 1, -1, -1):
+        joint_force(S[i], joint_nv[i], force[i], v_index[i], tau)
+        for k in range(nm[i]):
+            tau[ev_index[i] + k] = force[i, 6 + k]
+        p = parent[i]
+        if p >= 0:
+            mat_t_vec_add(Phi[i], force[i], 6, 6 + nm[p], force[p])
+
+
+@njit(cache=True)
+def hybrid_sweeps(parent, S, v_index, joint_nv, nm, ev_index, prescribed, tau, qdd, a0, Phi, bias, Mb, bb,
+                  IA, pA, U, Dinv, u, H, free_index, n_free, acc, force):
+    """Hybrid articulated-body sweeps over extended bodies (Tian et al. 2010's hybrid recursions; RBDA ch. 9).
+
+    Backward: with H the unknown columns of G_i, U = P H, D = Hᵀ U, u = τ_f − Hᵀ z,
+    P⁺ = P − U D⁻¹ Uᵀ, z⁺ = z + P⁺ y_known + U D⁻¹ u (y_known = c_i + S q̈_i of a motion-given joint), and
+    the parent receives Φᵀ P⁺[:6, :6] Φ and Φᵀ z⁺[:6]. Forward: y = Φ α_p + c_i (+ S q̈_i),
+    β̇_f = D⁻¹(u − Uᵀ y), α_i = y + H β̇_f, F_i = P α_i + z, τ_i = S_iᵀ F_i[:6] of motion-given joints.
+    Returns −1, or the first body whose D is not positive definite.
+    """
+    n = parent.shape[0]
+    bad = -1
+    Pp, tmp = np.empty((6, 6)), np.empty((6, IA.shape[1]))
+    y6, z6, Du = np.empty(6), np.empty(6), np.empty(IA.shape[1])
+    for i in range(n):
+        d = 6 + nm[i]
+        for a in range(d):
+            pA[i, a] = bb[i, a]
+            for b in range(d):
+                IA[i, a, b] = Mb[i, a, b]
+    for i in range(n - 1, -1, -1):
+        d = 6 + nm[i]
+        nf = column_map(S, v_index, joint_nv, nm, ev_index, i, not prescribed[i], H[i], free_index[i])
+        n_free[i] = nf
+        for a in range(d):
+            for j in range(nf):
+                s = 0.0
+                for b in range(d):
+                    s += IA[i, a, b] * H[i, b, j]
+                U[i, a, j] = s
+        Dm = np.empty((nf, nf))
+        for j in range(nf):
+            s = tau[free_index[i, j]]
+            for a in range(d):
+                s -= H[i, a, j] * pA[i, a]
+            u[i, j] = s
+            for k in range(nf):
+                t = 0.0
+                for a in range(d):
+                    t += H[i, a, j] * U[i, a, k]
+                Dm[j, k] = t
+        if nf > 0 and not spd_inverse(Dm, nf, Dinv[i]) and bad < 0:
+            bad = i
+        p = parent[i]
+        if p < 0:
+            continue
+        for j in range(nf):
+            t = 0.0
+            for k in range(nf):
+                t += Dinv[i, j, k] * u[i, k]
+            Du[j] = t
+        for a in range(6):
+            for b in range(6):
+                t = IA[i, a, b]
+                for j in range(nf):
+                    for k in range(nf):
+                        t -= U[i, a, j] * Dinv[i, j, k] * U[i, b, k]
+                Pp[a, b] = t
+        for a in range(6):
+            y6[a] = bias[i, a]
+        if prescribed[i]:
+            for k in range(joint_nv[i]):
+                for a in range(6):
+                    y6[a] += S[i, a, k] * qdd[v_index[i] + k]
+        for a in range(6):
+            t = pA[i, a]
+            for b in range(6):
+                t += Pp[a, b] * y6[b]
+            for j in range(nf):
+                t += U[i, a, j] * Du[j]
+            z6[a] = t
+        dp = 6 + nm[p]
+        congruence6_add(Phi[i], Pp, dp, tmp, IA[p])
+        mat_t_vec_add(Phi[i], z6, 6, dp, pA[p])
+    rhs = np.empty(IA.shape[1])
+    for i in range(n):
+        p = parent[i]
+        d = 6 + nm[i]
+        if p >= 0:
+            mat_vec(Phi[i], acc[p], 6, 6 + nm[p], acc[i])
+        else:
+            mat_vec(Phi[i], a0, 6, 6, acc[i])
+        for a in range(6):
+            acc[i, a] += bias[i, a]
+        for a in range(6, d):
+            acc[i, a] = 0.0
+        if prescribed[i]:
+            for k in range(joint_nv[i]):
+                for a in range(6):
+                    acc[i, a] += S[i, a, k] * qdd[v_index[i] + k]
+        nf = n_free[i]
+        for j in range(nf):
+            s = u[i, j]
+            for a in range(d):
+                s -= U[i, a, j] * acc[i, a]
+            rhs[j] = s
+        for j in range(nf):
+            t = 0.0
+            for k in range(nf):
+                t += Dinv[i, j, k] * rhs[k]
+            qdd[free_index[i, j]] = t
+        for j in range(nf):
+            t = qdd[free_index[i, j]]
+            for a in range(d):
+                acc[i, a] += H[i, a, j] * t
+        mat_vec(IA[i], acc[i], d, d, force[i])
+        for a in range(d):
+            force[i, a] += pA[i, a]
+        if prescribed[i]:
+            joint_force(S[i], joint_nv[i], force[i], v_index[i], tau)
+    return bad
+
+
+@njit(cache=True)
+def crba(parent, S, v_index, joint_nv, nm, ev_index, Phi, Mb, Ic, H):
+    """Mass matrix in the generalized coordinates by composite inertias (RBDA ch. 6, extended bodies):
+    IC_i = M_i + Σ_c Φ_ciᵀ IC_c[:6, :6] Φ_ci (a descendant's own modes are held), H_ii = G_iᵀ IC_i G_i,
+    H_ji = G_jᵀ (Φᵀ…Φᵀ) IC_i G_i along the path to the root."""
+    n = parent.shape[0]
+    D = Mb.shape[1]
+    tmp = np.empty((6, D))
+    for i in range(n):
+        d = 6 + nm[i]
+        for a in range(d):
+            for b in range(d):
+                Ic[i, a, b] = Mb[i, a, b]
+    for a in range(H.shape[0]):
+        for b in range(H.shape[1]):
+            H[a, b] = 0.0
+    G = np.zeros((D, D))
+    gi = np.zeros(D, np.int64)
+    for i in range(n - 1, -1, -1):
+        p = parent[i]
+        if p >= 0:
+            congruence6_add(Phi[i], Ic[i][:6, :6].copy(), 6 + nm[p], tmp, Ic[p])
+        nb = column_map(S, v_index, joint_nv, nm, ev_index, i, True, G, gi)
+        if nb == 0:
+            continue
+        d = 6 + nm[i]
+        F = np.zeros((D, nb))
+        for a in range(d):
+            for k in range(nb):
+                s = 0.0
+                for b in range(d):
+                    s += Ic[i, a, b] * G[b, k]
+                F[a, k] = s
+        cols = gi[:nb].copy()
+        j = i
+        while True:
+            nj = column_map(S, v_index, joint_nv, nm, ev_index, j, True, G, gi)
+            dj = 6 + nm[j]
+            for k in range(nb):
+                for m in range(nj):
+                    s = 0.0
+                    for a in range(dj):
+                        s += G[a, m] * F[a, k]
+                    H[gi[m], cols[k]] = s
+                    H[cols[k], gi[m]] = s
+            pj = parent[j]
+            if pj < 0:
+                break
+            Fn = np.zeros((D, nb))
+            for k in range(nb):
+                mat_t_vec_add(Phi[j], F[:, k].copy(), 6, 6 + nm[pj], Fn[:, k])
+            F = Fn
+            j = pj
+
+
