@@ -24,6 +24,7 @@ FENCE = re.compile(r"^```(\S*)", re.M)
 
 
 @pytest.mark.filterwarnings("ignore:The mapping interface for autodoc options")   # inside Sphinx's napoleon
+@pytest.mark.filterwarnings("ignore:.*is deprecated. Check CHANGES for Sphinx API")  # inside myst-parser
 def test_docs_build_without_warnings(tmp_path):
     """``sphinx-build -W --keep-going -b html docs`` — any warning fails (bad reST in a
     docstring, a broken cross-reference, a page outside the toctree, a missing include)."""
