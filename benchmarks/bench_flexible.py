@@ -1,22 +1,48 @@
-"""Per-step cost of the Berzeri–Shabana flexible pendulum meshed with N ANCF elements.
+"""Per-step cost of the Berzeri–Shabana flexible pendulum meshed with N ANCF cable elements, femdyn beside Exudyn.
 
-200 generalized-α steps at h = 1 ms, ρ∞ = 0.9 (index 3), for the 3-D cable and the fully
-parameterized beam; where Exudyn is installed its ANCFCable runs the same problem (same
-h, ρ∞, sparse solver) in the same script and the ratio is printed. Memory: bytes held by
-the assembled system's arrays per element.
+The pendulum: L = 1.2 m, A = 0.0018 m², I = 1.215e-8 m⁴, ρ = 5540 kg/m³, E = 0.7 MPa,
+pinned at the root (spherical joint), released horizontal under gravity; h = 1 ms,
+ρ∞ = 0.9 (index 3). femdyn: its 3-D ANCF cable (Newton tolerances 1e-6 relative /
+1e-8 m); Exudyn: ``ObjectANCFCable`` through ``GenerateStraightLineANCFCable`` with the
+same EA, EI and ρA (relative/absolute Newton tolerances 1e-8 / 1e-10, EigenSparse).
+Compared: every node's position, the free end included; the codes must agree on them to
+tolerance(N) (benchmarks/common.py says how both are timed and checked). ``--beam`` also
+times femdyn's fully parameterized beam element on the same mesh (femdyn only: Exudyn
+has no such element).
+Memory: bytes allocated by assembling femdyn's system (tracemalloc), per element.
 
-    python benchmarks/bench_flexible.py [--sizes 8 32 128 512] [--steps 200]
+At N = 4096 neither code converges at h = 1 ms from rest without step adaptation (femdyn
+stalls in the first step's Newton iteration, Exudyn fails with its adaptation off;
+femdyn also at 0.5 ms): the finest meshes are compared at h = 0.25 ms (``--h 2.5e-4``).
+
+    python benchmarks/bench_flexible.py [--sizes 8 32 128 512 1024 2048] [--steps 200] [--repeat 5] [--quick] [--beam]
+    python benchmarks/bench_flexible.py --sizes 1024 2048 4096 --h 2.5e-4 --steps 100 --repeat 3
 """
+import sys
 import tracemalloc
 
 import femdyn
 from femdyn.elements.sections import CrossSection
-from common import exudyn_step_time, femdyn_step_time, size_arguments
+from common import ExudynCase, FemdynCase, arguments, exudyn_or_none, run_sizes
 
-LENGTH, AREA, INERTIA, RHO, E, H, RHO_INF = 1.2, 0.0018, 1.215e-8, 5540.0, 0.7e6, 1e-3, 0.9
+LENGTH, AREA, INERTIA, RHO, E = 1.2, 0.0018, 1.215e-8, 5540.0, 0.7e6
 
 
-def pendulum(n, element):
+def tolerance(n):
+    """Agreement tolerance (m) of the node positions for N elements: 0.1 m⁻¹·ℓ_e², at least 1e-6 m.
+
+    The two cable elements discretize the same Euler–Bernoulli rod with cubic Hermite
+    shape functions but integrate the strain energy differently, so their solutions
+    approach each other as the mesh is refined: measured largest node differences after
+    205 steps 3.4e-4, 8e-6, 9e-7, 2e-8 m at N = 8, 16, 32, 64 (falling as ℓ_e⁴ or faster).
+    0.1 ℓ_e² is 7× the difference at N = 8 and falls more slowly than the differences. From
+    N = 128 on the codes agree to round-off (both run the same scheme on nearly the same
+    discrete equations); the floor 1e-6 m is far above that and keeps the bound from
+    reaching round-off at N ≥ 1200."""
+    return max(0.1 * (LENGTH / n) ** 2, 1e-6)
+
+
+def pendulum(n, element="cable"):
     m = femdyn.Model(f"flexible pendulum {n}", gravity=(0, 0, -9.81))
     section = CrossSection(AREA, INERTIA, INERTIA, 2 * INERTIA, 0.024, 0.024)
     m.straight_beam("beam", (0, 0, 0), (LENGTH, 0, 0), n, E=E, rho=RHO, section=section, element=element)
@@ -24,43 +50,47 @@ def pendulum(n, element):
     return m
 
 
-def time_femdyn(n, element, steps):
+def femdyn_case(n, element="cable"):
+    """(case, system, bytes allocated by the assembly)."""
     pendulum(2, element).assemble()          # imports and compiled kernels loaded before measuring memory
     tracemalloc.start()
     s = pendulum(n, element).assemble()
     memory = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
-    dt, iterations = femdyn_step_time(s, steps, H, RHO_INF)
-    return dt, iterations, memory
+    return FemdynCase(s, [s.nodes[f"beam.{i}"].start for i in range(n + 1)]), s, memory
 
 
-def time_exudyn(n, steps):
-    try:
-        import exudyn as exu
-        from exudyn.beams import GenerateStraightLineANCFCable
-        from exudyn.itemInterface import ObjectANCFCable
-    except ImportError:
-        return None
+def exudyn_case(exu, n):
+    from exudyn.beams import GenerateStraightLineANCFCable
+    from exudyn.itemInterface import ObjectANCFCable
     SC = exu.SystemContainer()
     mbs = SC.AddSystem()
-    template = ObjectANCFCable(physicsMassPerLength=RHO * AREA, physicsBendingStiffness=E * INERTIA,
-                               physicsAxialStiffness=E * AREA)
-    GenerateStraightLineANCFCable(mbs, [0, 0, 0], [LENGTH, 0, 0], n, template,
-                                  massProportionalLoad=[0, 0, -9.81], fixedConstraintsNode0=[1, 1, 1, 0, 0, 0])
+    template = ObjectANCFCable(massPerLength=RHO * AREA, bendingStiffness=E * INERTIA,
+                               axialStiffness=E * AREA)
+    nodes = GenerateStraightLineANCFCable(mbs, [0, 0, 0], [LENGTH, 0, 0], n, template,
+                                          massProportionalLoad=[0, 0, -9.81],
+                                          fixedConstraintsNode0=[1, 1, 1, 0, 0, 0])[0]
     mbs.Assemble()
-    return exudyn_step_time(mbs, exu, steps, H, RHO_INF)
+    return ExudynCase(exu, mbs, lambda: [mbs.GetNodeOutput(k, exu.OutputVariableType.Position) for k in nodes])
 
 
 def main():
-    a = size_arguments([8, 32, 128, 512], __doc__)
-    print(f"{'N':>5} {'element':>7} {'iters':>6} {'ms/step':>9} {'µs/step/el':>11} {'kB/el':>7} "
-          f"{'exudyn ms/step':>15} {'ratio':>6}")
-    for n in a.sizes:
-        ex = time_exudyn(n, a.steps)
-        for element in ("cable", "beam"):
-            dt, iters, memory = time_femdyn(n, element, a.steps)
-            ex_txt = f"{ex * 1e3:15.3f} {dt / ex:6.2f}" if ex and element == "cable" else f"{'':>15} {'':>6}"
-            print(f"{n:5d} {element:>7} {iters:6.2f} {dt * 1e3:9.3f} {dt / n * 1e6:11.1f} {memory / n / 1e3:7.1f} {ex_txt}")
+    beam = "--beam" in sys.argv
+    if beam:
+        sys.argv.remove("--beam")
+    a = arguments([8, 32, 128, 512, 1024, 2048], __doc__)
+    exu = exudyn_or_none()
+    memory = {}
+
+    def cases(n):
+        case, _, memory[n] = femdyn_case(n)
+        return [case] + ([exudyn_case(exu, n)] if exu else [])
+
+    run_sizes(a.sizes, cases, a.steps, a.repeat, tolerance, lambda n: f"{memory[n] / n / 1e3:5.1f}", f"{'kB/el':>5}", a.h)
+    if beam:
+        print("femdyn's fully parameterized beam element on the same meshes:")
+        run_sizes(a.sizes, lambda n: [femdyn_case(n, "beam")[0]], a.steps, a.repeat, tolerance,
+                  lambda n: f"{'':5}", f"{'':5}", a.h)
 
 
 if __name__ == "__main__":

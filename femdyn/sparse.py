@@ -1,12 +1,20 @@
-"""Repeated assembly of sparse matrices with a fixed pattern.
+"""Repeated assembly of sparse matrices with a fixed pattern, and their products.
 
 Element and constraint contributions come as COO triplets whose (row, col) positions
 never change during a run; only the values do. :class:`Pattern` sorts the positions once
-and afterwards sums new values into the compressed data array with one ``bincount``, so
-no index sorting or duplicate merging happens per Newton iteration.
+and afterwards sums new values into the compressed data array with one ``bincount`` (or
+into a preallocated array, :meth:`Pattern.data`), so no index sorting or duplicate
+merging happens per Newton iteration.
+
+:func:`product` multiplies a compressed matrix (CSR or CSC, given by its arrays) by a
+vector in one compiled call writing into a preallocated array: the Newton iterations
+make a handful of such products per iteration on small matrices, where scipy's ``@``
+spends ~10 µs in operator dispatch and type checks for a product of a few hundred
+entries.
 """
 import numpy as np
 import scipy.sparse as sp
+from numba import njit
 
 
 class Pattern:
@@ -43,19 +51,42 @@ class Pattern:
         n_major = shape[0] if fmt == "csr" else shape[1]
         self.indptr = np.concatenate([[0], np.cumsum(np.bincount(unique // n_minor, minlength=n_major))]).astype(np.int32)
 
-    def data(self, values):
+    def data(self, values, out=None):
         """The compressed data array (nnz,) for new COO values (duplicates summed).
 
         Parameters
         ----------
         values : ndarray
             One value per (rows, cols) entry given at construction.
+        out : ndarray (nnz,), optional
+            Written in place and returned (no allocation).
 
         Returns
         -------
         ndarray (nnz,)
         """
-        return np.bincount(self.index, weights=values, minlength=self.nnz)
+        if out is None:
+            return np.bincount(self.index, weights=values, minlength=self.nnz)
+        out[:] = 0.0
+        self.add(values, out)
+        return out
+
+    def add(self, values, out, start=0, weight=1.0):
+        """out += ``weight`` · the compressed form of ``values``, the COO values of the
+        entries start … start + len(values) − 1 of the pattern (one piece of it).
+
+        Parameters
+        ----------
+        values : ndarray
+            COO values of the piece.
+        out : ndarray (nnz,)
+            Compressed data array, added to in place.
+        start : int, optional
+            Position of the piece's first entry among the pattern's COO entries.
+        weight : float, optional
+            Factor applied to the values.
+        """
+        _scatter_add(self.index, np.asarray(values, float), float(weight), start, out)
 
     def assemble(self, values):
         """The sparse matrix for new COO values.
@@ -95,3 +126,63 @@ def coo_block(rows, cols, values, row_offset=0, col_offset=0):
     [[3], [1], [5.0]]
     """
     return np.asarray(rows) + row_offset, np.asarray(cols) + col_offset, np.asarray(values)
+
+
+def product(matrix, x, out=None):
+    """y = A x for a scipy CSR or CSC matrix ``matrix`` (float data), in one compiled call.
+
+    Parameters
+    ----------
+    matrix : scipy.sparse.csr_matrix or csc_matrix
+        A (m, n); its arrays are read as they are (duplicates are summed, unsorted
+        indices are fine).
+    x : ndarray (n,)
+    out : ndarray (m,), optional
+        Where y is written (overwritten); a new array if None.
+
+    Returns
+    -------
+    ndarray (m,)
+        A x (``out`` when given).
+
+    Example
+    -------
+    >>> import scipy.sparse as sp
+    >>> A = sp.csr_matrix(np.array([[1.0, 0.0], [2.0, 3.0]]))
+    >>> product(A, np.array([1.0, 1.0])).tolist()
+    [1.0, 5.0]
+    """
+    if out is None:
+        out = np.empty(matrix.shape[0])
+    if matrix.format == "csr":
+        _csr_matvec(matrix.indptr, matrix.indices, matrix.data, x, out)
+    else:
+        _csc_matvec(matrix.indptr, matrix.indices, matrix.data, x, out)
+    return out
+
+
+@njit(cache=True)
+def _csr_matvec(indptr, indices, data, x, out):
+    """out = A x for A in CSR (rows without entries give 0)."""
+    for i in range(len(indptr) - 1):
+        s = 0.0
+        for k in range(indptr[i], indptr[i + 1]):
+            s += data[k] * x[indices[k]]
+        out[i] = s
+
+
+@njit(cache=True)
+def _csc_matvec(indptr, indices, data, x, out):
+    """out = A x for A in CSC: column j scattered with weight x_j."""
+    out[:] = 0.0
+    for j in range(len(indptr) - 1):
+        xj = x[j]
+        for k in range(indptr[j], indptr[j + 1]):
+            out[indices[k]] += data[k] * xj
+
+
+@njit(cache=True)
+def _scatter_add(index, values, weight, start, out):
+    """out[index[start + i]] += weight · values[i] for every i."""
+    for i in range(len(values)):
+        out[index[start + i]] += weight * values[i]

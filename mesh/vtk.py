@@ -42,9 +42,29 @@ def configuration_lines(system, q):
 
 
 def configuration_cells(system, q):
-    """Points (n, 3) in m, cell blocks [(type, connectivity)] and the part index of every
-    cell per block: the lines of :func:`configuration_lines`, then the deformed meshes of
-    the bodies that have one (``mesh_cells(q)``: flexible floating-frame bodies)."""
+    """The picture of a configuration as VTK cells: the lines of
+    :func:`configuration_lines`, then the deformed meshes of the bodies that have one
+    (``mesh_cells(q)``: flexible floating-frame bodies).
+
+    Parameters
+    ----------
+    system : System
+        The assembled model.
+    q : ndarray (n,)
+        Its coordinates.
+
+    Returns
+    -------
+    points : ndarray (p, 3)
+        All points, m, global frame.
+    blocks : list of (str, ndarray)
+        Cell blocks ``(type, connectivity)`` indexing ``points``: first ``("line", (l, 2))``,
+        then each body mesh's blocks (``"tetra"``, ``"hexahedron"`` or ``"vertex"``).
+    owners : list of ndarray
+        Per block, the part index of every cell (for lines as in
+        :func:`configuration_lines`; for meshes the body's position in
+        ``system.bodies``).
+    """
     points, lines, owner = configuration_lines(system, q)
     blocks, owners, offset = [("line", lines)], [owner], len(points)
     points = [points]

@@ -177,6 +177,8 @@ class SaddlePattern:
         self.pattern = Pattern(np.concatenate(rows + [diag]), np.concatenate(cols + [diag]), (n + m, n + m), "csc")
         self.block_pattern = Pattern(np.concatenate(rows[:5]), np.concatenate(cols[:5]), (n, n), "csc")
         self.diagonal_slots = self.pattern.index[-(n + m):]     # where the explicit diagonal sits in the data
+        self.piece_lengths = [len(r) for r in rows]
+        self._matrix = None
 
     def _block_values(self, v):
         w_mass, w_damp, w_stiff = v.weights
@@ -188,7 +190,9 @@ class SaddlePattern:
         """The saddle matrix S = [[A, Φ_qᵀ], [Φ_q, 0]] for given values.
 
         With servo constraints and ``values.transpose`` given, the upper-right block is Gᵀ
-        instead of Φ_qᵀ (not symmetric).
+        instead of Φ_qᵀ (not symmetric). The values are summed into the pattern's own data
+        array, piece by piece with its weight: the matrix returned is the same object at
+        every call, overwritten by the next one.
 
         Parameters
         ----------
@@ -215,18 +219,30 @@ class SaddlePattern:
         >>> S.shape, bool(abs(S - S.T).max() == 0)
         ((11, 11), True)
         """
-        n, m = self.system.n, self.system.m
-        diagonal = np.zeros(n + m)
-        if values.diagonal is not None:
-            diagonal[:n] = values.diagonal
+        pieces = [(w, x) for w, x in zip(values.weights + (values.weights[2],) * 2,
+                                         (values.mass, values.damping, values.stiffness,
+                                          values.mass_derivative, values.hessian))]
         jac = values.jacobian
         if not self.servo:
             upper = [jac]
         elif values.symmetric:
-            upper = [jac, np.zeros(len(self.system.g_rows))]
+            upper = [jac, None]
         else:
-            upper = [np.zeros(len(jac)), values.transpose]
-        return self.pattern.assemble(np.concatenate(self._block_values(values) + [jac] + upper + [diagonal]))
+            upper = [None, values.transpose]
+        pieces += [(1.0, x) for x in [jac] + upper]
+        if self._matrix is None:
+            self._matrix = sp.csc_matrix((np.zeros(self.pattern.nnz), self.pattern.indices, self.pattern.indptr),
+                                         shape=self.pattern.shape)
+        data = self._matrix.data
+        data[:] = 0.0
+        start = 0
+        for (weight, x), length in zip(pieces, self.piece_lengths):
+            if x is not None and len(x) and weight != 0.0:
+                self.pattern.add(x, data, start, weight)
+            start += length
+        if values.diagonal is not None:
+            self.pattern.add(values.diagonal, data, start)
+        return self._matrix
 
     def coordinate_block(self, values):
         """The (q, q) block A alone, without the diagonal term.

@@ -34,7 +34,7 @@ from femdyn.results.store import ResultsWriter
 
 from .blocks import TangentValues
 from .initial import consistent_state
-from .kkt import KKTMatrix
+from .kkt import ACCEPT, KKTMatrix
 from .step_size import check_step_size
 
 
@@ -237,11 +237,14 @@ class Residuals:
         Φ_q values on the constraint pattern.
     Phi_q : sparse matrix, optional
         Φ_q assembled (stabilized form).
+    merit : float, optional
+        ‖rhs‖₂, the quantity Newton reduces (computed from ``rhs`` unless given).
     """
 
-    def __init__(self, r, phi, rhs, e_dyn, e_con, jac, Phi_q=None):
+    def __init__(self, r, phi, rhs, e_dyn, e_con, jac, Phi_q=None, merit=None):
         self.r, self.phi, self.rhs, self.e_dyn, self.e_con = r, phi, rhs, e_dyn, e_con
         self.jac, self.Phi_q = jac, Phi_q
+        self.merit = _norm(rhs) if merit is None else merit
 
 
 class NewtonStep:
@@ -329,7 +332,9 @@ class NewtonStep:
         Residuals
         """
         r, Q, phi, jac = self.sys.residual(x.q, x.v, x.a, x.lam, x.t)
-        return Residuals(r, phi, np.concatenate([self.beta_h2 * r, phi]), _relative(r, Q), _norm(phi), jac)
+        r2, phi2 = r @ r, phi @ phi
+        return Residuals(r, phi, np.concatenate([self.beta_h2 * r, phi]), math.sqrt(r2) / max(1.0, _norm(Q)),
+                         math.sqrt(phi2), jac, merit=math.sqrt(self.beta_h2 ** 2 * r2 + phi2))
 
     def matrix_values(self, x, jac):
         """The pieces of the iteration matrix at an iterate.
@@ -437,7 +442,7 @@ class NewtonStep:
                 status = CONVERGED
                 break
             measure = res.e_dyn / o.tol_dynamic + res.e_con / o.tol_constraint
-            merit = _norm(res.rhs)    # what Newton reduces (e_dyn saturates at 1 when elastic forces dominate Q)
+            merit = res.merit         # what Newton reduces (e_dyn saturates at 1 when elastic forces dominate Q)
             if fresh and merit > base_merit and backtracks < o.max_backtracks:
                 dx *= 0.5                 # a fresh Newton step made the residual grow: take half of it
                 self.update(x, -dx)
@@ -455,7 +460,7 @@ class NewtonStep:
             if fresh:
                 self.factorize(x, res)
             previous, base_merit = measure, merit
-            dx = self.kkt.solve(-res.rhs)
+            dx = self.kkt.solve(-res.rhs, accuracy=ACCEPT)
             self.update(x, dx)
         else:
             status = _stalled(history, o)

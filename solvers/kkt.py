@@ -10,24 +10,31 @@ Factorization. S is symmetric; with a positive definite A it is quasi-definite, 
 LDLᵀ factorization exists for any symmetric ordering (Vanderbei 1995, SIAM J. Optim.
 5:100–113). CHOLMOD (scikit-sparse) computes it with an AMD ordering analysed once for the
 fixed pattern; A is made definite by a tiny diagonal on massless coordinates and the zero
-block by −δI (relative 1e-8 and 1e-12). Every user of these factors is a Newton
-iteration, where an error ε in the correction only adds about ε to the contraction factor
-(the integrator refactorizes above 0.1). So when one step of iterative refinement changes a
-probe solution by less than 1e-4 relative, in the coordinates and in the multipliers
-alike (the usual case: the regularization then only touches the multiplier block), the
-factors are accepted and used as they are; otherwise every solve is followed by
-iterative refinement against the exact S (until the residual stops falling, at most 6
-steps), which removes the effect of the regularization, and the factorization is accepted
-when the refined probe solve is accurate to 1e-8. When the refined solution is not
+block by −δI (relative 1e-8 and 1e-10). δ trades the perturbation of the solution (∝ δ)
+against the growth of the LDLᵀ's pivots without pivoting (∝ 1/δ): for the rigid chain of
+benchmarks/bench_chain.py, whose joint-axis vectors are massless, a solve's relative
+residual is 2e-4 at δ = 1e-12, 2e-6 at 1e-10, 2e-7 at 1e-9. Every user of these factors
+is a Newton iteration, where an error ε in the correction only adds about ε to the
+contraction factor (the integrator refactorizes above 0.1). So when one step of
+iterative refinement changes a probe solution by less than 1e-4 relative, in the
+coordinates and in the multipliers alike, the factors are accepted and a Newton
+correction uses them as they are; otherwise a Newton correction is refined against the
+exact S until its residual is below 1e-8 of its right-hand side (at most 6 steps), and
+the factorization is accepted when the refined probe solve is accurate to 1e-8. Solves
+that ask for full accuracy (statics, initial conditions, eigenmodes: ``accuracy=0``) are
+always refined, until the residual stops falling. When the refined solution is not
 accurate (an indefinite A, e.g. a statically unstable structure) or the matrix is not
 symmetric, SuperLU with partial pivoting is used instead. Factors are kept and reused
 until the caller asks for new ones.
 """
+import math
+
 import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from femdyn.errors import SingularMatrixError
+from femdyn.sparse import product
 
 from .blocks import BlockLayout, SaddlePattern, TangentValues
 from .diagnosis import singular_saddle
@@ -38,7 +45,7 @@ except ImportError:  # pragma: no cover - scikit-sparse is a dependency; keep Su
     analyze = None
     CholmodError = RuntimeError
 
-MASSLESS, MULTIPLIER = 1e-8, 1e-12
+MASSLESS, MULTIPLIER = 1e-8, 1e-10
 REFINEMENTS, ACCEPT, PLAIN = 6, 1e-8, 1e-4
 
 
@@ -57,6 +64,8 @@ class KKTMatrix:
         self.saddle = SaddlePattern(system)
         self.pattern, self.diagonal_slots = self.saddle.pattern, self.saddle.diagonal_slots
         self.massless = system.M.diagonal() <= 0
+        n, slots = system.n, self.diagonal_slots      # data slots of the diagonal the regularization touches
+        self._diagonal = (slots[:n], slots[:n][self.massless], slots[n:])
         self.solve_factor = None
         self.symbolic = None
         self.factorizations = 0
@@ -175,38 +184,52 @@ class KKTMatrix:
 
     def _equilibrate(self, S, symmetric, force):
         """Set D (``self.d``) and Ŝ = D S D (``self.scaled``); D is recomputed when ``force``d or
-        for a new pattern. Returns whether D was recomputed."""
+        for a new pattern. Returns whether D was recomputed. Ŝ and the regularized copy the
+        LDLᵀ factorizes keep their arrays for the pattern: the values are written in place."""
         new = force or getattr(self, "_scaled_of", None) is not S.indptr
         if new:
             self.d = _equilibration(S, symmetric)
             columns = np.repeat(np.arange(S.shape[1]), np.diff(S.indptr))
             self._entry_scale = self.d[S.indices] * self.d[columns]
             self._scaled_of = S.indptr
-        self.scaled = sp.csc_matrix((S.data * self._entry_scale, S.indices, S.indptr), shape=S.shape)
+            self.scaled = sp.csc_matrix((S.data * self._entry_scale, S.indices, S.indptr), shape=S.shape)
+            self._regularized = sp.csc_matrix((self.scaled.data.copy(), S.indices, S.indptr), shape=S.shape)
+            self._scratch = np.empty(S.shape[0])
+            self._probe = np.cos(np.arange(S.shape[0]))          # a fixed, generic right-hand side
+        else:
+            np.multiply(S.data, self._entry_scale, out=self.scaled.data)
         return new
 
     def _ldl(self, S):
         """LDLᵀ of the equilibrated S regularized on its diagonal (S on ``self.pattern``)."""
-        n, size = self.system.n, S.shape[0]
-        diagonal = self.diagonal_slots
-        scale = max(np.abs(S.data[diagonal[:n]]).max(initial=0.0), 1e-300)
-        data = S.data.copy()
-        data[diagonal[:n][self.massless]] += MASSLESS * scale
-        data[diagonal[n:]] -= MULTIPLIER * scale
-        R = sp.csc_matrix((data, S.indices, S.indptr), shape=S.shape)
+        n = self.system.n
+        coordinates, massless, multipliers = self._diagonal
+        scale = max(np.abs(S.data[coordinates]).max(initial=0.0), 1e-300)
+        R = self._regularized
+        np.copyto(R.data, S.data)
+        R.data[massless] += MASSLESS * scale
+        R.data[multipliers] -= MULTIPLIER * scale
         try:
-            if self.symbolic is None or self.symbolic_shape != (R.indptr.tobytes(), R.indices.tobytes()):
+            if self.symbolic is None or not self._same_pattern(R):
                 self.symbolic = analyze(R, mode="simplicial", ordering_method="amd")
-                self.symbolic_shape = (R.indptr.tobytes(), R.indices.tobytes())
+                self.symbolic_shape = (R.indptr, R.indices, R.indptr.tobytes(), R.indices.tobytes())
             self.symbolic.cholesky_inplace(R)
         except CholmodError:
             return False
         self.solve_factor, self.backend = self.symbolic, "cholmod-ldl"
-        probe = np.cos(np.arange(size))          # a fixed, generic right-hand side
+        probe = self._probe
         plain = self.solve_factor(probe)
-        refined = plain + self.solve_factor(probe - S @ plain)
-        self.refine = not all(_close(plain[b], refined[b], PLAIN) for b in (slice(0, n), slice(n, size)))
-        return not self.refine or _accurate(S, self._solve_scaled(probe), probe, ACCEPT)
+        correction = self.solve_factor(probe - product(S, plain))
+        refined = plain + correction
+        self.refine = not (_small(correction[:n], refined[:n], PLAIN) and _small(correction[n:], refined[n:], PLAIN))
+        return not self.refine or self._refined(probe, refined, ACCEPT)[1] <= ACCEPT   # (NaN fails)
+
+    def _same_pattern(self, R):
+        """Whether R has the pattern of the last symbolic analysis (the same arrays, or equal ones)."""
+        indptr, indices, indptr_bytes, indices_bytes = self.symbolic_shape
+        if indptr is R.indptr and indices is R.indices:
+            return True
+        return indptr_bytes == R.indptr.tobytes() and indices_bytes == R.indices.tobytes()
 
     def _lu(self, S, q, t):
         try:
@@ -216,7 +239,7 @@ class KKTMatrix:
             raise SingularMatrixError(self.diagnose(q, t, str(err))) from None
         self.solve_factor, self.backend = lu.solve, "superlu"
 
-    def solve(self, rhs, check=True):
+    def solve(self, rhs, check=True, accuracy=0.0):
         """Solve S x = rhs with the factors of the last :meth:`factorize`.
 
         Parameters
@@ -225,6 +248,12 @@ class KKTMatrix:
             Right-hand side, stacked as the unknowns ([coordinate rows; constraint rows]).
         check : bool, optional
             Raise on non-finite results.
+        accuracy : float, optional
+            The relative residual the caller needs. 0 (default): refined against the exact
+            S until the residual stops falling (round-off). A Newton correction needs no
+            more than ACCEPT (an error ε in it adds about ε to the contraction factor): it
+            uses the factors the probe accepted as they are, and where they need refinement
+            it stops once the equilibrated residual is at or below ``accuracy``·max|D rhs|.
 
         Returns
         -------
@@ -236,28 +265,36 @@ class KKTMatrix:
         SingularMatrixError
             If ``check`` and the solution has non-finite entries.
         """
-        x = self.d * self._solve_scaled(self.d * rhs)
-        if check and not np.all(np.isfinite(x)):
+        x = self.d * self._solve_scaled(self.d * rhs, accuracy)
+        if check and not math.isfinite(x.sum()) and not np.all(np.isfinite(x)):    # (a finite sum: all finite)
             raise SingularMatrixError("the KKT solve returned non-finite values: the iteration matrix is "
                                       "numerically singular")
         return x
 
-    def _solve_scaled(self, rhs):
-        """Solve Ŝ y = rhs, refined against the exact Ŝ where the factors need it."""
+    def _solve_scaled(self, rhs, accuracy=0.0):
+        """Solve Ŝ y = rhs, refined against the exact Ŝ where the factors or the caller need it
+        (see :meth:`solve`)."""
         y = self.solve_factor(rhs)
-        if self.backend == "cholmod-ldl" and self.refine:
-            residual = rhs - self.scaled @ y
-            size = np.abs(residual).max(initial=0.0)
-            for _ in range(REFINEMENTS):
-                if size <= 1e-14 * max(np.abs(rhs).max(initial=0.0), 1e-300):
-                    break
-                step = y + self.solve_factor(residual)
-                new_residual = rhs - self.scaled @ step
-                new_size = np.abs(new_residual).max()
-                if not new_size < size:
-                    break
-                y, residual, size = step, new_residual, new_size
+        if self.backend == "cholmod-ldl" and (self.refine or not accuracy):
+            y = self._refined(rhs, y, accuracy)[0]
         return y
+
+    def _refined(self, rhs, y, accuracy):
+        """Iterative refinement of y against the exact Ŝ until max|rhs − Ŝy| ≤ ``accuracy``·max|rhs|
+        (at least 1e-14 of it) or it stops falling, at most REFINEMENTS steps: (y, max|rhs − Ŝy|)."""
+        residual = rhs - product(self.scaled, y, self._scratch)
+        size = np.abs(residual).max(initial=0.0)
+        target = max(accuracy, 1e-14) * np.abs(rhs).max(initial=0.0)
+        for _ in range(REFINEMENTS):
+            if size <= target:
+                break
+            step = y + self.solve_factor(residual)
+            new_residual = rhs - product(self.scaled, step, self._scratch)
+            new_size = np.abs(new_residual).max()
+            if not new_size < size:
+                break
+            y, residual, size = step, new_residual, new_size
+        return y, size
 
     def diagnose(self, q, t, reason):
         """Message for a singular KKT matrix, naming its cause in the model's words.
@@ -292,11 +329,7 @@ def _equilibration(S, symmetric):
     return 1.0 / np.sqrt(np.where(largest > 0, largest, 1.0))
 
 
-def _close(x, y, tol):
-    """max‖x − y‖ ≤ tol·max‖y‖ (true for empty blocks)."""
-    return np.abs(x - y).max(initial=0.0) <= tol * np.abs(y).max(initial=0.0)
+def _small(dx, y, tol):
+    """max|dx| ≤ tol·max|y| (true for empty blocks)."""
+    return max(dx.max(initial=0.0), -dx.min(initial=0.0)) <= tol * max(y.max(initial=0.0), -y.min(initial=0.0))
 
-
-def _accurate(S, x, b, tol):
-    """S x = b to ``tol`` in the max norm (b is O(1)), with finite x."""
-    return bool(np.all(np.isfinite(x)) and np.abs(S @ x - b).max() <= tol)

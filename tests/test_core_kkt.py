@@ -17,7 +17,8 @@ import femdyn
 from femdyn.elements import sections
 from femdyn.solvers.generalized_alpha import NewtonStep, Options, Parameters, State
 from femdyn.solvers.initial import consistent_state
-from femdyn.solvers.kkt import PLAIN
+from femdyn.solvers import kkt as kkt_module
+from femdyn.solvers.kkt import ACCEPT, PLAIN
 
 
 def flexible_pendulum():
@@ -71,3 +72,69 @@ def test_plain_factors_are_used_when_refinement_changes_nothing():
     correction tolerates, so solves cost one triangular pair each."""
     _, kkt = factorized_step(flexible_pendulum())
     assert kkt.refine is False
+
+
+class _Counting:
+    """A factor that counts its solves; ``error``: it returns (1 − error) S⁻¹b, so that every
+    refinement step multiplies the residual by ``error`` exactly."""
+
+    def __init__(self, factor, error=0.0):
+        self.factor, self.error, self.calls = factor, error, 0
+
+    def __call__(self, b):
+        self.calls += 1
+        return (1.0 - self.error) * self.factor(b)
+
+
+def test_refinement_stops_where_a_newton_correction_is_accurate_enough():
+    """A Newton solve (accuracy=ACCEPT) is refined until the equilibrated residual is at
+    most 1e-8 of the right-hand side and no further. With factors of relative error 1e-3
+    the residuals run 1e-3, 1e-6, 1e-9: the plain solve and two refinements (3 triangular
+    solves), where a solve refined to round-off takes more. The result agrees with SuperLU
+    on the exact matrix within 1e-6 relative (the 1e-9 residual times the condition number
+    ≈ 21 of the equilibrated chain matrix, with room), inside the 1e-4 a Newton correction tolerates."""
+    system, kkt = factorized_step(rigid_chain())
+    kkt.refine = True                         # as the eigenmodes ask; the factor below needs it
+    b = np.random.default_rng(8).standard_normal(kkt.matrix.shape[0])
+    counting = kkt.solve_factor = _Counting(kkt.solve_factor, error=1e-3)
+    newton = kkt.solve(b, accuracy=ACCEPT)
+    newton_calls, counting.calls = counting.calls, 0
+    full = kkt.solve(b)
+    assert newton_calls == 3 < counting.calls
+    scaled_rhs = kkt.d * b
+    assert np.abs(scaled_rhs - kkt.scaled @ (newton / kkt.d)).max() <= ACCEPT * np.abs(scaled_rhs).max()
+    exact = spla.spsolve(kkt.matrix.tocsc(), b)
+    assert np.abs(newton - exact).max() <= 1e-6 * np.abs(exact).max()
+    assert np.abs(full - exact).max() <= 1e-12 * np.abs(exact).max()
+
+
+def test_plain_factors_serve_a_newton_correction_in_one_solve():
+    """Factors the probe accepts as they are (the pendulum) give a Newton correction
+    (accuracy=ACCEPT) in one triangular pair; a solve at the default accuracy (statics,
+    initial conditions) is still refined against the exact matrix, to a residual of
+    1e-14 relative to ‖Ŝ‖‖y‖ (round-off: a few ulps per entry of a row)."""
+    _, kkt = factorized_step(flexible_pendulum())
+    assert not kkt.refine
+    b = np.random.default_rng(6).standard_normal(kkt.matrix.shape[0])
+    counting = kkt.solve_factor = _Counting(kkt.solve_factor)
+    kkt.solve(b, accuracy=ACCEPT)
+    assert counting.calls == 1
+    y = kkt.solve(b) / kkt.d
+    assert counting.calls >= 2
+    scale = abs(kkt.scaled).sum(axis=1).max() * np.abs(y).max()
+    assert np.abs(kkt.d * b - kkt.scaled @ y).max() <= 1e-14 * scale
+
+
+@pytest.mark.parametrize("multiplier, refine", [(1e-12, True), (kkt_module.MULTIPLIER, False)])
+def test_refinement_decision_follows_the_probe(monkeypatch, multiplier, refine):
+    """The chain's LDLᵀ without pivoting loses accuracy as 1/δ (δ the multiplier-block
+    regularization): at δ = 1e-12 one refinement step changes the probe solution by
+    ~1e-4 relative, more than PLAIN, and every solve is refined; at the default 1e-10 by
+    ~1e-6, and the factors are used as they are. Either way the solve agrees with SuperLU
+    on the exact matrix within the 1e-4 a Newton correction tolerates."""
+    monkeypatch.setattr(kkt_module, "MULTIPLIER", multiplier)
+    system, kkt = factorized_step(rigid_chain())
+    assert kkt.refine is refine
+    b = np.random.default_rng(4).standard_normal(kkt.matrix.shape[0])
+    exact = spla.spsolve(kkt.matrix.tocsc(), b)
+    assert np.abs(kkt.solve(b, accuracy=ACCEPT) - exact).max() <= PLAIN * np.abs(exact).max()

@@ -3,6 +3,7 @@ body, a free body keeps its momentum and angular momentum, a free flexible chain
 conserves energy to second order in h (ρ∞ = 1), and the linearized body reproduces the
 component's frequencies, free and held at an interface."""
 import numpy as np
+import pytest
 import scipy.linalg as sla
 
 import femdyn
@@ -90,6 +91,9 @@ def chain_energy_error(h, t_end=0.02):
     return np.abs(E - E[0]).max(), np.abs(r["potential_energy"] - r["potential_energy"][0]).max()
 
 
+# the bars' axial modes (1.7 kHz) are not resolved at these steps: ρ∞ = 1 keeps them (the
+# step check says so), and the energy balance holds regardless, which is what is tested
+@pytest.mark.filterwarnings("ignore::femdyn.StepSizeWarning")
 def test_free_flexible_chain_conserves_energy_to_second_order():
     """Index-3 DAE, generalized-α with ρ∞ = 1 (stabilized form): no algorithmic damping,
     the energy error is O(h²). Halving h divides the largest error by ≥ 3 (4 in the

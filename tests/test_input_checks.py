@@ -146,16 +146,19 @@ def test_sound_si_models_raise_no_warning(no_femdyn_warnings):
     cable(E=0.7e6, rho=5540.0).assemble()     # the soft flexible pendulum of tests/test_flexible_system.py
     pendulum().assemble()
     femdyn.Model("space", gravity=(0, 0, 0)).point("P", (0, 0, 0))
+    cable(gravity=(0, 0, -0.981)).assemble()  # a reduced-gravity study (g/10), as the floating-frame tests run
+    cable(gravity=(0, 0, -1.62)).assemble()   # the Moon
 
 
 @pytest.mark.parametrize("build, named", [
     (lambda: cable(gravity=(0, 0, -9810.0)), "gravity magnitude 9810 m/s²"),
+    (lambda: cable(gravity=(0, 0, -981.0)), "gravity magnitude 981 m/s²"),
     (lambda: cable(gravity=(0, 0, -0.00981)), "gravity magnitude 0.00981 m/s²"),
     (lambda: cable(rho=7.85e-9), r"ANCF beam 'beam': density = 7.85e-09 kg/m³"),
     (lambda: cable(E=210000.0), r"ANCF beam 'beam': E = 210000 Pa with ρ = 7850 kg/m³ gives a bar wave speed "
                                 r"√\(E/ρ\) = 5\.17 m/s"),
     (lambda: cable(E=2e4, rho=100.0), r"ANCF beam 'beam': Young's modulus E = 20000 Pa"),
-], ids=["gravity mm", "gravity km", "density t/mm3", "E in MPa", "E too small"])
+], ids=["gravity mm", "gravity cm", "gravity km", "density t/mm3", "E in MPa", "E too small"])
 def test_suspicious_units_warn_with_the_value(build, named):
     with pytest.warns(UnitsWarning, match=named):
         build().assemble()

@@ -1172,9 +1172,57 @@ class Model:
         return self._add_joint(J.Universal(name, self.body(body_a), self.body(body_b), point, axis_a, axis_b))
 
     def weld(self, name, body_a, body_b, point):
-        """Rigid connection of two bodies at ``point`` (m): 3 coincidence rows and 3 rotation
-        locks (:class:`~femdyn.model.joints.Weld`), e.g. a flexible body's interface frame
-        clamped to the ground: ``m.weld("root", m.ground, "link.x0", (0, 0, 0))``."""
+        """Join two bodies rigidly at ``point``.
+
+        Coincidence of the two bodies' material points at ``point`` (3 rows) and the
+        relative rotation locked (3 rows, held at its initial value). Both bodies need full
+        orientation (three material directions): the ground, a full rigid body, an
+        interface frame of a flexible body (``"<body>.<interface>"``), e.g. a flexible
+        body clamped to the ground: ``m.weld("root", m.ground, "link.x0", (0, 0, 0))``.
+
+        Parameters
+        ----------
+        name : str
+            Unique joint name.
+        body_a, body_b : str or body
+            The two bodies (or "ground"). The first three multipliers are the constraint
+            force on ``body_b`` (N, global frame; ``body_a`` carries −F).
+        point : (3,) array_like
+            The weld point, m, global frame, initial configuration; a material point of
+            both bodies.
+
+        Returns
+        -------
+        femdyn.model.joints.Weld
+
+        Raises
+        ------
+        ModelError
+            If a body cannot have its rotation locked (fewer than three material
+            directions, or a flexible body itself instead of its interface frame), the
+            point is not a material point of both bodies, or the name is taken.
+
+        Examples
+        --------
+        A 2 kg box welded to the ground keeps no degree of freedom; the weld holds up
+        its weight, 2 kg · 9.81 m/s²:
+
+        >>> import numpy as np
+        >>> from femdyn.solvers.static import static_equilibrium
+        >>> m = Model()
+        >>> P, Q = m.point("P", (0, 0, 0)), m.point("Q", (1.0, 0, 0))
+        >>> u, v = m.vector("u", (0, 1, 0)), m.vector("v", (0, 0, 1))
+        >>> box = m.rigid_body("box", [P, Q], [u, v], mass=2.0, com=(0.5, 0, 0),
+        ...                    inertia=np.diag([0.1, 0.2, 0.2]))
+        >>> _ = m.weld("root", "ground", box, (0, 0, 0))
+        >>> _ = m.sensor_reaction("R", "root")
+        >>> system = m.assemble()
+        >>> system.degrees_of_freedom()
+        0
+        >>> q, lam = static_equilibrium(system)
+        >>> system.sensors[0].measure(q, system.v0, None, lam, 0.0)[:3].round(6).tolist()
+        [0.0, 0.0, 19.62]
+        """
         return self._add_joint(J.Weld(name, self.body(body_a), self.body(body_b), point))
 
     def prismatic(self, name, body_a, body_b, point, axis):

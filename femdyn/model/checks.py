@@ -22,7 +22,7 @@ import numpy as np
 from ..errors import NonFiniteError, UnitsWarning
 
 STANDARD_GRAVITY = 9.81      # m/s²
-GRAVITY_FACTOR = 10.0        # |g| outside [9.81/10, 9.81·10] (and not 0) warns: mm (×1000) or km units
+GRAVITY_FACTOR = 50.0        # |g| outside [9.81/50, 9.81·50] (and not 0) warns: cm (×100), mm (×1000) or km units
 DENSITY_RANGE = (10.0, 30000.0)         # kg/m³: aerogels and foams … osmium (22 590) with margin
 MODULUS_RANGE = (1e5, 1.5e12)           # Pa: soft elastomers … diamond (1.2e12)
 MIN_WAVE_SPEED = 8.0         # m/s: bar wave speed √(E/ρ); solids ≥ ~11 (soft rubber), metals in MPa give ~5

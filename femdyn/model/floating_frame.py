@@ -154,6 +154,29 @@ class Attachment:
         return k, kind == 0, idx, X[:, 2:5], eta
 
     def evaluate(self, X, params, target):
+        """Attachment residuals φ and their exact gradients for a batch of rows.
+
+        Point rows: φ = e_i·(x₀ − r_ref − A(o_k + Φ_k η)); axis rows:
+        φ = x₀·A R_k(η) e_j (class docstring).
+
+        Parameters
+        ----------
+        X : ndarray (m, arity, 3)
+            Arguments of each row: x₀ (interface point, m, or interface axis a_i, global
+            components), r_ref (m), u, v, w (global components), then the η slots
+            (arity = 5 + ⌈n_η/3⌉).
+        params : ndarray (m, 3)
+            (interface k, row type 0 point / 1 axis, index i or j) of each row.
+        target : ndarray (m,)
+            Right-hand sides (zero for attachment rows).
+
+        Returns
+        -------
+        phi : ndarray (m,)
+            Residuals (m for point rows, dimensionless for axis rows).
+        grad : ndarray (m, 3 · arity)
+            ∂φ/∂X, flattened in the order of the arguments.
+        """
         k, point, idx, A, eta = self._split(X, params)
         phi, grad = np.zeros(len(X)), np.zeros((len(X), 3 * self.arity))
         rows = np.flatnonzero(point)
@@ -179,6 +202,22 @@ class Attachment:
         return phi - target, grad
 
     def hessian(self, X, params):
+        """Exact ∂²φ/∂X² of the attachment rows (symmetric).
+
+        Point rows are bilinear in (A, η); axis rows use the second derivatives of
+        R_k(θ)e_j from :func:`femdyn.geometry.rotated_vector`.
+
+        Parameters
+        ----------
+        X : ndarray (m, arity, 3)
+            Arguments of each row, as in :meth:`evaluate`.
+        params : ndarray (m, 3)
+            (interface k, row type, index) of each row.
+
+        Returns
+        -------
+        ndarray (m, 3 · arity, 3 · arity)
+        """
         k, point, idx, A, eta = self._split(X, params)
         k3 = 3 * self.arity
         H = np.zeros((len(X), k3, k3))
@@ -204,6 +243,24 @@ class Attachment:
         return H + H.transpose(0, 2, 1)
 
     def time_terms(self, X, params, target_d1, target_d2):
+        """Partial time derivatives: the attachment rows do not depend on t explicitly, so
+        φ_t = −target', ∂φ_t/∂X = 0 and φ_tt = −target''.
+
+        Parameters
+        ----------
+        X : ndarray (m, arity, 3)
+            Arguments of each row.
+        params : ndarray (m, 3)
+            Unused.
+        target_d1, target_d2 : ndarray (m,)
+            First and second time derivatives of the targets.
+
+        Returns
+        -------
+        phi_t : ndarray (m,)
+        grad_t : ndarray (m, 3 · arity)
+        phi_tt : ndarray (m,)
+        """
         return -target_d1, np.zeros((len(X), 3 * self.arity)), -target_d2
 
 
@@ -241,7 +298,18 @@ class InterfaceFrame(Frame, Part):
         self.B0 = np.column_stack([a.initial for a in axes])
 
     def outline(self, q):
-        """The frame origin (1, 3) in m."""
+        """The frame origin, for pictures.
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+            Coordinates of the system.
+
+        Returns
+        -------
+        ndarray (1, 3)
+            Origin of the interface frame, m, global frame.
+        """
         return self.origin(q)[None, :]
 
     def equations(self):
@@ -329,7 +397,24 @@ class FloatingFrameBody(Part):
         return self.points + self.vectors + ([self.modal] if self.modal is not None else [])
 
     def interface(self, name):
-        """The :class:`InterfaceFrame` called ``name`` (the component's interface name)."""
+        """The :class:`InterfaceFrame` of one interface of the component.
+
+        Parameters
+        ----------
+        name : str
+            The component's interface name (without the ``"<body>."`` prefix), e.g.
+            ``"x0"``.
+
+        Returns
+        -------
+        InterfaceFrame
+            The massless frame ``"<body>.<name>"``; joints take it as a body.
+
+        Raises
+        ------
+        ModelError
+            If the component has no interface of that name (the message lists them).
+        """
         for f in self.interfaces:
             if f.name == f"{self.name}.{name}":
                 return f
@@ -342,13 +427,44 @@ class FloatingFrameBody(Part):
         return tuple([self.origin_node.expr] + [a.expr for a in self.axes] + slots)
 
     def material_point(self, x):
+        """Refused: joints, loads and rigid-body sensors attach to the interface frames.
+
+        Parameters
+        ----------
+        x : (3,) array_like
+            The point asked for (m).
+
+        Raises
+        ------
+        ModelError
+            Always; the message names the body's interface frames
+            (``Model.body("<body>.<interface>")``) to use instead. ``material_vector`` is
+            the same method.
+        """
         raise ModelError(f"flexible body '{self.name}': joints and loads attach to its interface frames "
                          f"{[f.name for f in self.interfaces]} (Model.body('<body>.<interface>')), not to the body")
 
     material_vector = material_point
 
     def locate_output_point(self, x):
-        """Index of the component's output point at reference coordinates x (m)."""
+        """Index of the component's output point at ``x``.
+
+        Parameters
+        ----------
+        x : (3,) array_like
+            Position, m, reference-frame coordinates of the undeformed component; matched
+            to an output point within 1e-9 · max(1, ‖x‖).
+
+        Returns
+        -------
+        int
+            Row of ``component.output_points`` (and ``output_shapes``).
+
+        Raises
+        ------
+        ModelError
+            If no output point is at ``x`` (the message lists them).
+        """
         P = self.component.output_points
         x = np.asarray(x, float)
         if len(P):
@@ -360,28 +476,87 @@ class FloatingFrameBody(Part):
                          "component again with this point among its output points")
 
     def point_state(self, q, v, x, shape):
-        """Position (m) and velocity (m/s) of the material point x (reference frame, m) with
-        mode shapes ``shape`` (3, n_η): r = r_ref + A(x + Φη), ṙ = ṙ_ref + Ȧ(x + Φη) + AΦη̇."""
+        """Position and velocity of a material point of the body.
+
+        r = r_ref + A(x + Φη), ṙ = ṙ_ref + Ȧ(x + Φη) + AΦη̇ (module docstring; Shabana
+        2005, §5.2).
+
+        Parameters
+        ----------
+        q, v : ndarray (n,)
+            Coordinates and velocities of the system.
+        x : (3,) ndarray
+            The material point, m, reference-frame coordinates, undeformed.
+        shape : ndarray (3, n_η)
+            Mode shapes Φ(x) at the point, m per unit η, reference frame.
+
+        Returns
+        -------
+        r : ndarray (3,)
+            Position, m, global frame.
+        rdot : ndarray (3,)
+            Velocity, m/s, global frame.
+        """
         r, A, eta = self._unpack(q[self.dofs])
         vr, Adot, eta_dot = self._unpack(v[self.dofs])
         y = x + shape @ eta
         return r + A @ y, vr + Adot @ y + A @ (shape @ eta_dot)
 
     def deformed(self, q, points, shapes):
-        """Positions (p, 3) in m of reference points (p, 3) with shapes (p, 3, n_η)."""
+        """Deformed positions of material points: r = r_ref + A(x + Φ(x)η).
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+            Coordinates of the system.
+        points : ndarray (p, 3)
+            Undeformed points, m, reference-frame coordinates.
+        shapes : ndarray (p, 3, n_η)
+            Their mode shapes, m per unit η, reference frame.
+
+        Returns
+        -------
+        ndarray (p, 3)
+            Positions, m, global frame.
+        """
         r, A, eta = self._unpack(q[self.dofs])
         return r + (points + shapes @ eta) @ A.T
 
     def outline(self, q):
-        """Interface origins (deformed), or the frame origin and its one interface (m)."""
+        """Points that sketch the body in pictures.
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+            Coordinates of the system.
+
+        Returns
+        -------
+        ndarray (k, 3)
+            The deformed interface origins, or the frame origin followed by the one
+            interface origin when there is a single interface; m, global frame.
+        """
         c = self.component
         pts = self.deformed(q, c.interface_origins, c.interface_shapes[:, :3])
         return pts if len(pts) > 1 else np.vstack([q[self.origin_node.dofs], pts])
 
     def mesh_cells(self, q):
-        """The deformed component mesh at q for pictures: points (n, 3) in m and cell blocks
-        [("tetra", (t, 4)), ("hexahedron", (h, 8))]; without stored mesh shapes, the output
-        points as ("vertex", (p, 1)) cells."""
+        """The deformed component mesh at ``q``, for pictures (ParaView output).
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+            Coordinates of the system.
+
+        Returns
+        -------
+        points : ndarray (p, 3)
+            Deformed mesh points, m, global frame; without stored mesh shapes, the
+            component's output points.
+        cells : list of (str, ndarray)
+            Cell blocks ``[("tetra", (t, 4)), ("hexahedron", (h, 8))]`` indexing
+            ``points`` (those stored); without mesh shapes ``[("vertex", (p, 1))]``.
+        """
         c = self.component
         if "mesh_shapes" in c.arrays:
             cells = [(kind, c.arrays[key]) for kind, key in (("tetra", "mesh_tetra"), ("hexahedron", "mesh_hexahedron"))
@@ -391,7 +566,18 @@ class FloatingFrameBody(Part):
         return self.deformed(q, c.output_points, c.output_shapes), [("vertex", vertices)]
 
     def modal_coordinates(self, q):
-        """η (n_η,) at coordinates q."""
+        """The modal coordinates η of the body.
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+            Coordinates of the system.
+
+        Returns
+        -------
+        ndarray (n_η,)
+            η, kg^½·m (modes of unit modal mass).
+        """
         return q[self.dofs[12:]]
 
     # --- invariants as functions of η --------------------------------------------------
@@ -437,14 +623,47 @@ class FloatingFrameBody(Part):
         return self._rows, self._cols, self._mass(self._initial).ravel()
 
     def mass_values(self, q):
-        """M(q) (kg, kg·m) on the pattern of :meth:`mass_coo` (module docstring)."""
+        """Values of the configuration-dependent mass matrix M(q).
+
+        M = [[Z(η) ⊗ I₃, A T_b(η)], [sym., P(AᵀA)]] (module docstring; the exact kinetic
+        energy of r = r_ref + A(x + Φη), Shabana 2005, §5.3), dense over the body's
+        coordinates (r_ref, u, v, w, η).
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+            Coordinates of the system.
+
+        Returns
+        -------
+        ndarray ((12 + n_η)²,)
+            Entries on the rows and columns of :meth:`mass_coo` (kg for the r_ref block,
+            kg·m and kg·m² for the axis blocks, modal units for η).
+        """
         return self._mass(q[self.dofs]).ravel()
 
     def mass_derivative_pattern(self):
         return self._rows, self._cols
 
     def mass_derivative(self, q, a):
-        """∂(M(q) a)/∂q on the dense pattern."""
+        """∂(M(q) a)/∂q, the mass-derivative term of the iteration matrix.
+
+        Exact: M depends on A linearly and on η at most quadratically (through Z, T_c
+        and P(AᵀA)).
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+            Coordinates of the system.
+        a : ndarray (n,)
+            The vector M multiplies (accelerations, in units of q̈).
+
+        Returns
+        -------
+        ndarray ((12 + n_η)²,)
+            Entries on :meth:`mass_derivative_pattern` (the dense pattern over the body's
+            coordinates).
+        """
         r, A, eta = self._unpack(q[self.dofs])
         alpha, eps = a[self.dofs[:12]].reshape(4, 3), a[self.dofs[12:]]
         T, dZ = self._T(eta), self._dZ(eta)
@@ -468,7 +687,19 @@ class FloatingFrameBody(Part):
 
     # --- forces ----------------------------------------------------------------------
     def gravity(self, g):
-        """Keeps g (m/s²) for :meth:`force`: the gravity of an FFR body depends on q."""
+        """Keep the gravity vector for :meth:`force` (the gravity of an FFR body depends on
+        A and η, so it is not a constant vector).
+
+        Parameters
+        ----------
+        g : (3,) array_like
+            Gravity, m/s², global frame.
+
+        Returns
+        -------
+        dofs, values : ndarray (0,)
+            Empty: nothing is summed as constant gravity.
+        """
         self.g = np.asarray(g, float)
         return EMPTY_INT, EMPTY
 
@@ -483,7 +714,25 @@ class FloatingFrameBody(Part):
         return Q
 
     def force(self, q, v, t):
-        """Quadratic-velocity, elastic, damping and gravity forces (N per unit of q)."""
+        """Generalized forces of the body: quadratic-velocity, elastic, damping, gravity.
+
+        Q_v,b = −2 Ȧ T_b(η) η̇, Q_v,η = −2 P(AᵀȦ) η̇ (from Lagrange's equations, Shabana
+        2005, §5.4), −K_η η − D_η η̇ on η, and gravity (m g, (f_c + Ct_c η) g, Ctᵀ Aᵀ g)
+        (module docstring).
+
+        Parameters
+        ----------
+        q, v : ndarray (n,)
+            Coordinates and velocities of the system.
+        t : float
+            Time, s (unused: no explicit time dependence).
+
+        Returns
+        -------
+        ndarray (n,)
+            Q, zero outside the body's coordinates (N for r_ref, N·m for the unit axes,
+            modal force for η).
+        """
         Q = np.zeros(self.n)
         Q[self.dofs] = self._local_force(q[self.dofs], v[self.dofs])
         return Q
@@ -492,7 +741,21 @@ class FloatingFrameBody(Part):
         return self._rows, self._cols, self._rows, self._cols
 
     def tangent_values(self, q, v, t):
-        """K = −∂Q/∂q and C = −∂Q/∂q̇ on the dense pattern."""
+        """Analytic tangents K = −∂Q/∂q and C = −∂Q/∂q̇ of :meth:`force`.
+
+        Parameters
+        ----------
+        q, v : ndarray (n,)
+            Coordinates and velocities of the system.
+        t : float
+            Time, s (unused).
+
+        Returns
+        -------
+        k, c : ndarray ((12 + n_η)²,)
+            Entries on the dense patterns of :meth:`tangent_pattern` (both the body's
+            coordinates × coordinates).
+        """
         r, A, eta = self._unpack(q[self.dofs])
         _, Adot, eta_dot = self._unpack(v[self.dofs])
         T, g, N = self._T(eta), self.g, self.dofs.size
@@ -528,12 +791,34 @@ class FloatingFrameBody(Part):
         return rows
 
     def strain_energy(self, q):
-        """½ ηᵀ K_η η (J)."""
+        """Elastic energy ½ ηᵀ K_η η.
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+            Coordinates of the system.
+
+        Returns
+        -------
+        float
+            J.
+        """
         eta = q[self.dofs[12:]]
         return 0.5 * eta @ self.K_eta @ eta
 
     def potential_energy(self, q):
-        """Strain energy plus the gravity potential −g·(m r_ref + A(f + Ct η)) (J)."""
+        """Strain energy plus the gravity potential −g·(m r_ref + A(f + Ct η)).
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+            Coordinates of the system.
+
+        Returns
+        -------
+        float
+            J (gravity potential measured from the global origin).
+        """
         r, A, eta = self._unpack(q[self.dofs])
         return self.strain_energy(q) - self.g @ (self.mass * r + A @ (self.first + self.Ct @ eta))
 

@@ -396,9 +396,33 @@ class Universal(Joint):
 
 
 def rotation_locks(name, body_a, body_b):
-    """Independent rows a_i·b_j = const locking the relative rotation of two bodies (at most 3)
-    among the dot products of their orthonormal material vectors; returns (rows, rank)
-    (e.g. ``rotation_locks("weld", ground, body)`` for a body with three directions)."""
+    """Independent rows a_i·b_j = const locking the relative rotation of two bodies.
+
+    The candidates are the dot products of every material direction a_i of ``body_a`` with
+    every b_j of ``body_b`` (their orthonormal span bases), held at their initial values;
+    :func:`select_independent` keeps at most 3 that lock independent relative rotations.
+
+    Parameters
+    ----------
+    name : str
+        Joint name, prefix of the row labels (``"<name>: rotation lock ij"``).
+    body_a, body_b : body
+        The two bodies (or the ground); their material directions are taken in the
+        initial configuration.
+
+    Returns
+    -------
+    rows : list of Equation
+        The kept rows (``Dot`` equations).
+    rank : int
+        Number of relative rotations locked (3 when both bodies have full orientation;
+        fewer otherwise — the caller decides whether that is an error).
+
+    Example
+    -------
+    ``rotation_locks("weld", ground, body)`` for a body with three directions returns
+    three rows and rank 3.
+    """
     ea, ea0 = body_a.span_basis()
     eb, eb0 = body_b.span_basis()
     candidates = [(Equation(Dot, (ea[i], eb[j]), None, float(ea0[:, i] @ eb0[:, j]), None,
@@ -409,9 +433,29 @@ def rotation_locks(name, body_a, body_b):
 
 class Weld(Joint):
     """Rigid connection of two bodies at ``point``: coincidence (3 rows) and the relative
-    rotation locked (3 rows); both bodies, or the ground and a body, must have full
-    orientation (e.g. a flexible body's interface frame held to the ground):
-    ``Model.weld("root", m.ground, "bar.root", (0, 0, 0))``."""
+    rotation locked (3 rows, :func:`rotation_locks`); both bodies, or the ground and a
+    body, must have full orientation (e.g. a flexible body's interface frame held to the
+    ground: ``Model.weld("root", m.ground, "bar.root", (0, 0, 0))``).
+
+    Parameters
+    ----------
+    name : str
+        Joint name.
+    body_a, body_b : body
+        The two bodies; the multipliers of the coincidence rows are the constraint force
+        on ``body_b`` (N, global frame; ``body_a`` carries −F), those of the rotation
+        locks are labelled ``"<name>: rotation lock ij"``.
+    point : (3,) array_like
+        The weld point, m, global frame, initial configuration; a material point of both
+        bodies.
+
+    Raises
+    ------
+    ModelError
+        If the relative rotation cannot be fully locked (a body with fewer than three
+        material directions), the point is not a material point of both bodies, or a
+        body is a floating-frame body itself rather than one of its interface frames.
+    """
 
     kind = "weld"
 

@@ -221,7 +221,20 @@ class FlexiblePointSensor(Sensor):
     """Position (m) and velocity (m/s) of an output point of a floating-frame body,
     recovered from its stored mode shapes: r = r_ref + A(x + Φ_p η) (see
     :mod:`femdyn.model.floating_frame`). Made by ``Model.sensor_point`` on a flexible body,
-    e.g. ``m.sensor_point("tip", "bar", (0.4, 0, 0))``; ``index`` is the output point's."""
+    e.g. ``m.sensor_point("tip", "bar", (0.4, 0, 0))``.
+
+    Parameters
+    ----------
+    name : str
+        Sensor name; channels ``<name>.x``, ``.y``, ``.z`` (m) and ``.vx``, ``.vy``,
+        ``.vz`` (m/s), global frame.
+    body : femdyn.model.floating_frame.FloatingFrameBody
+        The flexible body.
+    index : int
+        Row of the component's ``output_points`` (position x, m, reference frame) and
+        ``output_shapes`` (Φ_p, (3, n_η)) that the sensor reads
+        (:meth:`~femdyn.model.floating_frame.FloatingFrameBody.locate_output_point`).
+    """
 
     def __init__(self, name, body, index):
         self.name, self.body, self.index = name, body, index
@@ -237,7 +250,18 @@ class GaugeSensor(Sensor):
     """Strains (dimensionless, Voigt order of the component's ``strain_order``, engineering
     shear) at a gauge point of a floating-frame body: ε = E_g η, E_g the stored strain
     modes (linear strain of the modal displacement field in the reference frame). Made by
-    ``Model.sensor_gauge``, e.g. ``m.sensor_gauge("root", "bar", 0)``."""
+    ``Model.sensor_gauge``, e.g. ``m.sensor_gauge("root", "bar", 0)``.
+
+    Parameters
+    ----------
+    name : str
+        Sensor name; channels ``<name>.<component>`` in ``strain_order`` (default
+        ``exx, eyy, ezz, gyz, gxz, gxy``), strain components in the reference frame.
+    body : femdyn.model.floating_frame.FloatingFrameBody
+        The flexible body.
+    index : int
+        Row of the component's ``gauge_points`` / ``gauge_strain_modes`` (E_g, (6, n_η)).
+    """
 
     def __init__(self, name, body, index):
         self.name, self.body, self.index = name, body, index

@@ -14,7 +14,7 @@ from .constraints import ConstraintSet, Equation
 from .loads import ConstantForce
 from .protocol import Part
 from .vectorfunctions import Dot
-from ..sparse import Pattern
+from ..sparse import Pattern, product
 
 
 class System:
@@ -296,7 +296,7 @@ class System:
         -------
         ndarray (n,)
         """
-        return self.mass(q) @ a
+        return product(self.mass(q), a)
 
     def mass_derivative_values(self, q, a):
         """Values of ∂(M(q) a)/∂q on (md_rows, md_cols) (empty for constant mass).
@@ -427,7 +427,7 @@ class System:
         -------
         float
         """
-        return 0.5 * v @ (self.mass(q) @ v)
+        return 0.5 * v @ product(self.mass(q), v)
 
     def potential_energy(self, q):
         """Gravity potential −Q_gᵀq (constant gravity) plus the parts' potential energies, J.

@@ -127,9 +127,25 @@ def hub_with_beam(link, length, n_elements, E, rho, section, axis=(0, 1, 0), gra
 
 
 def tip_deflection(results, system, axis):
-    """Tip position (m) along the hub's axis ``axis`` (0 x, 1 y, 2 z), (r_tip − O)·e: the
-    deflection relative to the rigid hub frame for the axes across the beam, e.g.
-    ``tip_deflection(results, system, 1)`` in the plane of a spin about z."""
+    """Tip position along one of the hub's axes, (r_tip − O)·e, O the hub pivot at the
+    global origin: the deflection relative to the rigid hub frame for the axes across the
+    beam, e.g. ``tip_deflection(results, system, 1)`` in the plane of a spin about z.
+
+    Parameters
+    ----------
+    results : femdyn.results.Results
+        A run with the point sensor ``"tip"`` (channels ``tip.x``, ``tip.y``, ``tip.z``).
+    system : System
+        The assembled model of the run, with the hub's unit-vector nodes ``hub.x``,
+        ``hub.y``, ``hub.z``.
+    axis : {0, 1, 2}
+        The hub axis e (x, y, z of the hub frame; the beam lies along x).
+
+    Returns
+    -------
+    ndarray (n_steps,)
+        (r_tip − O)·e at every stored step, m.
+    """
     tip = np.column_stack([results["tip.x"], results["tip.y"], results["tip.z"]])
     e = results.q[:, system.nodes[f"hub.{'xyz'[axis]}"].dofs]
     return np.einsum("ti,ti->t", tip, e)
