@@ -447,7 +447,7 @@ def reference_to_interface(component, interface):
     Example
     -------
     >>> inner = reference_to_interface(read_component("link.fdc"), "elbow")     # doctest: +SKIP
-    >>> abs(inner.interface_shapes[0]).max() < 1e-12
+    >>> abs(inner.interface_shapes[0]).max() < 1e-12                            # doctest: +SKIP
     True
     """
     k = interface_index(component, interface)

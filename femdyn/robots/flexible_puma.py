@@ -106,7 +106,7 @@ def flexible_puma560(modes=3, damping_ratio=0.0, gravity=(0.0, 0.0, 0.0), compon
     Example
     -------
     >>> model = flexible_puma560()                                       # doctest: +SKIP
-    >>> model.nq, model.nv
+    >>> model.nq, model.nv                                               # doctest: +SKIP
     (24, 24)
     """
     link = component if component is not None else puma_link_component(damping_ratio=damping_ratio)

@@ -80,7 +80,7 @@ def simulate_flexible(model, q0, v0, t_end, h, method="zhai", tau=None, prescrib
     Example
     -------
     >>> run = simulate_flexible(model, model.neutral_configuration(), np.zeros(model.nv), 1.0, 0.005)  # doctest: +SKIP
-    >>> run.eta[-1]
+    >>> run.eta[-1]                                                      # doctest: +SKIP
     """
     data = FlexibleData(model)
     mask = _joint_mask(model, prescribed)
