@@ -26,7 +26,7 @@ import numpy as np
 from femdyn.errors import ModelError
 from femdyn.formats.component import interface_index, keep_modes, reference_to_interface
 
-from .model import FREE, PRISMATIC, REVOLUTE, WORLD, Body, Joint, fill_joint, freeze, order_tree, \
+from .model import FREE, PRISMATIC, REVOLUTE, WORLD, Body, Joint, TreeModel, fill_joint, freeze, order_tree, \
     rigid_mass_properties
 
 _IDENTITY = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
@@ -209,27 +209,7 @@ class FlexibleTreeModel:
         self.at_translation[i, :, :m] = parent.interface_shapes[k, :3]
         self.at_rotation[i, :, :m] = parent.interface_shapes[k, 3:]
 
-    def index(self, name):
-        """Position of body ``name`` in the parent-first order.
-
-        Parameters
-        ----------
-        name : str
-            Body name.
-
-        Returns
-        -------
-        int
-
-        Raises
-        ------
-        ModelError
-            For an unknown name.
-        """
-        try:
-            return self._index[name]
-        except KeyError:
-            raise ModelError(f"no body named '{name}'; bodies are {list(self.names)}") from None
+    index = TreeModel.index          # position of a body in the parent-first order
 
     def eta_slice(self, name, velocity=False):
         """Slice of body ``name``'s modal coordinates in q (or in v with ``velocity=True``).
