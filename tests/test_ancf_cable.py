@@ -210,14 +210,13 @@ def test_eigenfrequencies_of_3d_cable_match_euler_bernoulli():
     beta_cf = np.array([1.87510407, 4.69409113, 7.85475744])
     beta_ff = np.array([4.73004074, 7.85320462, 10.99560784])
     w = chain.frequencies(q0, clamp)
-    # two bending planes per frequency; cubic Hermite errors ~1e-5 here, brief allows 0.5 %
-    assert np.allclose(w[:6], np.repeat(beta_cf**2 * scale, 2), rtol=5e-3)
+    # two bending planes per frequency; cubic Hermite discretization errors ~1e-5 here
     assert np.allclose(w[:6], np.repeat(beta_cf**2 * scale, 2), rtol=1e-4)
     w = chain.frequencies(q0)
     # free-free: 3 translations + 2 rotations (no torsion dof), then bending pairs
     # rigid modes come out at round-off level √(eps λ_max) ~ 1e-5 of the first bending frequency
     assert np.abs(w[:5]).max() <= 1e-4 * w[5]
-    # cubic Hermite error at 16 elements: ≤ 1.5e-4 (third free-free mode); brief allows 5e-3
+    # cubic Hermite error at 16 elements: ≤ 1.5e-4 (third free-free mode)
     assert np.allclose(w[5:11], np.repeat(beta_ff**2 * scale, 2), rtol=3e-4)
 
 
