@@ -23,3 +23,17 @@ def test_spin_up_example(tmp_path):
     run = subprocess.run([sys.executable, str(EXAMPLES / "floating_frame_spin_up.py"), str(tmp_path)], check=True,
                          capture_output=True, text=True, timeout=900)
     assert (tmp_path / "spin_up.png").exists() and run.stdout.count("peak tip deflection") == 3
+
+
+def test_rrru_component_links_example(tmp_path):
+    """Both flexible link models of the 3-RRRU robot in one run (released for 10 ms here):
+    statics within 2 % at g and 0.25 % at g/10 (as tests/test_floating_frame_rrru.py),
+    the released platforms within 2 % of the motion, and the figure."""
+    run = subprocess.run([sys.executable, str(EXAMPLES / "rrru_component_links.py"), str(tmp_path), "--t-end", "0.01"],
+                         check=True, capture_output=True, text=True, timeout=600)
+    gaps = [float(line.rsplit("difference ", 1)[1].rstrip("%")) for line in run.stdout.splitlines()
+            if line.startswith("static sag")]
+    assert len(gaps) == 2 and gaps[0] < 2.0 and gaps[1] < 0.25
+    follow = float(run.stdout.split("ANCF links to ", 1)[1].split("%", 1)[0])
+    assert follow < 2.0
+    assert (tmp_path / "rrru_component_links.png").exists()
