@@ -302,12 +302,8 @@ class ANCFElement:
         return self._fields(qe, self._coefficients(np.asarray(xi, float)))
 
     def _scalar_coefficients(self, xi):
-        """:meth:`_coefficients` at one ξ (1, n_vec, n_nodal), memoized per ξ."""
-        memo = self.__dict__.setdefault("_coefficient_memo", {})
-        if xi not in memo:
-            memo[xi] = self._coefficients(np.array([xi]))
-            memo[xi].flags.writeable = False
-        return memo[xi]
+        """:meth:`_coefficients` at one ξ (1, n_vec, n_nodal), kept per ξ like the reference values."""
+        return self.reference_value("coefficients", xi, lambda: self._coefficients(np.array([xi])))
 
     def _fields(self, qe, coef):
         """Gradient vectors (n_el, n_x, n_vec, dim) from the coefficients (n_x, n_vec, n_nodal)."""
@@ -339,7 +335,7 @@ class ANCFElement:
                                     lambda: np.linalg.norm(self.vectors_at(self.q_ref, xi)[:, 0], axis=-1))
 
     def reference_value(self, name, xi, evaluate):
-        """A quantity of the reference configuration at ξ, computed once and kept.
+        """A quantity fixed by the reference configuration and ξ, computed once and kept.
 
         Parameters
         ----------
