@@ -6,10 +6,10 @@ from functools import lru_cache
 import numpy as np
 
 import femdyn
-from femdyn.geometry import skew
 from femdyn.elements.solid_body import SolidBody
 from femdyn.formats.component import component_from_reduction
 from femdyn.mesh.generate import box_mesh
+from femdyn.solvers.recursive.spatial import rotation_about
 from femdyn.solvers.reduction import Interface, craig_bampton
 
 L, B = 0.4, 0.02
@@ -28,10 +28,8 @@ def bar(E=2.1e11, normal_modes=4, damping_ratio=0.0):
 
 
 def rotation(axis, angle):
-    """Rotation matrix about a unit axis (rad)."""
-    k = np.asarray(axis, float) / np.linalg.norm(axis)
-    K = skew(k)
-    return np.eye(3) + np.sin(angle) * K + (1 - np.cos(angle)) * K @ K
+    """Rotation matrix of ``angle`` (rad) about ``axis`` (normalized here)."""
+    return rotation_about(np.asarray(axis, float) / np.linalg.norm(axis), angle)
 
 
 def pendulum(component, modes=None, h0=(0.0, 0.0, 0.0), axes=None, eta=None, gravity=(0, 0, -9.81)):
