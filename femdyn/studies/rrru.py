@@ -202,7 +202,8 @@ def servo_robot(config, motion, flexible=False, n_elements=8):
 
     Liu et al. 2018, eq. 14; Blajer & Kołodziejczyk 2004: an actuator with unknown torque in
     each motor joint and the platform centre prescribed along ``motion`` (three servo rows).
-    Sensors: ``actuator {i}.torque`` (N·m on link 1 about a) and ``P.x``, ``P.y``, ``P.z``.
+    Sensors: ``actuator {i}.torque`` (N·m on link 1 about a), the active joint angles
+    ``motor {i}.angle`` (rad, from the horizontal, positive downwards) and ``P.x``, ``P.y``, ``P.z``.
     With ``flexible`` the links 3 are ANCF beams (non-collocated: see
     :mod:`femdyn.model.actuators` for the index and the damping it needs).
 
@@ -226,6 +227,7 @@ def servo_robot(config, motion, flexible=False, n_elements=8):
     m = robot.model
     for i, motor in enumerate(robot.motors):
         m.actuator(f"actuator {i}", motor)
+        m.sensor_angle(f"motor {i}", motor)
     m.servo("platform centre", robot.platform, robot.centre, [motion.along(d) for d in np.eye(3)])
     m.sensor_point("P", robot.platform, robot.centre)
     return robot

@@ -4,10 +4,15 @@ on a circle of radius 0.1 m in the plane Z = −0.8 m at 0.5 m/s with S-curve st
 (a) rigid inverse dynamics (servo constraints, actuator torques unknown) → torques;
 (b) flexible forward dynamics driven by those torques, from the static equilibrium →
     end-effector deviation, platform tilt, gauge strains;
-(c) flexible inverse dynamics (servo constraints on the flexible robot, ρ∞ = 0: the
-    non-collocated problem needs the damping) → torques and their difference from the
-    rigid ones, tracking error, platform tilt, mid-link transverse deformation, shear
-    angles;
+(c) flexible inverse dynamics (servo constraints on the flexible robot) → torques and active
+    joint angles and their differences from the rigid ones, tracking error, platform tilt,
+    mid-link transverse deformation, shear angles. The problem is non-collocated: its
+    internal (zero) dynamics, computed at the static start and reported, are undamped
+    oscillations from a few Hz on (and non-minimum-phase zeros far above), which the plain
+    causal inverse leaves ringing. By default the study takes the stable causal inverse of
+    :mod:`femdyn.solvers.stable_inverse` (Liu et al.'s principles made concrete: the
+    quasi-static path with rate-limited inertia loads, started from statics);
+    ``inverse_method="causal"`` keeps the plain one (generalized-α on the servo DAE, ρ∞ = 0);
 (d) strains at the gauges (200, 407.5, 600 mm from the upper joint of each link 3).
 
 :func:`run_study` writes the figures, ``results.npz`` and ``channels.csv``, a ParaView
@@ -22,6 +27,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from ..errors import ModelError
 from ..motion import Tabulated
 from ..robots.rrru import RRRUGeometry, rrru
 from .rrru import CircleMotion, circle_motion, servo_robot
@@ -53,8 +59,22 @@ class StudyConfig(CircleMotion):
     h : float
         Time step [s].
     rigid_rho_inf, flexible_rho_inf : float
-        Generalized-α ρ∞ of the rigid and the flexible runs (the flexible inverse problem
-        is non-collocated and needs strong damping: 0).
+        Generalized-α ρ∞ of the rigid and the flexible runs (the plain causal flexible
+        inverse is non-collocated and needs strong damping: 0).
+    inverse_method : {"stable", "causal"}
+        The flexible inverse: the stable causal inverse
+        (:func:`~femdyn.solvers.stable_inverse.stable_causal_inverse`) or the plain causal
+        one (generalized-α on the servo DAE).
+    stable_h : float
+        Sample spacing of the stable inverse [s] (samples are solved one by one: no
+        stability limit on the spacing).
+    stable_iterations, stable_window, stable_elastic_window
+        :class:`~femdyn.solvers.stable_inverse.StableInverseOptions` ``iterations``,
+        ``window`` [s] and ``elastic_window`` [s] (the rate limit: about the period of the
+        lowest internal mode, 0.28 s for these links at E = 6.9e8 Pa).
+    validate_inverse : bool
+        Also drive the flexible forward model with the flexible inverse's torques (the
+        platform should then stay nearer the circle than with the rigid torques).
     tol_rigid, tol_flexible : float
         Newton tolerance on the relative dynamic residual (the torques are only as accurate
         as the dynamics are solved; a flexible model's round-off floor is higher).
@@ -78,6 +98,12 @@ class StudyConfig(CircleMotion):
     flexible_rho_inf: float = 0.0
     tol_rigid: float = 1e-10
     tol_flexible: float = 1e-8
+    inverse_method: str = "stable"
+    stable_h: float = 5e-3
+    stable_iterations: int = 4
+    stable_window: float = 0.02
+    stable_elastic_window: float = 0.3
+    validate_inverse: bool = True
     n_elements: int = 8
     payload: float = 0.0
     gravity: tuple = (0.0, 0.0, -9.81)
@@ -111,7 +137,6 @@ def run_study(config=None, output=None, progress=False):
         A failed run; its ``results`` keep the steps computed so far.
     """
     from femdyn.solvers.generalized_alpha import Options, integrate
-    from femdyn.solvers.static import static_equilibrium
     config = config or StudyConfig()
     motion = circle_motion(config)
     t_end = config.duration if config.duration > 0 else motion.end
@@ -128,17 +153,7 @@ def run_study(config=None, output=None, progress=False):
     forward = inverse = None
     if config.forward:
         clock = time.perf_counter()
-        robot = rrru(pose=motion.position(motion.start), flexible=True, n_elements=config.n_elements,
-                     payload=config.payload, gravity=config.gravity, geometry=config.geometry)
-        m = robot.model
-        for i, motor in enumerate(robot.motors):
-            m.torque(f"motor torque {i}", motor, Tabulated(rigid.t, torques[:, i]))
-        m.sensor_point("P", robot.platform, robot.centre)
-        _shear_sensors(m, robot)
-        system = m.assemble()
-        q0, _ = static_equilibrium(system)
-        forward = integrate(system, t_end, config.h, Options(rho_inf=config.flexible_rho_inf,
-                                                             tol_dynamic=config.tol_flexible), q0=q0, progress=progress)
+        forward, system = _forward(config, motion, t_end, rigid.t, torques, progress)
         deviation = _positions(forward) - _targets(forward, motion)
         summary.update(forward_deviation_x=float(np.abs(deviation[:, 0]).max()),
                        forward_deviation_yz=float(np.abs(deviation[:, 1:]).max()),
@@ -146,20 +161,22 @@ def run_study(config=None, output=None, progress=False):
                        forward_runtime=time.perf_counter() - clock)
     if config.inverse:
         clock = time.perf_counter()
-        robot = servo_robot(config, motion, flexible=True, n_elements=config.n_elements)
-        _shear_sensors(robot.model, robot)           # servo_robot has the platform centre "P"
-        system = robot.model.assemble()
-        q0, _ = static_equilibrium(system)
-        inverse = integrate(system, t_end, config.h, Options(rho_inf=config.flexible_rho_inf,
-                                                             tol_dynamic=config.tol_flexible, tol_constraint=1e-12),
-                            q0=q0, progress=progress)
+        inverse, system, robot, zero = _flexible_inverse(config, motion, t_end, progress)
         flexible_torques = _torques(inverse)
+        reference = _at(rigid, inverse.t, torques)
+        angles, rigid_angles = _angles(inverse), _at(rigid, inverse.t, _angles(rigid))
         cruise = _cruise(inverse.t, motion)
         tilt = np.degrees(_tilt(inverse, system, inverse.q[0]))
         summary.update(
+            inverse_method=config.inverse_method, zero_dynamics=zero,
             inverse_tracking_error=_tracking(inverse, motion).max(),
             inverse_torque_min=float(flexible_torques.min()), inverse_torque_max=float(flexible_torques.max()),
-            torque_difference=float(np.abs(flexible_torques - torques[:len(inverse.t)]).max()),
+            inverse_torque_extreme_limb={i + 1: float(flexible_torques[np.argmax(np.abs(flexible_torques[:, i])), i])
+                                         for i in range(3)},
+            torque_difference=float(np.abs(flexible_torques - reference).max()),
+            inverse_angle_max_deg=float(np.degrees(angles.max())),
+            rigid_angle_max_deg=float(np.degrees(_angles(rigid).max())),
+            angle_difference_deg=float(np.degrees(np.abs(angles - rigid_angles).max())),
             tilt_start_stop_deg=float(tilt[~cruise].max()), tilt_cruise_deg=float(tilt[cruise].max(initial=0.0)),
             static_tilt_deg=float(np.degrees(_tilt(inverse, system)[0])),
             torque_difference_at_rest=float(np.abs(flexible_torques[0] - torques[0]).max()),
@@ -168,6 +185,15 @@ def run_study(config=None, output=None, progress=False):
             gauge_strain_peaks={name: [float(inverse[name].max()), float(inverse[name].min())]
                                 for name in _gauge_channels(inverse)},
             inverse_runtime=time.perf_counter() - clock)
+        if "stable_inverse" in inverse.meta:
+            summary["inverse_dynamics_residual"] = inverse.meta["stable_inverse"]["unresolved_inertia"]
+            summary["inverse_input_change"] = inverse.meta["stable_inverse"]["input_change"]
+        if config.forward and config.validate_inverse:
+            replay, _ = _forward(config, motion, t_end, inverse.t, flexible_torques, progress)
+            summary["forward_inverse_deviation"] = float(np.linalg.norm(
+                _positions(replay) - _targets(replay, motion), axis=1).max())
+            summary["forward_rigid_deviation"] = float(np.linalg.norm(
+                _positions(forward) - _targets(forward, motion), axis=1).max())
     summary["paper"] = PAPER
     if output:
         _write(output, config, summary, rigid, forward, inverse, system if config.inverse else None)
@@ -238,6 +264,57 @@ def sweep_case(config, output):
     from ..formats.config import config_from_dict
     study = run_study(config_from_dict(config, StudyConfig, where="3-RRRU study"), output)
     return headline(study["summary"])
+
+
+def _forward(config, motion, t_end, t, torques, progress):
+    """Flexible forward dynamics from the static equilibrium, driven by tabulated motor torques
+    (cubic splines through ``torques`` at ``t``); returns the Results and the System."""
+    from femdyn.solvers.generalized_alpha import Options, integrate
+    from femdyn.solvers.static import static_equilibrium
+    robot = rrru(pose=motion.position(motion.start), flexible=True, n_elements=config.n_elements,
+                 payload=config.payload, gravity=config.gravity, geometry=config.geometry)
+    m = robot.model
+    for i, motor in enumerate(robot.motors):
+        m.torque(f"motor torque {i}", motor, Tabulated(t, torques[:, i]))
+    m.sensor_point("P", robot.platform, robot.centre)
+    _shear_sensors(m, robot)
+    system = m.assemble()
+    q0, _ = static_equilibrium(system)
+    options = Options(rho_inf=config.flexible_rho_inf, tol_dynamic=config.tol_flexible)
+    return integrate(system, t_end, config.h, options, q0=q0, progress=progress), system
+
+
+def _flexible_inverse(config, motion, t_end, progress):
+    """The flexible inverse run of ``config.inverse_method`` from the static start, and the
+    internal dynamics there; returns (Results, System, RRRU, zero-dynamics summary)."""
+    from femdyn.solvers.generalized_alpha import Options, integrate
+    from femdyn.solvers.inversion import zero_dynamics
+    from femdyn.solvers.stable_inverse import StableInverseOptions, stable_causal_inverse
+    from femdyn.solvers.static import static_equilibrium
+    if config.inverse_method not in ("stable", "causal"):
+        raise ModelError(f"3-RRRU study: inverse_method must be 'stable' or 'causal', got {config.inverse_method!r}")
+    robot = servo_robot(config, motion, flexible=True, n_elements=config.n_elements)
+    _shear_sensors(robot.model, robot)           # servo_robot has the platform centre "P"
+    system = robot.model.assemble()
+    q0, lam0 = static_equilibrium(system)
+    zero = zero_dynamics(system, q0, lam0).summary(config.h)
+    if config.inverse_method == "stable":
+        options = StableInverseOptions(config.stable_iterations, config.stable_window, config.stable_elastic_window,
+                                       rest_after=t_end >= motion.end)
+        return stable_causal_inverse(system, t_end, config.stable_h, options, q0=q0, progress=progress), system, \
+            robot, zero
+    options = Options(rho_inf=config.flexible_rho_inf, tol_dynamic=config.tol_flexible, tol_constraint=1e-12)
+    return integrate(system, t_end, config.h, options, q0=q0, progress=progress), system, robot, zero
+
+
+def _at(results, t, values):
+    """Samples of a run's channel matrix (rows at ``results.t``) at other times, linearly."""
+    return np.column_stack([np.interp(t, results.t, values[:, k]) for k in range(values.shape[1])])
+
+
+def _angles(results):
+    """Active joint angles θ1 (rad), one column per limb."""
+    return np.column_stack([results[f"motor {i}.angle"] for i in range(3)])
 
 
 def _shear_sensors(m, robot):
