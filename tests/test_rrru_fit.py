@@ -17,12 +17,12 @@ from femdyn.formats.sweep import read_sweep, sweep_from_dict
 from femdyn.identification.estimators import global_fit
 from femdyn.robots.rrru import RRRUGeometry
 from femdyn.studies.rrru import RigidStudyConfig, flexible_statics
-from femdyn.studies.rrru_figures import check_reachable, misfit, rigid_case, within
+from femdyn.studies.rrru_figures import FLEXIBLE_FIGURES, check_reachable, flexible_case, misfit, rigid_case, within
 from femdyn.studies.rrru_fit import PENALTY, FitResiduals, fit, fit_config, residual_table, write_fit
 from femdyn.studies.sensitivity import central_cases, run_sensitivities
 from femdyn.studies.sweep import ExecutorMap
 
-# A small fit: two unknowns, 4 members, 2 generations (8 cases), the rigid run at h = 0.02 s
+# A small fit: two unknowns, 5 members (scipy's least), 2 generations (10 cases), the rigid run at h = 0.02 s
 # (76 samples of the circle: about 0.3 s a case)
 SMALL = {"base": {"h": 0.02}, "bounds": {"geometry.link1_mass": [0.5, 4.0], "geometry.platform_mass": [0.2, 3.0]},
          "popsize": 2, "maxiter": 1, "seed": 3}
@@ -47,7 +47,7 @@ def test_the_seeded_fit_is_the_same_on_a_dask_cluster_and_on_threads(thread_fit)
         dask = fit(SMALL, client.get_executor())
     assert dask.best == thread_fit.best and dask.history == thread_fit.history and dask.cost == thread_fit.cost
     assert dask.figures_best == thread_fit.figures_best
-    assert dask.evaluations == thread_fit.evaluations == 8
+    assert dask.evaluations == thread_fit.evaluations == 10
 
 
 def test_the_fit_reports_every_figure_and_writes_its_outputs(thread_fit, tmp_path):
@@ -90,6 +90,15 @@ def test_an_unreachable_setting_is_a_penalty_not_a_crash():
     assert f([0.3]).tolist() == [PENALTY, PENALTY]
     with pytest.raises(ModelError, match="out of reach of limb 0"):
         check_reachable(RigidStudyConfig(geometry=RRRUGeometry(link3_length=0.3)))
+
+
+def test_the_flexible_case_reports_the_papers_flexible_figures():
+    """20 ms of the study with 2 elements per link (about 3 s): every figure the paper
+    reports for the flexible robot is computed and finite (the cruise has not begun: 0)."""
+    f = flexible_case({"duration": 0.02, "n_elements": 2, "paraview_every": 0, "validate_inverse": False})
+    assert set(FLEXIBLE_FIGURES) <= set(f) and all(math.isfinite(f[k]) for k in FLEXIBLE_FIGURES)
+    assert f["tilt_cruise_deg"] == 0.0 and 0 < f["mid_link_deformation"] < 0.05
+    assert f["inverse_torque_peak_largest"] < 0 and "torque_peak_largest" in f
 
 
 def test_global_fit_gives_the_same_result_with_workers_as_without():

@@ -22,6 +22,7 @@ def add_parser(sub):
     p.add_argument("-o", "--out", default="femdyn-fit", help="output folder (default ./femdyn-fit)")
     p.add_argument("--scheduler", help="address of a running Dask scheduler (default: a local cluster)")
     p.add_argument("--workers", type=int, help="worker processes of the local cluster (default: the CPU count)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
 
 
@@ -31,7 +32,7 @@ def run(args):
     Parameters
     ----------
     args : argparse.Namespace
-        ``study``, ``file`` (or None), ``out``, ``scheduler``, ``workers``.
+        ``study``, ``file`` (or None), ``out``, ``scheduler``, ``workers``, ``quiet``.
 
     Returns
     -------
@@ -53,7 +54,7 @@ def run(args):
     print(f"fitting {sorted(config.bounds)} to {list(config.figures)} (seed {config.seed}) on "
           f"{args.scheduler or 'a local Dask cluster'}")
     with dask_executor(args.scheduler, args.workers) as executor:
-        result = fit(config, executor)
+        result = fit(config, executor, progress=not args.quiet)
     write_fit(result, out)
     print(parameter_table(result))
     print(residual_table(result))

@@ -13,9 +13,10 @@ def studies():
         Name → (configuration dataclass, case function ``f(config: dict, output: str) -> dict``).
     """
     from femdyn.studies.rrru import RigidStudyConfig
-    from femdyn.studies.rrru_figures import rigid_case
+    from femdyn.studies.rrru_figures import flexible_case, rigid_case
     from femdyn.studies.rrru_study import StudyConfig, sweep_case
-    return {"rrru": (StudyConfig, sweep_case), "rrru_rigid": (RigidStudyConfig, rigid_case)}
+    return {"rrru": (StudyConfig, sweep_case), "rrru_rigid": (RigidStudyConfig, rigid_case),
+            "rrru_flexible": (StudyConfig, flexible_case)}
 
 
 def add_parser(sub):
@@ -29,7 +30,7 @@ def add_parser(sub):
     """
     p = sub.add_parser("sweep", help="run a study for a grid or a random sample of its settings on Dask "
                                      "(a local cluster, or --scheduler)")
-    p.add_argument("file", help="sweep TOML: study = 'rrru' (default) or 'rrru_rigid', [base] settings, [sweep] "
+    p.add_argument("file", help="sweep TOML: study = 'rrru' (default), 'rrru_rigid' or 'rrru_flexible', [base] settings, [sweep] "
                                 "grid = {…}, random = {count, seed, …} or sensitivity = {step, keys, figures} "
                                 "(docs/sweeps.md)")
     p.add_argument("-o", "--out", default="femdyn-sweep", help="output folder (default ./femdyn-sweep)")

@@ -312,7 +312,7 @@ def base_values(config):
     return out
 
 
-def fit(config=None, executor=None):
+def fit(config=None, executor=None, progress=False):
     """Fit the lost settings to the paper's figures by seeded differential evolution.
 
     Parameters
@@ -322,6 +322,8 @@ def fit(config=None, executor=None):
     executor : concurrent.futures.Executor, optional
         Where each generation's cases run (a Dask ``Client.get_executor()``,
         ``ThreadPoolExecutor``, …); None evaluates them in this process, one by one.
+    progress : bool, optional
+        A progress bar counting the cases (with an executor).
 
     Returns
     -------
@@ -341,12 +343,14 @@ def fit(config=None, executor=None):
     default = base_values(config)
     f = FitResiduals(study, config.base, keys, names, config.weights, config.prior_weight,
                      [default[k] for k in keys])
-    workers = ExecutorMap(executor) if executor is not None else None
+    workers = ExecutorMap(executor, progress) if executor is not None else None
     clock = time.perf_counter()
     estimate = global_fit(f, np.zeros(len(f)), [config.bounds[k] for k in keys], names=keys, seed=config.seed,
                           maxiter=config.maxiter, popsize=config.popsize, tol=config.tol, polish=False,
                           workers=workers)
     wall = time.perf_counter() - clock
+    if workers:
+        workers.bar.close()
     best = dict(zip(keys, map(float, estimate.x)))
     at_best, at_default = run_case(study, config.base, best, None), run_case(study, config.base, {}, None)
     return FitResult(config, keys, best, default, at_best["summary"], at_default["summary"], names,
@@ -454,7 +458,7 @@ def write_fit(result, folder):
     ax2.axhline(1.0, color="k", lw=0.8)
     ax2.set_xticks(x, [figure_label(n) for n in names], rotation=20, ha="right", fontsize=8)
     ax2.set_ylabel("femdyn / paper [–]")
-    ax2.set_title("Figures against Liu et al. (2018) (dotted: the agreement asked)")
+    ax2.set_title("Figures against Liu et al. (2018)\n(dotted: the agreement asked)", fontsize=10)
     ax2.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(paths[4], dpi=110)

@@ -2,7 +2,7 @@
 run as the cases of a sweep (:mod:`femdyn.studies.sweep`: Dask or any executor).
 
 For a setting p (a dotted key such as ``"geometry.link1_mass"``) and a figure f, the
-normalized (logarithmic) sensitivity is
+normalized (logarithmic) sensitivity is ::
 
     S = d ln|f| / d ln p ≈ (ln|f(p₊)| − ln|f(p₋)|) / (ln p₊ − ln p₋),   p± = p (1 ± δ),
 
@@ -67,7 +67,7 @@ def central_cases(parameters, step=0.05):
 
 
 def normalized_sensitivities(records, parameters, figures):
-    """The matrix S[i, j] = d ln|figure i| / d ln parameter j from the central cases' records.
+    """The matrix ``S[i, j] = d ln|figure i| / d ln parameter j`` from the central cases' records.
 
     Parameters
     ----------

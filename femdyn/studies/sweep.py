@@ -188,6 +188,8 @@ class ExecutorMap:
     ----------
     executor : concurrent.futures.Executor
         Where the evaluations run.
+    progress : bool, optional
+        A progress bar counting the evaluations.
 
     Attributes
     ----------
@@ -202,13 +204,17 @@ class ExecutorMap:
     [1, 2, 3]
     """
 
-    def __init__(self, executor):
+    def __init__(self, executor, progress=False):
+        from tqdm.auto import tqdm
         self.executor, self.evaluations = executor, 0
+        self.bar = tqdm(desc="cases", unit="case", disable=not progress)
 
     def __call__(self, func, items):
         futures = [self.executor.submit(func, item) for item in items]
         self.evaluations += len(futures)
-        return [future.result() for future in futures]
+        results = [future.result() for future in futures]
+        self.bar.update(len(futures))
+        return results
 
 
 def flat(summary, prefix=""):
