@@ -189,7 +189,7 @@ def run_study(config=None, output=None, progress=False):
             summary["inverse_dynamics_residual"] = inverse.meta["stable_inverse"]["unresolved_inertia"]
             summary["inverse_input_change"] = inverse.meta["stable_inverse"]["input_change"]
         if config.forward and config.validate_inverse:
-            replay, _ = _forward(config, motion, t_end, inverse.t, flexible_torques, progress)
+            replay, _ = _forward(config, motion, t_end, inverse.t, flexible_torques, progress, inverse.q[0])
             summary["forward_inverse_deviation"] = float(np.linalg.norm(
                 _positions(replay) - _targets(replay, motion), axis=1).max())
             summary["forward_rigid_deviation"] = float(np.linalg.norm(
@@ -266,9 +266,10 @@ def sweep_case(config, output):
     return headline(study["summary"])
 
 
-def _forward(config, motion, t_end, t, torques, progress):
-    """Flexible forward dynamics from the static equilibrium, driven by tabulated motor torques
-    (cubic splines through ``torques`` at ``t``); returns the Results and the System."""
+def _forward(config, motion, t_end, t, torques, progress, start=None):
+    """Flexible forward dynamics from the static equilibrium (Newton from ``start``, default the
+    undeformed robot), driven by tabulated motor torques (cubic splines through ``torques`` at
+    ``t``); returns the Results and the System."""
     from femdyn.solvers.generalized_alpha import Options, integrate
     from femdyn.solvers.static import static_equilibrium
     robot = rrru(pose=motion.position(motion.start), flexible=True, n_elements=config.n_elements,
@@ -279,7 +280,7 @@ def _forward(config, motion, t_end, t, torques, progress):
     m.sensor_point("P", robot.platform, robot.centre)
     _shear_sensors(m, robot)
     system = m.assemble()
-    q0, _ = static_equilibrium(system)
+    q0, _ = static_equilibrium(system, q0=start)
     options = Options(rho_inf=config.flexible_rho_inf, tol_dynamic=config.tol_flexible)
     return integrate(system, t_end, config.h, options, q0=q0, progress=progress), system
 
@@ -296,15 +297,16 @@ def _flexible_inverse(config, motion, t_end, progress):
     robot = servo_robot(config, motion, flexible=True, n_elements=config.n_elements)
     _shear_sensors(robot.model, robot)           # servo_robot has the platform centre "P"
     system = robot.model.assemble()
-    q0, lam0 = static_equilibrium(system)
-    zero = zero_dynamics(system, q0, lam0).summary(config.h)
     if config.inverse_method == "stable":
         options = StableInverseOptions(config.stable_iterations, config.stable_window, config.stable_elastic_window,
                                        rest_after=t_end >= motion.end)
-        return stable_causal_inverse(system, t_end, config.stable_h, options, q0=q0, progress=progress), system, \
-            robot, zero
-    options = Options(rho_inf=config.flexible_rho_inf, tol_dynamic=config.tol_flexible, tol_constraint=1e-12)
-    return integrate(system, t_end, config.h, options, q0=q0, progress=progress), system, robot, zero
+        results = stable_causal_inverse(system, t_end, config.stable_h, options, progress=progress)
+    else:
+        q0, _ = static_equilibrium(system)
+        options = Options(rho_inf=config.flexible_rho_inf, tol_dynamic=config.tol_flexible, tol_constraint=1e-12)
+        results = integrate(system, t_end, config.h, options, q0=q0, progress=progress)
+    zero = zero_dynamics(system, results.q[0], results.lam[0]).summary(config.h)    # at the static start
+    return results, system, robot, zero
 
 
 def _at(results, t, values):
