@@ -2,6 +2,8 @@
 part of the circle), its summary beside the paper's and a picture of the deformed robot."""
 import os
 
+import numpy as np
+
 from ..errors import ModelError
 
 
@@ -48,9 +50,10 @@ def run(args):
         A failed run (with a hint).
     """
     from femdyn.results.render import largest_deflection, render_configuration
-    from femdyn.studies.rrru_study import StudyConfig, summary_table
+    from femdyn.studies.rrru_outputs import summary_table
+    from femdyn.studies.rrru_study import StudyConfig
 
-    from .study import run_rrru
+    from .study import run_rrru, written
     for name, value in (("--t-end", args.t_end), ("--step", args.step), ("--magnify", args.magnify)):
         if not value > 0:
             raise ModelError(f"{name} must be > 0, got {value}")
@@ -67,12 +70,13 @@ def run(args):
     print(summary_table(study["summary"]))
     k = int(largest_deflection(system, inverse.q).argmax())
     base = [limb.A1 for limb in _base(config)]
+    labels = {"base (static platform, motors)": np.mean(base, axis=0),
+              "moving platform": [inverse[f"P.{c}"][k] for c in "xyz"]}
     render_configuration(system, inverse.q[k], os.path.join(out, "demo.png"), magnify=args.magnify, polygons=[base],
-                         title=f"3-RRRU, flexible inverse dynamics at t = {inverse.t[k]:.3f} s")
+                         title=f"3-RRRU, flexible inverse dynamics at t = {inverse.t[k]:.3f} s", labels=labels)
     print(f"demo.png: the robot at t = {inverse.t[k]:.3f} s (largest deflection), links 3 deflection × "
           f"{args.magnify:g}")
-    print(f"output written to {out}: demo.png, summary.md, summary.json, torques.png, forward.png, strains.png, "
-          "results.npz, channels.csv, paraview/ (the full study: femdyn study rrru)")
+    print(written(out) + " (the full study: femdyn study rrru)")
     return 0
 
 

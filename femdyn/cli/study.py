@@ -54,7 +54,7 @@ def run_rrru(config, out, quiet, hint):
 
 
 def run(args):
-    """Run the 3-RRRU study, write ``args.out`` and print the summary table.
+    """Run the 3-RRRU study, write ``args.out`` and print the summary table with its verdicts.
 
     Parameters
     ----------
@@ -74,12 +74,36 @@ def run(args):
         A failed run; its ``results`` keep the steps computed.
     """
     from femdyn.formats.config import read_config
-    from femdyn.studies.rrru_study import StudyConfig, summary_table
+    from femdyn.studies.rrru_outputs import summary_table
+    from femdyn.studies.rrru_study import StudyConfig
     config = read_config(args.config, StudyConfig) if args.config else StudyConfig()
     out = os.path.abspath(args.out)
     study = run_rrru(config, out, args.quiet, "the steps computed before the failure are kept in the exception's "
                                               "results")
     print(summary_table(study["summary"]))
-    print(f"output written to {out}: summary.md, summary.json, torques.png, forward.png, strains.png, "
-          "results.npz, channels.csv, paraview/")
+    print(written(out))
     return 0
+
+
+def written(out):
+    """The line naming the output folder and the files in it.
+
+    Parameters
+    ----------
+    out : str
+        The study's output folder.
+
+    Returns
+    -------
+    str
+        "output written to <out>: report.html (…), summary.md, …", the report first.
+
+    Example
+    -------
+    >>> written("/no/such/folder")
+    'output written to /no/such/folder: (nothing)'
+    """
+    names = sorted(os.listdir(out)) if os.path.isdir(out) else []
+    names = [f"{n}/" if os.path.isdir(os.path.join(out, n)) else n for n in names]
+    first = ["report.html (open it in a browser: the table, figures and run details)"] if "report.html" in names else []
+    return f"output written to {out}: " + (", ".join(first + [n for n in names if n != "report.html"]) or "(nothing)")

@@ -17,13 +17,12 @@ on a circle of radius 0.1 m in the plane Z = −0.8 m at 0.5 m/s with S-curve st
 
 :func:`run_study` writes the figures, ``results.npz`` and ``channels.csv``, a ParaView
 series of the flexible inverse run and ``summary.json`` / ``summary.md``, which puts each
-figure beside the paper's value. :class:`StudyConfig` holds every parameter; a TOML file
+figure beside the paper's value with a verdict, and ``report.html``
+(:mod:`femdyn.studies.rrru_outputs`). :class:`StudyConfig` holds every parameter; a TOML file
 changes any of them (``femdyn study rrru config.toml``).
 """
-import json
-import os
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -31,18 +30,7 @@ from ..errors import ModelError
 from ..motion import Tabulated
 from ..robots.rrru import RRRUGeometry, rrru
 from .rrru import CircleMotion, circle_motion, servo_robot
-
-PAPER = {   # Liu et al. 2018, section 4
-    "forward_deviation_x": "up to 8.7e-3 m",
-    "forward_deviation_yz": "below 2e-3 m",
-    "inverse_tracking_error": "< 2e-11 m",
-    "tilt_start_stop": "up to 5.3°",
-    "tilt_cruise": "< 0.5°",
-    "torque_range": "−11.1 … −8.3 N·m",
-    "torque_difference": "up to 0.39 N·m",
-    "mid_link_deformation": "up to 7.73 mm",
-    "shear_angle": "< 0.0004°",
-}
+from .rrru_outputs import PAPER, summary_table, write_outputs  # noqa: F401  (summary_table: re-exported)
 
 
 @dataclass
@@ -196,7 +184,7 @@ def run_study(config=None, output=None, progress=False):
                 _positions(forward) - _targets(forward, motion), axis=1).max())
     summary["paper"] = PAPER
     if output:
-        _write(output, config, summary, rigid, forward, inverse, system if config.inverse else None)
+        write_outputs(output, config, summary, rigid, forward, inverse, system if config.inverse else None)
     return {"summary": summary, "rigid": rigid, "forward": forward, "inverse": inverse, "paper": PAPER,
             "system": system if config.inverse else None}
 
@@ -377,89 +365,3 @@ def _shear(results):
 
 def _gauge_channels(results):
     return [c for c in results.sensor_columns if c.startswith("gauge ")]
-
-
-def _write(folder, config, summary, rigid, forward, inverse, system):
-    from femdyn.mesh.vtk import write_series
-    os.makedirs(folder, exist_ok=True)
-    arrays = {"t": rigid.t, "rigid_torques": _torques(rigid)}
-    if forward is not None:
-        arrays.update(forward_t=forward.t, forward_position=_positions(forward))
-    if inverse is not None:
-        arrays.update(inverse_t=inverse.t, inverse_torques=_torques(inverse),
-                      gauges=np.column_stack([inverse[c] for c in _gauge_channels(inverse)]))
-        inverse.to_csv(os.path.join(folder, "channels.csv"),
-                       [f"actuator {i}.torque" for i in range(3)] + ["P.x", "P.y", "P.z"] + _gauge_channels(inverse))
-        if config.paraview_every:
-            write_series(system, inverse, os.path.join(folder, "paraview"), every=config.paraview_every)
-    np.savez(os.path.join(folder, "results.npz"), **arrays)
-    with open(os.path.join(folder, "summary.json"), "w") as f:
-        json.dump({"config": asdict(config), "summary": summary}, f, indent=1, default=float)
-    with open(os.path.join(folder, "summary.md"), "w") as f:
-        f.write(summary_table(summary))
-    _figures(folder, rigid, forward, inverse)
-
-
-def summary_table(summary):
-    """The study's figures beside the paper's, as a Markdown table.
-
-    Parameters
-    ----------
-    summary : dict
-        The ``summary`` of :func:`run_study` (missing parts show "not run").
-
-    Returns
-    -------
-    str
-        Markdown: a title line and the table (quantity, femdyn, Liu et al. 2018).
-    """
-    def fmt(key, scale=1.0, unit=""):
-        return f"{summary[key] * scale:.4g} {unit}".strip() if key in summary else "not run"
-    rows = [
-        ("forward: end-effector deviation in x", fmt("forward_deviation_x", 1, "m"), PAPER["forward_deviation_x"]),
-        ("forward: deviation in y, z", fmt("forward_deviation_yz", 1, "m"), PAPER["forward_deviation_yz"]),
-        ("inverse: tracking error", fmt("inverse_tracking_error", 1, "m"), PAPER["inverse_tracking_error"]),
-        ("inverse: platform tilt at rest (gravity, from vertical)", fmt("static_tilt_deg", 1, "°"), "not reported"),
-        ("inverse: platform tilt from rest, start/stop", fmt("tilt_start_stop_deg", 1, "°"), PAPER["tilt_start_stop"]),
-        ("inverse: platform tilt from rest, cruise", fmt("tilt_cruise_deg", 1, "°"), PAPER["tilt_cruise"]),
-        ("inverse: torques", f"{fmt('inverse_torque_min')} … {fmt('inverse_torque_max', 1, 'N·m')}",
-         PAPER["torque_range"]),
-        ("inverse: torque difference from rigid", fmt("torque_difference", 1, "N·m"), PAPER["torque_difference"]),
-        ("inverse: the same at rest (t = 0)", fmt("torque_difference_at_rest", 1, "N·m"), "not reported"),
-        ("inverse: mid-link transverse deformation", fmt("mid_link_deformation", 1e3, "mm"),
-         PAPER["mid_link_deformation"]),
-        ("inverse: shear angle", fmt("shear_angle_deg", 1, "°"), PAPER["shear_angle"]),
-    ]
-    lines = [f"3-RRRU study over {summary['duration']:.3g} s ({summary['steps']} steps)", "",
-             "| quantity | femdyn | Liu et al. 2018 |", "|---|---|---|"]
-    return "\n".join(lines + [f"| {a} | {b} | {c} |" for a, b, c in rows]) + "\n"
-
-
-def _figure():
-    """A Matplotlib figure and axes outside pyplot's global state (safe in threads)."""
-    from matplotlib.figure import Figure
-    fig = Figure(figsize=(7, 3.5))
-    return fig, fig.add_subplot()
-
-
-def _figures(folder, rigid, forward, inverse):
-    fig, ax = _figure()
-    for i in range(3):
-        ax.plot(rigid.t, rigid[f"actuator {i}.torque"], f"C{i}--", lw=1, label=f"rigid {i + 1}")
-        if inverse is not None:
-            ax.plot(inverse.t, inverse[f"actuator {i}.torque"], f"C{i}-", lw=1, label=f"flexible {i + 1}")
-    ax.set_xlabel("t (s)"), ax.set_ylabel("motor torque (N·m)"), ax.legend(ncol=2, fontsize=8)
-    fig.tight_layout(), fig.savefig(os.path.join(folder, "torques.png"), dpi=120)
-    if forward is not None:
-        fig, ax = _figure()
-        P = _positions(forward)
-        for k, c in enumerate("xyz"):
-            ax.plot(forward.t, 1e3 * (P[:, k] - P[0, k]), label=c)
-        ax.set_xlabel("t (s)"), ax.set_ylabel("platform centre − start (mm)"), ax.legend()
-        fig.tight_layout(), fig.savefig(os.path.join(folder, "forward.png"), dpi=120)
-    if inverse is not None:
-        fig, ax = _figure()
-        for c in _gauge_channels(inverse):
-            ax.plot(inverse.t, 1e6 * inverse[c], lw=1, label=c)
-        ax.set_xlabel("t (s)"), ax.set_ylabel("strain (µm/m)"), ax.legend(ncol=3, fontsize=7)
-        fig.tight_layout(), fig.savefig(os.path.join(folder, "strains.png"), dpi=120)
