@@ -641,8 +641,10 @@ QUANTITIES = (
     _Q("forward_tilt_deg", "forward: platform tilt from vertical", "forward_tilt_deg", "°"),
     _Q("inverse_tracking_error", "inverse: platform-centre tracking error", "inverse_tracking_error", "m", 1.0,
        Band.below(2e-11, "< 2e-11 m")),
-    _Q("inverse_dynamics_residual", "inverse: relative residual of the dynamic equations",
-       "inverse_dynamics_residual", ""),
+    _Q("forward_inverse_deviation", "check: forward run driven by the flexible inverse's torques, largest "
+       "platform-centre deviation", "forward_inverse_deviation", "mm", 1e3),
+    _Q("forward_rigid_deviation", "check: the same driven by the rigid torques", "forward_rigid_deviation", "mm",
+       1e3),
     _Q("static_tilt_deg", "inverse: platform tilt at rest (gravity, from vertical)", "static_tilt_deg", "°"),
     _Q("tilt_start_stop_deg", "inverse: platform tilt from rest, start and stop", "tilt_start_stop_deg", "°", 1.0,
        Band.about(5.3, "up to 5.3°")),
