@@ -296,7 +296,7 @@ class ZeroDynamics:
     eigenvalues : (k,) ndarray
         The finite invariant zeros λ, 1/s, ordered by |λ|.
     kinds : (k,) ndarray of str
-        ``"stable"`` (Re λ < −ε), ``"center"`` (|Re λ| ≤ ε) or ``"unstable"`` (Re λ > ε).
+        ``"stable"`` (Re λ < −ε), ``"center"`` (Re λ within ±ε) or ``"unstable"`` (Re λ > ε).
     threshold : float
         ε, 1/s.
 
@@ -314,7 +314,7 @@ class ZeroDynamics:
 
     @property
     def frequencies(self):
-        """|Im λ|/2π, Hz."""
+        """The frequencies abs(Im λ)/2π, Hz."""
         return np.abs(self.eigenvalues.imag) / (2 * np.pi)
 
     @property
@@ -329,8 +329,11 @@ class ZeroDynamics:
 
     @property
     def classification(self):
-        """``"non-minimum phase"`` (a zero with Re λ > ε), ``"marginally stable: undamped
-        internal oscillations"`` (else a zero with |Re λ| ≤ ε) or ``"minimum phase"``."""
+        """The class of the zero dynamics, one of three strings.
+
+        "non-minimum phase": a zero with Re λ > ε; else "marginally stable: undamped
+        internal oscillations": a zero with Re λ within ±ε; else "minimum phase".
+        """
         c = self.counts
         if c["unstable"]:
             return "non-minimum phase"
@@ -371,13 +374,12 @@ class ZeroDynamics:
         if not self.eigenvalues.size:
             return "zero dynamics: no finite zeros (no internal dynamics); minimum phase"
         parts = []
-        for kind, text in (("center", "undamped internal oscillations"), ("stable", "stable zeros"),
-                           ("unstable", "non-minimum-phase zeros")):
+        for kind, text in (("center", "undamped"), ("stable", "stable"), ("unstable", "non-minimum-phase")):
             sel = self.kinds == kind
             if sel.any():
                 f = np.abs(self.eigenvalues[sel]) / (2 * np.pi)
                 extra = f", real parts up to {self.real_parts[sel].max():.3g} 1/s" if kind == "unstable" else ""
-                parts.append(f"{sel.sum()} {text} ({f.min():.3g} Hz to {f.max():.3g} Hz{extra})")
+                parts.append(f"{sel.sum()} {text} zeros (|λ|/2π {f.min():.3g} Hz to {f.max():.3g} Hz{extra})")
         return f"zero dynamics: {', '.join(parts)}; {self.classification}"
 
 
@@ -553,8 +555,8 @@ def noncausal_inverse(linear, t, y_desired=None, forcing=None, center="split", p
     bounded, they differ by a free oscillation. ``"split"`` (default) takes half the
     causal and half the anti-causal solution: the input rings with half the causal
     amplitude before and after the motion — of all exact solutions the one with the
-    smaller of the two ringing amplitudes least, and the principal-value Fourier inverse
-    (Bayo 1987's frequency-domain inverse in the limit of no damping). ``"forward"`` is
+    larger of the two ringing amplitudes least; it is Bayo's (1987) frequency-domain inverse
+    with the poles on the imaginary axis taken as principal values. ``"forward"`` is
     causal on those modes (rest before, full ringing after), ``"backward"`` the reverse.
     A damping ratio was not chosen because it makes the inverse inexact.
 
