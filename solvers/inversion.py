@@ -178,6 +178,15 @@ class LinearServo:
             m per unit of x.
         to_z : (d, d) ndarray
             L⁻ᵀ, so that z = to_z w.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> lin = LinearServo(np.diag([1.0, 2.0]), np.zeros((2, 2)), [[100.0, -100.0], [-100.0, 100.0]],
+        ...                   np.zeros((0, 2)), [[-1.0, 2.0]], [[1.0, 0.0]])
+        >>> A, B_u, B_f, C_y, to_z = lin.state_space()
+        >>> A.shape, B_u.shape, C_y.shape
+        ((4, 4), (4, 1), (1, 4))
         """
         Li, K, C, B, Cy, _ = self._normalized
         d, p = len(K), self.p
@@ -198,6 +207,20 @@ class LinearServo:
         A, E : (2d + p, 2d + p) ndarray
         scales : dict
             ``omega`` (1/s), ``su`` (p,), ``sy`` (p,), ``Li`` (L⁻¹).
+
+        Raises
+        ------
+        SolverError
+            If an input moves no free coordinate or an output is moved by none.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> lin = LinearServo(np.diag([1.0, 2.0]), np.zeros((2, 2)), [[100.0, -100.0], [-100.0, 100.0]],
+        ...                   np.zeros((0, 2)), [[-1.0, 2.0]], [[1.0, 0.0]])
+        >>> A, E, scales = lin.pencil()
+        >>> A.shape, float(np.trace(E))          # 2d + p = 5; one algebraic row
+        ((5, 5), 4.0)
         """
         Li, K, C, B, Cy, omega = self._normalized
         d, p = len(K), self.p
@@ -365,6 +388,13 @@ class ZeroDynamics:
         -------
         ndarray
             Those eigenvalues, 1/s.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> zd = ZeroDynamics(np.array([-100j, 100j]), np.array(["center", "center"]), 1e-6)
+        >>> zd.unresolved(1e-3).size, zd.unresolved(0.02).size
+        (0, 2)
         """
         return self.eigenvalues[np.abs(self.eigenvalues) * h > limit]
 
