@@ -12,15 +12,15 @@ orthonormal basis N of the null space of the joint rows, δq = N z gives the ODE
 
     Nᵀ M N z̈ + Nᵀ C N ż + Nᵀ K_t N z = Nᵀ f + Nᵀ Bᵀ u,   y = Ψ_q N z.
 
-Its *zero dynamics* (the motion left when y ≡ 0; Isidori 1995, §4.3) are the finite
+Its *zero dynamics* (the motion left when y ≡ 0; Isidori 1995, *Nonlinear Control Systems*) are the finite
 eigenvalues of the Rosenbrock pencil of this system; collocated actuation gives
 minimum-phase or undamped (purely imaginary) zeros, flexible links between the actuator
 and the prescribed point also give real or complex-quartet zeros in the right half-plane
-(non-minimum phase: Seifried 2014, *Dynamics of Underactuated Multibody Systems*, ch. 5).
+(non-minimum phase: Seifried 2014, *Dynamics of Underactuated Multibody Systems*).
 
 The causal inverse (:func:`causal_inverse`) integrates the zero dynamics forward from rest:
 it grows without bound for non-minimum-phase zeros. The bounded non-causal inverse
-(:func:`noncausal_inverse`, Devasia, Chen & Paden 1996, IEEE TAC 41(7):930–942, eqs. 20–23)
+(:func:`noncausal_inverse`, Devasia, Chen & Paden 1996, IEEE TAC 41(7):930–942)
 integrates the stable part forward and the unstable part backward in time, which needs
 the desired output in advance and starts the input before the motion (pre-actuation).
 The optimal-control inverse (:func:`optimal_control_inverse`, Bastos, Seifried & Brüls
@@ -178,6 +178,15 @@ class LinearServo:
             m per unit of x.
         to_z : (d, d) ndarray
             L⁻ᵀ, so that z = to_z w.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> lin = LinearServo(np.diag([1.0, 2.0]), np.zeros((2, 2)), [[100.0, -100.0], [-100.0, 100.0]],
+        ...                   np.zeros((0, 2)), [[-1.0, 2.0]], [[1.0, 0.0]])
+        >>> A, B_u, B_f, C_y, to_z = lin.state_space()
+        >>> A.shape, B_u.shape, C_y.shape
+        ((4, 4), (4, 1), (1, 4))
         """
         Li, K, C, B, Cy, _ = self._normalized
         d, p = len(K), self.p
@@ -198,6 +207,20 @@ class LinearServo:
         A, E : (2d + p, 2d + p) ndarray
         scales : dict
             ``omega`` (1/s), ``su`` (p,), ``sy`` (p,), ``Li`` (L⁻¹).
+
+        Raises
+        ------
+        SolverError
+            If an input moves no free coordinate or an output is moved by none.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> lin = LinearServo(np.diag([1.0, 2.0]), np.zeros((2, 2)), [[100.0, -100.0], [-100.0, 100.0]],
+        ...                   np.zeros((0, 2)), [[-1.0, 2.0]], [[1.0, 0.0]])
+        >>> A, E, scales = lin.pencil()
+        >>> A.shape, float(np.trace(E))          # 2d + p = 5; one algebraic row
+        ((5, 5), 4.0)
         """
         Li, K, C, B, Cy, omega = self._normalized
         d, p = len(K), self.p
@@ -365,6 +388,13 @@ class ZeroDynamics:
         -------
         ndarray
             Those eigenvalues, 1/s.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> zd = ZeroDynamics(np.array([-100j, 100j]), np.array(["center", "center"]), 1e-6)
+        >>> zd.unresolved(1e-3).size, zd.unresolved(0.02).size
+        (0, 2)
         """
         return self.eigenvalues[np.abs(self.eigenvalues) * h > limit]
 
@@ -540,7 +570,7 @@ def causal_inverse(linear, t, y_desired=None, forcing=None):
 
 
 def noncausal_inverse(linear, t, y_desired=None, forcing=None, center="split", padding=None, tol=1e-7):
-    """The bounded non-causal inverse (Devasia, Chen & Paden 1996, eqs. 20–23).
+    """The bounded non-causal inverse (Devasia, Chen & Paden 1996: stable part forward, unstable backward).
 
     The pencil of :meth:`LinearServo.pencil` is brought to Weierstrass form by QZ and
     generalized Sylvester equations (Kågström & Van Dooren 1992): its infinite part gives
@@ -796,7 +826,7 @@ def _fast(Nil, H, t, s):
 
 def optimal_control_inverse(linear, t, y_desired=None, forcing=None, *, input_weight, output_weight=None,
                             rate_weight=None):
-    """Inverse dynamics as optimal control (Bastos, Seifried & Brüls 2013, eq. 16 for
+    """Inverse dynamics as optimal control (Bastos, Seifried & Brüls 2013, for
     the linear model): minimize ∫ (y − y_d)ᵀ W (y − y_d) + uᵀ R u dt over the horizon,
     subject to the linear dynamics from rest (fixed initial state, free final state).
 
@@ -806,7 +836,7 @@ def optimal_control_inverse(linear, t, y_desired=None, forcing=None, *, input_we
     Loan 1978, Theorem 1), which keeps the intersample error in the cost (no sampling-zero
     ringing as R → 0). Backward Riccati recursion for the cost-to-go xᵀP x + 2pᵀx, then
     the forward sweep (Anderson & Moore 1990, *Optimal Control: Linear Quadratic
-    Methods*, §2.4, §3.3); the whole desired trajectory is used in advance. Dense:
+    Methods*); the whole desired trajectory is used in advance. Dense:
     O(k (2d)³) for k samples.
 
     Parameters
@@ -828,7 +858,7 @@ def optimal_control_inverse(linear, t, y_desired=None, forcing=None, *, input_we
         state starting at 0, continuous and linear between samples. Without it the input
         at the start tends to an impulse as R → 0 for non-minimum-phase zeros (the jump of
         the internal state the motion asks for: the cheap-control limit, Kwakernaak &
-        Sivan 1972, §3.8).
+        Sivan 1972, *Linear Optimal Control Systems*).
 
     Returns
     -------
