@@ -113,3 +113,22 @@ def test_robot_stable_inverse_is_smooth_where_the_causal_one_rings(robot_runs):
 def test_robot_successive_approximation_converges(robot_runs):
     _, _, _, stable, _ = robot_runs
     assert stable.meta["stable_inverse"]["input_change"] < 0.05      # N·m, after 4 approximations
+
+
+@pytest.mark.slow
+def test_four_inverses_on_the_robot(tmp_path):
+    """examples/rrru_inverses.py over 0.2 s, 2 elements per link: the exact causal inverse overflows on
+    the non-minimum-phase zeros and the nonlinear causal DAE stops; the non-causal inverse tracks
+    exactly and rings at the undamped internal modes; the optimal-control and the stable causal
+    inverses are smooth, the first with a small tracking error, the second exact."""
+    import runpy
+    comparison = runpy.run_path("examples/rrru_inverses.py")["main"](str(tmp_path), 0.2, 2)
+    summary, status = comparison["summary"], comparison["status"]
+    assert status["causal"].startswith("failed") and "overflow" in status["causal"]
+    assert summary["non-causal"]["output_deviation"] < 1e-9                     # m: exact tracking
+    assert 0 < summary["optimal control"]["output_deviation"] < 5e-3            # m: relaxed tracking
+    smooth = summary["stable causal"]["variation_per_second"]
+    assert summary["optimal control"]["variation_per_second"] < 2 * smooth
+    assert summary["non-causal"]["variation_per_second"] > 2 * smooth
+    assert summary["stable causal"]["torque_difference"] < 2.0                 # N·m from the rigid robot
+    assert (tmp_path / "inverses.png").exists()

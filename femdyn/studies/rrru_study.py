@@ -60,6 +60,10 @@ class StudyConfig(CircleMotion):
         :class:`~femdyn.solvers.stable_inverse.StableInverseOptions` ``iterations``,
         ``window`` [s] and ``elastic_window`` [s] (the rate limit: about the period of the
         lowest internal mode, 0.28 s for these links at E = 6.9e8 Pa).
+    zero_dynamics_samples : int
+        Samples of the flexible inverse run (evenly spread, the static start first) at which
+        the internal dynamics are computed (a dense eigenvalue problem each: about 2 s at 4
+        elements per link, 10 s at 8).
     validate_inverse : bool
         Also drive the flexible forward model with the flexible inverse's torques (the
         platform should then stay nearer the circle than with the rigid torques).
@@ -91,6 +95,7 @@ class StudyConfig(CircleMotion):
     stable_iterations: int = 4
     stable_window: float = 0.02
     stable_elastic_window: float = 0.3
+    zero_dynamics_samples: int = 3
     validate_inverse: bool = True
     n_elements: int = 8
     payload: float = 0.0
@@ -124,16 +129,12 @@ def run_study(config=None, output=None, progress=False):
     femdyn.SolverError
         A failed run; its ``results`` keep the steps computed so far.
     """
-    from femdyn.solvers.generalized_alpha import Options, integrate
     config = config or StudyConfig()
     motion = circle_motion(config)
     t_end = config.duration if config.duration > 0 else motion.end
     summary, clock = {"duration": t_end, "steps": int(round(t_end / config.h))}, time.perf_counter()
 
-    rigid_system = servo_robot(config, motion).model.assemble()
-    rigid = integrate(rigid_system, t_end, config.h, Options(rho_inf=config.rigid_rho_inf,
-                                                             tol_dynamic=config.tol_rigid, tol_constraint=1e-12),
-                      progress=progress)
+    rigid = _rigid(config, motion, t_end, progress)
     torques = _torques(rigid)
     summary.update(rigid_torque_min=float(torques.min()), rigid_torque_max=float(torques.max()),
                    rigid_tracking_error=_tracking(rigid, motion).max(), runtime_rigid=time.perf_counter() - clock)
@@ -254,6 +255,13 @@ def sweep_case(config, output):
     return headline(study["summary"])
 
 
+def _rigid(config, motion, t_end, progress=False):
+    """The rigid robot's inverse dynamics: servo constraints on the platform centre."""
+    from femdyn.solvers.generalized_alpha import Options, integrate
+    options = Options(rho_inf=config.rigid_rho_inf, tol_dynamic=config.tol_rigid, tol_constraint=1e-12)
+    return integrate(servo_robot(config, motion).model.assemble(), t_end, config.h, options, progress=progress)
+
+
 def _forward(config, motion, t_end, t, torques, progress, start=None):
     """Flexible forward dynamics from the static equilibrium (Newton from ``start``, default the
     undeformed robot), driven by tabulated motor torques (cubic splines through ``torques`` at
@@ -293,8 +301,32 @@ def _flexible_inverse(config, motion, t_end, progress):
         q0, _ = static_equilibrium(system)
         options = Options(rho_inf=config.flexible_rho_inf, tol_dynamic=config.tol_flexible, tol_constraint=1e-12)
         results = integrate(system, t_end, config.h, options, q0=q0, progress=progress)
-    zero = zero_dynamics(system, results.q[0], results.lam[0]).summary(config.h)    # at the static start
+    samples = np.unique(np.linspace(0, len(results.t) - 1, max(1, config.zero_dynamics_samples)).astype(int))
+    zero = _zero_summary([(results.t[k], zero_dynamics(system, results.q[k], results.lam[k])) for k in samples],
+                         config.h)
     return results, system, robot, zero
+
+
+def _zero_summary(samples, h, band=100.0):
+    """The internal dynamics in the summary: at the static start (the first sample) and the
+    lowest zeros along the path (below ``band`` Hz: the band the trajectory and the step
+    resolve), from [(t, ZeroDynamics)]."""
+    start = samples[0][1]
+    unstable = start.eigenvalues[start.kinds == "unstable"]
+    along = []
+    for t, zd in samples:
+        low = zd.eigenvalues[np.abs(zd.eigenvalues) < 2 * np.pi * band]
+        along.append({"t": float(t), "lowest_hz": zd.lowest_frequency,
+                      "max_real_part_below_band": float(low.real.max()) if low.size else 0.0})
+    growth = max(a["max_real_part_below_band"] for a in along)
+    statement = (f"{start.statement} at the static start; the zeros below {band:g} Hz stay "
+                 + (f"undamped along the path (largest real part {growth:.2g} 1/s)" if growth <= start.threshold else
+                    f"near the imaginary axis along the path but some turn weakly unstable in loaded states (real "
+                    f"part up to {growth:.2g} 1/s)"))
+    return {"statement": statement, "classification": start.classification, "lowest_hz": start.lowest_frequency,
+            "max_real_part": start.largest_real_part, "counts": start.counts,
+            "nonminimum_phase_from_hz": float(np.abs(unstable).min() / (2 * np.pi)) if unstable.size else None,
+            "unresolved_at_h": int(len(start.unresolved(h))), "band_hz": band, "along_path": along}
 
 
 def _at(results, t, values):
