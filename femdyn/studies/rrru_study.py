@@ -319,7 +319,8 @@ def _zero_summary(samples, h, band=100.0):
         along.append({"t": float(t), "lowest_hz": zd.lowest_frequency,
                       "max_real_part_below_band": float(low.real.max()) if low.size else 0.0})
     growth = max(a["max_real_part_below_band"] for a in along)
-    statement = (f"{start.statement} at the static start; the zeros below {band:g} Hz stay "
+    statement = (f"{start.statement.removeprefix('zero dynamics: ')} at the static start; the zeros below "
+                 f"{band:g} Hz stay "
                  + (f"undamped along the path (largest real part {growth:.2g} 1/s)" if growth <= start.threshold else
                     f"near the imaginary axis along the path but some turn weakly unstable in loaded states (real "
                     f"part up to {growth:.2g} 1/s)"))
