@@ -681,28 +681,30 @@ PAPER = {q.id: q.band.text for q in QUANTITIES if q.band is not None}
 _MOTION = f"{DOCS}#why-the-flexible-robot-differs-in-motion"
 _RIG = f"{DOCS}#the-strain-gauges-beside-the-test-rig"
 _SOLVER = f"{DOCS}#tracking-and-the-solver-tolerance"
+_INVERSES = f"{DOCS}#four-inverses-on-the-robot"
+_LOST = f"{DOCS}#data-from-the-paper-and-the-defaults-chosen-for-what-was-lost"
 REASONS = {   # row id → (one line on why femdyn lies outside the paper's band, the docs section)
-    "forward_deviation_x": ("the rigid torques excite the platform's tilt mode, held only by the soft links 3 "
-                            "(E = 6.9e8 Pa), which carries the centre off the circle", _MOTION),
-    "forward_deviation_yz": ("the same tilt mode: the platform no longer translates purely", _MOTION),
+    "forward_deviation_x": ("the rigid torques drive a robot whose platform orientation is held only by the soft "
+                            "links 3 (tilt mode 3.6 Hz, undamped): it starts from its static sag and drifts open-loop",
+                            _MOTION),
+    "forward_deviation_yz": ("the platform's orientation compliance: the static sag at the start and the undamped "
+                             "tilt mode move the centre off the circle's plane", _MOTION),
     "inverse_tracking_error": ("the servo constraint holds to the Newton tolerance (tol_flexible); tighten it",
                                _SOLVER),
-    "tilt_start_stop_deg": ("the servo prescribes the centre only; the S-curve start excites an undamped tilt "
-                            "mode (period ≈ 0.4 s) of the soft links", _MOTION),
-    "tilt_cruise_deg": ("the tilt mode excited at the start is still ringing at cruise: nothing damps it", _MOTION),
-    "inverse_torque_min": ("the torques oscillate at the links' bending frequencies around the rigid values "
-                           "(no structural damping by default)", _MOTION),
-    "inverse_torque_extreme_limb_1": ("the torque oscillation above (links' bending, no structural damping)",
-                                      _MOTION),
-    "inverse_torque_extreme_limb_2": ("the torque oscillation above (links' bending, no structural damping)",
-                                      _MOTION),
-    "torque_difference": ("the torque oscillation around the rigid values; at rest the difference is within the "
-                          "paper's scale", _MOTION),
-    "inverse_angle_max_deg": ("the lost link lengths: the defaults give active joint angles from −6.5° to 12.3° "
-                              "on the circle", f"{DOCS}#data-from-the-paper-and-the-defaults-chosen-for-what-was-lost"),
-    "angle_difference_deg": ("the platform tilt oscillation moves the motors off the rigid angles", _MOTION),
-    "mid_link_deformation": ("the links bend with the undamped tilt oscillation", _MOTION),
-    "shear_angle_deg": ("shear follows the bending of the links (the tilt oscillation)", _MOTION),
+    "tilt_start_stop_deg": ("the links hold the platform's orientation softly: statics alone tilt it by 9–26° along "
+                            "the circle for every reachable layout at E = 6.9e8 Pa", _MOTION),
+    "tilt_cruise_deg": ("the same compliance; no single E gives both this bound and the paper's 7.73 mm deformation",
+                        _MOTION),
+    "inverse_torque_min": ("the lost link masses and lengths set the torque level", _LOST),
+    "inverse_torque_extreme_limb_1": ("the lost link masses and lengths set each limb's torque level", _LOST),
+    "inverse_torque_extreme_limb_2": ("the lost link masses and lengths set each limb's torque level", _LOST),
+    "torque_difference": ("the platform's orientation compliance changes the load path; the plain causal inverse "
+                          "adds ringing at the undamped internal modes (inverse_method = 'causal')", _INVERSES),
+    "inverse_angle_max_deg": ("the lost link lengths: the defaults give active joint angles from −6.6° to 12.2° "
+                              "on the circle", _LOST),
+    "angle_difference_deg": ("the motors follow the platform's tilt and sag, which the soft links allow", _MOTION),
+    "mid_link_deformation": ("the links' bending follows the platform's orientation compliance", _MOTION),
+    "shear_angle_deg": ("shear follows the links' bending", _MOTION),
     **{f"gauge_range_{k}": ("the paper measured on the test rig (E = 6.9e10 Pa, 1.6 kg payload, joint clearance); "
                             "the study's default is the simulation's E = 6.9e8 Pa", _RIG) for k in range(3)},
 }
