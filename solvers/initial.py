@@ -230,9 +230,9 @@ def servo_least_squares(system, S, rhs, q, t=0.0, tol=CONSISTENT):
     the minimum-norm solution in the metric of the mass. Why this one: a non-collocated
     inverse problem is well posed only from a state its prescribed motion implies; the
     motions it is solved for in practice start at rest, in equilibrium, with derivatives
-    up to the relative degree vanishing (rest-to-rest manoeuvres, Seifried & Blajer 2013,
-    Multibody Syst. Dyn. 29:437–459; Blajer & Kołodziejczyk 2007, Nonlinear Dyn.
-    50:781–791), and then every body of the flat-output parametrization starts with zero
+    up to the relative degree vanishing (rest-to-rest manoeuvres: Seifried & Blajer 2013,
+    Mech. Sci. 4:113–129; Altmann & Heiland 2017, Multibody Syst. Dyn. 40:75–98, on the
+    smoothness a servo problem of high index needs), and then every body of the flat-output parametrization starts with zero
     acceleration and the inputs hold the static load — a solution of S x = b with q̈ = 0,
     which is the one of least acceleration energy. For other consistent starts the
     difference lies in the directions S cannot see; generalized-α at ρ∞ ≤ 0.2 damps the
@@ -317,7 +317,9 @@ def _inconsistent_start(system, conflict, residual, size, t, count=6):
     """Message naming the rows of an inconsistent servo acceleration system."""
     n, weight = system.n, np.abs(conflict) / max(np.abs(conflict).max(), 1e-300)
     order = [i for i in np.argsort(-weight) if weight[i] > 1e-3][:2 * count]
-    rows = [system.constraints.labels[i - n] for i in order if i >= n][:count]
+    servo = set((system.input_rows + n).tolist())
+    rows = [system.constraints.labels[i - n] for i in sorted((i for i in order if i >= n), key=lambda i: i not in servo)]
+    rows = rows[:count]
     coordinates = [system.labels[i] for i in order if i < n][:count]
     return (f"model '{system.name}': inconsistent servo start at t = {t:g} s: the acceleration equations have no "
             f"solution (least-squares residual {residual:.3g}, {residual / max(size, 1e-300):.3g} of the right-hand "

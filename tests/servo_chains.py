@@ -9,7 +9,8 @@ rest-to-rest smoothstep polynomial. Each slider is a short rigid rod
 a point mass.
 
 Closed form (the chain is differentially flat with the output y = ξ_N, the displacement
-of slider N from its initial position; Seifried & Blajer 2013, §3). The equations of
+of slider N from its initial position; Seifried & Blajer 2013, Mech. Sci. 4:113–129;
+the n-car example of Altmann & Heiland 2017, Multibody Syst. Dyn. 40:75–98). The equations of
 motion of the displacements ξ_i, with input u on slider 1,
 
     m_1 ξ̈_1 = u − k_1 (ξ_1 − ξ_2),
