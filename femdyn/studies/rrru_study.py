@@ -22,9 +22,11 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from ..errors import SolverError
 from ..motion import Tabulated
 from ..robots.rrru import RRRUGeometry, rrru
 from .rrru import CircleMotion, circle_motion, servo_robot
+from .rrru_mesh import mesh_adequacy
 
 PAPER = {   # Liu et al. 2018, section 4
     "forward_deviation_x": "up to 8.7e-3 m",
@@ -59,7 +61,13 @@ class StudyConfig(CircleMotion):
         Newton tolerance on the relative dynamic residual (the torques are only as accurate
         as the dynamics are solved; a flexible model's round-off floor is higher).
     n_elements : int
-        ANCF beam elements per flexible link.
+        ANCF beam elements per flexible link (2 is the coarsest that runs the whole circle; see
+        :func:`~femdyn.studies.rrru_mesh.mesh_adequacy` for what each figure needs).
+    formulation : {"index3", "stabilized"}
+        Formulation of the forward run (b) (the servo inverse runs are index 3).
+    max_halvings : int
+        Step halvings a run may use to get past a step whose Newton iteration fails
+        (``Options(on_failure="retry")``); 0 stops at the first failure.
     payload : float
         Point mass on the platform [kg]; 1.6 on the paper's test rig.
     gravity : (3,) tuple
@@ -78,6 +86,8 @@ class StudyConfig(CircleMotion):
     flexible_rho_inf: float = 0.0
     tol_rigid: float = 1e-10
     tol_flexible: float = 1e-8
+    formulation: str = "index3"
+    max_halvings: int = 4
     n_elements: int = 8
     payload: float = 0.0
     gravity: tuple = (0.0, 0.0, -9.81)
@@ -107,26 +117,33 @@ def run_study(config=None, output=None, progress=False):
 
     Raises
     ------
+    StudyStopped
+        A part failed: the parts after it are not run, every output of the parts before
+        it and of its steps computed so far is written (``summary["stopped"]`` says which
+        part stopped, where and why); the exception's ``study`` is what this function
+        would return and its ``results`` the partial Results of the failed part.
     femdyn.SolverError
-        A failed run; its ``results`` keep the steps computed so far.
+        A failure before a part's first step.
     """
     from femdyn.solvers.generalized_alpha import Options, integrate
     from femdyn.solvers.static import static_equilibrium
+    from femdyn.solvers.zero_dynamics import servo_step
     config = config or StudyConfig()
     motion = circle_motion(config)
     t_end = config.duration if config.duration > 0 else motion.end
     summary, clock = {"duration": t_end, "steps": int(round(t_end / config.h))}, time.perf_counter()
+    policy = dict(on_failure="retry" if config.max_halvings else "stop", max_halvings=config.max_halvings)
 
     rigid_system = servo_robot(config, motion).model.assemble()
-    rigid = integrate(rigid_system, t_end, config.h, Options(rho_inf=config.rigid_rho_inf,
-                                                             tol_dynamic=config.tol_rigid, tol_constraint=1e-12),
-                      progress=progress)
+    rigid = _part(summary, "rigid inverse dynamics (a)", lambda: integrate(
+        rigid_system, t_end, config.h, Options(rho_inf=config.rigid_rho_inf, tol_dynamic=config.tol_rigid,
+                                               tol_constraint=1e-12, **policy), progress=progress))
     torques = _torques(rigid)
     summary.update(rigid_torque_min=float(torques.min()), rigid_torque_max=float(torques.max()),
                    rigid_tracking_error=_tracking(rigid, motion).max(), runtime_rigid=time.perf_counter() - clock)
 
-    forward = inverse = None
-    if config.forward:
+    forward = inverse = system = None
+    if config.forward and "stopped" not in summary:
         clock = time.perf_counter()
         robot = rrru(pose=motion.position(motion.start), flexible=True, n_elements=config.n_elements,
                      payload=config.payload, gravity=config.gravity, geometry=config.geometry)
@@ -135,31 +152,38 @@ def run_study(config=None, output=None, progress=False):
             m.torque(f"motor torque {i}", motor, Tabulated(rigid.t, torques[:, i]))
         m.sensor_point("P", robot.platform, robot.centre)
         _shear_sensors(m, robot)
-        system = m.assemble()
-        q0, _ = static_equilibrium(system)
-        forward = integrate(system, t_end, config.h, Options(rho_inf=config.flexible_rho_inf,
-                                                             tol_dynamic=config.tol_flexible), q0=q0, progress=progress)
+        forward_system = m.assemble()
+        q0, _ = static_equilibrium(forward_system)
+        forward = _part(summary, "flexible forward dynamics (b)", lambda: integrate(
+            forward_system, t_end, config.h, Options(rho_inf=config.flexible_rho_inf, tol_dynamic=config.tol_flexible,
+                                                     formulation=config.formulation, **policy),
+            q0=q0, progress=progress))
         deviation = _positions(forward) - _targets(forward, motion)
         summary.update(forward_deviation_x=float(np.abs(deviation[:, 0]).max()),
                        forward_deviation_yz=float(np.abs(deviation[:, 1:]).max()),
-                       forward_tilt_deg=float(np.degrees(_tilt(forward, system)).max()),
+                       forward_tilt_deg=float(np.degrees(_tilt(forward, forward_system)).max()),
                        forward_runtime=time.perf_counter() - clock)
-    if config.inverse:
+    if config.inverse and "stopped" not in summary:
         clock = time.perf_counter()
         robot = servo_robot(config, motion, flexible=True, n_elements=config.n_elements)
         _shear_sensors(robot.model, robot)           # servo_robot has the platform centre "P"
         system = robot.model.assemble()
-        q0, _ = static_equilibrium(system)
-        inverse = integrate(system, t_end, config.h, Options(rho_inf=config.flexible_rho_inf,
-                                                             tol_dynamic=config.tol_flexible, tol_constraint=1e-12),
-                            q0=q0, progress=progress)
+        q0, lam0 = static_equilibrium(system)
+        # the shortest multiple of h that leaves the mesh's fast unstable zeros unamplified (zero_dynamics)
+        h_inverse = servo_step(system, q0, lam0, config.h, config.flexible_rho_inf)
+        inverse = _part(summary, "flexible inverse dynamics (c)", lambda: integrate(
+            system, t_end, h_inverse, Options(rho_inf=config.flexible_rho_inf, tol_dynamic=config.tol_flexible,
+                                              tol_constraint=1e-12, **policy), q0=q0, progress=progress,
+            start=(0.0, lam0)))                      # at rest in equilibrium (see integrate's ``start``)
         flexible_torques = _torques(inverse)
+        rigid_torques = np.column_stack([np.interp(inverse.t, rigid.t, tau) for tau in torques.T])
         cruise = _cruise(inverse.t, motion)
         tilt = np.degrees(_tilt(inverse, system, inverse.q[0]))
         summary.update(
+            inverse_step=h_inverse,
             inverse_tracking_error=_tracking(inverse, motion).max(),
             inverse_torque_min=float(flexible_torques.min()), inverse_torque_max=float(flexible_torques.max()),
-            torque_difference=float(np.abs(flexible_torques - torques[:len(inverse.t)]).max()),
+            torque_difference=float(np.abs(flexible_torques - rigid_torques).max()),
             tilt_start_stop_deg=float(tilt[~cruise].max()), tilt_cruise_deg=float(tilt[cruise].max(initial=0.0)),
             static_tilt_deg=float(np.degrees(_tilt(inverse, system)[0])),
             torque_difference_at_rest=float(np.abs(flexible_torques[0] - torques[0]).max()),
@@ -168,11 +192,49 @@ def run_study(config=None, output=None, progress=False):
             gauge_strain_peaks={name: [float(inverse[name].max()), float(inverse[name].min())]
                                 for name in _gauge_channels(inverse)},
             inverse_runtime=time.perf_counter() - clock)
+    summary["mesh"] = mesh_adequacy(config.n_elements)
     summary["paper"] = PAPER
     if output:
-        _write(output, config, summary, rigid, forward, inverse, system if config.inverse else None)
-    return {"summary": summary, "rigid": rigid, "forward": forward, "inverse": inverse, "paper": PAPER,
-            "system": system if config.inverse else None}
+        _write(output, config, summary, rigid, forward, inverse, system)
+    study = {"summary": summary, "rigid": rigid, "forward": forward, "inverse": inverse, "paper": PAPER,
+             "system": system}
+    if "stopped" in summary:
+        raise StudyStopped(summary["stopped"], study, output)
+    return study
+
+
+class StudyStopped(SolverError):
+    """A part of the study stopped: the parts before it and its steps up to the failure are kept.
+
+    Parameters
+    ----------
+    stopped : dict
+        ``part``, ``t`` (the last time reached [s]) and ``reason`` (the solver's diagnosis).
+    study : dict
+        What :func:`run_study` returns, with the partial results of the part that stopped
+        and ``summary["stopped"]``.
+    output : str or None
+        The folder the outputs were written to.
+    """
+
+    def __init__(self, stopped, study, output=None):
+        written = f"; everything computed so far is written to {output}" if output else ""
+        part = study[{"rigid inverse dynamics (a)": "rigid", "flexible forward dynamics (b)": "forward"}.get(
+            stopped["part"], "inverse")]
+        super().__init__(f"3-RRRU study: {stopped['part']} stopped at t = {stopped['t']:.6g} s{written}. "
+                         f"{stopped['reason']}", part)
+        self.study = study
+
+
+def _part(summary, name, run):
+    """One part's Results; a SolverError leaves its partial Results and ``summary["stopped"]``."""
+    try:
+        return run()
+    except SolverError as err:
+        if err.results is None or not len(err.results.t):
+            raise
+        summary["stopped"] = {"part": name, "t": float(err.results.t[-1]), "reason": str(err)}
+        return err.results
 
 
 HEADLINE = ("rigid_torque_min", "rigid_torque_max", "forward_deviation_x", "forward_deviation_yz",
@@ -351,8 +413,14 @@ def summary_table(summary):
          PAPER["mid_link_deformation"]),
         ("inverse: shear angle", fmt("shear_angle_deg", 1, "°"), PAPER["shear_angle"]),
     ]
-    lines = [f"3-RRRU study over {summary['duration']:.3g} s ({summary['steps']} steps)", "",
-             "| quantity | femdyn | Liu et al. 2018 |", "|---|---|---|"]
+    lines = [f"3-RRRU study over {summary['duration']:.3g} s ({summary['steps']} steps)", ""]
+    if "stopped" in summary:
+        stop = summary["stopped"]
+        lines += [f"**Stopped**: {stop['part']} at t = {stop['t']:.6g} s (the figures of that part cover the steps "
+                  f"up to then; the parts after it were not run). {stop['reason']}", ""]
+    if "mesh" in summary:
+        lines += [f"Mesh: {summary['mesh']}", ""]
+    lines += ["| quantity | femdyn | Liu et al. 2018 |", "|---|---|---|"]
     return "\n".join(lines + [f"| {a} | {b} | {c} |" for a, b, c in rows]) + "\n"
 
 
