@@ -135,7 +135,7 @@ def run_study(config=None, output=None, progress=False):
     policy = dict(on_failure="retry" if config.max_halvings else "stop", max_halvings=config.max_halvings)
 
     rigid_system = servo_robot(config, motion).model.assemble()
-    rigid = _part(summary, "rigid inverse dynamics (a)", lambda: integrate(
+    rigid = _part(summary, "rigid", lambda: integrate(
         rigid_system, t_end, config.h, Options(rho_inf=config.rigid_rho_inf, tol_dynamic=config.tol_rigid,
                                                tol_constraint=1e-12, **policy), progress=progress))
     torques = _torques(rigid)
@@ -154,7 +154,7 @@ def run_study(config=None, output=None, progress=False):
         _shear_sensors(m, robot)
         forward_system = m.assemble()
         q0, _ = static_equilibrium(forward_system)
-        forward = _part(summary, "flexible forward dynamics (b)", lambda: integrate(
+        forward = _part(summary, "forward", lambda: integrate(
             forward_system, t_end, config.h, Options(rho_inf=config.flexible_rho_inf, tol_dynamic=config.tol_flexible,
                                                      formulation=config.formulation, **policy),
             q0=q0, progress=progress))
@@ -171,7 +171,7 @@ def run_study(config=None, output=None, progress=False):
         q0, lam0 = static_equilibrium(system)
         # the shortest multiple of h that leaves the mesh's fast unstable zeros unamplified (zero_dynamics)
         h_inverse = servo_step(system, q0, lam0, config.h, config.flexible_rho_inf)
-        inverse = _part(summary, "flexible inverse dynamics (c)", lambda: integrate(
+        inverse = _part(summary, "inverse", lambda: integrate(
             system, t_end, h_inverse, Options(rho_inf=config.flexible_rho_inf, tol_dynamic=config.tol_flexible,
                                               tol_constraint=1e-12, **policy), q0=q0, progress=progress,
             start=(0.0, lam0)))                      # at rest in equilibrium (see integrate's ``start``)
@@ -209,7 +209,8 @@ class StudyStopped(SolverError):
     Parameters
     ----------
     stopped : dict
-        ``part``, ``t`` (the last time reached [s]) and ``reason`` (the solver's diagnosis).
+        ``part`` (its name), ``key`` ("rigid", "forward" or "inverse"), ``t`` (the last time
+        reached [s]) and ``reason`` (the solver's diagnosis).
     study : dict
         What :func:`run_study` returns, with the partial results of the part that stopped
         and ``summary["stopped"]``.
@@ -219,21 +220,23 @@ class StudyStopped(SolverError):
 
     def __init__(self, stopped, study, output=None):
         written = f"; everything computed so far is written to {output}" if output else ""
-        part = study[{"rigid inverse dynamics (a)": "rigid", "flexible forward dynamics (b)": "forward"}.get(
-            stopped["part"], "inverse")]
         super().__init__(f"3-RRRU study: {stopped['part']} stopped at t = {stopped['t']:.6g} s{written}. "
-                         f"{stopped['reason']}", part)
+                         f"{stopped['reason']}", study[stopped["key"]])
         self.study = study
 
 
-def _part(summary, name, run):
+PARTS = {"rigid": "rigid inverse dynamics (a)", "forward": "flexible forward dynamics (b)",
+         "inverse": "flexible inverse dynamics (c)"}
+
+
+def _part(summary, key, run):
     """One part's Results; a SolverError leaves its partial Results and ``summary["stopped"]``."""
     try:
         return run()
     except SolverError as err:
         if err.results is None or not len(err.results.t):
             raise
-        summary["stopped"] = {"part": name, "t": float(err.results.t[-1]), "reason": str(err)}
+        summary["stopped"] = {"part": PARTS[key], "key": key, "t": float(err.results.t[-1]), "reason": str(err)}
         return err.results
 
 
