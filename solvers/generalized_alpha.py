@@ -788,7 +788,8 @@ def _given_start(system, q, v, t, start, tol):
     r, Q, _, _ = system.residual(q, v, a, lam, t)
     if not _relative(r, Q) <= tol:
         raise SolverError(f"integrate: the given start (accelerations, multipliers) of model '{system.name}' leaves "
-                          f"the relative dynamic residual {_relative(r, Q):.3g} > tol_dynamic = {tol:g} at t = {t:g} s; "
+                          f"the relative dynamic residual {_relative(r, Q):.3g} > tol_dynamic = {tol:g} at "
+                          f"t = {t:g} s; "
                           "give the multipliers of a static equilibrium at that configuration, or no start")
     return a, lam
 

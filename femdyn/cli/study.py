@@ -49,7 +49,8 @@ def add_solver_options(parser, elements=True):
     if elements:
         parser.add_argument("--elements", type=int, help="ANCF beam elements per flexible link (≥ 1; 2 is the "
                                                          "coarsest that runs the whole circle)")
-    parser.add_argument("--rho-inf", type=float, help="generalized-α ρ∞ of the flexible runs, 0 … 0.95 (default 0)")
+    parser.add_argument("--rho-inf", type=float,
+                        help="generalized-α ρ∞ of the flexible runs, 0 … 0.95 (default 0)")
     parser.add_argument("--formulation", choices=["index3", "stabilized"],
                         help="formulation of the flexible forward run (default index3; the inverse runs are index 3)")
     parser.add_argument("--halvings", type=int, help="step halvings a run may use to get past a failed step, 0 … 20 "
@@ -143,7 +144,9 @@ def run(args):
     Parameters
     ----------
     args : argparse.Namespace
-        Parsed arguments: ``name`` ('rrru'), ``config`` (optional TOML changing :class:`~femdyn.studies.rrru_study.StudyConfig`), ``out``, ``quiet`` and the solver options of :func:`solver_options`.
+        Parsed arguments: ``name`` ('rrru'), ``config`` (optional TOML changing
+        :class:`~femdyn.studies.rrru_study.StudyConfig`), ``out``, ``quiet`` and the solver
+        options of :func:`solver_options`.
 
     Returns
     -------
