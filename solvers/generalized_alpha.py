@@ -149,6 +149,7 @@ class Options:
     # for servo inverse dynamics, amplifies an unstable zero (solvers/zero_dynamics.py)
 
 
+START_TOLERANCE = 1e-6     # relative dynamic residual accepted for a start given to integrate
 CONVERGED, STALLED_CONSTRAINTS, STALLED_DYNAMICS, DIVERGED = ("converged", "stalled in the constraints",
                                                                "stalled in the dynamics", "diverged")
 
@@ -654,7 +655,8 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
         ill-conditioned (the inputs reach the outputs only through the decaying entries of
         M⁻¹; 3-RRRU with 16 elements per link turns the 3e-9 N residual of its static
         equilibrium into initial torques 40 N·m off and accelerations of 9e3 m/s²). They
-        must satisfy the equations of motion to ``tol_dynamic``.
+        must satisfy the equations of motion to ``START_TOLERANCE`` (relative; a check against
+        a wrong start, not an accuracy demand: the first step's Newton iteration takes over).
 
     Returns
     -------
@@ -698,7 +700,7 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
     kkt = KKTMatrix(system)
     q, v, a, lam = consistent_state(system, q0, v0, t0, o.max_correction, kkt)
     if start is not None:
-        a, lam = _given_start(system, q, v, t0, start, o.tol_dynamic)
+        a, lam = _given_start(system, q, v, t0, start)
     state = State(t0, q, v, a, a.copy(), lam, initial=True)
     if o.formulation == "index3" and o.rho_inf > 0.95:
         raise SolverError(f"generalized-α: ρ∞ = {o.rho_inf} is (weakly) unstable for the index-3 form; "
@@ -782,13 +784,13 @@ class _March:
         raise error
 
 
-def _given_start(system, q, v, t, start, tol):
-    """The caller's initial (q̈, λ), checked against the equations of motion."""
+def _given_start(system, q, v, t, start):
+    """The caller's initial (q̈, λ), checked against the equations of motion (``START_TOLERANCE``)."""
     a, lam = (np.broadcast_to(np.asarray(x, float), (size,)).copy() for x, size in zip(start, (system.n, system.m)))
     r, Q, _, _ = system.residual(q, v, a, lam, t)
-    if not _relative(r, Q) <= tol:
+    if not _relative(r, Q) <= START_TOLERANCE:
         raise SolverError(f"integrate: the given start (accelerations, multipliers) of model '{system.name}' leaves "
-                          f"the relative dynamic residual {_relative(r, Q):.3g} > tol_dynamic = {tol:g} at "
+                          f"the relative dynamic residual {_relative(r, Q):.3g} > {START_TOLERANCE:g} at "
                           f"t = {t:g} s; "
                           "give the multipliers of a static equilibrium at that configuration, or no start")
     return a, lam
