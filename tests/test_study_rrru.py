@@ -166,3 +166,67 @@ def test_the_command_reports_a_bad_config_in_one_line(tmp_path, capsys):
     path.write_text("speed = 'fast'\n")
     assert main(["study", "rrru", str(path), "-o", str(tmp_path / "x")]) == 2
     assert "speed must be a number" in capsys.readouterr().err
+
+
+def test_a_part_that_stops_keeps_every_result_so_far(tmp_path):
+    """A forward run that cannot converge (a Newton tolerance below its round-off floor, no
+    step halvings) stops the study with StudyStopped; the rigid part's outputs and the
+    forward run's steps are written, and the summary says which part stopped, where and why."""
+    from femdyn.studies.rrru_study import StudyStopped, run_study
+    config = StudyConfig(n_elements=2, duration=0.01, tol_flexible=1e-16, max_halvings=0, paraview_every=0)
+    with pytest.raises(StudyStopped, match=r"flexible forward dynamics \(b\) stopped at t = 0 s") as stop:
+        run_study(config, output=str(tmp_path))
+    summary = stop.value.study["summary"]
+    assert summary["stopped"]["part"] == "flexible forward dynamics (b)" and "rigid_torque_min" in summary
+    assert stop.value.results is stop.value.study["forward"] and stop.value.study["inverse"] is None
+    for name in ("summary.md", "summary.json", "torques.png", "forward.png", "results.npz"):
+        assert (tmp_path / name).exists(), name
+    assert "**Stopped**: flexible forward dynamics (b)" in (tmp_path / "summary.md").read_text()
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["study", "rrru", "--rho-inf", "0.99"], "--rho-inf must be in [0, 0.95]"),
+    (["study", "rrru", "--halvings", "-1"], "--halvings must be in 0 … 20"),
+    (["study", "rrru", "--elements", "0"], "--elements must be ≥ 1"),
+    (["demo", "--rho-inf", "-0.1"], "--rho-inf must be in [0, 0.95]"),
+    (["demo", "--halvings", "21"], "--halvings must be in 0 … 20"),
+    (["demo", "--elements", "0"], "--elements must be ≥ 1"),
+])
+def test_a_bad_solver_option_exits_with_2_naming_it(tmp_path, capsys, argv, message):
+    assert main(argv + ["--out" if argv[0] == "demo" else "-o", str(tmp_path / "x")]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_an_unknown_formulation_is_refused_by_name(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["study", "rrru", "--formulation", "index2"])
+    assert done.value.code == 2 and "--formulation" in capsys.readouterr().err
+
+
+def test_the_solver_options_reach_the_study(tmp_path):
+    """--elements, --rho-inf, --formulation and --halvings override the TOML file's values."""
+    config = tmp_path / "short.toml"
+    config.write_text("duration = 0.005\nn_elements = 8\nparaview_every = 0\ninverse = false\n")
+    out = tmp_path / "study"
+    assert main(["study", "rrru", str(config), "-o", str(out), "--quiet", "--elements", "2", "--rho-inf", "0.3",
+                 "--formulation", "stabilized", "--halvings", "2"]) == 0
+    saved = json.loads((out / "summary.json").read_text())["config"]
+    assert (saved["n_elements"], saved["flexible_rho_inf"], saved["formulation"], saved["max_halvings"]) == \
+        (2, 0.3, "stabilized", 2)
+
+
+def test_a_demo_that_stops_still_writes_its_picture(tmp_path, capsys, monkeypatch):
+    """An inverse run that stops after its first steps (forward run off, a Newton tolerance
+    below the round-off floor reached only at the start): exit code 2 with the part, the
+    time and the command-line hint; the summary table, the outputs and demo.png are there."""
+    import femdyn.studies.rrru_study as study
+
+    def failing(**kwargs):
+        return StudyConfig(**kwargs, forward=False, tol_flexible=1e-16, max_halvings=0, paraview_every=0)
+    monkeypatch.setattr(study, "StudyConfig", failing)
+    assert main(["demo", "--out", str(tmp_path), "--t-end", "0.01", "--elements", "2", "--quiet"]) == 2
+    captured = capsys.readouterr()
+    assert "flexible inverse dynamics (c) stopped at t = " in captured.err and "--halvings" in captured.err
+    assert "**Stopped**: flexible inverse dynamics (c)" in captured.out
+    for name in ("demo.png", "summary.md", "torques.png", "strains.png", "results.npz"):
+        assert (tmp_path / name).exists(), name

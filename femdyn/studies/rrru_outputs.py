@@ -778,7 +778,8 @@ def notes(summary):
         zero = f"{z.get('statement', '').rstrip('.')} ({'; '.join(d for d in details if d)})"
     else:
         zero = "not run"
-    return [f"Inverse method: {summary.get('inverse_method', 'not run')}.", f"Zero dynamics: {zero}."]
+    lines = [f"Inverse method: {summary.get('inverse_method', 'not run')}.", f"Zero dynamics: {zero}."]
+    return lines + ([f"Mesh: {summary['mesh']}"] if summary.get("mesh") else [])
 
 
 def tally(rows):
@@ -843,7 +844,12 @@ def summary_table(summary):
     marks, reasons = _footnotes(rows)
     counts = ", ".join(f"{n} {v}" for v, n in tally(rows).items())
     lines = [f"3-RRRU study over {summary.get('duration', 0):.3g} s ({summary.get('steps', 0)} steps): femdyn beside "
-             "Liu et al. 2018", "", "| quantity | femdyn | Liu et al. 2018 | verdict |", "|---|---|---|---|"]
+             "Liu et al. 2018", ""]
+    if "stopped" in summary:
+        stop = summary["stopped"]
+        lines += [f"**Stopped**: {stop['part']} at t = {stop['t']:.6g} s (the figures of that part cover the steps "
+                  f"up to then; the parts after it were not run). {stop['reason']}", ""]
+    lines += ["| quantity | femdyn | Liu et al. 2018 | verdict |", "|---|---|---|---|"]
     for r in rows:
         mark = f" [{marks[r['id']]}]" if r["id"] in marks else ""
         lines.append(f"| {r['quantity']} | {r['femdyn']} | {r['paper'] or '–'} | {r['verdict']}{mark} |")

@@ -26,10 +26,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import ModelError
+from ..errors import ModelError, SolverError
 from ..motion import Tabulated
 from ..robots.rrru import RRRUGeometry, rrru
 from .rrru import CircleMotion, circle_motion, servo_robot
+from .rrru_mesh import mesh_adequacy
 from .rrru_outputs import PAPER, summary_table, write_outputs  # noqa: F401  (summary_table: re-exported)
 
 
@@ -71,7 +72,13 @@ class StudyConfig(CircleMotion):
         Newton tolerance on the relative dynamic residual (the torques are only as accurate
         as the dynamics are solved; a flexible model's round-off floor is higher).
     n_elements : int
-        ANCF beam elements per flexible link.
+        ANCF beam elements per flexible link (2 is the coarsest that runs the whole circle; see
+        :func:`~femdyn.studies.rrru_mesh.mesh_adequacy` for what each figure needs).
+    formulation : {"index3", "stabilized"}
+        Formulation of the forward runs (the servo inverse runs are index 3).
+    max_halvings : int
+        Step halvings a run may use to get past a step whose Newton iteration fails
+        (``Options(on_failure="retry")``); 0 stops at the first failure.
     payload : float
         Point mass on the platform [kg]; 1.6 on the paper's test rig.
     gravity : (3,) tuple
@@ -90,6 +97,8 @@ class StudyConfig(CircleMotion):
     flexible_rho_inf: float = 0.0
     tol_rigid: float = 1e-10
     tol_flexible: float = 1e-8
+    formulation: str = "index3"
+    max_halvings: int = 4
     inverse_method: str = "stable"
     stable_h: float = 5e-3
     stable_iterations: int = 4
@@ -126,38 +135,45 @@ def run_study(config=None, output=None, progress=False):
 
     Raises
     ------
+    StudyStopped
+        A part failed: the parts after it are not run, every output of the parts before
+        it and of its steps computed so far is written (``summary["stopped"]`` says which
+        part stopped, where and why); the exception's ``study`` is what this function
+        would return and its ``results`` the partial Results of the failed part.
     femdyn.SolverError
-        A failed run; its ``results`` keep the steps computed so far.
+        A failure before a part's first step.
     """
     config = config or StudyConfig()
     motion = circle_motion(config)
     t_end = config.duration if config.duration > 0 else motion.end
     summary, clock = {"duration": t_end, "steps": int(round(t_end / config.h))}, time.perf_counter()
 
-    rigid = _rigid(config, motion, t_end, progress)
+    rigid = _part(summary, "rigid", lambda: _rigid(config, motion, t_end, progress))
     torques = _torques(rigid)
     summary.update(rigid_torque_min=float(torques.min()), rigid_torque_max=float(torques.max()),
                    rigid_tracking_error=_tracking(rigid, motion).max(), runtime_rigid=time.perf_counter() - clock)
 
-    forward = inverse = None
-    if config.forward:
+    forward = inverse = system = None
+    if config.forward and "stopped" not in summary:
         clock = time.perf_counter()
-        forward, system = _forward(config, motion, t_end, rigid.t, torques, progress)
+        forward, system = _part(summary, "forward", lambda: _forward(config, motion, t_end, rigid.t, torques, progress))
         deviation = _positions(forward) - _targets(forward, motion)
         summary.update(forward_deviation_x=float(np.abs(deviation[:, 0]).max()),
                        forward_deviation_yz=float(np.abs(deviation[:, 1:]).max()),
                        forward_tilt_deg=float(np.degrees(_tilt(forward, system)).max()),
                        forward_runtime=time.perf_counter() - clock)
-    if config.inverse:
+    if config.inverse and "stopped" not in summary:
         clock = time.perf_counter()
-        inverse, system, robot, zero = _flexible_inverse(config, motion, t_end, progress)
+        inverse, system, robot, zero = _part(summary, "inverse", lambda: _flexible_inverse(config, motion, t_end,
+                                                                                             progress))
         flexible_torques = _torques(inverse)
         reference = _at(rigid, inverse.t, torques)
         angles, rigid_angles = _angles(inverse), _at(rigid, inverse.t, _angles(rigid))
         cruise = _cruise(inverse.t, motion)
         tilt = np.degrees(_tilt(inverse, system, inverse.q[0]))
         summary.update(
-            inverse_method=config.inverse_method, zero_dynamics=zero,
+            inverse_method=config.inverse_method,
+            inverse_step=float(inverse.t[1] - inverse.t[0]) if len(inverse.t) > 1 else config.h,
             inverse_tracking_error=_tracking(inverse, motion).max(),
             inverse_torque_min=float(flexible_torques.min()), inverse_torque_max=float(flexible_torques.max()),
             inverse_torque_extreme_limb={i + 1: float(flexible_torques[np.argmax(np.abs(flexible_torques[:, i])), i])
@@ -174,20 +190,67 @@ def run_study(config=None, output=None, progress=False):
             gauge_strain_peaks={name: [float(inverse[name].max()), float(inverse[name].min())]
                                 for name in _gauge_channels(inverse)},
             inverse_runtime=time.perf_counter() - clock)
+        if zero is not None:
+            summary["zero_dynamics"] = zero
         if "stable_inverse" in inverse.meta:
             summary["inverse_dynamics_residual"] = inverse.meta["stable_inverse"]["unresolved_inertia"]
             summary["inverse_input_change"] = inverse.meta["stable_inverse"]["input_change"]
-        if config.forward and config.validate_inverse:
+        if config.forward and config.validate_inverse and "stopped" not in summary:
             replay, _ = _forward(config, motion, t_end, inverse.t, flexible_torques, progress, inverse.q[0])
             summary["forward_inverse_deviation"] = float(np.linalg.norm(
                 _positions(replay) - _targets(replay, motion), axis=1).max())
             summary["forward_rigid_deviation"] = float(np.linalg.norm(
                 _positions(forward) - _targets(forward, motion), axis=1).max())
+    summary["mesh"] = mesh_adequacy(config.n_elements)
     summary["paper"] = PAPER
+    system = system if inverse is not None else None
     if output:
-        write_outputs(output, config, summary, rigid, forward, inverse, system if config.inverse else None)
-    return {"summary": summary, "rigid": rigid, "forward": forward, "inverse": inverse, "paper": PAPER,
-            "system": system if config.inverse else None}
+        write_outputs(output, config, summary, rigid, forward, inverse, system)
+    study = {"summary": summary, "rigid": rigid, "forward": forward, "inverse": inverse, "paper": PAPER,
+             "system": system}
+    if "stopped" in summary:
+        raise StudyStopped(summary["stopped"], study, output)
+    return study
+
+
+class StudyStopped(SolverError):
+    """A part of the study stopped: the parts before it and its steps up to the failure are kept.
+
+    Parameters
+    ----------
+    stopped : dict
+        ``part`` (its name), ``key`` ("rigid", "forward" or "inverse"), ``t`` (the last time
+        reached [s]) and ``reason`` (the solver's diagnosis).
+    study : dict
+        What :func:`run_study` returns, with the partial results of the part that stopped
+        and ``summary["stopped"]``.
+    output : str or None
+        The folder the outputs were written to.
+    """
+
+    def __init__(self, stopped, study, output=None):
+        written = f"; everything computed so far is written to {output}" if output else ""
+        super().__init__(f"3-RRRU study: {stopped['part']} stopped at t = {stopped['t']:.6g} s{written}. "
+                         f"{stopped['reason']}", study[stopped["key"]])
+        self.study = study
+
+
+PARTS = {"rigid": "rigid inverse dynamics (a)", "forward": "flexible forward dynamics (b)",
+         "inverse": "flexible inverse dynamics (c)"}
+
+
+def _part(summary, key, run):
+    """One part's result; a SolverError with steps computed leaves its partial Results (with the
+    System and, for the inverse, the robot and no zero-dynamics summary) and ``summary["stopped"]``."""
+    try:
+        return run()
+    except SolverError as err:
+        results = getattr(err, "results", None)
+        if results is None or not len(results.t):
+            raise
+        summary["stopped"] = {"part": PARTS[key], "key": key, "t": float(results.t[-1]), "reason": str(err)}
+        partial = getattr(err, "partial", None)
+        return results if partial is None else partial
 
 
 HEADLINE = ("rigid_torque_min", "rigid_torque_max", "forward_deviation_x", "forward_deviation_yz",
@@ -258,8 +321,14 @@ def sweep_case(config, output):
 def _rigid(config, motion, t_end, progress=False):
     """The rigid robot's inverse dynamics: servo constraints on the platform centre."""
     from femdyn.solvers.generalized_alpha import Options, integrate
-    options = Options(rho_inf=config.rigid_rho_inf, tol_dynamic=config.tol_rigid, tol_constraint=1e-12)
+    options = Options(rho_inf=config.rigid_rho_inf, tol_dynamic=config.tol_rigid, tol_constraint=1e-12,
+                      **_policy(config))
     return integrate(servo_robot(config, motion).model.assemble(), t_end, config.h, options, progress=progress)
+
+
+def _policy(config):
+    """The failure policy of every run: retry with halved steps up to ``max_halvings`` times."""
+    return dict(on_failure="retry" if config.max_halvings else "stop", max_halvings=config.max_halvings)
 
 
 def _forward(config, motion, t_end, t, torques, progress, start=None):
@@ -277,8 +346,19 @@ def _forward(config, motion, t_end, t, torques, progress, start=None):
     _shear_sensors(m, robot)
     system = m.assemble()
     q0, _ = static_equilibrium(system, q0=start)
-    options = Options(rho_inf=config.flexible_rho_inf, tol_dynamic=config.tol_flexible)
-    return integrate(system, t_end, config.h, options, q0=q0, progress=progress), system
+    options = Options(rho_inf=config.flexible_rho_inf, tol_dynamic=config.tol_flexible,
+                      formulation=config.formulation, **_policy(config))
+    return _keep_system(lambda: integrate(system, t_end, config.h, options, q0=q0, progress=progress), system)
+
+
+def _keep_system(run, *rest):
+    """(run(), *rest); a SolverError carries the same tuple with its partial Results as ``partial``."""
+    try:
+        return (run(), *rest)
+    except SolverError as err:
+        if getattr(err, "results", None) is not None:
+            err.partial = (err.results, *rest)
+        raise
 
 
 def _flexible_inverse(config, motion, t_end, progress):
@@ -288,6 +368,7 @@ def _flexible_inverse(config, motion, t_end, progress):
     from femdyn.solvers.inversion import zero_dynamics
     from femdyn.solvers.stable_inverse import StableInverseOptions, stable_causal_inverse
     from femdyn.solvers.static import static_equilibrium
+    from femdyn.solvers.zero_dynamics import servo_step
     if config.inverse_method not in ("stable", "causal"):
         raise ModelError(f"3-RRRU study: inverse_method must be 'stable' or 'causal', got {config.inverse_method!r}")
     robot = servo_robot(config, motion, flexible=True, n_elements=config.n_elements)
@@ -296,11 +377,17 @@ def _flexible_inverse(config, motion, t_end, progress):
     if config.inverse_method == "stable":
         options = StableInverseOptions(config.stable_iterations, config.stable_window, config.stable_elastic_window,
                                        rest_after=t_end >= motion.end)
-        results = stable_causal_inverse(system, t_end, config.stable_h, options, progress=progress)
+        results, *_ = _keep_system(lambda: stable_causal_inverse(system, t_end, config.stable_h, options,
+                                                                 progress=progress), system, robot, None)
     else:
-        q0, _ = static_equilibrium(system)
-        options = Options(rho_inf=config.flexible_rho_inf, tol_dynamic=config.tol_flexible, tol_constraint=1e-12)
-        results = integrate(system, t_end, config.h, options, q0=q0, progress=progress)
+        q0, lam0 = static_equilibrium(system)
+        # the shortest multiple of h that leaves the mesh's fast unstable zeros unamplified (zero_dynamics)
+        h_inverse = servo_step(system, q0, lam0, config.h, config.flexible_rho_inf)
+        options = Options(rho_inf=config.flexible_rho_inf, tol_dynamic=config.tol_flexible, tol_constraint=1e-12,
+                          **_policy(config))
+        results, *_ = _keep_system(lambda: integrate(system, t_end, h_inverse, options, q0=q0, progress=progress,
+                                                     start=(0.0, lam0)),     # at rest in equilibrium
+                                   system, robot, None)
     samples = np.unique(np.linspace(0, len(results.t) - 1, max(1, config.zero_dynamics_samples)).astype(int))
     zero = _zero_summary([(results.t[k], zero_dynamics(system, results.q[k], results.lam[k])) for k in samples],
                          config.h)
