@@ -4,7 +4,8 @@ Build a :class:`Model`, ``assemble()`` it into a :class:`System`, and solve with
 :mod:`femdyn.solvers` (static equilibrium, generalized-α). SI units throughout.
 """
 from .errors import (ConstraintError, ConvergenceError, FemdynError, FemdynWarning, ModelError, NonFiniteError,
-                     PhysicalConsistencyWarning, SingularMatrixError, SolverError, StepSizeWarning, UnitsWarning)
+                     PhysicalConsistencyWarning, ServoWarning, SingularMatrixError, SolverError, StepSizeWarning,
+                     UnitsWarning)
 from .model import Model, System
 from .results import Results, load
 
@@ -13,5 +14,5 @@ from .motion.timefunctions import Constant, Polynomial, Sine, SmoothStep, TimeFu
 __all__ = ["Model", "System", "Results", "load", "FemdynError", "ModelError", "ConstraintError", "SolverError",
            "ConvergenceError", "SingularMatrixError", "TimeFunction", "Constant", "Polynomial", "Sine",
            "SmoothStep", "NonFiniteError", "FemdynWarning", "UnitsWarning", "StepSizeWarning",
-           "PhysicalConsistencyWarning"]
+           "PhysicalConsistencyWarning", "ServoWarning"]
 __version__ = "0.1.0"

@@ -89,3 +89,9 @@ class StepSizeWarning(FemdynWarning):
 class PhysicalConsistencyWarning(FemdynWarning):
     """Mass properties no rigid body can have (zero mass, inertia violating positivity or
     the triangle inequality), accepted because the caller asked for ``strict=False``."""
+
+
+class ServoWarning(FemdynWarning):
+    """Servo-constraint inverse dynamics with settings its realization does not suit: a
+    non-collocated servo (an actuator reaching its prescribed output only through other
+    bodies or compliant elements) integrated with too little numerical damping."""

@@ -36,6 +36,7 @@ from .blocks import TangentValues
 from .initial import consistent_state
 from .kkt import ACCEPT, KKTMatrix
 from .step_size import check_step_size
+from .zero_dynamics import check_servo_step, servo_failure_note
 
 
 @dataclass
@@ -144,9 +145,11 @@ class Options:
     on_failure: str = "stop"        # or "retry": reject the step, cover it by two half steps (recursively)
     max_halvings: int = 4           # deepest "retry" bisection (h / 2⁴ at the least)
     corrector: object = None        # consulted within Newton (see NewtonStep.solve), e.g. a rigid-body correction
-    step_check: bool = True         # warn when h cannot resolve the shortest period (solvers/step_size.py)
+    step_check: bool = True         # warn when h cannot resolve the shortest period (solvers/step_size.py) or,
+    # for servo inverse dynamics, amplifies an unstable zero (solvers/zero_dynamics.py)
 
 
+START_TOLERANCE = 1e-6     # relative dynamic residual accepted for a start given to integrate
 CONVERGED, STALLED_CONSTRAINTS, STALLED_DYNAMICS, DIVERGED = ("converged", "stalled in the constraints",
                                                                "stalled in the dynamics", "diverged")
 
@@ -608,7 +611,7 @@ STEPPERS = {"index3": NewtonStep, "stabilized": StabilizedStep}
 
 
 def integrate(system, t_end, h, options=None, output=None, progress=False, q0=None, v0=None, t0=0.0,
-              record_every=1):
+              record_every=1, start=None):
     """Simulate a model from ``t0`` to ``t_end`` with generalized-α and a fixed step.
 
     The run starts from a consistent initial state
@@ -619,7 +622,10 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
     ends the run with the diagnosis; "retry" rejects the step and covers its interval by
     two half steps, recursively up to ``options.max_halvings`` times, and takes the next
     step at the user's h again. Every rejection and every correction is logged in
-    ``Results.events`` and counted in the ``corrections`` column.
+    ``Results.events`` and counted in the ``corrections`` column. A servo inverse run is
+    checked at its start for unstable zeros the step amplifies
+    (:func:`~femdyn.solvers.zero_dynamics.check_servo_step`, a StepSizeWarning), and its
+    failure's diagnosis says what its zero dynamics were at the last converged state.
 
     Parameters
     ----------
@@ -641,6 +647,16 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
         Initial time [s].
     record_every : int, optional
         Record every k-th step.
+    start : (a, λ) tuple of ndarray, optional
+        Initial accelerations and multipliers to use instead of the solution of the
+        acceleration-level equations, e.g. ``(0, λ_static)`` for a run starting at rest from a
+        static equilibrium. A servo inverse with flexible parts between its actuators and its
+        prescribed outputs needs this on a fine mesh: its acceleration-level equations are
+        ill-conditioned (the inputs reach the outputs only through the decaying entries of
+        M⁻¹; 3-RRRU with 16 elements per link turns the 3e-9 N residual of its static
+        equilibrium into initial torques 40 N·m off and accelerations of 9e3 m/s²). They
+        must satisfy the equations of motion to ``START_TOLERANCE`` (relative; a check against
+        a wrong start, not an accuracy demand: the first step's Newton iteration takes over).
 
     Returns
     -------
@@ -683,6 +699,8 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
     params = Parameters.from_rho(o.rho_inf)
     kkt = KKTMatrix(system)
     q, v, a, lam = consistent_state(system, q0, v0, t0, o.max_correction, kkt)
+    if start is not None:
+        a, lam = _given_start(system, q, v, t0, start)
     state = State(t0, q, v, a, a.copy(), lam, initial=True)
     if o.formulation == "index3" and o.rho_inf > 0.95:
         raise SolverError(f"generalized-α: ρ∞ = {o.rho_inf} is (weakly) unstable for the index-3 form; "
@@ -693,7 +711,7 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
     if o.formulation not in STEPPERS:
         raise SolverError(f"generalized-α: unknown formulation '{o.formulation}'; choose one of {list(STEPPERS)}")
     check_step_size(system, q, lam, h, o.rho_inf, t0, o.step_check, kkt)
-    march = _March(system, params, o)
+    march = _March(system, params, o, check_servo_step(system, q, lam, h, o.rho_inf, t0, o.step_check))
     writer = ResultsWriter(system, output, solver={"method": "generalized-alpha", "h": h,
                                                    **_plain(asdict(o)), **asdict(params)})
     writer.record(t0, q, v, a, lam, _stats(system, state, 0, 0, _initial_residuals(system, state), 0))
@@ -735,8 +753,9 @@ class _Step:
 class _March:
     """Takes the user's steps, applying the failure policy; one Newton stepper per step size."""
 
-    def __init__(self, system, params, options):
+    def __init__(self, system, params, options, warning=""):
         self.system, self.params, self.o = system, params, options
+        self.warning = warning          # what the start-of-run checks found, for a failure's diagnosis
         self.steppers = {}
 
     def stepper(self, h):
@@ -758,9 +777,23 @@ class _March:
             return _Step(second.state, history + first.history + second.history,
                          out.factorizations + first.factorizations + second.factorizations,
                          events + first.events + second.events)
-        error = ConvergenceError(out.diagnosis)
+        note = servo_failure_note(self.system, state, h, self.o.rho_inf) if self.system.servo else ""
+        error = ConvergenceError(out.diagnosis + note + (f" The run was warned at its start: {self.warning}"
+                                                         if self.warning else ""))
         error.history = history            # the failed step's Newton iterations go into the results too
         raise error
+
+
+def _given_start(system, q, v, t, start):
+    """The caller's initial (q̈, λ), checked against the equations of motion (``START_TOLERANCE``)."""
+    a, lam = (np.broadcast_to(np.asarray(x, float), (size,)).copy() for x, size in zip(start, (system.n, system.m)))
+    r, Q, _, _ = system.residual(q, v, a, lam, t)
+    if not _relative(r, Q) <= START_TOLERANCE:
+        raise SolverError(f"integrate: the given start (accelerations, multipliers) of model '{system.name}' leaves "
+                          f"the relative dynamic residual {_relative(r, Q):.3g} > {START_TOLERANCE:g} at "
+                          f"t = {t:g} s; "
+                          "give the multipliers of a static equilibrium at that configuration, or no start")
+    return a, lam
 
 
 def _plain(options):

@@ -4,7 +4,11 @@
    (plus identity weight for massless coordinates) that satisfies Φ(q, t₀) = 0, by Newton
    on the optimality system [[W, Φ_qᵀ], [Φ_q, 0]].
 2. Velocities: the minimal-change projection onto Φ_q v = −Φ_t.
-3. Accelerations and multipliers: [[M, Φ_qᵀ], [Φ_q, 0]] [q̈; λ] = [Q; γ].
+3. Accelerations and multipliers: [[M, Φ_qᵀ], [Φ_q, 0]] [q̈; λ] = [Q; γ]. For a
+   non-collocated servo (inverse dynamics of relative degree > 2, see
+   :mod:`femdyn.solvers.servo`) that matrix is singular by structure; its equations are
+   then solved in the least-squares sense for the solution of least acceleration energy
+   (:func:`servo_least_squares`), and an inconsistent start is refused by name.
 
 A guess farther than ``max_correction`` (m, in any coordinate) from a consistent
 configuration is reported as an inconsistent model rather than silently moved.
@@ -16,6 +20,11 @@ from femdyn.model.checks import check_finite_state
 
 from .blocks import TangentValues
 from .kkt import KKTMatrix
+from .servo import servo_realization
+
+RANK = 1e-10          # singular values of the equilibrated singular servo matrix below RANK·σ_max are zero
+CONSISTENT = 1e-8     # relative least-squares residual accepted as round-off (servo_least_squares)
+ABSOLUTE = 1e-12      # its absolute floor (equilibrated units) for right-hand sides at round-off themselves
 
 
 def projection_diagonal(system, q):
@@ -150,7 +159,9 @@ def accelerations_and_multipliers(system, q, v, t=0.0, kkt=None):
 
     γ = −(Φ_q q̇)_q q̇ − 2Φ_qt q̇ − Φ_tt are the acceleration terms of the constraints; the
     constraint forces on the coordinates are −Φ_qᵀλ. With servo constraints the actuator
-    inputs take the place of λ (upper-right block Gᵀ).
+    inputs take the place of λ (upper-right block Gᵀ); when the matrix is singular because
+    the servo is non-collocated (:func:`~femdyn.solvers.servo.servo_realization`), the
+    solution of least acceleration energy is taken (:func:`servo_least_squares`).
 
     Parameters
     ----------
@@ -175,16 +186,149 @@ def accelerations_and_multipliers(system, q, v, t=0.0, kkt=None):
     Raises
     ------
     SingularMatrixError
-        If the matrix is singular (redundant constraints, massless free motions).
+        If the matrix is singular (redundant constraints, massless free motions) for
+        another reason than a non-collocated servo.
+    ConstraintError
+        If a non-collocated servo's acceleration equations have no solution (an
+        inconsistent start; the message names the rows).
     """
     c = system.constraints
     kkt = kkt or KKTMatrix(system)
     r, Q, _, jac = system.residual(q, v, None, np.zeros(system.m), t)
     _, gamma = c.acceleration_terms(q, v, t)
     transpose = system.force_transpose_values(q, jac) if system.servo else None
-    x = _solve(kkt, TangentValues(system.mass_values(q), jac, transpose=transpose), np.concatenate([-r, gamma]), q, t,
-               "initial accelerations")
+    values, rhs = TangentValues(system.mass_values(q), jac, transpose=transpose), np.concatenate([-r, gamma])
+    try:
+        x = _solve(kkt, values, rhs, q, t, "initial accelerations")
+    except SingularMatrixError:
+        if not _noncollocated(system, q, t):
+            raise
+        x = servo_least_squares(system, kkt.assemble(values).toarray(), rhs, q, t)
     return x[:system.n], x[system.n:]
+
+
+def _noncollocated(system, q, t):
+    """Whether a singular acceleration matrix is that of a non-collocated servo (P singular)."""
+    if not system.input_rows.size:
+        return False
+    try:
+        realization = servo_realization(system, q, t)
+    except SingularMatrixError:
+        return False
+    return realization is not None and not realization.collocated
+
+
+def servo_least_squares(system, S, rhs, q, t=0.0, tol=CONSISTENT):
+    """The mass-weighted minimum-norm solution of a singular servo acceleration system.
+
+    For a non-collocated servo (relative degree > 2) the acceleration matrix
+    S = [[M, Gᵀ], [Φ_q, 0]] of :func:`accelerations_and_multipliers` is singular by
+    structure: an input and the acceleration of the body it drives appear in one equation
+    only (the decoupling matrix P of :mod:`femdyn.solvers.servo` is singular). Among all
+    solutions of S [q̈; λ] = b this returns the one of least acceleration energy
+    ½ q̈ᵀ(M + D)q̈ (D the weight of the massless coordinates, :func:`projection_diagonal`):
+    the minimum-norm solution in the metric of the mass. Why this one: a non-collocated
+    inverse problem is well posed only from a state its prescribed motion implies; the
+    motions it is solved for in practice start at rest, in equilibrium, with derivatives
+    up to the relative degree vanishing (rest-to-rest manoeuvres: Seifried & Blajer 2013,
+    Mech. Sci. 4:113–129; Altmann & Heiland 2017, Multibody Syst. Dyn. 40:75–98, on the
+    smoothness a servo problem of high index needs), and then every body of the flat-output parametrization starts with zero
+    acceleration and the inputs hold the static load — a solution of S x = b with q̈ = 0,
+    which is the one of least acceleration energy. For other consistent starts the
+    difference lies in the directions S cannot see; generalized-α at ρ∞ ≤ 0.2 damps the
+    transient it makes.
+
+    The system must be consistent: its least-squares residual, equilibrated as the KKT
+    factorization is (Ruiz 2001), may not exceed ``tol`` of the right-hand side (or of
+    the matrix times the solution); otherwise the prescribed motion asks at t for an
+    acceleration that no input can give, and the rows in conflict are named.
+
+    Parameters
+    ----------
+    system : System
+        The assembled servo model.
+    S : (n + m, n + m) ndarray
+        The dense acceleration matrix [[M, Gᵀ], [Φ_q, 0]].
+    rhs : (n + m,) ndarray
+        Its right-hand side [Q − Φ_qᵀ·0; γ] (N per unit of q; m/s² for the rows).
+    q : (n,) ndarray
+        Coordinates (m), for the mass weight.
+    t : float, optional
+        Time, s (for the message).
+    tol : float, optional
+        Relative least-squares residual accepted as round-off.
+
+    Returns
+    -------
+    (n + m,) ndarray
+        [q̈; λ] with the actuator inputs (N or N·m) in the servo rows of λ.
+
+    Raises
+    ------
+    ConstraintError
+        If the system is inconsistent; the message names the constraint rows and the
+        coordinates whose equations conflict.
+
+    Examples
+    --------
+    Two sliders joined by a spring, a force on the first, the second prescribed along a
+    quintic smoothstep (relative degree 4): the start at rest is found (zero accelerations,
+    zero input) where the acceleration matrix is singular.
+
+    >>> import numpy as np, femdyn
+    >>> m = femdyn.Model("chain", gravity=(0, 0, 0))
+    >>> a = m.rigid_beam("a", m.point("A1", (-1.0, 0, 0)), m.point("A2", (-0.9, 0, 0)), mass=1.0)
+    >>> b = m.rigid_beam("b", m.point("B1", (0.0, 0, 0)), m.point("B2", (0.1, 0, 0)), mass=1.0)
+    >>> _ = m.prismatic("guide a", "ground", a, (-1.0, 0, 0), (1, 0, 0))
+    >>> _ = m.prismatic("guide b", "ground", b, (0.0, 0, 0), (1, 0, 0))
+    >>> _ = m.spring("spring", a, (-0.9, 0, 0), b, (0.0, 0, 0), stiffness=100.0)
+    >>> _ = m.actuator("push", "guide a")
+    >>> _ = m.servo("out", b, (0, 0, 0), [femdyn.SmoothStep(0.0, 1.0, 0.0, 0.1)], [(1, 0, 0)])
+    >>> system = m.assemble()
+    >>> q, v, acc, lam = consistent_state(system)
+    >>> bool(np.allclose(acc, 0.0) and np.allclose(lam, 0.0))
+    True
+    """
+    n = system.n
+    d = _equilibration(S)
+    U, s, Vt = np.linalg.svd(d[:, None] * S * d[None, :])
+    rank = int(np.sum(s > RANK * s[0])) if s.size and s[0] > 0 else 0
+    b = d * rhs
+    coefficients = U[:, :rank].T @ b
+    y = Vt[:rank].T @ (coefficients / s[:rank])
+    residual = np.linalg.norm(b - U[:, :rank] @ coefficients)
+    if residual > tol * max(np.linalg.norm(b), s[0] * np.linalg.norm(y)) + ABSOLUTE:
+        raise ConstraintError(_inconsistent_start(system, U[:, rank:] @ (U[:, rank:].T @ b), residual,
+                                                  np.linalg.norm(b), t))
+    null = d[:, None] * Vt[rank:].T          # solutions x + null·z, in the original units
+    x = d * y
+    L = np.linalg.cholesky(system.mass(q).toarray() + np.diag(projection_diagonal(system, q)))
+    z = np.linalg.lstsq(L.T @ null[:n], -L.T @ x[:n], rcond=None)[0]
+    return x + null @ z
+
+
+def _equilibration(S):
+    """d = 1/√(largest |entry| of each row and column) of a dense matrix (1 for empty ones)."""
+    largest = np.maximum(np.abs(S).max(axis=0), np.abs(S).max(axis=1))
+    return 1.0 / np.sqrt(np.where(largest > 0, largest, 1.0))
+
+
+def _inconsistent_start(system, conflict, residual, size, t, count=6):
+    """Message naming the rows of an inconsistent servo acceleration system."""
+    n, weight = system.n, np.abs(conflict) / max(np.abs(conflict).max(), 1e-300)
+    order = [i for i in np.argsort(-weight) if weight[i] > 1e-3][:2 * count]
+    servo = set((system.input_rows + n).tolist())
+    rows = [system.constraints.labels[i - n] for i in sorted((i for i in order if i >= n), key=lambda i: i not in servo)]
+    rows = rows[:count]
+    coordinates = [system.labels[i] for i in order if i < n][:count]
+    return (f"model '{system.name}': inconsistent servo start at t = {t:g} s: the acceleration equations have no "
+            f"solution (least-squares residual {residual:.3g}, {residual / max(size, 1e-300):.3g} of the right-hand "
+            f"side); the conflict is between the constraint rows {rows} and the equations of motion of "
+            f"{coordinates}. An actuator reaches these prescribed outputs only through other bodies or compliant "
+            "elements (relative degree > 2), so at the start their acceleration is fixed by the forces, not by the "
+            "inputs. Start the prescribed motion at rest in a configuration that matches it (springs and gravity in "
+            "equilibrium), with its derivatives up to the relative degree vanishing at the start (a smoothstep "
+            "polynomial of degree 2r + 1 for relative degree r), or start from the state the motion implies")
 
 
 def check_redundancy(system, q, t=0.0, dense_limit=1000):
@@ -253,9 +397,10 @@ def consistent_state(system, q=None, v=None, t=0.0, max_correction=1e-3, kkt=Non
     NonFiniteError
         A NaN or infinite entry in ``q`` or ``v`` (named by node and component).
     ConstraintError
-        Unsatisfiable or redundant constraints, or a guess farther than ``max_correction``.
+        Unsatisfiable or redundant constraints, a guess farther than ``max_correction``,
+        or an inconsistent start of a non-collocated servo.
     SingularMatrixError
-        Singular projection or acceleration matrix.
+        Singular projection or acceleration matrix (other than a non-collocated servo's).
 
     Examples
     --------

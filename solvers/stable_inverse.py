@@ -213,12 +213,12 @@ def stable_causal_inverse(system, t_end, h, options=None, q0=None, output=None, 
     if progress:
         from tqdm import tqdm
         sweeps = tqdm(sweeps, desc="stable inverse", unit="approximation")
-    previous = kinematic = None
+    previous = kinematic = path = inputs = None
     for sweep in sweeps:
         last = sweep == options.iterations
         writer = _writer(system, output, h, options) if last else None
-        path, inputs, newton = _sweep(system, t, v, a, q, lam, options, writer)
-        q, lam = path[0], inputs[0]
+        path, inputs, newton = _sweep(system, t, v, a, (q, lam), None if path is None else (path, inputs), options,
+                                      writer)
         if kinematic is None:
             kinematic = path
             v_kin, a_kin = rate_limited_derivatives(t, path, options.window, rest_after=options.rest_after)
@@ -241,46 +241,59 @@ def _writer(system, folder, h, options):
     return ResultsWriter(system, folder, solver={"method": "stable causal inverse", "h": h, **asdict(options)})
 
 
-def _sweep(system, t, v, a, q, lam, options, writer):
-    """Solve every sample of the path for the given rates; returns coordinates, multipliers and
-    Newton iteration counts (recording each sample when a writer is given)."""
+def _sweep(system, t, v, a, rest, previous, options, writer):
+    """Solve every sample of the path for the given rates, each from the previous approximation's
+    sample (path, multipliers) or, in the first, from the rest state (q, λ) extrapolated along
+    the path; returns coordinates, multipliers and Newton iteration counts (recording each
+    sample when a writer is given)."""
     kkt = KKTMatrix(system)
     path, inputs, newton = np.empty((len(t), system.n)), np.empty((len(t), system.m)), np.zeros(len(t), int)
     for k, tk in enumerate(t):
-        guess = q if k < 2 else 2 * path[k - 1] - path[k - 2]        # linear extrapolation of the path
+        if previous is not None:
+            q, lam = previous[0][k], previous[1][k]
+        elif k < 2:
+            q, lam = (rest[0], rest[1]) if k == 0 else (path[0], inputs[0])
+        else:
+            q, lam = 2 * path[k - 1] - path[k - 2], inputs[k - 1]
         try:
-            q, lam, newton[k] = _sample(system, kkt, guess, lam, v[k], a[k], tk, options)
+            path[k], inputs[k], newton[k] = _sample(system, kkt, q, lam, v[k], a[k], tk, options)
         except ConvergenceError as err:
             if writer is not None:
                 err.results = writer.close(f"failed at t = {tk:.6g} s: {err}")
             raise
-        path[k], inputs[k] = q, lam
         if writer is not None:
             stats = np.zeros(len(STEP_COLUMNS))
             stats[0] = newton[k]
-            writer.record(tk, q, v[k], a[k], lam, stats)
+            writer.record(tk, path[k], v[k], a[k], inputs[k], stats)
     return path, inputs, newton
 
 
 def _sample(system, kkt, q, lam, v, a, t, options):
-    """Newton on M a + Gᵀλ − Q(q, v, t) = 0, Φ(q, t) = 0 for (q, λ) at one sample, rates given."""
+    """Newton on M a + Gᵀλ − Q(q, v, t) = 0, Φ(q, t) = 0 for (q, λ) at one sample, rates given;
+    the tangent is factorized again only when the residual falls by less than ten times (chord
+    iterations in between)."""
     q, lam = q.copy(), lam.copy()
-    for iteration in range(1, options.max_newton + 1):
+    last = np.inf
+    for iteration in range(options.max_newton + 1):
         r, Q, phi, jac = system.residual(q, v, a, lam, t)
-        scale = max(1.0, np.abs(Q).max(), np.abs(r + Q).max())
-        k_vals, _ = system.tangent_values(q, v, t)
-        md = system.mass_derivative_values(q, a) if len(system.md_rows) else np.zeros(0)
-        transpose = system.force_transpose_values(q, jac)
-        values = TangentValues(system.mass_values(q), jac, stiffness=k_vals, mass_derivative=md,
-                               hessian=system.hessian_values(q, lam), weights=(0.0, 0.0, 1.0), transpose=transpose)
-        kkt.factorize(kkt.assemble(values), q, t)
+        size = np.abs(r).max()
+        if size <= options.tol * max(1.0, np.abs(Q).max()) and np.abs(phi).max() <= options.tol:
+            return q, lam, iteration
+        if iteration == options.max_newton:
+            break
+        if iteration == 0 or size > 0.1 * last:
+            k_vals, _ = system.tangent_values(q, v, t)
+            md = system.mass_derivative_values(q, a) if len(system.md_rows) else np.zeros(0)
+            values = TangentValues(system.mass_values(q), jac, stiffness=k_vals, mass_derivative=md,
+                                   hessian=system.hessian_values(q, lam), weights=(0.0, 0.0, 1.0),
+                                   transpose=system.force_transpose_values(q, jac))
+            kkt.factorize(kkt.assemble(values), q, t)
+        last = size
         dx = kkt.solve(np.concatenate([-r, -phi]))
         q += dx[:system.n]
         lam += dx[system.n:]
-        if np.abs(r).max() <= options.tol * scale and np.abs(phi).max() <= options.tol:
-            return q, lam, iteration
         if np.abs(dx[:system.n]).max() <= 1e-13 * max(1.0, np.abs(q).max()) and np.abs(phi).max() <= options.tol:
-            return q, lam, iteration      # the correction is at round-off
+            return q, lam, iteration + 1      # the correction is at round-off
     worst = np.argsort(-np.abs(r))[:4]
     raise ConvergenceError(f"stable inverse at t = {t:.6g} s: Newton did not converge in {options.max_newton} "
                            f"iterations (largest residuals at {[system.labels[i] for i in worst]}); use a smaller "

@@ -33,6 +33,7 @@ from femdyn.errors import StepSizeWarning
 from .blocks import TangentValues
 from .kkt import KKTMatrix
 from .modal import tangent_stiffness
+from .servo import check_servo_settings
 
 NYQUIST_FRACTION = 0.5      # warn when h > T_min / 2: fewer than two steps per period
 UNDAMPED_RHO = 0.95         # ρ∞ from which unresolved modes are not damped out (see module doc)
@@ -100,7 +101,9 @@ def check_step_size(system, q, lam, h, rho_inf, t=0.0, enabled=True, kkt=None):
     """Warn (StepSizeWarning) when ``h`` exceeds ``NYQUIST_FRACTION`` of the shortest period
     of the linearized model and ρ∞ ≥ ``UNDAMPED_RHO`` (see the module doc); returns T_min
     (s), or None when the check did not run (disabled, ρ∞ < 0.95, or a servo model, whose
-    prescribed motions are not free vibrations).
+    prescribed motions are not free vibrations). A servo model is checked instead for the
+    damping its realization needs (:func:`~femdyn.solvers.servo.check_servo_settings`,
+    :class:`~femdyn.errors.ServoWarning`).
 
     Parameters
     ----------
@@ -118,6 +121,8 @@ def check_step_size(system, q, lam, h, rho_inf, t=0.0, enabled=True, kkt=None):
     kkt : KKTMatrix, optional
         The initial state's factorized mass saddle matrix (see :func:`highest_frequency`).
     """
+    if system.servo:
+        check_servo_settings(system, q, rho_inf, t, enabled)
     if not enabled or rho_inf < UNDAMPED_RHO or system.servo:
         return None
     omega = highest_frequency(system, q, lam, t, kkt=kkt)

@@ -3,7 +3,6 @@ synthetic measurement made from it with known distortions) through
 ``femdyn report strain``; the page in a real browser offline, the PDF rendered to
 images; bad inputs through the command line."""
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -16,11 +15,10 @@ from matplotlib.image import imread
 
 from femdyn.cli.main import main as femdyn_cli
 
+from browser import browse, needs_chromium, spread
+
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 PDFTOPPM = shutil.which("pdftoppm")
-needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium missing: apt-get install chromium "
-                                                                "(bash .ci/setup installs it)")
 needs_poppler = pytest.mark.skipif(PDFTOPPM is None, reason="pdftoppm missing: apt-get install poppler-utils "
                                                             "(bash .ci/setup installs it)")
 
@@ -51,25 +49,6 @@ def test_example_report_recovers_the_known_distortions(example):
         assert m["sg_phase"] < 0.01 and m["correlation"] > 0.999
         assert m["peak_pos_error"] == pytest.approx(1 / 0.92 - 1, abs=0.015)
     assert (example / "report" / "report.pdf").stat().st_size > 10_000
-
-
-def browse(page, shot, tmp_path):
-    """Open ``page`` (file://) in headless Chromium with the network disabled; returns the
-    console messages and the screenshot as an array."""
-    flags = ["--headless", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-             "--proxy-server=127.0.0.1:9", "--host-resolver-rules=MAP * ~NOTFOUND", "--enable-logging=stderr",
-             "--v=0", f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1200,3000", f"--screenshot={shot}"]
-    if os.geteuid() == 0:
-        flags.append("--no-sandbox")                    # Chromium refuses to run as root otherwise
-    done = subprocess.run([CHROMIUM, *flags, Path(page).as_uri()], capture_output=True, text=True, timeout=120)
-    assert Path(shot).exists(), done.stderr[-2000:]
-    console = [line for line in done.stderr.splitlines() if ":CONSOLE" in line]
-    return console, imread(shot)
-
-
-def spread(image):
-    """Standard deviation of the grey levels (0…1): 0 for a blank page."""
-    return float(np.std(image[..., :3].mean(axis=-1)))
 
 
 @needs_chromium
@@ -166,3 +145,18 @@ def test_peaks_only_measurement(example, tmp_path):
     assert m["peak_pos_meas"] == pytest.approx(41.5e-6) and m["peak_pos_error"] == pytest.approx(
         m["peak_pos_sim"] / 41.5e-6 - 1)
     assert (tmp_path / "report" / "report.pdf").exists()
+
+
+def test_the_page_templates_are_package_data():
+    """Every template of the report pages is matched by the package data of pyproject.toml
+    (so an installed femdyn finds them) and the page module finds them at run time."""
+    import fnmatch
+
+    from femdyn.formats.config import tomllib
+    from femdyn.reports.pages import render_page
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["femdyn.reports"]
+    templates = sorted(p.relative_to(ROOT / "femdyn" / "reports").as_posix()
+                       for p in (ROOT / "femdyn" / "reports" / "templates").iterdir())
+    assert {"templates/base.html", "templates/strain.html", "templates/rrru.html"} <= set(templates)
+    assert [t for t in templates if not any(fnmatch.fnmatch(t, pattern) for pattern in data)] == []
+    assert "@media print" in render_page("base.html", title="x")

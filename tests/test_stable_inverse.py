@@ -113,3 +113,72 @@ def test_robot_stable_inverse_is_smooth_where_the_causal_one_rings(robot_runs):
 def test_robot_successive_approximation_converges(robot_runs):
     _, _, _, stable, _ = robot_runs
     assert stable.meta["stable_inverse"]["input_change"] < 0.05      # N·m, after 4 approximations
+
+
+@pytest.mark.slow
+def test_four_inverses_on_the_robot(tmp_path):
+    """examples/rrru_inverses.py over 0.2 s, 2 elements per link: the exact causal inverse overflows on
+    the non-minimum-phase zeros and the nonlinear causal DAE stops; the non-causal inverse tracks
+    exactly and rings at the undamped internal modes; the optimal-control and the stable causal
+    inverses are smooth, the first with a small tracking error, the second exact."""
+    import runpy
+    comparison = runpy.run_path("examples/rrru_inverses.py")["main"](str(tmp_path), 0.2, 2)
+    summary, status = comparison["summary"], comparison["status"]
+    assert status["causal"].startswith("failed") and "overflow" in status["causal"]
+    assert summary["non-causal"]["output_deviation"] < 1e-9                     # m: exact tracking
+    assert 0 < summary["optimal control"]["output_deviation"] < 5e-3            # m: relaxed tracking
+    smooth = summary["stable causal"]["variation_per_second"]
+    assert summary["optimal control"]["variation_per_second"] < 2 * smooth
+    assert summary["non-causal"]["variation_per_second"] > 2 * smooth
+    assert summary["stable causal"]["torque_difference"] < 2.0                 # N·m from the rigid robot
+    assert (tmp_path / "inverses.png").exists()
+
+
+def test_chain_internal_mode_follows_the_particular_solution():
+    """Three sliders in a row, the middle one pushed, the last one prescribed along a slow
+    rest-to-rest step: the first slider hangs on spring 1 — the internal (zero) dynamics, an
+    undamped oscillator ω₁ = √(k₁/m₁) — and the bounded solution without free vibration is
+    the particular one (the quasi-static series, finite for a polynomial motion):
+
+        x₃ = y,   x₂ = y + (m₃/k₂) ÿ,   x₁ = Σ_j (−m₁/k₁)^j x₂^(2j),
+        u = m₂ ẍ₂ + k₂ (x₂ − x₃) − k₁ (x₁ − x₂).
+
+    The stable inverse converges to it (the motion is ten times slower than ω₁); its torque
+    fed to the same chain without the servo reproduces the prescribed motion."""
+    from servo_chains import RestToRest, chain_model, output_polynomial
+    from femdyn.motion import Tabulated
+    masses, stiffnesses, T, height, order = (1.0, 2.0, 1.0), (400.0, 1000.0), 3.0, 0.05, 4
+    y = output_polynomial(order, T, height)
+    x2 = y + masses[2] / stiffnesses[1] * y.deriv(2)
+    x1 = sum((-masses[0] / stiffnesses[0]) ** j * x2.deriv(2 * j) for j in range(order + 2))
+    u = masses[1] * x2.deriv(2) + stiffnesses[1] * (x2 - y) - stiffnesses[0] * (x1 - x2)
+    system = chain_model(masses, stiffnesses, RestToRest(height, order, T), driven=1).assemble()
+    h = 2e-3
+    result = stable_causal_inverse(system, T, h, StableInverseOptions(iterations=4, window=0.02, elastic_window=0.3,
+                                                                      rest_after=True))
+    push = result["push.force"]
+    scale = np.abs(u(result.t)).max()
+    # measured 7e-4: the rate limits, and the particular solution is 4e-4 away from rest at t = 0
+    assert np.abs(push - u(result.t)).max() < 2e-3 * scale                   # N: the particular solution
+    assert result.meta["stable_inverse"]["input_change"] < 1e-4 * scale      # converged to 1e-4
+    replay = _replay_chain(masses, stiffnesses, Tabulated(result.t, push), T, h)
+    assert np.abs(replay["x3.x"] - y(replay.t)).max() < 5e-4 * height      # m: reproduced (measured 8e-5)
+
+
+def _replay_chain(masses, stiffnesses, force, T, h):
+    """The chain of the test above without servo, slider 2 pushed by a tabulated force."""
+    from servo_chains import GAP, ROD
+    m = femdyn.Model("replayed chain", gravity=(0, 0, 0))
+    sliders, N = [], len(masses)
+    for i, mass in enumerate(masses):
+        x = (i + 1 - N) * GAP
+        rod = m.rigid_beam(f"slider {i + 1}", m.point(f"L{i + 1}", (x, 0, 0)), m.point(f"R{i + 1}", (x + ROD, 0, 0)),
+                           mass=mass)
+        m.prismatic(f"guide {i + 1}", "ground", rod, (x, 0, 0), (1, 0, 0))
+        m.sensor_point(f"x{i + 1}", rod, (x, 0, 0))
+        sliders.append(rod)
+    for i, k in enumerate(stiffnesses):
+        x = (i + 1 - N) * GAP
+        m.spring(f"spring {i + 1}", sliders[i], (x + ROD, 0, 0), sliders[i + 1], (x + GAP, 0, 0), stiffness=k)
+    m.force("push", sliders[1], (-GAP, 0, 0), (1.0, 0, 0), force)
+    return integrate(m.assemble(), T, h, Options(rho_inf=0.95, tol_dynamic=1e-10))

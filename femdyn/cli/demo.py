@@ -2,7 +2,10 @@
 part of the circle), its summary beside the paper's and a picture of the deformed robot."""
 import os
 
-from ..errors import ModelError
+import numpy as np
+
+from ..errors import ModelError, SolverError
+from .study import HINT, add_solver_options
 
 
 def add_parser(sub):
@@ -24,6 +27,7 @@ def add_parser(sub):
     d.add_argument("--magnify", type=float, default=10.0,
                    help="factor on the links' deflection in demo.png (default 10)")
     d.add_argument("--quiet", action="store_true", help="no progress bars")
+    add_solver_options(d, elements=False)
     d.set_defaults(func=run)
 
 
@@ -33,7 +37,8 @@ def run(args):
     Parameters
     ----------
     args : argparse.Namespace
-        Parsed arguments: ``out``, ``t_end`` [s], ``elements``, ``step`` [s], ``magnify``, ``quiet``.
+        Parsed arguments: ``out``, ``t_end`` [s], ``elements``, ``step`` [s], ``magnify``, ``quiet`` and the
+        solver options ``rho_inf``, ``formulation``, ``halvings`` (:func:`femdyn.cli.study.solver_options`).
 
     Returns
     -------
@@ -43,37 +48,48 @@ def run(args):
     Raises
     ------
     ModelError
-        A non-positive ``--t-end``, ``--step`` or ``--magnify``, or ``--elements`` < 1.
+        A non-positive ``--t-end``, ``--step`` or ``--magnify``, ``--elements`` < 1, ``--rho-inf`` outside
+        [0, 0.95] or ``--halvings`` outside 0 … 20.
     SolverError
         A failed run (with a hint).
     """
-    from femdyn.results.render import largest_deflection, render_configuration
-    from femdyn.studies.rrru_study import StudyConfig, summary_table
+    from femdyn.studies.rrru_outputs import summary_table
+    from femdyn.studies.rrru_study import StudyConfig
 
-    from .study import run_rrru
+    from .study import run_rrru, solver_options, written
     for name, value in (("--t-end", args.t_end), ("--step", args.step), ("--magnify", args.magnify)):
         if not value > 0:
             raise ModelError(f"{name} must be > 0, got {value}")
-    if args.elements < 1:
-        raise ModelError(f"--elements must be ≥ 1, got {args.elements}")
-    config = StudyConfig(duration=args.t_end, n_elements=args.elements, h=args.step)
-    print(f"3-RRRU parallel robot of Liu et al. (2018), links 3 flexible ({args.elements} ANCF beam elements "
+    config = solver_options(StudyConfig(duration=args.t_end, h=args.step), args)
+    print(f"3-RRRU parallel robot of Liu et al. (2018), links 3 flexible ({config.n_elements} ANCF beam elements "
           f"each, E = {config.geometry.E:.3g} Pa): the platform centre on a circle of {config.radius} m at "
           f"{config.speed} m/s for {args.t_end:g} s; rigid inverse, flexible forward and flexible inverse dynamics")
     out = os.path.abspath(args.out)
-    study = run_rrru(config, out, args.quiet, "a finer mesh (--elements) or a smaller --step may help")
-    system, inverse = study["system"], study["inverse"]
-    print(system.summary())
+    try:
+        study = run_rrru(config, out, args.quiet, HINT)
+    except SolverError as err:
+        if getattr(err, "study", {}).get("inverse") is not None:
+            _picture(err.study, config, out, args.magnify)     # the picture of the steps computed
+        raise
+    print(study["system"].summary())
     print(summary_table(study["summary"]))
+    _picture(study, config, out, args.magnify)
+    print(written(out) + " (the full study: femdyn study rrru)")
+    return 0
+
+
+def _picture(study, config, out, magnify):
+    """demo.png: the flexible inverse run at its largest link deflection, deflection magnified,
+    the base and the platform labelled."""
+    from femdyn.results.render import largest_deflection, render_configuration
+    system, inverse = study["system"], study["inverse"]
     k = int(largest_deflection(system, inverse.q).argmax())
     base = [limb.A1 for limb in _base(config)]
-    render_configuration(system, inverse.q[k], os.path.join(out, "demo.png"), magnify=args.magnify, polygons=[base],
-                         title=f"3-RRRU, flexible inverse dynamics at t = {inverse.t[k]:.3f} s")
-    print(f"demo.png: the robot at t = {inverse.t[k]:.3f} s (largest deflection), links 3 deflection × "
-          f"{args.magnify:g}")
-    print(f"output written to {out}: demo.png, summary.md, summary.json, torques.png, forward.png, strains.png, "
-          "results.npz, channels.csv, paraview/ (the full study: femdyn study rrru)")
-    return 0
+    labels = {"base (static platform, motors)": np.mean(base, axis=0),
+              "moving platform": [inverse[f"P.{c}"][k] for c in "xyz"]}
+    render_configuration(system, inverse.q[k], os.path.join(out, "demo.png"), magnify=magnify, polygons=[base],
+                         title=f"3-RRRU, flexible inverse dynamics at t = {inverse.t[k]:.3f} s", labels=labels)
+    print(f"demo.png: the robot at t = {inverse.t[k]:.3f} s (largest deflection), links 3 deflection × {magnify:g}")
 
 
 def _base(config):

@@ -63,8 +63,10 @@ def largest_deflection(system, q):
     return out
 
 
-def render_configuration(system, q, path, magnify=1.0, title=None, polygons=(), size=(1000, 800)):
-    """Write a PNG picture of ``system`` at coordinates ``q``, rendered off-screen.
+def render_configuration(system, q, path, magnify=1.0, title=None, polygons=(), size=(1000, 800), labels=None,
+                         gravity=None, triad=True):
+    """Write a PNG picture of ``system`` at coordinates ``q``, rendered off-screen, with the
+    global axes (a triad x, y, z at a corner of the scene) and the direction of gravity.
 
     Parameters
     ----------
@@ -81,6 +83,13 @@ def render_configuration(system, q, path, magnify=1.0, title=None, polygons=(), 
         Fixed polygons to draw in grey (m), e.g. a robot's base.
     size : (int, int)
         Pixels.
+    labels : dict, optional
+        Text → (3,) point (m) to label, e.g. ``{"base": ..., "platform": ...}``.
+    gravity : (3,) array, optional
+        Gravity (m/s²), drawn as an arrow beside the scene; default the system's, none
+        when zero.
+    triad : bool
+        Draw the global x, y, z axes.
 
     Returns
     -------
@@ -122,6 +131,10 @@ def render_configuration(system, q, path, magnify=1.0, title=None, polygons=(), 
                              scalar_bar_args={"vertical": True, "fmt": "%.2g", "position_x": 0.86,
                                               "position_y": 0.1})
             plotter.add_mesh(pv.lines_from_points(line[[0, -1]]), color="grey", line_width=1)
+        _add_frame(plotter, pv, every, system if gravity is None else None, gravity, triad)
+        if labels:
+            plotter.add_point_labels(np.array(list(labels.values()), float), list(labels), font_size=14,
+                                     point_size=1, shape_opacity=0.7, always_visible=True)
         plotter.add_text(f"{title or system.name}\nflexible links: deflection from the chord x {magnify:g} "
                          f"(largest {peak:.3g} mm)", font_size=10)
         plotter.view_isometric()
@@ -142,6 +155,22 @@ def _add_body(plotter, pv, xyz, radius):
         plotter.add_mesh(pv.lines_from_points(xyz).tube(radius=radius), color="steelblue")
     for point in xyz:
         plotter.add_mesh(pv.Sphere(radius=1.6 * radius, center=point), color="dimgrey")
+
+
+def _add_frame(plotter, pv, points, system, gravity, triad):
+    """The global axes (a triad in the lower-left corner) and the gravity arrow to the scene's left."""
+    if triad:
+        plotter.add_axes(xlabel="x", ylabel="y", zlabel="z", line_width=3, viewport=(0.0, 0.0, 0.22, 0.22))
+    g = np.asarray(getattr(system, "gravity", (0.0, 0.0, 0.0)) if gravity is None else gravity, float)
+    if np.linalg.norm(g) > 0:
+        low, high = points.min(axis=0), points.max(axis=0)
+        size, centre = float(np.linalg.norm(high - low)), 0.5 * (low + high)
+        start = centre + 0.55 * size * np.array([0.7071, -0.7071, 0.0])   # left of the scene in the isometric view
+        start[2] = high[2]
+        down = g / np.linalg.norm(g)
+        plotter.add_mesh(pv.Arrow(start=start, direction=down, scale=0.2 * size), color="black")
+        plotter.add_point_labels(start[None, :], [f"gravity {np.linalg.norm(g):.3g} m/s²"], font_size=14,
+                                 shape=None, show_points=False, always_visible=True)
 
 
 def _polygon(pv, points):

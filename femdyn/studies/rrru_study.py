@@ -17,32 +17,21 @@ on a circle of radius 0.1 m in the plane Z = −0.8 m at 0.5 m/s with S-curve st
 
 :func:`run_study` writes the figures, ``results.npz`` and ``channels.csv``, a ParaView
 series of the flexible inverse run and ``summary.json`` / ``summary.md``, which puts each
-figure beside the paper's value. :class:`StudyConfig` holds every parameter; a TOML file
+figure beside the paper's value with a verdict, and ``report.html``
+(:mod:`femdyn.studies.rrru_outputs`). :class:`StudyConfig` holds every parameter; a TOML file
 changes any of them (``femdyn study rrru config.toml``).
 """
-import json
-import os
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import ModelError
+from ..errors import ModelError, SolverError
 from ..motion import Tabulated
 from ..robots.rrru import RRRUGeometry, rrru
 from .rrru import CircleMotion, circle_motion, servo_robot
-
-PAPER = {   # Liu et al. 2018, section 4
-    "forward_deviation_x": "up to 8.7e-3 m",
-    "forward_deviation_yz": "below 2e-3 m",
-    "inverse_tracking_error": "< 2e-11 m",
-    "tilt_start_stop": "up to 5.3°",
-    "tilt_cruise": "< 0.5°",
-    "torque_range": "−11.1 … −8.3 N·m",
-    "torque_difference": "up to 0.39 N·m",
-    "mid_link_deformation": "up to 7.73 mm",
-    "shear_angle": "< 0.0004°",
-}
+from .rrru_mesh import mesh_adequacy
+from .rrru_outputs import PAPER, summary_table, write_outputs  # noqa: F401  (summary_table: re-exported)
 
 
 @dataclass
@@ -72,6 +61,10 @@ class StudyConfig(CircleMotion):
         :class:`~femdyn.solvers.stable_inverse.StableInverseOptions` ``iterations``,
         ``window`` [s] and ``elastic_window`` [s] (the rate limit: about the period of the
         lowest internal mode, 0.28 s for these links at E = 6.9e8 Pa).
+    zero_dynamics_samples : int
+        Samples of the flexible inverse run (evenly spread, the static start first) at which
+        the internal dynamics are computed (a dense eigenvalue problem each: about 2 s at 4
+        elements per link, 10 s at 8).
     validate_inverse : bool
         Also drive the flexible forward model with the flexible inverse's torques (the
         platform should then stay nearer the circle than with the rigid torques).
@@ -79,7 +72,13 @@ class StudyConfig(CircleMotion):
         Newton tolerance on the relative dynamic residual (the torques are only as accurate
         as the dynamics are solved; a flexible model's round-off floor is higher).
     n_elements : int
-        ANCF beam elements per flexible link.
+        ANCF beam elements per flexible link (2 is the coarsest that runs the whole circle; see
+        :func:`~femdyn.studies.rrru_mesh.mesh_adequacy` for what each figure needs).
+    formulation : {"index3", "stabilized"}
+        Formulation of the forward runs (the servo inverse runs are index 3).
+    max_halvings : int
+        Step halvings a run may use to get past a step whose Newton iteration fails
+        (``Options(on_failure="retry")``); 0 stops at the first failure.
     payload : float
         Point mass on the platform [kg]; 1.6 on the paper's test rig.
     gravity : (3,) tuple
@@ -98,11 +97,14 @@ class StudyConfig(CircleMotion):
     flexible_rho_inf: float = 0.0
     tol_rigid: float = 1e-10
     tol_flexible: float = 1e-8
+    formulation: str = "index3"
+    max_halvings: int = 4
     inverse_method: str = "stable"
     stable_h: float = 5e-3
     stable_iterations: int = 4
     stable_window: float = 0.02
     stable_elastic_window: float = 0.3
+    zero_dynamics_samples: int = 3
     validate_inverse: bool = True
     n_elements: int = 8
     payload: float = 0.0
@@ -133,42 +135,45 @@ def run_study(config=None, output=None, progress=False):
 
     Raises
     ------
+    StudyStopped
+        A part failed: the parts after it are not run, every output of the parts before
+        it and of its steps computed so far is written (``summary["stopped"]`` says which
+        part stopped, where and why); the exception's ``study`` is what this function
+        would return and its ``results`` the partial Results of the failed part.
     femdyn.SolverError
-        A failed run; its ``results`` keep the steps computed so far.
+        A failure before a part's first step.
     """
-    from femdyn.solvers.generalized_alpha import Options, integrate
     config = config or StudyConfig()
     motion = circle_motion(config)
     t_end = config.duration if config.duration > 0 else motion.end
     summary, clock = {"duration": t_end, "steps": int(round(t_end / config.h))}, time.perf_counter()
 
-    rigid_system = servo_robot(config, motion).model.assemble()
-    rigid = integrate(rigid_system, t_end, config.h, Options(rho_inf=config.rigid_rho_inf,
-                                                             tol_dynamic=config.tol_rigid, tol_constraint=1e-12),
-                      progress=progress)
+    rigid = _part(summary, "rigid", lambda: _rigid(config, motion, t_end, progress))
     torques = _torques(rigid)
     summary.update(rigid_torque_min=float(torques.min()), rigid_torque_max=float(torques.max()),
                    rigid_tracking_error=_tracking(rigid, motion).max(), runtime_rigid=time.perf_counter() - clock)
 
-    forward = inverse = None
-    if config.forward:
+    forward = inverse = system = None
+    if config.forward and "stopped" not in summary:
         clock = time.perf_counter()
-        forward, system = _forward(config, motion, t_end, rigid.t, torques, progress)
+        forward, system = _part(summary, "forward", lambda: _forward(config, motion, t_end, rigid.t, torques, progress))
         deviation = _positions(forward) - _targets(forward, motion)
         summary.update(forward_deviation_x=float(np.abs(deviation[:, 0]).max()),
                        forward_deviation_yz=float(np.abs(deviation[:, 1:]).max()),
                        forward_tilt_deg=float(np.degrees(_tilt(forward, system)).max()),
                        forward_runtime=time.perf_counter() - clock)
-    if config.inverse:
+    if config.inverse and "stopped" not in summary:
         clock = time.perf_counter()
-        inverse, system, robot, zero = _flexible_inverse(config, motion, t_end, progress)
+        inverse, system, robot, zero = _part(summary, "inverse", lambda: _flexible_inverse(config, motion, t_end,
+                                                                                             progress))
         flexible_torques = _torques(inverse)
         reference = _at(rigid, inverse.t, torques)
         angles, rigid_angles = _angles(inverse), _at(rigid, inverse.t, _angles(rigid))
         cruise = _cruise(inverse.t, motion)
         tilt = np.degrees(_tilt(inverse, system, inverse.q[0]))
         summary.update(
-            inverse_method=config.inverse_method, zero_dynamics=zero,
+            inverse_method=config.inverse_method,
+            inverse_step=float(inverse.t[1] - inverse.t[0]) if len(inverse.t) > 1 else config.h,
             inverse_tracking_error=_tracking(inverse, motion).max(),
             inverse_torque_min=float(flexible_torques.min()), inverse_torque_max=float(flexible_torques.max()),
             inverse_torque_extreme_limb={i + 1: float(flexible_torques[np.argmax(np.abs(flexible_torques[:, i])), i])
@@ -185,20 +190,67 @@ def run_study(config=None, output=None, progress=False):
             gauge_strain_peaks={name: [float(inverse[name].max()), float(inverse[name].min())]
                                 for name in _gauge_channels(inverse)},
             inverse_runtime=time.perf_counter() - clock)
+        if zero is not None:
+            summary["zero_dynamics"] = zero
         if "stable_inverse" in inverse.meta:
             summary["inverse_dynamics_residual"] = inverse.meta["stable_inverse"]["unresolved_inertia"]
             summary["inverse_input_change"] = inverse.meta["stable_inverse"]["input_change"]
-        if config.forward and config.validate_inverse:
-            replay, _ = _forward(config, motion, t_end, inverse.t, flexible_torques, progress)
+        if config.forward and config.validate_inverse and "stopped" not in summary:
+            replay, _ = _forward(config, motion, t_end, inverse.t, flexible_torques, progress, inverse.q[0])
             summary["forward_inverse_deviation"] = float(np.linalg.norm(
                 _positions(replay) - _targets(replay, motion), axis=1).max())
             summary["forward_rigid_deviation"] = float(np.linalg.norm(
                 _positions(forward) - _targets(forward, motion), axis=1).max())
+    summary["mesh"] = mesh_adequacy(config.n_elements)
     summary["paper"] = PAPER
+    system = system if inverse is not None else None
     if output:
-        _write(output, config, summary, rigid, forward, inverse, system if config.inverse else None)
-    return {"summary": summary, "rigid": rigid, "forward": forward, "inverse": inverse, "paper": PAPER,
-            "system": system if config.inverse else None}
+        write_outputs(output, config, summary, rigid, forward, inverse, system)
+    study = {"summary": summary, "rigid": rigid, "forward": forward, "inverse": inverse, "paper": PAPER,
+             "system": system}
+    if "stopped" in summary:
+        raise StudyStopped(summary["stopped"], study, output)
+    return study
+
+
+class StudyStopped(SolverError):
+    """A part of the study stopped: the parts before it and its steps up to the failure are kept.
+
+    Parameters
+    ----------
+    stopped : dict
+        ``part`` (its name), ``key`` ("rigid", "forward" or "inverse"), ``t`` (the last time
+        reached [s]) and ``reason`` (the solver's diagnosis).
+    study : dict
+        What :func:`run_study` returns, with the partial results of the part that stopped
+        and ``summary["stopped"]``.
+    output : str or None
+        The folder the outputs were written to.
+    """
+
+    def __init__(self, stopped, study, output=None):
+        written = f"; everything computed so far is written to {output}" if output else ""
+        super().__init__(f"3-RRRU study: {stopped['part']} stopped at t = {stopped['t']:.6g} s{written}. "
+                         f"{stopped['reason']}", study[stopped["key"]])
+        self.study = study
+
+
+PARTS = {"rigid": "rigid inverse dynamics (a)", "forward": "flexible forward dynamics (b)",
+         "inverse": "flexible inverse dynamics (c)"}
+
+
+def _part(summary, key, run):
+    """One part's result; a SolverError with steps computed leaves its partial Results (with the
+    System and, for the inverse, the robot and no zero-dynamics summary) and ``summary["stopped"]``."""
+    try:
+        return run()
+    except SolverError as err:
+        results = getattr(err, "results", None)
+        if results is None or not len(results.t):
+            raise
+        summary["stopped"] = {"part": PARTS[key], "key": key, "t": float(results.t[-1]), "reason": str(err)}
+        partial = getattr(err, "partial", None)
+        return results if partial is None else partial
 
 
 HEADLINE = ("rigid_torque_min", "rigid_torque_max", "forward_deviation_x", "forward_deviation_yz",
@@ -266,9 +318,23 @@ def sweep_case(config, output):
     return headline(study["summary"])
 
 
-def _forward(config, motion, t_end, t, torques, progress):
-    """Flexible forward dynamics from the static equilibrium, driven by tabulated motor torques
-    (cubic splines through ``torques`` at ``t``); returns the Results and the System."""
+def _rigid(config, motion, t_end, progress=False):
+    """The rigid robot's inverse dynamics: servo constraints on the platform centre."""
+    from femdyn.solvers.generalized_alpha import Options, integrate
+    options = Options(rho_inf=config.rigid_rho_inf, tol_dynamic=config.tol_rigid, tol_constraint=1e-12,
+                      **_policy(config))
+    return integrate(servo_robot(config, motion).model.assemble(), t_end, config.h, options, progress=progress)
+
+
+def _policy(config):
+    """The failure policy of every run: retry with halved steps up to ``max_halvings`` times."""
+    return dict(on_failure="retry" if config.max_halvings else "stop", max_halvings=config.max_halvings)
+
+
+def _forward(config, motion, t_end, t, torques, progress, start=None):
+    """Flexible forward dynamics from the static equilibrium (Newton from ``start``, default the
+    undeformed robot), driven by tabulated motor torques (cubic splines through ``torques`` at
+    ``t``); returns the Results and the System."""
     from femdyn.solvers.generalized_alpha import Options, integrate
     from femdyn.solvers.static import static_equilibrium
     robot = rrru(pose=motion.position(motion.start), flexible=True, n_elements=config.n_elements,
@@ -279,9 +345,20 @@ def _forward(config, motion, t_end, t, torques, progress):
     m.sensor_point("P", robot.platform, robot.centre)
     _shear_sensors(m, robot)
     system = m.assemble()
-    q0, _ = static_equilibrium(system)
-    options = Options(rho_inf=config.flexible_rho_inf, tol_dynamic=config.tol_flexible)
-    return integrate(system, t_end, config.h, options, q0=q0, progress=progress), system
+    q0, _ = static_equilibrium(system, q0=start)
+    options = Options(rho_inf=config.flexible_rho_inf, tol_dynamic=config.tol_flexible,
+                      formulation=config.formulation, **_policy(config))
+    return _keep_system(lambda: integrate(system, t_end, config.h, options, q0=q0, progress=progress), system)
+
+
+def _keep_system(run, *rest):
+    """(run(), *rest); a SolverError carries the same tuple with its partial Results as ``partial``."""
+    try:
+        return (run(), *rest)
+    except SolverError as err:
+        if getattr(err, "results", None) is not None:
+            err.partial = (err.results, *rest)
+        raise
 
 
 def _flexible_inverse(config, motion, t_end, progress):
@@ -291,20 +368,53 @@ def _flexible_inverse(config, motion, t_end, progress):
     from femdyn.solvers.inversion import zero_dynamics
     from femdyn.solvers.stable_inverse import StableInverseOptions, stable_causal_inverse
     from femdyn.solvers.static import static_equilibrium
+    from femdyn.solvers.zero_dynamics import servo_step
     if config.inverse_method not in ("stable", "causal"):
         raise ModelError(f"3-RRRU study: inverse_method must be 'stable' or 'causal', got {config.inverse_method!r}")
     robot = servo_robot(config, motion, flexible=True, n_elements=config.n_elements)
     _shear_sensors(robot.model, robot)           # servo_robot has the platform centre "P"
     system = robot.model.assemble()
-    q0, lam0 = static_equilibrium(system)
-    zero = zero_dynamics(system, q0, lam0).summary(config.h)
     if config.inverse_method == "stable":
         options = StableInverseOptions(config.stable_iterations, config.stable_window, config.stable_elastic_window,
                                        rest_after=t_end >= motion.end)
-        return stable_causal_inverse(system, t_end, config.stable_h, options, q0=q0, progress=progress), system, \
-            robot, zero
-    options = Options(rho_inf=config.flexible_rho_inf, tol_dynamic=config.tol_flexible, tol_constraint=1e-12)
-    return integrate(system, t_end, config.h, options, q0=q0, progress=progress), system, robot, zero
+        results, *_ = _keep_system(lambda: stable_causal_inverse(system, t_end, config.stable_h, options,
+                                                                 progress=progress), system, robot, None)
+    else:
+        q0, lam0 = static_equilibrium(system)
+        # the shortest multiple of h that leaves the mesh's fast unstable zeros unamplified (zero_dynamics)
+        h_inverse = servo_step(system, q0, lam0, config.h, config.flexible_rho_inf)
+        options = Options(rho_inf=config.flexible_rho_inf, tol_dynamic=config.tol_flexible, tol_constraint=1e-12,
+                          **_policy(config))
+        results, *_ = _keep_system(lambda: integrate(system, t_end, h_inverse, options, q0=q0, progress=progress,
+                                                     start=(0.0, lam0)),     # at rest in equilibrium
+                                   system, robot, None)
+    samples = np.unique(np.linspace(0, len(results.t) - 1, max(1, config.zero_dynamics_samples)).astype(int))
+    zero = _zero_summary([(results.t[k], zero_dynamics(system, results.q[k], results.lam[k])) for k in samples],
+                         config.h)
+    return results, system, robot, zero
+
+
+def _zero_summary(samples, h, band=100.0):
+    """The internal dynamics in the summary: at the static start (the first sample) and the
+    lowest zeros along the path (below ``band`` Hz: the band the trajectory and the step
+    resolve), from [(t, ZeroDynamics)]."""
+    start = samples[0][1]
+    unstable = start.eigenvalues[start.kinds == "unstable"]
+    along = []
+    for t, zd in samples:
+        low = zd.eigenvalues[np.abs(zd.eigenvalues) < 2 * np.pi * band]
+        along.append({"t": float(t), "lowest_hz": zd.lowest_frequency,
+                      "max_real_part_below_band": float(low.real.max()) if low.size else 0.0})
+    growth = max(a["max_real_part_below_band"] for a in along)
+    statement = (f"{start.statement.removeprefix('zero dynamics: ')} at the static start; the zeros below "
+                 f"{band:g} Hz stay "
+                 + (f"undamped along the path (largest real part {growth:.2g} 1/s)" if growth <= start.threshold else
+                    f"near the imaginary axis along the path but some turn weakly unstable in loaded states (real "
+                    f"part up to {growth:.2g} 1/s)"))
+    return {"statement": statement, "classification": start.classification, "lowest_hz": start.lowest_frequency,
+            "max_real_part": start.largest_real_part, "counts": start.counts,
+            "nonminimum_phase_from_hz": float(np.abs(unstable).min() / (2 * np.pi)) if unstable.size else None,
+            "unresolved_at_h": int(len(start.unresolved(h))), "band_hz": band, "along_path": along}
 
 
 def _at(results, t, values):
@@ -375,89 +485,3 @@ def _shear(results):
 
 def _gauge_channels(results):
     return [c for c in results.sensor_columns if c.startswith("gauge ")]
-
-
-def _write(folder, config, summary, rigid, forward, inverse, system):
-    from femdyn.mesh.vtk import write_series
-    os.makedirs(folder, exist_ok=True)
-    arrays = {"t": rigid.t, "rigid_torques": _torques(rigid)}
-    if forward is not None:
-        arrays.update(forward_t=forward.t, forward_position=_positions(forward))
-    if inverse is not None:
-        arrays.update(inverse_t=inverse.t, inverse_torques=_torques(inverse),
-                      gauges=np.column_stack([inverse[c] for c in _gauge_channels(inverse)]))
-        inverse.to_csv(os.path.join(folder, "channels.csv"),
-                       [f"actuator {i}.torque" for i in range(3)] + ["P.x", "P.y", "P.z"] + _gauge_channels(inverse))
-        if config.paraview_every:
-            write_series(system, inverse, os.path.join(folder, "paraview"), every=config.paraview_every)
-    np.savez(os.path.join(folder, "results.npz"), **arrays)
-    with open(os.path.join(folder, "summary.json"), "w") as f:
-        json.dump({"config": asdict(config), "summary": summary}, f, indent=1, default=float)
-    with open(os.path.join(folder, "summary.md"), "w") as f:
-        f.write(summary_table(summary))
-    _figures(folder, rigid, forward, inverse)
-
-
-def summary_table(summary):
-    """The study's figures beside the paper's, as a Markdown table.
-
-    Parameters
-    ----------
-    summary : dict
-        The ``summary`` of :func:`run_study` (missing parts show "not run").
-
-    Returns
-    -------
-    str
-        Markdown: a title line and the table (quantity, femdyn, Liu et al. 2018).
-    """
-    def fmt(key, scale=1.0, unit=""):
-        return f"{summary[key] * scale:.4g} {unit}".strip() if key in summary else "not run"
-    rows = [
-        ("forward: end-effector deviation in x", fmt("forward_deviation_x", 1, "m"), PAPER["forward_deviation_x"]),
-        ("forward: deviation in y, z", fmt("forward_deviation_yz", 1, "m"), PAPER["forward_deviation_yz"]),
-        ("inverse: tracking error", fmt("inverse_tracking_error", 1, "m"), PAPER["inverse_tracking_error"]),
-        ("inverse: platform tilt at rest (gravity, from vertical)", fmt("static_tilt_deg", 1, "°"), "not reported"),
-        ("inverse: platform tilt from rest, start/stop", fmt("tilt_start_stop_deg", 1, "°"), PAPER["tilt_start_stop"]),
-        ("inverse: platform tilt from rest, cruise", fmt("tilt_cruise_deg", 1, "°"), PAPER["tilt_cruise"]),
-        ("inverse: torques", f"{fmt('inverse_torque_min')} … {fmt('inverse_torque_max', 1, 'N·m')}",
-         PAPER["torque_range"]),
-        ("inverse: torque difference from rigid", fmt("torque_difference", 1, "N·m"), PAPER["torque_difference"]),
-        ("inverse: the same at rest (t = 0)", fmt("torque_difference_at_rest", 1, "N·m"), "not reported"),
-        ("inverse: mid-link transverse deformation", fmt("mid_link_deformation", 1e3, "mm"),
-         PAPER["mid_link_deformation"]),
-        ("inverse: shear angle", fmt("shear_angle_deg", 1, "°"), PAPER["shear_angle"]),
-    ]
-    lines = [f"3-RRRU study over {summary['duration']:.3g} s ({summary['steps']} steps)", "",
-             "| quantity | femdyn | Liu et al. 2018 |", "|---|---|---|"]
-    return "\n".join(lines + [f"| {a} | {b} | {c} |" for a, b, c in rows]) + "\n"
-
-
-def _figure():
-    """A Matplotlib figure and axes outside pyplot's global state (safe in threads)."""
-    from matplotlib.figure import Figure
-    fig = Figure(figsize=(7, 3.5))
-    return fig, fig.add_subplot()
-
-
-def _figures(folder, rigid, forward, inverse):
-    fig, ax = _figure()
-    for i in range(3):
-        ax.plot(rigid.t, rigid[f"actuator {i}.torque"], f"C{i}--", lw=1, label=f"rigid {i + 1}")
-        if inverse is not None:
-            ax.plot(inverse.t, inverse[f"actuator {i}.torque"], f"C{i}-", lw=1, label=f"flexible {i + 1}")
-    ax.set_xlabel("t (s)"), ax.set_ylabel("motor torque (N·m)"), ax.legend(ncol=2, fontsize=8)
-    fig.tight_layout(), fig.savefig(os.path.join(folder, "torques.png"), dpi=120)
-    if forward is not None:
-        fig, ax = _figure()
-        P = _positions(forward)
-        for k, c in enumerate("xyz"):
-            ax.plot(forward.t, 1e3 * (P[:, k] - P[0, k]), label=c)
-        ax.set_xlabel("t (s)"), ax.set_ylabel("platform centre − start (mm)"), ax.legend()
-        fig.tight_layout(), fig.savefig(os.path.join(folder, "forward.png"), dpi=120)
-    if inverse is not None:
-        fig, ax = _figure()
-        for c in _gauge_channels(inverse):
-            ax.plot(inverse.t, 1e6 * inverse[c], lw=1, label=c)
-        ax.set_xlabel("t (s)"), ax.set_ylabel("strain (µm/m)"), ax.legend(ncol=3, fontsize=7)
-        fig.tight_layout(), fig.savefig(os.path.join(folder, "strains.png"), dpi=120)

@@ -1,0 +1,98 @@
+"""Self-contained HTML report pages from Jinja2 templates (package data in
+``femdyn/reports/templates``): one base template and stylesheet (with a print stylesheet)
+for every report, figures embedded as base64 PNG, no external style, script or font, so a
+page opens offline. A short inline script (:data:`CHECK`) reports an image that fails to
+decode on the browser console. Values are HTML-escaped by the template engine."""
+import base64
+import functools
+import io
+from importlib import resources
+
+CHECK = resources.files(__package__).joinpath("templates", "check.js").read_text(encoding="utf-8")
+
+
+@functools.lru_cache(maxsize=1)
+def _environment():
+    """The template engine, templates read from the package, autoescaping on."""
+    import jinja2
+    return jinja2.Environment(loader=jinja2.PackageLoader(__package__, "templates"),
+                              autoescape=jinja2.select_autoescape(("html",)), trim_blocks=True, lstrip_blocks=True,
+                              undefined=jinja2.StrictUndefined)
+
+
+def png(fig, dpi=100):
+    """A matplotlib figure as a ``data:`` URI of a PNG image, for embedding in HTML.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure.
+    dpi : int, optional
+        Resolution [dots per inch].
+
+    Returns
+    -------
+    str
+        ``"data:image/png;base64,…"``.
+
+    Example
+    -------
+    >>> from matplotlib.figure import Figure
+    >>> png(Figure(figsize=(1, 1)))[:22]
+    'data:image/png;base64,'
+    """
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi)
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def cells(row, classes=None):
+    """A table row for the templates' ``table`` macro: (text, CSS class) per cell.
+
+    Parameters
+    ----------
+    row : sequence of str
+        The cells' text.
+    classes : dict, optional
+        Text → CSS class ("pass", "fail", "warn", "muted"); other cells get none.
+
+    Returns
+    -------
+    list of (str, str)
+
+    Example
+    -------
+    >>> cells(("G1", "pass"), {"pass": "pass"})
+    [('G1', ''), ('pass', 'pass')]
+    """
+    classes = classes or {}
+    return [(text, classes.get(text, "")) for text in row]
+
+
+def render_page(template, path=None, **context):
+    """Render a report template (it extends ``base.html``) and write it as UTF-8.
+
+    Parameters
+    ----------
+    template : str
+        Template name in ``femdyn/reports/templates``, e.g. ``"strain.html"``.
+    path : str, optional
+        The ``.html`` file to write; None only returns the text.
+    **context
+        The template's variables (``title`` at least); strings are escaped.
+
+    Returns
+    -------
+    str
+        The page.
+
+    Example
+    -------
+    >>> "<h1>a &lt; b</h1>" in render_page("base.html", title="a < b")
+    True
+    """
+    text = _environment().get_template(template).render(**context)
+    if path:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    return text

@@ -1,0 +1,173 @@
+"""The flexible 3-RRRU inverse four ways: stable causal, plain causal, non-causal and optimal control.
+
+Liu et al. (2018) seek a *stable causal* inverse of the non-collocated servo problem; the
+published alternatives are the non-causal stable inversion of Devasia, Chen & Paden (1996)
+and the optimal-control formulation of Bastos, Seifried & Brüls (2013). On the robot they
+are compared as corrections of one nonlinear solution:
+
+1. the **stable causal** inverse (:func:`~femdyn.solvers.stable_inverse.stable_causal_inverse`):
+   the path q_s(t), λ_s(t) solved sample by sample with rate-limited inertia loads;
+2. its **residual** in the exact equations of motion, r(t) = M q̈_s + Gᵀλ_s − Q(q_s, q̇_s)
+   with the path's own rates (cubic fits over ``stable_window``): the inertia of the
+   deformation faster than the rate limit, which the stable inverse leaves out;
+3. the deviation δ that restores it, from the servo DAE linearized at the static start
+   (:func:`~femdyn.solvers.inversion.linearize`): M δ̈ + C δ̇ + K_t δ + Gᵀδλ = −r(t) with
+   the platform centre held (δy = 0), solved by each linear inverse of
+   :mod:`femdyn.solvers.inversion` — causal (forward from rest: what the plain causal
+   inverse adds, ringing at the undamped internal modes), non-causal (bounded, with pre-
+   and post-actuation) and optimal control (from rest, tracking relaxed by the input
+   weight);
+4. for reference the **plain causal** inverse itself, generalized-α on the nonlinear servo
+   DAE (ρ∞ = 0), which may stop where its internal dynamics blow up.
+
+The torques of each are u_s + δu; :func:`compare_inverses` returns them with their figures
+of merit and draws them beside the rigid robot's.
+"""
+import os
+import time
+
+import numpy as np
+
+from ..errors import FemdynError
+from .rrru import circle_motion, servo_robot
+from .rrru_study import StudyConfig, _at, _rigid, _torques
+
+__all__ = ["compare_inverses", "inverses_figure"]
+
+
+def compare_inverses(config=None, duration=0.6, input_weight=1e-6, rate_weight=1e-8, output=None):
+    """Stable causal, plain causal, non-causal and optimal-control inverses of the flexible robot.
+
+    Parameters
+    ----------
+    config : StudyConfig, optional
+        Robot, circle and the stable inverse's settings (``n_elements``, ``stable_h``, …).
+    duration : float, optional
+        Simulated time [s] from the start of the circle.
+    input_weight : float, optional
+        R of the optimal-control inverse [1/((N·m)² s)], against an output weight of 1 per m²·s.
+    rate_weight : float, optional
+        Its penalty on the input rate [1/((N·m/s)² s)].
+    output : str, optional
+        Folder for ``inverses.png``.
+
+    Returns
+    -------
+    dict
+        ``t`` [s]; ``torques``: method → (k, 3) N·m at ``t`` ("stable causal", "causal",
+        "non-causal", "optimal control", and "causal (nonlinear DAE)" on its own times
+        ``t_dae``, cut where it stopped; a linear inverse that fails — the exact causal one
+        overflows on the non-minimum-phase zeros — is left out, ``status`` says why);
+        ``rigid``: (k, 3); ``residual``: largest |r| over
+        the largest |M q̈| of the stable path; ``pre_actuation`` [s] of the non-causal
+        inverse; ``summary``: per method the largest torque difference from rigid [N·m], the
+        total variation per second [N·m/s] and the largest output deviation of the linear
+        correction [m]; ``status``: method → "completed" or the failure.
+
+    Example
+    -------
+    >>> comparison = compare_inverses(StudyConfig(n_elements=2), duration=0.2)    # doctest: +SKIP
+    """
+    from femdyn.solvers.generalized_alpha import Options, integrate
+    from femdyn.solvers.inversion import causal_inverse, linearize, noncausal_inverse, optimal_control_inverse
+    from femdyn.solvers.stable_inverse import StableInverseOptions, rate_limited_derivatives, stable_causal_inverse
+    config = config or StudyConfig()
+    motion = circle_motion(config)
+    system = servo_robot(config, motion, flexible=True, n_elements=config.n_elements).model.assemble()
+    options = StableInverseOptions(config.stable_iterations, config.stable_window, config.stable_elastic_window,
+                                   rest_after=duration >= motion.end)
+    stable = stable_causal_inverse(system, duration, config.stable_h, options)
+    t, u_s = stable.t, stable.lam[:, system.input_rows]
+    v_own, a_own = rate_limited_derivatives(t, stable.q, config.stable_window, rest_after=options.rest_after)
+    residual = np.array([system.residual(q, v, a, lam, tk)[0]
+                         for q, v, a, lam, tk in zip(stable.q, v_own, a_own, stable.lam, t)])
+    inertia = np.abs(system.mass(stable.q[0]) @ a_own.T).max()
+    linear = linearize(system, stable.q[0], stable.lam[0])
+    corrections, clock, status = {}, {}, {}
+    for name, solve in (("causal", lambda: causal_inverse(linear, t, forcing=-residual)),
+                        ("non-causal", lambda: noncausal_inverse(linear, t, forcing=-residual)),
+                        ("optimal control", lambda: optimal_control_inverse(
+                            linear, t, forcing=-residual, input_weight=input_weight, rate_weight=rate_weight))):
+        start = time.perf_counter()
+        try:
+            corrections[name] = solve()
+            status[name] = "completed"
+        except FemdynError as err:          # the exact causal inverse overflows on non-minimum-phase zeros
+            status[name] = f"failed: {err}"
+        clock[name] = time.perf_counter() - start
+    torques = {"stable causal": u_s}
+    for name, inv in corrections.items():
+        inside = (inv.t >= t[0] - 1e-12) & (inv.t <= t[-1] + 1e-12)
+        torques[name] = u_s + inv.u[inside][:len(t)]
+    rigid_run = _rigid(config, motion, duration)
+    rigid = _at(rigid_run, t, _torques(rigid_run))
+    t_dae, u_dae = None, None
+    try:
+        dae = integrate(system, duration, config.h, Options(rho_inf=config.flexible_rho_inf,
+                                                            tol_dynamic=config.tol_flexible, tol_constraint=1e-12),
+                        q0=stable.q[0])
+        status["causal (nonlinear DAE)"] = "completed"
+    except FemdynError as err:
+        dae = getattr(err, "results", None)
+        status["causal (nonlinear DAE)"] = f"failed: {err}"
+    if dae is not None and len(dae.t):
+        t_dae, u_dae = dae.t, _torques(dae)
+    summary = {}
+    for name, u in torques.items():
+        summary[name] = {"torque_difference": float(np.abs(u - rigid).max()),
+                         "variation_per_second": float(np.abs(np.diff(u, axis=0)).sum(axis=0).max() / t[-1]),
+                         "output_deviation": float(np.abs(corrections[name].y).max()) if name in corrections
+                         else 0.0,
+                         "runtime": clock.get(name)}
+    if u_dae is not None:
+        r_dae = _at(rigid_run, t_dae, _torques(rigid_run))
+        summary["causal (nonlinear DAE)"] = {
+            "torque_difference": float(np.abs(u_dae - r_dae).max()),
+            "variation_per_second": float(np.abs(np.diff(u_dae, axis=0)).sum(axis=0).max() / t_dae[-1]),
+            "output_deviation": 0.0, "runtime": None}
+    out = {"t": t, "torques": torques, "rigid": rigid, "t_dae": t_dae, "torques_dae": u_dae,
+           "residual": float(np.abs(residual).max() / max(inertia, 1e-300)),
+           "pre_actuation": corrections["non-causal"].pre_actuation if "non-causal" in corrections else None,
+           "summary": summary, "status": status}
+    if output:
+        os.makedirs(output, exist_ok=True)
+        inverses_figure(out).savefig(os.path.join(output, "inverses.png"), dpi=120)
+    return out
+
+
+def inverses_figure(comparison):
+    """Motor torques of each inverse beside the rigid robot's, one panel per limb.
+
+    Parameters
+    ----------
+    comparison : dict
+        The result of :func:`compare_inverses`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    from matplotlib.figure import Figure
+    fig = Figure(figsize=(8, 7.5), layout="constrained")
+    axes = fig.subplots(3, 1, sharex=True)
+    fig.suptitle("3-RRRU flexible inverse dynamics: motor torques of four inverses beside the rigid robot", fontsize=10)
+    t, rigid = comparison["t"], comparison["rigid"]
+    styles = {"stable causal": ("C0", 1.8), "non-causal": ("C2", 1.2), "optimal control": ("C1", 1.2),
+              "causal": ("C3", 0.7)}
+    low, high = rigid.min() - 3.0, rigid.max() + 3.0
+    for i, ax in enumerate(axes):
+        if comparison["torques_dae"] is not None:
+            ax.plot(comparison["t_dae"], comparison["torques_dae"][:, i], color="0.6", lw=0.6,
+                    label="causal, nonlinear DAE")
+        for name, (color, width) in styles.items():
+            if name not in comparison["torques"]:
+                continue
+            label = "causal (linearized correction)" if name == "causal" else name
+            ax.plot(t, comparison["torques"][name][:, i], color=color, lw=width, label=label)
+        ax.plot(t, rigid[:, i], "k--", lw=1.0, label="rigid robot")
+        ax.set_ylim(low, high)
+        ax.set_ylabel(f"limb {i + 1}\ntorque (N·m)")
+        ax.grid(alpha=0.3)
+    axes[0].legend(fontsize=7, ncol=3, loc="upper right")
+    axes[-1].set_xlabel("time t (s)")
+    return fig

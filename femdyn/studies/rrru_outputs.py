@@ -1,0 +1,860 @@
+"""What the 3-RRRU study writes and shows: every figure beside the paper's value *with a
+verdict*, the figures an engineer expects and a self-contained report page.
+
+The comparison, row by row (:data:`QUANTITIES`): femdyn's value, Liu et al.'s (2018) value
+as a :class:`Band` and a verdict from one rule (:func:`verdict`):
+
+* a value the paper reports ("up to 8.7 mm", "−11.1 N·m") is the band of
+  ±:data:`REFERENCE_TOLERANCE` (10 %) around it — the paper's figures are read from its
+  plots and text, and its link lengths and masses were lost (``docs/rrru.md``);
+* a bound ("below 2 mm", "< 0.5°") is the band from 0 to it;
+* verdicts: "within the paper's band", "within a factor of 2" (of the nearer band edge),
+  "outside (×k)", "not reported by the paper", "not run" (a part switched off, or a
+  figure this version of the computation does not provide).
+
+Every row outside the band carries a one-line reason and the section of ``docs/rrru.md``
+that explains it, from :data:`REASONS` (keyed by row, for the study's authors to edit).
+
+:func:`write_outputs` writes ``summary.md`` (:func:`summary_table`, also what
+``femdyn study rrru`` and ``femdyn demo`` print), ``summary.json`` (config, summary,
+``verdicts``), the figures (``torques.png``, ``forward.png``, ``angles.png``,
+``tilt.png``, ``deformation.png``, ``strains.png``), ``results.npz``, ``channels.csv``, the
+ParaView series and ``report.html`` (:func:`write_report`).
+"""
+import json
+import math
+import os
+import time
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+REFERENCE_TOLERANCE = 0.1
+WITHIN, FACTOR_2, NOT_REPORTED, NOT_RUN = ("within the paper's band", "within a factor of 2",
+                                           "not reported by the paper", "not run")
+DOCS = "docs/rrru.md"
+_GAUGE_PEAKS = ((9.655e-6, -1.2739e-5), (4.692e-6, -5.4250e-6), (7.612e-6, -1.0965e-5))   # limb 1, measured
+_GAUGE_MM = (200, 407.5, 600)
+_RULE = (f"A value the paper reports is the band ±{REFERENCE_TOLERANCE:.0%} around it, a bound (\"below\", \"<\") "
+         f"the band from 0 to it; how to read the table: {DOCS}#reading-the-summary-and-the-report.")
+
+
+# --- figures ------------------------------------------------------------------------------
+def study_figures(config, rigid, forward=None, inverse=None, system=None):
+    """The study's figures, each titled with the quantity it compares and the paper's value
+    drawn where the paper gives one (Matplotlib figures outside pyplot's global state).
+
+    Parameters
+    ----------
+    config : StudyConfig
+        The study's settings (the S-curve phases, the gauges' positions).
+    rigid : Results
+        The rigid inverse run (``actuator {i}.torque``; coordinates of ``A1_{i}``, ``B_{i}``).
+    forward, inverse : Results, optional
+        The flexible forward and inverse runs (None: not run).
+    system : System, optional
+        The flexible inverse run's system (the platform normal's coordinates).
+
+    Returns
+    -------
+    dict
+        File name → figure: ``torques.png`` (flexible and rigid motor torques per limb, N·m),
+        ``forward.png`` (deviation of the forward run from the commanded circle, mm),
+        ``angles.png`` (active joint angles, flexible and rigid, and their difference,
+        deg), ``tilt.png`` (platform tilt from rest, deg, phases shaded),
+        ``deformation.png`` (mid-link transverse deformation per limb, mm) and
+        ``strains.png`` (gauge strains, µε); a figure whose run is missing is left out.
+
+    Example
+    -------
+    >>> figures = study_figures(config, study["rigid"], study["forward"], study["inverse"],
+    ...                         study["system"])                                 # doctest: +SKIP
+    """
+    from .rrru import circle_motion
+    from .rrru_study import _gauge_channels
+    motion = circle_motion(config)
+    figures = {"torques.png": _torque_figure(rigid, inverse)}
+    if forward is not None:
+        figures["forward.png"] = _forward_figure(forward, motion)
+    if inverse is not None:
+        figures["angles.png"] = _angle_figure(rigid, inverse)
+        if system is not None:
+            figures["tilt.png"] = _tilt_figure(inverse, system, motion)
+        figures["deformation.png"] = _deformation_figure(inverse)
+        if _gauge_channels(inverse):
+            figures["strains.png"] = _strain_figure(inverse, config.geometry.gauges)
+    return figures
+
+
+def _figure(title, rows=1, height=3.6, sharex=True):
+    """A titled figure with ``rows`` stacked axes, outside pyplot's global state (safe in threads)."""
+    from matplotlib.figure import Figure
+    fig = Figure(figsize=(8, height), layout="constrained")
+    axes = fig.subplots(rows, 1, sharex=sharex, squeeze=False)[:, 0]
+    fig.suptitle(title, fontsize=11)
+    for ax in axes:
+        ax.grid(alpha=0.3)
+    axes[-1].set_xlabel("time t (s)")
+    return fig, axes
+
+
+def _paper_line(ax, y, text, **kw):
+    """A dotted line at a value of the paper's, labelled."""
+    ax.axhline(y, color="C3", ls=":", lw=1.2, label=text, **kw)
+
+
+def _torque_figure(rigid, inverse):
+    from .rrru_study import _torques
+    fig, axes = _figure("Motor torques: flexible inverse dynamics (solid) beside the rigid robot (dashed)", 3, 7.0)
+    rigid_torques = _torques(rigid)
+    flexible = None if inverse is None else _torques(inverse)
+    paper = {0: (-8.3, "paper: limb 1's extreme −8.3 N·m"), 1: (-11.1, "paper: largest −11.1 N·m")}
+    for i, ax in enumerate(axes):
+        if flexible is not None:
+            ax.plot(inverse.t, flexible[:, i], f"C{i}-", lw=1.2, label="flexible")
+        ax.plot(rigid.t, rigid_torques[:, i], "k--", lw=1.0, label="rigid")
+        if i in paper:
+            _paper_line(ax, *paper[i])
+        ax.set_ylabel(f"limb {i + 1}\ntorque (N·m)")
+        ax.legend(fontsize=7, loc="best", ncol=3)
+    return fig
+
+
+def _forward_figure(forward, motion):
+    from .rrru_study import _positions, _targets
+    deviation = 1e3 * (_positions(forward) - _targets(forward, motion))
+    fig, (ax,) = _figure("Forward dynamics driven by the rigid torques: platform-centre deviation from the "
+                         "commanded circle\n(at t = 0 the static sag under gravity: the run starts from equilibrium)")
+    for k, c in enumerate("xyz"):
+        ax.plot(forward.t, deviation[:, k], f"C{k}", lw=1.2, label=c)
+    ax.axhspan(-2, 2, color="0.85", alpha=0.6, label="paper: y, z below 2 mm")
+    for sign in (1, -1):
+        _paper_line(ax, sign * 8.7, "paper: x up to 8.7 mm" if sign > 0 else None)
+    ax.set_ylabel("position − commanded (mm)")
+    ax.legend(fontsize=8, ncol=5, loc="best")
+    return fig
+
+
+def _motor_angles(results):
+    """Active joint angles (rad, about the motor axis, from the horizontal, positive down)
+    per limb: the ``motor {i}.angle`` channels, else from link 1's end points A1, B."""
+    if all(f"motor {i}.angle" in results.sensor_columns for i in range(3)):
+        return np.column_stack([results[f"motor {i}.angle"] for i in range(3)])
+    labels = {name: k for k, name in enumerate(results.meta["coordinates"])}
+    out = []
+    for i in range(3):
+        a1, b = (results.q[:, [labels[f"{node}_{i}.r{c}"] for c in "xyz"]] for node in ("A1", "B"))
+        radial = a1[:, :2] / np.linalg.norm(a1[:, :2], axis=1, keepdims=True)
+        d = b - a1
+        out.append(np.arctan2(-d[:, 2], np.sum(d[:, :2] * radial, axis=1)))
+    return np.column_stack(out)
+
+
+def _angle_figure(rigid, inverse):
+    flexible = np.degrees(_motor_angles(inverse))
+    n = min(len(inverse.t), len(rigid.t))
+    reference = np.degrees(_motor_angles(rigid))
+    fig, (top, bottom) = _figure("Active joint (motor) angles: flexible inverse dynamics (solid) beside the rigid "
+                                 "robot (dashed)", 2, 5.6)
+    for i in range(3):
+        top.plot(inverse.t, flexible[:, i], f"C{i}-", lw=1.2, label=f"limb {i + 1}")
+        top.plot(rigid.t, reference[:, i], f"C{i}--", lw=1.0)
+        bottom.plot(inverse.t[:n], flexible[:n, i] - reference[:n, i], f"C{i}-", lw=1.0, label=f"limb {i + 1}")
+    _paper_line(top, 9.8, "paper: positive maximum 9.8° (limb 1)")
+    for sign in (1, -1):
+        _paper_line(bottom, sign * 0.84, "paper: up to 0.84°" if sign > 0 else None)
+    top.set_ylabel("angle θ1 (deg)")
+    bottom.set_ylabel("flexible − rigid (deg)")
+    top.legend(fontsize=8, ncol=4)
+    bottom.legend(fontsize=8, ncol=4)
+    return fig
+
+
+def _tilt_figure(inverse, system, motion):
+    from .rrru_study import _tilt
+    tilt = np.degrees(_tilt(inverse, system, inverse.q[0]))
+    fig, (ax,) = _figure("Platform tilt from its rest orientation, flexible inverse dynamics")
+    b, t_end = motion.profile.breakpoints, inverse.t[-1]
+    phases = [(b[0], b[3], "start/stop (S-curve)", "C1", 5.3), (b[3], b[4], "cruise", "C2", 0.5),
+              (b[4], b[-1], None, "C1", 5.3)] if len(b) >= 5 else []
+    for start, stop, label, colour, paper in phases:
+        if start < t_end:
+            stop = min(stop, t_end)
+            ax.axvspan(start, stop, color=colour, alpha=0.12, label=label)
+            ax.hlines(paper, start, stop, colors="C3", linestyles=":", lw=1.2)
+    ax.plot(inverse.t, tilt, "k-", lw=1.2, label="platform normal from rest")
+    ax.plot([], [], "C3:", label="paper: up to 5.3° at start/stop, < 0.5° at cruise")
+    ax.set_ylabel("tilt (deg)")
+    ax.set_ylim(bottom=0)
+    fig.legend(fontsize=8, loc="outside lower center", ncol=4)
+    return fig
+
+
+def _mid_deflections(results):
+    """Distance (m) of each flexible link's middle node from its chord: (samples, 3 limbs)."""
+    labels = results.meta["coordinates"]
+    out = []
+    for i in range(3):
+        prefix = f"link3_{i}."
+        nodes = sorted(int(name[len(prefix):-3]) for name in labels if name.startswith(prefix) and name.endswith(".rx"))
+        ra, rm, rb = (results.q[:, labels.index(f"{prefix}{k}.rx"):labels.index(f"{prefix}{k}.rx") + 3]
+                      for k in (nodes[0], nodes[len(nodes) // 2], nodes[-1]))
+        chord = (rb - ra) / np.linalg.norm(rb - ra, axis=1, keepdims=True)
+        offset = rm - ra
+        out.append(np.linalg.norm(offset - chord * np.sum(offset * chord, axis=1, keepdims=True), axis=1))
+    return np.column_stack(out)
+
+
+def _deformation_figure(inverse):
+    fig, (ax,) = _figure("Mid-link transverse deformation of the flexible links 3 (middle node from the chord)")
+    deflection = 1e3 * _mid_deflections(inverse)
+    for i in range(3):
+        ax.plot(inverse.t, deflection[:, i], f"C{i}", lw=1.2, label=f"limb {i + 1}")
+    _paper_line(ax, 7.73, "paper: up to 7.73 mm (limb 1)")
+    ax.set_ylabel("deformation (mm)")
+    ax.set_ylim(bottom=0)
+    ax.legend(fontsize=8, ncol=4)
+    return fig
+
+
+def _strain_figure(inverse, distances):
+    fig, axes = _figure("Axial strain at the gauges on the outer wall of each link 3, flexible inverse dynamics\n"
+                        "(not zero-balanced: the static strain under gravity included)", 3, 7.4)
+    for i, ax in enumerate(axes):
+        for k, d in enumerate(distances):
+            name = f"gauge {i}.{k}.strain"
+            if name in inverse.sensor_columns:
+                ax.plot(inverse.t, 1e6 * inverse[name], f"C{k}", lw=1.0,
+                        label=f"{1e3 * d:g} mm from the upper joint" if i == 0 else None)
+        ax.set_ylabel(f"limb {i + 1}\nstrain (µε)")
+    fig.legend(fontsize=8, loc="outside lower center", ncol=3)
+    return fig
+
+
+# --- files and the report page --------------------------------------------------------------
+CAPTIONS = {
+    "torques.png": "Motor torques of the flexible inverse run per limb (solid) with the rigid robot's (dashed), "
+                   "N·m; dotted: the paper's extremes.",
+    "forward.png": "Forward run (the flexible robot driven by the rigid torques): the platform centre's deviation "
+                   "from the commanded circle in x, y, z, mm; the paper's band: x up to 8.7 mm, y and z below 2 mm.",
+    "angles.png": "Active joint angles θ1 (from the horizontal, positive down) of the flexible inverse run (solid) "
+                  "and the rigid robot (dashed), deg, and their difference.",
+    "tilt.png": "Tilt of the platform normal from its rest orientation in the flexible inverse run, deg; shaded: "
+                "the S-curve's start/stop and cruise phases, dotted: the paper's figures for each.",
+    "deformation.png": "Transverse deformation at mid-link of each flexible link 3 (distance of the middle node "
+                       "from the chord), mm.",
+    "strains.png": "Axial strain at the three gauges of each link 3 (outer wall), µε, including the static strain.",
+}
+_RUNS = (("rigid inverse", "rigid", "runtime_rigid"), ("flexible forward", "forward", "forward_runtime"),
+         ("flexible inverse", "inverse", "inverse_runtime"))
+
+
+def write_outputs(folder, config, summary, rigid, forward=None, inverse=None, system=None):
+    """Write every output of the study into a folder.
+
+    Parameters
+    ----------
+    folder : str
+        Output folder (created).
+    config : StudyConfig
+        The study's settings.
+    summary : dict
+        ``run_study(...)["summary"]``.
+    rigid : Results
+        The rigid inverse run.
+    forward, inverse : Results, optional
+        The flexible forward and inverse runs (None: not run).
+    system : System, optional
+        The flexible inverse run's system (model summary, platform tilt).
+
+    Returns
+    -------
+    dict
+        File name → path of everything written: ``summary.md``, ``summary.json`` (config,
+        summary, ``verdicts`` of :func:`verdicts`, ``notes``), the figures of
+        :func:`study_figures`, ``results.npz``, ``channels.csv`` and ``paraview/motion.pvd``
+        (with the inverse run), ``report.html``.
+
+    Example
+    -------
+    >>> study = run_study(StudyConfig(duration=0.02, n_elements=2))                     # doctest: +SKIP
+    >>> write_outputs("out", config, study["summary"], study["rigid"], study["forward"],
+    ...               study["inverse"], study["system"])                            # doctest: +SKIP
+    """
+    from femdyn.mesh.vtk import write_series
+
+    from .rrru_study import _gauge_channels, _torques
+    clock = time.perf_counter()
+    os.makedirs(folder, exist_ok=True)
+    written = {}
+
+    def path(name):
+        written[name] = os.path.join(folder, name)
+        return written[name]
+
+    arrays = {"t": rigid.t, "rigid_torques": _torques(rigid)}
+    if forward is not None:
+        from .rrru_study import _positions
+        arrays.update(forward_t=forward.t, forward_position=_positions(forward))
+    if inverse is not None:
+        gauges = _gauge_channels(inverse)
+        arrays.update(inverse_t=inverse.t, inverse_torques=_torques(inverse),
+                      gauges=np.column_stack([inverse[c] for c in gauges]) if gauges else np.zeros((len(inverse.t), 0)))
+        inverse.to_csv(path("channels.csv"),
+                       [f"actuator {i}.torque" for i in range(3)] + ["P.x", "P.y", "P.z"] + gauges)
+        if config.paraview_every and system is not None:
+            write_series(system, inverse, os.path.join(folder, "paraview"), every=config.paraview_every)
+            written["paraview/motion.pvd"] = os.path.join(folder, "paraview", "motion.pvd")
+    np.savez(path("results.npz"), **arrays)
+    rows = verdicts(summary)
+    with open(path("summary.json"), "w", encoding="utf-8") as f:
+        json.dump({"config": asdict(config), "summary": summary, "verdicts": rows, "notes": notes(summary)}, f,
+                  indent=1, default=_plain, ensure_ascii=False)
+    with open(path("summary.md"), "w", encoding="utf-8") as f:
+        f.write(summary_table(summary))
+    figures = study_figures(config, rigid, forward, inverse, system)
+    for name, fig in figures.items():
+        fig.savefig(path(name), dpi=120)
+    runs = {"rigid": rigid, "forward": forward, "inverse": inverse}
+    write_report(path("report.html"), config, summary, runs, system, figures, sorted(written),
+                 time.perf_counter() - clock)
+    return written
+
+
+def _plain(value):
+    """JSON for what the summary may hold besides plain numbers (NumPy scalars and arrays)."""
+    return value.tolist() if hasattr(value, "tolist") else str(value)
+
+
+def write_report(path, config, summary, runs, system=None, figures=None, files=(), output_time=None):
+    """Write the study's report page: one self-contained HTML file (figures embedded,
+    no network, a print stylesheet) with the summary table and its verdicts, the figures,
+    the settings, the model summary, solver statistics and run times.
+
+    Parameters
+    ----------
+    path : str
+        The ``.html`` file.
+    config : StudyConfig
+        The study's settings (every field is listed).
+    summary : dict
+        ``run_study(...)["summary"]``.
+    runs : dict
+        ``"rigid"``, ``"forward"``, ``"inverse"`` → Results or None.
+    system : System, optional
+        The flexible inverse run's system (its ``summary()``; else the runs' recorded ones).
+    figures : dict, optional
+        File name → Matplotlib figure (:func:`study_figures`; computed when None).
+    files : sequence of str, optional
+        The files written beside the page, listed on it.
+    output_time : float, optional
+        Time spent writing the outputs [s].
+
+    Returns
+    -------
+    str
+        ``path``.
+
+    Example
+    -------
+    >>> write_report("out/report.html", config, study["summary"], study, study["system"])  # doctest: +SKIP
+    """
+    from femdyn.reports.pages import cells, png, render_page
+    if figures is None:
+        figures = study_figures(config, runs["rigid"], runs.get("forward"), runs.get("inverse"), system)
+    rows = verdicts(summary)
+    table = [[(r["quantity"], ""), (r["femdyn"], ""), (r["paper"] or "–", ""), (r["verdict"], _css(r["verdict"])),
+              (r["reason"] or "", "", r["docs"] or "")] for r in rows]
+    statistics = [cells((label, *_statistics(runs.get(key)), _seconds(summary.get(clock))))
+                  for label, key, clock in _RUNS]
+    if output_time is not None:
+        statistics.append(cells(("writing the outputs", "", "", "", "", "", "", _seconds(output_time))))
+    model = system.summary() if system is not None else next(
+        (r.meta.get("summary", "") for r in (runs.get("inverse"), runs.get("forward"), runs["rigid"]) if r), "")
+    return render_page(
+        "rrru.html", path, title="3-RRRU study: femdyn beside Liu et al. (2018)",
+        lead=f"Over {summary.get('duration', 0):.3g} s ({summary.get('steps', 0)} steps); "
+             + ", ".join(f"{n} {v}" for v, n in tally(rows).items()) + ".",
+        rule=_RULE, table=table, notes=notes(summary),
+        figures=[{"uri": png(fig), "alt": name, "caption": f"{name}: {CAPTIONS.get(name, '')}"}
+                 for name, fig in figures.items()],
+        settings=list(_flatten(asdict(config))), model=model, statistics=statistics, files=list(files))
+
+
+def _css(label):
+    """The CSS class of a verdict."""
+    return {WITHIN: "pass", FACTOR_2: "warn"}.get(label, "fail" if label.startswith("outside") else "muted")
+
+
+def _statistics(results):
+    """Status, steps, Newton iterations (total, per step), factorizations, rejected steps, corrections."""
+    if results is None:
+        return ("not run", "", "", "", "", "")
+    steps = max(len(results.t) - 1, 0)
+    iterations = int(results["iterations"].sum())
+    rejected = sum(1 for e in results.events if e.get("event") == "step rejected")
+    return (results.status, str(steps), f"{iterations} ({iterations / max(steps, 1):.2f})",
+            str(int(results["factorizations"].sum())), str(rejected), str(int(results["corrections"].sum())))
+
+
+def _seconds(value):
+    return "" if value is None else f"{value:.3g} s"
+
+
+def _flatten(settings, prefix=""):
+    """(dotted name, text) of every setting, nested tables flattened."""
+    for key, value in settings.items():
+        if isinstance(value, dict):
+            yield from _flatten(value, f"{prefix}{key}.")
+        else:
+            yield f"{prefix}{key}", _setting(value)
+
+
+def _setting(value):
+    """A setting as text: numbers in 6 significant digits, sequences as lists."""
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return "[" + ", ".join(_setting(v) for v in value) + "]"
+    if isinstance(value, (float, np.floating)):
+        return f"{float(value):.6g}"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Band:
+    """The paper's value of a figure as an interval, in the summary's units (SI, angles in
+    degrees).
+
+    Parameters
+    ----------
+    low, high : float
+        The interval (``low`` ≤ ``high``).
+    text : str
+        The paper's wording, in the unit femdyn's value is shown in.
+
+    Example
+    -------
+    >>> Band(0.0, 0.5, "< 0.5°").factor(0.75)
+    1.5
+    """
+
+    low: float
+    high: float
+    text: str
+
+    @classmethod
+    def about(cls, value, text, tolerance=REFERENCE_TOLERANCE):
+        """A value the paper reports, as the band ±``tolerance`` around it.
+
+        Parameters
+        ----------
+        value : float
+            The paper's value (summary units).
+        text : str
+            The paper's wording.
+        tolerance : float, optional
+            Relative half width of the band.
+
+        Returns
+        -------
+        Band
+
+        Example
+        -------
+        >>> Band.about(-11.1, "−11.1 N·m")
+        Band(low=-12.21, high=-9.99, text='−11.1 N·m')
+        """
+        half = tolerance * abs(value)
+        return cls(round(value - half, 12), round(value + half, 12), text)
+
+    @classmethod
+    def below(cls, bound, text):
+        """A bound the paper gives ("below", "<"), as the band from 0 to it.
+
+        Parameters
+        ----------
+        bound : float
+            The upper bound (summary units, > 0).
+        text : str
+            The paper's wording.
+
+        Returns
+        -------
+        Band
+
+        Example
+        -------
+        >>> Band.below(2e-3, "below 2 mm").high
+        0.002
+        """
+        return cls(0.0, bound, text)
+
+    def factor(self, value):
+        """How far a value lies from the band: 1 inside, else the ratio of its magnitude to
+        the nearer edge's (≥ 1); infinite for the opposite sign or zero.
+
+        Parameters
+        ----------
+        value : float
+            femdyn's value (summary units).
+
+        Returns
+        -------
+        float
+
+        Example
+        -------
+        >>> round(Band.about(-11.1, "−11.1 N·m").factor(-25.69), 3)
+        2.104
+        """
+        if self.low <= value <= self.high:
+            return 1.0
+        if (self.low > 0 and value <= 0) or (self.high < 0 and value >= 0):
+            return math.inf
+        near, far = sorted((abs(self.low), abs(self.high))) if self.low * self.high > 0 else (0.0, max(
+            abs(self.low), abs(self.high)))
+        size = abs(value)
+        return size / far if size > far else near / size
+
+
+def verdict(value, band):
+    """The verdict on femdyn's value beside the paper's band (the one rule of the summary).
+
+    Parameters
+    ----------
+    value : float or None
+        femdyn's value (summary units); None: not computed.
+    band : Band or None
+        The paper's value; None: the paper does not report this figure.
+
+    Returns
+    -------
+    (str, float or None)
+        The verdict — "within the paper's band", "within a factor of 2", "outside (×k)",
+        "not reported by the paper" or "not run" — and the factor k of
+        :meth:`Band.factor` (None without a comparison).
+
+    Example
+    -------
+    >>> verdict(9.2e-3, Band.about(8.7e-3, "up to 8.7 mm"))
+    ("within the paper's band", 1.0)
+    >>> verdict(12.8e-3, Band.below(2e-3, "below 2 mm"))
+    ('outside (×6.4)', 6.4)
+    >>> verdict(None, Band.below(0.5, "< 0.5°")), verdict(7.8, None)
+    (('not run', None), ('not reported by the paper', None))
+    """
+    if value is None:
+        return NOT_RUN, None
+    if band is None:
+        return NOT_REPORTED, None
+    k = band.factor(value)
+    if k <= 1.0:
+        return WITHIN, 1.0
+    if k <= 2.0:
+        return FACTOR_2, k
+    return f"outside (×{_times(k)})", k
+
+
+def _times(k):
+    """A factor ≥ 2 in a few digits: 2.1, 34, 140, 1.2e+05, ∞."""
+    return "∞" if math.isinf(k) else f"{k:.2g}" if k < 10 else f"{k:.0f}" if k < 1e4 else f"{k:.1e}"
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """One row of the summary: a figure of the study and the paper's value for it.
+
+    Parameters
+    ----------
+    id : str
+        Row name (the key of :data:`REASONS`).
+    label : str
+        What the row compares, for a reader.
+    key : str
+        Summary key of femdyn's value.
+    unit : str
+        Unit the value is shown in.
+    scale : float
+        Factor from the summary's unit to ``unit`` (1e3: m → mm).
+    band : Band or None
+        The paper's value (None: not reported).
+    part : int or str, optional
+        Limb number (1–3) of a per-limb dict, or the gauge of ``gauge_strain_peaks`` whose
+        range (max − min) is compared.
+
+    Example
+    -------
+    >>> QUANTITIES[0].label
+    'rigid inverse: most negative motor torque'
+    """
+
+    id: str
+    label: str
+    key: str
+    unit: str
+    scale: float = 1.0
+    band: Band = None
+    part: object = None
+
+    def value(self, summary):
+        """femdyn's value of this row in a study summary (summary units), None if missing.
+
+        Parameters
+        ----------
+        summary : dict
+            ``run_study(...)["summary"]``.
+
+        Returns
+        -------
+        float or None
+
+        Example
+        -------
+        >>> QUANTITIES[0].value({"rigid_torque_min": -11.27})
+        -11.27
+        """
+        found = summary.get(self.key)
+        if found is None or self.part is None:
+            return None if found is None else float(found)
+        if isinstance(self.part, str):                      # a gauge's range: zero balancing does not change it
+            peaks = found.get(self.part, found.get(f"{self.part}.strain"))
+            return None if peaks is None else float(max(peaks) - min(peaks))
+        by_limb = _by_limb(found)
+        return float(by_limb[self.part]) if self.part in by_limb else None
+
+
+def _by_limb(values):
+    """A per-limb dict keyed 1, 2, 3 (keys may be ints or strings, 0- or 1-based, "limb 1")."""
+    numbers = {int("".join(c for c in str(k) if c.isdigit())): v for k, v in values.items()}
+    shift = 1 if 0 in numbers else 0
+    return {k + shift: v for k, v in numbers.items()}
+
+
+_Q = Quantity
+QUANTITIES = (
+    _Q("rigid_torque_min", "rigid inverse: most negative motor torque", "rigid_torque_min", "N·m"),
+    _Q("rigid_torque_max", "rigid inverse: least negative motor torque", "rigid_torque_max", "N·m"),
+    _Q("rigid_angle_max_deg", "rigid inverse: largest active joint angle", "rigid_angle_max_deg", "°"),
+    _Q("forward_deviation_x", "forward: platform-centre deviation from the circle, x", "forward_deviation_x", "mm",
+       1e3, Band.about(8.7e-3, "up to 8.7 mm")),
+    _Q("forward_deviation_yz", "forward: the same in y and z", "forward_deviation_yz", "mm", 1e3,
+       Band.below(2e-3, "below 2 mm")),
+    _Q("forward_tilt_deg", "forward: platform tilt from vertical", "forward_tilt_deg", "°"),
+    _Q("inverse_tracking_error", "inverse: platform-centre tracking error", "inverse_tracking_error", "m", 1.0,
+       Band.below(2e-11, "< 2e-11 m")),
+    _Q("forward_inverse_deviation", "check: forward run driven by the flexible inverse's torques, largest "
+       "platform-centre deviation", "forward_inverse_deviation", "mm", 1e3),
+    _Q("forward_rigid_deviation", "check: the same driven by the rigid torques", "forward_rigid_deviation", "mm",
+       1e3),
+    _Q("static_tilt_deg", "inverse: platform tilt at rest (gravity, from vertical)", "static_tilt_deg", "°"),
+    _Q("tilt_start_stop_deg", "inverse: platform tilt from rest, start and stop", "tilt_start_stop_deg", "°", 1.0,
+       Band.about(5.3, "up to 5.3°")),
+    _Q("tilt_cruise_deg", "inverse: platform tilt from rest, cruise", "tilt_cruise_deg", "°", 1.0,
+       Band.below(0.5, "< 0.5°")),
+    _Q("inverse_torque_min", "inverse: most negative motor torque (any limb)", "inverse_torque_min", "N·m", 1.0,
+       Band.about(-11.1, "−11.1 N·m (limb 2)")),
+    _Q("inverse_torque_max", "inverse: least negative motor torque (any limb)", "inverse_torque_max", "N·m"),
+    _Q("inverse_torque_extreme_limb_1", "inverse: limb 1's extreme motor torque", "inverse_torque_extreme_limb",
+       "N·m", 1.0, Band.about(-8.3, "−8.3 N·m"), 1),
+    _Q("inverse_torque_extreme_limb_2", "inverse: limb 2's extreme motor torque", "inverse_torque_extreme_limb",
+       "N·m", 1.0, Band.about(-11.1, "−11.1 N·m (the largest)"), 2),
+    _Q("inverse_torque_extreme_limb_3", "inverse: limb 3's extreme motor torque", "inverse_torque_extreme_limb",
+       "N·m", 1.0, None, 3),
+    _Q("torque_difference", "inverse: largest motor torque difference from rigid", "torque_difference", "N·m", 1.0,
+       Band.about(0.39, "up to 0.39 N·m (limb 2)")),
+    _Q("torque_difference_at_rest", "inverse: the same at rest (t = 0)", "torque_difference_at_rest", "N·m"),
+    _Q("inverse_angle_max_deg", "inverse: largest active joint angle", "inverse_angle_max_deg", "°", 1.0,
+       Band.about(9.8, "9.8° (limb 1)")),
+    _Q("angle_difference_deg", "inverse: largest active joint angle difference from rigid", "angle_difference_deg",
+       "°", 1.0, Band.about(0.84, "up to 0.84° (limb 1)")),
+    _Q("mid_link_deformation", "inverse: mid-link transverse deformation", "mid_link_deformation", "mm", 1e3,
+       Band.about(7.73e-3, "up to 7.73 mm (limb 1)")),
+    _Q("shear_angle_deg", "inverse: shear angle at mid-link", "shear_angle_deg", "°", 1.0,
+       Band.below(4e-4, "< 0.0004°")),
+    *(_Q(f"gauge_range_{k}", f"inverse: limb 1 strain range (max − min), gauge at {mm:g} mm", "gauge_strain_peaks",
+         "µε", 1e6,
+         Band.about(p - n, f"{(p - n) * 1e6:.4g} µε (test rig: +{p * 1e6:.4g} / −{-n * 1e6:.5g} µε)"),
+         f"gauge 0.{k}")
+      for k, (mm, (p, n)) in enumerate(zip(_GAUGE_MM, _GAUGE_PEAKS))),
+)
+PAPER = {q.id: q.band.text for q in QUANTITIES if q.band is not None}
+
+_MOTION = f"{DOCS}#why-the-flexible-robot-differs-in-motion"
+_RIG = f"{DOCS}#the-strain-gauges-beside-the-test-rig"
+_SOLVER = f"{DOCS}#tracking-and-the-solver-tolerance"
+_INVERSES = f"{DOCS}#four-inverses-on-the-robot"
+_LOST = f"{DOCS}#data-from-the-paper-and-the-defaults-chosen-for-what-was-lost"
+REASONS = {   # row id → (one line on why femdyn lies outside the paper's band, the docs section)
+    "forward_deviation_x": ("the rigid torques drive a robot whose platform orientation is held only by the soft "
+                            "links 3 (tilt mode 3.6 Hz, undamped): it starts from its static sag and drifts open-loop",
+                            _MOTION),
+    "forward_deviation_yz": ("the platform's orientation compliance: the static sag at the start and the undamped "
+                             "tilt mode move the centre off the circle's plane", _MOTION),
+    "inverse_tracking_error": ("the servo constraint holds to the Newton tolerance (tol_flexible); tighten it",
+                               _SOLVER),
+    "tilt_start_stop_deg": ("the links hold the platform's orientation softly: statics alone tilt it by 9–26° along "
+                            "the circle for every reachable layout at E = 6.9e8 Pa", _MOTION),
+    "tilt_cruise_deg": ("the same compliance; no single E gives both this bound and the paper's 7.73 mm deformation",
+                        _MOTION),
+    "inverse_torque_min": ("the lost link masses and lengths set the torque level", _LOST),
+    "inverse_torque_extreme_limb_1": ("the lost link masses and lengths set each limb's torque level", _LOST),
+    "inverse_torque_extreme_limb_2": ("the lost link masses and lengths set each limb's torque level", _LOST),
+    "torque_difference": ("the platform's orientation compliance changes the load path; the plain causal inverse "
+                          "adds ringing at the undamped internal modes (inverse_method = 'causal')", _INVERSES),
+    "inverse_angle_max_deg": ("the lost link lengths: the defaults give active joint angles from −6.6° to 12.2° "
+                              "on the circle", _LOST),
+    "angle_difference_deg": ("the motors follow the platform's tilt and sag, which the soft links allow", _MOTION),
+    "mid_link_deformation": ("the links' bending follows the platform's orientation compliance", _MOTION),
+    "shear_angle_deg": ("shear follows the links' bending", _MOTION),
+    **{f"gauge_range_{k}": ("the paper measured on the test rig (E = 6.9e10 Pa, 1.6 kg payload, joint clearance); "
+                            "the study's default is the simulation's E = 6.9e8 Pa", _RIG) for k in range(3)},
+}
+_UNEXPLAINED = ("not explained yet: add a reason to REASONS in femdyn/studies/rrru_outputs.py", DOCS)
+
+
+def verdicts(summary):
+    """Every row of :data:`QUANTITIES` with its value, the paper's band and the verdict.
+
+    Parameters
+    ----------
+    summary : dict
+        ``run_study(...)["summary"]`` (missing keys give "not run").
+
+    Returns
+    -------
+    list of dict
+        JSON-ready, one per row: ``id``, ``quantity``, ``key``, ``value`` (summary units or
+        None), ``unit`` (shown), ``femdyn`` and ``paper`` (text), ``band`` ([low, high] in
+        summary units or None), ``verdict``, ``factor``, ``reason`` and ``docs`` (None
+        unless the value lies outside the band).
+
+    Example
+    -------
+    >>> rows = verdicts({"tilt_cruise_deg": 17.2})
+    >>> [(r["id"], r["verdict"]) for r in rows if r["id"].startswith("tilt")]
+    [('tilt_start_stop_deg', 'not run'), ('tilt_cruise_deg', 'outside (×34)')]
+    """
+    rows = []
+    for q in QUANTITIES:
+        value = q.value(summary)
+        label, k = verdict(value, q.band)
+        reason, docs = (REASONS.get(q.id, _UNEXPLAINED) if k is not None and k > 1 else (None, None))
+        rows.append({"id": q.id, "quantity": q.label, "key": q.key, "value": value, "unit": q.unit,
+                     "femdyn": _shown(value, q), "paper": q.band.text if q.band else None,
+                     "band": [q.band.low, q.band.high] if q.band else None, "verdict": label,
+                     "factor": None if k is None or math.isinf(k) else k, "reason": reason, "docs": docs})
+    return rows
+
+
+def _shown(value, q):
+    """A value in the unit of its row, 4 significant digits, a typographic minus."""
+    if value is None:
+        return NOT_RUN
+    text = f"{value * q.scale:.4g}".replace("-", "−", 1) if value < 0 else f"{value * q.scale:.4g}"
+    return text + ("" if not q.unit else q.unit if q.unit.startswith("°") else f" {q.unit}")
+
+
+def notes(summary):
+    """The text lines under the table: the inverse method and the zero dynamics.
+
+    Parameters
+    ----------
+    summary : dict
+        ``run_study(...)["summary"]``.
+
+    Returns
+    -------
+    list of str
+        One line each, "not run" for what the summary lacks.
+
+    Example
+    -------
+    >>> notes({"inverse_method": "stable"})
+    ['Inverse method: stable.', 'Zero dynamics: not run.']
+    """
+    z = summary.get("zero_dynamics")
+    if z:
+        details = [z.get("classification")] + [f"{name} {z[key]:.4g}{unit}" for key, name, unit in (
+            ("lowest_hz", "lowest", " Hz"), ("max_real_part", "largest real part", " 1/s")) if z.get(key) is not None]
+        zero = f"{z.get('statement', '').rstrip('.')} ({'; '.join(d for d in details if d)})"
+    else:
+        zero = "not run"
+    lines = [f"Inverse method: {summary.get('inverse_method', 'not run')}.", f"Zero dynamics: {zero}."]
+    return lines + ([f"Mesh: {summary['mesh']}"] if summary.get("mesh") else [])
+
+
+def tally(rows):
+    """How many rows have each verdict ("outside (×k)" counted as "outside").
+
+    Parameters
+    ----------
+    rows : list of dict
+        :func:`verdicts`.
+
+    Returns
+    -------
+    dict
+        Verdict → count, in the order within, factor 2, outside, not reported, not run
+        (verdicts without a row left out).
+
+    Example
+    -------
+    >>> tally(verdicts({}))["not run"] == len(QUANTITIES)
+    True
+    """
+    order = (WITHIN, FACTOR_2, "outside", NOT_REPORTED, NOT_RUN)
+    found = [("outside" if r["verdict"].startswith("outside") else r["verdict"]) for r in rows]
+    return {v: found.count(v) for v in order if v in found}
+
+
+def _footnotes(rows):
+    """Number per reason (rows sharing a reason share a number) and the numbered lines."""
+    numbers, lines = {}, []
+    for r in rows:
+        if r["reason"] and (r["reason"], r["docs"]) not in numbers:
+            numbers[(r["reason"], r["docs"])] = len(numbers) + 1
+            lines.append(f"[{len(numbers)}] {r['reason']} ({r['docs']})")
+    return {r["id"]: numbers[(r["reason"], r["docs"])] for r in rows if r["reason"]}, lines
+
+
+def summary_table(summary):
+    """The study's figures beside the paper's, with verdicts, as Markdown (``summary.md``
+    and what ``femdyn study rrru`` and ``femdyn demo`` print).
+
+    Parameters
+    ----------
+    summary : dict
+        ``run_study(...)["summary"]``; missing figures show "not run".
+
+    Returns
+    -------
+    str
+        A title line, the table (quantity, femdyn, Liu et al. 2018, verdict), the count of
+        verdicts and how to read them, the inverse method and zero dynamics, and the
+        numbered reasons of the rows outside the paper's band.
+
+    Example
+    -------
+    >>> print(summary_table({"duration": 0.8, "steps": 800, "tilt_cruise_deg": 17.2}))  # doctest: +ELLIPSIS
+    3-RRRU study over 0.8 s (800 steps): femdyn beside Liu et al. 2018
+    ...
+    | inverse: platform tilt from rest, cruise | 17.2° | < 0.5° | outside (×34) [1] |
+    ...
+    """
+    rows = verdicts(summary)
+    marks, reasons = _footnotes(rows)
+    counts = ", ".join(f"{n} {v}" for v, n in tally(rows).items())
+    lines = [f"3-RRRU study over {summary.get('duration', 0):.3g} s ({summary.get('steps', 0)} steps): femdyn beside "
+             "Liu et al. 2018", ""]
+    if "stopped" in summary:
+        stop = summary["stopped"]
+        lines += [f"**Stopped**: {stop['part']} at t = {stop['t']:.6g} s (the figures of that part cover the steps "
+                  f"up to then; the parts after it were not run). {stop['reason']}", ""]
+    lines += ["| quantity | femdyn | Liu et al. 2018 | verdict |", "|---|---|---|---|"]
+    for r in rows:
+        mark = f" [{marks[r['id']]}]" if r["id"] in marks else ""
+        lines.append(f"| {r['quantity']} | {r['femdyn']} | {r['paper'] or '–'} | {r['verdict']}{mark} |")
+    lines += ["", f"Verdicts: {counts}. {_RULE}", "", *notes(summary)]
+    if reasons:
+        lines += ["", "Why rows lie outside the paper's band:", *reasons]
+    return "\n".join(lines) + "\n"
+

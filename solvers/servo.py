@@ -1,0 +1,240 @@
+"""How the actuators realize the servo constraints, and the integrator settings that follows.
+
+Servo-constraint inverse dynamics (Blajer & Kołodziejczyk 2004, Multibody Syst. Dyn.
+11:343–364) solves M q̈ + Φ_qᵀλ − Bᵀu = Q, Φ = 0, Ψ(q, t) = 0 for the motion and the
+inputs u. Differentiating the servo constraints twice and eliminating q̈ gives
+
+    Ψ_q q̈ = Ψ_q M_c⁻¹ (Q + Bᵀu) + … ,   P = Ψ_q M_c⁻¹ Bᵀ,
+
+with M_c⁻¹ the inverse mass restricted to the joint constraints Φ_q q̈ = γ, i.e. the
+upper-left block of [[M, Φ_qᵀ], [Φ_q, 0]]⁻¹ (Blajer & Kołodziejczyk 2007, Nonlinear Dyn.
+50:781–791, the projection of the servo constraints on the subspace the joints leave).
+P (k × k, one row per servo row, one column per input) tells how the inputs reach the
+prescribed outputs (Blajer & Kołodziejczyk 2007; Seifried & Blajer 2013, Mech. Sci.
+4:113–129; Blajer, Seifried & Kołodziejczyk 2015, Arch. Appl. Mech. 85:1191–1207, who
+name the realizations):
+
+* **tangent realization** (rank P = k, *collocated* here): every output is accelerated
+  directly by the inputs; the inverse problem is an index-3 DAE and generalized-α solves
+  it with its usual settings;
+* **orthogonal realization** (P = 0) and **mixed** (0 < rank P < k), *non-collocated*:
+  an input reaches some output only through other bodies and compliant elements (a chain
+  of masses and springs, an elastic link, a crane's rope), the relative degree exceeds 2
+  and the differentiation index 3. The acceleration equations of the start are then
+  singular (:func:`~femdyn.solvers.initial.accelerations_and_multipliers` solves them in
+  the least-squares sense), and generalized-α needs strong numerical damping:
+  :func:`check_servo_settings` warns (:class:`~femdyn.errors.ServoWarning`) above
+  ``RHO_NONCOLLOCATED``.
+
+Flexible links: the consistent mass matrix of an ANCF mesh couples its nodes, so P of an
+arm whose links are elastic is not exactly zero but tiny against the reference
+‖Ψ_q‖ ‖M_c⁻¹‖ ‖B‖ (measured at the start of the 3-RRRU robot of femdyn.studies.rrru:
+σ/σ_ref = 0.076–0.085 with rigid links, 4.7e-11–7.4e-11 with 4 ANCF beam elements per
+link); it counts as non-collocated, which is how it behaves (tests/test_rrru_inverse.py
+runs it at ρ∞ = 0). Its start stays regular (the sparse factorization accepts it).
+
+The threshold was measured on the mass-spring chains of ``tests/test_servo_start.py``
+(rest-to-rest motions; N = 2 sliders, relative degree 4, h = 1 ms; N = 3, relative degree
+6, h = 4 ms; command in ``docs/input-checks.md``). The largest input error, relative to
+the peak input, grows geometrically with ρ∞, by about 2× (r = 4) and 3.3× (r = 6) per
+0.1: 3.6e-5 and 7.4e-5 at ρ∞ = 0, 1.1e-4 and 7.3e-4 at 0.2, 9.2e-4 and 3.1e-2 at 0.5,
+0.26 and 380 (diverged) at 0.9. At ρ∞ ≤ 0.2 the error stays within 10× of the best;
+the default 0.9 loses the inputs of relative degree 6 altogether.
+"""
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.linalg as sla
+
+from femdyn.errors import ServoWarning, SingularMatrixError
+
+RHO_NONCOLLOCATED = 0.2     # above it a non-collocated servo's input error grows 2–3× per 0.1 of ρ∞ (module doc)
+SINGULAR = 1e-8             # σ_i(P) ≤ SINGULAR · ‖Ψ_q‖ ‖M_c⁻¹‖ ‖B‖ counts as zero
+DENSE_LIMIT = 3000          # coordinates + joint rows up to which P is computed (dense LU)
+
+
+@dataclass
+class ServoRealization:
+    """The decoupling matrix P = Ψ_q M_c⁻¹ Bᵀ of a servo model and what it says.
+
+    Parameters
+    ----------
+    P : (k, k) ndarray
+        Output acceleration per unit input: m/s² per N for a prescribed coordinate driven
+        by a force (rad/s² per N·m, m/s² per N·m … for the other pairings).
+    singular_values : (k,) ndarray
+        Of P, largest first, same units.
+    reference : float
+        ‖Ψ_q‖₂ ‖M_c⁻¹‖₂ ‖B‖₂, the size P would have if the inputs acted on the outputs
+        directly; singular values below ``SINGULAR`` times it count as zero.
+    rank : int
+        Numerical rank of P.
+    """
+
+    P: np.ndarray
+    singular_values: np.ndarray
+    reference: float
+    rank: int
+
+    @property
+    def realization(self):
+        """"tangent" (rank k), "orthogonal" (rank 0) or "mixed" (Blajer et al. 2015)."""
+        if self.rank == len(self.singular_values):
+            return "tangent"
+        return "orthogonal" if self.rank == 0 else "mixed"
+
+    @property
+    def collocated(self):
+        """Whether P is regular (tangent realization: index 3, the start is regular)."""
+        return self.realization == "tangent"
+
+    @property
+    def verdict(self):
+        """One sentence for messages and reports."""
+        if self.collocated:
+            return (f"collocated (tangent realization, P regular, σ_min/σ_ref = "
+                    f"{self.singular_values[-1] / self.reference:.3g}): index 3, usual generalized-α settings")
+        return (f"non-collocated ({self.realization} realization, rank P = {self.rank} of "
+                f"{len(self.singular_values)}): relative degree > 2, a singular start solved in the least-squares "
+                f"sense and ρ∞ ≤ {RHO_NONCOLLOCATED:g} needed")
+
+
+def servo_realization(system, q, t=0.0, dense_limit=DENSE_LIMIT):
+    """Classify a servo model at a state by its decoupling matrix P = Ψ_q M_c⁻¹ Bᵀ.
+
+    P is the output acceleration of the servo constraints per unit actuator input with
+    the joint constraints enforced (Blajer & Kołodziejczyk 2007, see the module
+    docstring); it is the Schur complement whose regularity decides whether the
+    acceleration matrix of the start, [[M, Φ_qᵀ, −Bᵀ], [Φ_q, 0, 0], [Ψ_q, 0, 0]], is regular.
+    Dense: the joint saddle [[M, Φ_qᵀ], [Φ_q, 0]] is LU-factorized once.
+
+    Parameters
+    ----------
+    system : System
+        An assembled model with servo constraints and actuators.
+    q : (n,) ndarray
+        Coordinates (m for positions).
+    t : float, optional
+        Time, s.
+    dense_limit : int, optional
+        Largest n + (joint rows) classified; larger models return None.
+
+    Returns
+    -------
+    ServoRealization or None
+        None when the model has no servo rows or is larger than ``dense_limit``.
+
+    Raises
+    ------
+    SingularMatrixError
+        If the joint saddle itself is singular (redundant joints or a massless free
+        motion: a modelling error independent of the servo constraints).
+
+    Examples
+    --------
+    A rod on a motor with its tip height prescribed: the torque accelerates the tip
+    directly (tangent realization, collocated).
+
+    >>> import femdyn
+    >>> m = femdyn.Model("arm")
+    >>> rod = m.rigid_beam("arm", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
+    >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0))
+    >>> _ = m.actuator("motor", "pivot")
+    >>> _ = m.servo("tip", "arm", (1.0, 0, 0), [0.0], [(0, 0, 1)])
+    >>> system = m.assemble()
+    >>> r = servo_realization(system, system.q0)
+    >>> r.realization, round(float(r.P[0, 0]), 6)       # tip: −3/(m L) per N·m (torque about +y lowers it)
+    ('tangent', -3.0)
+    """
+    rows = system.input_rows
+    joint_rows = np.setdiff1d(np.arange(system.m), rows)
+    if not rows.size or system.n + joint_rows.size > dense_limit:
+        return None
+    jacobian = system.constraints.jacobian(q, t).toarray()
+    Psi, B = jacobian[rows], _input_matrix(system, q)
+    inverse_mass = _constrained_inverse_mass(system, q, jacobian[joint_rows], t)
+    P = Psi @ inverse_mass @ B.T
+    s = np.linalg.svd(P, compute_uv=False)
+    reference = np.linalg.norm(Psi, 2) * np.linalg.norm(inverse_mass, 2) * np.linalg.norm(B, 2)
+    return ServoRealization(P, s, reference, int(np.sum(s > SINGULAR * reference)))
+
+
+def _input_matrix(system, q):
+    """B (k × n, dense): row j the input direction ∂s_j/∂q of the actuator of servo row j."""
+    B = np.zeros((len(system.actuators), system.n))
+    for j, a in enumerate(system.actuators):
+        np.add.at(B[j], a.input_pattern(), a.input_values(q))
+    return B
+
+
+def _constrained_inverse_mass(system, q, joints, t):
+    """M_c⁻¹, the upper-left n × n block of [[M, Φ_qᵀ], [Φ_q, 0]]⁻¹ (joint rows only, dense)."""
+    n, m = system.n, joints.shape[0]
+    saddle = np.block([[system.mass(q).toarray(), joints.T], [joints, np.zeros((m, m))]])
+    with warnings.catch_warnings():           # an exactly singular saddle is reported below, in the model's words
+        warnings.simplefilter("ignore", sla.LinAlgWarning)
+        lu, piv = sla.lu_factor(saddle, check_finite=False)
+    pivots = np.abs(np.diag(lu))
+    if not pivots.size or pivots.min() <= 1e-13 * pivots.max():
+        raise SingularMatrixError(f"model '{system.name}' at t = {t:g} s: the joints and masses alone leave a "
+                                  "motion without inertia or make redundant rows; see the forward model's "
+                                  "diagnosis (Model.assemble().summary(), System.redundant_constraints)")
+    return sla.lu_solve((lu, piv), np.vstack([np.eye(n), np.zeros((m, n))]), check_finite=False)[:n]
+
+
+def check_servo_settings(system, q, rho_inf, t=0.0, enabled=True):
+    """Warn (:class:`~femdyn.errors.ServoWarning`) when a non-collocated servo model runs
+    with ρ∞ above ``RHO_NONCOLLOCATED``.
+
+    Called by :func:`~femdyn.solvers.step_size.check_step_size` at the start of
+    :func:`~femdyn.solvers.generalized_alpha.integrate` (``Options(step_check=False)``
+    skips it with the step check).
+
+    Parameters
+    ----------
+    system : System
+        The assembled model.
+    q : (n,) ndarray
+        The consistent initial coordinates.
+    rho_inf : float
+        The integrator's spectral radius at infinity.
+    t : float, optional
+        Initial time, s.
+    enabled : bool, optional
+        False skips the check.
+
+    Returns
+    -------
+    ServoRealization or None
+        The classification, or None when the check did not run (no servo rows, disabled,
+        or a model above the dense limit).
+
+    Examples
+    --------
+    A rod on a motor with its tip height prescribed is collocated: no warning at the
+    default ρ∞ = 0.9.
+
+    >>> import femdyn
+    >>> m = femdyn.Model("arm")
+    >>> rod = m.rigid_beam("arm", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
+    >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0))
+    >>> _ = m.actuator("motor", "pivot")
+    >>> _ = m.servo("tip", "arm", (1.0, 0, 0), [0.0], [(0, 0, 1)])
+    >>> system = m.assemble()
+    >>> check_servo_settings(system, system.q0, 0.9).verdict.split(" (")[0]
+    'collocated'
+    """
+    if not enabled or not system.input_rows.size:
+        return None
+    realization = servo_realization(system, q, t)
+    if realization is not None and not realization.collocated and rho_inf > RHO_NONCOLLOCATED:
+        warnings.warn(
+            f"model '{system.name}': the servo constraints are {realization.verdict.split(':')[0]}: some actuator "
+            "reaches its prescribed output only through other bodies or compliant elements (relative degree > 2). "
+            f"Generalized-α with ρ∞ = {rho_inf:g} lets the inputs of such problems oscillate and grow from step to "
+            f"step (measured on mass-spring chains: 3 % of the peak input at ρ∞ = 0.5 and divergence at 0.9 for relative "
+            "degree 6, against 7e-5 at ρ∞ = 0); use Options(rho_inf=0.0) (ρ∞ ≤ {RHO_NONCOLLOCATED:g}), "
+            "and prescribe a motion that starts and ends at rest with its derivatives up to the relative degree "
+            "vanishing", ServoWarning, stacklevel=4)
+    return realization

@@ -1,0 +1,282 @@
+"""The zero dynamics of servo-constraint inverse dynamics and the step that keeps them bounded.
+
+With servo constraints Ψ(q, t) = 0 and unknown actuator inputs u
+(:mod:`femdyn.model.actuators`), the motions left once the prescribed outputs are held
+still are the *zero dynamics* of the inverse problem. Linearized at a state they are the
+finite eigenvalues s of
+
+    [[K_t, Gᵀ], [Φ̄_q, 0]] v = −s² [[M, 0], [0, 0]] v,
+
+K_t = K + ∂(M q̈)/∂q + H(λ) the tangent stiffness, Gᵀ = [Φ_qᵀ, −Bᵀ] the constraint and
+actuator forces, Φ̄_q = [Φ_q; Ψ_q] (the iteration matrix of the servo run with the weights
+(1, 0, 0) and (0, 0, 1)). A zero with Re s > 0 grows as e^{st} in the exact solution: the
+non-minimum-phase case of a non-collocated flexible robot (Seifried & Blajer 2013). The
+causal inverse (generalized-α marching forward in time) then stays bounded only when the
+integrator does not amplify that zero: the spectral radius ρ(s h) of the generalized-α map
+applied to ẍ = s² x must stay below 1. At ρ∞ = 0, ρ(μh) for a real zero s = μ is −20.8 at
+μh = 1.5, −1.26 at μh = 3 and falls below 1 at μh ≈ 3.45 (−0.5 at μh = 6): a fast unstable
+zero is harmless while the step leaves it *unresolved* (μh > 3.45) and blows the run up,
+with a sign-alternating torque, when it is resolved partly (1 < μh < 3.45), which a
+*smaller* step makes worse.
+
+An ANCF mesh has such zeros near its joints, at rates that grow as the elements get shorter
+(about 3.1e3, 4.5e3, 7.7e3 s⁻¹ for the 3-RRRU robot with 2, 4, 8 elements per link, E =
+6.9e8 Pa): a coarse mesh brings them into reach of h = 1 ms. :func:`servo_step` finds the
+shortest multiple of a step that leaves every unstable zero unamplified;
+:func:`check_servo_step` warns at the start of a servo run whose step amplifies one. Slow
+unstable zeros (|s| h ≤ 1, resolved by the step) grow as the exact inverse does: no step
+removes them (a non-causal, stable inversion does).
+
+Dense eigenvalues: for the start of a run, not for inner loops; models with more than
+``DENSE_LIMIT`` coordinates + constraints are skipped.
+"""
+import math
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.linalg as sla
+
+from femdyn.errors import StepSizeWarning
+
+from .blocks import TangentValues
+from .kkt import KKTMatrix
+
+DENSE_LIMIT = 2500          # coordinates + constraints up to which the zeros are computed
+RESOLVED = 1.0              # |s| h up to which a zero counts as resolved by the step (its growth is the exact one)
+DAMPED = 0.95               # largest spectral radius accepted for an unresolved unstable zero
+
+
+@dataclass
+class Zero:
+    """An unstable zero of the linearized servo inverse.
+
+    Parameters
+    ----------
+    s : complex
+        Its exponent [1/s]: the zero dynamics grow as e^{st}, Re s > 0.
+    coordinates : list of str
+        Labels of the coordinates that move most in it, largest first (empty when not asked for).
+    """
+
+    s: complex
+    coordinates: list
+
+
+def amplification(sh, rho_inf):
+    """Spectral radius of the generalized-α map for ẍ = s² x at one step.
+
+    Parameters
+    ----------
+    sh : complex
+        s h, the exponent times the step (dimensionless); real and positive for a real
+        unstable zero, imaginary for an undamped oscillation.
+    rho_inf : float
+        Spectral radius at infinity ρ∞ of the scheme.
+
+    Returns
+    -------
+    complex
+        The eigenvalue of the one-step map with the largest modulus (its sign shows a
+        sign-alternating growth).
+
+    Example
+    -------
+    >>> round(amplification(3.0, 0.0).real, 3), round(abs(amplification(6.0, 0.0)), 3)
+    (-1.259, 0.5)
+    """
+    from .generalized_alpha import Parameters
+    p = Parameters.from_rho(rho_inf)
+    z2 = complex(sh) ** 2                      # h² q̈ = (sh)² q
+    # unknowns (q, h q̇, h² q̈, h² ã) of the new step from those of the old one
+    new = np.array([[1, 0, 0, -p.beta], [0, 1, 0, -p.gamma], [0, 0, -(1 - p.alpha_f), 1 - p.alpha_m],
+                    [-z2, 0, 1, 0]], complex)
+    old = np.array([[1, 1, 0, 0.5 - p.beta], [0, 1, 0, 1 - p.gamma], [0, 0, p.alpha_f, -p.alpha_m], [0, 0, 0, 0]])
+    eig = np.linalg.eigvals(np.linalg.solve(new, old))
+    return complex(eig[np.argmax(np.abs(eig))])
+
+
+def servo_zeros(system, q, lam, t=0.0, a=None, count=6, coordinates=True):
+    """The unstable zeros of the servo inverse linearized at a state (Re s > 0), slowest first.
+
+    Parameters
+    ----------
+    system : System
+        An assembled model with servo constraints and actuators.
+    q : (n,) ndarray
+        Configuration [m].
+    lam : (m,) ndarray
+        Multipliers and actuator inputs (their forces enter the tangent stiffness).
+    t : float, optional
+        Time [s].
+    a : (n,) ndarray, optional
+        Accelerations (for ∂(M q̈)/∂q; default zero, a state at rest).
+    count : int, optional
+        Largest number of coordinate labels per zero.
+    coordinates : bool, optional
+        Name the coordinates of each zero (False: eigenvalues only, about three times faster).
+
+    Returns
+    -------
+    list of Zero
+        Empty for a model without servo constraints or above ``DENSE_LIMIT``.
+
+    Example
+    -------
+    >>> zeros = servo_zeros(system, q0, lam0)          # doctest: +SKIP
+    >>> zeros[0].s, zeros[0].coordinates[:2]           # doctest: +SKIP
+    """
+    n = system.n
+    if not system.servo or n + system.m > DENSE_LIMIT:
+        return []
+    a = np.zeros(n) if a is None else a
+    kkt = KKTMatrix(system)
+    _, _, _, jac = system.residual(q, np.zeros(n), a, lam, t)
+    k_vals, c_vals = system.tangent_values(q, np.zeros(n), t)
+    pieces = (system.mass_values(q), jac, c_vals, k_vals, system.mass_derivative_values(q, a),
+              system.hessian_values(q, lam))
+    transpose = system.force_transpose_values(q, jac)
+    stiffness = kkt.assemble(TangentValues(*pieces, (0.0, 0.0, 1.0), transpose=transpose)).toarray()
+    mass = np.zeros_like(stiffness)
+    mass[:n, :n] = kkt.assemble(TangentValues(*pieces, (1.0, 0.0, 0.0), transpose=transpose)).toarray()[:n, :n]
+    with np.errstate(all="ignore"):
+        s2, vectors = sla.eig(stiffness, -mass) if coordinates else (sla.eig(stiffness, -mass, right=False), None)
+    finite = np.isfinite(s2) & (np.abs(s2) < 1e15)
+    zeros = []
+    for k in np.flatnonzero(finite):
+        s = np.sqrt(complex(s2[k]))
+        s = -s if s.real < 0 else s
+        if s.real > 1e-9 * abs(s):
+            labels = [system.labels[i] for i in np.argsort(-np.abs(vectors[:n, k]))[:count]] if coordinates else []
+            zeros.append(Zero(s, labels))
+    return sorted(zeros, key=lambda z: abs(z.s))
+
+
+def _amplified(zeros, h, rho_inf):
+    """The zeros the step leaves unresolved and amplifies, with their spectral radius."""
+    return [(z, abs(amplification(z.s * h, rho_inf))) for z in zeros
+            if abs(z.s) * h > RESOLVED and abs(amplification(z.s * h, rho_inf)) > DAMPED]
+
+
+def servo_step(system, q, lam, h, rho_inf, t=0.0, max_factor=8, zeros=None):
+    """The shortest multiple k h (k = 1 … ``max_factor``) of a step that amplifies no fast unstable zero.
+
+    Parameters
+    ----------
+    system : System
+        An assembled model with servo constraints.
+    q, lam : ndarray
+        The initial state (configuration [m], multipliers).
+    h : float
+        The step wanted [s].
+    rho_inf : float
+        ρ∞ of the run.
+    t : float, optional
+        Time [s].
+    max_factor : int, optional
+        Largest k tried; when none works, ``max_factor`` h is returned.
+    zeros : list of Zero, optional
+        :func:`servo_zeros` at the state, if already computed.
+
+    Returns
+    -------
+    float
+        k h [s]; h itself for a model without servo constraints or without such zeros.
+
+    Example
+    -------
+    >>> servo_step(system, q0, lam0, 1e-3, 0.0)        # doctest: +SKIP
+    0.002
+    """
+    zeros = servo_zeros(system, q, lam, t, coordinates=False) if zeros is None else zeros
+    for k in range(1, max_factor + 1):
+        if not _amplified(zeros, k * h, rho_inf):
+            return k * h
+    return max_factor * h
+
+
+def check_servo_step(system, q, lam, h, rho_inf, t=0.0, enabled=True):
+    """Warn (StepSizeWarning) when the step amplifies a fast unstable zero of a servo inverse.
+
+    Parameters
+    ----------
+    system : System
+        The assembled model.
+    q, lam : ndarray
+        The consistent initial state.
+    h : float
+        Step [s].
+    rho_inf : float
+        ρ∞ of the run.
+    t : float, optional
+        Initial time [s].
+    enabled : bool, optional
+        False skips the check (``Options(step_check=False)``).
+
+    Returns
+    -------
+    str
+        The warning's text ("" when nothing is amplified or the check did not run), for a
+        later failure's diagnosis.
+
+    Example
+    -------
+    >>> check_servo_step(system, q0, lam0, 1e-3, 0.0)  # doctest: +SKIP
+    """
+    if not enabled or not system.servo:
+        return ""
+    if not _amplified(servo_zeros(system, q, lam, t, coordinates=False), h, rho_inf):
+        return ""
+    zeros = servo_zeros(system, q, lam, t)
+    amplified = _amplified(zeros, h, rho_inf)
+    zero, radius = max(amplified, key=lambda pair: pair[1])
+    steps = math.log(1e6) / math.log(radius)
+    message = (f"model '{system.name}': the servo inverse has an unstable zero s = {zero.s.real:.4g}"
+               f"{zero.s.imag:+.4g}j 1/s (moving {zero.coordinates[:4]}) that generalized-α with ρ∞ = {rho_inf:g} "
+               f"and h = {h:.3g} s amplifies by {radius:.3g} per step (|s|h = {abs(zero.s) * h:.3g}): the actuator "
+               f"inputs grow a millionfold in about {steps:.0f} steps. Use h = "
+               f"{servo_step(system, q, lam, h, rho_inf, t, zeros=zeros):.3g} s "
+               "(femdyn.solvers.zero_dynamics.servo_step) or longer, a finer mesh near the joints (its zeros are "
+               "faster), or Options(step_check=False) to silence this check")
+    warnings.warn(message, StepSizeWarning, stacklevel=3)
+    return message
+
+
+def servo_failure_note(system, state, h, rho_inf):
+    """What the zero dynamics say about a servo run that failed: a sentence for its diagnosis.
+
+    Parameters
+    ----------
+    system : System
+        The assembled model.
+    state : State
+        The last converged state (``q``, ``a``, ``lam``, ``t``).
+    h : float
+        The step that failed [s].
+    rho_inf : float
+        ρ∞ of the run.
+
+    Returns
+    -------
+    str
+        "" for a model without servo constraints, above ``DENSE_LIMIT`` or without
+        unstable zeros at that state.
+
+    Example
+    -------
+    >>> servo_failure_note(system, state, 1e-3, 0.0)   # doctest: +SKIP
+    """
+    zeros = servo_zeros(system, state.q, state.lam, state.t, a=state.a, coordinates=False)
+    slow = [z.s for z in zeros if abs(z.s) * h <= RESOLVED]
+    fast = _amplified(zeros, h, rho_inf)
+    note = []
+    if fast:
+        note.append(f"the step amplifies the unstable zero s = {fast[0][0].s:.4g} 1/s (by {fast[0][1]:.3g} per "
+                    f"step): use h = {servo_step(system, state.q, state.lam, h, rho_inf, state.t, zeros=zeros):.3g} s")
+    if slow:
+        fastest = max(slow, key=lambda s: s.real)
+        note.append(f"the zero dynamics at t = {state.t:.6g} s have {len(slow)} unstable zeros the step resolves, the "
+                    f"fastest growing s = {fastest:.4g} 1/s: the causal inverse grows as e^(Re s·t) there like the "
+                    "exact one (the prescribed motion needs ever larger inputs); no step removes that, damping of "
+                    "the flexible parts, a shorter run or a non-causal (stable) inversion does")
+    return f" Servo inverse: {'; '.join(note)}." if note else ""
