@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from ..errors import ModelError
 from ..studies.sensitivity import central_cases
 from ..studies.sweep import grid_cases, random_cases
-from .config import checked_value, config_from_dict, field_default, read_toml, with_overrides
+from .config import checked_value, config_from_dict, field_default, read_toml, setting_value, with_overrides
 
 
 @dataclass
@@ -201,14 +201,10 @@ def _random(table, config_class, where):
 
 def _base_values(keys, base, config_class, where):
     """Dotted key → its value in the base configuration."""
-    values, config = {}, config_from_dict(base, config_class, where=f"{where} [base]")
+    config = config_from_dict(base, config_class, where=f"{where} [base]")
     for key in keys:
         field_default(config_class, key, where=f"{where} sweep.sensitivity")
-        value = config
-        for part in key.split("."):
-            value = getattr(value, part)
-        values[key] = value
-    return values
+    return {key: setting_value(config, key) for key in keys}
 
 
 def _sensitivity(table, base, config_class, where):

@@ -300,16 +300,10 @@ def base_values(config):
     >>> base_values(FitConfig())["geometry.link1_length"]
     0.35
     """
-    from ..formats.config import config_from_dict
+    from ..formats.config import config_from_dict, setting_value
     from .rrru import RigidStudyConfig
     study = config_from_dict(config.base, RigidStudyConfig)
-    out = {}
-    for key in config.bounds:
-        value = study
-        for part in key.split("."):
-            value = getattr(value, part)
-        out[key] = value
-    return out
+    return {key: setting_value(study, key) for key in config.bounds}
 
 
 def fit(config=None, executor=None, progress=False):
