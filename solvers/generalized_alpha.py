@@ -36,7 +36,7 @@ from .blocks import TangentValues
 from .initial import consistent_state
 from .kkt import ACCEPT, KKTMatrix
 from .step_size import check_step_size
-from .zero_dynamics import check_servo_step, servo_failure_note
+from .causal_step import check_servo_step, servo_failure_note
 
 
 @dataclass
@@ -146,7 +146,7 @@ class Options:
     max_halvings: int = 4           # deepest "retry" bisection (h / 2⁴ at the least)
     corrector: object = None        # consulted within Newton (see NewtonStep.solve), e.g. a rigid-body correction
     step_check: bool = True         # warn when h cannot resolve the shortest period (solvers/step_size.py) or,
-    # for servo inverse dynamics, amplifies an unstable zero (solvers/zero_dynamics.py)
+    # for servo inverse dynamics, amplifies an unstable zero (solvers/causal_step.py)
 
 
 START_TOLERANCE = 1e-6     # relative dynamic residual accepted for a start given to integrate
@@ -624,7 +624,7 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
     step at the user's h again. Every rejection and every correction is logged in
     ``Results.events`` and counted in the ``corrections`` column. A servo inverse run is
     checked at its start for unstable zeros the step amplifies
-    (:func:`~femdyn.solvers.zero_dynamics.check_servo_step`, a StepSizeWarning), and its
+    (:func:`~femdyn.solvers.causal_step.check_servo_step`, a StepSizeWarning), and its
     failure's diagnosis says what its zero dynamics were at the last converged state.
 
     Parameters

@@ -99,10 +99,11 @@ def flat_chain(y, masses, stiffnesses):
     return xi, u
 
 
-def chain_model(masses, stiffnesses, output, driven=0, damping=0.0, name="chain"):
+def chain_model(masses, stiffnesses, output, driven=0, damping=0.0, name="chain", force=None):
     """The chain with slider ``driven`` (0-based) actuated and slider N, which starts at
     x = 0, prescribed to x_N = output(t); slider i starts at x = (i − N)·GAP, its sensor
-    ``x<i>`` on its left end. The output coordinate near 0 lets the position tolerance go
+    ``x<i>`` on its left end. With ``force`` (a time function, N) instead, slider ``driven``
+    is pushed along x by it and nothing is prescribed (forward dynamics). The output coordinate near 0 lets the position tolerance go
     down to 1e-15 m, which the first steps need (y ∝ t^{p+1} is below 1e-13 m there)."""
     m = femdyn.Model(name, gravity=(0.0, 0.0, 0.0))
     sliders, N = [], len(masses)
@@ -117,6 +118,9 @@ def chain_model(masses, stiffnesses, output, driven=0, damping=0.0, name="chain"
         x = (i + 1 - N) * GAP
         m.spring(f"spring {i + 1}", sliders[i], (x + ROD, 0, 0), sliders[i + 1], (x + GAP, 0, 0),
                  stiffness=k, damping=damping)
+    if force is not None:
+        m.force("push", sliders[driven], ((driven + 1 - N) * GAP, 0, 0), (1.0, 0, 0), force)
+        return m
     m.actuator("push", f"guide {driven + 1}")
     m.servo("output", sliders[-1], (0, 0, 0), [output], [(1, 0, 0)])
     return m

@@ -167,18 +167,6 @@ def test_chain_internal_mode_follows_the_particular_solution():
 
 def _replay_chain(masses, stiffnesses, force, T, h):
     """The chain of the test above without servo, slider 2 pushed by a tabulated force."""
-    from servo_chains import GAP, ROD
-    m = femdyn.Model("replayed chain", gravity=(0, 0, 0))
-    sliders, N = [], len(masses)
-    for i, mass in enumerate(masses):
-        x = (i + 1 - N) * GAP
-        rod = m.rigid_beam(f"slider {i + 1}", m.point(f"L{i + 1}", (x, 0, 0)), m.point(f"R{i + 1}", (x + ROD, 0, 0)),
-                           mass=mass)
-        m.prismatic(f"guide {i + 1}", "ground", rod, (x, 0, 0), (1, 0, 0))
-        m.sensor_point(f"x{i + 1}", rod, (x, 0, 0))
-        sliders.append(rod)
-    for i, k in enumerate(stiffnesses):
-        x = (i + 1 - N) * GAP
-        m.spring(f"spring {i + 1}", sliders[i], (x + ROD, 0, 0), sliders[i + 1], (x + GAP, 0, 0), stiffness=k)
-    m.force("push", sliders[1], (-GAP, 0, 0), (1.0, 0, 0), force)
-    return integrate(m.assemble(), T, h, Options(rho_inf=0.95, tol_dynamic=1e-10))
+    from servo_chains import chain_model
+    model = chain_model(masses, stiffnesses, None, driven=1, force=force, name="replayed chain")
+    return integrate(model.assemble(), T, h, Options(rho_inf=0.95, tol_dynamic=1e-10))

@@ -216,13 +216,14 @@ def test_the_solver_options_reach_the_study(tmp_path):
 
 
 def test_a_demo_that_stops_still_writes_its_picture(tmp_path, capsys, monkeypatch):
-    """An inverse run that stops after its first steps (forward run off, a Newton tolerance
+    """A (plain causal) inverse run that stops after its first steps (forward run off, a Newton tolerance
     below the round-off floor reached only at the start): exit code 2 with the part, the
     time and the command-line hint; the summary table, the outputs and demo.png are there."""
     import femdyn.studies.rrru_study as study
 
     def failing(**kwargs):
-        return StudyConfig(**kwargs, forward=False, tol_flexible=1e-16, max_halvings=0, paraview_every=0)
+        return StudyConfig(**kwargs, forward=False, inverse_method="causal", tol_flexible=1e-16, max_halvings=0,
+                           paraview_every=0)
     monkeypatch.setattr(study, "StudyConfig", failing)
     assert main(["demo", "--out", str(tmp_path), "--t-end", "0.01", "--elements", "2", "--quiet"]) == 2
     captured = capsys.readouterr()

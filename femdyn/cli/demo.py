@@ -60,7 +60,8 @@ def run(args):
     for name, value in (("--t-end", args.t_end), ("--step", args.step), ("--magnify", args.magnify)):
         if not value > 0:
             raise ModelError(f"{name} must be > 0, got {value}")
-    config = solver_options(StudyConfig(duration=args.t_end, h=args.step), args)
+    config = solver_options(StudyConfig(duration=args.t_end, h=args.step, validate_inverse=False,
+                                        zero_dynamics_samples=1), args)          # the short form
     print(f"3-RRRU parallel robot of Liu et al. (2018), links 3 flexible ({config.n_elements} ANCF beam elements "
           f"each, E = {config.geometry.E:.3g} Pa): the platform centre on a circle of {config.radius} m at "
           f"{config.speed} m/s for {args.t_end:g} s; rigid inverse, flexible forward and flexible inverse dynamics")

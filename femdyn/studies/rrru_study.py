@@ -368,7 +368,7 @@ def _flexible_inverse(config, motion, t_end, progress):
     from femdyn.solvers.inversion import zero_dynamics
     from femdyn.solvers.stable_inverse import StableInverseOptions, stable_causal_inverse
     from femdyn.solvers.static import static_equilibrium
-    from femdyn.solvers.zero_dynamics import servo_step
+    from femdyn.solvers.causal_step import servo_step
     if config.inverse_method not in ("stable", "causal"):
         raise ModelError(f"3-RRRU study: inverse_method must be 'stable' or 'causal', got {config.inverse_method!r}")
     robot = servo_robot(config, motion, flexible=True, n_elements=config.n_elements)
@@ -381,7 +381,7 @@ def _flexible_inverse(config, motion, t_end, progress):
                                                                  progress=progress), system, robot, None)
     else:
         q0, lam0 = static_equilibrium(system)
-        # the shortest multiple of h that leaves the mesh's fast unstable zeros unamplified (zero_dynamics)
+        # the shortest multiple of h that leaves the mesh's fast unstable zeros unamplified (solvers/causal_step.py)
         h_inverse = servo_step(system, q0, lam0, config.h, config.flexible_rho_inf)
         options = Options(rho_inf=config.flexible_rho_inf, tol_dynamic=config.tol_flexible, tol_constraint=1e-12,
                           **_policy(config))

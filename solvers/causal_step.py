@@ -1,4 +1,11 @@
-"""The zero dynamics of servo-constraint inverse dynamics and the step that keeps them bounded.
+"""The step that keeps a causal servo inverse bounded: its fast unstable zeros against generalized-α.
+
+The full analysis of the internal (zero) dynamics — damping included, every zero, the
+classification, the non-causal and optimal-control inverses — is
+:func:`femdyn.solvers.inversion.zero_dynamics`. This module screens the start of a causal
+servo run for what the integrator makes of the unstable zeros: it solves the undamped
+second-order pencil below (about four times cheaper, and with the coordinates each zero
+moves), which is enough to place a step.
 
 With servo constraints Ψ(q, t) = 0 and unknown actuator inputs u
 (:mod:`femdyn.model.actuators`), the motions left once the prescribed outputs are held
@@ -236,7 +243,7 @@ def check_servo_step(system, q, lam, h, rho_inf, t=0.0, enabled=True):
                f"and h = {h:.3g} s amplifies by {radius:.3g} per step (|s|h = {abs(zero.s) * h:.3g}): the actuator "
                f"inputs grow a millionfold in about {steps:.0f} steps. Use h = "
                f"{servo_step(system, q, lam, h, rho_inf, t, zeros=zeros):.3g} s "
-               "(femdyn.solvers.zero_dynamics.servo_step) or longer, a finer mesh near the joints (its zeros are "
+               "(femdyn.solvers.causal_step.servo_step) or longer, a finer mesh near the joints (its zeros are "
                "faster), or Options(step_check=False) to silence this check")
     warnings.warn(message, StepSizeWarning, stacklevel=3)
     return message
