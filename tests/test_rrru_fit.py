@@ -139,6 +139,12 @@ def test_the_sensitivity_sweep_file_gives_the_central_cases():
     assert "torque_peak_largest" in sweep.figures
 
 
+def test_the_example_fit_file_fits_both_readings_of_the_angle():
+    from femdyn.formats.config import read_toml
+    config = fit_config(read_toml("examples/rrru_fit_both_angle_readings.toml"))
+    assert {"angle_max_deg", "angle_max_up_deg"} <= set(config.figures) and config.popsize == 6
+
+
 @pytest.mark.parametrize("text, message", [
     ('[sweep.sensitivity]\nkeys = ["geometry.link1_mass"]\n', "sweep.sensitivity.figures needs a non-empty list"),
     ('[sweep.sensitivity]\nkeys = ["geometry.mass"]\nfigures = ["a"]\n', "unknown key geometry.mass"),
@@ -146,12 +152,6 @@ def test_the_sensitivity_sweep_file_gives_the_central_cases():
     ('[sweep.sensitivity]\nkeys = ["h"]\nfigures = ["a"]\nstep = 2\n', "relative step must lie in (0, 1)"),
     ('[sweep.sensitivity]\nkey = ["h"]\n', "unknown key sweep.sensitivity.key"),
 ])
-def test_the_example_fit_file_fits_both_readings_of_the_angle():
-    from femdyn.formats.config import read_toml
-    config = fit_config(read_toml("examples/rrru_fit_both_angle_readings.toml"))
-    assert {"angle_max_deg", "angle_max_up_deg"} <= set(config.figures) and config.popsize == 6
-
-
 def test_a_bad_sensitivity_sweep_names_the_key(text, message):
     with pytest.raises(ModelError, match="^bad.toml.*" + re.escape(message)):
         sweep_from_dict(tomllib.loads(text), RigidStudyConfig, where="bad.toml")
