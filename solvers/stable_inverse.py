@@ -33,6 +33,11 @@ for a *stable causal* solution built on four principles; this module makes them 
 4. **Dynamics and constraints compatible**: every sample satisfies all constraints,
    servo rows included, to Newton's tolerance.
 
+Velocity-dependent forces (structural damping) are evaluated with the rates of the previous
+approximation; with strongly damped links (Kelvin–Voigt 2 ms on the 3-RRRU links) Newton
+then stops within the first 0.1 s — a limit of this version, said in the error: damped
+internal dynamics decay, and the causal inverse is the one to use there.
+
 What it does not resolve is reported, not hidden: ``Results.meta["stable_inverse"]`` holds
 the change of the inputs in the last approximation and the *unresolved inertia* — the
 part of the final path's own inertia force M q̈ that the rate-limited loads leave out,
@@ -295,9 +300,12 @@ def _sample(system, kkt, q, lam, v, a, t, options):
         if np.abs(dx[:system.n]).max() <= 1e-13 * max(1.0, np.abs(q).max()) and np.abs(phi).max() <= options.tol:
             return q, lam, iteration + 1      # the correction is at round-off
     worst = np.argsort(-np.abs(r))[:4]
+    damped = (" The model has velocity-dependent forces (damping), which this inverse evaluates with the rates of "
+              "the previous approximation: with strongly damped links that fails; use the causal inverse there "
+              "(damping makes the internal oscillations decay).") if len(system.c_rows) else ""
     raise ConvergenceError(f"stable inverse at t = {t:.6g} s: Newton did not converge in {options.max_newton} "
                            f"iterations (largest residuals at {[system.labels[i] for i in worst]}); use a smaller "
-                           "step h or a longer rate-limit window")
+                           f"step h or a longer rate-limit window.{damped}")
 
 
 def _unresolved(system, path, a_used, t, options):
