@@ -6,7 +6,7 @@ import sys
 
 from ..errors import FemdynError
 
-COMMANDS = ("demo", "study", "sweep", "report", "reduce", "show", "identify")   # modules of femdyn.cli, in --help order
+COMMANDS = ("demo", "study", "sweep", "fit", "report", "reduce", "show", "identify")   # modules of femdyn.cli, in --help order
 
 
 def main(argv=None):

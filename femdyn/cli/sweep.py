@@ -12,8 +12,11 @@ def studies():
     dict
         Name → (configuration dataclass, case function ``f(config: dict, output: str) -> dict``).
     """
+    from femdyn.studies.rrru import RigidStudyConfig
+    from femdyn.studies.rrru_figures import flexible_case, rigid_case
     from femdyn.studies.rrru_study import StudyConfig, sweep_case
-    return {"rrru": (StudyConfig, sweep_case)}
+    return {"rrru": (StudyConfig, sweep_case), "rrru_rigid": (RigidStudyConfig, rigid_case),
+            "rrru_flexible": (StudyConfig, flexible_case)}
 
 
 def add_parser(sub):
@@ -27,8 +30,9 @@ def add_parser(sub):
     """
     p = sub.add_parser("sweep", help="run a study for a grid or a random sample of its settings on Dask "
                                      "(a local cluster, or --scheduler)")
-    p.add_argument("file", help="sweep TOML: study = 'rrru' (default), [base] settings, [sweep] grid = {…} or "
-                                "random = {count, seed, …} (docs/sweeps.md)")
+    p.add_argument("file", help="sweep TOML: study = 'rrru' (default), 'rrru_rigid' or 'rrru_flexible', [base] settings, [sweep] "
+                                "grid = {…}, random = {count, seed, …} or sensitivity = {step, keys, figures} "
+                                "(docs/sweeps.md)")
     p.add_argument("-o", "--out", default="femdyn-sweep", help="output folder (default ./femdyn-sweep)")
     p.add_argument("--scheduler", help="address of a running Dask scheduler, e.g. tcp://host:8786 "
                                        "(default: a local cluster on this machine)")
@@ -71,8 +75,18 @@ def run(args):
     print(f"{len(sweep.cases)} cases ({sweep.kind}) of the study '{name}' on "
           f"{args.scheduler or 'a local Dask cluster'}")
     with dask_executor(args.scheduler, args.workers) as executor:
-        records = run_sweep(case, sweep.base, sweep.cases, out, executor=executor, progress=not args.quiet)
+        if sweep.kind == "sensitivity":
+            from femdyn.studies.rrru_figures import figure_label
+            from femdyn.studies.sensitivity import run_sensitivities
+            result = run_sensitivities(case, sweep.base, sweep.parameters, sweep.figures, out, executor=executor,
+                                       step=sweep.step, title=f"Sensitivities of the study '{name}' ({args.file})",
+                                       labels={f: figure_label(f) for f in sweep.figures}, progress=not args.quiet)
+            records = result["records"]
+        else:
+            records = run_sweep(case, sweep.base, sweep.cases, out, executor=executor, progress=not args.quiet)
     print(markdown_table(records))
+    if sweep.kind == "sensitivity":
+        print(result["table"] + "(also sensitivities.csv, sensitivities.png)")
     failed = sum(r["status"] != "completed" for r in records)
     print(f"{len(records) - failed} cases completed, {failed} failed; output written to {out}: "
           "cases.csv, cases.md, sweep.json, case-0000/ …")

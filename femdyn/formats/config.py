@@ -222,6 +222,31 @@ def field_default(cls, key, where="configuration"):
                      f"{sorted(prefix + f.name for f in dataclasses.fields(value))}")
 
 
+def setting_value(config, key):
+    """The value of the dotted ``key`` in a configuration dataclass instance.
+
+    Parameters
+    ----------
+    config : dataclass instance
+        E.g. a :class:`~femdyn.studies.rrru_study.StudyConfig`.
+    key : str
+        Dotted path to a setting (checked first with :func:`field_default`).
+
+    Returns
+    -------
+    object
+
+    Example
+    -------
+    >>> from femdyn.studies.rrru_study import StudyConfig
+    >>> setting_value(StudyConfig(), "geometry.link1_length")
+    0.35
+    """
+    for part in str(key).split("."):
+        config = getattr(config, part)
+    return config
+
+
 def with_overrides(data, overrides):
     """A copy of the configuration dict ``data`` with the dotted keys of ``overrides`` set.
 

@@ -13,17 +13,22 @@
     # ... or a random sample (case k drawn from the seed and k only)
     # random = {count = 8, seed = 1, "geometry.E" = {log_uniform = [6.9e8, 6.9e10]},
     #           payload = {uniform = [0, 2]}, n_elements = {choice = [2, 4]}}
+    # ... or normalized sensitivities by central differences (two cases per key, at ±step)
+    # sensitivity = {step = 0.05, keys = ["geometry.link1_mass", "payload"],
+    #                figures = ["torque_peak_largest"]}
 
 Keys of the sweep are dotted paths to single settings of the configuration dataclass;
 distributions are ``uniform``, ``log_uniform``, ``integers`` and ``choice``
-(:func:`femdyn.studies.sweep.random_cases`). Every key and value is checked before a case
+(:func:`femdyn.studies.sweep.random_cases`); a sensitivity's keys step about their base
+values (:func:`femdyn.studies.sensitivity.central_cases`). Every key and value is checked before a case
 runs: a ModelError names the bad one.
 """
 from dataclasses import dataclass
 
 from ..errors import ModelError
+from ..studies.sensitivity import central_cases
 from ..studies.sweep import grid_cases, random_cases
-from .config import checked_value, config_from_dict, field_default, read_toml, with_overrides
+from .config import checked_value, config_from_dict, field_default, read_toml, setting_value, with_overrides
 
 
 @dataclass
@@ -39,9 +44,15 @@ class Sweep:
     cases : list of dict
         Dotted overrides of each case, in case order.
     kind : str
-        "grid" or "random".
+        "grid", "random" or "sensitivity".
     seed : int or None, optional
         Seed of a random sample.
+    parameters : dict or None, optional
+        A sensitivity's keys → their base values.
+    figures : list or None, optional
+        A sensitivity's summary names.
+    step : float or None, optional
+        A sensitivity's relative step.
     """
 
     study: str
@@ -49,6 +60,9 @@ class Sweep:
     cases: list
     kind: str
     seed: int = None
+    parameters: dict = None
+    figures: list = None
+    step: float = None
 
 
 def read_sweep(path, config_class):
@@ -92,8 +106,8 @@ def sweep_from_dict(data, config_class, where="sweep"):
     Parameters
     ----------
     data : dict
-        The file's tables: optional ``study``, ``base`` and ``sweep`` (with ``grid`` or
-        ``random``).
+        The file's tables: optional ``study``, ``base`` and ``sweep`` (with ``grid``,
+        ``random`` or ``sensitivity``).
     config_class : type
         The study's configuration dataclass; every base setting and swept key is checked
         against it.
@@ -131,22 +145,27 @@ def sweep_from_dict(data, config_class, where="sweep"):
     spec = data.get("sweep")
     if not isinstance(spec, dict):
         raise ModelError(f"{where}: a [sweep] table with 'grid' or 'random' is needed")
-    kinds = sorted(set(spec) & {"grid", "random"})
-    extra = sorted(set(spec) - {"grid", "random"})
+    kinds = sorted(set(spec) & {"grid", "random", "sensitivity"})
+    extra = sorted(set(spec) - {"grid", "random", "sensitivity"})
     if extra or len(kinds) != 1:
-        raise ModelError(f"{where}: [sweep] holds exactly one of 'grid' and 'random'"
+        raise ModelError(f"{where}: [sweep] holds exactly one of 'grid' and 'random' (or 'sensitivity')"
                          + (f"; unknown key sweep.{extra[0]}" if extra else f", got {kinds or 'neither'}"))
     kind = kinds[0]
     table = spec[kind]
     if not isinstance(table, dict) or not table:
         raise ModelError(f"{where}: sweep.{kind} must be a table of settings to vary, got {table!r}")
+    extras = {}
     if kind == "grid":
         cases, seed = _grid(table, config_class, where), None
+    elif kind == "sensitivity":
+        cases, seed = _sensitivity(table, base, config_class, where), None
+        extras = {"parameters": _base_values(table["keys"], base, config_class, where),
+                  "figures": list(table["figures"]), "step": float(table.get("step", 0.05))}
     else:
         cases, seed = _random(table, config_class, where), table.get("seed")
     for k, case in enumerate(cases):       # whole configurations, as the workers will build them
         config_from_dict(with_overrides(base, case), config_class, where=f"{where} case {k}")
-    return Sweep(study, base, cases, kind, seed)
+    return Sweep(study, base, cases, kind, seed, **extras)
 
 
 def _grid(table, config_class, where):
@@ -176,5 +195,32 @@ def _random(table, config_class, where):
             raise ModelError(f"{where}: sweep.random.{key} is not a number: draw it with choice")
     try:
         return random_cases(parameters, table["count"], table["seed"])
+    except ModelError as err:
+        raise ModelError(f"{where}: {err}") from None
+
+
+def _base_values(keys, base, config_class, where):
+    """Dotted key → its value in the base configuration."""
+    config = config_from_dict(base, config_class, where=f"{where} [base]")
+    for key in keys:
+        field_default(config_class, key, where=f"{where} sweep.sensitivity")
+    return {key: setting_value(config, key) for key in keys}
+
+
+def _sensitivity(table, base, config_class, where):
+    """The central cases of ``sweep.sensitivity = {step, keys, figures}``."""
+    unknown = sorted(set(table) - {"step", "keys", "figures"})
+    if unknown:
+        raise ModelError(f"{where}: unknown key sweep.sensitivity.{unknown[0]}; known: figures, keys, step")
+    for name in ("keys", "figures"):
+        if not isinstance(table.get(name), list) or not table[name] or \
+                not all(isinstance(k, str) for k in table[name]):
+            raise ModelError(f"{where}: sweep.sensitivity.{name} needs a non-empty list of names, "
+                             f"got {table.get(name)!r}")
+    step = table.get("step", 0.05)
+    if isinstance(step, bool) or not isinstance(step, (int, float)):
+        raise ModelError(f"{where}: sweep.sensitivity.step must be a number, got {step!r}")
+    try:
+        return central_cases(_base_values(table["keys"], base, config_class, where), float(step))
     except ModelError as err:
         raise ModelError(f"{where}: {err}") from None

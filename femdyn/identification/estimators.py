@@ -257,8 +257,19 @@ def _estimate_at(f, y, theta, w, known, names, history):
     return Estimate(theta, C, list(names or []), float(s[0] / max(s[-1], 1e-300)), history[-1], sigma2, history)
 
 
+class _UnitBoxCost:
+    """½‖w (y − f(lo + u·scale))‖² of unit-box coordinates u (a module-level class: picklable for worker processes)."""
+
+    def __init__(self, f, y, w, lo, scale):
+        self.f, self.y, self.w, self.lo, self.scale = f, y, w, lo, scale
+
+    def __call__(self, u):
+        r = (self.y - self.f(self.lo + u * self.scale)) * self.w
+        return 0.5 * float(r @ r)
+
+
 def global_fit(f, y, bounds, sigma=None, names=None, seed=0, constraint=None, maxiter=1000, popsize=20, polish=True,
-               tol=1e-10):
+               tol=1e-10, workers=None, init="latinhypercube"):
     """Global minimum of ``½ Σ w²(y − f(θ))²`` within ``bounds`` by differential evolution.
 
     Parameters
@@ -272,8 +283,14 @@ def global_fit(f, y, bounds, sigma=None, names=None, seed=0, constraint=None, ma
     constraint : callable, optional
         g(θ) → array, feasible where g ≥ 0 (e.g. the smallest eigenvalue of every
         body's pseudo-inertia: physical consistency enforced).
-    maxiter, popsize, tol : optional
+    maxiter, popsize, tol, init : optional
         ``scipy.optimize.differential_evolution`` settings.
+    workers : callable, optional
+        A map-like callable ``workers(func, iterable) -> list`` evaluating a generation's
+        members (e.g. :class:`femdyn.studies.sweep.ExecutorMap` on a Dask cluster or any
+        ``concurrent.futures`` executor); ``f`` must then be picklable (a module-level
+        function or class). The generation is evaluated as a whole (``updating="deferred"``)
+        either way, so a seeded fit gives the same result with and without workers.
     polish : bool, optional
         Refine the best member by a bounded local least-squares solve (scipy's
         trust-region reflective ``least_squares``), kept only if it stays feasible.
@@ -302,17 +319,14 @@ def global_fit(f, y, bounds, sigma=None, names=None, seed=0, constraint=None, ma
         raise ModelError(f"global_fit: every bound needs low < high, got {bounds}")
     scale = hi - lo                               # search in unit-box coordinates: parameters of any units
 
-    def cost(u):
-        r = (y - f(lo + u * scale)) * w
-        return 0.5 * float(r @ r)
-
+    cost = _UnitBoxCost(f, y, w, lo, scale)
     history = []
     constraints = () if constraint is None else (
         scipy.optimize.NonlinearConstraint(lambda u: np.atleast_1d(constraint(lo + u * scale)), 0.0, np.inf),)
     res = scipy.optimize.differential_evolution(
         cost, [(0.0, 1.0)] * len(lo), seed=seed, maxiter=maxiter, popsize=popsize, tol=tol, atol=0.0,
-        constraints=constraints, callback=lambda xk, convergence=None: history.append(cost(xk)),
-        updating="deferred", polish=False)
+        constraints=constraints, callback=lambda intermediate_result: history.append(float(intermediate_result.fun)),
+        updating="deferred", polish=False, workers=1 if workers is None else workers, init=init)
     u = res.x
     if polish:          # local least-squares polish (trust-region reflective) kept only if feasible and better
         local = scipy.optimize.least_squares(lambda v: (y - f(lo + v * scale)) * w, u, bounds=(0.0, 1.0),

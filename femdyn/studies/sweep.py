@@ -144,8 +144,9 @@ def run_case(study, base, overrides, folder):
         Plain base configuration.
     overrides : dict
         Dotted key → value.
-    folder : str
-        The case's output folder (created).
+    folder : str or None
+        The case's output folder (created); None: nothing written (the study gets None),
+        as in an optimizer's many evaluations.
 
     Returns
     -------
@@ -155,7 +156,8 @@ def run_case(study, base, overrides, folder):
         also written to ``folder/case.json``.
     """
     from threadpoolctl import threadpool_limits
-    os.makedirs(folder, exist_ok=True)
+    if folder is not None:
+        os.makedirs(folder, exist_ok=True)
     clock = time.perf_counter()
     record = {"parameters": overrides, "status": "completed", "error": "", "summary": {}}
     try:
@@ -166,9 +168,53 @@ def run_case(study, base, overrides, folder):
     except Exception as err:        # a failed case is a result: report it, keep the others
         record.update(status="failed", error=f"{type(err).__name__}: {err}".replace("\n", " "))
     record.update(runtime=time.perf_counter() - clock, worker=f"{socket.gethostname()}:{os.getpid()}")
-    with open(os.path.join(folder, "case.json"), "w") as f:
-        json.dump(record, f, indent=1, default=_plain)
+    if folder is not None:
+        with open(os.path.join(folder, "case.json"), "w") as f:
+            json.dump(record, f, indent=1, default=_plain)
     return record
+
+
+class ExecutorMap:
+    """A map-like callable on a ``concurrent.futures`` executor, for optimizers that
+    evaluate many points at once (scipy's ``differential_evolution(workers=...)``).
+
+    ``ExecutorMap(executor)(func, items)`` submits ``func(item)`` for every item to the
+    executor (a Dask ``Client.get_executor()``, ``ThreadPoolExecutor``,
+    ``ProcessPoolExecutor``, …) and returns the results in the items' order, so the
+    optimizer sees the same numbers whichever executor ran them. ``func`` must be
+    picklable for worker processes (a module-level function or class instance).
+
+    Parameters
+    ----------
+    executor : concurrent.futures.Executor
+        Where the evaluations run.
+    progress : bool, optional
+        A progress bar counting the evaluations.
+
+    Attributes
+    ----------
+    evaluations : int
+        Items evaluated so far.
+
+    Example
+    -------
+    >>> from concurrent.futures import ThreadPoolExecutor
+    >>> with ThreadPoolExecutor(2) as pool:
+    ...     ExecutorMap(pool)(abs, [-1, 2, -3])
+    [1, 2, 3]
+    """
+
+    def __init__(self, executor, progress=False):
+        from tqdm.auto import tqdm
+        self.executor, self.evaluations = executor, 0
+        self.bar = tqdm(desc="cases", unit="case", disable=not progress)
+
+    def __call__(self, func, items):
+        futures = [self.executor.submit(func, item) for item in items]
+        self.evaluations += len(futures)
+        results = [future.result() for future in futures]
+        self.bar.update(len(futures))
+        return results
 
 
 def flat(summary, prefix=""):
