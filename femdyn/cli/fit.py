@@ -45,13 +45,13 @@ def run(args):
         An invalid fit file or ``--workers`` < 1.
     """
     from femdyn.formats.config import read_toml
-    from femdyn.studies.rrru_fit import fit, fit_config, parameter_table, residual_table, write_fit
+    from femdyn.studies.rrru_fit import fit, fit_config, figure_names, parameter_table, residual_table, write_fit
     from femdyn.studies.sweep import dask_executor
     config = fit_config(read_toml(args.file, "fit file") if args.file else None, where=args.file or "fit")
     if args.workers is not None and args.workers < 1:
         raise ModelError(f"--workers must be ≥ 1, got {args.workers}")
     out = os.path.abspath(args.out)
-    print(f"fitting {sorted(config.bounds)} to {list(config.figures)} (seed {config.seed}) on "
+    print(f"fitting {sorted(config.bounds)} to {figure_names(config)} (seed {config.seed}) on "
           f"{args.scheduler or 'a local Dask cluster'}")
     with dask_executor(args.scheduler, args.workers) as executor:
         result = fit(config, executor, progress=not args.quiet)
