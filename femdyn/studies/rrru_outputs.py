@@ -152,14 +152,14 @@ def _motor_angles(results):
 
 def _angle_figure(rigid, inverse):
     flexible = np.degrees(_motor_angles(inverse))
-    n = min(len(inverse.t), len(rigid.t))
     reference = np.degrees(_motor_angles(rigid))
+    at_inverse = np.column_stack([np.interp(inverse.t, rigid.t, reference[:, i]) for i in range(3)])   # own steps
     fig, (top, bottom) = _figure("Active joint (motor) angles: flexible inverse dynamics (solid) beside the rigid "
                                  "robot (dashed)", 2, 5.6)
     for i in range(3):
         top.plot(inverse.t, flexible[:, i], f"C{i}-", lw=1.2, label=f"limb {i + 1}")
         top.plot(rigid.t, reference[:, i], f"C{i}--", lw=1.0)
-        bottom.plot(inverse.t[:n], flexible[:n, i] - reference[:n, i], f"C{i}-", lw=1.0, label=f"limb {i + 1}")
+        bottom.plot(inverse.t, flexible[:, i] - at_inverse[:, i], f"C{i}-", lw=1.0, label=f"limb {i + 1}")
     _paper_line(top, 9.8, "paper: positive maximum 9.8° (limb 1)")
     for sign in (1, -1):
         _paper_line(bottom, sign * 0.84, "paper: up to 0.84°" if sign > 0 else None)
