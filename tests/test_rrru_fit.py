@@ -187,3 +187,16 @@ def test_the_rigid_figures_do_not_move_with_the_step():
     for name in ("torque_peak_largest", "torque_peak_smallest", "torque_max"):
         assert coarse[name] == pytest.approx(fine[name], abs=2e-4), name
     assert coarse["angle_max_deg"] == pytest.approx(fine["angle_max_deg"], abs=2e-3)
+
+
+def test_the_reconstructed_robot_meets_the_rigid_figures():
+    """RRRUGeometry.reconstructed(): the fitted set meets the paper's rigid figures as the fit
+    reported — torque peaks within 1 N·m of −11.1 and −8.3 N·m, the angle maximum within 1° of
+    9.8° under both signs (femdyn's reading and its opposite)."""
+    from dataclasses import asdict
+    from femdyn.robots.rrru import RRRUGeometry
+    from femdyn.studies.rrru_figures import rigid_case
+    geometry = {k: v for k, v in asdict(RRRUGeometry.reconstructed()).items() if k != "azimuths"}
+    figures = rigid_case({"h": 1e-2, "geometry": geometry})
+    assert abs(figures["torque_peak_largest"] + 11.1) < 1.0 and abs(figures["torque_peak_smallest"] + 8.3) < 1.0
+    assert abs(figures["angle_max_deg"] - 9.8) < 1.0 and abs(figures["angle_max_up_deg"] - 9.8) < 1.0
