@@ -187,7 +187,8 @@ def stable_causal_inverse(system, t_end, h, options=None, q0=None, output=None, 
     ModelError
         A model without servo constraints, or bad settings.
     ConvergenceError
-        A sample where Newton does not converge; its ``results`` hold the samples before it.
+        A sample where Newton does not converge; its ``results`` hold the samples of that
+        approximation before it.
 
     Examples
     --------
@@ -267,8 +268,11 @@ def _sweep(system, t, v, a, rest, previous, options, writer):
         try:
             path[k], inputs[k], newton[k] = _sample(system, kkt, q, lam, rate_forces, a[k], tk, options)
         except ConvergenceError as err:
-            if writer is not None:
-                err.results = writer.close(f"failed at t = {tk:.6g} s: {err}")
+            if writer is None:           # an earlier approximation: its samples so far are the results kept
+                writer = _writer(system, None, t[1] - t[0], options)
+                for j in range(k):
+                    writer.record(t[j], path[j], v[j], a[j], inputs[j], np.zeros(len(STEP_COLUMNS)))
+            err.results = writer.close(f"failed at t = {tk:.6g} s: {err}")
             raise
         if writer is not None:
             stats = np.zeros(len(STEP_COLUMNS))

@@ -250,3 +250,27 @@ def test_the_default_study_meets_the_paper_where_it_can():
     assert rows["tilt_cruise_deg"]["verdict"].startswith("outside") and rows["tilt_cruise_deg"]["reason"]
     assert summary["zero_dynamics"]["classification"] == "non-minimum phase"
     assert 3.0 < summary["zero_dynamics"]["lowest_hz"] < 4.0
+
+
+def test_a_stable_inverse_that_stops_keeps_the_parts_before(tmp_path, monkeypatch):
+    """The stable inverse stopping in its first approximation (a Newton failure forced at
+    t = 10 ms): the study writes the rigid and forward parts' outputs and the inverse's
+    samples so far, says where it stopped and raises StudyStopped."""
+    import femdyn.solvers.stable_inverse as stable
+    from femdyn.errors import ConvergenceError
+    from femdyn.studies.rrru_study import StudyStopped
+    solve = stable._sample
+
+    def failing(system, kkt, q, lam, rate_forces, a, t, options):
+        if t > 0.0099:
+            raise ConvergenceError(f"stable inverse at t = {t:.6g} s: forced")
+        return solve(system, kkt, q, lam, rate_forces, a, t, options)
+    monkeypatch.setattr(stable, "_sample", failing)
+    with pytest.raises(StudyStopped, match="flexible inverse dynamics") as stopped:
+        run_study(StudyConfig(duration=0.03, n_elements=2, paraview_every=0, validate_inverse=False), str(tmp_path))
+    summary = stopped.value.study["summary"]
+    assert summary["stopped"]["key"] == "inverse" and summary["stopped"]["t"] == pytest.approx(0.005)
+    assert "forward_deviation_x" in summary and len(stopped.value.study["inverse"].t) == 2
+    for name in ("summary.md", "forward.png", "torques.png"):
+        assert (tmp_path / name).exists(), name
+    assert "**Stopped**: flexible inverse dynamics (c)" in (tmp_path / "summary.md").read_text()

@@ -149,6 +149,8 @@ def run_study(config=None, output=None, progress=False):
     summary, clock = {"duration": t_end, "steps": int(round(t_end / config.h))}, time.perf_counter()
 
     rigid = _part(summary, "rigid", lambda: _rigid(config, motion, t_end, progress))
+    if rigid is None:                    # nothing computed at all
+        raise SolverError(summary["stopped"]["reason"])
     torques = _torques(rigid)
     summary.update(rigid_torque_min=float(torques.min()), rigid_torque_max=float(torques.max()),
                    rigid_tracking_error=_tracking(rigid, motion).max(), runtime_rigid=time.perf_counter() - clock)
@@ -156,7 +158,9 @@ def run_study(config=None, output=None, progress=False):
     forward = inverse = system = None
     if config.forward and "stopped" not in summary:
         clock = time.perf_counter()
-        forward, system = _part(summary, "forward", lambda: _forward(config, motion, t_end, rigid.t, torques, progress))
+        forward, system = _part(summary, "forward", lambda: _forward(config, motion, t_end, rigid.t, torques,
+                                                                     progress)) or (None, None)
+    if forward is not None:
         deviation = _positions(forward) - _targets(forward, motion)
         summary.update(forward_deviation_x=float(np.abs(deviation[:, 0]).max()),
                        forward_deviation_yz=float(np.abs(deviation[:, 1:]).max()),
@@ -164,8 +168,9 @@ def run_study(config=None, output=None, progress=False):
                        forward_runtime=time.perf_counter() - clock)
     if config.inverse and "stopped" not in summary:
         clock = time.perf_counter()
-        inverse, system, robot, zero = _part(summary, "inverse", lambda: _flexible_inverse(config, motion, t_end,
-                                                                                             progress))
+        inverse, system, robot, zero = _part(summary, "inverse", lambda: _flexible_inverse(
+            config, motion, t_end, progress)) or (None, system, None, None)
+    if inverse is not None:
         flexible_torques = _torques(inverse)
         reference = _at(rigid, inverse.t, torques)
         angles, rigid_angles = _angles(inverse), _at(rigid, inverse.t, _angles(rigid))
@@ -240,15 +245,18 @@ PARTS = {"rigid": "rigid inverse dynamics (a)", "forward": "flexible forward dyn
 
 
 def _part(summary, key, run):
-    """One part's result; a SolverError with steps computed leaves its partial Results (with the
-    System and, for the inverse, the robot and no zero-dynamics summary) and ``summary["stopped"]``."""
+    """One part's result; a SolverError leaves ``summary["stopped"]`` and the part's partial
+    Results (with the System and, for the inverse, the robot and no zero-dynamics summary), or
+    None when it computed no step."""
     try:
         return run()
     except SolverError as err:
         results = getattr(err, "results", None)
-        if results is None or not len(results.t):
-            raise
-        summary["stopped"] = {"part": PARTS[key], "key": key, "t": float(results.t[-1]), "reason": str(err)}
+        steps = results is not None and len(results.t) > 0
+        summary["stopped"] = {"part": PARTS[key], "key": key, "t": float(results.t[-1]) if steps else 0.0,
+                              "reason": str(err)}
+        if not steps:
+            return None
         partial = getattr(err, "partial", None)
         return results if partial is None else partial
 
