@@ -413,12 +413,15 @@ def _zero_summary(samples, h, band=100.0):
         low = zd.eigenvalues[np.abs(zd.eigenvalues) < 2 * np.pi * band]
         along.append({"t": float(t), "lowest_hz": zd.lowest_frequency,
                       "max_real_part_below_band": float(low.real.max()) if low.size else 0.0})
-    growth = max(a["max_real_part_below_band"] for a in along)
-    statement = (f"{start.statement.removeprefix('zero dynamics: ')} at the static start; the zeros below "
-                 f"{band:g} Hz stay "
-                 + (f"undamped along the path (largest real part {growth:.2g} 1/s)" if growth <= start.threshold else
-                    f"near the imaginary axis along the path but some turn weakly unstable in loaded states (real "
-                    f"part up to {growth:.2g} 1/s)"))
+    growth = max(a["max_real_part_below_band"] for a in along[1:]) if len(along) > 1 else None
+    statement = f"{start.statement.removeprefix('zero dynamics: ')} at the static start"
+    if growth is not None:
+        statement += (f"; the zeros below {band:g} Hz stay " +
+                      (f"undamped at {len(along) - 1} later sample{'s' * (len(along) > 2)} of the path (largest real part "
+                        f"{growth:.2g} 1/s)"
+                       if growth <= start.threshold else
+                       f"near the imaginary axis along the path but some turn weakly unstable in loaded states "
+                       f"(real part up to {growth:.2g} 1/s)"))
     return {"statement": statement, "classification": start.classification, "lowest_hz": start.lowest_frequency,
             "max_real_part": start.largest_real_part, "counts": start.counts,
             "nonminimum_phase_from_hz": float(np.abs(unstable).min() / (2 * np.pi)) if unstable.size else None,
