@@ -17,7 +17,7 @@ import numpy as np
 from femdyn.errors import SolverError
 from femdyn.solvers.generalized_alpha import Options, integrate
 from femdyn.solvers.inversion import linearize, noncausal_inverse, optimal_control_inverse, zero_dynamics
-from femdyn.solvers.stable_inverse import StableInverseOptions, rate_limited_derivatives, stable_causal_inverse
+from femdyn.solvers.stable_inverse import StableInverseOptions, path_residual, stable_causal_inverse
 from femdyn.studies.rrru import circle_motion, servo_robot
 from femdyn.studies.rrru_study import StudyConfig
 
@@ -59,9 +59,7 @@ def main(t_end, repeat):
         if n != 4:
             continue
         t = stable.t
-        v, a = rate_limited_derivatives(t, stable.q, config.stable_window)
-        residual = np.array([system.residual(q, vk, ak, lam, tk)[0]
-                             for q, vk, ak, lam, tk in zip(stable.q, v, a, stable.lam, t)])
+        residual, _ = path_residual(system, stable, config.stable_window)
         linear = linearize(system, stable.q[0], stable.lam[0])
         for name, solve in (("non-causal (linearized)", lambda: noncausal_inverse(linear, t, forcing=-residual)),
                             ("optimal control (linearized)", lambda: optimal_control_inverse(

@@ -33,10 +33,10 @@ from femdyn.errors import ConvergenceError, SolverError
 from femdyn.results.store import ResultsWriter
 
 from .blocks import TangentValues
+from .causal_step import check_servo_step, servo_failure_note
 from .initial import consistent_state
 from .kkt import ACCEPT, KKTMatrix
 from .step_size import check_step_size
-from .causal_step import check_servo_step, servo_failure_note
 
 
 @dataclass

@@ -59,7 +59,7 @@ from .blocks import TangentValues
 from .kkt import KKTMatrix
 from .static import static_equilibrium
 
-__all__ = ["StableInverseOptions", "stable_causal_inverse", "rate_limited_derivatives"]
+__all__ = ["StableInverseOptions", "stable_causal_inverse", "rate_limited_derivatives", "path_residual"]
 
 
 @dataclass
@@ -243,6 +243,57 @@ def stable_causal_inverse(system, t_end, h, options=None, q0=None, output=None, 
             writer.meta["stable_inverse"] = stats
             return writer.close("completed")
         v, a = v_new, a_new
+
+
+def path_residual(system, results, window, rest_after=False):
+    """The residual of a sampled path in the exact equations of motion, with its own rates.
+
+    r = M(q) q̈ + Gᵀλ − Q(q, q̇, t) at every sample, q̇ and q̈ local cubic fits over
+    ``window`` (:func:`rate_limited_derivatives`): for a stable inverse's path, the inertia
+    (and damping) of the deformation faster than its rate limit, which it leaves out — the
+    known force a linear correction of that path is driven by
+    (:mod:`femdyn.studies.rrru_inverses`).
+
+    Parameters
+    ----------
+    system : System
+        The servo model the path belongs to.
+    results : Results
+        The path: t [s], q, λ (inputs in the servo rows).
+    window : float
+        Fit window of the rates [s].
+    rest_after : bool, optional
+        The path ends at rest.
+
+    Returns
+    -------
+    r : (k, n) ndarray
+        Residuals, N per unit of each coordinate.
+    inertia : float
+        The largest |M q̈| of the path (the scale of r).
+
+    Examples
+    --------
+    A rigid pendulum has no deformation: its stable inverse leaves no residual but the
+    window's rounding of the motion.
+
+    >>> import femdyn
+    >>> from femdyn.motion import SmoothStep
+    >>> m = femdyn.Model("servo pendulum", gravity=(0, 0, -9.81))
+    >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (0.8, 0, 0)), mass=1.2)
+    >>> _ = m.revolute("pivot", m.ground, rod, (0, 0, 0), (0, 1, 0))
+    >>> _ = m.actuator("motor", "pivot")
+    >>> _ = m.servo("tip", rod, (0.8, 0, 0), [SmoothStep(0.0, 0.5, 0.0, -0.3)], [(0, 0, 1)])
+    >>> system = m.assemble()
+    >>> path = stable_causal_inverse(system, 0.6, 0.005, StableInverseOptions(iterations=2, rest_after=True))
+    >>> r, inertia = path_residual(system, path, 0.02, rest_after=True)
+    >>> bool(abs(r).max() < 1e-6 * inertia)
+    True
+    """
+    v, a = rate_limited_derivatives(results.t, results.q, window, rest_after=rest_after)
+    r = np.array([system.residual(q, vk, ak, lam, tk)[0]
+                  for q, vk, ak, lam, tk in zip(results.q, v, a, results.lam, results.t)])
+    return r, float(np.abs(system.mass(results.q[0]) @ a.T).max())
 
 
 def _writer(system, folder, h, options):

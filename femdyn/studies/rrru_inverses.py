@@ -70,7 +70,7 @@ def compare_inverses(config=None, duration=0.6, input_weight=1e-6, rate_weight=1
     """
     from femdyn.solvers.generalized_alpha import Options, integrate
     from femdyn.solvers.inversion import causal_inverse, linearize, noncausal_inverse, optimal_control_inverse
-    from femdyn.solvers.stable_inverse import StableInverseOptions, rate_limited_derivatives, stable_causal_inverse
+    from femdyn.solvers.stable_inverse import StableInverseOptions, path_residual, stable_causal_inverse
     config = config or StudyConfig()
     motion = circle_motion(config)
     system = servo_robot(config, motion, flexible=True, n_elements=config.n_elements).model.assemble()
@@ -78,10 +78,7 @@ def compare_inverses(config=None, duration=0.6, input_weight=1e-6, rate_weight=1
                                    rest_after=duration >= motion.end)
     stable = stable_causal_inverse(system, duration, config.stable_h, options)
     t, u_s = stable.t, stable.lam[:, system.input_rows]
-    v_own, a_own = rate_limited_derivatives(t, stable.q, config.stable_window, rest_after=options.rest_after)
-    residual = np.array([system.residual(q, v, a, lam, tk)[0]
-                         for q, v, a, lam, tk in zip(stable.q, v_own, a_own, stable.lam, t)])
-    inertia = np.abs(system.mass(stable.q[0]) @ a_own.T).max()
+    residual, inertia = path_residual(system, stable, config.stable_window, options.rest_after)
     linear = linearize(system, stable.q[0], stable.lam[0])
     corrections, clock, status = {}, {}, {}
     for name, solve in (("causal", lambda: causal_inverse(linear, t, forcing=-residual)),
