@@ -38,6 +38,7 @@ import numpy as np
 
 from ..errors import ModelError
 from ..geometry import rotated_vector
+from ..validation import count, vector3
 from .bodies import Frame
 from .constraints import Equation
 from .nodes import KINDS, register_node_kind
@@ -824,3 +825,83 @@ class FloatingFrameBody(Part):
 
     def __repr__(self):
         return f"FloatingFrameBody({self.name!r}, {self.n_modes} modes, {len(self.interfaces)} interfaces)"
+
+
+def interface_placements(component, position, R, eta):
+    """(name, origin in m, axes (3, 3) as columns) of each interface frame of a component placed at
+    ``position`` with reference axes R and modal coordinates η: r_ref + R(o_k + Φ_k η), R R_k(η)."""
+    names = [i.get("name", f"interface{k}") for k, i in enumerate(component.header.get("interfaces", []))]
+    names += [f"interface{k}" for k in range(len(names), len(component.interface_origins))]
+    placed = []
+    for iname, o, shape in zip(names, component.interface_origins, component.interface_shapes):
+        rot = rotated_vector(np.tile(shape[3:] @ eta, (3, 1)), np.eye(3), second=False)[0].T   # columns R_k e_j
+        placed.append((iname, position + R @ (o + shape[:3] @ eta), R @ rot))
+    return placed
+
+
+class FloatingFrameBuilder:
+    """The floating-frame constructor of :class:`~femdyn.model.Model` (``m.flexible_body``)."""
+
+    def flexible_body(self, name, component, position=(0.0, 0.0, 0.0), axes=None, modes=None, eta=None):
+        """A flexible body in floating-frame-of-reference form from a component file
+        (:mod:`femdyn.model.floating_frame`): reference frame in natural coordinates plus the
+        component's modal coordinates, and one massless frame per interface for joints.
+
+        Parameters
+        ----------
+        name : str
+            Body name; its interface frames are the bodies ``"<name>.<interface>"``.
+        component : str, path or Component
+            A ``.fdc`` file or a loaded :class:`~femdyn.formats.component.Component`.
+        position : array_like (3,)
+            Global position (m) of the component's reference-frame origin at t = 0.
+        axes : array_like (3, 3), optional
+            Rotation matrix whose columns are the reference axes in global components
+            (default: the global axes).
+        modes : int, optional
+            Keep only the first ``modes`` modes (default all; 0 gives a rigid body).
+        eta : array_like, optional
+            Initial modal coordinates (unit modal mass; default zero).
+
+        Returns
+        -------
+        FloatingFrameBody
+
+        Raises
+        ------
+        ModelError
+            For axes that are not a rotation, a mode count out of range, a wrong η size.
+        ComponentError
+            For an unreadable or invalid component file.
+
+        Example
+        -------
+        >>> link = m.flexible_body("link", "link.fdc", position=(0, 0, 0))      # doctest: +SKIP
+        >>> m.revolute("hub", m.ground, link.interface("x0"), (0, 0, 0), (0, 0, 1))   # doctest: +SKIP
+        """
+        from femdyn.formats.component import Component, read_component
+        what = f"flexible body '{name}'"
+        comp = component if isinstance(component, Component) else read_component(component)
+        if modes is not None and not (isinstance(modes, (int, np.integer)) and modes == 0):
+            modes = count(modes, f"{what}: modes")
+        comp = truncated(comp, comp.n_modes if modes is None else int(modes), what)
+        R = np.eye(3) if axes is None else np.asarray(axes, float)
+        if R.shape != (3, 3) or not np.allclose(R.T @ R, np.eye(3), atol=1e-9) or np.linalg.det(R) < 0:
+            raise ModelError(f"{what}: axes must be a 3×3 rotation matrix (orthonormal columns, det +1), got {R!r}")
+        n_modes = comp.n_modes
+        eta = np.zeros(n_modes) if eta is None else np.asarray(eta, float).ravel()
+        if eta.shape != (n_modes,) or not np.all(np.isfinite(eta)):
+            raise ModelError(f"{what}: eta must hold {n_modes} finite modal coordinates, got {eta!r}")
+        position = vector3(position, f"{what}: position (m)")
+        origin = self.point(f"{name}.origin", position)
+        frame_axes = [self.vector(f"{name}.{c}", R[:, k]) for k, c in enumerate("xyz")]
+        modal = None
+        if n_modes:
+            kind = modal_node_kind(n_modes)
+            modal = self.add_node(f"{name}.eta", kind, np.concatenate([eta, np.zeros(-n_modes % 3)]))
+        body = self._add_body(FloatingFrameBody(name, comp, origin, frame_axes, modal))
+        for k, (iname, at, axes) in enumerate(interface_placements(comp, position, R, eta)):
+            point = self.point(f"{name}.{iname}", at)
+            vecs = [self.vector(f"{name}.{iname}.{c}", axes[:, j]) for j, c in enumerate("xyz")]
+            body.interfaces.append(self._add_body(InterfaceFrame(f"{name}.{iname}", body, k, point, vecs)))
+        return body

@@ -14,6 +14,7 @@ from .constraints import Equation
 from .protocol import Part
 from ..errors import ModelError
 from .checks import cable_alternative
+from ..motion.timefunctions import as_time_function
 from ..validation import vector3
 from .vectorfunctions import Angle, Dot, Linear
 
@@ -612,3 +613,447 @@ class CoordinateDrive(Joint):
         super().__init__(name, body, body)
         d = _unit(direction, f"coordinate drive '{name}' direction")
         self._equations = [Equation(Linear, (expr,), d, 0.0, function, f"{name}: coordinate")]
+
+
+class JointBuilder:
+    """The joint and drive constructors of :class:`~femdyn.model.Model` (``m.revolute``, ``m.clamp``, …)."""
+
+    def fix(self, node, name=None, components=None):
+        """Fix a node's coordinates at their initial values (ground coordinates stay in q).
+
+        Parameters
+        ----------
+        node : str or Node
+            The node.
+        name : str, optional
+            Joint name (default ``"fix <node>"``).
+        components : sequence of int, optional
+            Indices within the node's coordinates to fix (e.g. (2,) for z of a point,
+            (0, 1, 2) for the position of an ANCF node); default all of them. A unit
+            vector then keeps its two smaller components fixed (the third follows from
+            its length).
+
+        Returns
+        -------
+        femdyn.model.joints.Fix
+            One row per fixed coordinate k; the reaction on the node is −λ_k along that
+            coordinate (N for position coordinates).
+
+        Raises
+        ------
+        ModelError
+            If the joint name is taken or the node unknown.
+
+        Examples
+        --------
+        >>> m = Model()
+        >>> P = m.point("P", (0, 0, 1.0))
+        >>> len(m.fix(P, components=(2,)).equations())
+        1
+        """
+        node = self.node(node)
+        return self._add_joint(Fix(name or f"fix {node.name}", node, components))
+
+    def clamp(self, name, node, body="ground"):
+        """Clamp an ANCF node rigidly to a body or the ground.
+
+        The node's position follows the body (3 rows) and so does the section: a cable
+        node's tangent r_x keeps its direction in the body (2 rows; its length, the axial
+        stretch, stays free: 5 rows in all); a beam or director node's directors r_y, r_z
+        follow the body (6 rows) while r_x stays free so that shear can develop (a
+        Timoshenko clamp: 9 rows in all).
+
+        Parameters
+        ----------
+        name : str
+            Unique joint name.
+        node : str or Node
+            The ANCF node (cable, beam or director node).
+        body : str or body, optional
+            The body it is clamped to (default the ground); it must span the directions
+            involved (a cable node needs two directions ⟂ its tangent).
+
+        Returns
+        -------
+        femdyn.model.joints.Clamp
+            Its first three multipliers are the force on the body, N, global frame
+            (the node carries the opposite force).
+
+        Raises
+        ------
+        ModelError
+            If the body lacks the needed material directions or the name is taken.
+
+        Examples
+        --------
+        >>> from femdyn.elements import sections
+        >>> m = Model()
+        >>> beam = m.straight_beam("b", (0, 0, 0), (1.0, 0, 0), 2, 2e11, 7800.0, sections.circular(0.01))
+        >>> len(m.clamp("root", "b.0").equations())
+        5
+        """
+        return self._add_joint(Clamp(name, self.node(node), self.body(body)))
+
+    def spherical(self, name, body_a, body_b, point):
+        """Join two bodies by a ball joint: their material points at ``point`` coincide (3 rows).
+
+        Parameters
+        ----------
+        name : str
+            Unique joint name.
+        body_a, body_b : str or body
+            The two bodies (or "ground", or an ANCF node); the constraint force of the
+            reaction acts on ``body_b`` (−F on ``body_a``).
+        point : (3,) array_like
+            Joint centre, m, global frame, initial configuration; it must be a material
+            point of both bodies (on the axis of a rigid beam).
+
+        Returns
+        -------
+        femdyn.model.joints.Spherical
+            Its multipliers (x, y, z) are the constraint force on ``body_b``, N, global
+            frame (see :meth:`sensor_reaction`).
+
+        Raises
+        ------
+        ModelError
+            If the point lies outside a body's span or the name is taken.
+
+        Examples
+        --------
+        >>> m = Model()
+        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (0, 0, -1.0)), mass=1.0)
+        >>> _ = m.spherical("ball", "ground", rod, point=(0, 0, 0))
+        >>> m.assemble().degrees_of_freedom()      # the rod's spin about itself is no coordinate
+        2
+        """
+        return self._add_joint(Spherical(name, self.body(body_a), self.body(body_b), point))
+
+    def revolute(self, name, body_a, body_b, point, axis, angle0=0.0):
+        """Join two bodies by a hinge about ``axis`` through ``point``.
+
+        Coincidence of the two bodies' material points at ``point`` (3 rows) plus up to
+        two independent orientation rows keeping the axis common to both bodies. One of
+        the bodies must carry the axis as a material direction (the ground always does;
+        a rigid beam needs ``rigid_beam(..., axis=...)`` unless the axis lies along it).
+
+        Sign conventions: the joint angle is the rotation of ``body_b`` relative to
+        ``body_a`` about ``axis``, right-handed, equal to ``angle0`` in the initial
+        configuration (see :meth:`sensor_angle`, :meth:`drive_angle`); a joint torque
+        (:meth:`torque`) acts on ``body_b`` about the axis and increases that angle.
+
+        Parameters
+        ----------
+        name : str
+            Unique joint name.
+        body_a, body_b : str or body
+            The two bodies (or "ground", or an ANCF node). ``body_b`` is the one whose
+            rotation the joint angle measures and on which the reaction force acts.
+        point : (3,) array_like
+            A point of the hinge axis, m, global frame, initial configuration; it must
+            be a material point of both bodies.
+        axis : (3,) array_like
+            Hinge axis direction, global frame, initial configuration (normalised).
+        angle0 : float, optional
+            Joint angle in the initial configuration, rad.
+
+        Returns
+        -------
+        femdyn.model.joints.Revolute
+            Its first three multipliers are the constraint force on ``body_b``, N,
+            global frame.
+
+        Raises
+        ------
+        ModelError
+            If neither body carries the axis, the point is not a material point of both
+            bodies, or the name is taken.
+
+        Examples
+        --------
+        A rod falling from the horizontal turns about +y by θ ≈ (3g/2L)·t²/2 at first:
+
+        >>> from femdyn.solvers.generalized_alpha import integrate
+        >>> m = Model("pendulum")
+        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=2.0)
+        >>> _ = m.revolute("pivot", "ground", rod, point=(0, 0, 0), axis=(0, 1, 0))
+        >>> _ = m.sensor_angle("theta", "pivot")
+        >>> results = integrate(m.assemble(), t_end=0.1, h=0.01)
+        >>> round(float(results["theta.angle"][-1]), 3)
+        0.074
+        """
+        return self._add_joint(Revolute(name, self.body(body_a), self.body(body_b), point, axis, angle0))
+
+    def universal(self, name, body_a, body_b, point, axis_a, axis_b):
+        """Join two bodies by a Hooke (universal) joint: coincidence plus u_a·u_b = 0 (4 rows).
+
+        Parameters
+        ----------
+        name : str
+            Unique joint name.
+        body_a, body_b : str or body
+            The two bodies (or "ground", or an ANCF node); the reaction force acts on
+            ``body_b``.
+        point : (3,) array_like
+            Joint centre, m, global frame, initial configuration (a material point of
+            both bodies).
+        axis_a : (3,) array_like
+            Cross axis fixed in ``body_a``, global frame, initial configuration.
+        axis_b : (3,) array_like
+            Cross axis fixed in ``body_b``, perpendicular to ``axis_a``.
+
+        Returns
+        -------
+        femdyn.model.joints.Universal
+            Its first three multipliers are the constraint force on ``body_b``, N,
+            global frame; the fourth that of the perpendicularity row.
+
+        Raises
+        ------
+        ModelError
+            If the axes are not perpendicular, a body cannot carry its axis, or the name
+            is taken.
+
+        Examples
+        --------
+        >>> m = Model()
+        >>> P, Q, u = m.point("P", (0, 0, 0)), m.point("Q", (0, 0, -1.0)), m.vector("u", (1, 0, 0))
+        >>> link = m.rigid_body("link", [P, Q], [u], mass=1.0, com=(0, 0, -0.5))
+        >>> _ = m.universal("hooke", "ground", link, (0, 0, 0), axis_a=(0, 1, 0), axis_b=(1, 0, 0))
+        >>> m.assemble().degrees_of_freedom()
+        2
+        """
+        return self._add_joint(Universal(name, self.body(body_a), self.body(body_b), point, axis_a, axis_b))
+
+    def weld(self, name, body_a, body_b, point):
+        """Join two bodies rigidly at ``point``.
+
+        Coincidence of the two bodies' material points at ``point`` (3 rows) and the
+        relative rotation locked (3 rows, held at its initial value). Both bodies need full
+        orientation (three material directions): the ground, a full rigid body, an
+        interface frame of a flexible body (``"<body>.<interface>"``), e.g. a flexible
+        body clamped to the ground: ``m.weld("root", m.ground, "link.x0", (0, 0, 0))``.
+
+        Parameters
+        ----------
+        name : str
+            Unique joint name.
+        body_a, body_b : str or body
+            The two bodies (or "ground"). The first three multipliers are the constraint
+            force on ``body_b`` (N, global frame; ``body_a`` carries −F).
+        point : (3,) array_like
+            The weld point, m, global frame, initial configuration; a material point of
+            both bodies.
+
+        Returns
+        -------
+        femdyn.model.joints.Weld
+
+        Raises
+        ------
+        ModelError
+            If a body cannot have its rotation locked (fewer than three material
+            directions, or a flexible body itself instead of its interface frame), the
+            point is not a material point of both bodies, or the name is taken.
+
+        Examples
+        --------
+        A 2 kg box welded to the ground keeps no degree of freedom; the weld holds up
+        its weight, 2 kg · 9.81 m/s²:
+
+        >>> import numpy as np
+        >>> from femdyn.solvers.static import static_equilibrium
+        >>> m = Model()
+        >>> P, Q = m.point("P", (0, 0, 0)), m.point("Q", (1.0, 0, 0))
+        >>> u, v = m.vector("u", (0, 1, 0)), m.vector("v", (0, 0, 1))
+        >>> box = m.rigid_body("box", [P, Q], [u, v], mass=2.0, com=(0.5, 0, 0),
+        ...                    inertia=np.diag([0.1, 0.2, 0.2]))
+        >>> _ = m.weld("root", "ground", box, (0, 0, 0))
+        >>> _ = m.sensor_reaction("R", "root")
+        >>> system = m.assemble()
+        >>> system.degrees_of_freedom()
+        0
+        >>> q, lam = static_equilibrium(system)
+        >>> system.sensors[0].measure(q, system.v0, None, lam, 0.0)[:3].round(6).tolist()
+        [0.0, 0.0, 19.62]
+        """
+        return self._add_joint(Weld(name, self.body(body_a), self.body(body_b), point))
+
+    def prismatic(self, name, body_a, body_b, point, axis):
+        """Join two bodies by a slider along ``axis`` carried by ``body_a``.
+
+        ``body_b``'s material point at ``point`` stays on ``body_a``'s line through
+        ``point`` along ``axis`` (2 rows) and the relative rotation is locked (up to 3
+        rows). The slider displacement is that of ``body_b`` relative to ``body_a``
+        along ``axis`` (see :meth:`actuator`).
+
+        Parameters
+        ----------
+        name : str
+            Unique joint name.
+        body_a : str or body
+            The guide, carrying the axis; it needs two material directions ⟂ the axis
+            (a full rigid body or the ground).
+        body_b : str or body
+            The slider.
+        point : (3,) array_like
+            A point of the sliding line, m, global frame, initial configuration.
+        axis : (3,) array_like
+            Sliding direction, global frame, initial configuration (normalised).
+
+        Returns
+        -------
+        femdyn.model.joints.Prismatic
+
+        Raises
+        ------
+        ModelError
+            If ``body_a`` cannot carry the line or the relative rotation cannot be
+            locked, or the name is taken.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> m = Model()
+        >>> P, Q = m.point("P", (0, 0, 0)), m.point("Q", (1.0, 0, 0))
+        >>> u, v = m.vector("u", (0, 1, 0)), m.vector("v", (0, 0, 1))
+        >>> block = m.rigid_body("block", [P, Q], [u, v], mass=1.0, inertia=np.eye(3) * 0.01)
+        >>> _ = m.prismatic("slider", "ground", block, (0, 0, 0), axis=(1, 0, 0))
+        >>> m.assemble().degrees_of_freedom()
+        1
+        """
+        return self._add_joint(Prismatic(name, self.body(body_a), self.body(body_b), point, axis))
+
+    def distance(self, name, body_a, point_a, body_b, point_b, distance=None):
+        """Keep two material points at a fixed distance: ‖p_a − p_b‖² = d² (1 row).
+
+        A massless rigid rod with ball joints at both ends.
+
+        Parameters
+        ----------
+        name : str
+            Unique joint name.
+        body_a : str or body
+            Body of the first point (or "ground", or an ANCF node).
+        point_a : (3,) array_like
+            First point, m, global frame, initial configuration.
+        body_b : str or body
+            Body of the second point.
+        point_b : (3,) array_like
+            Second point, m, global frame, initial configuration.
+        distance : float, optional
+            d, m (default the initial distance).
+
+        Returns
+        -------
+        femdyn.model.joints.Distance
+            Its multiplier λ is that of the row (p_a − p_b)² − d² = 0: the rod's tension
+            is 2 λ d (N, positive in tension).
+
+        Raises
+        ------
+        ModelError
+            If the distance is not positive, a point lies outside a body's span, or the
+            name is taken.
+
+        Examples
+        --------
+        A 1 kg bar hanging level on two 1 m strings: each carries half its weight.
+
+        >>> from femdyn.solvers.static import static_equilibrium
+        >>> m = Model()
+        >>> bar = m.rigid_beam("bar", m.point("A", (0, 0, -1.0)), m.point("B", (0.5, 0, -1.0)), mass=1.0)
+        >>> _ = m.distance("left", "ground", (0, 0, 0), bar, (0, 0, -1.0))
+        >>> _ = m.distance("right", "ground", (0.5, 0, 0), bar, (0.5, 0, -1.0))
+        >>> system = m.assemble()
+        >>> q, lam = static_equilibrium(system)
+        >>> round(float(2 * lam[system.joint_rows["left"]][0] * 1.0), 6)     # tension 2 λ d, N
+        4.905
+        """
+        return self._add_joint(Distance(name, self.body(body_a), point_a, self.body(body_b), point_b, distance))
+
+    def drive_angle(self, name, revolute, function):
+        """Prescribe the angle of a revolute joint: a driving constraint θ(q) = f(t) (1 row).
+
+        θ is the joint angle of :meth:`revolute` (``body_b`` relative to ``body_a`` about
+        the axis, ``angle0`` in the initial configuration), so f(0) should equal
+        ``angle0`` for consistent initial conditions.
+
+        Parameters
+        ----------
+        name : str
+            Unique joint name.
+        revolute : str or femdyn.model.joints.Revolute
+            The revolute joint (by name or object) of this model.
+        function : TimeFunction, float or callable
+            f(t), rad (see :func:`femdyn.motion.timefunctions.as_time_function`).
+
+        Returns
+        -------
+        femdyn.model.joints.AngleDrive
+            Its multiplier λ is minus the drive torque on ``body_b`` about the axis
+            (N·m); :meth:`sensor_reaction` reports the torque itself.
+
+        Raises
+        ------
+        ModelError
+            If ``revolute`` is not a revolute joint of the model, a body has no
+            material vector ⟂ the axis, or ``function`` is not a function of time.
+
+        Examples
+        --------
+        >>> from femdyn.motion import Polynomial
+        >>> m = Model()
+        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
+        >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0))
+        >>> _ = m.drive_angle("motor", "pivot", Polynomial([0.0, 1.0]))     # θ = 1 rad/s · t
+        >>> m.assemble().degrees_of_freedom()
+        0
+        """
+        rev = self._revolute(revolute)
+        return self._add_joint(AngleDrive(name, rev, as_time_function(function, f"angle drive '{name}'")))
+
+    def drive_coordinate(self, name, body, point, direction, function):
+        """Prescribe one coordinate of a body's material point: d·r(q) = f(t) (1 row).
+
+        Parameters
+        ----------
+        name : str
+            Unique joint name.
+        body : str or body
+            The body (or an ANCF node).
+        point : (3,) array_like
+            The material point, m, global frame, initial configuration.
+        direction : (3,) array_like
+            d, global frame (normalised).
+        function : TimeFunction, float or callable
+            f(t), m: the absolute coordinate d·r, so f(0) should be d·point.
+
+        Returns
+        -------
+        femdyn.model.joints.CoordinateDrive
+            Its multiplier λ gives the driving force on the point, −λ d (N).
+
+        Raises
+        ------
+        ModelError
+            If the point lies outside the body's span, d is zero, or the name is taken.
+
+        Examples
+        --------
+        >>> m = Model()
+        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
+        >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0))
+        >>> _ = m.drive_coordinate("lift", rod, (1.0, 0, 0), (0, 0, 1), lambda t: 0.1 * t)
+        >>> m.assemble().degrees_of_freedom()
+        0
+        """
+        body = self.body(body)
+        return self._add_joint(CoordinateDrive(name, body, body.material_point(point), direction,
+                                                 as_time_function(function, f"coordinate drive '{name}'")))
+
+    def _revolute(self, joint):
+        joint = self.joints.get(joint, joint) if isinstance(joint, str) else joint
+        if not isinstance(joint, Revolute):
+            raise ModelError(f"'{getattr(joint, 'name', joint)}' is not a revolute joint of this model")
+        return joint

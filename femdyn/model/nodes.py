@@ -16,6 +16,7 @@ terms of Exprs, which makes their Jacobians exact and constant-patterned.
 import numpy as np
 
 from ..errors import ModelError
+from ..validation import vector3
 
 class NodeKind:
     """A registered kind of node: its slot names (three coordinates each), whether joints
@@ -283,3 +284,167 @@ def _as_expr(x):
     if arr.shape != (3,):
         raise ModelError(f"cannot combine a coordinate expression with {x!r}: expected a 3-vector")
     return Expr.constant(arr)
+
+
+class NodeBuilder:
+    """The node constructors of :class:`~femdyn.model.Model` (``m.point``, ``m.vector``, ANCF nodes)."""
+
+    def point(self, name, position):
+        """Add an NCF point node (3 coordinates).
+
+        Parameters
+        ----------
+        name : str
+            Unique node name.
+        position : (3,) array_like
+            m, global frame, initial configuration.
+
+        Returns
+        -------
+        femdyn.model.nodes.Node
+
+        Raises
+        ------
+        ModelError
+            If the name is taken or the position is not three finite numbers.
+
+        Examples
+        --------
+        >>> m = Model()
+        >>> m.point("O", (0, 0, 0)).kind
+        'point'
+        """
+        return self.add_node(name, "point", vector3(position, f"point node '{name}': position (m)"))
+
+    def vector(self, name, direction):
+        """Add an NCF unit-vector node (3 coordinates); its unit length is a constraint.
+
+        Give it to a body (``rigid_body(..., vectors=...)``, ``rigid_beam(..., axis=...)``)
+        to carry a joint axis or complete the body's orientation.
+
+        Parameters
+        ----------
+        name : str
+            Unique node name.
+        direction : (3,) array_like
+            Unit vector, global frame, initial configuration.
+
+        Returns
+        -------
+        femdyn.model.nodes.Node
+
+        Raises
+        ------
+        ModelError
+            If the name is taken or ``|direction|`` differs from 1 by more than 1e-9.
+
+        Examples
+        --------
+        >>> m = Model()
+        >>> m.vector("u", (0, 1, 0)).is_unit
+        True
+        """
+        d = vector3(direction, f"vector node '{name}': direction")
+        if abs(np.linalg.norm(d) - 1.0) > 1e-9:
+            raise ModelError(f"vector node '{name}': direction must be a unit vector, |d| = {np.linalg.norm(d):.12g}; "
+                             "normalise it")
+        return self.add_node(name, "vector", d)
+
+    def cable_node(self, name, position, tangent=(1.0, 0.0, 0.0)):
+        """Add an ANCF cable node: position r and position gradient r_x (6 coordinates).
+
+        Parameters
+        ----------
+        name : str
+            Unique node name.
+        position : (3,) array_like
+            r, m, global frame, initial configuration.
+        tangent : (3,) array_like, optional
+            r_x, the slope ∂r/∂x; the unit tangent of the centreline in the stress-free
+            state (default global x).
+
+        Returns
+        -------
+        femdyn.model.nodes.Node
+
+        Raises
+        ------
+        ModelError
+            If the name is taken or a vector is not three finite numbers.
+
+        Examples
+        --------
+        >>> m = Model()
+        >>> m.cable_node("c0", (0, 0, 0)).initial
+        array([0., 0., 0., 1., 0., 0.])
+        """
+        return self.add_node(name, "cable", np.concatenate([vector3(position, f"cable node '{name}': position (m)"),
+                                                             vector3(tangent, f"cable node '{name}': tangent")]))
+
+    def beam_node(self, name, position, rx=(1.0, 0.0, 0.0), ry=(0.0, 1.0, 0.0), rz=(0.0, 0.0, 1.0)):
+        """Add a fully parameterized ANCF node: r and the gradients r_x, r_y, r_z (12 coordinates).
+
+        Parameters
+        ----------
+        name : str
+            Unique node name.
+        position : (3,) array_like
+            r, m, global frame, initial configuration.
+        rx, ry, rz : (3,) array_like, optional
+            Position gradients along the material axes x (the beam axis) and y, z (the
+            section axes); in the stress-free state an orthonormal right-handed triad
+            (default the global axes).
+
+        Returns
+        -------
+        femdyn.model.nodes.Node
+
+        Raises
+        ------
+        ModelError
+            If the name is taken or a vector is not three finite numbers.
+
+        Examples
+        --------
+        >>> m = Model()
+        >>> m.beam_node("b0", (0, 0, 0)).dofs.size
+        12
+        """
+        return self.add_node(name, "beam", np.concatenate([vector3(v, f"beam node '{name}': {slot}")
+                                                            for v, slot in zip((position, rx, ry, rz),
+                                                                               ("position (m)", "rx", "ry", "rz"))]))
+
+    def director_node(self, name, position, ry=(0.0, 1.0, 0.0), rz=(0.0, 0.0, 1.0)):
+        """Add a node of the three-node quadratic ANCF beam: r and the directors r_y, r_z (9 coordinates).
+
+        The node has no slope r_x; the element interpolates r quadratically between its
+        end and midpoint nodes.
+
+        Parameters
+        ----------
+        name : str
+            Unique node name.
+        position : (3,) array_like
+            r, m, global frame, initial configuration.
+        ry, rz : (3,) array_like, optional
+            Section directors (unit vectors ⟂ the beam axis in the stress-free state;
+            default global y and z).
+
+        Returns
+        -------
+        femdyn.model.nodes.Node
+
+        Raises
+        ------
+        ModelError
+            If the name is taken or a vector is not three finite numbers.
+
+        Examples
+        --------
+        >>> m = Model()
+        >>> m.director_node("d0", (0, 0, 0)).slots
+        ('r', 'ry', 'rz')
+        """
+        return self.add_node(name, "director", np.concatenate([vector3(v, f"director node '{name}': {slot}")
+                                                                for v, slot in zip((position, ry, rz),
+                                                                                   ("position (m)", "ry", "rz"))]))

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..errors import ModelError
-from ..validation import number
+from ..validation import number, vector3
 from .vectorfunctions import Angle, FunctionGroup, Targets
 
 
@@ -272,3 +272,248 @@ class GaugeSensor(Sensor):
 
     def measure(self, q, v, a, lam, t):
         return self.modes @ self.body.modal_coordinates(q)
+
+
+class SensorBuilder:
+    """The sensor constructors of :class:`~femdyn.model.Model`: one per physical quantity (``m.sensor_point``, ``m.sensor_strain``, …)."""
+
+    def sensor_point(self, name, body, point):
+        """Record the position and velocity of a material point of a body.
+
+        Parameters
+        ----------
+        name : str
+            Sensor name; channels ``<name>.x``, ``.y``, ``.z`` (m) and ``.vx``, ``.vy``,
+            ``.vz`` (m/s), global frame.
+        body : str or body
+            The body (or an ANCF node, or a flexible body of :meth:`flexible_body`).
+        point : (3,) array_like
+            The material point, m, global frame, initial configuration; for a flexible
+            body one of its component's output points, m, reference-frame coordinates.
+
+        Returns
+        -------
+        femdyn.model.sensors.PointSensor or femdyn.model.sensors.FlexiblePointSensor
+
+        Raises
+        ------
+        ModelError
+            If the point lies outside the body's span or the sensor name is taken.
+
+        Examples
+        --------
+        >>> m = Model()
+        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
+        >>> m.sensor_point("mid", rod, (0.5, 0, 0)).columns[:3]
+        ('mid.x', 'mid.y', 'mid.z')
+        """
+        body = self.body(body)
+        if hasattr(body, "locate_output_point"):
+            return self.add_sensor(FlexiblePointSensor(name, body, body.locate_output_point(point)))
+        return self.add_sensor(PointSensor(name, body.material_point(point)))
+
+    def sensor_gauge(self, name, body, gauge):
+        """Strain gauge on a flexible body (:meth:`flexible_body`): the six strains at one of
+        its component's gauge points, given by index or by its reference-frame position (m).
+
+        Parameters
+        ----------
+        name : str
+            Sensor name; the channels are ``<name>.exx`` … ``<name>.gxy``.
+        body : str or FloatingFrameBody
+            The flexible body (:meth:`flexible_body`).
+        gauge : int or (3,) array_like
+            Index of the component's gauge point, or its position, m, reference-frame
+            coordinates.
+
+        Returns
+        -------
+        femdyn.model.sensors.GaugeSensor
+
+        Raises
+        ------
+        ModelError
+            If the body is not flexible, or no gauge point has that index or position.
+
+        Example
+        -------
+        >>> m.sensor_gauge("root", "link", 0)          # doctest: +SKIP
+        """
+        body = self.body(body)
+        if not hasattr(body, "component"):
+            raise ModelError(f"gauge sensor '{name}': '{body.name}' is not a flexible body; strain gauges on ANCF "
+                             "beams are Model.sensor_strain")
+        points = body.component.gauge_points
+        if np.ndim(gauge) == 0:
+            index = int(gauge)
+            if not 0 <= index < len(points):
+                raise ModelError(f"gauge sensor '{name}': body '{body.name}' has {len(points)} gauges, "
+                                 f"got index {gauge}")
+        else:
+            dist = np.linalg.norm(points - vector3(gauge, f"gauge sensor '{name}': point (m)"), axis=1)
+            if not len(dist) or dist.min() > 1e-9 * max(1.0, np.linalg.norm(gauge)):
+                raise ModelError(f"gauge sensor '{name}': {list(gauge)} is not a gauge point of '{body.name}'; "
+                                 f"its gauges are {np.round(points, 9).tolist()} (m, reference frame)")
+            index = int(np.argmin(dist))
+        return self.add_sensor(GaugeSensor(name, body, index))
+
+    def sensor_strain(self, name, beam, element, xi, y=0.0, z=0.0):
+        """Record the axial strain at a material point of an ANCF beam (what a strain gauge reads).
+
+        Parameters
+        ----------
+        name : str
+            Sensor name; channel ``<name>.strain`` (dimensionless).
+        beam : str or femdyn.model.flexible.ElementSet
+            The element set.
+        element : int
+            Element index, 0 … count − 1, from the first node.
+        xi : float
+            Position along the element, ξ ∈ [0, 1] from its first node.
+        y, z : float, optional
+            Point of the cross section, m, in the section axes (the nodes' r_y, r_z for
+            beams, ``y_axis`` and x × y for a 3-D cable).
+
+        Returns
+        -------
+        femdyn.model.sensors.BeamSensor
+
+        Raises
+        ------
+        ModelError
+            If the element or ξ is out of range or the sensor name is taken.
+
+        Examples
+        --------
+        >>> from femdyn.elements import sections
+        >>> m = Model()
+        >>> _ = m.straight_beam("b", (0, 0, 0), (1.0, 0, 0), 2, 2e11, 7800.0, sections.circular(0.01))
+        >>> gauge = m.sensor_strain("gauge", "b", element=0, xi=0.0, y=0.01)
+        >>> system = m.assemble()
+        >>> float(system.sensors[0].measure(system.q0, None, None, None, 0.0)[0])   # stress-free
+        0.0
+        """
+        return self.sensor_beam(name, beam, element, xi, "strain", y, z)
+
+    def sensor_beam(self, name, beam, element, xi, quantity, y=0.0, z=0.0):
+        """Record a strain quantity of an ANCF beam at (element, ξ).
+
+        Parameters
+        ----------
+        name : str
+            Sensor name; channels ``<name>.<component>``.
+        beam : str or femdyn.model.flexible.ElementSet
+            The element set.
+        element : int
+            Element index, 0 … count − 1.
+        xi : float
+            ξ ∈ [0, 1] along the element.
+        quantity : str
+            "strain" (axial strain at section point (y, z), dimensionless),
+            "curvature" (1/m: κ_y, κ_z for spatial elements, the signed in-plane κ_z for
+            the planar cable), and for fully parameterized beams "twist" (rad/m) and
+            "shear" (γ_y, γ_z, rad); see :class:`~femdyn.model.sensors.BeamSensor`.
+        y, z : float, optional
+            Section point, m (strain only).
+
+        Returns
+        -------
+        femdyn.model.sensors.BeamSensor
+
+        Raises
+        ------
+        ModelError
+            If the element cannot report ``quantity``, the position is out of range, or
+            the sensor name is taken.
+
+        Examples
+        --------
+        >>> from femdyn.elements import sections
+        >>> m = Model()
+        >>> _ = m.straight_beam("b", (0, 0, 0), (1.0, 0, 0), 2, 2e11, 7800.0, sections.circular(0.01))
+        >>> m.sensor_beam("k", "b", 1, 0.5, "curvature").columns
+        ('k.kappa_y', 'k.kappa_z')
+        """
+        beam = self.element_set(beam) if isinstance(beam, str) else beam
+        beam.locate(element, xi)
+        return self.add_sensor(BeamSensor(name, beam, element, xi, quantity, y, z))
+
+    def sensor_angle(self, name, revolute):
+        """Record the joint angle and rate of a revolute joint.
+
+        The angle is the rotation of ``body_b`` relative to ``body_a`` about the joint
+        axis (right-handed), ``angle0`` in the initial configuration; it is recorded
+        wrapped to (−π, π] and ``Results[...]`` unwraps it.
+
+        Parameters
+        ----------
+        name : str
+            Sensor name; channels ``<name>.angle`` (rad) and ``<name>.rate`` (rad/s).
+        revolute : str or femdyn.model.joints.Revolute
+            The revolute joint of this model.
+
+        Returns
+        -------
+        femdyn.model.sensors.JointAngleSensor
+
+        Raises
+        ------
+        ModelError
+            If ``revolute`` is not a revolute joint of the model or the name is taken.
+
+        Examples
+        --------
+        >>> m = Model()
+        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
+        >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0), angle0=0.5)
+        >>> _ = m.sensor_angle("theta", "pivot")
+        >>> system = m.assemble()
+        >>> system.sensors[0].measure(system.q0, system.v0, None, None, 0.0).tolist()
+        [0.5, 0.0]
+        """
+        return self.add_sensor(JointAngleSensor(name, self._revolute(revolute)))
+
+    def sensor_reaction(self, name, joint):
+        """Record the reactions of a joint, named and signed, from its multipliers.
+
+        Coincidence rows (spherical, revolute, universal, clamp) give the constraint
+        force on ``body_b`` (N, global frame; ``body_a`` carries −F) in channels
+        ``<name>.x``, ``.y``, ``.z``; an angle drive gives its torque on ``body_b``
+        (``<name>.torque``, N·m); orientation rows give their multipliers under their
+        row labels. See :meth:`femdyn.model.joints.Joint.reaction`.
+
+        Parameters
+        ----------
+        name : str
+            Sensor name.
+        joint : str or femdyn.model.joints.Joint
+            A joint of this model.
+
+        Returns
+        -------
+        femdyn.model.sensors.ReactionSensor
+
+        Raises
+        ------
+        ModelError
+            If the joint is unknown or the sensor name is taken.
+
+        Examples
+        --------
+        A hanging 2 kg rod: the pivot holds it up with 2 kg · 9.81 m/s².
+
+        >>> from femdyn.solvers.static import static_equilibrium
+        >>> m = Model()
+        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (0, 0, -1.0)), mass=2.0)
+        >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0))
+        >>> _ = m.sensor_reaction("R", "pivot")
+        >>> system = m.assemble()
+        >>> q, lam = static_equilibrium(system)
+        >>> system.sensors[0].measure(q, system.v0, None, lam, 0.0)[:3].round(6).tolist()
+        [0.0, 0.0, 19.62]
+        """
+        if isinstance(joint, str):
+            if joint not in self.joints:
+                raise ModelError(f"reaction sensor '{name}': unknown joint '{joint}'; known joints: {sorted(self.joints)}")
+            joint = self.joints[joint]
+        return self.add_sensor(ReactionSensor(name, joint))

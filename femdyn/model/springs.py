@@ -167,3 +167,61 @@ class SpringDamper(Part):
         float
         """
         return 0.5 * self.k * (np.linalg.norm(self.difference(q)) - self.L0) ** 2
+
+
+class SpringBuilder:
+    """The spring constructor of :class:`~femdyn.model.Model` (``m.spring``)."""
+
+    def spring(self, name, body_a, point_a, body_b, point_b, stiffness, damping=0.0, rest_length=None):
+        """A linear spring-damper between two material points (a force element, unlike the
+        rigid :meth:`distance`): tension k (ℓ − L₀) + c ℓ̇ along the line of the points
+        (:class:`~femdyn.model.springs.SpringDamper`).
+
+        Parameters
+        ----------
+        name : str
+            Unique part name.
+        body_a : str or body
+            Body of the first point (or "ground", or an ANCF node).
+        point_a : (3,) array_like
+            First point, m, global frame, initial configuration.
+        body_b : str or body
+            Body of the second point.
+        point_b : (3,) array_like
+            Second point, m, global frame, initial configuration.
+        stiffness : float
+            k, N/m (≥ 0).
+        damping : float, optional
+            c, N·s/m (≥ 0).
+        rest_length : float, optional
+            L₀, m (default the initial distance of the points).
+
+        Returns
+        -------
+        femdyn.model.springs.SpringDamper
+
+        Raises
+        ------
+        ModelError
+            If a point lies outside its body's span, k or c is negative, the rest length
+            is not positive, or the name is taken.
+
+        Examples
+        --------
+        A 2 kg slider tied to the ground by a 800 N/m spring, its rest length the initial
+        distance (1 m); pulled 1 cm further out, the spring pulls back with 8 N:
+
+        >>> import numpy as np
+        >>> m = Model(gravity=(0, 0, 0))
+        >>> block = m.rigid_beam("block", m.point("A", (1.0, 0, 0)), m.point("B", (1.2, 0, 0)), mass=2.0)
+        >>> _ = m.prismatic("slider", "ground", block, (1.0, 0, 0), axis=(1, 0, 0))
+        >>> spring = m.spring("spring", "ground", (0, 0, 0), block, (1.0, 0, 0), stiffness=800.0)
+        >>> system = m.assemble()
+        >>> q = system.q0 + 0.01 * np.array([1.0, 0, 0, 1.0, 0, 0])
+        >>> float(system.forces(q, system.v0, 0.0)[[0, 3]].sum().round(9))
+        -8.0
+        """
+        body_a, body_b = self.body(body_a), self.body(body_b)
+        pa, pb = body_a.material_point(point_a), body_b.material_point(point_b)
+        q0 = self.initial_coordinates()[0]
+        return self.add(SpringDamper(name, pa, pb, stiffness, damping, rest_length, q0))

@@ -118,7 +118,7 @@ def add_gauge(model, gauge):
     53
     """
     beam = model.element_set(gauge.beam)
-    return model._add_sensor(GaugeSensor(gauge, beam, reference_node(model, gauge, beam)))
+    return model.add_sensor(GaugeSensor(gauge, beam, reference_node(model, gauge, beam)))
 
 
 def reference_node(model, gauge, beam):
