@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from femdyn.formats.measurements import ComparisonSettings, GaugeMap, Histories, MapEntry
-from femdyn.reports.gauges import Gauge
+from femdyn.model.sensors import Gauge
 from femdyn.reports.strain_report import compare
 from femdyn.results.store import Results
 

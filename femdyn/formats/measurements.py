@@ -20,7 +20,7 @@ from .config import read_toml
 from ..errors import FemdynError
 
 from ..reports.bridge import BRIDGES, UNITS
-from ..reports.gauges import Gauge
+from ..model.sensors import Gauge
 from ..reports.metrics import METRICS
 
 TIME_UNITS = {"s": 1.0, "ms": 1e-3}

@@ -23,12 +23,12 @@ from ..errors import ModelError
 from .constraints import Equation
 from .joints import Joint, Prismatic, Revolute, _unit
 from ..motion.timefunctions import as_time_function
-from .protocol import Part
+from .protocol import Inputs
 from .sensors import ActuatorSensor
 from .vectorfunctions import Angle, Dot, FunctionGroup, Linear, Targets
 
 
-class Actuator(Part):
+class Actuator(Inputs):
     """A joint drive with one unknown input: the torque (N·m) of a revolute joint on body B
     about its axis (−u on A), or the force (N) of a prismatic joint on B along its axis.
 
@@ -61,53 +61,19 @@ class Actuator(Part):
                              "(torque) or prismatic (force) joints")
 
     def bind(self, n):
-        """Build the batched joint coordinate s(q) (angle or slider displacement).
-
-        Parameters
-        ----------
-        n : int
-            Number of coordinates of the System.
-        """
         self.n = n
         self.group = FunctionGroup(self.kind, [self.exprs], np.zeros((1, 3)), Targets([0.0], [None]), n)
 
     def input_pattern(self):
-        """Columns of the row B = ∂s/∂q (s the joint angle or slider displacement)."""
         return self.group.cols
 
     def input_values(self, q):
-        """Values of B = ∂s/∂q on :meth:`input_pattern`.
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates.
-
-        Returns
-        -------
-        ndarray
-            rad per unit of q (revolute) or m per unit of q (prismatic).
-        """
         return self.group.evaluate(q, 0.0)[1]
 
     def input_hessian_pattern(self):
-        """(rows, cols) of ∂(Bᵀu)/∂q = u ∂²s/∂q²."""
         return self.group.h_rows, self.group.h_cols
 
     def input_hessian_values(self, q, u):
-        """Values of ∂(Bᵀu)/∂q = u ∂²s/∂q² on :meth:`input_hessian_pattern`.
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates.
-        u : float
-            The input, N·m (revolute) or N (prismatic).
-
-        Returns
-        -------
-        ndarray
-        """
         return self.group.hessian_values(q, np.array([u]))
 
 
@@ -178,6 +144,7 @@ class ActuatorBuilder:
         --------
         See :meth:`servo` for a complete inverse-dynamics model.
 
+        >>> from femdyn.model import Model
         >>> m = Model()
         >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
         >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0))
@@ -229,6 +196,7 @@ class ActuatorBuilder:
         Inverse dynamics of a 1 kg rod on a motor: its tip height follows 0.1 sin t; at
         t = 0 the motor holds the weight, −m g L/2 about +y:
 
+        >>> from femdyn.model import Model
         >>> from femdyn.motion import Sine
         >>> from femdyn.solvers.generalized_alpha import integrate
         >>> m = Model("arm")

@@ -14,7 +14,7 @@ from femdyn.elements import ncf
 
 from .constraints import Equation
 from .nodes import Expr
-from .protocol import Part
+from .protocol import Body
 from ..errors import ModelError
 from ..validation import inconsistent, positive, refuse_non_finite, vector3
 from .checks import check_density
@@ -179,7 +179,7 @@ class Frame:
         return np.linalg.norm(self.B0 @ c - w) <= 1e-9 * np.linalg.norm(w)
 
 
-class NaturalBody(Frame, Part):
+class NaturalBody(Frame, Body):
     """A rigid body on point nodes ``points`` (≥ 1) and unit-vector nodes ``vectors``.
 
     The basis vectors are b = (p_2 − p_1, …, p_k − p_1, u_1, …); the constant mass
@@ -279,19 +279,6 @@ class NaturalBody(Frame, Part):
             self.mass += m
 
     def outline(self, q):
-        """Points to draw the body at coordinates q.
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates.
-
-        Returns
-        -------
-        ndarray (k, 3)
-            m, global frame: its point nodes, or the closed polygon of its vertices (a
-            platform).
-        """
         if hasattr(self, "vertices"):
             pts = [self.material_point(v)(q) for v in self.vertices]
             return np.array(pts + pts[:1])
@@ -319,30 +306,15 @@ class NaturalBody(Frame, Part):
         return np.array([n.start for n in self.nodes])
 
     def mass_coo(self):
-        """COO of M = Z ⊗ I₃ on the body's node slots."""
         s = self.node_starts()
         a, b, comp = np.meshgrid(np.arange(len(s)), np.arange(len(s)), np.arange(3), indexing="ij")
         return (s[a] + comp).ravel(), (s[b] + comp).ravel(), self.Z[a, b].ravel()
 
     def gravity(self, g):
-        """Generalized gravity force ∫ρ Cᵀ g dV = first ⊗ g (``first``: the mass-weighted node weights).
-
-        Parameters
-        ----------
-        g : ndarray (3,)
-            m/s², global frame.
-
-        Returns
-        -------
-        dofs : ndarray of int
-        values : ndarray
-            N per unit of each coordinate.
-        """
         s = self.node_starts()
         return (s[:, None] + np.arange(3)).ravel(), np.outer(self.first, g).ravel()
 
     def equations(self):
-        """The rigid conditions as constraint equations b_i·b_j = const."""
         return [Equation(Dot, (a, b), None, value, None, label) for a, b, value, label in self.rigid_conditions()]
 
     def rigid_conditions(self):
@@ -370,7 +342,7 @@ def _initial_q(body):
 
 
 class BodyBuilder:
-    """The rigid-body constructors of :class:`~femdyn.model.Model` (``m.rigid_beam``, ``m.rigid_body``, ``m.triangle_platform``)."""
+    """The rigid-body constructors of :class:`~femdyn.model.Model` (``m.rigid_beam``, ``m.rigid_body``, …)."""
 
     def rigid_beam(self, name, p1, p2, mass=None, density=None, area=None, end_masses=(0.0, 0.0), axis=None):
         """Add Liu et al.'s (2018) rigid link: a uniform slender rod between two point nodes.
@@ -410,6 +382,7 @@ class BodyBuilder:
 
         Examples
         --------
+        >>> from femdyn.model import Model
         >>> m = Model()
         >>> rod = m.rigid_beam("rod", m.point("A", (0, 0, 0)), m.point("B", (2.0, 0, 0)),
         ...                    density=7800.0, area=1e-4)
@@ -477,6 +450,7 @@ class BodyBuilder:
 
         Examples
         --------
+        >>> from femdyn.model import Model
         >>> import numpy as np
         >>> m = Model()
         >>> P, Q = m.point("P", (0, 0, 0)), m.point("Q", (1.0, 0, 0))
@@ -534,6 +508,7 @@ class BodyBuilder:
 
         Examples
         --------
+        >>> from femdyn.model import Model
         >>> m = Model()
         >>> plate = m.triangle_platform("P", (0, 0, 1.0), (0, 0, 1), 0.2, mass=3.0)
         >>> [round(float(x), 6) for x in plate.vertices[0]]
@@ -560,6 +535,7 @@ class BodyBuilder:
 
 
 def _mass_of(what, mass, density, area, length):
+    """The rod mass in kg: ``mass``, or ρ A L."""
     if mass is None:
         if density is None or area is None:
             raise ModelError(f"{what}: give mass (kg) or density (kg/m³) and area (m²)")

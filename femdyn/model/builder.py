@@ -38,6 +38,7 @@ from .sensors import SensorBuilder
 from .springs import SpringBuilder
 from .system import System
 
+
 class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBuilder, ActuatorBuilder,
             LoadBuilder, SpringBuilder, SensorBuilder):
     """Builder of a multibody model; :meth:`assemble` freezes it into a :class:`System`.
@@ -46,6 +47,20 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
     element sets, joints, loads and sensors refer to nodes and are added by name. All
     geometry (points, axes, directions) is given in the global frame in the initial
     configuration; SI units throughout.
+
+    The Model is the registry of nodes and parts (:meth:`add_node`, :meth:`add`,
+    :meth:`add_sensor`, :meth:`assemble`); each family's constructors come from the module
+    of its parts: nodes (``point``, ``vector``, ``cable_node``, … in
+    :mod:`~femdyn.model.nodes`), rigid bodies (``rigid_beam``, ``rigid_body``,
+    ``triangle_platform``: :mod:`~femdyn.model.bodies`), ANCF beams (``ancf_beam``,
+    ``straight_beam``, ``beam_through_points``, ``beam_from_mesh``:
+    :mod:`~femdyn.model.flexible`), ``flexible_body`` (:mod:`~femdyn.model.floating_frame`),
+    joints and drives (``fix``, ``clamp``, ``spherical``, ``revolute``, …:
+    :mod:`~femdyn.model.joints`), ``actuator`` and ``servo``
+    (:mod:`~femdyn.model.actuators`), loads (``torque``, ``force``, ``beam_load``,
+    ``beam_force``: :mod:`~femdyn.model.loads`), ``spring`` (:mod:`~femdyn.model.springs`)
+    and sensors (``sensor_point``, ``sensor_strain``, ``sensor_beam``, ``sensor_angle``,
+    ``sensor_reaction``: :mod:`~femdyn.model.sensors`).
 
     Parameters
     ----------

@@ -130,6 +130,7 @@ MODULUS_HINT = "give it in Pa (steel 2.1e11; N/mm² = MPa values are 1e6 times s
 
 
 def _warn(message):
+    """A UnitsWarning at the caller's caller."""
     warnings.warn(message, UnitsWarning, stacklevel=4)
 
 

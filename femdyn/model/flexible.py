@@ -81,21 +81,25 @@ def register_element_kind(name, node_kind, factory, components=None, planar=Fals
 
 
 def _beam3d(q_ref, E, rho, section, nu, damping, y_axis):
+    """Kernel of the fully parameterized ANCF beam."""
     from femdyn.elements.ancf_beam import ANCFBeam3D
     return ANCFBeam3D(q_ref, E, rho, section, nu=nu, damping=damping)
 
 
 def _cable3d(q_ref, E, rho, section, nu, damping, y_axis):
+    """Kernel of the 3-D ANCF cable."""
     from femdyn.elements.ancf_cable import ANCFCable3D
     return ANCFCable3D(q_ref, E, rho, section, damping=damping, y_axis=y_axis)
 
 
 def _cable2d(q_ref, E, rho, section, nu, damping, y_axis):
+    """Kernel of the planar ANCF cable."""
     from femdyn.elements.ancf_cable import ANCFCable2D
     return ANCFCable2D(q_ref, E, rho, section, damping=damping)
 
 
 def _beam_quadratic(q_ref, E, rho, section, nu, damping, y_axis):
+    """Kernel of the three-node quadratic ANCF beam."""
     from femdyn.elements.ancf_beam_quadratic import ANCFBeamQuadratic
     return ANCFBeamQuadratic(q_ref, E, rho, section, nu=nu, damping=damping)
 
@@ -171,41 +175,12 @@ class ElementSet(Part):
         return self.k_rows, self.k_cols, self.kernel.mass().ravel()
 
     def gravity(self, g):
-        """Generalized gravity force (dofs, ∫ρ Sᵀ g dV) of all elements.
-
-        A planar cable takes the in-plane part of g (its plane constraint carries the
-        rest).
-
-        Parameters
-        ----------
-        g : ndarray (3,)
-            m/s², global frame.
-
-        Returns
-        -------
-        dofs : ndarray of int
-        values : ndarray
-            N per unit of each coordinate.
-        """
         return self.dofs.ravel(), self.kernel.gravity(np.asarray(g, float)[:self.dim]).ravel()
 
     def _velocity(self, v):
         return v[self.dofs] if self.c_rows.size else None
 
     def force(self, q, v, t):
-        """Minus the internal (elastic and damping) forces, scattered to the coordinates.
-
-        Parameters
-        ----------
-        q, v : ndarray (n,)
-            Coordinates and their velocities.
-        t : float
-            Time, s (unused).
-
-        Returns
-        -------
-        ndarray (n,)
-        """
         return -self.internal_force(q, v)
 
     def internal_force(self, q, v):
@@ -425,6 +400,7 @@ class BeamBuilder:
 
         Examples
         --------
+        >>> from femdyn.model import Model
         >>> from femdyn.elements import sections
         >>> m = Model()
         >>> nodes = [m.cable_node(f"n{i}", (0.5 * i, 0, 0)) for i in range(3)]
@@ -512,6 +488,7 @@ class BeamBuilder:
 
         Examples
         --------
+        >>> from femdyn.model import Model
         >>> from femdyn.elements import sections
         >>> m = Model()
         >>> beam = m.straight_beam("arm", (0, 0, 0), (1.0, 0, 0), 4, E=7e10, rho=2700.0,
@@ -612,6 +589,7 @@ class BeamBuilder:
 
         Examples
         --------
+        >>> from femdyn.model import Model
         >>> import numpy as np
         >>> from femdyn.elements import sections
         >>> m = Model()
@@ -672,6 +650,7 @@ class BeamBuilder:
 
         Examples
         --------
+        >>> from femdyn.model import Model
         >>> import os, tempfile, meshio, numpy as np
         >>> from femdyn.elements import sections
         >>> folder = tempfile.TemporaryDirectory()

@@ -42,7 +42,7 @@ from ..validation import count, vector3
 from .bodies import Frame
 from .constraints import Equation
 from .nodes import KINDS, register_node_kind
-from .protocol import EMPTY, EMPTY_INT, Part
+from .protocol import EMPTY, EMPTY_INT, Body
 from .vectorfunctions import Dot, Linear
 
 I3 = np.eye(3)
@@ -265,7 +265,7 @@ class Attachment:
         return -target_d1, np.zeros((len(X), 3 * self.arity)), -target_d2
 
 
-class InterfaceFrame(Frame, Part):
+class InterfaceFrame(Frame, Body):
     """The massless natural-coordinate frame of one interface of an FFR body: a point node
     and three unit-vector nodes (the interface axes), held on the body by the
     :class:`Attachment` rows. Joints take it as a body (``Model.revolute(..., body.interface
@@ -299,22 +299,9 @@ class InterfaceFrame(Frame, Part):
         self.B0 = np.column_stack([a.initial for a in axes])
 
     def outline(self, q):
-        """The frame origin, for pictures.
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates of the system.
-
-        Returns
-        -------
-        ndarray (1, 3)
-            Origin of the interface frame, m, global frame.
-        """
         return self.origin(q)[None, :]
 
     def equations(self):
-        """The 9 attachment rows (3 point, 6 axes) tying the frame to its body."""
         b, k = self.body, self.index
         args = b.attachment_arguments()
         rows = [Equation(b.attachment, (self.origin,) + args, np.array([k, 0, i]), 0.0, None,
@@ -327,7 +314,7 @@ class InterfaceFrame(Frame, Part):
         return f"InterfaceFrame({self.name!r})"
 
 
-class FloatingFrameBody(Part):
+class FloatingFrameBody(Body):
     """A flexible body in floating-frame-of-reference form built from a component.
 
     Built by :meth:`femdyn.Model.flexible_body`; see the module docstring for the
@@ -427,21 +414,7 @@ class FloatingFrameBody(Part):
         slots = [self.modal.slot(s) for s in self.modal.slots] if self.modal is not None else []
         return tuple([self.origin_node.expr] + [a.expr for a in self.axes] + slots)
 
-    def material_point(self, x):
-        """Refused: joints, loads and rigid-body sensors attach to the interface frames.
-
-        Parameters
-        ----------
-        x : (3,) array_like
-            The point asked for (m).
-
-        Raises
-        ------
-        ModelError
-            Always; the message names the body's interface frames
-            (``Model.body("<body>.<interface>")``) to use instead. ``material_vector`` is
-            the same method.
-        """
+    def material_point(self, x):   # refused: joints, loads and rigid sensors attach to the interface frames
         raise ModelError(f"flexible body '{self.name}': joints and loads attach to its interface frames "
                          f"{[f.name for f in self.interfaces]} (Model.body('<body>.<interface>')), not to the body")
 
@@ -524,19 +497,6 @@ class FloatingFrameBody(Part):
         return r + (points + shapes @ eta) @ A.T
 
     def outline(self, q):
-        """Points that sketch the body in pictures.
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates of the system.
-
-        Returns
-        -------
-        ndarray (k, 3)
-            The deformed interface origins, or the frame origin followed by the one
-            interface origin when there is a single interface; m, global frame.
-        """
         c = self.component
         pts = self.deformed(q, c.interface_origins, c.interface_shapes[:, :3])
         return pts if len(pts) > 1 else np.vstack([q[self.origin_node.dofs], pts])
@@ -620,51 +580,15 @@ class FloatingFrameBody(Part):
         return M
 
     def mass_coo(self):
-        """Dense pattern of M(q) on the body's coordinates, values at the initial state."""
         return self._rows, self._cols, self._mass(self._initial).ravel()
 
     def mass_values(self, q):
-        """Values of the configuration-dependent mass matrix M(q).
-
-        M = [[Z(η) ⊗ I₃, A T_b(η)], [sym., P(AᵀA)]] (module docstring; the exact kinetic
-        energy of r = r_ref + A(x + Φη), Shabana 2005, §5.3), dense over the body's
-        coordinates (r_ref, u, v, w, η).
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates of the system.
-
-        Returns
-        -------
-        ndarray ((12 + n_η)²,)
-            Entries on the rows and columns of :meth:`mass_coo` (kg for the r_ref block,
-            kg·m and kg·m² for the axis blocks, modal units for η).
-        """
         return self._mass(q[self.dofs]).ravel()
 
     def mass_derivative_pattern(self):
         return self._rows, self._cols
 
     def mass_derivative(self, q, a):
-        """∂(M(q) a)/∂q, the mass-derivative term of the iteration matrix.
-
-        Exact: M depends on A linearly and on η at most quadratically (through Z, T_c
-        and P(AᵀA)).
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates of the system.
-        a : ndarray (n,)
-            The vector M multiplies (accelerations, in units of q̈).
-
-        Returns
-        -------
-        ndarray ((12 + n_η)²,)
-            Entries on :meth:`mass_derivative_pattern` (the dense pattern over the body's
-            coordinates).
-        """
         r, A, eta = self._unpack(q[self.dofs])
         alpha, eps = a[self.dofs[:12]].reshape(4, 3), a[self.dofs[12:]]
         T, dZ = self._T(eta), self._dZ(eta)
@@ -688,19 +612,6 @@ class FloatingFrameBody(Part):
 
     # --- forces ----------------------------------------------------------------------
     def gravity(self, g):
-        """Keep the gravity vector for :meth:`force` (the gravity of an FFR body depends on
-        A and η, so it is not a constant vector).
-
-        Parameters
-        ----------
-        g : (3,) array_like
-            Gravity, m/s², global frame.
-
-        Returns
-        -------
-        dofs, values : ndarray (0,)
-            Empty: nothing is summed as constant gravity.
-        """
         self.g = np.asarray(g, float)
         return EMPTY_INT, EMPTY
 
@@ -715,25 +626,6 @@ class FloatingFrameBody(Part):
         return Q
 
     def force(self, q, v, t):
-        """Generalized forces of the body: quadratic-velocity, elastic, damping, gravity.
-
-        Q_v,b = −2 Ȧ T_b(η) η̇, Q_v,η = −2 P(AᵀȦ) η̇ (from Lagrange's equations, Shabana
-        2005, §5.4), −K_η η − D_η η̇ on η, and gravity (m g, (f_c + Ct_c η) g, Ctᵀ Aᵀ g)
-        (module docstring).
-
-        Parameters
-        ----------
-        q, v : ndarray (n,)
-            Coordinates and velocities of the system.
-        t : float
-            Time, s (unused: no explicit time dependence).
-
-        Returns
-        -------
-        ndarray (n,)
-            Q, zero outside the body's coordinates (N for r_ref, N·m for the unit axes,
-            modal force for η).
-        """
         Q = np.zeros(self.n)
         Q[self.dofs] = self._local_force(q[self.dofs], v[self.dofs])
         return Q
@@ -742,21 +634,6 @@ class FloatingFrameBody(Part):
         return self._rows, self._cols, self._rows, self._cols
 
     def tangent_values(self, q, v, t):
-        """Analytic tangents K = −∂Q/∂q and C = −∂Q/∂q̇ of :meth:`force`.
-
-        Parameters
-        ----------
-        q, v : ndarray (n,)
-            Coordinates and velocities of the system.
-        t : float
-            Time, s (unused).
-
-        Returns
-        -------
-        k, c : ndarray ((12 + n_η)²,)
-            Entries on the dense patterns of :meth:`tangent_pattern` (both the body's
-            coordinates × coordinates).
-        """
         r, A, eta = self._unpack(q[self.dofs])
         _, Adot, eta_dot = self._unpack(v[self.dofs])
         T, g, N = self._T(eta), self.g, self.dofs.size
@@ -780,8 +657,6 @@ class FloatingFrameBody(Part):
 
     # --- constraints and energy ------------------------------------------------------------
     def equations(self):
-        """Rigid conditions of the frame axes (u·v = u·w = v·w = 0; unit lengths come with
-        the vector nodes) and η = 0 on the unused coordinates of the modal node."""
         (u, v, w) = (a.expr for a in self.axes)
         rows = [Equation(Dot, (a, b), None, 0.0, None, f"{self.name}: axes {la}·{lb}")
                 for (a, la), (b, lb) in (((u, "x"), (v, "y")), ((u, "x"), (w, "z")), ((v, "y"), (w, "z")))]
@@ -792,34 +667,10 @@ class FloatingFrameBody(Part):
         return rows
 
     def strain_energy(self, q):
-        """Elastic energy ½ ηᵀ K_η η.
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates of the system.
-
-        Returns
-        -------
-        float
-            J.
-        """
         eta = q[self.dofs[12:]]
         return 0.5 * eta @ self.K_eta @ eta
 
     def potential_energy(self, q):
-        """Strain energy plus the gravity potential −g·(m r_ref + A(f + Ct η)).
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates of the system.
-
-        Returns
-        -------
-        float
-            J (gravity potential measured from the global origin).
-        """
         r, A, eta = self._unpack(q[self.dofs])
         return self.strain_energy(q) - self.g @ (self.mass * r + A @ (self.first + self.Ct @ eta))
 

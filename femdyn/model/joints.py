@@ -11,7 +11,7 @@ Joint angles are measured from the initial configuration plus an optional offset
 import numpy as np
 
 from .constraints import Equation
-from .protocol import Part
+from .protocol import Constraint
 from ..errors import ModelError
 from .checks import cable_alternative
 from ..motion.timefunctions import as_time_function
@@ -22,6 +22,7 @@ AXES = np.eye(3)
 
 
 def _unit(v, what):
+    """The unit vector along a nonzero 3-vector."""
     v = vector3(v, what)
     n = np.linalg.norm(v)
     if not n > 0:
@@ -117,7 +118,7 @@ def select_independent(candidates, max_rank):
     return kept, len(rows)
 
 
-class Joint(Part):
+class Joint(Constraint):
     """Base class of joints: parts whose :meth:`equations` are constraint rows.
 
     Parameters
@@ -135,37 +136,13 @@ class Joint(Part):
     """
 
     kind = "joint"
-    servo = False       # servo rows carry actuator inputs instead of multipliers (femdyn.model.actuators)
-    auxiliary = False   # rows the model adds by itself; the System keeps those independent of the others
 
     def __init__(self, name, body_a, body_b):
         self.name, self.body_a, self.body_b = name, body_a, body_b
         self.rows = None  # global constraint rows, set by the System
 
     def equations(self):
-        """The joint's constraint rows (see :meth:`femdyn.model.protocol.Part.equations`)."""
         return list(self._equations)
-
-    def reaction(self, lam_rows):
-        """Physical reactions from the joint's multipliers.
-
-        Coincidence rows e_k·(p_A − p_B) give the constraint force on body B (N, global
-        frame; body A carries the opposite force); other rows report their multipliers
-        under their labels.
-
-        Parameters
-        ----------
-        lam_rows : ndarray
-            The multipliers λ of the joint's rows (``lam[joint.rows]``).
-
-        Returns
-        -------
-        names : list of str
-            One per row ("x", "y", "z", or the row label).
-        values : ndarray
-            The reactions (N for coincidence rows).
-        """
-        return [lbl.split(": ")[-1] for lbl in (e.label for e in self._equations)], lam_rows
 
     def __repr__(self):
         return f"{type(self).__name__}({self.name!r}, {self.body_a.name} → {self.body_b.name})"
@@ -570,21 +547,7 @@ class AngleDrive(Joint):
         self.revolute, self.function = revolute, function
         self._equations = [Equation(Angle, (a, b, u), None, -offset, function, f"{name}: angle")]
 
-    def reaction(self, lam_rows):
-        """The drive torque on body B about the axis (N·m): −λ.
-
-        Parameters
-        ----------
-        lam_rows : ndarray (1,)
-            The drive's multiplier.
-
-        Returns
-        -------
-        names : list of str
-            ``["torque"]``.
-        values : ndarray (1,)
-            −λ, N·m.
-        """
+    def reaction(self, lam_rows):      # the drive torque on body B about the axis, −λ in N·m
         return ["torque"], -lam_rows
 
 
@@ -646,6 +609,7 @@ class JointBuilder:
 
         Examples
         --------
+        >>> from femdyn.model import Model
         >>> m = Model()
         >>> P = m.point("P", (0, 0, 1.0))
         >>> len(m.fix(P, components=(2,)).equations())
@@ -686,6 +650,7 @@ class JointBuilder:
 
         Examples
         --------
+        >>> from femdyn.model import Model
         >>> from femdyn.elements import sections
         >>> m = Model()
         >>> beam = m.straight_beam("b", (0, 0, 0), (1.0, 0, 0), 2, 2e11, 7800.0, sections.circular(0.01))
@@ -721,6 +686,7 @@ class JointBuilder:
 
         Examples
         --------
+        >>> from femdyn.model import Model
         >>> m = Model()
         >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (0, 0, -1.0)), mass=1.0)
         >>> _ = m.spherical("ball", "ground", rod, point=(0, 0, 0))
@@ -773,6 +739,7 @@ class JointBuilder:
         --------
         A rod falling from the horizontal turns about +y by θ ≈ (3g/2L)·t²/2 at first:
 
+        >>> from femdyn.model import Model
         >>> from femdyn.solvers.generalized_alpha import integrate
         >>> m = Model("pendulum")
         >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=2.0)
@@ -816,6 +783,7 @@ class JointBuilder:
 
         Examples
         --------
+        >>> from femdyn.model import Model
         >>> m = Model()
         >>> P, Q, u = m.point("P", (0, 0, 0)), m.point("Q", (0, 0, -1.0)), m.vector("u", (1, 0, 0))
         >>> link = m.rigid_body("link", [P, Q], [u], mass=1.0, com=(0, 0, -0.5))
@@ -861,6 +829,7 @@ class JointBuilder:
         A 2 kg box welded to the ground keeps no degree of freedom; the weld holds up
         its weight, 2 kg · 9.81 m/s²:
 
+        >>> from femdyn.model import Model
         >>> import numpy as np
         >>> from femdyn.solvers.static import static_equilibrium
         >>> m = Model()
@@ -913,6 +882,7 @@ class JointBuilder:
 
         Examples
         --------
+        >>> from femdyn.model import Model
         >>> import numpy as np
         >>> m = Model()
         >>> P, Q = m.point("P", (0, 0, 0)), m.point("Q", (1.0, 0, 0))
@@ -960,6 +930,7 @@ class JointBuilder:
         --------
         A 1 kg bar hanging level on two 1 m strings: each carries half its weight.
 
+        >>> from femdyn.model import Model
         >>> from femdyn.solvers.static import static_equilibrium
         >>> m = Model()
         >>> bar = m.rigid_beam("bar", m.point("A", (0, 0, -1.0)), m.point("B", (0.5, 0, -1.0)), mass=1.0)
@@ -1002,6 +973,7 @@ class JointBuilder:
 
         Examples
         --------
+        >>> from femdyn.model import Model
         >>> from femdyn.motion import Polynomial
         >>> m = Model()
         >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
@@ -1041,6 +1013,7 @@ class JointBuilder:
 
         Examples
         --------
+        >>> from femdyn.model import Model
         >>> m = Model()
         >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
         >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0))

@@ -24,30 +24,10 @@ class Load(Part):
     applied = True
 
     def bind(self, n):
-        """Store n and an empty stiffness pattern (a configuration-independent load).
-
-        Parameters
-        ----------
-        n : int
-            Number of coordinates of the System.
-        """
         self.n = n
         self.k_rows = self.k_cols = np.zeros(0, int)
 
     def force(self, q, v, t):
-        """The generalized load Q(q, v, t) (n,), N per unit of each coordinate.
-
-        Parameters
-        ----------
-        q, v : ndarray (n,)
-            Coordinates and their velocities.
-        t : float
-            Time, s.
-
-        Returns
-        -------
-        ndarray (n,)
-        """
         raise NotImplementedError
 
     def stiffness_values(self, q, v, t):
@@ -216,6 +196,7 @@ class LoadBuilder:
 
         Examples
         --------
+        >>> from femdyn.model import Model
         >>> m = Model(gravity=(0, 0, 0))
         >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=3.0)
         >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 0, 1))
@@ -257,6 +238,7 @@ class LoadBuilder:
 
         Examples
         --------
+        >>> from femdyn.model import Model
         >>> m = Model(gravity=(0, 0, 0))
         >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
         >>> _ = m.force("push", rod, (0.25, 0, 0), (0, 0, 4.0))
@@ -297,6 +279,7 @@ class LoadBuilder:
 
         Examples
         --------
+        >>> from femdyn.model import Model
         >>> from femdyn.elements import sections
         >>> m = Model(gravity=(0, 0, 0))
         >>> _ = m.straight_beam("b", (0, 0, 0), (2.0, 0, 0), 4, 2e11, 7800.0, sections.circular(0.01))
@@ -343,6 +326,7 @@ class LoadBuilder:
 
         Examples
         --------
+        >>> from femdyn.model import Model
         >>> from femdyn.elements import sections
         >>> m = Model(gravity=(0, 0, 0))
         >>> _ = m.straight_beam("b", (0, 0, 0), (1.0, 0, 0), 2, 2e11, 7800.0, sections.circular(0.01))

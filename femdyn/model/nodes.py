@@ -278,6 +278,7 @@ class Expr:
 
 
 def _as_expr(x):
+    """An Expr as it is, or a constant 3-vector as an Expr."""
     if isinstance(x, Expr):
         return x
     arr = np.asarray(x, float)
@@ -310,6 +311,7 @@ class NodeBuilder:
 
         Examples
         --------
+        >>> from femdyn.model import Model
         >>> m = Model()
         >>> m.point("O", (0, 0, 0)).kind
         'point'
@@ -340,6 +342,7 @@ class NodeBuilder:
 
         Examples
         --------
+        >>> from femdyn.model import Model
         >>> m = Model()
         >>> m.vector("u", (0, 1, 0)).is_unit
         True
@@ -374,6 +377,7 @@ class NodeBuilder:
 
         Examples
         --------
+        >>> from femdyn.model import Model
         >>> m = Model()
         >>> m.cable_node("c0", (0, 0, 0)).initial
         array([0., 0., 0., 1., 0., 0.])
@@ -406,6 +410,7 @@ class NodeBuilder:
 
         Examples
         --------
+        >>> from femdyn.model import Model
         >>> m = Model()
         >>> m.beam_node("b0", (0, 0, 0)).dofs.size
         12
@@ -441,6 +446,7 @@ class NodeBuilder:
 
         Examples
         --------
+        >>> from femdyn.model import Model
         >>> m = Model()
         >>> m.director_node("d0", (0, 0, 0)).slots
         ('r', 'ry', 'rz')

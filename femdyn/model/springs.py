@@ -70,13 +70,6 @@ class SpringDamper(Part):
                              "attach the spring between distinct points or give rest_length")
 
     def bind(self, n):
-        """Build the constant Jacobian D of r_b − r_a on the coordinates it uses.
-
-        Parameters
-        ----------
-        n : int
-            Number of coordinates of the System.
-        """
         self.n = n
         rows, cols, vals = self.difference.coo(0)
         self.dofs = np.unique(cols)
@@ -110,43 +103,16 @@ class SpringDamper(Part):
         return float(self.k * (length - self.L0) + self.c * rate)
 
     def force(self, q, v, t):
-        """Q = −Dᵀ f e (N per unit of each coordinate).
-
-        Parameters
-        ----------
-        q, v : (n,) ndarray
-            Coordinates and velocities.
-        t : float
-            Time, s (unused).
-
-        Returns
-        -------
-        (n,) ndarray
-        """
         _, length, e, _, rate = self._state(q, v)
         Q = np.zeros(self.n)
         np.add.at(Q, self.dofs, -self.D.T @ ((self.k * (length - self.L0) + self.c * rate) * e))
         return Q
 
     def tangent_pattern(self):
-        """Dense blocks on the spring's coordinates: (k_rows, k_cols, c_rows, c_cols)."""
         rows, cols = np.repeat(self.dofs, self.dofs.size), np.tile(self.dofs, self.dofs.size)
         return rows, cols, rows, cols
 
     def tangent_values(self, q, v, t):
-        """K = −∂Q/∂q and C = −∂Q/∂q̇ (N/m, N·s/m) on :meth:`tangent_pattern`.
-
-        Parameters
-        ----------
-        q, v : (n,) ndarray
-            Coordinates and velocities.
-        t : float
-            Time, s (unused).
-
-        Returns
-        -------
-        k, c : ndarray
-        """
         _, length, e, d_dot, rate = self._state(q, v)
         P = np.outer(e, e)
         transverse = np.eye(3) - P
@@ -155,17 +121,6 @@ class SpringDamper(Part):
         return (self.D.T @ Kd @ self.D).ravel(), (self.D.T @ (self.c * P) @ self.D).ravel()
 
     def strain_energy(self, q):
-        """½ k (ℓ − L₀)², J.
-
-        Parameters
-        ----------
-        q : (n,) ndarray
-            Coordinates.
-
-        Returns
-        -------
-        float
-        """
         return 0.5 * self.k * (np.linalg.norm(self.difference(q)) - self.L0) ** 2
 
 
@@ -211,6 +166,7 @@ class SpringBuilder:
         A 2 kg slider tied to the ground by a 800 N/m spring, its rest length the initial
         distance (1 m); pulled 1 cm further out, the spring pulls back with 8 N:
 
+        >>> from femdyn.model import Model
         >>> import numpy as np
         >>> m = Model(gravity=(0, 0, 0))
         >>> block = m.rigid_beam("block", m.point("A", (1.0, 0, 0)), m.point("B", (1.2, 0, 0)), mass=2.0)

@@ -197,15 +197,17 @@ def compare(results, data, gauge_map):
 
 
 def _result(name, channel, unit, t, s, m, tolerances):
+    """One gauge's GaugeResult: metrics and verdicts of simulated against measured."""
     values = history_metrics(s, m)
     return GaugeResult(name, channel, unit, t, s, m, values, verdicts(values, tolerances), dict(tolerances))
 
 
 def _simulated(results, entry, c, warnings):
+    """The simulated history (t, strain) of a gauge-map entry, conditioned as the settings say."""
     if entry.simulated not in results.sensor_columns:
         raise FemdynError(f"gauge '{entry.name}': the results have no channel '{entry.simulated}'; declare the "
-                          "gauge on the model before the run (femdyn.reports.gauges.add_gauge) or set simulated = "
-                          f"\"<channel>\" in its gauge-map entry; strain channels in the results: "
+                          "gauge on the model before the run (Model.sensor_strain with a femdyn.model.Gauge) or set "
+                          f"simulated = \"<channel>\" in its gauge-map entry; strain channels in the results: "
                           f"{[n for n in results.sensor_columns if n.endswith('strain')]}")
     t, x = results.t, results[entry.simulated]
     if c.cutoff and c.filter_simulation:
@@ -219,6 +221,7 @@ def _simulated(results, entry, c, warnings):
 
 
 def _measured(data, entry, c, warnings):
+    """The measured history (t, strain) of a gauge-map entry, converted and conditioned."""
     unit = channel_unit(data, entry.channel, entry.unit)
     t, x, found = check_samples(data.t, data.channels[entry.channel], entry.channel)
     warnings += found
@@ -230,6 +233,7 @@ def _measured(data, entry, c, warnings):
 
 
 def _lag(sims, meas, step, max_lag):
+    """The common time lag (s) of measured against simulated, 0 without ``max_lag``."""
     if not max_lag:
         return 0.0
     ranges = [(t[0], t[-1]) for t, _ in list(sims.values()) + list(meas.values())]
@@ -240,6 +244,7 @@ def _lag(sims, meas, step, max_lag):
 
 
 def _peaks_only(entry, data, sim, c):
+    """The simulated peaks of an entry with no measured history."""
     t, x = sim
     if c.balance_time is not None:
         x = zero_balance(t, x, c.balance_time)
@@ -256,6 +261,7 @@ def _peaks_only(entry, data, sim, c):
 
 
 def _rosettes(gauge_map, gauges):
+    """Principal strains of the gauge map's rosettes."""
     by_name = {g.name: g for g in gauges}
     entries = {e.name: e for e in gauge_map.entries}
     out = []
@@ -354,5 +360,6 @@ def write_report(comparison, out):
 
 
 def _finite(values):
+    """The values with NaN and infinities as None (JSON)."""
     return {k: (v if np.isfinite(v) else None) for k, v in values.items()}
 

@@ -51,4 +51,5 @@ def metric_rows(gauge):
 
 
 def _pair(metrics, key):
+    """"simulated / measured" peak of a metric, in µε."""
     return f"{metrics[f'peak_{key}_sim'] * 1e6:.4g} / {metrics[f'peak_{key}_meas'] * 1e6:.4g}"
