@@ -31,18 +31,6 @@ from .vectorfunctions import Angle, Dot, FunctionGroup, Linear, Targets
 class Actuator(Inputs):
     """A joint drive with one unknown input: the torque (N·m) of a revolute joint on body B
     about its axis (−u on A), or the force (N) of a prismatic joint on B along its axis.
-
-    Parameters
-    ----------
-    name : str
-        Names the result channel ``<name>.torque`` or ``<name>.force``.
-    joint : Revolute or Prismatic
-        The driven joint; the input acts on its body B (−u on A).
-
-    Raises
-    ------
-    ModelError
-        If the joint is neither revolute nor prismatic.
     """
 
     inputs = 1
@@ -81,24 +69,6 @@ class Servo(Joint):
     """Servo constraint: the material point ``expr`` of ``body`` follows the prescribed
     path, d_k·r(q) = f_k(t) for each direction d_k (m). Its rows carry actuator inputs,
     not multipliers (see the module docstring).
-
-    Parameters
-    ----------
-    name : str
-        Joint name.
-    body : body
-        The body whose point is prescribed.
-    expr : femdyn.model.nodes.Expr
-        The material point r(q).
-    functions : sequence of TimeFunction
-        f_k(t), m, one per direction.
-    directions : (k, 3) array_like
-        d_k, global frame (normalised).
-
-    Raises
-    ------
-    ModelError
-        If the numbers of functions and directions differ or a direction is zero.
     """
 
     kind = "servo"

@@ -30,31 +30,11 @@ class Ground:
     span_rank = 3
 
     def material_point(self, x):
-        """The fixed point x as a constant expression.
-
-        Parameters
-        ----------
-        x : (3,) array_like
-            m, global frame.
-
-        Returns
-        -------
-        femdyn.model.nodes.Expr
-        """
+        """The fixed point x as a constant expression."""
         return Expr.constant(vector3(x, "ground point (m)"))
 
     def material_vector(self, w):
-        """The fixed vector w as a constant expression.
-
-        Parameters
-        ----------
-        w : (3,) array_like
-            Global frame.
-
-        Returns
-        -------
-        femdyn.model.nodes.Expr
-        """
+        """The fixed vector w as a constant expression."""
         return Expr.constant(vector3(w, "ground vector"))
 
     def span_basis(self):
@@ -62,13 +42,7 @@ class Ground:
         return [Expr.constant(e) for e in np.eye(3)], np.eye(3)
 
     def contains_direction(self, w):
-        """Always True: the ground carries every direction.
-
-        Parameters
-        ----------
-        w : (3,) array_like
-            A direction, global frame.
-        """
+        """Always True: the ground carries every direction."""
         return True
 
 
@@ -85,23 +59,7 @@ class Frame:
         return f"body '{self.name}'"
 
     def local(self, w):
-        """Basis coordinates c of a vector w: w = B0 c.
-
-        Parameters
-        ----------
-        w : ndarray (3,)
-            Global frame, initial configuration.
-
-        Returns
-        -------
-        ndarray (k,)
-            The coefficients of the basis vectors.
-
-        Raises
-        ------
-        ModelError
-            If w is outside the span of the basis (relative residual > 1e-9).
-        """
+        """Basis coordinates c of a vector w: w = B0 c."""
         c, *_ = np.linalg.lstsq(self.B0, w, rcond=None)
         if np.linalg.norm(self.B0 @ c - w) > 1e-9 * max(1.0, np.linalg.norm(w)):
             raise ModelError(f"{self.label}: {np.round(w, 6).tolist()} is outside the span of its basis; "
@@ -109,43 +67,11 @@ class Frame:
         return c
 
     def material_point(self, x):
-        """The material point at global position x, as an affine expression of q.
-
-        Parameters
-        ----------
-        x : (3,) array_like
-            m, global frame, initial configuration.
-
-        Returns
-        -------
-        femdyn.model.nodes.Expr
-            origin + Σ c_j b_j with constant c.
-
-        Raises
-        ------
-        ModelError
-            If x − origin is outside the span of the basis (e.g. off a rigid beam's axis).
-        """
+        """The material point at global position x, as an affine expression of q."""
         return self.origin + self._combine(self.local(vector3(x, f"{self.label}: point (m)") - self.origin0))
 
     def material_vector(self, w):
-        """The material vector equal to w in the initial configuration, as an expression of q.
-
-        Parameters
-        ----------
-        w : (3,) array_like
-            Global frame, initial configuration.
-
-        Returns
-        -------
-        femdyn.model.nodes.Expr
-            Σ c_j b_j with constant c.
-
-        Raises
-        ------
-        ModelError
-            If w is outside the span of the basis.
-        """
+        """The material vector equal to w in the initial configuration, as an expression of q."""
         return self._combine(self.local(vector3(w, f"{self.label}: vector")))
 
     def _combine(self, c):
@@ -164,17 +90,7 @@ class Frame:
         return [self.material_vector(Q[:, j]) for j in range(Q.shape[1])], Q
 
     def contains_direction(self, w):
-        """Whether the direction w lies in the span of the basis (can be a material vector).
-
-        Parameters
-        ----------
-        w : ndarray (3,)
-            Global frame, initial configuration.
-
-        Returns
-        -------
-        bool
-        """
+        """Whether the direction w lies in the span of the basis (can be a material vector)."""
         c, *_ = np.linalg.lstsq(self.B0, w, rcond=None)
         return np.linalg.norm(self.B0 @ c - w) <= 1e-9 * np.linalg.norm(w)
 
@@ -188,33 +104,6 @@ class NaturalBody(Frame, Body):
     Build bodies with :meth:`Model.rigid_body <femdyn.model.builder.Model.rigid_body>`,
     :meth:`~femdyn.model.builder.Model.rigid_beam` or
     :meth:`~femdyn.model.builder.Model.triangle_platform`.
-
-    Parameters
-    ----------
-    name : str
-        Unique body name.
-    points : sequence of Node
-        Point nodes (≥ 1); the first is the origin.
-    vectors : sequence of Node
-        Unit-vector nodes.
-    mass : float
-        kg.
-    com : (3,) array_like
-        Centre of mass, m, global frame, initial configuration.
-    inertia : (3, 3) array_like
-        Inertia tensor about the centre of mass, kg·m², global axes, initial
-        configuration.
-    point_masses : dict, optional
-        {point node: mass in kg} added at those points.
-    strict : bool, optional
-        False accepts an inertia that violates positivity or the triangle inequality
-        with a :class:`~femdyn.errors.PhysicalConsistencyWarning` instead of refusing it.
-
-    Raises
-    ------
-    ModelError
-        If the nodes are of the wrong kind, the basis is empty, has more than 3 or
-        dependent vectors, or the mass or inertia are not physical.
     """
 
     def __init__(self, name, points, vectors, mass, com, inertia, point_masses=None, strict=True):
@@ -285,18 +174,7 @@ class NaturalBody(Frame, Body):
         return np.array([p.expr(q) for p in self.points])
 
     def weights(self, x):
-        """Weights of the body's nodes in the material point x: r(x) = Σ w_i x_i.
-
-        Parameters
-        ----------
-        x : (3,) array_like
-            m, global frame, initial configuration.
-
-        Returns
-        -------
-        ndarray (k + 1,)
-            1 − Σ c over the points for the first point, then the basis coefficients c.
-        """
+        """Weights of the body's nodes in the material point x: r(x) = Σ w_i x_i."""
         c = self.local(np.asarray(x, float) - self.origin0)
         return np.concatenate([[1.0 - c[self.is_point].sum()], c])
 

@@ -120,27 +120,6 @@ class ElementSet(Part):
     gets the previous and next element of each element from the shared end nodes. Built
     by :meth:`Model.ancf_beam <femdyn.model.builder.Model.ancf_beam>` and the meshing
     helpers.
-
-    Parameters
-    ----------
-    name : str
-        Unique element-set name.
-    kernel : object
-        Batched element kernel (e.g. :class:`femdyn.elements.ancf_cable.ANCFCable3D`)
-        for ``count`` elements, with ``ndof``, ``dim``, ``mass()``, ``gravity(g)``,
-        ``internal_force``, ``stiffness``, ``strain_energy`` and ``shape``.
-    nodes_per_element : sequence of sequences of Node
-        The nodes of each element, in the kernel's order.
-    n : int, optional
-        Number of coordinates of the System (set by ``bind``).
-    components : sequence of int, optional
-        Indices within each node's coordinates that the kernel uses (default all; the
-        planar cable takes x, y of r and r_x: (0, 1, 3, 4)).
-
-    Raises
-    ------
-    ModelError
-        If the nodes give another number of coordinates per element than the kernel needs.
     """
 
     def __init__(self, name, kernel, nodes_per_element, n=None, components=None):
@@ -184,18 +163,7 @@ class ElementSet(Part):
         return -self.internal_force(q, v)
 
     def internal_force(self, q, v):
-        """Internal (elastic plus Kelvin–Voigt damping) forces ∂U/∂q + damping, scattered to q.
-
-        Parameters
-        ----------
-        q, v : ndarray (n,)
-            Coordinates and their velocities (v is ignored without damping).
-
-        Returns
-        -------
-        ndarray (n,)
-            N per unit of each coordinate.
-        """
+        """Internal (elastic plus Kelvin–Voigt damping) forces ∂U/∂q + damping, scattered to q."""
         F = self.kernel.internal_force(q[self.dofs], self._velocity(v))
         return np.bincount(self.dofs.ravel(), weights=F.ravel(), minlength=self.n)
 
@@ -210,20 +178,7 @@ class ElementSet(Part):
         return float(self.kernel.strain_energy(q[self.dofs]).sum())
 
     def centreline(self, q, points_per_element=8):
-        """Positions along the axis, for pictures.
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates.
-        points_per_element : int, optional
-            Segments per element.
-
-        Returns
-        -------
-        ndarray (count · points_per_element + 1, 3)
-            m, global frame, from the first element's first node.
-        """
+        """Positions along the axis, for pictures."""
         xi = np.linspace(0.0, 1.0, points_per_element + 1)
         S = self.kernel.shape(xi)                       # (n_el, n_xi, dim, ndof)
         pts = np.einsum("exij,ej->exi", S, q[self.dofs])
@@ -233,24 +188,7 @@ class ElementSet(Part):
         return pts
 
     def locate(self, element, xi):
-        """Check a material position along the set and return it as (int, float).
-
-        Parameters
-        ----------
-        element : int
-            Element index, a whole number in 0 … count − 1.
-        xi : float
-            ξ ∈ [0, 1] along the element from its first node.
-
-        Returns
-        -------
-        (int, float)
-
-        Raises
-        ------
-        ModelError
-            If either is out of range or not a number.
-        """
+        """Check a material position along the set and return it as (int, float)."""
         try:
             ok = float(element).is_integer() and 0 <= element < self.count and 0.0 <= float(xi) <= 1.0
         except (TypeError, ValueError):
@@ -261,27 +199,7 @@ class ElementSet(Part):
         return int(element), float(xi)
 
     def material_point(self, element, xi, y=0.0, z=0.0):
-        """The material point (element, ξ, y, z) as an expression of q: r = S(ξ, y, z) q_e.
-
-        Parameters
-        ----------
-        element : int
-            Element index, 0 … count − 1.
-        xi : float
-            ξ ∈ [0, 1].
-        y, z : float, optional
-            Section coordinates, m (beams).
-
-        Returns
-        -------
-        femdyn.model.nodes.Expr
-
-        Raises
-        ------
-        ModelError
-            If the position is out of range or the shape functions are not isotropic
-            (S = s·I per node slot).
-        """
+        """The material point (element, ξ, y, z) as an expression of q: r = S(ξ, y, z) q_e."""
         element, xi = self.locate(element, xi)
         d = self.dim
         S = self.kernel.shape(float(xi), y, z)[element]          # (dim, ndof)
@@ -301,16 +219,6 @@ class NodeFrame(Frame):
     Joints and loads given an ANCF node (by name or object) act on this frame; the
     material points are r + Σ c_j r_j with the node's gradients r_x, r_y, r_z (those it
     has).
-
-    Parameters
-    ----------
-    node : femdyn.model.nodes.Node
-        A node of a frame kind (cable, beam, director).
-
-    Raises
-    ------
-    ModelError
-        If the node kind is not a frame kind.
     """
 
     outside_hint = ("a cable node only carries its tangent r_x: points and vectors off it need element='beam' or "

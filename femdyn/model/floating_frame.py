@@ -54,15 +54,6 @@ def modal_node_kind(n_modes):
     ``eta3k`` holds η_3k, η_3k+1, η_3k+2 as its x, y, z (the unused coordinates of the last
     slot are fixed to zero by the body). Registered on first use.
 
-    Parameters
-    ----------
-    n_modes : int
-
-    Returns
-    -------
-    str
-        The kind's name, ``"modal<slots>"``.
-
     Example
     -------
     >>> modal_node_kind(10)
@@ -78,23 +69,6 @@ def modal_node_kind(n_modes):
 def truncated(component, modes, what):
     """The component with only its first ``modes`` modes: every array with a mode axis is
     sliced (unit modal mass and diagonal stiffness keep the truncation consistent).
-
-    Parameters
-    ----------
-    component : femdyn.formats.component.Component
-    modes : int
-        Modes kept (0: a rigid body).
-    what : str
-        Names the caller in the error message.
-
-    Returns
-    -------
-    Component
-
-    Raises
-    ------
-    ModelError
-        When the component has fewer modes.
 
     Example
     -------
@@ -124,13 +98,6 @@ class Attachment:
     held in the three directions A R_k e_j). Jacobians and Hessians are exact
     (:func:`femdyn.geometry.rotated_vector` gives the derivatives of R_k(θ)e_j).
 
-    Parameters
-    ----------
-    origins : ndarray (n_if, 3)
-        Interface origins o_k (m, reference frame).
-    translations, rotations : ndarray (n_if, 3, n_η)
-        Φ_k (m per unit η) and Ψ_k (rad per unit η).
-
     Example
     -------
     >>> kind = Attachment(c.interface_origins, c.interface_shapes[:, :3], c.interface_shapes[:, 3:])  # doctest: +SKIP
@@ -159,24 +126,6 @@ class Attachment:
 
         Point rows: φ = e_i·(x₀ − r_ref − A(o_k + Φ_k η)); axis rows:
         φ = x₀·A R_k(η) e_j (class docstring).
-
-        Parameters
-        ----------
-        X : ndarray (m, arity, 3)
-            Arguments of each row: x₀ (interface point, m, or interface axis a_i, global
-            components), r_ref (m), u, v, w (global components), then the η slots
-            (arity = 5 + ⌈n_η/3⌉).
-        params : ndarray (m, 3)
-            (interface k, row type 0 point / 1 axis, index i or j) of each row.
-        target : ndarray (m,)
-            Right-hand sides (zero for attachment rows).
-
-        Returns
-        -------
-        phi : ndarray (m,)
-            Residuals (m for point rows, dimensionless for axis rows).
-        grad : ndarray (m, 3 · arity)
-            ∂φ/∂X, flattened in the order of the arguments.
         """
         k, point, idx, A, eta = self._split(X, params)
         phi, grad = np.zeros(len(X)), np.zeros((len(X), 3 * self.arity))
@@ -207,17 +156,6 @@ class Attachment:
 
         Point rows are bilinear in (A, η); axis rows use the second derivatives of
         R_k(θ)e_j from :func:`femdyn.geometry.rotated_vector`.
-
-        Parameters
-        ----------
-        X : ndarray (m, arity, 3)
-            Arguments of each row, as in :meth:`evaluate`.
-        params : ndarray (m, 3)
-            (interface k, row type, index) of each row.
-
-        Returns
-        -------
-        ndarray (m, 3 · arity, 3 · arity)
         """
         k, point, idx, A, eta = self._split(X, params)
         k3 = 3 * self.arity
@@ -246,21 +184,6 @@ class Attachment:
     def time_terms(self, X, params, target_d1, target_d2):
         """Partial time derivatives: the attachment rows do not depend on t explicitly, so
         φ_t = −target', ∂φ_t/∂X = 0 and φ_tt = −target''.
-
-        Parameters
-        ----------
-        X : ndarray (m, arity, 3)
-            Arguments of each row.
-        params : ndarray (m, 3)
-            Unused.
-        target_d1, target_d2 : ndarray (m,)
-            First and second time derivatives of the targets.
-
-        Returns
-        -------
-        phi_t : ndarray (m,)
-        grad_t : ndarray (m, 3 · arity)
-        phi_tt : ndarray (m,)
         """
         return -target_d1, np.zeros((len(X), 3 * self.arity)), -target_d2
 
@@ -270,18 +193,6 @@ class InterfaceFrame(Frame, Body):
     and three unit-vector nodes (the interface axes), held on the body by the
     :class:`Attachment` rows. Joints take it as a body (``Model.revolute(..., body.interface
     ("elbow"), ...)`` or by its name ``"<body>.<interface>"``).
-
-    Parameters
-    ----------
-    name : str
-        ``"<body>.<interface>"``.
-    body : FloatingFrameBody
-    index : int
-        Interface number in the component.
-    point : Node
-        Point node of the frame origin (m).
-    axes : list of Node
-        Unit-vector nodes of the interface axes (global components).
 
     Example
     -------
@@ -321,24 +232,6 @@ class FloatingFrameBody(Body):
     formulation. Coordinates: the frame origin node ``<name>.origin`` (m), the axis nodes
     ``<name>.x``, ``<name>.y``, ``<name>.z`` and the modal node ``<name>.eta`` (η, unit
     modal mass); its interfaces are :class:`InterfaceFrame` bodies ``<name>.<interface>``.
-
-    Parameters
-    ----------
-    name : str
-    component : femdyn.formats.component.Component
-        Already truncated to the modes kept.
-    origin : Node
-        Point node of the frame origin.
-    axes : list of three Node
-        Unit-vector nodes of the frame axes.
-    modal : Node or None
-        Node of the modal coordinates (None without modes).
-
-    Attributes
-    ----------
-    mass : float
-        Mass (kg).
-    interfaces : list of InterfaceFrame
 
     Example
     -------
@@ -385,24 +278,7 @@ class FloatingFrameBody(Body):
         return self.points + self.vectors + ([self.modal] if self.modal is not None else [])
 
     def interface(self, name):
-        """The :class:`InterfaceFrame` of one interface of the component.
-
-        Parameters
-        ----------
-        name : str
-            The component's interface name (without the ``"<body>."`` prefix), e.g.
-            ``"x0"``.
-
-        Returns
-        -------
-        InterfaceFrame
-            The massless frame ``"<body>.<name>"``; joints take it as a body.
-
-        Raises
-        ------
-        ModelError
-            If the component has no interface of that name (the message lists them).
-        """
+        """The :class:`InterfaceFrame` of one interface of the component."""
         for f in self.interfaces:
             if f.name == f"{self.name}.{name}":
                 return f
@@ -421,24 +297,7 @@ class FloatingFrameBody(Body):
     material_vector = material_point
 
     def locate_output_point(self, x):
-        """Index of the component's output point at ``x``.
-
-        Parameters
-        ----------
-        x : (3,) array_like
-            Position, m, reference-frame coordinates of the undeformed component; matched
-            to an output point within 1e-9 · max(1, ‖x‖).
-
-        Returns
-        -------
-        int
-            Row of ``component.output_points`` (and ``output_shapes``).
-
-        Raises
-        ------
-        ModelError
-            If no output point is at ``x`` (the message lists them).
-        """
+        """Index of the component's output point at ``x``."""
         P = self.component.output_points
         x = np.asarray(x, float)
         if len(P):
@@ -454,22 +313,6 @@ class FloatingFrameBody(Body):
 
         r = r_ref + A(x + Φη), ṙ = ṙ_ref + Ȧ(x + Φη) + AΦη̇ (module docstring; Shabana
         2005, §5.2).
-
-        Parameters
-        ----------
-        q, v : ndarray (n,)
-            Coordinates and velocities of the system.
-        x : (3,) ndarray
-            The material point, m, reference-frame coordinates, undeformed.
-        shape : ndarray (3, n_η)
-            Mode shapes Φ(x) at the point, m per unit η, reference frame.
-
-        Returns
-        -------
-        r : ndarray (3,)
-            Position, m, global frame.
-        rdot : ndarray (3,)
-            Velocity, m/s, global frame.
         """
         r, A, eta = self._unpack(q[self.dofs])
         vr, Adot, eta_dot = self._unpack(v[self.dofs])
@@ -477,22 +320,7 @@ class FloatingFrameBody(Body):
         return r + A @ y, vr + Adot @ y + A @ (shape @ eta_dot)
 
     def deformed(self, q, points, shapes):
-        """Deformed positions of material points: r = r_ref + A(x + Φ(x)η).
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates of the system.
-        points : ndarray (p, 3)
-            Undeformed points, m, reference-frame coordinates.
-        shapes : ndarray (p, 3, n_η)
-            Their mode shapes, m per unit η, reference frame.
-
-        Returns
-        -------
-        ndarray (p, 3)
-            Positions, m, global frame.
-        """
+        """Deformed positions of material points: r = r_ref + A(x + Φ(x)η)."""
         r, A, eta = self._unpack(q[self.dofs])
         return r + (points + shapes @ eta) @ A.T
 
@@ -502,22 +330,7 @@ class FloatingFrameBody(Body):
         return pts if len(pts) > 1 else np.vstack([q[self.origin_node.dofs], pts])
 
     def mesh_cells(self, q):
-        """The deformed component mesh at ``q``, for pictures (ParaView output).
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates of the system.
-
-        Returns
-        -------
-        points : ndarray (p, 3)
-            Deformed mesh points, m, global frame; without stored mesh shapes, the
-            component's output points.
-        cells : list of (str, ndarray)
-            Cell blocks ``[("tetra", (t, 4)), ("hexahedron", (h, 8))]`` indexing
-            ``points`` (those stored); without mesh shapes ``[("vertex", (p, 1))]``.
-        """
+        """The deformed component mesh at ``q``, for pictures (ParaView output)."""
         c = self.component
         if "mesh_shapes" in c.arrays:
             cells = [(kind, c.arrays[key]) for kind, key in (("tetra", "mesh_tetra"), ("hexahedron", "mesh_hexahedron"))
@@ -527,18 +340,7 @@ class FloatingFrameBody(Body):
         return self.deformed(q, c.output_points, c.output_shapes), [("vertex", vertices)]
 
     def modal_coordinates(self, q):
-        """The modal coordinates η of the body.
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates of the system.
-
-        Returns
-        -------
-        ndarray (n_η,)
-            η, kg^½·m (modes of unit modal mass).
-        """
+        """The modal coordinates η of the body."""
         return q[self.dofs[12:]]
 
     # --- invariants as functions of η --------------------------------------------------

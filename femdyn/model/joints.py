@@ -36,18 +36,6 @@ def perpendicular_vectors(body, axis):
     An orthonormal basis of the part of the body's span ⟂ ``axis`` (all of the span when
     it has no component along ``axis``).
 
-    Parameters
-    ----------
-    body : Frame or Ground
-        The body (its ``span_basis``).
-    axis : ndarray (3,)
-        Unit direction, global frame, initial configuration.
-
-    Returns
-    -------
-    list of (Expr, ndarray (3,))
-        Each material vector and its initial value (global frame).
-
     Examples
     --------
     >>> from femdyn.model.bodies import Ground
@@ -69,19 +57,6 @@ def coincidence(label, pa, pb):
 
     The multipliers of these rows are the constraint force on the body of ``pb``
     (N, global frame).
-
-    Parameters
-    ----------
-    label : str
-        Prefix of the row labels (``"<label>: x"`` …).
-    pa, pb : femdyn.model.nodes.Expr
-        The two material points.
-
-    Returns
-    -------
-    list of Equation
-        Three rows, or none when the points are the same expression (bodies that share
-        the node).
     """
     e = pa - pb
     if e.is_constant and np.allclose(e.offset, 0):
@@ -90,23 +65,7 @@ def coincidence(label, pa, pb):
 
 
 def select_independent(candidates, max_rank):
-    """Greedily keep the candidate orientation rows that raise the rank of the rotation rows.
-
-    Parameters
-    ----------
-    candidates : iterable of (Equation, ndarray (3,))
-        Each equation with its effect on the relative rotation (the row of its
-        derivative with respect to a small rotation, global frame).
-    max_rank : int
-        Stop once this rank is reached (2 for a hinge, 3 for a rotation lock).
-
-    Returns
-    -------
-    kept : list of Equation
-        The independent equations, in candidate order.
-    rank : int
-        The rank reached.
-    """
+    """Greedily keep the candidate orientation rows that raise the rank of the rotation rows."""
     kept, rows = [], np.zeros((0, 3))
     for eq, row in candidates:
         trial = np.vstack([rows, row])
@@ -119,21 +78,7 @@ def select_independent(candidates, max_rank):
 
 
 class Joint(Constraint):
-    """Base class of joints: parts whose :meth:`equations` are constraint rows.
-
-    Parameters
-    ----------
-    name : str
-        Unique joint name; prefixes its row labels.
-    body_a, body_b : body
-        The two bodies (or the ground, or an ANCF node's frame). Reaction forces of
-        coincidence rows act on ``body_b``.
-
-    Attributes
-    ----------
-    rows : ndarray of int
-        The joint's global constraint rows, set by the System.
-    """
+    """Base class of joints: parts whose :meth:`equations` are constraint rows."""
 
     kind = "joint"
 
@@ -154,16 +99,6 @@ class Fix(Joint):
     unit-vector node keeps its two smaller components fixed: its unit-length row already
     determines the third (up to a sign that continuity keeps), so fixing all three would
     be redundant.
-
-    Parameters
-    ----------
-    name : str
-        Joint name.
-    node : femdyn.model.nodes.Node
-        The node.
-    components : sequence of int, optional
-        Indices within the node's coordinates (default all; see :meth:`Model.fix
-        <femdyn.model.builder.Model.fix>`).
     """
 
     kind = "fix"
@@ -187,16 +122,6 @@ class Clamp(Joint):
     axial stretch at the clamp stays free (5 rows). Beam node: r, r_y and r_z follow the
     body, r_x is free (a Timoshenko clamp: the section is clamped, shear can develop;
     9 rows).
-
-    Parameters
-    ----------
-    name : str
-        Joint name.
-    node : femdyn.model.nodes.Node
-        The ANCF node.
-    body : body
-        The body or ground it is clamped to (body B of the joint: the reaction force of
-        the position rows acts on it).
     """
 
     kind = "clamp"
@@ -223,17 +148,7 @@ class Clamp(Joint):
 
 
 class Spherical(Joint):
-    """Ball joint: the material points of A and B at ``point`` coincide (3 rows).
-
-    Parameters
-    ----------
-    name : str
-        Joint name.
-    body_a, body_b : body
-        The two bodies; the reaction force acts on ``body_b``.
-    point : (3,) array_like
-        Joint centre, m, global frame, initial configuration.
-    """
+    """Ball joint: the material points of A and B at ``point`` coincide (3 rows)."""
 
     kind = "spherical"
 
@@ -253,24 +168,6 @@ class Revolute(Joint):
 
     The joint angle is the rotation of B relative to A about ``axis`` (right-handed),
     ``angle0`` in the initial configuration (see :meth:`angle_vectors`).
-
-    Parameters
-    ----------
-    name : str
-        Joint name.
-    body_a, body_b : body
-        The two bodies; the reaction force acts on ``body_b``.
-    point : (3,) array_like
-        A point of the axis, m, global frame, initial configuration.
-    axis : (3,) array_like
-        Axis direction, global frame, initial configuration (normalised).
-    angle0 : float, optional
-        Joint angle in the initial configuration, rad.
-
-    Raises
-    ------
-    ModelError
-        If neither body carries the axis as a material direction.
     """
 
     kind = "revolute"
@@ -333,25 +230,7 @@ class Revolute(Joint):
 
 
 class Universal(Joint):
-    """Hooke joint: coincidence plus u_a·u_b = 0 for the cross axes (u_a on A, u_b on B).
-
-    Parameters
-    ----------
-    name : str
-        Joint name.
-    body_a, body_b : body
-        The two bodies; the reaction force acts on ``body_b``.
-    point : (3,) array_like
-        Joint centre, m, global frame, initial configuration.
-    axis_a, axis_b : (3,) array_like
-        The perpendicular cross axes fixed in A and B, global frame, initial
-        configuration.
-
-    Raises
-    ------
-    ModelError
-        If the axes are not perpendicular or a body cannot carry its axis.
-    """
+    """Hooke joint: coincidence plus u_a·u_b = 0 for the cross axes (u_a on A, u_b on B)."""
 
     kind = "universal"
 
@@ -380,22 +259,6 @@ def rotation_locks(name, body_a, body_b):
     every b_j of ``body_b`` (their orthonormal span bases), held at their initial values;
     :func:`select_independent` keeps at most 3 that lock independent relative rotations.
 
-    Parameters
-    ----------
-    name : str
-        Joint name, prefix of the row labels (``"<name>: rotation lock ij"``).
-    body_a, body_b : body
-        The two bodies (or the ground); their material directions are taken in the
-        initial configuration.
-
-    Returns
-    -------
-    rows : list of Equation
-        The kept rows (``Dot`` equations).
-    rank : int
-        Number of relative rotations locked (3 when both bodies have full orientation;
-        fewer otherwise — the caller decides whether that is an error).
-
     Example
     -------
     ``rotation_locks("weld", ground, body)`` for a body with three directions returns
@@ -414,25 +277,6 @@ class Weld(Joint):
     rotation locked (3 rows, :func:`rotation_locks`); both bodies, or the ground and a
     body, must have full orientation (e.g. a flexible body's interface frame held to the
     ground: ``Model.weld("root", m.ground, "bar.root", (0, 0, 0))``).
-
-    Parameters
-    ----------
-    name : str
-        Joint name.
-    body_a, body_b : body
-        The two bodies; the multipliers of the coincidence rows are the constraint force
-        on ``body_b`` (N, global frame; ``body_a`` carries −F), those of the rotation
-        locks are labelled ``"<name>: rotation lock ij"``.
-    point : (3,) array_like
-        The weld point, m, global frame, initial configuration; a material point of both
-        bodies.
-
-    Raises
-    ------
-    ModelError
-        If the relative rotation cannot be fully locked (a body with fewer than three
-        material directions), the point is not a material point of both bodies, or a
-        body is a floating-frame body itself rather than one of its interface frames.
     """
 
     kind = "weld"
@@ -450,24 +294,6 @@ class Weld(Joint):
 class Prismatic(Joint):
     """Slider along ``axis`` (carried by A): B's point stays on A's line and the relative
     rotation is locked (2 + 3 rows; both bodies must have full orientation).
-
-    Parameters
-    ----------
-    name : str
-        Joint name.
-    body_a : body
-        The guide carrying the axis (two material directions ⟂ the axis needed).
-    body_b : body
-        The slider.
-    point : (3,) array_like
-        A point of the line, m, global frame, initial configuration.
-    axis : (3,) array_like
-        Sliding direction, global frame (normalised).
-
-    Raises
-    ------
-    ModelError
-        If A cannot carry the line or the relative rotation cannot be locked.
     """
 
     kind = "prismatic"
@@ -491,28 +317,7 @@ class Prismatic(Joint):
 
 
 class Distance(Joint):
-    """Distance constraint ‖p_a − p_b‖ = d as one row (p_a − p_b)·(p_a − p_b) = d².
-
-    Parameters
-    ----------
-    name : str
-        Joint name.
-    body_a : body
-        Body of the first point.
-    point_a : (3,) array_like
-        First point, m, global frame, initial configuration.
-    body_b : body
-        Body of the second point.
-    point_b : (3,) array_like
-        Second point, m, global frame, initial configuration.
-    distance : float, optional
-        d, m (default the initial distance).
-
-    Raises
-    ------
-    ModelError
-        If the distance is not positive.
-    """
+    """Distance constraint ‖p_a − p_b‖ = d as one row (p_a − p_b)·(p_a − p_b) = d²."""
 
     kind = "distance"
 
@@ -528,15 +333,6 @@ class Distance(Joint):
 class AngleDrive(Joint):
     """Prescribed joint angle of a revolute: θ(q) = f(t) (rad). Its multiplier λ is the
     negative of the torque the drive applies on body B about the axis (N·m).
-
-    Parameters
-    ----------
-    name : str
-        Joint name.
-    revolute : Revolute
-        The driven joint (its bodies become this joint's A and B).
-    function : femdyn.motion.timefunctions.TimeFunction
-        f(t), rad: the prescribed joint angle.
     """
 
     kind = "angle drive"
@@ -555,19 +351,6 @@ class CoordinateDrive(Joint):
     """Prescribed coordinate d·e(q) = f(t) of a point or vector expression (SI units).
 
     Its multiplier λ gives the driving force −λ d on the point (N).
-
-    Parameters
-    ----------
-    name : str
-        Joint name.
-    body : body
-        The body of the expression (both A and B of the joint).
-    expr : femdyn.model.nodes.Expr
-        The material point or vector e(q).
-    direction : (3,) array_like
-        d, global frame (normalised).
-    function : femdyn.motion.timefunctions.TimeFunction
-        f(t), m for a point.
     """
 
     kind = "coordinate drive"

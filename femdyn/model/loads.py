@@ -31,19 +31,7 @@ class Load(Part):
         raise NotImplementedError
 
     def stiffness_values(self, q, v, t):
-        """Values of K = −∂Q/∂q on (``k_rows``, ``k_cols``); empty for a constant load.
-
-        Parameters
-        ----------
-        q, v : ndarray (n,)
-            Coordinates and their velocities.
-        t : float
-            Time, s.
-
-        Returns
-        -------
-        ndarray
-        """
+        """Values of K = −∂Q/∂q on (``k_rows``, ``k_cols``); empty for a constant load."""
         return np.zeros(0)
 
     def tangent_pattern(self):
@@ -58,17 +46,6 @@ class PointForce(Load):
 
     C = ∂r/∂q is the constant Jacobian of the material point, so the load has no
     stiffness.
-
-    Parameters
-    ----------
-    name : str
-        Load name.
-    expr : femdyn.model.nodes.Expr
-        The material point.
-    force : (3,) array_like
-        F, N, global frame.
-    function : TimeFunction, float or callable, optional
-        Dimensionless scale f(t).
     """
 
     def __init__(self, name, expr, force, function=1.0):
@@ -88,15 +65,7 @@ class PointForce(Load):
 
 
 class ConstantForce(Load):
-    """A constant generalized force vector (gravity of every body and element).
-
-    Parameters
-    ----------
-    name : str
-        Load name.
-    vector : ndarray (n,)
-        Q, N per unit of each coordinate.
-    """
+    """A constant generalized force vector (gravity of every body and element)."""
 
     def __init__(self, name, vector):
         self.name, self.vector = name, np.asarray(vector, float)
@@ -106,17 +75,7 @@ class ConstantForce(Load):
 
 
 class ScaledForce(ConstantForce):
-    """A fixed generalized force vector scaled by f(t) (distributed beam loads).
-
-    Parameters
-    ----------
-    name : str
-        Load name.
-    vector : ndarray
-        Q at f = 1, N per unit of each coordinate (padded with zeros to n at ``bind``).
-    function : TimeFunction, float or callable, optional
-        Dimensionless scale f(t).
-    """
+    """A fixed generalized force vector scaled by f(t) (distributed beam loads)."""
 
     def __init__(self, name, vector, function=1.0):
         super().__init__(name, vector)
@@ -134,15 +93,6 @@ class ScaledForce(ConstantForce):
 class JointTorque(Load):
     """Actuator torque T(t) (N·m) in a revolute joint, acting on B (and −T on A) about the
     axis: Q = T ∂θ/∂q by virtual power, K = −T ∂²θ/∂q² (see :class:`~femdyn.model.vectorfunctions.Angle`).
-
-    Parameters
-    ----------
-    name : str
-        Load name.
-    revolute : femdyn.model.joints.Revolute
-        The joint; θ is the rotation of its body B relative to body A about the axis.
-    function : TimeFunction, float or callable
-        T(t), N·m.
     """
 
     def __init__(self, name, revolute, function):

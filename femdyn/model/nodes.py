@@ -22,17 +22,6 @@ class NodeKind:
     """A registered kind of node: its slot names (three coordinates each), whether joints
     may use a node of this kind as a frame (its gradients as material vectors, e.g. ANCF
     nodes), and whether its first slot is a unit vector (one unit-length row per node).
-
-    Parameters
-    ----------
-    name : str
-        Kind name.
-    slots : sequence of str
-        Names of the 3-coordinate slots.
-    frame : bool, optional
-        Joints may use a node of this kind as a frame.
-    unit : bool, optional
-        The node is a unit vector.
     """
 
     def __init__(self, name, slots, frame=False, unit=False):
@@ -78,22 +67,6 @@ class Node:
     Create nodes with the :class:`~femdyn.model.builder.Model` methods (``point``,
     ``vector``, ``cable_node``, …), which assign ``start``.
 
-    Parameters
-    ----------
-    name : str
-        Node name.
-    kind : str
-        A registered kind (:func:`register_node_kind`).
-    values : array_like
-        Initial coordinates, 3 per slot, global frame, SI units.
-    start : int
-        First index of the node's coordinates in the global q.
-
-    Raises
-    ------
-    ModelError
-        If the kind is unknown or the number of values does not match its slots.
-
     Examples
     --------
     >>> node = Node("tip", "cable", [1.0, 0, 0, 1.0, 0, 0], start=6)
@@ -128,23 +101,7 @@ class Node:
         return np.arange(self.start, self.start + 3 * len(self.slots))
 
     def slot(self, name="r"):
-        """The expression of one slot, e.g. ``node.slot('rx')``.
-
-        Parameters
-        ----------
-        name : str, optional
-            Slot name (default "r").
-
-        Returns
-        -------
-        Expr
-            q[s:s+3] for the slot's first index s.
-
-        Raises
-        ------
-        ModelError
-            If the node has no such slot.
-        """
+        """The expression of one slot, e.g. ``node.slot('rx')``."""
         if name not in self.slots:
             raise ModelError(f"node '{self.name}' ({self.kind}) has no slot '{name}'; it has {self.slots}")
         return Expr({self.start + 3 * self.slots.index(name): 1.0})
@@ -162,14 +119,6 @@ class Expr:
     """Affine 3-vector expression ``Σ c_k q[s_k:s_k+3] + offset`` (see module docstring).
 
     Expressions add, subtract and scale like vectors; calling one with q evaluates it.
-
-    Parameters
-    ----------
-    terms : dict, optional
-        {first index s_k of a slot: coefficient c_k}; coefficients below 1e-12 are
-        dropped (round-off of the basis solve).
-    offset : (3,) array_like, optional
-        Constant part (m for points, default zero).
 
     Examples
     --------
@@ -189,17 +138,7 @@ class Expr:
 
     @classmethod
     def constant(cls, vector):
-        """A constant expression (a ground point or vector).
-
-        Parameters
-        ----------
-        vector : (3,) array_like
-            The value, global frame.
-
-        Returns
-        -------
-        Expr
-        """
+        """A constant expression (a ground point or vector)."""
         return cls({}, vector)
 
     def __add__(self, other):
@@ -238,36 +177,13 @@ class Expr:
         return not self.terms
 
     def same_as(self, other, tol=1e-14):
-        """Whether two expressions have the same coefficients and offset (within ``tol``).
-
-        Parameters
-        ----------
-        other : Expr
-        tol : float, optional
-            Absolute tolerance on coefficients and offsets.
-
-        Returns
-        -------
-        bool
-        """
+        """Whether two expressions have the same coefficients and offset (within ``tol``)."""
         keys = set(self.terms) | set(other.terms)
         return all(abs(self.terms.get(k, 0.0) - other.terms.get(k, 0.0)) <= tol for k in keys) and \
             np.allclose(self.offset, other.offset, atol=tol, rtol=0)
 
     def coo(self, row0):
-        """COO triplets of the constant Jacobian ∂e/∂q, with rows row0 … row0 + 2.
-
-        Parameters
-        ----------
-        row0 : int
-            Row of the x component.
-
-        Returns
-        -------
-        rows, cols : ndarray of int
-        values : ndarray
-            The coefficients c_k, repeated per component.
-        """
+        """COO triplets of the constant Jacobian ∂e/∂q, with rows row0 … row0 + 2."""
         starts = np.fromiter(self.terms.keys(), int, len(self.terms))
         coefs = np.fromiter(self.terms.values(), float, len(self.terms))
         comp = np.tile(np.arange(3), len(starts))

@@ -473,24 +473,9 @@ class Sensor:
 
 
 def missing(obj, contract=Part):
-    """Names of ``contract`` (:class:`Part` or a side contract) that ``obj`` lacks: the one
-    list of methods and attributes, read from the contract classes of this module.
+    """Names of ``contract`` (:class:`Part` by default, or a side contract) that ``obj`` lacks:
+    the one list of methods and attributes, read from the contract classes of this module.
 
-    Parameters
-    ----------
-    obj : object
-        The candidate part or sensor.
-    contract : type, optional
-        :class:`Part` (default), :class:`Constraint`, :class:`Inputs`, :class:`Body` or
-        :class:`Sensor`.
-
-    Returns
-    -------
-    list of str
-        Empty when ``obj`` follows the contract.
-
-    Examples
-    --------
     >>> missing(Part()), missing(object())[:3]
     ([], ['applied', 'bind', 'constant_mass'])
     """

@@ -27,15 +27,7 @@ from .protocol import Sensor
 from .vectorfunctions import Angle, FunctionGroup, Targets
 
 class PointSensor(Sensor):
-    """Position (m) and velocity (m/s) of a material point, global frame.
-
-    Parameters
-    ----------
-    name : str
-        Channels ``<name>.x``, ``.y``, ``.z``, ``.vx``, ``.vy``, ``.vz``.
-    expr : femdyn.model.nodes.Expr
-        The material point.
-    """
+    """Position (m) and velocity (m/s) of a material point, global frame."""
 
     def __init__(self, name, expr):
         self.name, self.expr = name, expr
@@ -51,13 +43,6 @@ class JointAngleSensor(Sensor):
     (−π, π]; results unwrap it) and joint rate (rad/s) of a revolute joint.
 
     The angle is the rotation of body B relative to body A about the joint axis.
-
-    Parameters
-    ----------
-    name : str
-        Channels ``<name>.angle`` and ``<name>.rate``.
-    revolute : femdyn.model.joints.Revolute
-        The joint.
     """
 
     def __init__(self, name, revolute):
@@ -78,13 +63,6 @@ class JointAngleSensor(Sensor):
 class ReactionSensor(Sensor):
     """Reactions of one joint from its multipliers (see ``Joint.reaction``: forces on body B
     in N for coincidence rows, the drive torque in N·m for an angle drive).
-
-    Parameters
-    ----------
-    name : str
-        Prefix of the channels, one per row of the joint (named by ``Joint.reaction``).
-    joint : femdyn.model.joints.Joint
-        The joint.
     """
 
     def __init__(self, name, joint):
@@ -107,26 +85,6 @@ class BeamSensor(Sensor):
     (rad/m) and "shear" (γ_y, γ_z in rad). The kernel's ``sensor_quantities`` names the
     method that evaluates each quantity (definitions, sign conventions; for the full
     beam, bending recovered with second-order accuracy) and its columns.
-
-    Parameters
-    ----------
-    name : str
-        Prefix of the channels.
-    beam : femdyn.model.flexible.ElementSet
-        The element set.
-    element : int
-        Element index, 0 … count − 1.
-    xi : float
-        ξ ∈ [0, 1] along the element.
-    quantity : str, optional
-        One of ``QUANTITIES`` that the kernel offers (default "strain").
-    y, z : float, optional
-        Section point of a strain gauge, m, in the section axes.
-
-    Raises
-    ------
-    ModelError
-        If the kernel cannot report the quantity or a value is out of range.
     """
 
     QUANTITIES = ("strain", "curvature", "twist", "shear")
@@ -160,13 +118,6 @@ class BeamSensor(Sensor):
 class ActuatorSensor(Sensor):
     """The input of an actuator (femdyn.model.actuators): torque (N·m) or force (N), as
     solved by servo-constraint inverse dynamics.
-
-    Parameters
-    ----------
-    name : str
-        Channel ``<name>.torque`` or ``<name>.force``.
-    actuator : femdyn.model.actuators.Actuator
-        The actuator.
     """
 
     def __init__(self, name, actuator):
@@ -185,18 +136,6 @@ class FlexiblePointSensor(Sensor):
     recovered from its stored mode shapes: r = r_ref + A(x + Φ_p η) (see
     :mod:`femdyn.model.floating_frame`). Made by ``Model.sensor_point`` on a flexible body,
     e.g. ``m.sensor_point("tip", "bar", (0.4, 0, 0))``.
-
-    Parameters
-    ----------
-    name : str
-        Sensor name; channels ``<name>.x``, ``.y``, ``.z`` (m) and ``.vx``, ``.vy``,
-        ``.vz`` (m/s), global frame.
-    body : femdyn.model.floating_frame.FloatingFrameBody
-        The flexible body.
-    index : int
-        Row of the component's ``output_points`` (position x, m, reference frame) and
-        ``output_shapes`` (Φ_p, (3, n_η)) that the sensor reads
-        (:meth:`~femdyn.model.floating_frame.FloatingFrameBody.locate_output_point`).
     """
 
     def __init__(self, name, body, index):
@@ -214,16 +153,6 @@ class ModalStrainSensor(Sensor):
     shear) at a gauge point of a floating-frame body: ε = E_g η, E_g the stored strain
     modes (linear strain of the modal displacement field in the reference frame). Made by
     ``Model.sensor_strain`` on a flexible body, e.g. ``m.sensor_strain("root", "bar", 0)``.
-
-    Parameters
-    ----------
-    name : str
-        Sensor name; channels ``<name>.<component>`` in ``strain_order`` (default
-        ``exx, eyy, ezz, gyz, gxz, gxy``), strain components in the reference frame.
-    body : femdyn.model.floating_frame.FloatingFrameBody
-        The flexible body.
-    index : int
-        Row of the component's ``gauge_points`` / ``gauge_strain_modes`` (E_g, (6, n_η)).
     """
 
     def __init__(self, name, body, index):
@@ -283,27 +212,7 @@ class Gauge:
 
 
 def reference_node(model, gauge, beam):
-    """Name of the beam node that ``gauge.node`` names.
-
-    Parameters
-    ----------
-    model : femdyn.Model
-        The model holding the beam and joints.
-    gauge : Gauge
-        The gauge; its ``node`` is a node of the beam or a joint on one of its nodes.
-    beam : femdyn.model.flexible.ElementSet
-        The gauge's beam.
-
-    Returns
-    -------
-    str
-        The node itself, or the node of the beam that the joint of that name holds.
-
-    Raises
-    ------
-    ModelError
-        Neither a node of the beam nor a joint on exactly one of its nodes.
-    """
+    """Name of the beam node that ``gauge.node`` names."""
     chain = beam_nodes(beam)
     if gauge.node in chain:
         return gauge.node
@@ -322,15 +231,6 @@ def beam_nodes(beam):
 
     The nodes that start each element, and the last node; element nodes in between (as in
     three-node elements) are not reference points.
-
-    Parameters
-    ----------
-    beam : femdyn.model.flexible.ElementSet
-        The beam.
-
-    Returns
-    -------
-    list of str
     """
     return [nodes[0].name for nodes in beam.element_nodes] + [beam.element_nodes[-1][-1].name]
 
@@ -340,21 +240,6 @@ class GaugeSensor(Sensor):
 
     Columns ``<name>.strain`` (ε_θ averaged over the grid) and ``<name>.axial`` (ε_x
     averaged over the grid), dimensionless, positive in tension. Made by ``Model.sensor_strain(gauge)``.
-
-    Parameters
-    ----------
-    gauge : Gauge
-        The gauge geometry.
-    beam : femdyn.model.flexible.ElementSet
-        Its beam.
-    node : str, optional
-        Beam node the distance is measured from (default ``gauge.node``).
-
-    Raises
-    ------
-    ModelError
-        A grid off the link, a section without outer-wall distances, or a gauge off the
-        axis direction on a cable without ``poisson``.
     """
 
     def __init__(self, gauge, beam, node=None):
@@ -402,23 +287,6 @@ class GaugeSensor(Sensor):
 def grid_places(gauge, beam, node):
     """Material places (element, ξ) of the Gauss–Legendre points over the grid and their
     weights (summing to 1).
-
-    Parameters
-    ----------
-    gauge : Gauge
-    beam : femdyn.model.flexible.ElementSet
-    node : str
-        Name of the beam node the distance is measured from.
-
-    Returns
-    -------
-    places : list of (int, float)
-    weights : ndarray
-
-    Raises
-    ------
-    ModelError
-        The node is not on the beam, or the grid leaves the link.
     """
     lengths = np.broadcast_to(np.asarray(beam.kernel.length, float), (beam.count,))
     ends = np.concatenate([[0.0], np.cumsum(lengths)])
@@ -448,27 +316,6 @@ def wall_radius(section, element, phi, name):
 
     The radius of a circular section; for any other (rectangular) one, the exit of the ray
     through the sides c_y, c_z.
-
-    Parameters
-    ----------
-    section : CrossSection
-        The beam section (``cy``, ``cz`` per element or scalar).
-    element : int
-        Element index (for per-element sections).
-    phi : float
-        Direction [rad] from the section's y axis towards z.
-    name : str
-        Gauge name for the message.
-
-    Returns
-    -------
-    float
-        ρ [m].
-
-    Raises
-    ------
-    ModelError
-        Section without extreme-fibre distances.
 
     Examples
     --------

@@ -23,27 +23,6 @@ class SpringDamper(Part):
     """A linear spring of stiffness k and rest length L₀ in parallel with a linear damper c
     between two material points (see the module docstring for the force and tangents).
 
-    Parameters
-    ----------
-    name : str
-        Unique part name.
-    point_a, point_b : femdyn.model.nodes.Expr
-        The material points r_a(q), r_b(q) (m), e.g. ``body.material_point(x)``.
-    stiffness : float
-        k, N/m (≥ 0).
-    damping : float, optional
-        c, N·s/m (≥ 0).
-    rest_length : float, optional
-        L₀, m (> 0; default the initial distance of the points).
-    q0 : (n,) ndarray, optional
-        Coordinates at which the default rest length is measured (the model's initial ones).
-
-    Raises
-    ------
-    ModelError
-        If k or c is negative or not finite, or the rest length (given or initial) is
-        not positive.
-
     Examples
     --------
     Two points 1.5 m apart on a spring of rest length 1 m and k = 200 N/m: a 100 N pull.
@@ -87,18 +66,7 @@ class SpringDamper(Part):
         return d, length, e, d_dot, e @ d_dot
 
     def tension(self, q, v):
-        """The spring-damper's tension f = k (ℓ − L₀) + c ℓ̇.
-
-        Parameters
-        ----------
-        q, v : (n,) ndarray
-            Coordinates (m) and velocities (m/s).
-
-        Returns
-        -------
-        float
-            N, positive when the spring pulls its ends together.
-        """
+        """The spring-damper's tension f = k (ℓ − L₀) + c ℓ̇."""
         _, length, _, _, rate = self._state(q, v)
         return float(self.k * (length - self.L0) + self.c * rate)
 

@@ -14,12 +14,6 @@ A4 = (8.27, 11.69)   # inches
 def write_pdf(comparison, path):
     """Write the report PDF.
 
-    Parameters
-    ----------
-    comparison : femdyn.reports.strain_report.Comparison
-    path : str
-        The ``.pdf`` file.
-
     Example
     -------
     >>> write_pdf(comparison, "report/report.pdf")  # doctest: +SKIP

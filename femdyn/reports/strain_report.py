@@ -27,29 +27,7 @@ from .signals import check_samples, common_grid, estimate_lag, lowpass, zero_bal
 
 @dataclass
 class GaugeResult:
-    """One compared gauge of a strain report.
-
-    Parameters
-    ----------
-    name : str
-        Gauge (or rosette strain) name.
-    channel : str
-        Measured channel.
-    unit : str
-        Unit of the measured channel before conversion.
-    t : ndarray
-        Common time base [s].
-    simulated : ndarray
-        Simulated strain on it (dimensionless).
-    measured : ndarray, optional
-        Measured strain on it; None for peaks-only data.
-    metrics : dict, optional
-        Metric name → value.
-    verdicts : dict, optional
-        Metric name → whether it is within tolerance.
-    tolerances : dict, optional
-        Metric name → tolerance.
-    """
+    """One compared gauge of a strain report."""
 
     name: str
     channel: str
@@ -281,26 +259,7 @@ def _rosettes(gauge_map, gauges):
 
 
 def link_geometry(results, gauge_map):
-    """Length of the link and each gauge's mark, for the report's picture.
-
-    Parameters
-    ----------
-    results : Results
-        The run (its metadata and first configuration give the beam's node positions).
-    gauge_map : GaugeMap
-        The gauge map (``link_length`` is used when the run does not give the length).
-
-    Returns
-    -------
-    dict
-        ``length`` [m] or None, and ``marks``: per gauge its name, position [m] from the
-        link's first node, wall angle and grid direction [deg], grid length [m] and node.
-
-    Raises
-    ------
-    FemdynError
-        A gauge whose grid leaves the link (naming it).
-    """
+    """Length of the link and each gauge's mark, for the report's picture."""
     marks, length = [], gauge_map.comparison.link_length
     for e in gauge_map.entries:
         g = e.gauge
