@@ -14,7 +14,5 @@ from .bridge import bridge_to_strain, to_strain
 from .gauges import principal_strains
 from .metrics import history_metrics, peak_metrics
 from .pages import render_page
-from .strain_report import Comparison, compare, strain_report, write_report
 
-__all__ = ["strain_report", "compare", "write_report", "Comparison", "principal_strains", "bridge_to_strain",
-           "to_strain", "history_metrics", "peak_metrics", "render_page"]
+__all__ = ["principal_strains", "bridge_to_strain", "to_strain", "history_metrics", "peak_metrics", "render_page"]
