@@ -244,6 +244,16 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
         self.joints[joint.name] = joint
         return joint
 
+    def _add_load(self, load):
+        """Register a load (a :class:`~femdyn.model.protocol.Part`, usually ``applied``)."""
+        self.loads.append(check(load, Part, "load"))
+        return load
+
+    def _add_element(self, element_set):
+        """Register an element set (a :class:`~femdyn.model.protocol.Part`)."""
+        self.elements.append(check(element_set, Part, "element set"))
+        return element_set
+
     def add_sensor(self, sensor):
         """Add a sensor: any object that follows the sensor contract (:class:`~femdyn.model.protocol.Sensor`).
 

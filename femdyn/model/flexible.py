@@ -338,8 +338,7 @@ class BeamBuilder:
             kernel = kind.factory(q_ref, E, rho, section, nu, damping, y_axis)
         except ModelError as err:
             raise type(err)(f"ANCF beam '{name}': {err}") from None
-        self.elements.append(ElementSet(name, kernel, groups, None, kind.components))
-        return self.elements[-1]
+        return self._add_element(ElementSet(name, kernel, groups, None, kind.components))
 
     def _make_planar(self, name, nodes):
         """Fix the out-of-plane components (r_z, r_x,z) of a planar cable's nodes: one

@@ -155,8 +155,7 @@ class LoadBuilder:
         >>> float(system.forces(system.q0, system.v0, 0.0)[4])      # on A.y: T/L = 1 N
         1.0
         """
-        self.loads.append(JointTorque(name, self._revolute(revolute), function))
-        return self.loads[-1]
+        return self._add_load(JointTorque(name, self._revolute(revolute), function))
 
     def force(self, name, body, point, force, function=1.0):
         """Apply a force F·f(t) at a material point of a body: Q = Cᵀ F f(t).
@@ -196,9 +195,8 @@ class LoadBuilder:
         >>> system.forces(system.q0, system.v0, 0.0).tolist()   # shared 3:1 by O and A
         [0.0, 0.0, 3.0, 0.0, 0.0, 1.0]
         """
-        self.loads.append(PointForce(name, self.body(body).material_point(point),
-                                     vector3(force, f"force '{name}' (N)"), function))
-        return self.loads[-1]
+        return self._add_load(PointForce(name, self.body(body).material_point(point),
+                                          vector3(force, f"force '{name}' (N)"), function))
 
     def beam_load(self, name, beam, load, function=1.0):
         """Apply a distributed load w·f(t) per unit reference length along an ANCF beam.
@@ -244,8 +242,7 @@ class LoadBuilder:
         per_length = weight.reshape(beam.count, -1) / (beam.kernel.rho * beam.kernel.A)[:, None]
         Q = np.zeros(self.size)
         np.add.at(Q, dofs, per_length.ravel())
-        self.loads.append(ScaledForce(name, Q, function))
-        return self.loads[-1]
+        return self._add_load(ScaledForce(name, Q, function))
 
     def beam_force(self, name, beam, element, xi, force, function=1.0):
         """Apply a force F·f(t) at a point of an ANCF beam's axis.
@@ -286,9 +283,8 @@ class LoadBuilder:
         -5.0
         """
         beam = self.element_set(beam) if isinstance(beam, str) else beam
-        self.loads.append(PointForce(name, beam.material_point(element, xi),
-                                     _beam_vector(beam, force, f"beam force '{name}' (N)"), function))
-        return self.loads[-1]
+        return self._add_load(PointForce(name, beam.material_point(element, xi),
+                                          _beam_vector(beam, force, f"beam force '{name}' (N)"), function))
 
 
 def _beam_vector(beam, value, what):
