@@ -106,9 +106,10 @@ def _beam_quadratic(q_ref, E, rho, section, nu, damping, y_axis):
 
 register_element_kind("cable", "cable", _cable3d, y_axis=True)
 register_element_kind("cable2d", "cable", _cable2d, components=(0, 1, 3, 4), planar=True)
-register_element_kind("beam", "beam", _beam3d, gradients=lambda t, y: (t, y, np.cross(t, y)), section_frame=True)
+register_element_kind("beam", "beam", _beam3d, gradients=lambda t, y: (t, y, np.cross(t, y)),
+                      section_frame=True)                               # nodes r, r_x, r_y, r_z
 register_element_kind("beam3", "director", _beam_quadratic, nodes=3, gradients=lambda t, y: (y, np.cross(t, y)),
-                      section_frame=True)
+                      section_frame=True)                               # nodes r, r_y, r_z
 
 
 class ElementSet(Part):

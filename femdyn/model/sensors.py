@@ -211,9 +211,9 @@ class Gauge:
     poisson: float = None
 
 
-def reference_node(model, gauge, beam):
+def _reference_node(model, gauge, beam):
     """Name of the beam node that ``gauge.node`` names."""
-    chain = beam_nodes(beam)
+    chain = _beam_nodes(beam)
     if gauge.node in chain:
         return gauge.node
     joint = model.joints.get(gauge.node)
@@ -226,7 +226,7 @@ def reference_node(model, gauge, beam):
                      f"on one of its nodes; its nodes are {chain[0]} … {chain[-1]}")
 
 
-def beam_nodes(beam):
+def _beam_nodes(beam):
     """Names of the reference nodes of a beam's chain.
 
     The nodes that start each element, and the last node; element nodes in between (as in
@@ -245,7 +245,7 @@ class GaugeSensor(Sensor):
     def __init__(self, gauge, beam, node=None):
         self.gauge, self.name, self.beam = gauge, gauge.name, beam
         self.columns = (f"{gauge.name}.strain", f"{gauge.name}.axial")
-        places, self.weights = grid_places(gauge, beam, node or gauge.node)
+        places, self.weights = _grid_places(gauge, beam, node or gauge.node)
         phi, theta = np.radians(gauge.wall_angle_deg), np.radians(gauge.direction_deg)
         kernel = beam.kernel
         full = "twist" in kernel.sensor_quantities
@@ -255,7 +255,7 @@ class GaugeSensor(Sensor):
                              "poisson = ν in the gauge")
         self.parts = []
         for element, xi in places:
-            rho = wall_radius(kernel.section, element, phi, gauge.name)
+            rho = _wall_radius(kernel.section, element, phi, gauge.name)
             y, z = rho * np.cos(phi), rho * np.sin(phi)
             nu = float(gauge.poisson if gauge.poisson is not None else
                        np.broadcast_to(kernel.nu, (beam.count,))[element] if full else 0.0)
@@ -284,13 +284,13 @@ class GaugeSensor(Sensor):
         return np.array([self.weights @ reading, self.weights @ axial])
 
 
-def grid_places(gauge, beam, node):
+def _grid_places(gauge, beam, node):
     """Material places (element, ξ) of the Gauss–Legendre points over the grid and their
     weights (summing to 1).
     """
     lengths = np.broadcast_to(np.asarray(beam.kernel.length, float), (beam.count,))
     ends = np.concatenate([[0.0], np.cumsum(lengths)])
-    chain = beam_nodes(beam)
+    chain = _beam_nodes(beam)
     if node not in chain:
         raise ModelError(f"gauge '{gauge.name}': node '{node}' is not on beam '{beam.name}'; its nodes are "
                          f"{chain[0]} … {chain[-1]}")
@@ -311,7 +311,7 @@ def grid_places(gauge, beam, node):
     return places, w / w.sum()
 
 
-def wall_radius(section, element, phi, name):
+def _wall_radius(section, element, phi, name):
     """Distance from the centroid to the outer wall along a direction of the section.
 
     The radius of a circular section; for any other (rectangular) one, the exit of the ray
@@ -321,7 +321,7 @@ def wall_radius(section, element, phi, name):
     --------
     >>> import numpy as np
     >>> from femdyn.elements import sections
-    >>> round(float(wall_radius(sections.rectangular(0.02, 0.01), 0, np.pi / 4, "G1")), 6)   # the corner
+    >>> round(float(_wall_radius(sections.rectangular(0.02, 0.01), 0, np.pi / 4, "G1")), 6)   # the corner
     0.007071
     """
     try:
@@ -430,7 +430,7 @@ class SensorBuilder:
         """
         if isinstance(name, Gauge):
             beam = self.element_set(name.beam)
-            return self.add_sensor(GaugeSensor(name, beam, reference_node(self, name, beam)))
+            return self.add_sensor(GaugeSensor(name, beam, _reference_node(self, name, beam)))
         if isinstance(body, str):
             body = self.bodies[body] if body in self.bodies else self.element_set(body)
         if hasattr(body, "component"):
