@@ -69,33 +69,7 @@ from numba import njit
 from femdyn.elements.ancf_element import ANCFElement, check, check_section, hermite
 from femdyn.elements.compiled import axial_strain, density_outputs
 from femdyn.errors import ModelError
-
-
-def skew(v):
-    """Cross-product (skew-symmetric) matrix of a batch of 3-vectors.
-
-    Parameters
-    ----------
-    v : (..., 3) ndarray
-        Vectors.
-
-    Returns
-    -------
-    (..., 3, 3) ndarray
-        [v]× with [v]× w = v × w.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> skew(np.array([0.0, 0.0, 1.0])) @ np.array([1.0, 0.0, 0.0])
-    array([0., 1., 0.])
-    """
-    out = np.zeros(v.shape + (3,))
-    out[..., 0, 1], out[..., 0, 2] = -v[..., 2], v[..., 1]
-    out[..., 1, 0], out[..., 1, 2] = v[..., 2], -v[..., 0]
-    out[..., 2, 0], out[..., 2, 1] = -v[..., 1], v[..., 0]
-    return out
-
+from femdyn.geometry import skew
 
 STRAIGHT_TOLERANCE = 1e-9      # |κ₀| L below this is round-off of a straight element
 

@@ -291,7 +291,7 @@ def inverse_kinematics(pose, geometry=None):
         A flexible link 3 as ``n_elements`` ANCF beam elements, or as the floating-frame
         body (:meth:`~femdyn.model.builder.Model.flexible_body`) of those elements
         linearized and reduced to a component
-        (:func:`~femdyn.elements.beam_component.ancf_beam_component`, all modes, mean
+        (:func:`~femdyn.solvers.beam_component.ancf_beam_component`, all modes, mean
         axes): the two flexible models of one link, to compare in one run. Component
         links carry no strain gauges.
 
@@ -600,7 +600,7 @@ def _component_link(m, g, i, limb, n_elements):
     """Link 3 of limb i as the floating-frame body of the component of its ANCF elements,
     reference frame at A2 with axes (link axis, b ⟂ axis, their cross product); returns
     the body's name and its lower interface frame's name."""
-    from femdyn.elements.beam_component import ancf_beam_component
+    from femdyn.solvers.beam_component import ancf_beam_component
     component = ancf_beam_component(g.link3_length, g.E, g.density, sections.circular(g.link3_radius), n_elements,
                                     nu=g.nu, name=f"link3_{i}")
     d = (limb.A4 - limb.A2) / g.link3_length

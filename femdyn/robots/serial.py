@@ -16,8 +16,8 @@
 """
 import numpy as np
 
+from femdyn.geometry import rotation_about
 from femdyn.solvers.recursive.model import Body, Joint, TreeModel
-from femdyn.solvers.recursive.spatial import rotation_about
 from femdyn.solvers.recursive.topology import Interface, Link, inertia_sets
 
 # modified DH (Craig): alpha_{i-1} (rad), a_{i-1} (m), d_i (m); AKB 1986 via Corke's mdl_puma560akb
