@@ -80,31 +80,6 @@ class ANCFCable(ANCFElement):
     The energy density ½ EA ε² + ½ EI (κ − κ₀)² is evaluated by :func:`cable_density`,
     with the signed planar curvature where ``planar`` and κ² = ‖r_x × r_xx‖²/‖r_x‖⁶
     otherwise. Use the concrete classes :class:`ANCFCable2D` and :class:`ANCFCable3D`.
-
-    Parameters
-    ----------
-    q_ref : (n_el, ndof) array_like
-        Reference nodal coordinates [r₁, r₁,ₓ, r₂, r₂,ₓ] (positions in m, global frame;
-        slopes dimensionless, pointing from node 1 towards node 2, normally unit tangents).
-    E : float or (n_el,) array_like
-        Young's modulus [Pa].
-    rho : float or (n_el,) array_like
-        Density [kg/m³].
-    section : sections.CrossSection
-        Cross section (area, second moments).
-    damping : float or (n_el,) array_like, optional
-        Kelvin–Voigt coefficient c [s] (σ_d = c E ε̇); 0 for none.
-    length : float or (n_el,) array_like, optional
-        Parameter length L [m]; default: the arc length of the reference axis
-        (:func:`~femdyn.elements.ancf_element.reference_arc_length`).
-    n_gauss : int, optional
-        Gauss points of the elastic terms along the axis (3 is exact in the linear regime).
-
-    Raises
-    ------
-    ModelError
-        For non-positive E, rho or length, negative damping, coinciding nodes, nodal slopes
-        against the chord or a section that is not a CrossSection.
     """
 
     nodal_order = (0, 1, 0, 1)
@@ -142,29 +117,6 @@ class ANCFCable(ANCFElement):
 
         ε_f = ε − y (κ_z − κ⁰_z) + z (κ_y − κ⁰_y), positive in tension, with ε the axis strain
         ‖r_x‖/‖r⁰_x‖ − 1 (what a strain gauge on the axis reads).
-
-        Parameters
-        ----------
-        qe : (n_el, ndof) array_like
-            Element coordinates, global frame.
-        xi : float
-            Local coordinate ξ = x/L ∈ [0, 1].
-        y, z : float, optional
-            Section coordinates of the fibre [m] in the section frame (2-D: y along the normal
-            n = e_z × t; 3-D: see :meth:`ANCFCable3D.section_axes`).
-
-        Returns
-        -------
-        (n_el,) ndarray
-            Strain, dimensionless.
-
-        Examples
-        --------
-        >>> from femdyn.elements import sections
-        >>> cable = ANCFCable2D([[0, 0, 1, 0, 1, 0, 1, 0]], 2.1e11, 7850, sections.circular(0.01))
-        >>> stretched = [[0, 0, 1.01, 0, 1.01, 0, 1.01, 0]]          # uniform 1 % stretch
-        >>> cable.axial_strain(stretched, 0.3).round(12)
-        array([0.01])
         """
         eps, bend = self._axial_and_bending(qe, xi, y, z)
         return eps + bend

@@ -7,33 +7,11 @@ import numpy as np
 
 from .errors import ModelError, NonFiniteError, PhysicalConsistencyWarning
 
+__all__ = ["numeric", "finite", "refuse_non_finite", "vector3", "number", "positive", "count", "inconsistent"]
+
 
 def numeric(value, what, shape=None):
-    """``value`` as a float array (of ``shape`` when given), or ModelError naming ``what``.
-
-    Parameters
-    ----------
-    value : array_like
-        User input.
-    what : str
-        Names the input in the message, with its unit (e.g. "beam 'arm': E (Pa)").
-    shape : tuple of int, optional
-        Required shape.
-
-    Returns
-    -------
-    ndarray of float
-
-    Raises
-    ------
-    ModelError
-        If the value is not numeric or has another shape.
-
-    Examples
-    --------
-    >>> numeric([1, 2], "pair", (2,))
-    array([1., 2.])
-    """
+    """``value`` as a float array (of ``shape`` when given), or ModelError naming ``what``."""
     try:
         a = np.asarray(value, float)
     except (TypeError, ValueError):
@@ -46,18 +24,6 @@ def numeric(value, what, shape=None):
 def refuse_non_finite(values, what):
     """Raise :class:`~femdyn.errors.NonFiniteError` naming ``what`` and the first bad entry
     if the numeric array ``values`` holds a NaN or an infinite number.
-
-    Parameters
-    ----------
-    values : array_like
-        Numeric input (any shape).
-    what : str
-        Names the input in the message.
-
-    Raises
-    ------
-    NonFiniteError
-        If an entry is NaN or infinite.
     """
     a = np.atleast_1d(values)
     bad = np.flatnonzero(~np.isfinite(a))
@@ -67,28 +33,7 @@ def refuse_non_finite(values, what):
 
 
 def finite(value, what, shape=None):
-    """:func:`numeric` that also rejects NaN and infinite entries.
-
-    Parameters
-    ----------
-    value : array_like
-        User input.
-    what : str
-        Names the input in the message.
-    shape : tuple of int, optional
-        Required shape.
-
-    Returns
-    -------
-    ndarray of float
-
-    Raises
-    ------
-    ModelError
-        If the value is not numeric or has another shape.
-    NonFiniteError
-        If an entry is NaN or infinite (a ModelError too).
-    """
+    """:func:`numeric` that also rejects NaN and infinite entries."""
     a = numeric(value, what, shape)
     refuse_non_finite(a, what)
     return a
@@ -97,27 +42,6 @@ def finite(value, what, shape=None):
 def vector3(value, what):
     """``value`` as a float array of shape (3,) with finite entries (a point, direction or
     force of the model builder).
-
-    Parameters
-    ----------
-    value : array_like
-        User input.
-    what : str
-        Names the input in the message, with its unit.
-
-    Returns
-    -------
-    ndarray (3,)
-
-    Raises
-    ------
-    ModelError
-        If the value is not three finite numbers.
-
-    Examples
-    --------
-    >>> vector3((0, 0, 1), "axis")
-    array([0., 0., 1.])
     """
     try:
         v = np.asarray(value, dtype=float)
@@ -130,26 +54,7 @@ def vector3(value, what):
 
 
 def number(value, what, unit):
-    """``value`` as a finite float.
-
-    Parameters
-    ----------
-    value : float
-        User input.
-    what : str
-        Names the input in the message.
-    unit : str
-        The expected unit, for the message.
-
-    Returns
-    -------
-    float
-
-    Raises
-    ------
-    ModelError
-        If the value is not a finite number.
-    """
+    """``value`` as a finite float."""
     try:
         x = float(value)
     except (TypeError, ValueError):
@@ -159,33 +64,7 @@ def number(value, what, unit):
 
 
 def positive(value, what, unit, allow_zero=False):
-    """``value`` as a finite float that is positive (or ≥ 0 with ``allow_zero``).
-
-    Parameters
-    ----------
-    value : float
-        User input.
-    what : str
-        Names the input in the message.
-    unit : str
-        The expected unit, for the message.
-    allow_zero : bool, optional
-        Accept 0.
-
-    Returns
-    -------
-    float
-
-    Raises
-    ------
-    ModelError
-        If the value is not finite or not positive.
-
-    Examples
-    --------
-    >>> positive(2, "mass", "kg")
-    2.0
-    """
+    """``value`` as a finite float that is positive (or ≥ 0 with ``allow_zero``)."""
     x = number(value, what, unit)
     if x < 0 or (x == 0 and not allow_zero):
         raise ModelError(f"{what}: must be {'≥ 0' if allow_zero else 'positive'} ({unit}), got {value!r}")
@@ -193,24 +72,7 @@ def positive(value, what, unit, allow_zero=False):
 
 
 def count(value, what):
-    """A whole number ≥ 1 (e.g. a number of elements).
-
-    Parameters
-    ----------
-    value : int or float
-        User input (a float must be whole, e.g. 4.0).
-    what : str
-        Names the input in the message.
-
-    Returns
-    -------
-    int
-
-    Raises
-    ------
-    ModelError
-        If the value is not a whole number ≥ 1 (booleans are refused).
-    """
+    """A whole number ≥ 1 (e.g. a number of elements)."""
     try:
         whole = not isinstance(value, (bool, np.bool_)) and float(value).is_integer() and value >= 1
     except (TypeError, ValueError):
@@ -223,18 +85,6 @@ def count(value, what):
 def inconsistent(message, strict):
     """A physical-consistency failure (mass properties no body can have): ModelError when
     ``strict``, else a :class:`~femdyn.errors.PhysicalConsistencyWarning`, and go on.
-
-    Parameters
-    ----------
-    message : str
-        What is inconsistent, naming the body and the values.
-    strict : bool
-        Refuse (True) or warn and accept (False).
-
-    Raises
-    ------
-    ModelError
-        When ``strict``.
     """
     if strict:
         raise ModelError(message + " (or pass strict=False to accept it with a warning)")

@@ -287,6 +287,7 @@ def validate(component, where="component"):
 
 
 def _symmetric(A, name, where):
+    """Raise ComponentSymmetryError unless A = Aᵀ to 1e-9 relative."""
     if A.size == 0:                       # a component without modes (a rigid body)
         return
     scale = max(np.abs(A).max(), np.finfo(float).tiny)
@@ -296,6 +297,7 @@ def _symmetric(A, name, where):
 
 
 def _definite(A, name, where, strict):
+    """Raise ComponentDefinitenessError unless A is positive (semi-)definite."""
     if A.size == 0:
         return
     lam = np.linalg.eigvalsh(A)

@@ -178,20 +178,7 @@ def _u(theta, e_r, e_z):
 
 @dataclass
 class LimbPose:
-    """Joint variables and joint points of one limb.
-
-    Parameters
-    ----------
-    x : (3,) ndarray
-        (θ1, ψ, γ) [rad]: actuated angle and angle of link 2 about a from the horizontal
-        (positive downwards), and the out-of-plane angle of link 3 about b.
-    A1, B, A2, A4 : (3,) ndarray
-        Motor point, elbow, knee and platform joint [m], global frame.
-    a : (3,) ndarray
-        Motor (and elbow) axis.
-    b : (3,) ndarray
-        Knee axis a × u₂.
-    """
+    """Joint variables and joint points of one limb."""
 
     x: np.ndarray
     A1: np.ndarray
@@ -209,15 +196,7 @@ class LimbPose:
 
 @dataclass
 class Pose:
-    """Inverse kinematics of the whole robot at one platform position.
-
-    Parameters
-    ----------
-    centre : (3,) ndarray
-        Platform centre P [m], global frame.
-    limbs : list of LimbPose
-        The three limbs.
-    """
+    """Inverse kinematics of the whole robot at one platform position."""
 
     centre: np.ndarray
     limbs: list
@@ -233,24 +212,6 @@ def limb_inverse_kinematics(geometry, i, A4):
 
     γ from the component of A4 − A1 along a, then a planar two-link problem (see the
     module docstring).
-
-    Parameters
-    ----------
-    geometry : RRRUGeometry
-        The robot's dimensions.
-    i : int
-        Limb index.
-    A4 : (3,) ndarray
-        Platform joint of the limb [m], global frame.
-
-    Returns
-    -------
-    LimbPose
-
-    Raises
-    ------
-    ModelError
-        A4 out of reach of the limb (named, with the reach interval).
     """
     g = geometry
     A1, e_r, a, e_z = g.limb_frame(i)
@@ -380,23 +341,6 @@ class ActuatedAngle(StateFunction):
     Closed-form inverse kinematics with exact first and second derivatives
     (:func:`limb_rates`); for ``Model.drive_angle``. Angles from the horizontal, positive
     downwards (rotation about a).
-
-    Parameters
-    ----------
-    geometry : RRRUGeometry
-        The robot's dimensions.
-    limb : int
-        Limb index.
-    trajectory : Trajectory
-        Platform-centre motion (:class:`~femdyn.motion.trajectories.Trajectory`) [m].
-
-    Examples
-    --------
-    >>> from femdyn.motion import LinePath, PathMotion, SCurve
-    >>> line = LinePath((0, 0, -0.8), (0.05, 0, -0.8))
-    >>> f = ActuatedAngle(RRRUGeometry(), 0, PathMotion(line, SCurve(0.05, 0.5, 2.5, 50.0)))
-    >>> round(math.degrees(f.value(0.0)), 2)
-    1.94
     """
 
     def __init__(self, geometry, limb, trajectory):
@@ -405,18 +349,6 @@ class ActuatedAngle(StateFunction):
         self._t, self._state = None, None
 
     def state(self, t):
-        """Angle, rate and acceleration of the motor at a time (cached for repeated calls at one t).
-
-        Parameters
-        ----------
-        t : float
-            Time [s].
-
-        Returns
-        -------
-        tuple of float
-            (θ1 [rad], θ̇1 [rad/s], θ̈1 [rad/s²]).
-        """
         if t != self._t:
             P, V, A = self.trajectory.state(t)
             pose = limb_inverse_kinematics(self.geometry, self.limb, P + self.offset)

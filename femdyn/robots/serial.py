@@ -61,27 +61,7 @@ def puma560(gravity=(0.0, 0.0, -9.81)):
 
 
 def rod_inertia(mass, length, radius):
-    """Principal inertias of a solid cylinder along x about its centre.
-
-    Parameters
-    ----------
-    mass : float
-        Mass [kg].
-    length : float
-        Length [m].
-    radius : float
-        Radius [m].
-
-    Returns
-    -------
-    tuple of float
-        (Ixx, Iyy, Izz) = (m r²/2, m(3r² + L²)/12, m(3r² + L²)/12) [kg·m²].
-
-    Examples
-    --------
-    >>> rod_inertia(2.0, 1.0, 0.0)
-    (0.0, 0.16666666666666666, 0.16666666666666666)
-    """
+    """Principal inertias of a solid cylinder along x about its centre."""
     transverse = mass * (3 * radius**2 + length**2) / 12
     return mass * radius**2 / 2, transverse, transverse
 
