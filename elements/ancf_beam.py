@@ -516,6 +516,14 @@ def patch_recovery(mid, arc, previous, following, xi):
     sample and the one of its neighbour on the side of ξ (``following`` for ξ ≥ ½,
     ``previous`` otherwise; the other one at a chain end: extrapolation; the constant
     without neighbours). Zienkiewicz & Zhu 1992.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> mid = np.array([[1.0], [2.0]])                   # a field linear in arc length
+    >>> patch_recovery(mid, np.ones(2), np.array([-1, 0]), np.array([1, -1]), 1.0)
+    array([[1.5],
+           [2.5]])
     """
     index = np.arange(len(mid))
     ahead = xi >= 0.5

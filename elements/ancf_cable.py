@@ -69,7 +69,7 @@ from numba import njit
 from femdyn.elements.ancf_element import ANCFElement, check, check_section, hermite
 from femdyn.elements.compiled import axial_strain, density_outputs
 from femdyn.errors import ModelError
-from femdyn.geometry import skew
+from femdyn.geometry import transported
 
 STRAIGHT_TOLERANCE = 1e-9      # |κ₀| L below this is round-off of a straight element
 
@@ -117,6 +117,14 @@ class ANCFCable(ANCFElement):
 
         ε_f = ε − y (κ_z − κ⁰_z) + z (κ_y − κ⁰_y), positive in tension, with ε the axis strain
         ‖r_x‖/‖r⁰_x‖ − 1 (what a strain gauge on the axis reads).
+
+        Examples
+        --------
+        >>> from femdyn.elements import sections
+        >>> cable = ANCFCable2D([[0, 0, 1, 0, 1, 0, 1, 0]], 2.1e11, 7850, sections.circular(0.01))
+        >>> stretched = [[0, 0, 1.01, 0, 1.01, 0, 1.01, 0]]          # uniform 1 % stretch
+        >>> cable.axial_strain(stretched, 0.3).round(12)
+        array([0.01])
         """
         eps, bend = self._axial_and_bending(qe, xi, y, z)
         return eps + bend
@@ -343,10 +351,7 @@ class ANCFCable3D(ANCFCable):
             guess = self.y_axis
         ey0 = self._unit(guess - np.sum(guess * t0, -1)[:, None] * t0)
         ez0 = np.cross(t0, ey0)
-        v, c = np.cross(t0, t), np.sum(t0 * t, -1)
-        V = skew(v)
-        R = np.eye(3) + V + (V @ V) / (1 + c)[:, None, None]                 # Rodrigues, t = R t₀
-        return (R @ ey0[..., None])[..., 0], (R @ ez0[..., None])[..., 0], ey0, ez0
+        return transported(t0, t, ey0), transported(t0, t, ez0), ey0, ez0
 
     @staticmethod
     def _unit(v):

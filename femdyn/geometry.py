@@ -1,9 +1,10 @@
 """Small geometric helpers, written once for the whole library: the cross-product matrix
 (:func:`skew`), the Levi-Civita tensor (:data:`LEVI_CIVITA`) and Rodrigues' rotation
-(:func:`rotation_about`, :func:`rotation_matrix`, :func:`rotated_vector` with its derivatives)."""
+(:func:`rotation_about`, :func:`rotation_matrix`, :func:`rotated_vector` with its derivatives,
+:func:`transported` along the smallest rotation between two directions)."""
 import numpy as np
 
-__all__ = ["skew", "LEVI_CIVITA", "rotation_about", "rotation_matrix", "rotated_vector"]
+__all__ = ["skew", "LEVI_CIVITA", "rotation_about", "rotation_matrix", "rotated_vector", "transported"]
 
 LEVI_CIVITA = np.zeros((3, 3, 3))
 LEVI_CIVITA[0, 1, 2] = LEVI_CIVITA[1, 2, 0] = LEVI_CIVITA[2, 0, 1] = 1.0
@@ -183,3 +184,30 @@ def rotation_matrix(theta):
     """
     theta = np.asarray(theta, float)
     return rotated_vector(np.tile(theta, (3, 1)), np.eye(3), second=False)[0].T
+
+
+def transported(a, b, y):
+    """``y`` turned by the smallest rotation that takes the unit vector a to the unit vector b.
+
+    Rodrigues' formula about k = a × b with cos φ = c = a·b:
+    R y = c y + k × y + k (k·y)/(1 + c) (undefined for b = −a).
+
+    Parameters
+    ----------
+    a, b : (..., 3) array_like
+        Unit vectors (directions before and after).
+    y : (..., 3) array_like
+        Vectors to turn.
+
+    Returns
+    -------
+    (..., 3) ndarray
+
+    Examples
+    --------
+    >>> transported([1.0, 0, 0], [0, 1.0, 0], [0, 0, 1.0]).tolist()      # z is the axis: unchanged
+    [0.0, 0.0, 1.0]
+    """
+    a, b, y = (np.asarray(x, float) for x in (a, b, y))
+    k, c = np.cross(a, b), np.sum(a * b, -1)[..., None]
+    return y * c + np.cross(k, y) + k * np.sum(k * y, -1)[..., None] / (1 + c)

@@ -107,7 +107,13 @@ class Pattern:
 
 
 def coo_block(rows, cols, values, row_offset=0, col_offset=0):
-    """Shift a COO triplet set into a block of a larger matrix."""
+    """Shift a COO triplet set into a block of a larger matrix.
+
+    Examples
+    --------
+    >>> [a.tolist() for a in coo_block([0], [1], [5.0], row_offset=3)]
+    [[3], [1], [5.0]]
+    """
     return np.asarray(rows) + row_offset, np.asarray(cols) + col_offset, np.asarray(values)
 
 

@@ -341,6 +341,14 @@ class ActuatedAngle(StateFunction):
     Closed-form inverse kinematics with exact first and second derivatives
     (:func:`limb_rates`); for ``Model.drive_angle``. Angles from the horizontal, positive
     downwards (rotation about a).
+
+    Examples
+    --------
+    >>> from femdyn.motion import LinePath, PathMotion, SCurve
+    >>> line = LinePath((0, 0, -0.8), (0.05, 0, -0.8))
+    >>> f = ActuatedAngle(RRRUGeometry(), 0, PathMotion(line, SCurve(0.05, 0.5, 2.5, 50.0)))
+    >>> round(math.degrees(f.value(0.0)), 2)
+    1.94
     """
 
     def __init__(self, geometry, limb, trajectory):
