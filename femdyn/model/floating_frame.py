@@ -75,7 +75,7 @@ def truncated(component, modes, what):
     >>> truncated(component, 4, "link").n_modes            # doctest: +SKIP
     4
     """
-    from femdyn.formats.component import FIELDS, Component
+    from femdyn.component import FIELDS, Component
     if modes > component.n_modes:
         raise ModelError(f"{what}: modes = {modes}, but the component has {component.n_modes}")
     arrays = {}
@@ -505,7 +505,7 @@ class FloatingFrameBuilder:
         name : str
             Body name; its interface frames are the bodies ``"<name>.<interface>"``.
         component : str, path or Component
-            A ``.fdc`` file or a loaded :class:`~femdyn.formats.component.Component`.
+            A ``.fdc`` file or a loaded :class:`~femdyn.component.Component`.
         position : array_like (3,)
             Global position (m) of the component's reference-frame origin at t = 0.
         axes : array_like (3, 3), optional
@@ -532,7 +532,7 @@ class FloatingFrameBuilder:
         >>> link = m.flexible_body("link", "link.fdc", position=(0, 0, 0))      # doctest: +SKIP
         >>> m.revolute("hub", m.ground, link.interface("x0"), (0, 0, 0), (0, 0, 1))   # doctest: +SKIP
         """
-        from femdyn.formats.component import Component, read_component
+        from femdyn.component import Component, read_component
         what = f"flexible body '{name}'"
         comp = component if isinstance(component, Component) else read_component(component)
         if modes is not None and not (isinstance(modes, (int, np.integer)) and modes == 0):
