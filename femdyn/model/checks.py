@@ -31,7 +31,7 @@ GYRATION_FACTOR = 10.0       # radius of gyration √(I_max/m) beyond 10 × the 
 
 
 # --- non-finite numbers ------------------------------------------------------------
-def coordinate_name(system, index):
+def _coordinate_name(system, index):
     """The owner of coordinate ``index`` of q: "node 'beam.3' rx[1] (q[17])", the
     component in brackets (0, 1, 2 = x, y, z) of the node's slot.
     """
@@ -58,7 +58,7 @@ def check_finite_state(system, what, **vectors):
                                  f"System.labels), got shape {x.shape}")
         bad = np.flatnonzero(~np.isfinite(x))
         if bad.size:
-            listed = ", ".join(f"{coordinate_name(system, i)} is {x[i]}" for i in bad[:5])
+            listed = ", ".join(f"{_coordinate_name(system, i)} is {x[i]}" for i in bad[:5])
             raise NonFiniteError(f"{what}: {name} has {bad.size} non-finite entr{'y' if bad.size == 1 else 'ies'}: "
                                  f"{listed}{', …' if bad.size > 5 else ''}; give finite numbers (SI units) or "
                                  "check the computation that produced them")
@@ -97,7 +97,7 @@ def _warn(message):
     warnings.warn(message, UnitsWarning, stacklevel=4)
 
 
-def check_range(what, value, bounds, unit, hint):
+def _check_range(what, value, bounds, unit, hint):
     """UnitsWarning when a (scalar or per-element) value leaves [low, high]; names the first
     offending value.
     """
@@ -111,7 +111,7 @@ def check_range(what, value, bounds, unit, hint):
 
 def check_density(what, rho):
     """UnitsWarning for a density (kg/m³) outside :data:`DENSITY_RANGE`."""
-    check_range(f"{what}: density", rho, DENSITY_RANGE, "kg/m³", "give it in kg/m³ (steel 7850, aluminium 2700; "
+    _check_range(f"{what}: density", rho, DENSITY_RANGE, "kg/m³", "give it in kg/m³ (steel 7850, aluminium 2700; "
                 "g/cm³ values are 1000 times smaller, g/mm³ or t/mm³ values far smaller)")
 
 
@@ -147,7 +147,7 @@ def _check_material(element_set):
         check_density(what, rho)
     if E is None:
         return
-    check_range(f"{what}: Young's modulus E", E, MODULUS_RANGE, "Pa", MODULUS_HINT)
+    _check_range(f"{what}: Young's modulus E", E, MODULUS_RANGE, "Pa", MODULUS_HINT)
     if rho is None:
         return
     speed = np.ravel(np.sqrt(np.maximum(E, 0.0) / rho))

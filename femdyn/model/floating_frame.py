@@ -49,14 +49,14 @@ I3 = np.eye(3)
 ORIENTATION_ROWS = ((0, 1), (0, 2), (1, 2), (1, 0), (2, 0), (2, 1))   # (i, j): a_i · A R e_j = 0
 
 
-def modal_node_kind(n_modes):
+def _modal_node_kind(n_modes):
     """The node kind holding ``n_modes`` modal coordinates in ⌈n/3⌉ slots of three: slot
     ``eta3k`` holds η_3k, η_3k+1, η_3k+2 as its x, y, z (the unused coordinates of the last
     slot are fixed to zero by the body). Registered on first use.
 
     Example
     -------
-    >>> modal_node_kind(10)
+    >>> _modal_node_kind(10)
     'modal4'
     """
     slots = -(-n_modes // 3)
@@ -480,7 +480,7 @@ class FloatingFrameBody(Body):
         return f"FloatingFrameBody({self.name!r}, {self.n_modes} modes, {len(self.interfaces)} interfaces)"
 
 
-def interface_placements(component, position, R, eta):
+def _interface_placements(component, position, R, eta):
     """(name, origin in m, axes (3, 3) as columns) of each interface frame of a component placed at
     ``position`` with reference axes R and modal coordinates η: r_ref + R(o_k + Φ_k η), R R_k(η)."""
     names = [i.get("name", f"interface{k}") for k, i in enumerate(component.header.get("interfaces", []))]
@@ -550,10 +550,10 @@ class FloatingFrameBuilder:
         frame_axes = [self.vector(f"{name}.{c}", R[:, k]) for k, c in enumerate("xyz")]
         modal = None
         if n_modes:
-            kind = modal_node_kind(n_modes)
+            kind = _modal_node_kind(n_modes)
             modal = self.add_node(f"{name}.eta", kind, np.concatenate([eta, np.zeros(-n_modes % 3)]))
         body = self._add_body(FloatingFrameBody(name, comp, origin, frame_axes, modal))
-        for k, (iname, at, axes) in enumerate(interface_placements(comp, position, R, eta)):
+        for k, (iname, at, axes) in enumerate(_interface_placements(comp, position, R, eta)):
             point = self.point(f"{name}.{iname}", at)
             vecs = [self.vector(f"{name}.{iname}.{c}", axes[:, j]) for j, c in enumerate("xyz")]
             body.interfaces.append(self._add_body(InterfaceFrame(f"{name}.{iname}", body, k, point, vecs)))

@@ -30,7 +30,7 @@ def _unit(v, what):
     return v / n
 
 
-def perpendicular_vectors(body, axis):
+def _perpendicular_vectors(body, axis):
     """Material vectors of ``body`` perpendicular to ``axis``.
 
     An orthonormal basis of the part of the body's span ⟂ ``axis`` (all of the span when
@@ -39,7 +39,7 @@ def perpendicular_vectors(body, axis):
     Examples
     --------
     >>> from femdyn.model.bodies import Ground
-    >>> len(perpendicular_vectors(Ground(), np.array([0.0, 0.0, 1.0])))
+    >>> len(_perpendicular_vectors(Ground(), np.array([0.0, 0.0, 1.0])))
     2
     """
     _, Q = body.span_basis()
@@ -64,7 +64,7 @@ def coincidence(label, pa, pb):
     return [Equation(Linear, (e,), AXES[k], 0.0, None, f"{label}: {'xyz'[k]}") for k in range(3)]
 
 
-def select_independent(candidates, max_rank):
+def _select_independent(candidates, max_rank):
     """Greedily keep the candidate orientation rows that raise the rank of the rotation rows."""
     kept, rows = [], np.zeros((0, 3))
     for eq, row in candidates:
@@ -133,7 +133,7 @@ class Clamp(Joint):
         eqs = coincidence(f"{name} r", node.slot("r"), body.material_point(node.initial[:3]))
         if node.slots[1:] == ("rx",):       # a tangent only (cable node)
             tangent = node.initial[3:6] / np.linalg.norm(node.initial[3:6])
-            normals = perpendicular_vectors(body, tangent)
+            normals = _perpendicular_vectors(body, tangent)
             if len(normals) < 2:
                 raise ModelError(f"clamp '{name}': body '{body.name}' has no two material directions "
                                  "perpendicular to the cable tangent; clamp to a full body or the ground")
@@ -200,15 +200,15 @@ class Revolute(Joint):
             sides.append([(Equation(Dot, (u, w), None, float(self.axis @ w0), None, f"{name}: axis·{Y.name} vector"),
                            np.cross(w0, self.axis)) for w, w0 in self._orientation_vectors(Y)])
         for candidates in sides:      # one body's axis against two vectors of the other: u_X ∥ axis everywhere
-            kept, rank = select_independent(candidates, 2)
+            kept, rank = _select_independent(candidates, 2)
             if rank == 2:
                 return kept
         # no body offers two: rows from both sides (independent at the initial configuration only)
-        kept, _ = select_independent([c for side in sides for c in side], 2)
+        kept, _ = _select_independent([c for side in sides for c in side], 2)
         return kept
 
     def _orientation_vectors(self, body):
-        vecs = perpendicular_vectors(body, self.axis)
+        vecs = _perpendicular_vectors(body, self.axis)
         if vecs or body.span_rank != 1:
             return vecs
         d0 = body.B0[:, 0] / np.linalg.norm(body.B0[:, 0])
@@ -252,16 +252,16 @@ class Universal(Joint):
                      f"{name}: cross axes perpendicular")]
 
 
-def rotation_locks(name, body_a, body_b):
+def _rotation_locks(name, body_a, body_b):
     """Independent rows a_i·b_j = const locking the relative rotation of two bodies.
 
     The candidates are the dot products of every material direction a_i of ``body_a`` with
     every b_j of ``body_b`` (their orthonormal span bases), held at their initial values;
-    :func:`select_independent` keeps at most 3 that lock independent relative rotations.
+    :func:`_select_independent` keeps at most 3 that lock independent relative rotations.
 
     Example
     -------
-    ``rotation_locks("weld", ground, body)`` for a body with three directions returns
+    ``_rotation_locks("weld", ground, body)`` for a body with three directions returns
     three rows and rank 3.
     """
     ea, ea0 = body_a.span_basis()
@@ -269,12 +269,12 @@ def rotation_locks(name, body_a, body_b):
     candidates = [(Equation(Dot, (ea[i], eb[j]), None, float(ea0[:, i] @ eb0[:, j]), None,
                             f"{name}: rotation lock {i}{j}"), np.cross(eb0[:, j], ea0[:, i]))
                   for i in range(len(ea)) for j in range(len(eb))]
-    return select_independent(candidates, 3)
+    return _select_independent(candidates, 3)
 
 
 class Weld(Joint):
     """Rigid connection of two bodies at ``point``: coincidence (3 rows) and the relative
-    rotation locked (3 rows, :func:`rotation_locks`); both bodies, or the ground and a
+    rotation locked (3 rows, :func:`_rotation_locks`); both bodies, or the ground and a
     body, must have full orientation (e.g. a flexible body's interface frame held to the
     ground: ``Model.weld("root", m.ground, "bar.root", (0, 0, 0))``).
     """
@@ -284,7 +284,7 @@ class Weld(Joint):
     def __init__(self, name, body_a, body_b, point):
         super().__init__(name, body_a, body_b)
         self.point = vector3(point, f"weld '{name}': point (m)")
-        locks, rank = rotation_locks(name, body_a, body_b)
+        locks, rank = _rotation_locks(name, body_a, body_b)
         if rank < 3:
             raise ModelError(f"weld '{name}': the relative rotation of '{body_a.name}' and '{body_b.name}' cannot be "
                              "locked (one of them has fewer than three material directions); weld full bodies")
@@ -302,14 +302,14 @@ class Prismatic(Joint):
         super().__init__(name, body_a, body_b)
         axis = _unit(axis, f"prismatic '{name}' axis")
         pa, pb = body_a.material_point(point), body_b.material_point(point)
-        normals = perpendicular_vectors(body_a, axis)
+        normals = _perpendicular_vectors(body_a, axis)
         if len(normals) < 2:
             raise ModelError(f"prismatic '{name}': body '{body_a.name}' needs two material directions "
                              "perpendicular to the axis (use a full rigid body or the ground)" + cable_alternative(
                                  body_a, "make the cable node body_b (the slider) on a full body or the ground"))
         eqs = [Equation(Dot, (pb - pa, w), None, 0.0, None, f"{name}: on line {k}")
                for k, (w, _) in enumerate(normals[:2])]
-        locks, rank = rotation_locks(name, body_a, body_b)
+        locks, rank = _rotation_locks(name, body_a, body_b)
         if rank < 3 and body_b.span_rank == 3:
             raise ModelError(f"prismatic '{name}': cannot lock the relative rotation of '{body_b.name}'")
         self.axis, self.point = axis, np.asarray(point, float)

@@ -39,12 +39,12 @@ def cross(a, b):
     return out
 
 
-def wrap_to_pi(x):
+def _wrap_to_pi(x):
     """Angles wrapped to [−π, π).
 
     Examples
     --------
-    >>> float(wrap_to_pi(3 * np.pi / 2))
+    >>> float(_wrap_to_pi(3 * np.pi / 2))
     -1.5707963267948966
     """
     return (x + np.pi) % (2 * np.pi) - np.pi
@@ -162,7 +162,7 @@ class Angle:
     def evaluate(cls, X, params, target):
         """φ = wrap(θ − target) and ∇θ (see :meth:`Linear.evaluate`)."""
         theta, grad = cls.angle(X)
-        return wrap_to_pi(theta - target), grad
+        return _wrap_to_pi(theta - target), grad
 
     @classmethod
     def hessian(cls, X, params=None):
