@@ -30,6 +30,7 @@ import scipy.sparse.linalg as spla
 from threadpoolctl import threadpool_limits
 
 from femdyn.errors import SolverError
+from femdyn.linalg import pivoted_qr
 
 DENSE_LIMIT = 400      # below this many coordinates a dense solve is faster and exact
 
@@ -154,9 +155,7 @@ def constraint_basis(G, n=None, keep=()):
     touched = np.unique(G.indices)
     keep = np.asarray(keep, np.int64)
     cand = np.setdiff1d(touched, keep)
-    Q, R, piv = sla.qr(G[:, cand].toarray(), pivoting=True, mode="economic")
-    diag = np.abs(np.diag(R))
-    r = int(np.sum(diag > 1e-10 * diag.max())) if diag.size else 0
+    Q, _, piv, r = pivoted_qr(G[:, cand].toarray(), 1e-10)
     if r == 0:
         return sp.identity(n, format="csr"), np.arange(n)
     Gt = G[:, touched].toarray()

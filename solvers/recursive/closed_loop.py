@@ -40,9 +40,9 @@ velocity projection); :func:`assemble` projects and then selects the rows.
 from dataclasses import dataclass, replace
 
 import numpy as np
-from scipy.linalg import qr
 
 from femdyn.errors import ConstraintError, ConvergenceError, ModelError
+from femdyn.linalg import independent_rows as _independent
 from femdyn.validation import finite
 
 from .dynamics import forward_dynamics, inverse_dynamics, kinematics
@@ -444,11 +444,7 @@ def independent_rows(model, data, q, closures, tol=1e-9):
     """
     closures = _checked(model, closures)
     J = jacobian(model, data, q, closures)
-    kept = set()
-    if J.size:
-        _, R, order = qr(J.T, mode="economic", pivoting=True)
-        diagonal = np.abs(np.diag(R))
-        kept = set(order[:int(np.sum(diagonal > tol * diagonal[0]))]) if diagonal[0] > 0 else set()
+    kept = set(_independent(J, tol).tolist())
     out, start = [], 0
     for c in closures:
         out.append(replace(c, rows=tuple(r for k, r in enumerate(c.rows) if start + k in kept)))
