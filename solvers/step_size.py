@@ -15,7 +15,7 @@ resolves it. ``Options(step_check=False)`` skips the check.
 
 The shortest period is T_min = 2π/ω_max, ω²_max the largest eigenvalue of
 K_t x = ω² M x, Φ_q x = 0 at the initial state (K_t = K + H(λ), see
-:mod:`femdyn.solvers.modal`). Models with at most ``DENSE_LIMIT`` free coordinates use the
+:mod:`femdyn.solvers.eigen`). Models with at most ``DENSE_LIMIT`` free coordinates use the
 dense null-space method; larger ones Lanczos (ARPACK ``eigsh`` mode 2, Grimes, Lewis &
 Simon 1994) at the largest end, with the constrained inverse mass applied by the saddle
 solve [[M, Φ_qᵀ], [Φ_q, 0]] [x; μ] = [y; 0] — the matrix of the initial accelerations —
@@ -25,14 +25,13 @@ factorization and some tens of solves (benchmarks/RESULTS.md).
 import warnings
 
 import numpy as np
-import scipy.linalg as sla
 import scipy.sparse.linalg as spla
 
 from femdyn.errors import StepSizeWarning
 
 from .blocks import TangentValues
+from .eigen import SaddleInverse, dense_modes, null_space_basis, tangent_stiffness
 from .kkt import KKTMatrix
-from .modal import tangent_stiffness
 from .servo import check_servo_settings
 
 NYQUIST_FRACTION = 0.5      # warn when h > T_min / 2: fewer than two steps per period
@@ -73,20 +72,15 @@ def highest_frequency(system, q, lam, t=0.0, tol=1e-2, kkt=None):
     if free <= 0:
         return 0.0
     if free <= DENSE_LIMIT:
-        N = sla.null_space(system.constraints.jacobian(q, t).toarray()) if system.m else np.eye(system.n)
-        w2 = sla.eigh(N.T @ K.toarray() @ N, N.T @ system.mass(q).toarray() @ N, eigvals_only=True)[-1]
+        w2 = dense_modes(K, system.mass(q), null_space_basis(system, q, t), vectors=False)[-1]
         return float(np.sqrt(max(w2, 0.0)))
     if kkt is None:
         kkt = KKTMatrix(system)
         _, jac = system.constraints.evaluate(q, t)
         kkt.factorize(kkt.assemble(TangentValues(system.mass_values(q), jac)), q, t)
-    n = system.n
-
-    def constrained_inverse_mass(y):
-        return kkt.solve(np.concatenate([y, np.zeros(system.m)]))[:n]
-
-    Minv = spla.LinearOperator((n, n), matvec=constrained_inverse_mass, dtype=float)
-    start = constrained_inverse_mass(np.cos(np.arange(n)))
+    inverse = SaddleInverse(kkt)
+    Minv = inverse.operator()
+    start = inverse.solve(np.cos(np.arange(system.n)))
     try:
         w2 = spla.eigsh(K, k=1, M=system.mass(q), Minv=Minv, which="LA", tol=tol, v0=start,
                         ncv=min(free, 8), return_eigenvectors=False)[0]
