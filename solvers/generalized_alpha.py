@@ -34,59 +34,10 @@ from femdyn.results.store import ResultsWriter
 
 from .blocks import TangentValues
 from .causal_step import check_servo_step, servo_failure_note
+from .scheme import Parameters
 from .initial import consistent_state
 from .kkt import ACCEPT, KKTMatrix
 from .step_size import check_step_size
-
-
-@dataclass
-class Parameters:
-    """Generalized-α coefficients (Arnold & Brüls 2007, eqs. 9–11).
-
-    Parameters
-    ----------
-    alpha_m, alpha_f : float
-        Weights of the old pseudo-acceleration and of the old acceleration in
-        (1 − α_m) ã_{n+1} + α_m ã_n = (1 − α_f) q̈_{n+1} + α_f q̈_n.
-    gamma, beta : float
-        Newmark coefficients of the velocity and position updates.
-
-    Examples
-    --------
-    >>> p = Parameters.from_rho(1.0)
-    >>> p.alpha_m, p.alpha_f, p.gamma, p.beta          # the trapezoidal rule
-    (0.5, 0.5, 0.5, 0.25)
-    """
-    alpha_m: float
-    alpha_f: float
-    gamma: float
-    beta: float
-
-    @classmethod
-    def from_rho(cls, rho_inf):
-        """Coefficients from the spectral radius at infinity ρ∞ (Chung & Hulbert 1993).
-
-        α_m = (2ρ∞ − 1)/(ρ∞ + 1), α_f = ρ∞/(ρ∞ + 1), γ = ½ + α_f − α_m, β = ¼(γ + ½)².
-
-        Parameters
-        ----------
-        rho_inf : float
-            ρ∞ ∈ [0, 1]: 1 non-dissipative, smaller values damp high frequencies.
-
-        Returns
-        -------
-        Parameters
-
-        Raises
-        ------
-        SolverError
-            If ρ∞ lies outside [0, 1].
-        """
-        if not 0.0 <= rho_inf <= 1.0:
-            raise SolverError(f"generalized-α: ρ∞ must lie in [0, 1], got {rho_inf}")
-        am, af = (2 * rho_inf - 1) / (rho_inf + 1), rho_inf / (rho_inf + 1)
-        g = 0.5 + af - am
-        return cls(am, af, g, 0.25 * (g + 0.5) ** 2)
 
 
 @dataclass
