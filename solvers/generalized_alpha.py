@@ -695,6 +695,7 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
 
 @dataclass
 class _Step:
+    """One step's outcome: the state, the Newton history, the factorizations and the events."""
     state: object
     history: list
     factorizations: int
@@ -769,11 +770,13 @@ def _relative(r, Q):
 
 
 def _stats(system, s, iterations, factorizations, residuals, corrections):
+    """The step-statistics row of the results (iterations, factorizations, residuals, energies, corrections)."""
     return [iterations, factorizations, residuals[0], residuals[1], system.kinetic_energy(s.v, s.q),
             system.potential_energy(s.q), corrections]
 
 
 def _progress(total, enabled, name):
+    """A tqdm progress bar, or a silent stand-in."""
     if enabled:
         from tqdm import tqdm
         return tqdm(total=total, desc=name, unit="step")

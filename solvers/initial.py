@@ -57,6 +57,7 @@ def _projection_weight(system, q, jac):
 
 
 def _solve(kkt, values, rhs, q, t, what):
+    """Factorize the saddle matrix of ``values`` and solve; a singular one is reported as ``what``."""
     try:
         kkt.factorize(kkt.assemble(values), q, t)
     except SingularMatrixError as err:

@@ -196,6 +196,7 @@ class LoopClosure:
 
 
 def _checked(model, closures):
+    """The closures as a tuple, each a LoopClosure of this model's bodies."""
     closures = tuple(closures)
     for c in closures:
         if not isinstance(c, LoopClosure) or max(c.a, c.b) >= model.n:
@@ -216,6 +217,7 @@ def _normals(c, Ra):
 
 
 def _closure_residual(data, c):
+    """Φ of one closure from the kinematics in ``data``."""
     Ra, Rb, xa, xb = _joint_frames(data, c)
     return np.r_[_normals(c, Ra) @ (xa - xb), np.einsum("ij,ij->i", c._pair_a @ Ra.T, c._pair_b @ Rb.T)]
 

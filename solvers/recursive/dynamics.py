@@ -60,6 +60,7 @@ def _check_quaternions(model, q, bad):
 
 
 def _external(model, data, f_ext):
+    """The external spatial forces (n, 6), checked; zero when None."""
     if f_ext is None:
         return data.no_force
     f = np.ascontiguousarray(f_ext, dtype=float)
@@ -69,6 +70,7 @@ def _external(model, data, f_ext):
 
 
 def _base_acceleration(model, data, gravity):
+    """The base acceleration −g (gravity as a fictitious base acceleration, Featherstone 2008 §5.3)."""
     g = model.gravity if gravity is None else as_vector(gravity, 3, "gravity (m/s², world frame)")
     data.a0[:3] = 0.0
     data.a0[3:] = -g
@@ -297,6 +299,7 @@ def forward_dynamics(model, data, q, v, tau, f_ext=None, gravity=None):
 
 
 def _hybrid(model, data, q, v, mask, tau, qdd, f_ext, gravity):
+    """Run the hybrid-dynamics kernel (masked joints given q̈, the others τ)."""
     bad = kernels.hybrid(model.parent, model.joint_type, model.axis, model.tree_E, model.tree_r, model.inertia,
                          model.S, model.q_index, model.v_index, model.joint_nv, q, v, mask, tau, qdd, f_ext,
                          _base_acceleration(model, data, gravity), data.Xup, data.R_world, data.p_world, data.vel,

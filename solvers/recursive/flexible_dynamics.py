@@ -72,6 +72,7 @@ class FlexibleData:
 
 
 def _check(model, data):
+    """Raise when ``data`` was built for another model."""
     if getattr(data, "sizes", None) != model.sizes:
         raise ModelError(f"FlexibleData built for a model of sizes {getattr(data, 'sizes', None)} used with one of "
                          f"{model.sizes}; make one FlexibleData(model) per model")
@@ -104,6 +105,7 @@ def kinematics(model, data, q, v=None):
 
 
 def _body_terms(model, data, q, v, f_ext):
+    """The bodies' mass matrices and bias forces into ``data`` (modal kernels)."""
     mk.all_body_terms(model.n_modes, model.mass, model.first_moment, model.second_moment, model.Ct, model.Cx,
                       model.Cpp, model.modal_mass, model.modal_stiffness, model.modal_damping, model.eq_index,
                       model.ev_index, q, v, _external(model, data, f_ext), data.vel, data.Mb, data.bb)
@@ -225,6 +227,7 @@ def forward_dynamics(model, data, q, v, tau, f_ext=None, gravity=None):
 
 
 def _hybrid(model, data, q, v, mask, tau, qdd, f_ext, gravity):
+    """Run the flexible hybrid-dynamics sweeps (masked joints given q̈, the others τ)."""
     _body_terms(model, data, q, v, f_ext)
     bad = mk.hybrid_sweeps(model.parent, model.S, model.v_index, model.joint_nv, model.n_modes, model.ev_index, mask,
                            tau, qdd, _base_acceleration(model, data, gravity), data.Phi, data.bias, data.Mb, data.bb,

@@ -62,6 +62,7 @@ def so3_coefficients(t2):
 
 @njit(cache=True, inline="always")
 def cross3(a, b, out):
+    """out = a × b (3-vectors, compiled)."""
     x = a[1] * b[2] - a[2] * b[1]
     y = a[2] * b[0] - a[0] * b[2]
     z = a[0] * b[1] - a[1] * b[0]

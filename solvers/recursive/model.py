@@ -193,6 +193,7 @@ def check_mass_properties(name, mass, com, Ic, strict=True):
 
 
 def _unit_axis(axis, name):
+    """The joint axis normalized; a zero or non-finite one raises."""
     a = numeric(axis, f"joint of body '{name}': axis")
     n = np.linalg.norm(a) if a.shape == (3,) else 0.0
     if not (n > 0 and np.isfinite(n)):

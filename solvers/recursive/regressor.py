@@ -238,6 +238,7 @@ def inertial_parameters(model):
 
 
 def _about_point(about):
+    """The reference point of the momentum regressor ("origin" or 3 numbers, m)."""
     if isinstance(about, str):
         if about == "origin":
             return np.zeros(3)

@@ -293,6 +293,7 @@ class Topology:
 
 
 def _check_links(links):
+    """Check the links (distinct IDs, symmetric pointers, one root): (links by ID, root, s)."""
     ids = sorted(l.id for l in links)
     if not ids or ids[0] < 1 or len(set(ids)) != len(ids):
         raise ModelError(f"link IDs must be distinct positive integers; got {ids}")
