@@ -26,19 +26,7 @@ from femdyn.sparse import Pattern
 
 
 class BlockLayout:
-    """Named, ordered blocks of one unknown vector.
-
-    Parameters
-    ----------
-    **sizes : int
-        Block name → length, in order (e.g. ``q=n, lam=m``).
-
-    Example
-    -------
-    >>> layout = BlockLayout(q=4, lam=1, nu=1)
-    >>> layout.slice("lam"), layout.size
-    (slice(4, 5, None), 6)
-    """
+    """Named, ordered blocks of one unknown vector."""
 
     def __init__(self, **sizes):
         self.sizes = {name: int(size) for name, size in sizes.items()}
@@ -49,48 +37,11 @@ class BlockLayout:
         self.size = offset
 
     def slice(self, name):
-        """The slice of a block in the stacked vector.
-
-        Parameters
-        ----------
-        name : str
-            Block name given at construction (e.g. ``"q"``, ``"lam"``).
-
-        Returns
-        -------
-        slice
-
-        Raises
-        ------
-        KeyError
-            For an unknown block name.
-        """
+        """The slice of a block in the stacked vector."""
         return slice(self.offsets[name], self.offsets[name] + self.sizes[name])
 
     def bmat(self, blocks):
-        """Sparse matrix on the layout from named sub-matrices; missing blocks are zero.
-
-        Parameters
-        ----------
-        blocks : dict
-            {(row block, column block): sparse matrix of shape (size of row block, size of
-            column block)}.
-
-        Returns
-        -------
-        scipy.sparse.csc_matrix
-            (size × size).
-
-        Examples
-        --------
-        >>> import scipy.sparse as sp
-        >>> layout = BlockLayout(q=2, lam=1)
-        >>> S = layout.bmat({("q", "q"): sp.identity(2), ("lam", "q"): sp.csc_matrix([[1.0, -1.0]])})
-        >>> S.toarray()
-        array([[ 1.,  0.,  0.],
-               [ 0.,  1.,  0.],
-               [ 1., -1.,  0.]])
-        """
+        """Sparse matrix on the layout from named sub-matrices; missing blocks are zero."""
         names = list(self.sizes)
         grid = [[blocks.get((r, c)) for c in names] for r in names]
         for i, r in enumerate(names):      # bmat needs a known size in every block row and column
@@ -105,29 +56,6 @@ class TangentValues:
 
     :class:`SaddlePattern` assembles A = w_M M + w_C C + w_K (K + ∂(M a)/∂q + H(λ)) + D and
     the constraint blocks from them (see the module docstring).
-
-    Parameters
-    ----------
-    mass : ndarray
-        M(q) values on (mass_rows, mass_cols) [kg].
-    jacobian : ndarray
-        Φ_q values on the constraints' (jac_rows, jac_cols).
-    damping : ndarray, optional
-        C = −∂Q/∂q̇ values on (c_rows, c_cols) [N·s/m]; empty: zero.
-    stiffness : ndarray, optional
-        K = −∂Q/∂q values on (k_rows, k_cols) [N/m]; empty: zero.
-    mass_derivative : ndarray, optional
-        ∂(M(q) a)/∂q values on (md_rows, md_cols); empty: zero.
-    hessian : ndarray, optional
-        H(λ) = ∂(Φ_qᵀλ)/∂q values on the constraints' (hess_rows, hess_cols); empty: zero.
-    weights : tuple of float, optional
-        (w_M, w_C, w_K): generalized-α ((1 − α_m)/(1 − α_f), γh, βh²), statics (0, 0, 1),
-        initial conditions (1, 0, 0), eigenmodes (−σ, 0, 1).
-    diagonal : (n,) ndarray, optional
-        Added to the diagonal of the coordinate block (projection weights), or None.
-    transpose : ndarray, optional
-        Values of G on the System's (g_rows, g_cols) for the upper-right block Gᵀ of servo
-        inverse dynamics (actuator inputs); None: Φ_qᵀ, a symmetric matrix.
     """
 
     mass: np.ndarray
@@ -151,12 +79,6 @@ class SaddlePattern:
 
     The pattern holds every piece of :class:`TangentValues` and an explicit diagonal, so
     that one symbolic analysis serves every solver of a run.
-
-    Parameters
-    ----------
-    system : System
-        The assembled model (its COO patterns; with servo constraints, room for Gᵀ beside
-        Φ_qᵀ).
     """
 
     def __init__(self, system):
@@ -193,31 +115,6 @@ class SaddlePattern:
         instead of Φ_qᵀ (not symmetric). The values are summed into the pattern's own data
         array, piece by piece with its weight: the matrix returned is the same object at
         every call, overwritten by the next one.
-
-        Parameters
-        ----------
-        values : TangentValues
-            Values and weights on the System's patterns.
-
-        Returns
-        -------
-        scipy.sparse.csc_matrix
-            (n + m) × (n + m).
-
-        Examples
-        --------
-        >>> import femdyn
-        >>> from femdyn.solvers.blocks import SaddlePattern, TangentValues
-        >>> m = femdyn.Model("pendulum", gravity=(0, 0, -9.81))
-        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
-        >>> m.revolute("pivot", m.ground, rod, point=(0, 0, 0), axis=(0, 1, 0))
-        Revolute('pivot', ground → rod)
-        >>> system = m.assemble()
-        >>> q = system.q0
-        >>> _, jac = system.constraints.evaluate(q, 0.0)
-        >>> S = SaddlePattern(system).assemble(TangentValues(system.mass_values(q), jac))
-        >>> S.shape, bool(abs(S - S.T).max() == 0)
-        ((11, 11), True)
         """
         pieces = [(w, x) for w, x in zip(values.weights + (values.weights[2],) * 2,
                                          (values.mass, values.damping, values.stiffness,
@@ -245,16 +142,5 @@ class SaddlePattern:
         return self._matrix
 
     def coordinate_block(self, values):
-        """The (q, q) block A alone, without the diagonal term.
-
-        Parameters
-        ----------
-        values : TangentValues
-            Values and weights on the System's patterns (``diagonal`` is ignored).
-
-        Returns
-        -------
-        scipy.sparse.csc_matrix
-            n × n.
-        """
+        """The (q, q) block A alone, without the diagonal term."""
         return self.block_pattern.assemble(np.concatenate(self._block_values(values)))

@@ -45,15 +45,7 @@ DAMPED = 0.95               # largest spectral radius accepted for an unresolved
 
 @dataclass
 class Zero:
-    """An unstable zero of the linearized servo inverse.
-
-    Parameters
-    ----------
-    s : complex
-        Its exponent [1/s]: the zero dynamics grow as e^{st}, Re s > 0.
-    coordinates : list of str
-        Labels of the coordinates that move most in it, largest first (empty when not asked for).
-    """
+    """An unstable zero of the linearized servo inverse."""
 
     s: complex
     coordinates: list
@@ -64,36 +56,6 @@ def servo_zeros(system, q, lam, t=0.0, a=None, count=6, coordinates=True, dynami
 
     They are the unstable ones of :func:`~femdyn.solvers.inversion.zero_dynamics` (the one
     zero-dynamics solver), with the labels of the coordinates each moves most.
-
-    Parameters
-    ----------
-    system : System
-        An assembled model with servo constraints and actuators.
-    q : (n,) ndarray
-        Configuration [m].
-    lam : (m,) ndarray
-        Multipliers and actuator inputs (their forces enter the tangent stiffness).
-    t : float, optional
-        Time [s].
-    a : (n,) ndarray, optional
-        Accelerations (for ∂(M q̈)/∂q; default none, a state at rest).
-    count : int, optional
-        Largest number of coordinate labels per zero.
-    coordinates : bool, optional
-        Name the coordinates of each zero (False: eigenvalues only).
-    dynamics : ZeroDynamics, optional
-        :func:`~femdyn.solvers.inversion.zero_dynamics` at this state, if already computed
-        (with ``shapes=True`` when ``coordinates``).
-
-    Returns
-    -------
-    list of Zero
-        Empty for a model without servo constraints or above ``DENSE_LIMIT``.
-
-    Example
-    -------
-    >>> zeros = servo_zeros(system, q0, lam0)          # doctest: +SKIP
-    >>> zeros[0].s, zeros[0].coordinates[:2]           # doctest: +SKIP
     """
     if not system.servo or system.n + system.m > DENSE_LIMIT:
         return []
@@ -150,33 +112,7 @@ def servo_step(system, q, lam, h, rho_inf, t=0.0, max_factor=8, zeros=None):
 
 
 def check_servo_step(system, q, lam, h, rho_inf, t=0.0, enabled=True):
-    """Warn (StepSizeWarning) when the step amplifies a fast unstable zero of a servo inverse.
-
-    Parameters
-    ----------
-    system : System
-        The assembled model.
-    q, lam : ndarray
-        The consistent initial state.
-    h : float
-        Step [s].
-    rho_inf : float
-        ρ∞ of the run.
-    t : float, optional
-        Initial time [s].
-    enabled : bool, optional
-        False skips the check (``Options(step_check=False)``).
-
-    Returns
-    -------
-    str
-        The warning's text ("" when nothing is amplified or the check did not run), for a
-        later failure's diagnosis.
-
-    Example
-    -------
-    >>> check_servo_step(system, q0, lam0, 1e-3, 0.0)  # doctest: +SKIP
-    """
+    """Warn (StepSizeWarning) when the step amplifies a fast unstable zero of a servo inverse."""
     if not enabled or not system.servo:
         return ""
     if not _amplified(servo_zeros(system, q, lam, t, coordinates=False), h, rho_inf):
@@ -197,29 +133,7 @@ def check_servo_step(system, q, lam, h, rho_inf, t=0.0, enabled=True):
 
 
 def servo_failure_note(system, state, h, rho_inf):
-    """What the zero dynamics say about a servo run that failed: a sentence for its diagnosis.
-
-    Parameters
-    ----------
-    system : System
-        The assembled model.
-    state : State
-        The last converged state (``q``, ``a``, ``lam``, ``t``).
-    h : float
-        The step that failed [s].
-    rho_inf : float
-        ρ∞ of the run.
-
-    Returns
-    -------
-    str
-        "" for a model without servo constraints, above ``DENSE_LIMIT`` or without
-        unstable zeros at that state.
-
-    Example
-    -------
-    >>> servo_failure_note(system, state, 1e-3, 0.0)   # doctest: +SKIP
-    """
+    """What the zero dynamics say about a servo run that failed: a sentence for its diagnosis."""
     zeros = servo_zeros(system, state.q, state.lam, state.t, a=state.a, coordinates=False)
     slow = [z.s for z in zeros if abs(z.s) * h <= RESOLVED]
     fast = _amplified(zeros, h, rho_inf)

@@ -97,17 +97,6 @@ class _Inverse:
 class Factorization(_Inverse):
     """A sparse factorization of a symmetric matrix A with ``solve(b)``: CHOLMOD LLᵀ when A is
     positive definite, SuperLU otherwise (``kind`` says which).
-
-    Parameters
-    ----------
-    A : sparse symmetric matrix
-    definite : bool, optional
-        Try CHOLMOD first (True), or go straight to SuperLU (False).
-
-    Raises
-    ------
-    SolverError
-        If A is singular.
     """
 
     def __init__(self, A, definite=True):
@@ -133,18 +122,7 @@ class Factorization(_Inverse):
             self.kind = "superlu"
 
     def solve(self, b):
-        """Solve A x = b with the factors.
-
-        Parameters
-        ----------
-        b : (n,) or (n, k) ndarray
-            Right-hand side(s).
-
-        Returns
-        -------
-        ndarray
-            x, shaped as ``b``.
-        """
+        """Solve A x = b with the factors."""
         return self._factor(b) if self.kind == "cholmod" else self._factor.solve(b)
 
 
@@ -208,23 +186,6 @@ def null_space_basis(system, q, t):
 def constraint_basis(G, n=None, keep=()):
     """A sparse basis T (n × (n − r)) of the null space of G (m × n), G T = 0, and the
     indices of the independent coordinates (x = T y, y = x[independent]).
-
-    Parameters
-    ----------
-    G : sparse or dense (m, n) constraint matrix of G x = 0
-    n : number of coordinates (default G.shape[1])
-    keep : coordinates that must stay independent (e.g. interface frame coordinates)
-
-    Raises
-    ------
-    SolverError
-        when the rows constrain the ``keep`` coordinates among themselves.
-
-    Example
-    -------
-    >>> T, free = constraint_basis(sp.csr_matrix([[1.0, -1.0, 0.0]]))   # x0 = x1
-    >>> T.toarray().round(12).tolist(), free.tolist()
-    ([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]], [1, 2])
     """
     G = sp.csr_matrix(G)
     n = G.shape[1] if n is None else n
@@ -256,24 +217,7 @@ def constraint_basis(G, n=None, keep=()):
 
 
 def tangent_stiffness(system, q, lam, t=0.0):
-    """Sparse tangent stiffness K_t = K + H(λ) at (q, λ), with K = −∂Q/∂q and H(λ) = ∂(Φ_qᵀλ)/∂q.
-
-    Parameters
-    ----------
-    system : System
-        The assembled model.
-    q : (n,) ndarray
-        Coordinates.
-    lam : (m,) ndarray
-        Lagrange multipliers (e.g. from :func:`~femdyn.solvers.static.static_equilibrium`).
-    t : float, optional
-        Time [s].
-
-    Returns
-    -------
-    scipy.sparse.csr_matrix
-        n × n, in N per unit of q (N/m for position coordinates).
-    """
+    """Sparse tangent stiffness K_t = K + H(λ) at (q, λ), with K = −∂Q/∂q and H(λ) = ∂(Φ_qᵀλ)/∂q."""
     k_vals, _ = system.tangent_values(q, np.zeros(system.n), t)
     c = system.constraints
     rows = np.concatenate([system.k_rows, c.hess_rows])

@@ -107,25 +107,7 @@ CONVERGED, STALLED_CONSTRAINTS, STALLED_DYNAMICS, DIVERGED = ("converged", "stal
 
 @dataclass
 class NewtonOutcome:
-    """How one step's Newton iteration ended.
-
-    Parameters
-    ----------
-    status : str
-        ``CONVERGED``, ``STALLED_CONSTRAINTS`` (the dynamic residual met its tolerance, Φ
-        did not), ``STALLED_DYNAMICS`` (the reverse, or both stalled), ``DIVERGED`` (the
-        residual became non-finite or grew a thousandfold).
-    state : State
-        The converged state, or the last iterate.
-    history : list of tuple
-        (iteration, dynamic residual, constraint residual [m]) per iteration.
-    factorizations : int
-        Factorizations of the iteration matrix within the step.
-    corrections : list of dict
-        What a corrector did within the step.
-    diagnosis : str, optional
-        For a failure: the largest residuals by coordinate and constraint, and what to try.
-    """
+    """How one step's Newton iteration ended."""
 
     status: str
     state: object
@@ -151,21 +133,7 @@ def _stalled(history, o):
 
 
 class State:
-    """Coordinates, velocities, accelerations, pseudo-acceleration and multipliers at one time.
-
-    Parameters
-    ----------
-    t : float
-        Time [s].
-    q, v, a : (n,) ndarray
-        q, q̇, q̈ (m, m/s, m/s² for position coordinates).
-    at : (n,) ndarray
-        Pseudo-acceleration ã of the scheme.
-    lam : (m,) ndarray
-        Lagrange multipliers.
-    initial : bool, optional
-        Marks the consistent initial state (its q̈ comes from the DAE, not from the scheme).
-    """
+    """Coordinates, velocities, accelerations, pseudo-acceleration and multipliers at one time."""
 
     def __init__(self, t, q, v, a, at, lam, initial=False):
         self.t, self.q, self.v, self.a, self.at, self.lam = t, q, v, a, at, lam
@@ -173,27 +141,7 @@ class State:
 
 
 class Residuals:
-    """Residuals of one Newton iterate and what the iteration matrix needs.
-
-    Parameters
-    ----------
-    r : (n,) ndarray
-        Dynamic residual M q̈ + Φ_qᵀλ − Q [N].
-    phi : (m,) ndarray
-        Constraint residual Φ.
-    rhs : ndarray
-        Scaled right-hand side of the linear system (βh² r, Φ, …).
-    e_dyn : float
-        Relative dynamic error ‖r‖₂ / max(1 N, ‖Q‖₂).
-    e_con : float
-        Constraint error ‖Φ‖₂ [m] (stabilized form: also the velocity constraints × h).
-    jac : ndarray
-        Φ_q values on the constraint pattern.
-    Phi_q : sparse matrix, optional
-        Φ_q assembled (stabilized form).
-    merit : float, optional
-        ‖rhs‖₂, the quantity Newton reduces (computed from ``rhs`` unless given).
-    """
+    """Residuals of one Newton iterate and what the iteration matrix needs."""
 
     def __init__(self, r, phi, rhs, e_dyn, e_con, jac, Phi_q=None, merit=None):
         self.r, self.phi, self.rhs, self.e_dyn, self.e_con = r, phi, rhs, e_dyn, e_con
@@ -207,17 +155,6 @@ class NewtonStep:
     Subclasses change the unknowns and equations, not the iteration. The constraint rows
     are scaled by 1/(βh²) and the multipliers solved as βh²Δλ (Bottasso, Bauchau & Cardona
     2007).
-
-    Parameters
-    ----------
-    system : System
-        The assembled model.
-    h : float
-        Step size [s].
-    params : Parameters
-        Generalized-α coefficients.
-    options : Options
-        Tolerances and iteration settings.
     """
 
     def __init__(self, system, h, params, options):
@@ -237,18 +174,6 @@ class NewtonStep:
         a finely meshed ANCF beam peaks at a pinned node (it grows with 1/ℓ_e) and
         extrapolating it throws the first step far outside Newton's convergence region (2048
         cable elements at h = 1 ms). ``Options(predictor="zero")`` uses q̈ = 0 always.
-
-        Parameters
-        ----------
-        s : State
-            Converged state at the previous time.
-        t : float
-            Time of the new step [s].
-
-        Returns
-        -------
-        State
-            q, q̇, ã from the generalized-α update formulas with the predicted q̈.
         """
         p, h = self.p, self.h
         a = np.zeros_like(s.a) if s.initial or self.o.predictor == "zero" else s.a.copy()
@@ -258,33 +183,11 @@ class NewtonStep:
         return State(t, q, v, a, at, s.lam.copy())
 
     def begin(self, s_old, t_new):
-        """Start a step: the predicted iterate (subclasses also reset their own unknowns).
-
-        Parameters
-        ----------
-        s_old : State
-            Converged state at the previous time.
-        t_new : float
-            Time to reach [s].
-
-        Returns
-        -------
-        State
-        """
+        """Start a step: the predicted iterate (subclasses also reset their own unknowns)."""
         return self.predict(s_old, t_new)
 
     def residuals(self, x):
-        """Residuals of the iterate and the scaled right-hand side [βh² r; Φ].
-
-        Parameters
-        ----------
-        x : State
-            The current iterate.
-
-        Returns
-        -------
-        Residuals
-        """
+        """Residuals of the iterate and the scaled right-hand side [βh² r; Φ]."""
         r, Q, phi, jac = self.sys.residual(x.q, x.v, x.a, x.lam, x.t)
         r2, phi2 = r @ r, phi @ phi
         return Residuals(r, phi, np.concatenate([self.beta_h2 * r, phi]), math.sqrt(r2) / max(1.0, _norm(Q)),
@@ -295,17 +198,6 @@ class NewtonStep:
 
         Weights (βh² ∂q̈/∂q, βh² ∂q̇/∂q, βh²) = ((1 − α_m)/(1 − α_f), γh, βh²) on M, C and
         K + ∂(M a)/∂q + H(λ).
-
-        Parameters
-        ----------
-        x : State
-            The current iterate.
-        jac : ndarray
-            Φ_q values at x.q.
-
-        Returns
-        -------
-        TangentValues
         """
         sys = self.sys
         k_vals, c_vals = sys.tangent_values(x.q, x.v, x.t)
@@ -315,20 +207,7 @@ class NewtonStep:
                              transpose=sys.force_transpose_values(x.q, jac) if sys.servo else None)
 
     def factorize(self, x, res):
-        """Assemble and factorize the iteration matrix at an iterate.
-
-        Parameters
-        ----------
-        x : State
-            The current iterate.
-        res : Residuals
-            Its residuals (for the Φ_q values).
-
-        Raises
-        ------
-        SingularMatrixError
-            For a singular iteration matrix, with a diagnosis.
-        """
+        """Assemble and factorize the iteration matrix at an iterate."""
         self.kkt.factorize(self.kkt.assemble(self.matrix_values(x, res.jac)), x.q, x.t)
 
     def update(self, x, dx):
@@ -336,13 +215,6 @@ class NewtonStep:
 
         q̇ and q̈ move with q as the update formulas tie them (∂q̇/∂q = γ/(βh),
         ∂q̈/∂q = (1 − α_m)/(βh²(1 − α_f))); λ from the scaled unknown βh²Δλ.
-
-        Parameters
-        ----------
-        x : State
-            The iterate, changed in place.
-        dx : ndarray
-            Solution of the linear system [Δq; βh²Δλ; …].
         """
         n = self.sys.n
         dq = dx[:n]
@@ -352,39 +224,12 @@ class NewtonStep:
         x.lam += dx[n:n + self.sys.m] / self.beta_h2
 
     def finish(self, s_old, x):
-        """Complete a converged step: the pseudo-acceleration ã_{n+1} from q̈_{n+1}.
-
-        Parameters
-        ----------
-        s_old : State
-            Converged state at the previous time.
-        x : State
-            The converged iterate, changed in place.
-        """
+        """Complete a converged step: the pseudo-acceleration ã_{n+1} from q̈_{n+1}."""
         p = self.p
         x.at = ((1 - p.alpha_f) * x.a + p.alpha_f * s_old.a - p.alpha_m * s_old.at) / (1 - p.alpha_m)
 
     def solve(self, s_old, t_new, corrector=None):
-        """Advance from ``s_old`` to ``t_new`` by (modified) Newton.
-
-        Parameters
-        ----------
-        s_old : State
-            Converged state at the previous time.
-        t_new : float
-            Time to reach (s).
-        corrector : object, optional
-            Consulted after every residual evaluation: when ``corrector.needed(history)``
-            is true, ``corrector.apply(step, x)`` may move the iterate (e.g. the
-            transient rigid-body correction, :mod:`femdyn.solvers.correction`; ``step``
-            is this NewtonStep, whose ``update`` moves q with the velocities and
-            accelerations the scheme ties to it) and returns a dict logged with the step.
-
-        Returns
-        -------
-        NewtonOutcome
-            Never raises for lack of convergence: the status says how it ended.
-        """
+        """Advance from ``s_old`` to ``t_new`` by (modified) Newton."""
         o = self.o
         x = self.begin(s_old, t_new)
         history, corrections, factorizations, previous = [], [], self.kkt.factorizations, np.inf
@@ -448,33 +293,10 @@ class StabilizedStep(NewtonStep):
     38:1–22, §2; Lunk & Simeon 2006). Velocities then satisfy the constraints exactly and
     ρ∞ = 1 is stable: the scheme conserves energy up to O(h²). Unknowns (q, λ, ν); q̈, q̇, ã
     follow from q and ν by inverting the update formulas.
-
-    Parameters
-    ----------
-    system : System
-        The assembled model (no servo constraints).
-    h : float
-        Step size [s].
-    params : Parameters
-        Generalized-α coefficients.
-    options : Options
-        Tolerances and iteration settings.
     """
 
     def begin(self, s_old, t_new):
-        """Start a step: q̂ = q_n + h q̇_n + h²(½ − β) ã_n, ν = 0 and the predicted iterate.
-
-        Parameters
-        ----------
-        s_old : State
-            Converged state at the previous time.
-        t_new : float
-            Time to reach [s].
-
-        Returns
-        -------
-        State
-        """
+        """Start a step: q̂ = q_n + h q̇_n + h²(½ − β) ã_n, ν = 0 and the predicted iterate."""
         p, h = self.p, self.h
         self.s_old = s_old
         self.q_hat = s_old.q + h * s_old.v + h * h * (0.5 - p.beta) * s_old.at
@@ -482,32 +304,14 @@ class StabilizedStep(NewtonStep):
         return self.predict(s_old, t_new)
 
     def kinematics(self, x, Phi_q):
-        """Set ã, q̈ and q̇ of the iterate from its q and the current ν (inverted update formulas).
-
-        Parameters
-        ----------
-        x : State
-            The iterate, changed in place.
-        Phi_q : sparse matrix
-            Constraint Jacobian at x.q.
-        """
+        """Set ã, q̈ and q̇ of the iterate from its q and the current ν (inverted update formulas)."""
         p, h, s = self.p, self.h, self.s_old
         x.at = (x.q - self.q_hat - Phi_q.T @ self.nu) / self.beta_h2
         x.a = ((1 - p.alpha_m) * x.at + p.alpha_m * s.at - p.alpha_f * s.a) / (1 - p.alpha_f)
         x.v = s.v + h * ((1 - p.gamma) * s.at + p.gamma * x.at)
 
     def residuals(self, x):
-        """Residuals [βh² r; Φ; (hβ/γ)(Φ_q q̇ + Φ_t)] of the iterate.
-
-        Parameters
-        ----------
-        x : State
-            The current iterate (its kinematics are updated first).
-
-        Returns
-        -------
-        Residuals
-        """
+        """Residuals [βh² r; Φ; (hβ/γ)(Φ_q q̇ + Φ_t)] of the iterate."""
         sys, p, h = self.sys, self.p, self.h
         evaluated = sys.constraints.evaluate(x.q, x.t)
         Phi_q = sys.constraints.jac_pattern.assemble(evaluated[1])
@@ -518,43 +322,19 @@ class StabilizedStep(NewtonStep):
         return Residuals(r, phi, rhs, _relative(r, Q), max(_norm(phi), h * _norm(r3)), jac, Phi_q)
 
     def factorize(self, x, res):
-        """Assemble and factorize the (non-symmetric) stabilized iteration matrix.
-
-        Parameters
-        ----------
-        x : State
-            The current iterate.
-        res : Residuals
-            Its residuals (Φ_q values and matrix).
-        """
+        """Assemble and factorize the (non-symmetric) stabilized iteration matrix."""
         S = self.kkt.stabilized(self.matrix_values(x, res.jac), res.Phi_q)
         self.kkt.factorize(S, x.q, x.t, symmetric=False)
 
     def update(self, x, dx):
-        """Apply a Newton correction [Δq; βh²Δλ; Δν] to the iterate in place.
-
-        Parameters
-        ----------
-        x : State
-            The iterate, changed in place.
-        dx : ndarray
-            Solution of the linear system.
-        """
+        """Apply a Newton correction [Δq; βh²Δλ; Δν] to the iterate in place."""
         n, m = self.sys.n, self.sys.m
         x.q += dx[:n]
         x.lam += dx[n:n + m] / self.beta_h2
         self.nu += dx[n + m:]
 
     def finish(self, s_old, x):
-        """Nothing to do: ã, q̈, q̇ were set from the converged (q, ν) by the last residual evaluation.
-
-        Parameters
-        ----------
-        s_old : State
-            Converged state at the previous time.
-        x : State
-            The converged iterate.
-        """
+        """Nothing to do: ã, q̈, q̇ were set from the converged (q, ν) by the last residual evaluation."""
         pass  # ã, q̈, q̇ were set from the converged (q, ν) by the last residual evaluation
 
 

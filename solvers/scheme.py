@@ -13,22 +13,7 @@ from femdyn.errors import SolverError
 
 @dataclass
 class Parameters:
-    """Generalized-α coefficients (Arnold & Brüls 2007, eqs. 9–11).
-
-    Parameters
-    ----------
-    alpha_m, alpha_f : float
-        Weights of the old pseudo-acceleration and of the old acceleration in
-        (1 − α_m) ã_{n+1} + α_m ã_n = (1 − α_f) q̈_{n+1} + α_f q̈_n.
-    gamma, beta : float
-        Newmark coefficients of the velocity and position updates.
-
-    Examples
-    --------
-    >>> p = Parameters.from_rho(1.0)
-    >>> p.alpha_m, p.alpha_f, p.gamma, p.beta          # the trapezoidal rule
-    (0.5, 0.5, 0.5, 0.25)
-    """
+    """Generalized-α coefficients (Arnold & Brüls 2007, eqs. 9–11)."""
     alpha_m: float
     alpha_f: float
     gamma: float
@@ -39,20 +24,6 @@ class Parameters:
         """Coefficients from the spectral radius at infinity ρ∞ (Chung & Hulbert 1993).
 
         α_m = (2ρ∞ − 1)/(ρ∞ + 1), α_f = ρ∞/(ρ∞ + 1), γ = ½ + α_f − α_m, β = ¼(γ + ½)².
-
-        Parameters
-        ----------
-        rho_inf : float
-            ρ∞ ∈ [0, 1]: 1 non-dissipative, smaller values damp high frequencies.
-
-        Returns
-        -------
-        Parameters
-
-        Raises
-        ------
-        SolverError
-            If ρ∞ lies outside [0, 1].
         """
         if not 0.0 <= rho_inf <= 1.0:
             raise SolverError(f"generalized-α: ρ∞ must lie in [0, 1], got {rho_inf}")
@@ -62,27 +33,7 @@ class Parameters:
 
 
 def amplification(sh, rho_inf):
-    """Spectral radius of the generalized-α map for ẍ = s² x at one step.
-
-    Parameters
-    ----------
-    sh : complex
-        s h, the exponent times the step (dimensionless); real and positive for a real
-        unstable zero, imaginary for an undamped oscillation.
-    rho_inf : float
-        Spectral radius at infinity ρ∞ of the scheme.
-
-    Returns
-    -------
-    complex
-        The eigenvalue of the one-step map with the largest modulus (its sign shows a
-        sign-alternating growth).
-
-    Example
-    -------
-    >>> round(amplification(3.0, 0.0).real, 3), round(abs(amplification(6.0, 0.0)), 3)
-    (-1.259, 0.5)
-    """
+    """Spectral radius of the generalized-α map for ẍ = s² x at one step."""
     p = Parameters.from_rho(rho_inf)
     z2 = complex(sh) ** 2                      # h² q̈ = (sh)² q
     # unknowns (q, h q̇, h² q̈, h² ã) of the new step from those of the old one

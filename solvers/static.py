@@ -113,20 +113,6 @@ def least_squares_multipliers(system, q, t):
 
     They give the geometric stiffness H(λ) of the constraint forces from the first Newton
     iteration on (a pendulum has no other stiffness).
-
-    Parameters
-    ----------
-    system : System
-        The assembled model.
-    q : (n,) ndarray
-        Coordinates.
-    t : float
-        Time [s].
-
-    Returns
-    -------
-    (m,) ndarray
-        λ (empty without constraints).
     """
     if system.m == 0:
         return np.zeros(0)

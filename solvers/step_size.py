@@ -42,29 +42,6 @@ DENSE_LIMIT = 60            # free coordinates (n − m) up to which the dense m
 def highest_frequency(system, q, lam, t=0.0, tol=1e-2, kkt=None):
     """ω_max (rad/s) of the model linearized at (q, λ, t); 0 when no mode oscillates, NaN
     when Lanczos found no estimate (then the step check is skipped).
-
-    Parameters
-    ----------
-    system : System
-    q : ndarray (n,)
-        Configuration (m).
-    lam : ndarray (m,)
-        Multipliers (their constraint forces give the geometric stiffness H(λ)).
-    t : float
-        Time (s).
-    tol : float
-        Relative accuracy of ω²_max for the Lanczos method.
-    kkt : KKTMatrix, optional
-        Holding the factorized [[M, Φ_qᵀ], [Φ_q, 0]] at (q, t) — as
-        :func:`~femdyn.solvers.initial.consistent_state` leaves it — to save a factorization.
-
-    Returns
-    -------
-    float
-
-    Example
-    -------
-    >>> omega = highest_frequency(system, q, lam)        # doctest: +SKIP
     """
     K = tangent_stiffness(system, q, lam, t)
     K = 0.5 * (K + K.T)
@@ -98,22 +75,6 @@ def check_step_size(system, q, lam, h, rho_inf, t=0.0, enabled=True, kkt=None):
     prescribed motions are not free vibrations). A servo model is checked instead for the
     damping its realization needs (:func:`~femdyn.solvers.servo.check_servo_settings`,
     :class:`~femdyn.errors.ServoWarning`).
-
-    Parameters
-    ----------
-    system : System
-    q, lam : ndarray
-        The consistent initial state (m, and the multipliers).
-    h : float
-        Time step (s).
-    rho_inf : float
-        The integrator's spectral radius at infinity.
-    t : float
-        Initial time (s).
-    enabled : bool
-        False skips the check (``Options(step_check=False)``).
-    kkt : KKTMatrix, optional
-        The initial state's factorized mass saddle matrix (see :func:`highest_frequency`).
     """
     if system.servo:
         check_servo_settings(system, q, rho_inf, t, enabled)
