@@ -58,21 +58,6 @@ def joint_triad(axis):
     """Right-handed orthonormal triad (n1, n2, u) of a joint axis.
 
     u along ``axis``, n1 from the coordinate axis least aligned with u, n2 = u × n1.
-
-    Parameters
-    ----------
-    axis : (3,) array_like
-        Joint axis, nonzero (any length).
-
-    Returns
-    -------
-    (3, 3) ndarray
-        Columns n1, n2, u.
-
-    Examples
-    --------
-    >>> joint_triad([0, 0, 2.0]).tolist()
-    [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
     """
     u = np.asarray(axis, float) / np.linalg.norm(axis)
     e = np.eye(3)[np.argmin(np.abs(u))]
@@ -82,17 +67,7 @@ def joint_triad(axis):
 
 
 def cross(a, b):
-    """Cross product a × b over the last axis of 3-vectors or stacks of them.
-
-    Parameters
-    ----------
-    a, b : (..., 3) ndarray
-        Vectors (broadcast against each other).
-
-    Returns
-    -------
-    (..., 3) ndarray
-    """
+    """Cross product a × b over the last axis of 3-vectors or stacks of them."""
     a1, a2, a3 = a[..., 0], a[..., 1], a[..., 2]
     b1, b2, b3 = b[..., 0], b[..., 1], b[..., 2]
     return np.stack([a2 * b3 - a3 * b2, a3 * b1 - a1 * b3, a1 * b2 - a2 * b1], axis=-1)
@@ -223,30 +198,7 @@ def _closure_residual(data, c):
 
 
 def residual(model, data, q, closures):
-    """Closure residual Φ(q) stacked over the closures.
-
-    Parameters
-    ----------
-    model : TreeModel
-        The spanning tree.
-    data : Data
-        Its workspace.
-    q : (nq,) array_like
-        Joint coordinates.
-    closures : sequence of LoopClosure
-        The cut joints.
-
-    Returns
-    -------
-    ndarray
-        Point rows [m] (x_A − x_B along the row directions), orientation rows
-        (dimensionless, ≈ relative rotation in rad).
-
-    Raises
-    ------
-    ModelError
-        For closures that do not belong to the model.
-    """
+    """Closure residual Φ(q) stacked over the closures."""
     closures = _checked(model, closures)
     kinematics(model, data, q)
     return np.concatenate([_closure_residual(data, c) for c in closures] + [np.zeros(0)])
@@ -279,24 +231,7 @@ def _closure_jacobian(model, data, c):
 
 
 def jacobian(model, data, q, closures):
-    """Closure Jacobian J in velocity coordinates, Φ̇ = J v.
-
-    Parameters
-    ----------
-    model : TreeModel
-        The spanning tree.
-    data : Data
-        Its workspace.
-    q : (nq,) array_like
-        Joint coordinates.
-    closures : sequence of LoopClosure
-        The cut joints.
-
-    Returns
-    -------
-    (rows, nv) ndarray
-        J (free joints: columns of the body twist).
-    """
+    """Closure Jacobian J in velocity coordinates, Φ̇ = J v."""
     closures = _checked(model, closures)
     kinematics(model, data, q)
     return np.vstack([_closure_jacobian(model, data, c) for c in closures] + [np.zeros((0, model.nv))])
@@ -337,26 +272,7 @@ def _closure_bias(data, c):
 
 
 def bias(model, data, q, v, closures):
-    """J̇ q̇: the closure rows' second derivative at q̈ = 0.
-
-    Parameters
-    ----------
-    model : TreeModel
-        The spanning tree.
-    data : Data
-        Its workspace.
-    q : (nq,) array_like
-        Joint coordinates.
-    v : (nv,) array_like
-        Joint velocities.
-    closures : sequence of LoopClosure
-        The cut joints.
-
-    Returns
-    -------
-    ndarray
-        m/s² for point rows, 1/s² for orientation rows.
-    """
+    """J̇ q̇: the closure rows' second derivative at q̈ = 0."""
     closures = _checked(model, closures)
     inverse_dynamics(model, data, q, v, np.zeros(model.nv), gravity=np.zeros(3))
     return np.concatenate([_closure_bias(data, c) for c in closures] + [np.zeros(0)])

@@ -20,26 +20,7 @@ from .data import check_workspace
 
 
 def as_vector(x, size, what):
-    """A value as a contiguous float array of a given length.
-
-    Parameters
-    ----------
-    x : array_like
-        The value.
-    size : int
-        Required length.
-    what : str
-        Name for the error message (e.g. ``"q"``).
-
-    Returns
-    -------
-    (size,) ndarray
-
-    Raises
-    ------
-    ModelError
-        For None, scalars, non-numeric values and other shapes.
-    """
+    """A value as a contiguous float array of a given length."""
     try:
         a = np.asarray(x, dtype=float)
     except (TypeError, ValueError):

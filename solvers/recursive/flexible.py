@@ -94,18 +94,7 @@ class ModalBody:
 
 
 def body_component(body):
-    """The component of a flexible ModalBody, referenced to its inner interface and truncated.
-
-    Parameters
-    ----------
-    body : ModalBody
-        A body with a component.
-
-    Returns
-    -------
-    Component
-        Modes clamped at ``body.inner`` (:func:`~femdyn.formats.component.reference_to_interface`),
-        the lowest ``body.modes`` kept."""
+    """The component of a flexible ModalBody, referenced to its inner interface and truncated."""
     c = body.component
     k = interface_index(c, body.inner)
     clamped = (np.abs(c.interface_origins[k]).max() == 0.0

@@ -17,22 +17,7 @@ from .model import FREE
 
 
 def base_index(model):
-    """Index of the single free-floating root body.
-
-    Parameters
-    ----------
-    model : TreeModel
-        The tree.
-
-    Returns
-    -------
-    int
-
-    Raises
-    ------
-    ModelError
-        Unless the tree has exactly one root and its joint is 'free'.
-    """
+    """Index of the single free-floating root body."""
     roots = np.flatnonzero(model.parent < 0)
     if len(roots) != 1 or model.joint_type[roots[0]] != FREE:
         raise ModelError("floating-base dynamics needs exactly one root body with a 'free' joint; "
@@ -44,20 +29,6 @@ def arm_wrench_on_base(model, data, base):
     """Spatial force the children exert on the base, from the last dynamics sweep.
 
     Reads the joint forces ``data.force`` left by the last inverse or hybrid dynamics call.
-
-    Parameters
-    ----------
-    model : TreeModel
-        The tree.
-    data : Data
-        Its workspace after a dynamics sweep.
-    base : int
-        Index of the base body.
-
-    Returns
-    -------
-    (6,) ndarray
-        [n; f] (N·m, N) in base coordinates, about the base origin.
     """
     w = np.zeros(6)
     for c in np.flatnonzero(model.parent == base):

@@ -37,18 +37,7 @@ N_PARAMETERS = len(PARAMETERS)
 
 
 def skew_stack(w):
-    """Cross-product matrices of a stack of vectors.
-
-    Parameters
-    ----------
-    w : (..., 3) ndarray
-        Vectors.
-
-    Returns
-    -------
-    (..., 3, 3) ndarray
-        [w]× with [w]× x = w × x.
-    """
+    """Cross-product matrices of a stack of vectors."""
     out = np.zeros(w.shape[:-1] + (3, 3))
     out[..., 0, 1], out[..., 0, 2], out[..., 1, 2] = -w[..., 2], w[..., 1], -w[..., 0]
     out[..., 1, 0], out[..., 2, 0], out[..., 2, 1] = w[..., 2], -w[..., 1], w[..., 0]
@@ -74,26 +63,7 @@ def inertia_map_into(v, out):
 
 
 def inertia_map(v):
-    """Matrix A(v) with I(π) v = A(v) π for a motion vector (Atkeson, An & Hollerbach 1986, eq. 9).
-
-    Parameters
-    ----------
-    v : (6,) array_like
-        Motion vector [ω; u] (rad/s, m/s), body coordinates.
-
-    Returns
-    -------
-    (6, 10) ndarray
-        Columns in the order of ``PARAMETERS`` (m, h_x, h_y, h_z, Ī_xx, Ī_xy, Ī_yy, Ī_xz,
-        Ī_yz, Ī_zz).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> A = inertia_map(np.array([0.0, 0.0, 1.0, 1.0, 0.0, 0.0]))
-    >>> A.shape, float(A[3, 0])          # the linear momentum m u along x
-    ((6, 10), 1.0)
-    """
+    """Matrix A(v) with I(π) v = A(v) π for a motion vector (Atkeson, An & Hollerbach 1986, eq. 9)."""
     out = np.empty((6, N_PARAMETERS))
     inertia_map_into(np.ascontiguousarray(v, dtype=float), out)
     return out
@@ -166,23 +136,6 @@ def parameters_from_inertia(inertia):
     """Inertial parameters π from spatial inertias about the body origins.
 
     The inverse of :func:`inertia_from_parameters`.
-
-    Parameters
-    ----------
-    inertia : (..., 6, 6) array_like
-        Spatial inertias (RBDA ch. 2).
-
-    Returns
-    -------
-    (..., 10) ndarray
-        π = [m, h_x, h_y, h_z, Ī_xx, Ī_xy, Ī_yy, Ī_xz, Ī_yz, Ī_zz] (kg, kg·m, kg·m²).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from femdyn.solvers.recursive.spatial import spatial_inertia
-    >>> parameters_from_inertia(spatial_inertia(2.0, [0.5, 0, 0], np.eye(3)))[:4].tolist()
-    [2.0, 1.0, 0.0, 0.0]
     """
     I = np.asarray(inertia, float)
     return np.stack([I[..., 3, 3], I[..., 2, 4], I[..., 0, 5], I[..., 1, 3], I[..., 0, 0], I[..., 0, 1],
@@ -190,19 +143,7 @@ def parameters_from_inertia(inertia):
 
 
 def inertia_from_parameters(pi):
-    """Spatial inertias about the body origins from inertial parameters (RBDA ch. 2).
-
-    Parameters
-    ----------
-    pi : (..., 10) array_like
-        π = [m, h_x, h_y, h_z, Ī_xx, Ī_xy, Ī_yy, Ī_xz, Ī_yz, Ī_zz] (kg, kg·m, kg·m²),
-        body axes, about the body origin.
-
-    Returns
-    -------
-    (..., 6, 6) ndarray
-        [[Ī, h×], [h×ᵀ, m 1]].
-    """
+    """Spatial inertias about the body origins from inertial parameters (RBDA ch. 2)."""
     pi = np.asarray(pi, float)
     m, h = pi[..., 0], pi[..., 1:4]
     xx, xy, yy, xz, yz, zz = (pi[..., k] for k in range(4, 10))
@@ -216,24 +157,7 @@ def inertia_from_parameters(pi):
 
 
 def inertial_parameters(model):
-    """Inertial parameters π of a tree: the bodies' ten parameters in parent-first order.
-
-    Parameters
-    ----------
-    model : TreeModel
-        The tree.
-
-    Returns
-    -------
-    (10 n,) ndarray
-        Units in the module docstring.
-
-    Examples
-    --------
-    >>> from femdyn.robots.serial import puma560
-    >>> inertial_parameters(puma560()).shape
-    (60,)
-    """
+    """Inertial parameters π of a tree: the bodies' ten parameters in parent-first order."""
     return parameters_from_inertia(model.inertia).ravel()
 
 
@@ -249,44 +173,7 @@ def _about_point(about):
 
 
 def momentum_regressor(model, data, q, v, about="origin"):
-    """Y_h with the system spatial momentum [L; p] = Y_h π, world coordinates.
-
-    Parameters
-    ----------
-    model : TreeModel
-        The tree.
-    data : Data
-        Its workspace.
-    q : (nq,) array_like
-        Joint coordinates, in the solver's conventions.
-    v : (nv,) array_like
-        Joint velocities.
-    about : "origin" or (3,) array_like, optional
-        Reference point of the angular part: the world origin or a fixed point [m], world
-        coordinates (the momentum about the centre of mass is not linear in π).
-
-    Returns
-    -------
-    (6, 10 n) ndarray
-        Columns in the order of :func:`inertial_parameters`, so that
-        ``Y_h @ inertial_parameters(model)`` equals :func:`~femdyn.solvers.recursive.dynamics.momentum` to round-off
-        (N·m·s, N·s).
-
-    Raises
-    ------
-    ModelError
-        For malformed q, v or ``about``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from femdyn.robots.serial import space_arm
-    >>> from femdyn.solvers.recursive import Data, momentum
-    >>> model = space_arm(floating=True); data = Data(model)
-    >>> q, v = model.neutral_configuration(), np.ones(model.nv)
-    >>> np.allclose(momentum_regressor(model, data, q, v) @ inertial_parameters(model), momentum(model, data, q, v))
-    True
-    """
+    """Y_h with the system spatial momentum [L; p] = Y_h π, world coordinates."""
     kinematics(model, data, q, v)
     Y = np.empty((6, model.n * N_PARAMETERS))
     _momentum_rows(data.R_world, data.p_world, data.vel, _about_point(about), Y)
@@ -294,31 +181,7 @@ def momentum_regressor(model, data, q, v, about="origin"):
 
 
 def first_moment_regressor(model, data, q):
-    """Y_c with the system first moment Σ m_i r_i = M c = Y_c π (kg·m, world coordinates).
-
-    Parameters
-    ----------
-    model : TreeModel
-        The tree.
-    data : Data
-        Its workspace.
-    q : (nq,) array_like
-        Joint coordinates.
-
-    Returns
-    -------
-    (3, 10 n) ndarray
-        Columns in the order of :func:`inertial_parameters`.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from femdyn.robots.serial import puma560
-    >>> from femdyn.solvers.recursive import Data, center_of_mass
-    >>> model = puma560(); data = Data(model); q = np.zeros(6); pi = inertial_parameters(model)
-    >>> np.allclose(first_moment_regressor(model, data, q) @ pi / model.mass.sum(), center_of_mass(model, data, q))
-    True
-    """
+    """Y_c with the system first moment Σ m_i r_i = M c = Y_c π (kg·m, world coordinates)."""
     kinematics(model, data, q)
     n = model.n
     Y = np.zeros((3, n * N_PARAMETERS))
@@ -333,36 +196,6 @@ def torque_regressor(model, data, q, v, qdd, gravity=None):
 
     Gravity enters as the base acceleration −g (RBDA ch. 5), as in
     :func:`~femdyn.solvers.recursive.dynamics.inverse_dynamics`; external forces are not part of the regressor.
-
-    Parameters
-    ----------
-    model : TreeModel
-        The tree.
-    data : Data
-        Its workspace.
-    q : (nq,) array_like
-        Joint coordinates.
-    v : (nv,) array_like
-        Joint velocities.
-    qdd : (nv,) array_like
-        Joint accelerations.
-    gravity : (3,) array_like, optional
-        Override of the model's gravity [m/s²], world frame.
-
-    Returns
-    -------
-    (nv, 10 n) ndarray
-        ``Y_τ @ inertial_parameters(model)`` equals :func:`~femdyn.solvers.recursive.dynamics.inverse_dynamics`.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from femdyn.robots.serial import puma560
-    >>> from femdyn.solvers.recursive import Data, inverse_dynamics
-    >>> model = puma560(); data = Data(model); q, v, a = np.ones(6), np.ones(6), np.ones(6)
-    >>> Y = torque_regressor(model, data, q, v, a)
-    >>> np.allclose(Y @ inertial_parameters(model), inverse_dynamics(model, data, q, v, a))
-    True
     """
     inverse_dynamics(model, data, q, v, qdd, gravity=gravity)
     Y = np.empty((model.nv, model.n * N_PARAMETERS))

@@ -26,29 +26,7 @@ from femdyn.geometry import skew
 
 
 def spatial_inertia(mass, com, inertia_com):
-    """Spatial inertia about the body frame origin, I = [[I_c + m c× c×ᵀ, m c×], [m c×ᵀ, m 1]] (RBDA ch. 2).
-
-    Parameters
-    ----------
-    mass : float
-        Mass m [kg].
-    com : (3,) array_like
-        Centre of mass c [m], body coordinates.
-    inertia_com : (3, 3) array_like
-        Rotational inertia I_c about the centre of mass, body axes [kg·m²].
-
-    Returns
-    -------
-    (6, 6) ndarray
-        For motion vectors [ω; v] and force vectors [n; f].
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> I = spatial_inertia(2.0, [0.5, 0, 0], np.diag([0.1, 0.2, 0.2]))
-    >>> float(I[2, 2])                              # I_zz about the origin: 0.2 + 2·0.25
-    0.7
-    """
+    """Spatial inertia about the body frame origin, I = [[I_c + m c× c×ᵀ, m c×], [m c×ᵀ, m 1]] (RBDA ch. 2)."""
     c = skew(np.asarray(com, float))
     out = np.empty((6, 6))
     out[:3, :3] = np.asarray(inertia_com, float) + mass * c @ c.T
@@ -59,42 +37,14 @@ def spatial_inertia(mass, com, inertia_com):
 
 
 def rotation_about(axis, angle):
-    """Rotation matrix of an angle about a unit axis (Rodrigues).
-
-    Parameters
-    ----------
-    axis : (3,) array_like
-        Unit axis.
-    angle : float
-        Angle [rad], right-handed about ``axis``.
-
-    Returns
-    -------
-    (3, 3) ndarray
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> (rotation_about([0, 0, 1], np.pi / 2) @ [1, 0, 0]).round(12).tolist()
-    [0.0, 1.0, 0.0]
-    """
+    """Rotation matrix of an angle about a unit axis (Rodrigues)."""
     axis = np.asarray(axis, float)
     k = skew(axis)
     return np.eye(3) + np.sin(angle) * k + (1.0 - np.cos(angle)) * k @ k
 
 
 def rpy_matrix(rpy):
-    """Rotation matrix from roll-pitch-yaw angles: Rz(yaw) Ry(pitch) Rx(roll).
-
-    Parameters
-    ----------
-    rpy : (3,) array_like
-        Roll, pitch, yaw [rad] (URDF convention, fixed axes x, y, z in that order).
-
-    Returns
-    -------
-    (3, 3) ndarray
-    """
+    """Rotation matrix from roll-pitch-yaw angles: Rz(yaw) Ry(pitch) Rx(roll)."""
     r, p, y = rpy
     return rotation_about([0, 0, 1], y) @ rotation_about([0, 1, 0], p) @ rotation_about([1, 0, 0], r)
 
