@@ -8,31 +8,11 @@ span of the rows before it exceeds tol·‖row k‖ (and ``atol``), so earlier r
 import numpy as np
 import scipy.linalg as sla
 
-__all__ = ["independent_rows", "pivoted_qr"]
-
 
 def pivoted_qr(A, tol):
-    """Rank-revealing QR with column pivoting, A[:, order] = Q R: (Q, R, order, rank), rank = #{|R_kk| > tol·max|R_kk|}.
+    """Rank-revealing QR with column pivoting of the columns of A, A[:, order] = Q R (economic):
+    (Q, R, order, rank), rank = #{|R_kk| > tol·max|R_kk|} (0 for an empty or zero A).
 
-    Parameters
-    ----------
-    A : (m, n) array_like
-        Dense matrix; its *columns* are ranked.
-    tol : float
-        Relative threshold on the diagonal of R.
-
-    Returns
-    -------
-    Q : (m, k) ndarray
-    R : (k, n) ndarray
-        k = min(m, n) (economic form).
-    order : (n,) ndarray of int
-        Column permutation; ``order[:rank]`` are independent columns.
-    rank : int
-        0 for an empty or zero matrix.
-
-    Examples
-    --------
     >>> _, _, order, rank = pivoted_qr([[1.0, 2.0, 0.0], [3.0, 6.0, 0.0]], 1e-9)
     >>> rank, sorted(order[:rank].tolist())
     (1, [1])
@@ -45,33 +25,12 @@ def pivoted_qr(A, tol):
 
 
 def independent_rows(A, tol=1e-9, ordered=False, given=0, atol=0.0, limit=None):
-    """Indices of a largest set of linearly independent rows of A (see the module notes).
+    """Ascending indices of a largest set of linearly independent rows of A (see the module notes).
 
-    Parameters
-    ----------
-    A : (m, n) array_like
-        Dense rows.
-    tol : float, optional
-        Relative threshold: on the QR diagonal (pivoted), or on a row's distance to the
-        span of the rows before it over its norm (``ordered``).
-    ordered : bool, optional
-        Keep rows in their order (earlier rows have priority) instead of pivoting.
-    given : int, optional
-        With ``ordered``: the first ``given`` rows span the start (they are not selected
-        themselves; their row space by SVD, singular values > tol·max); the indices
-        returned are among the rows after them.
-    atol : float, optional
-        With ``ordered``: a row's distance must also exceed this absolute value.
-    limit : int, optional
-        With ``ordered``: stop once this many rows are kept.
+    ``tol`` is relative (to max|R_kk| pivoted; to the row's norm ``ordered``). With ``ordered``: the
+    first ``given`` rows span the start and are not returned, a kept row's distance must also
+    exceed ``atol``, and at most ``limit`` rows are kept.
 
-    Returns
-    -------
-    ndarray of int
-        Kept row indices, ascending.
-
-    Examples
-    --------
     >>> A = [[1.0, 0.0], [2.0, 0.0], [0.0, 1.0]]
     >>> independent_rows(A).tolist(), independent_rows(A, ordered=True).tolist()
     ([1, 2], [0, 2])
