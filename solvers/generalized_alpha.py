@@ -296,7 +296,7 @@ class StabilizedStep(NewtonStep):
     """
 
     def begin(self, s_old, t_new):
-        """Start a step: q̂ = q_n + h q̇_n + h²(½ − β) ã_n, ν = 0 and the predicted iterate."""
+        # q̂ = q_n + h q̇_n + h²(½ − β) ã_n, ν = 0, and the predicted iterate
         p, h = self.p, self.h
         self.s_old = s_old
         self.q_hat = s_old.q + h * s_old.v + h * h * (0.5 - p.beta) * s_old.at
@@ -311,7 +311,7 @@ class StabilizedStep(NewtonStep):
         x.v = s.v + h * ((1 - p.gamma) * s.at + p.gamma * x.at)
 
     def residuals(self, x):
-        """Residuals [βh² r; Φ; (hβ/γ)(Φ_q q̇ + Φ_t)] of the iterate."""
+        # [βh² r; Φ; (hβ/γ)(Φ_q q̇ + Φ_t)]
         sys, p, h = self.sys, self.p, self.h
         evaluated = sys.constraints.evaluate(x.q, x.t)
         Phi_q = sys.constraints.jac_pattern.assemble(evaluated[1])
@@ -322,19 +322,17 @@ class StabilizedStep(NewtonStep):
         return Residuals(r, phi, rhs, _relative(r, Q), max(_norm(phi), h * _norm(r3)), jac, Phi_q)
 
     def factorize(self, x, res):
-        """Assemble and factorize the (non-symmetric) stabilized iteration matrix."""
         S = self.kkt.stabilized(self.matrix_values(x, res.jac), res.Phi_q)
         self.kkt.factorize(S, x.q, x.t, symmetric=False)
 
     def update(self, x, dx):
-        """Apply a Newton correction [Δq; βh²Δλ; Δν] to the iterate in place."""
+        # dx = [Δq; βh²Δλ; Δν]
         n, m = self.sys.n, self.sys.m
         x.q += dx[:n]
         x.lam += dx[n:n + m] / self.beta_h2
         self.nu += dx[n + m:]
 
     def finish(self, s_old, x):
-        """Nothing to do: ã, q̈, q̇ were set from the converged (q, ν) by the last residual evaluation."""
         pass  # ã, q̈, q̇ were set from the converged (q, ν) by the last residual evaluation
 
 

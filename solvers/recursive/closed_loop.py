@@ -287,14 +287,10 @@ def constrained_forward_dynamics(model, data, q, v, tau, closures, alpha=0.0, be
 
     Parameters
     ----------
-    model : TreeModel
-        The spanning tree.
-    data : Data
-        Its workspace.
-    q : (nq,) array_like
-        Joint coordinates.
-    v : (nv,) array_like
-        Joint velocities.
+    model, data : TreeModel, Data
+        The spanning tree and its workspace.
+    q, v : (nq,), (nv,) array_like
+        Joint coordinates and velocities.
     tau : (nv,) array_like
         Joint forces [N·m or N].
     closures : sequence of LoopClosure
@@ -344,10 +340,8 @@ def independent_rows(model, data, q, closures, tol=1e-9):
 
     Parameters
     ----------
-    model : TreeModel
-        The spanning tree.
-    data : Data
-        Its workspace.
+    model, data : TreeModel, Data
+        The spanning tree and its workspace.
     q : (nq,) array_like
         An assembled, non-singular configuration.
     closures : sequence of LoopClosure
@@ -378,14 +372,10 @@ def project(model, data, q, v, closures, space, tol=1e-12, max_iter=20):
 
     Parameters
     ----------
-    model : TreeModel
-        The spanning tree.
-    data : Data
-        Its workspace.
-    q : (nq,) array_like
-        Joint coordinates.
-    v : (nv,) array_like
-        Joint velocities.
+    model, data : TreeModel, Data
+        The spanning tree and its workspace.
+    q, v : (nq,), (nv,) array_like
+        Joint coordinates and velocities.
     closures : sequence of LoopClosure
         The cut joints.
     space : TreeSpace or VectorSpace
@@ -425,10 +415,8 @@ def assemble(model, data, q, v, closures, space, tol=1e-9):
 
     Parameters
     ----------
-    model : TreeModel
-        The spanning tree.
-    data : Data
-        Its workspace.
+    model, data : TreeModel, Data
+        The spanning tree and its workspace.
     q : (nq,) array_like
         Joint coordinates (near an assembled configuration).
     v : (nv,) array_like

@@ -85,10 +85,8 @@ def kinematics(model, data, q, v=None):
 
     Parameters
     ----------
-    model : TreeModel
-        The tree.
-    data : Data
-        Its workspace.
+    model, data : TreeModel, Data
+        The tree and its workspace.
     q : (nq,) array_like
         Joint coordinates [rad or m; free joints: position m and unit quaternion (x, y, z, w)].
     v : (nv,) array_like, optional
@@ -131,10 +129,8 @@ def inverse_dynamics(model, data, q, v, qdd, f_ext=None, gravity=None):
         The tree.
     data : Data
         Its workspace (afterwards ``data.force`` holds each joint's transmitted spatial force).
-    q : (nq,) array_like
-        Joint coordinates.
-    v : (nv,) array_like
-        Joint velocities.
+    q, v : (nq,), (nv,) array_like
+        Joint coordinates and velocities.
     qdd : (nv,) array_like
         Joint accelerations [rad/s² or m/s²].
     f_ext : (n, 6) array_like, optional
@@ -183,14 +179,10 @@ def hybrid_dynamics(model, data, q, v, prescribed, tau, qdd, f_ext=None, gravity
 
     Parameters
     ----------
-    model : TreeModel
-        The tree.
-    data : Data
-        Its workspace.
-    q : (nq,) array_like
-        Joint coordinates.
-    v : (nv,) array_like
-        Joint velocities.
+    model, data : TreeModel, Data
+        The tree and its workspace.
+    q, v : (nq,), (nv,) array_like
+        Joint coordinates and velocities.
     prescribed : sequence of bool, or str, or list of str
         The motion-given joints: one flag per joint (body order of the model), or body names.
     tau : (nv,) array_like
@@ -237,14 +229,10 @@ def forward_dynamics(model, data, q, v, tau, f_ext=None, gravity=None):
 
     Parameters
     ----------
-    model : TreeModel
-        The tree.
-    data : Data
-        Its workspace.
-    q : (nq,) array_like
-        Joint coordinates.
-    v : (nv,) array_like
-        Joint velocities.
+    model, data : TreeModel, Data
+        The tree and its workspace.
+    q, v : (nq,), (nv,) array_like
+        Joint coordinates and velocities.
     tau : (nv,) array_like
         Joint forces [N·m or N].
     f_ext : (n, 6) array_like, optional
@@ -294,10 +282,8 @@ def mass_matrix(model, data, q):
 
     Parameters
     ----------
-    model : TreeModel
-        The tree.
-    data : Data
-        Its workspace.
+    model, data : TreeModel, Data
+        The tree and its workspace.
     q : (nq,) array_like
         Joint coordinates.
 
@@ -326,10 +312,8 @@ def center_of_mass(model, data, q):
 
     Parameters
     ----------
-    model : TreeModel
-        The tree.
-    data : Data
-        Its workspace.
+    model, data : TreeModel, Data
+        The tree and its workspace.
     q : (nq,) array_like
         Joint coordinates.
 
@@ -356,14 +340,10 @@ def momentum(model, data, q, v, about="origin"):
 
     Parameters
     ----------
-    model : TreeModel
-        The tree.
-    data : Data
-        Its workspace.
-    q : (nq,) array_like
-        Joint coordinates.
-    v : (nv,) array_like
-        Joint velocities.
+    model, data : TreeModel, Data
+        The tree and its workspace.
+    q, v : (nq,), (nv,) array_like
+        Joint coordinates and velocities.
     about : {"origin", "com"} or (3,) array_like, optional
         Reference point of the angular momentum: the world origin, the system centre of
         mass, or a point [m] in world coordinates.

@@ -44,10 +44,8 @@ def floating_base_inverse_dynamics(model, data, q, v, qdd_joints, base_wrench=No
 
     Parameters
     ----------
-    model : TreeModel
-        The tree, with one free-floating root.
-    data : Data
-        Its workspace.
+    model, data : TreeModel, Data
+        The tree, with one free-floating root and its workspace.
     q : (nq,) array_like
         Full coordinates, base first (position m, quaternion (x, y, z, w)).
     v : (nv,) array_like
