@@ -80,11 +80,11 @@ class RigidBodyCorrection:
 
     def _groups(self, system):
         if self._space is None or self._space[0] is not system:
-            self._space = (system, flexible_groups(system))
+            self._space = (system, _flexible_groups(system))
         return self._space[1]
 
 
-def flexible_groups(system):
+def _flexible_groups(system):
     """The nodes of element sets that share nodes, merged into groups moved as one rigid shape."""
     groups = []
     for element_set in system.elements:
@@ -104,7 +104,7 @@ def correct_positions(system, q, t, tol=1e-12, max_iterations=20, groups=None):
     diagonal, linearized in the free coordinates and six rigid-motion parameters per group,
     with the exact finite rotation applied to each group (Liu et al. 2018).
     """
-    groups = flexible_groups(system) if groups is None else groups
+    groups = _flexible_groups(system) if groups is None else groups
     free, blocks = _partition(system, groups)
     start, q = q, q.copy()
     W = system.mass(q) + sp.diags(projection_diagonal(system, q))

@@ -25,13 +25,13 @@ def singular_saddle(system, S, q, t, dense_limit=4000, count=6):
     if redundant:
         return ("the constraint Jacobian is rank deficient; these rows are linearly dependent (remove redundant "
                 f"joints or use joints with fewer equations): {redundant}")
-    free = free_massless_coordinates(system, S, count)
+    free = _free_massless_coordinates(system, S, count)
     return ("Φ_q has full rank, but a motion allowed by the constraints has no inertia or stiffness; it moves the "
             f"coordinates {free}: connect these nodes to a body or a joint, give them mass, or fix them (an unused "
             "node, or the spin of a rigid beam carrying an axis vector that no joint fixes, does this)")
 
 
-def free_massless_coordinates(system, S, count=6):
+def _free_massless_coordinates(system, S, count=6):
     """Labels of the coordinates that take part in a null vector of the saddle matrix.
 
     Dense SVD: for diagnosis after a failure only.

@@ -16,7 +16,7 @@ a constrained coordinate's (q̇, ã, q̈) has the defective triple eigenvalue �
 lets oscillations of q̈ and λ grow with the step count (as Cardona & Géradin 1989 showed for
 undamped Newmark); the index-3 form therefore accepts ρ∞ ≤ 0.95 (default 0.9, which costs
 almost no accuracy at low frequencies), and ``formulation="stabilized"`` (see
-:class:`StabilizedStep`) is the choice for ρ∞ up to 1 (tests/test_core_dynamics.py
+:class:`_StabilizedStep`) is the choice for ρ∞ up to 1 (tests/test_core_dynamics.py
 measures all of this).
 
 Newton on the KKT system with the constraint rows scaled by 1/(βh²) (see
@@ -63,7 +63,7 @@ class Options:
         Largest position change [m] allowed to make the initial configuration consistent.
     formulation : {"index3", "stabilized"}
         Index-3 form, or the stabilized index-2 form enforcing Φ = 0 and Φ_q q̇ + Φ_t = 0
-        (:class:`StabilizedStep`).
+        (:class:`_StabilizedStep`).
     predictor : {"acceleration", "zero"}
         Start each step's Newton iteration from the previous q̈ or from q̈ = 0.
     max_backtracks : int
@@ -106,7 +106,7 @@ CONVERGED, STALLED_CONSTRAINTS, STALLED_DYNAMICS, DIVERGED = ("converged", "stal
 
 
 @dataclass
-class NewtonOutcome:
+class _NewtonOutcome:
     """How one step's Newton iteration ended."""
 
     status: str
@@ -266,10 +266,10 @@ class NewtonStep:
             return self._outcome(status, x, res, history, corrections, factorizations,
                                  f"no convergence in {o.max_iterations} iterations ({status})")
         self.finish(s_old, x)
-        return NewtonOutcome(status, x, history, self.kkt.factorizations - factorizations, corrections)
+        return _NewtonOutcome(status, x, history, self.kkt.factorizations - factorizations, corrections)
 
     def _outcome(self, status, x, res, history, corrections, factorizations, reason):
-        return NewtonOutcome(status, x, history, self.kkt.factorizations - factorizations, corrections,
+        return _NewtonOutcome(status, x, history, self.kkt.factorizations - factorizations, corrections,
                              self._diagnosis(x, res, reason))
 
     def _diagnosis(self, x, res, reason):
@@ -284,7 +284,7 @@ class NewtonStep:
                 "or check the loads and the initial configuration.")
 
 
-class StabilizedStep(NewtonStep):
+class _StabilizedStep(NewtonStep):
     """Stabilized index-2 (Gear–Gupta–Leimkuhler) generalized-α step.
 
     The position update gets a correction Φ_qᵀν,
@@ -336,7 +336,7 @@ class StabilizedStep(NewtonStep):
         pass  # ã, q̈, q̇ were set from the converged (q, ν) by the last residual evaluation
 
 
-STEPPERS = {"index3": NewtonStep, "stabilized": StabilizedStep}
+STEPPERS = {"index3": NewtonStep, "stabilized": _StabilizedStep}
 
 
 def integrate(system, t_end, h, options=None, output=None, progress=False, q0=None, v0=None, t0=0.0,

@@ -54,7 +54,7 @@ ORIENTATION_ROWS = {"spherical": (), "revolute": ((0, 2), (1, 2)),      # (axis 
                     "prismatic": ((0, 1), (1, 2), (2, 0)), "fixed": ((0, 1), (1, 2), (2, 0))}
 
 
-def joint_triad(axis):
+def _joint_triad(axis):
     """Right-handed orthonormal triad (n1, n2, u) of a joint axis.
 
     u along ``axis``, n1 from the coordinate axis least aligned with u, n2 = u × n1.
@@ -148,7 +148,7 @@ class LoopClosure:
         rows = tuple(sorted({int(k) for k in rows}))
         self._set(a=int(self.a), b=int(self.b), axis=tuple(axis), rows=rows,
                   frame_a=_frame(self.frame_a, f"{name}: frame_a"), frame_b=_frame(self.frame_b, f"{name}: frame_b"))
-        triad = joint_triad(axis)
+        triad = _joint_triad(axis)
         on_a = np.asarray(self.frame_a[0]) @ triad                  # the triad in body-a coordinates (columns)
         on_b = np.asarray(self.frame_b[0]) @ triad
         on_a_normals = self.kind == "prismatic"

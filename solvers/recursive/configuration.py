@@ -16,13 +16,13 @@ import numpy as np
 from femdyn.geometry import skew
 
 
-def quaternion_multiply(a, b):
+def _quaternion_multiply(a, b):
     """Hamilton product a ⊗ b of quaternions stored (x, y, z, w)."""
     u, s, v, t = a[:3], a[3], b[:3], b[3]
     return np.r_[s * v + t * u + np.cross(u, v), s * t - u @ v]
 
 
-def quaternion_to_matrix(quat):
+def _quaternion_to_matrix(quat):
     """Rotation matrix of a quaternion (x, y, z, w), normalized first."""
     x, y, z, w = np.asarray(quat, float) / np.linalg.norm(quat)
     return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
@@ -30,7 +30,7 @@ def quaternion_to_matrix(quat):
                      [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
 
 
-def se3_exp(twist):
+def _se3_exp(twist):
     """SE(3) exponential exp([ω; v]) of a body twist increment.
 
     Translation V v with V = 1 + (1 − cos θ)/θ² ω× + (θ − sin θ)/θ³ ω×² (Murray, Li & Sastry
@@ -132,8 +132,8 @@ class TreeSpace:
         for i in m.free_joints:
             k, j = m.q_index[i], m.v_index[i]
             quat = q[k + 3:k + 7]
-            qd[k:k + 3] = quaternion_to_matrix(quat) @ v[j + 3:j + 6]
-            qd[k + 3:k + 7] = 0.5 * quaternion_multiply(quat, np.r_[v[j:j + 3], 0.0])
+            qd[k:k + 3] = _quaternion_to_matrix(quat) @ v[j + 3:j + 6]
+            qd[k + 3:k + 7] = 0.5 * _quaternion_multiply(quat, np.r_[v[j:j + 3], 0.0])
         return qd
 
     def integrate(self, q, delta):
@@ -157,9 +157,9 @@ class TreeSpace:
         for i in m.free_joints:
             k, j = m.q_index[i], m.v_index[i]
             quat = q[k + 3:k + 7] / np.linalg.norm(q[k + 3:k + 7])
-            dquat, dp = se3_exp(delta[j:j + 6])
-            out[k:k + 3] += quaternion_to_matrix(quat) @ dp
-            out[k + 3:k + 7] = quaternion_multiply(quat, dquat)
+            dquat, dp = _se3_exp(delta[j:j + 6])
+            out[k:k + 3] += _quaternion_to_matrix(quat) @ dp
+            out[k + 3:k + 7] = _quaternion_multiply(quat, dquat)
         return self.normalize(out)
 
     def normalize(self, q):

@@ -93,7 +93,7 @@ class ModalBody:
                    placement_p=body.placement_p, mass=body.mass, com=body.com, inertia=body.inertia)
 
 
-def body_component(body):
+def _body_component(body):
     """The component of a flexible ModalBody, referenced to its inner interface and truncated."""
     c = body.component
     k = interface_index(c, body.inner)
@@ -133,7 +133,7 @@ class FlexibleTreeModel:
 
     def __init__(self, bodies, gravity=(0.0, 0.0, -9.81)):
         order_tree(self, [ModalBody.rigid(b) if isinstance(b, Body) else b for b in bodies], gravity)
-        self.components = tuple(body_component(b) if b.component is not None else None for b in self.bodies)
+        self.components = tuple(_body_component(b) if b.component is not None else None for b in self.bodies)
         self._build()
         freeze(self)
 

@@ -25,7 +25,7 @@ def base_index(model):
     return int(roots[0])
 
 
-def arm_wrench_on_base(model, data, base):
+def _arm_wrench_on_base(model, data, base):
     """Spatial force the children exert on the base, from the last dynamics sweep.
 
     Reads the joint forces ``data.force`` left by the last inverse or hybrid dynamics call.
@@ -86,4 +86,4 @@ def floating_base_inverse_dynamics(model, data, q, v, qdd_joints, base_wrench=No
     prescribed = np.ones(model.n, bool)
     prescribed[base] = False
     qdd, tau = hybrid_dynamics(model, data, q, v, prescribed, tau, qdd, f_ext, gravity)
-    return tau[joints], qdd[j:j + 6], arm_wrench_on_base(model, data, base)
+    return tau[joints], qdd[j:j + 6], _arm_wrench_on_base(model, data, base)

@@ -112,7 +112,7 @@ def inertia_matrix(inertia, name):
     raise ModelError(f"body '{name}': inertia must be 3×3 or (Ixx, Iyy, Izz, Ixy, Ixz, Iyz), got shape {a.shape}")
 
 
-def check_mass_properties(name, mass, com, Ic, strict=True):
+def _check_mass_properties(name, mass, com, Ic, strict=True):
     """Raise unless (mass, com, Ic) describe a physical rigid body.
 
     Physical means: mass > 0, finite centre of mass, Ic symmetric with positive principal
@@ -155,7 +155,7 @@ def proper_rotation(value, what, hint=""):
     return R
 
 
-def parent_first_order(names, parents):
+def _parent_first_order(names, parents):
     """Indices ordering bodies so every parent precedes its children (RBDA ch. 4, regular numbering)."""
     index = {}
     for i, n in enumerate(names):
@@ -188,7 +188,7 @@ def order_tree(model, bodies, gravity):
     bodies = list(bodies)
     if not bodies:
         raise ModelError("a tree model needs at least one body")
-    order = parent_first_order([b.name for b in bodies], [b.parent for b in bodies])
+    order = _parent_first_order([b.name for b in bodies], [b.parent for b in bodies])
     model.bodies = tuple(bodies[k] for k in order)
     model.names = tuple(b.name for b in model.bodies)
     model._index = {n: i for i, n in enumerate(model.names)}
@@ -204,11 +204,11 @@ def freeze(model):
 
 
 def rigid_mass_properties(b, strict=True):
-    """(mass kg, com (3,) m, Ic (3, 3) kg·m²) of a rigid body's data, checked by :func:`check_mass_properties`."""
+    """(mass kg, com (3,) m, Ic (3, 3) kg·m²) of a rigid body's data, checked by :func:`_check_mass_properties`."""
     Ic = inertia_matrix(b.inertia, b.name)
     mass = float(numeric(b.mass, f"body '{b.name}': mass (kg)", ()))
     com = numeric(b.com, f"body '{b.name}': com (m)", (3,))
-    check_mass_properties(b.name, mass, com, Ic, strict)
+    _check_mass_properties(b.name, mass, com, Ic, strict)
     return mass, com, Ic
 
 
@@ -343,7 +343,7 @@ class TreeModel:
         gravity : (3,) array_like, optional
             Gravitational acceleration [m/s²], world frame.
         strict : bool, optional
-            See :func:`check_mass_properties`: False accepts published tables with
+            See :func:`_check_mass_properties`: False accepts published tables with
             massless links or non-physical inertias, with a warning.
 
         Returns

@@ -36,7 +36,7 @@ PARAMETERS = ("m", "hx", "hy", "hz", "Ixx", "Ixy", "Iyy", "Ixz", "Iyz", "Izz")
 N_PARAMETERS = len(PARAMETERS)
 
 
-def skew_stack(w):
+def _skew_stack(w):
     """Cross-product matrices of a stack of vectors."""
     out = np.zeros(w.shape[:-1] + (3, 3))
     out[..., 0, 1], out[..., 0, 2], out[..., 1, 2] = -w[..., 2], w[..., 1], -w[..., 0]
@@ -45,7 +45,7 @@ def skew_stack(w):
 
 
 @njit(cache=True, inline="always")
-def inertia_map_into(v, out):
+def _inertia_map_into(v, out):
     """``out`` (6, 10) = A(v) with ``I(π) v = A(v) π`` for a motion vector v = [ω; u] (6,).
 
     Rows: [Ī ω + h × u ; m u + ω × h] (RBDA eq. 2.63 written in π; Atkeson et al. 1986 eq. 9).
@@ -65,7 +65,7 @@ def inertia_map_into(v, out):
 def inertia_map(v):
     """Matrix A(v) with I(π) v = A(v) π for a motion vector (Atkeson, An & Hollerbach 1986, eq. 9)."""
     out = np.empty((6, N_PARAMETERS))
-    inertia_map_into(np.ascontiguousarray(v, dtype=float), out)
+    _inertia_map_into(np.ascontiguousarray(v, dtype=float), out)
     return out
 
 
@@ -74,7 +74,7 @@ def _momentum_rows(R_world, p_world, vel, point, Y):
     """Y (6, 10 n) = Σ_i X*_i A(v_i) in world coordinates about ``point``."""
     A, ang, lin = np.empty((6, 10)), np.empty(3), np.empty(3)
     for i in range(vel.shape[0]):
-        inertia_map_into(vel[i], A)
+        _inertia_map_into(vel[i], A)
         r0, r1, r2 = p_world[i, 0] - point[0], p_world[i, 1] - point[1], p_world[i, 2] - point[2]
         for c in range(10):
             for a in range(3):
@@ -99,14 +99,14 @@ def _torque_rows(parent, S, v_index, joint_nv, Xup, vel, acc, Y):
         for b in range(Y.shape[1]):
             Y[a, b] = 0.0
     for i in range(parent.shape[0]):
-        inertia_map_into(vel[i], A)
+        _inertia_map_into(vel[i], A)
         for c in range(10):
             for a in range(6):
                 col[a] = A[a, c]
             cross_force(vel[i], col, out)
             for a in range(6):
                 F[a, c] = out[a]
-        inertia_map_into(acc[i], A)
+        _inertia_map_into(acc[i], A)
         for a in range(6):
             for c in range(10):
                 F[a, c] += A[a, c]
@@ -150,8 +150,8 @@ def inertia_from_parameters(pi):
     out = np.zeros(pi.shape[:-1] + (6, 6))
     out[..., :3, :3] = np.stack([np.stack([xx, xy, xz], -1), np.stack([xy, yy, yz], -1),
                                  np.stack([xz, yz, zz], -1)], -2)
-    out[..., :3, 3:] = skew_stack(h)
-    out[..., 3:, :3] = -skew_stack(h)
+    out[..., :3, 3:] = _skew_stack(h)
+    out[..., 3:, :3] = -_skew_stack(h)
     out[..., 3:, 3:] = m[..., None, None] * np.eye(3)
     return out
 
