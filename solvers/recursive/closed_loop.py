@@ -337,22 +337,6 @@ def independent_rows(model, data, q, closures, tol=1e-9):
     default tol = 1e-9 lies far above the round-off of rows that vanish identically (~1e-16)
     and far below the independent rows of a non-singular configuration; choose q assembled
     (Φ = 0) and away from singular configurations, where the rank drops.
-
-    Parameters
-    ----------
-    model, data : TreeModel, Data
-        The spanning tree and its workspace.
-    q : (nq,) array_like
-        An assembled, non-singular configuration.
-    closures : sequence of LoopClosure
-        The cut joints.
-    tol : float, optional
-        Relative threshold on the QR diagonal.
-
-    Returns
-    -------
-    tuple of LoopClosure
-        Copies with their ``rows`` reduced.
     """
     closures = _checked(model, closures)
     J = jacobian(model, data, q, closures)
