@@ -40,7 +40,14 @@ from .initial import projection_diagonal
 
 
 class RigidBodyCorrection:
-    """Corrector for ``Options(corrector=RigidBodyCorrection())`` (see the module docstring)."""
+    """Corrector for ``Options(corrector=RigidBodyCorrection())`` (see the module docstring).
+
+    Examples
+    --------
+    >>> from femdyn.solvers.generalized_alpha import Options
+    >>> Options(corrector=RigidBodyCorrection(after=2)).corrector
+    RigidBodyCorrection(after=2, stall=0.5, per_step=2)
+    """
 
     def __init__(self, after=3, stall=0.5, per_step=2, tol=1e-12, max_iterations=20):
         self.after, self.stall, self.per_step, self.tol = after, stall, per_step, tol

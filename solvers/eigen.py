@@ -186,6 +186,12 @@ def null_space_basis(system, q, t):
 def constraint_basis(G, n=None, keep=()):
     """A sparse basis T (n × (n − r)) of the null space of G (m × n), G T = 0, and the
     indices of the independent coordinates (x = T y, y = x[independent]).
+
+    Example
+    -------
+    >>> T, free = constraint_basis(sp.csr_matrix([[1.0, -1.0, 0.0]]))   # x0 = x1
+    >>> T.toarray().round(12).tolist(), free.tolist()
+    ([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]], [1, 2])
     """
     G = sp.csr_matrix(G)
     n = G.shape[1] if n is None else n

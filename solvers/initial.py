@@ -157,6 +157,26 @@ def servo_least_squares(system, S, rhs, q, t=0.0, tol=CONSISTENT):
     factorization is (Ruiz 2001), may not exceed ``tol`` of the right-hand side (or of
     the matrix times the solution); otherwise the prescribed motion asks at t for an
     acceleration that no input can give, and the rows in conflict are named.
+
+    Examples
+    --------
+    Two sliders joined by a spring, a force on the first, the second prescribed along a
+    quintic smoothstep (relative degree 4): the start at rest is found (zero accelerations,
+    zero input) where the acceleration matrix is singular.
+
+    >>> import numpy as np, femdyn
+    >>> m = femdyn.Model("chain", gravity=(0, 0, 0))
+    >>> a = m.rigid_beam("a", m.point("A1", (-1.0, 0, 0)), m.point("A2", (-0.9, 0, 0)), mass=1.0)
+    >>> b = m.rigid_beam("b", m.point("B1", (0.0, 0, 0)), m.point("B2", (0.1, 0, 0)), mass=1.0)
+    >>> _ = m.prismatic("guide a", "ground", a, (-1.0, 0, 0), (1, 0, 0))
+    >>> _ = m.prismatic("guide b", "ground", b, (0.0, 0, 0), (1, 0, 0))
+    >>> _ = m.spring("spring", a, (-0.9, 0, 0), b, (0.0, 0, 0), stiffness=100.0)
+    >>> _ = m.actuator("push", "guide a")
+    >>> _ = m.servo("out", b, (0, 0, 0), [femdyn.SmoothStep(0.0, 1.0, 0.0, 0.1)], [(1, 0, 0)])
+    >>> system = m.assemble()
+    >>> q, v, acc, lam = consistent_state(system)
+    >>> bool(np.allclose(acc, 0.0) and np.allclose(lam, 0.0))
+    True
     """
     n = system.n
     d = _equilibration(S)

@@ -107,6 +107,24 @@ class KKTMatrix:
         which a run does not change: it is computed at the first factorization on a pattern and
         again only when the LDLᵀ of Ŝ is rejected. CHOLMOD LDLᵀ is tried first for symmetric
         matrices, SuperLU otherwise (see the module docstring).
+
+        Examples
+        --------
+        >>> import numpy as np, femdyn
+        >>> from femdyn.solvers.blocks import TangentValues
+        >>> m = femdyn.Model("pendulum", gravity=(0, 0, -9.81))
+        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
+        >>> m.revolute("pivot", m.ground, rod, point=(0, 0, 0), axis=(0, 1, 0))
+        Revolute('pivot', ground → rod)
+        >>> system = m.assemble()
+        >>> q = system.q0
+        >>> _, jac = system.constraints.evaluate(q, 0.0)
+        >>> kkt = KKTMatrix(system)
+        >>> S = kkt.assemble(TangentValues(system.mass_values(q), jac))
+        >>> kkt.factorize(S, q, 0.0)
+        >>> b = np.cos(np.arange(S.shape[0]))
+        >>> bool(np.abs(S @ kkt.solve(b) - b).max() < 1e-10)
+        True
         """
         self.matrix = matrix
         self.factorizations += 1

@@ -13,7 +13,14 @@ from femdyn.errors import SolverError
 
 @dataclass
 class Parameters:
-    """Generalized-α coefficients (Arnold & Brüls 2007, eqs. 9–11)."""
+    """Generalized-α coefficients (Arnold & Brüls 2007, eqs. 9–11).
+
+    Examples
+    --------
+    >>> p = Parameters.from_rho(1.0)
+    >>> p.alpha_m, p.alpha_f, p.gamma, p.beta          # the trapezoidal rule
+    (0.5, 0.5, 0.5, 0.25)
+    """
     alpha_m: float
     alpha_f: float
     gamma: float
@@ -33,7 +40,13 @@ class Parameters:
 
 
 def amplification(sh, rho_inf):
-    """Spectral radius of the generalized-α map for ẍ = s² x at one step."""
+    """Spectral radius of the generalized-α map for ẍ = s² x at one step.
+
+    Example
+    -------
+    >>> round(amplification(3.0, 0.0).real, 3), round(abs(amplification(6.0, 0.0)), 3)
+    (-1.259, 0.5)
+    """
     p = Parameters.from_rho(rho_inf)
     z2 = complex(sh) ** 2                      # h² q̈ = (sh)² q
     # unknowns (q, h q̇, h² q̈, h² ã) of the new step from those of the old one

@@ -58,6 +58,11 @@ def _joint_triad(axis):
     """Right-handed orthonormal triad (n1, n2, u) of a joint axis.
 
     u along ``axis``, n1 from the coordinate axis least aligned with u, n2 = u × n1.
+
+    Examples
+    --------
+    >>> _joint_triad([0, 0, 2.0]).tolist()
+    [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
     """
     u = np.asarray(axis, float) / np.linalg.norm(axis)
     e = np.eye(3)[np.argmin(np.abs(u))]

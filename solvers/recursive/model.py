@@ -102,7 +102,13 @@ class Body:
 
 
 def inertia_matrix(inertia, name):
-    """3×3 rotational inertia from a matrix or its six entries."""
+    """3×3 rotational inertia from a matrix or its six entries.
+
+    Examples
+    --------
+    >>> inertia_matrix((1, 2, 3, 0.1, 0, 0), "link")[0].tolist()
+    [1.0, 0.1, 0.0]
+    """
     a = numeric(inertia, f"body '{name}': inertia")
     if a.shape == (6,):
         xx, yy, zz, xy, xz, yz = a
@@ -119,6 +125,16 @@ def _check_mass_properties(name, mass, com, Ic, strict=True):
     moments that satisfy the triangle inequality I3 ≤ I1 + I2 (Traversaro, Brossette, Escande
     & Nori 2016, "Identification of fully physical consistent inertial parameters using
     optimization on manifolds", IROS).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from femdyn.errors import PhysicalConsistencyWarning
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _check_mass_properties("link1", 0.0, np.zeros(3), np.diag([0, 0.35, 0]), strict=False)
+    >>> caught[0].category is PhysicalConsistencyWarning
+    True
     """
     for label, value in (("mass (kg)", mass), ("centre of mass (m)", com), ("rotational inertia (kg·m²)", Ic)):
         refuse_non_finite(value, f"body '{name}': {label}")
@@ -156,7 +172,13 @@ def proper_rotation(value, what, hint=""):
 
 
 def _parent_first_order(names, parents):
-    """Indices ordering bodies so every parent precedes its children (RBDA ch. 4, regular numbering)."""
+    """Indices ordering bodies so every parent precedes its children (RBDA ch. 4, regular numbering).
+
+    Examples
+    --------
+    >>> _parent_first_order(["hand", "arm"], ["arm", "world"])
+    [1, 0]
+    """
     index = {}
     for i, n in enumerate(names):
         if n in index or n == WORLD:

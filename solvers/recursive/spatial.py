@@ -26,7 +26,15 @@ from femdyn.geometry import skew
 
 
 def spatial_inertia(mass, com, inertia_com):
-    """Spatial inertia about the body frame origin, I = [[I_c + m c× c×ᵀ, m c×], [m c×ᵀ, m 1]] (RBDA ch. 2)."""
+    """Spatial inertia about the body frame origin, I = [[I_c + m c× c×ᵀ, m c×], [m c×ᵀ, m 1]] (RBDA ch. 2).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> I = spatial_inertia(2.0, [0.5, 0, 0], np.diag([0.1, 0.2, 0.2]))
+    >>> float(I[2, 2])                              # I_zz about the origin: 0.2 + 2·0.25
+    0.7
+    """
     c = skew(np.asarray(com, float))
     out = np.empty((6, 6))
     out[:3, :3] = np.asarray(inertia_com, float) + mass * c @ c.T
@@ -37,7 +45,14 @@ def spatial_inertia(mass, com, inertia_com):
 
 
 def rotation_about(axis, angle):
-    """Rotation matrix of an angle about a unit axis (Rodrigues)."""
+    """Rotation matrix of an angle about a unit axis (Rodrigues).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> (rotation_about([0, 0, 1], np.pi / 2) @ [1, 0, 0]).round(12).tolist()
+    [0.0, 1.0, 0.0]
+    """
     axis = np.asarray(axis, float)
     k = skew(axis)
     return np.eye(3) + np.sin(angle) * k + (1.0 - np.cos(angle)) * k @ k
