@@ -224,7 +224,7 @@ def craig_bampton(body, interfaces, n_modes=20, static_loads=None, damping_ratio
 
 
 def _craig_bampton(body, interfaces, n_modes, static_loads, damping_ratio, progress):
-    """The reduction of :func:`craig_bampton`, run under its BLAS thread limit."""
+    """:func:`craig_bampton` inside its BLAS thread limit: interface constraints, then the shared reduction."""
     if not interfaces:
         raise ModelError("craig_bampton: give at least one interface")
     names = [i.name for i in interfaces]
