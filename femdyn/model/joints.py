@@ -13,6 +13,7 @@ import numpy as np
 from .constraints import Equation
 from .protocol import Constraint
 from ..errors import ModelError
+from ..linalg import independent_rows
 from .checks import cable_alternative
 from ..motion.timefunctions import as_time_function
 from ..validation import vector3
@@ -65,16 +66,12 @@ def coincidence(label, pa, pb):
 
 
 def _select_independent(candidates, max_rank):
-    """Greedily keep the candidate orientation rows that raise the rank of the rotation rows."""
-    kept, rows = [], np.zeros((0, 3))
-    for eq, row in candidates:
-        trial = np.vstack([rows, row])
-        if np.linalg.matrix_rank(trial, tol=1e-8) > len(rows):
-            kept.append(eq)
-            rows = trial
-        if len(rows) == max_rank:
-            break
-    return kept, len(rows)
+    """Keep the candidate orientation rows (equation, effect on the relative rotation) that raise
+    the rank of the rotation rows, in order, up to ``max_rank``; (kept equations, rank)."""
+    candidates = list(candidates)
+    rows = np.array([row for _, row in candidates], float).reshape(-1, 3)
+    chosen = independent_rows(rows, ordered=True, atol=1e-8, limit=max_rank)
+    return [candidates[k][0] for k in chosen], len(chosen)
 
 
 class Joint(Constraint):
