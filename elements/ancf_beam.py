@@ -413,10 +413,7 @@ class ANCFBeam3D(ANCFElement):
 class AxisTerm:
     """The axis strains of a fully parameterized beam integrated by one quadrature.
 
-    Energy ½ Σ_k C_k Δs_k² per unit reference length, with the physical strains
-    s_k = (P I)_k / j^p_k (j = ‖r⁰_x‖, p_k = _ARC_POWER), the bending ones divided by ‖a‖
-    and the director length as well (_UNIT_VECTORS), and the reference values subtracted
-    (Nachbagauer, Gruber & Gerstmayr 2013).
+    Energy ½ Σ_k C_k Δs_k² per unit reference length (Nachbagauer, Gruber & Gerstmayr 2013).
     """
 
     def __init__(self, beam, quad, jac, rows):
@@ -448,12 +445,7 @@ class AxisTerm:
         return W, (W_I if order >= 1 else None), (W_II if order >= 2 else None)
 
     def damping(self, I, z):
-        """Kelvin–Voigt damping matrix c Σ_k C_k s_k,I s_k,Iᵀ in invariant space.
-
-        With s_I = ∂s/∂I: constant rows for shear and torsion (W_II), the axial row ∂ε/∂α e₀
-        and the bending rows of s = (P_k·I) g, g = (I_p I_q)^(−½): P_k g − ½ (P_k·I) g
-        (e_p/I_p + e_q/I_q).
-        """
+        """Kelvin–Voigt damping matrix c Σ_k C_k s_k,I s_k,Iᵀ in invariant space."""
         H = self.W_II.copy()
         e_a = 0.5 / (self.jac * np.sqrt(I[..., 0]))                       # ∂ε/∂α, ε = √α/j − 1
         H[..., 0, 0] += self.C_gauss[..., 0] * e_a * e_a
@@ -473,12 +465,9 @@ class AxisTerm:
 
 
 class SectionTerm:
-    """Cross-section strains of a beam's nodal directors, sampled at the nodes.
+    """Cross-section strains e_yy = ½(b·b − 1), e_zz = ½(c·c − 1), γ_yz = b·c of the nodal directors.
 
-    e_yy = ½(b·b − 1), e_zz = ½(c·c − 1), γ_yz = b·c with b = r_y, c = r_z; energy
-    ½ Δeᵀ C_section Δe per unit reference length (Δe linear in the invariants),
-    integrated with a Newton–Cotes rule on the nodes (see the module docstring of
-    :mod:`femdyn.elements.ancf_beam` for why not at Gauss points).
+    Sampled at the nodes (Newton–Cotes; the module docstring says why not at Gauss points).
     """
 
     def __init__(self, beam, node_xi, weights, dofs):
@@ -510,21 +499,7 @@ class SectionTerm:
 
 
 def patch_recovery(mid, arc, previous, following, xi):
-    """Superconvergent patch recovery of a field from element midpoint samples.
-
-    Each element's value at ξ lies on the straight line in arc length through its midpoint
-    sample and the one of its neighbour on the side of ξ (``following`` for ξ ≥ ½,
-    ``previous`` otherwise; the other one at a chain end: extrapolation; the constant
-    without neighbours). Zienkiewicz & Zhu 1992.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> mid = np.array([[1.0], [2.0]])                   # a field linear in arc length
-    >>> patch_recovery(mid, np.ones(2), np.array([-1, 0]), np.array([1, -1]), 1.0)
-    array([[1.5],
-           [2.5]])
-    """
+    """Superconvergent patch recovery of a field from element midpoint samples (Zienkiewicz & Zhu 1992)."""
     index = np.arange(len(mid))
     ahead = xi >= 0.5
     other = np.where(ahead, following, previous)

@@ -54,16 +54,7 @@ REDUCED = ~FULL                                                  # ε, γ_y, γ_
 def lagrange2(xi):
     """Quadratic Lagrange functions of the nodes ξ = 0, ½, 1 and their ξ-derivatives.
 
-    N₁ = (1 − ξ)(1 − 2ξ), N₂ = 4ξ(1 − ξ), N₃ = ξ(2ξ − 1) (Nachbagauer, Pechstein, Irschik &
-    Gerstmayr 2011, quadratic element).
-
-    Examples
-    --------
-    >>> N, dN = lagrange2([0.0, 0.5, 0.25])
-    >>> N[2]
-    array([ 0.375,  0.75 , -0.125])
-    >>> N.sum(axis=1)                     # partition of unity
-    array([1., 1., 1.])
+    Nachbagauer, Pechstein, Irschik & Gerstmayr 2011 (quadratic element).
     """
     xi = np.atleast_1d(np.asarray(xi, float))
     N = np.stack([(1 - xi) * (1 - 2 * xi), 4 * xi * (1 - xi), xi * (2 * xi - 1)], -1)

@@ -75,12 +75,7 @@ STRAIGHT_TOLERANCE = 1e-9      # |κ₀| L below this is round-off of a straight
 
 
 class ANCFCable(ANCFElement):
-    """Shared physics of the 2-D and 3-D ANCF cable (see the module docstring).
-
-    The energy density ½ EA ε² + ½ EI (κ − κ₀)² is evaluated by :func:`cable_density`,
-    with the signed planar curvature where ``planar`` and κ² = ‖r_x × r_xx‖²/‖r_x‖⁶
-    otherwise. Use the concrete classes :class:`ANCFCable2D` and :class:`ANCFCable3D`.
-    """
+    """Shared physics of the 2-D and 3-D ANCF cable: energy density ½ EA ε² + ½ EI (κ − κ₀)²."""
 
     nodal_order = (0, 1, 0, 1)
     vector_order = (1, 2)                      # r_x, r_xx
@@ -113,19 +108,7 @@ class ANCFCable(ANCFElement):
         return H, (None if H_z is None else (c * self.EI[:, None])[..., None, None] * H_z)
 
     def axial_strain(self, qe, xi, y=0.0, z=0.0):
-        """Axial strain of the fibre at a section point (Euler–Bernoulli).
-
-        ε_f = ε − y (κ_z − κ⁰_z) + z (κ_y − κ⁰_y), positive in tension, with ε the axis strain
-        ‖r_x‖/‖r⁰_x‖ − 1 (what a strain gauge on the axis reads).
-
-        Examples
-        --------
-        >>> from femdyn.elements import sections
-        >>> cable = ANCFCable2D([[0, 0, 1, 0, 1, 0, 1, 0]], 2.1e11, 7850, sections.circular(0.01))
-        >>> stretched = [[0, 0, 1.01, 0, 1.01, 0, 1.01, 0]]          # uniform 1 % stretch
-        >>> cable.axial_strain(stretched, 0.3).round(12)
-        array([0.01])
-        """
+        """Fibre strain ε − y (κ_z − κ⁰_z) + z (κ_y − κ⁰_y) at a section point (Euler–Bernoulli)."""
         eps, bend = self._axial_and_bending(qe, xi, y, z)
         return eps + bend
 

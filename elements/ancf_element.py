@@ -22,17 +22,7 @@ from femdyn.validation import refuse_non_finite
 def hermite(xi):
     """Cubic Hermite shape functions on ξ ∈ [0, 1] and their first two ξ-derivatives.
 
-    The slope functions are scaled by the element length, so that
-    r(ξ) = N₁ r₁ + N₂ L r₁' + N₃ r₂ + N₄ L r₂' (Gerstmayr & Shabana 2006, shape functions
-    of the cable element).
-
-    Examples
-    --------
-    >>> N, dN, ddN = hermite([0.0, 0.5, 1.0])
-    >>> N[1]
-    array([ 0.5  ,  0.125,  0.5  , -0.125])
-    >>> N.sum(axis=1)[[0, 2]]
-    array([1., 1.])
+    Slope functions scaled by L: r(ξ) = N₁ r₁ + N₂ L r₁' + N₃ r₂ + N₄ L r₂' (Gerstmayr & Shabana 2006).
     """
     xi = np.atleast_1d(np.asarray(xi, float))
     N = np.stack([1 - 3 * xi**2 + 2 * xi**3, xi - 2 * xi**2 + xi**3, 3 * xi**2 - 2 * xi**3, -xi**2 + xi**3], -1)
@@ -42,13 +32,7 @@ def hermite(xi):
 
 
 def per_element(value, n_el, label, kind):
-    """Broadcast a scalar or per-element material or section value to one float per element.
-
-    Examples
-    --------
-    >>> per_element(2.1e11, 3, "E", "ANCFCable2D")
-    array([2.1e+11, 2.1e+11, 2.1e+11])
-    """
+    """Broadcast a scalar or per-element material or section value to one float per element."""
     try:
         arr = np.asarray(value, float)
     except (TypeError, ValueError):
@@ -70,22 +54,7 @@ def check_section(section, kind):
 def reference_arc_length(p1, t1, p2, t2, n_points=16, max_iterations=50):
     """Parameter length L of Hermite elements equal to the arc length of the axis they define.
 
-    The axis is r(ξ) = N₁ p₁ + N₂ L t₁ + N₃ p₂ + N₄ L t₂ (positions p, slopes t). L is the
-    fixed point of L ↦ ∫₀¹ ‖∂r/∂ξ‖ dξ (Gauss–Legendre with ``n_points``), iterated from
-    the chord. For a straight element with slopes along the chord the map is constant (the
-    slope terms integrate to zero along the chord), so L is the chord; for curved elements
-    its derivative is of the order of the squared turning angle, so a few iterations reach
-    round-off.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> p1, p2 = np.array([[0.0, 0.0]]), np.array([[1.0, 1.0]])
-    >>> t1, t2 = np.array([[1.0, 0.0]]), np.array([[0.0, 1.0]])
-    >>> reference_arc_length(p1, t1, p2, t2).round(4)    # cubic near a quarter circle (π/2)
-    array([1.5568])
-    >>> reference_arc_length(p1, t1, np.array([[2.0, 0.0]]), t1)    # straight: the chord
-    array([2.])
+    L is the fixed point of L ↦ ∫₀¹ ‖∂r/∂ξ‖ dξ (Gauss–Legendre), iterated from the chord.
     """
     xi, w = gauss_legendre(n_points)
     _, dN, _ = hermite(xi)
@@ -109,25 +78,7 @@ def check(condition, values, kind, message):
 
 
 class ANCFElement:
-    """Common machinery of femdyn's ANCF kernels (a batch of n_el elements).
-
-    A subclass sets ``dim``, ``ndof``, ``n_nodes`` (default 2), ``nodal_order`` (power of L
-    in each nodal vector), ``vector_order`` and ``invariant_pairs``, and implements
-    ``_coefficients(xi)`` (gradient vectors at ξ from the nodal vectors), ``_nodal_shape``,
-    and ``_density`` and ``_damping`` (or ``_energy_terms`` for several quadratures); it
-    calls :meth:`_setup` first. The model layer uses the public interface: ``mass()``,
-    ``gravity(g)``, ``internal_force(qe, ve)``, ``stiffness(qe, ve)``,
-    ``strain_energy(qe)``, ``shape(xi, y, z)``, ``sensor_quantities`` and the attributes
-    ``ndof``, ``dim``, ``rho``, ``A``, ``damping``.
-
-    Example
-    -------
-    >>> from femdyn.elements.ancf_cable import ANCFCable2D
-    >>> from femdyn.elements import sections
-    >>> cable = ANCFCable2D([[0, 0, 1, 0, 1, 0, 1, 0]], 2.1e11, 7850, sections.circular(0.01))
-    >>> cable.strain_energy(cable.q_ref)
-    array([0.])
-    """
+    """Common machinery of femdyn's ANCF kernels (a batch of n_el elements)."""
 
     dim = 3
     n_nodes = 2
@@ -199,11 +150,7 @@ class ANCFElement:
 
     # ------------------------------------------------------------------ fields
     def fields(self, qe, xi):
-        """Physical gradient vectors of every element at the local coordinates ξ.
-
-        Sensors read the same ξ every step: the coefficients at a scalar ξ, and the
-        reference configuration's fields there, are computed once and kept.
-        """
+        """Physical gradient vectors of every element at the local coordinates ξ."""
         if np.ndim(xi) == 0:
             key = float(xi)
             if qe is self.q_ref:
@@ -241,16 +188,7 @@ class ANCFElement:
         return memo[key]
 
     def shape(self, xi, y=0.0, z=0.0):
-        """Shape matrix S with r(ξ, y, z) = S q_e.
-
-        Examples
-        --------
-        >>> from femdyn.elements.ancf_cable import ANCFCable2D
-        >>> from femdyn.elements import sections
-        >>> cable = ANCFCable2D([[0, 0, 1, 0, 2, 0, 1, 0]], 2.1e11, 7850, sections.circular(0.01))
-        >>> cable.shape(0.5) @ cable.q_ref[0]        # the midpoint of the 2 m element
-        array([[1., 0.]])
-        """
+        """Shape matrix S with r(ξ, y, z) = S q_e."""
         scalar = np.ndim(xi) == 0
         N = self._nodal_shape(np.atleast_1d(np.asarray(xi, float)), y, z)    # (n_x, n_nodal)
         scale = self.quad.dof_scale[:, ::self.dim]
@@ -271,18 +209,7 @@ class ANCFElement:
         return self.w_mass[None, :] * self.jac_mass * self.length[:, None], self.quad.dof_scale[:, ::self.dim]
 
     def mass(self):
-        """Constant consistent mass matrix ∫ρ SᵀS dV = Z ⊗ 1 of every element.
-
-        Examples
-        --------
-        >>> from femdyn.elements.ancf_cable import ANCFCable2D
-        >>> from femdyn.elements import sections
-        >>> import numpy as np
-        >>> cable = ANCFCable2D([[0, 0, 1, 0, 2, 0, 1, 0]], 2.1e11, 7850, sections.circular(0.01))
-        >>> M = cable.mass()[0]
-        >>> bool(np.isclose(M[0::4, 0::4].sum(), 7850 * np.pi * 1e-4 * 2))   # total mass, translation
-        True
-        """
+        """Constant consistent mass matrix ∫ρ SᵀS dV = Z ⊗ 1 of every element."""
         wt, scale = self._mass_weights()
         Z = sum(np.einsum('em,ma,mb->eab', wt * rho_line[:, None], N, N) for rho_line, N in self._mass_terms())
         Z = Z * scale[:, :, None] * scale[:, None, :]

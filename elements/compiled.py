@@ -196,11 +196,7 @@ def tangent(G_nnz, G_row, G_col, G_val, vec_scale, inv_scale, dof_scale, z, k_id
             W_I, W_II, factor, geometric):
     """K = Σ_g factor_g Gᵀ [Σ_mn W_II,mn D_m D_nᵀ + Σ_m W_I,m ∂²I_m/∂z²] G (n_el, ndof, ndof),
     ``factor`` (n_el, n_g) = w_g L J; without ``geometric`` only the first (Gram) term, e.g.
-    for a damping matrix (W_I is then not read).
-
-    Evaluated in the scaled coordinates q̃ = L^o q, z̃ = L^p z, Ĩ = L^(p_k+p_l) I, where
-    G_g = g_g ⊗ 1 (the shape coefficients, sparse: G_nnz[g] entries G_row/G_col/G_val[g])
-    is the same for every element; the result is scaled back with ``dof_scale`` (n_el, ndof)."""
+    for a damping matrix (W_I is then not read)."""
     n_el, n_g, n_vec, dim = z.shape
     ndof, n_inv, n_z = dof_scale.shape[1], len(k_idx), n_vec * dim
     K = np.empty((n_el, ndof, ndof))

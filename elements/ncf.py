@@ -17,32 +17,15 @@ from femdyn.errors import ModelError
 
 
 def second_moment(mass, com_offset, inertia_com):
-    """Second moment ∫ρ x̄x̄ᵀ dV about a base point: m ḡḡᵀ + ½ tr(I_G) 1 − I_G.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> second_moment(2.0, [0.5, 0, 0], np.diag([0.0, 1.0, 1.0]))[0, 0].item()   # 2·0.25 + 1
-    1.5
-    """
+    """Second moment ∫ρ x̄x̄ᵀ dV about a base point: m ḡḡᵀ + ½ tr(I_G) 1 − I_G."""
     inertia_com = np.asarray(inertia_com, float)
     return mass * np.outer(com_offset, com_offset) + 0.5 * np.trace(inertia_com) * np.eye(3) - inertia_com
 
 
 def basis_mass_matrix(mass, com_offset, inertia_com, basis, is_point, name="body"):
-    """Mass matrix factor Z and first moment of a natural-coordinate body.
+    """Mass matrix factor Z = ∫ρ w wᵀ dV and first moment of a natural-coordinate body.
 
-    M = Z ⊗ I₃ with Z = ∫ρ w wᵀ dV over the weights w = (1 − Σ_points c_j, c_1, …, c_k)
-    of the base point and the k basis vectors (García de Jalón & Bayo 1994, §5.3).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> g, I = slender_rod(3.0, 2.0)
-    >>> Z, first = basis_mass_matrix(3.0, g, I, np.array([[2.0], [0], [0]]), [True])
-    >>> Z * 6 / 3.0          # the classic m/6 [[2, 1], [1, 2]] of a bar
-    array([[2., 1.],
-           [1., 2.]])
+    García de Jalón & Bayo 1994, §5.3.
     """
     B = np.asarray(basis, float).reshape(3, -1)
     k = B.shape[1]
@@ -67,17 +50,7 @@ def slender_rod(mass, length):
 
 
 def equilateral_plate(circumradius, thickness, density=None, mass=None, name="equilateral plate"):
-    """Mass and centroidal inertia of a uniform equilateral triangular plate.
-
-    Local axes: x, y in the plane, z normal. Side a = √3 R, area (3√3/4) R², in-plane
-    moments m a²/24 = m R²/8 each plus m t²/12, polar m R²/4.
-
-    Examples
-    --------
-    >>> m, I = equilateral_plate(0.1, 0.0, mass=2.0)
-    >>> m, round(float(I[2, 2]), 12)
-    (2.0, 0.005)
-    """
+    """Mass and centroidal inertia of a uniform equilateral triangular plate."""
     area = 3 * np.sqrt(3) / 4 * circumradius**2
     if (density is None) == (mass is None):
         raise ModelError(f"{name}: give exactly one of density (kg/m³) or mass (kg)")

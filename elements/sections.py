@@ -119,17 +119,7 @@ def circular(radius):
 
 
 def rectangle_torsion_constant(a, b, terms=50):
-    """St Venant torsion constant of an a × b rectangle.
-
-    J = (a b³/3) [1 − (192/π⁵)(b/a) Σ_{n odd} tanh(nπa/2b)/n⁵] with a ≥ b (Timoshenko &
-    Goodier, Theory of Elasticity, 3rd ed. 1970, torsion of rectangular bars); the sides
-    may be given in either order.
-
-    Examples
-    --------
-    >>> round(float(rectangle_torsion_constant(1.0, 1.0)), 5)     # square: 0.1406 a⁴
-    0.14058
-    """
+    """St Venant torsion constant of an a × b rectangle (Timoshenko & Goodier 1970), sides in any order."""
     a, b = np.maximum(a, b), np.minimum(a, b)
     n = np.arange(1, 2 * terms, 2, dtype=float)
     series = np.sum(np.tanh(np.multiply.outer(np.pi * a / (2 * b), n)) / n**5, axis=-1)

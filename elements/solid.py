@@ -33,16 +33,9 @@ VOIGT = ((0, 0), (1, 1), (2, 2), (1, 2), (0, 2), (0, 1))   # (ε_xx, ε_yy, ε_z
 
 
 def tetrahedron_rule(degree):
-    """Quadrature points and weights on the unit tetrahedron (volume 1/6).
+    """Quadrature points and weights on the unit tetrahedron (volume 1/6), exact for ``degree``.
 
-    Exact for polynomials of total ``degree``: the centroid (1), the symmetric 4-point rule
-    (2), else a collapsed Gauss–Jacobi product x = u, y = (1−u) v, z = (1−u)(1−v) w
-    (Stroud 1971, §2.7).
-
-    Examples
-    --------
-    >>> p, w = tetrahedron_rule(2); round(float(w.sum()) * 6, 12)
-    1.0
+    Centroid, symmetric 4-point rule, else collapsed Gauss–Jacobi product (Stroud 1971, §2.7).
     """
     if degree <= 1:
         return np.full((1, 3), 0.25), np.array([1 / 6])
@@ -63,13 +56,7 @@ def tetrahedron_rule(degree):
 
 
 def hexahedron_rule(n):
-    """n×n×n Gauss–Legendre points and weights on [−1, 1]³, exact for degree 2n−1 per axis.
-
-    Examples
-    --------
-    >>> p, w = hexahedron_rule(2); p.shape, float(w.sum())
-    ((8, 3), 8.0)
-    """
+    """n×n×n Gauss–Legendre points and weights on [−1, 1]³, exact for degree 2n−1 per axis."""
     x, w = np.polynomial.legendre.leggauss(n)
     P = np.stack(np.meshgrid(x, x, x, indexing="ij"), -1).reshape(-1, 3)
     return P, np.einsum("i,j,k->ijk", w, w, w).ravel()
@@ -237,26 +224,12 @@ ELEMENT_TYPES = {e.meshio_type: e for e in (TET4, TET10, HEX8)}
 
 
 def lame(E, nu):
-    """Lamé constants of an isotropic material: λ = Eν/((1+ν)(1−2ν)), μ = E/(2(1+ν)).
-
-    Examples
-    --------
-    >>> lame(2.5, 0.25)
-    (1.0, 1.0)
-    """
+    """Lamé constants of an isotropic material: λ = Eν/((1+ν)(1−2ν)), μ = E/(2(1+ν))."""
     return E * nu / ((1 + nu) * (1 - 2 * nu)), E / (2 * (1 + nu))
 
 
 def elasticity_matrix(E, nu):
-    """Isotropic elasticity matrix D with σ = D ε in Voigt order (xx, yy, zz, yz, xz, xy).
-
-    Shear strains are engineering strains γ = 2ε.
-
-    Examples
-    --------
-    >>> elasticity_matrix(2.5, 0.25)[0, :4].tolist()
-    [3.0, 1.0, 1.0, 0.0]
-    """
+    """Isotropic elasticity matrix D with σ = D ε, Voigt order (xx, yy, zz, yz, xz, xy), γ = 2ε."""
     lam, mu = lame(E, nu)
     D = np.zeros((6, 6))
     D[:3, :3] = lam
@@ -266,25 +239,12 @@ def elasticity_matrix(E, nu):
 
 
 def jacobian(element, X, xi):
-    """Jacobians J_ij = ∂x_i/∂ξ_j of the isoparametric map at reference points.
-
-    Examples
-    --------
-    >>> jacobian(TET4, 2.0 * TET4.reference[None], [[0.1, 0.1, 0.1]])[0, 0].tolist()
-    [[2.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 2.0]]
-    """
+    """Jacobians J_ij = ∂x_i/∂ξ_j of the isoparametric map at reference points."""
     return np.einsum("eai,qaj->eqij", X, element.gradient(xi))
 
 
 def shape_gradients(element, X, xi):
-    """Physical shape-function gradients ∂N_a/∂x = ∂N_a/∂ξ J⁻¹ and det J at reference points.
-
-    Examples
-    --------
-    >>> G, det = shape_gradients(TET4, 2.0 * TET4.reference[None], [[0.25, 0.25, 0.25]])
-    >>> G[0, 0, 1].tolist(), round(float(det[0, 0]), 12)
-    ([0.5, 0.0, 0.0], 8.0)
-    """
+    """Physical shape-function gradients ∂N_a/∂x = ∂N_a/∂ξ J⁻¹ and det J at reference points."""
     J = jacobian(element, X, xi)
     det = np.linalg.det(J)
     # ∂N/∂x = ∂N/∂ξ J⁻¹ ; solve with Jᵀ for all points at once
@@ -293,13 +253,7 @@ def shape_gradients(element, X, xi):
 
 
 def stiffness_matrices(element, X, E, nu):
-    """Element stiffness matrices (n_el, 3n, 3n) [N/m], dofs ordered (node, component).
-
-    Example
-    -------
-    >>> X = TET4.reference[None]; K = stiffness_matrices(TET4, X, 1.0, 0.25); K.shape
-    (1, 12, 12)
-    """
+    """Element stiffness matrices (n_el, 3n, 3n) [N/m], dofs ordered (node, component)."""
     xi, w = element.stiffness_rule
     G, det = shape_gradients(element, X, xi)
     n_el, n_q, n = G.shape[:3]
@@ -315,13 +269,7 @@ def stiffness_matrices(element, X, E, nu):
 
 
 def scalar_mass_matrices(element, X, rho):
-    """Scalar consistent mass M_s,ab = ∫ ρ N_a N_b dV; the element mass matrix is M_s ⊗ I₃.
-
-    Examples
-    --------
-    >>> round(float(scalar_mass_matrices(TET4, TET4.reference[None], 6.0).sum()), 12)   # ρ V = 6 · 1/6
-    1.0
-    """
+    """Scalar consistent mass M_s,ab = ∫ ρ N_a N_b dV; the element mass matrix is M_s ⊗ I₃."""
     xi, w = element.mass_rule
     N = element.shape(xi)
     det = np.linalg.det(jacobian(element, X, xi))
@@ -331,40 +279,20 @@ def scalar_mass_matrices(element, X, rho):
 
 
 def strains(element, X, U, xi):
-    """Engineering strains at reference points (small-strain, Voigt order).
-
-    Examples
-    --------
-    >>> X = TET4.reference[None]; U = 1e-3 * X            # uniform stretch 1e-3
-    >>> np.round(strains(TET4, X, U, [[0.2, 0.2, 0.2]])[0, 0], 12).tolist()
-    [0.001, 0.001, 0.001, 0.0, 0.0, 0.0]
-    """
+    """Engineering strains at reference points (small-strain, Voigt order)."""
     G, _ = shape_gradients(element, X, xi)
     H = np.einsum("eai,eqaj->eqij", U, G)                       # ∂u_i/∂x_j
     return _voigt(H)
 
 
 def strains_at(element, X, U, xi):
-    """Engineering strains at one reference point per element.
-
-    Examples
-    --------
-    >>> X = TET4.reference[None]
-    >>> strains_at(TET4, X, 1e-3 * X, [[0.1, 0.2, 0.3]])[0, :3].round(12).tolist()
-    [0.001, 0.001, 0.001]
-    """
+    """Engineering strains at one reference point per element."""
     G = gradients_at(element, X, xi)
     return _voigt(np.einsum("eai,eaj->eij", U, G))
 
 
 def gradients_at(element, X, xi):
-    """Physical shape-function gradients ∂N_a/∂x at one reference point per element.
-
-    Examples
-    --------
-    >>> gradients_at(TET4, TET4.reference[None], [[0.2, 0.2, 0.2]])[0, 1].tolist()
-    [1.0, 0.0, 0.0]
-    """
+    """Physical shape-function gradients ∂N_a/∂x at one reference point per element."""
     dN = element.gradient(xi)                                     # (n_el, n, 3)
     J = np.einsum("eai,eaj->eij", X, dN)
     return np.linalg.solve(np.swapaxes(J, -1, -2)[:, None], dN[..., None])[..., 0]
@@ -379,27 +307,12 @@ def _voigt(H):
 
 
 def stresses(eps, E, nu):
-    """Cauchy stresses σ = D ε in Voigt order from engineering strains (linear elasticity).
-
-    Examples
-    --------
-    >>> stresses(np.array([1e-3, 0, 0, 0, 0, 0]), 2.5e9, 0.25)[:2].tolist()
-    [3000000.0, 1000000.0]
-    """
+    """Cauchy stresses σ = D ε in Voigt order from engineering strains (linear elasticity)."""
     return eps @ elasticity_matrix(E, nu).T
 
 
 def inverse_map(element, X, x, iterations=20, tol=1e-12):
-    """Reference coordinates of physical points by Newton's method on x(ξ) = Σ N_a(ξ) X_a.
-
-    One step suffices for affine tetrahedra. Points outside the element give reference
-    coordinates outside the cell (check with :meth:`ElementType.inside`).
-
-    Examples
-    --------
-    >>> inverse_map(TET4, 2.0 * TET4.reference[None], [[0.2, 0.4, 0.6]]).round(12).tolist()
-    [[0.1, 0.2, 0.3]]
-    """
+    """Reference coordinates of physical points by Newton's method on x(ξ) = Σ N_a(ξ) X_a."""
     x = np.asarray(x, float)
     xi = np.tile(element.reference.mean(0), (len(x), 1))
     for _ in range(iterations):
@@ -414,13 +327,7 @@ def inverse_map(element, X, x, iterations=20, tol=1e-12):
 
 
 def check_material(E, nu, rho, where="solid"):
-    """Validate an isotropic linear-elastic material.
-
-    Examples
-    --------
-    >>> check_material(2.1e11, 0.3, 7800)
-    (210000000000.0, 0.3, 7800.0)
-    """
+    """Validate an isotropic linear-elastic material."""
     from femdyn.validation import number, positive
     E = positive(E, f"{where}: Young's modulus E", "Pa")
     rho = positive(rho, f"{where}: density rho", "kg/m³")

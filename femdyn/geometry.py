@@ -13,22 +13,7 @@ LEVI_CIVITA.flags.writeable = False          # ε_abc: (a × b)_i = ε_ijk a_j b
 
 
 def skew(v):
-    """Cross-product matrices [v]× with [v]× w = v × w.
-
-    Parameters
-    ----------
-    v : array_like (..., 3)
-        One vector or a batch.
-
-    Returns
-    -------
-    ndarray (..., 3, 3)
-
-    Example
-    -------
-    >>> skew(np.array([0.0, 0.0, 1.0])) @ np.array([1.0, 0.0, 0.0])
-    array([0., 1., 0.])
-    """
+    """Cross-product matrices [v]× with [v]× w = v × w."""
     v = np.asarray(v, float)
     out = np.zeros(v.shape + (3,))
     out[..., 0, 1], out[..., 0, 2] = -v[..., 2], v[..., 1]
@@ -38,26 +23,7 @@ def skew(v):
 
 
 def rotation_about(axis, angle):
-    """Rotation matrix of an angle about a unit axis (Rodrigues' formula).
-
-    R = 1 + sin φ [k]× + (1 − cos φ) [k]×².
-
-    Parameters
-    ----------
-    axis : (3,) array_like
-        Unit axis k.
-    angle : float
-        Angle φ [rad], right-handed about ``axis``.
-
-    Returns
-    -------
-    (3, 3) ndarray
-
-    Examples
-    --------
-    >>> (rotation_about([0, 0, 1], np.pi / 2) @ [1, 0, 0]).round(12).tolist()
-    [0.0, 1.0, 0.0]
-    """
+    """Rotation matrix R = 1 + sin φ [k]× + (1 − cos φ) [k]×² about a unit axis k (Rodrigues)."""
     k = skew(np.asarray(axis, float))
     return np.eye(3) + np.sin(angle) * k + (1.0 - np.cos(angle)) * k @ k
 
@@ -107,32 +73,7 @@ def rotated_vector(theta, b, second=True):
     """R(θ) b for the rotation vector θ (R = exp([θ]×), Rodrigues' formula), with its first
     and second derivatives in θ; exact at any angle, including θ = 0.
 
-    R(θ) b = α b + β θ × b + γ (θ·b) θ, α = cos φ, β = sin φ/φ, γ = (1 − cos φ)/φ², φ = |θ|
-    (e.g. Bauchau 2011, *Flexible Multibody Dynamics*, eq. 4.19).
-
-    Parameters
-    ----------
-    theta : array_like (m, 3)
-        Rotation vectors (rad).
-    b : array_like (m, 3) or (3,)
-        Vectors to rotate (any unit).
-    second : bool
-        Also the second derivatives (else ``d2f`` is None).
-
-    Returns
-    -------
-    f : ndarray (m, 3)
-        R(θ) b.
-    df : ndarray (m, 3, 3)
-        ∂f_c/∂θ_a at [m, c, a].
-    d2f : ndarray (m, 3, 3, 3) or None
-        ∂²f_c/∂θ_a∂θ_b at [m, c, a, b].
-
-    Example
-    -------
-    >>> f, _, _ = rotated_vector(np.array([[0, 0, np.pi / 2]]), np.array([1.0, 0, 0]))
-    >>> np.round(f, 12)
-    array([[0., 1., 0.]])
+    R(θ) b = α b + β θ × b + γ (θ·b) θ (Bauchau 2011, eq. 4.19); df[m, c, a] = ∂f_c/∂θ_a.
     """
     theta = np.atleast_2d(np.asarray(theta, float))
     b = np.broadcast_to(np.asarray(b, float), theta.shape)
@@ -166,48 +107,13 @@ def rotated_vector(theta, b, second=True):
 
 
 def rotation_matrix(theta):
-    """Rotation matrix exp([θ]×) of a rotation vector (Rodrigues' formula, exact at θ = 0).
-
-    Parameters
-    ----------
-    theta : (3,) array_like
-        Rotation vector θ [rad]: angle |θ| about the axis θ/|θ|.
-
-    Returns
-    -------
-    (3, 3) ndarray
-
-    Examples
-    --------
-    >>> rotation_matrix([0, 0, np.pi / 2]).round(12).tolist()[0]
-    [0.0, -1.0, 0.0]
-    """
+    """Rotation matrix exp([θ]×) of a rotation vector (Rodrigues' formula, exact at θ = 0)."""
     theta = np.asarray(theta, float)
     return rotated_vector(np.tile(theta, (3, 1)), np.eye(3), second=False)[0].T
 
 
 def transported(a, b, y):
-    """``y`` turned by the smallest rotation that takes the unit vector a to the unit vector b.
-
-    Rodrigues' formula about k = a × b with cos φ = c = a·b:
-    R y = c y + k × y + k (k·y)/(1 + c) (undefined for b = −a).
-
-    Parameters
-    ----------
-    a, b : (..., 3) array_like
-        Unit vectors (directions before and after).
-    y : (..., 3) array_like
-        Vectors to turn.
-
-    Returns
-    -------
-    (..., 3) ndarray
-
-    Examples
-    --------
-    >>> transported([1.0, 0, 0], [0, 1.0, 0], [0, 0, 1.0]).tolist()      # z is the axis: unchanged
-    [0.0, 0.0, 1.0]
-    """
+    """``y`` turned by the smallest rotation taking unit a to unit b: c y + k × y + k (k·y)/(1 + c), k = a × b."""
     a, b, y = (np.asarray(x, float) for x in (a, b, y))
     k, c = np.cross(a, b), np.sum(a * b, -1)[..., None]
     return y * c + np.cross(k, y) + k * np.sum(k * y, -1)[..., None] / (1 + c)

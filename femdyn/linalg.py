@@ -11,12 +11,7 @@ import scipy.linalg as sla
 
 def pivoted_qr(A, tol):
     """Rank-revealing QR with column pivoting of the columns of A, A[:, order] = Q R (economic):
-    (Q, R, order, rank), rank = #{|R_kk| > tol·max|R_kk|} (0 for an empty or zero A).
-
-    >>> _, _, order, rank = pivoted_qr([[1.0, 2.0, 0.0], [3.0, 6.0, 0.0]], 1e-9)
-    >>> rank, sorted(order[:rank].tolist())
-    (1, [1])
-    """
+    (Q, R, order, rank), rank = #{|R_kk| > tol·max|R_kk|} (0 for an empty or zero A)."""
     Q, R, order = sla.qr(np.asarray(A, float), mode="economic", pivoting=True)
     diagonal = np.abs(np.diag(R))
     top = diagonal.max(initial=0.0)
@@ -27,13 +22,7 @@ def pivoted_qr(A, tol):
 def independent_rows(A, tol=1e-9, ordered=False, given=0, atol=0.0, limit=None):
     """Ascending indices of a largest set of linearly independent rows of A (see the module notes).
 
-    ``tol`` is relative (to max|R_kk| pivoted; to the row's norm ``ordered``). With ``ordered``: the
-    first ``given`` rows span the start and are not returned, a kept row's distance must also
-    exceed ``atol``, and at most ``limit`` rows are kept.
-
-    >>> A = [[1.0, 0.0], [2.0, 0.0], [0.0, 1.0]]
-    >>> independent_rows(A).tolist(), independent_rows(A, ordered=True).tolist()
-    ([1, 2], [0, 2])
+    ``tol`` is relative; ``ordered``: greedy in row order after the first ``given`` rows, with ``atol`` and ``limit``.
     """
     A = np.atleast_2d(np.asarray(A, float))
     if not ordered:

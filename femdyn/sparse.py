@@ -20,26 +20,7 @@ __all__ = ["Pattern", "coo_block", "product"]
 
 
 class Pattern:
-    """Fixed sparsity pattern of a matrix assembled from COO triplets.
-
-    ``assemble(values)`` returns the matrix whose entry (rows[i], cols[i]) receives the
-    sum of values[i] over duplicate positions.
-
-    Parameters
-    ----------
-    rows, cols : array_like of int
-        Positions of the COO entries (duplicates allowed).
-    shape : (int, int)
-        Matrix shape.
-    fmt : str, optional
-        "csr" or "csc".
-
-    Examples
-    --------
-    >>> p = Pattern([0, 1, 0], [0, 1, 0], (2, 2))
-    >>> p.nnz, p.assemble(np.array([1.0, 2.0, 3.0])).toarray().tolist()
-    (2, [[4.0, 0.0], [0.0, 2.0]])
-    """
+    """Fixed sparsity pattern of a matrix assembled from COO triplets."""
 
     def __init__(self, rows, cols, shape, fmt="csr"):
         rows = np.asarray(rows, np.int64)
@@ -54,19 +35,7 @@ class Pattern:
         self.indptr = np.concatenate([[0], np.cumsum(np.bincount(unique // n_minor, minlength=n_major))]).astype(np.int32)
 
     def data(self, values, out=None):
-        """The compressed data array (nnz,) for new COO values (duplicates summed).
-
-        Parameters
-        ----------
-        values : ndarray
-            One value per (rows, cols) entry given at construction.
-        out : ndarray (nnz,), optional
-            Written in place and returned (no allocation).
-
-        Returns
-        -------
-        ndarray (nnz,)
-        """
+        """The compressed data array (nnz,) for new COO values (duplicates summed)."""
         if out is None:
             return np.bincount(self.index, weights=values, minlength=self.nnz)
         out[:] = 0.0
@@ -75,72 +44,22 @@ class Pattern:
 
     def add(self, values, out, start=0, weight=1.0):
         """out += ``weight`` · the compressed form of ``values``, the COO values of the
-        entries start … start + len(values) − 1 of the pattern (one piece of it).
-
-        Parameters
-        ----------
-        values : ndarray
-            COO values of the piece.
-        out : ndarray (nnz,)
-            Compressed data array, added to in place.
-        start : int, optional
-            Position of the piece's first entry among the pattern's COO entries.
-        weight : float, optional
-            Factor applied to the values.
-        """
+        entries start … start + len(values) − 1 of the pattern (one piece of it)."""
         _scatter_add(self.index, np.asarray(values, float), float(weight), start, out)
 
     def assemble(self, values):
-        """The sparse matrix for new COO values.
-
-        Parameters
-        ----------
-        values : ndarray
-            One value per (rows, cols) entry given at construction.
-
-        Returns
-        -------
-        scipy.sparse.csr_matrix or scipy.sparse.csc_matrix
-        """
+        """The sparse matrix for new COO values."""
         cls = sp.csr_matrix if self.fmt == "csr" else sp.csc_matrix
         return cls((self.data(values), self.indices, self.indptr), shape=self.shape)
 
 
 def coo_block(rows, cols, values, row_offset=0, col_offset=0):
-    """Shift a COO triplet set into a block of a larger matrix.
-
-    Examples
-    --------
-    >>> [a.tolist() for a in coo_block([0], [1], [5.0], row_offset=3)]
-    [[3], [1], [5.0]]
-    """
+    """Shift a COO triplet set into a block of a larger matrix."""
     return np.asarray(rows) + row_offset, np.asarray(cols) + col_offset, np.asarray(values)
 
 
 def product(matrix, x, out=None):
-    """y = A x for a scipy CSR or CSC matrix ``matrix`` (float data), in one compiled call.
-
-    Parameters
-    ----------
-    matrix : scipy.sparse.csr_matrix or csc_matrix
-        A (m, n); its arrays are read as they are (duplicates are summed, unsorted
-        indices are fine).
-    x : ndarray (n,)
-    out : ndarray (m,), optional
-        Where y is written (overwritten); a new array if None.
-
-    Returns
-    -------
-    ndarray (m,)
-        A x (``out`` when given).
-
-    Example
-    -------
-    >>> import scipy.sparse as sp
-    >>> A = sp.csr_matrix(np.array([[1.0, 0.0], [2.0, 3.0]]))
-    >>> product(A, np.array([1.0, 1.0])).tolist()
-    [1.0, 5.0]
-    """
+    """y = A x for a scipy CSR or CSC matrix ``matrix`` (float data), in one compiled call."""
     if out is None:
         out = np.empty(matrix.shape[0])
     if matrix.format == "csr":

@@ -11,13 +11,7 @@ __all__ = ["numeric", "finite", "refuse_non_finite", "vector3", "number", "posit
 
 
 def numeric(value, what, shape=None):
-    """``value`` as a float array (of ``shape`` when given), or ModelError naming ``what``.
-
-    Examples
-    --------
-    >>> numeric([1, 2], "pair", (2,))
-    array([1., 2.])
-    """
+    """``value`` as a float array (of ``shape`` when given), or ModelError naming ``what``."""
     try:
         a = np.asarray(value, float)
     except (TypeError, ValueError):
@@ -47,13 +41,7 @@ def finite(value, what, shape=None):
 
 def vector3(value, what):
     """``value`` as a float array of shape (3,) with finite entries (a point, direction or
-    force of the model builder).
-
-    Examples
-    --------
-    >>> vector3((0, 0, 1), "axis")
-    array([0., 0., 1.])
-    """
+    force of the model builder)."""
     try:
         v = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
@@ -75,13 +63,7 @@ def number(value, what, unit):
 
 
 def positive(value, what, unit, allow_zero=False):
-    """``value`` as a finite float that is positive (or ≥ 0 with ``allow_zero``).
-
-    Examples
-    --------
-    >>> positive(2, "mass", "kg")
-    2.0
-    """
+    """``value`` as a finite float that is positive (or ≥ 0 with ``allow_zero``)."""
     x = number(value, what, unit)
     if x < 0 or (x == 0 and not allow_zero):
         raise ModelError(f"{what}: must be {'≥ 0' if allow_zero else 'positive'} ({unit}), got {value!r}")

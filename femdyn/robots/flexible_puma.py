@@ -59,22 +59,16 @@ BAR_AXES = [np.column_stack((x, y, np.cross(x, y))) for x, y in ((_Y, _Z), (_X, 
 
 @functools.lru_cache(maxsize=4)
 def puma_link_component(normal_modes=6, damping_ratio=0.0, cells=(40, 6, 1)):
-    """The reduced flexible link (component with interfaces 'inner' and 'outer'), computed once per process.
+    """The reduced flexible link (component, interfaces 'inner' and 'outer'), cached per process.
 
     Parameters
     ----------
-    normal_modes : fixed-interface normal modes of the Craig–Bampton basis
-    damping_ratio : modal damping ratio ζ (–)
-    cells : structured cells along the length, width and thickness
-
-    Returns
-    -------
-    Component (mesh frame: bar along x from 0 to 1 m, section centred on the axis)
-
-    Example
-    -------
-    >>> puma_link_component().mass                                       # doctest: +SKIP
-    2.0
+    normal_modes : int
+        Fixed-interface normal modes of the Craig–Bampton basis.
+    damping_ratio : float
+        Modal damping ratio ζ.
+    cells : tuple of int
+        Structured cells along length, width, thickness (bar along x, 0 to 1 m).
     """
     from femdyn.elements.solid_body import SolidBody
     from femdyn.mesh.generate import box_mesh

@@ -33,21 +33,12 @@ PLAN_TIME, SAMPLE_INTERVAL = 10.0, 0.5
 
 
 def planar_inertia(Izz):
-    """Inertia entries of a flat body from its in-plane moment.
-
-    Out-of-plane moments are chosen so the body is physical: Ixx = Iyy = 0.6 Izz ≥ Izz/2.
-    """
+    """Inertia entries of a flat body from its in-plane moment."""
     return (0.6 * Izz, 0.6 * Izz, Izz, 0.0, 0.0, 0.0)
 
 
 def planar_space_robot():
-    """The space-robot identification study's robot (module doc): bodies base (free joint), wheel, link1, link2; no gravity.
-
-    Example
-    -------
-    >>> planar_space_robot().names
-    ('base', 'wheel', 'link1', 'link2')
-    """
+    """The space-robot identification study's robot (module doc): bodies base (free joint), wheel, link1, link2; no gravity."""
     h = BASE["half_size"]
     m_w, r_w, t_w = WHEEL["mass"], WHEEL["radius"], WHEEL["thickness"]
     wheel_transverse = m_w * (3 * r_w**2 + t_w**2) / 12

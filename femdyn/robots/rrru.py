@@ -208,11 +208,7 @@ class Pose:
 
 
 def limb_inverse_kinematics(geometry, i, A4):
-    """Closed-form inverse kinematics of limb i for its platform joint at A4 (elbow outwards).
-
-    γ from the component of A4 − A1 along a, then a planar two-link problem (see the
-    module docstring).
-    """
+    """Closed-form inverse kinematics of limb i for its platform joint at A4 (elbow outwards)."""
     g = geometry
     A1, e_r, a, e_z = g.limb_frame(i)
     d = A4 - A1
@@ -336,20 +332,7 @@ def limb_rates(geometry, i, x, velocity, acceleration):
 
 
 class ActuatedAngle(StateFunction):
-    """Actuated angle θ1ᵢ(t) of limb i when the platform centre follows a trajectory.
-
-    Closed-form inverse kinematics with exact first and second derivatives
-    (:func:`limb_rates`); for ``Model.drive_angle``. Angles from the horizontal, positive
-    downwards (rotation about a).
-
-    Examples
-    --------
-    >>> from femdyn.motion import LinePath, PathMotion, SCurve
-    >>> line = LinePath((0, 0, -0.8), (0.05, 0, -0.8))
-    >>> f = ActuatedAngle(RRRUGeometry(), 0, PathMotion(line, SCurve(0.05, 0.5, 2.5, 50.0)))
-    >>> round(math.degrees(f.value(0.0)), 2)
-    1.94
-    """
+    """Actuated angle θ1ᵢ(t) of limb i when the platform centre follows a trajectory."""
 
     def __init__(self, geometry, limb, trajectory):
         self.geometry, self.limb, self.trajectory = geometry, int(limb), trajectory
@@ -414,31 +397,27 @@ def rrru(pose=(0.1, 0.0, -0.8), flexible=False, element="beam", n_elements=8, pa
          gravity=(0.0, 0.0, -9.81), geometry=None, name="3-RRRU", link_model="ancf"):
     """Build the 3-RRRU robot of Liu et al. 2018 at the platform position ``pose``.
 
-    Links 1 and 2 are natural-coordinate rigid bodies (link 1 a two-point rigid beam;
-    link 2 two points and the axes a, b, sharing B with link 1 and A2, b with a rigid
-    link 3, so that those revolutes need no equations; the elbow axis node a is fixed); link 3 is a rigid beam carrying b or, with
-    ``flexible``, ``n_elements`` ANCF elements joined to link 2 by a revolute and to the
-    platform by a Hooke joint through its end nodes' frames. The platform is a rigid
-    body on its two vertex nodes and the unit vectors (normal, in-plane), Liu et al.'s (2018)
-    q_a ∈ R¹²; a ``payload`` (kg) is a point mass at its centre.
+    Links 1 and 2 are natural-coordinate rigid bodies; link 3 is rigid or ``n_elements``
+    ANCF beams (revolute to link 2, Hooke joint to the platform); the platform is Liu et
+    al.'s (2018) q_a ∈ R¹². Layout in docs/rrru.md.
 
     Parameters
     ----------
     pose : array_like
-        Initial platform centre (m), solved by :func:`inverse_kinematics`.
+        Initial platform centre, m (solved by :func:`inverse_kinematics`).
     flexible : bool
-        ANCF link 3 (True) or rigid (False).
+        ANCF link 3 (True) or rigid.
     element : {"beam"}
-        The ANCF element of link 3: the fully parameterized beam. The gradient-deficient
-        "cable" is refused: a cable node carries only its tangent, so the Hooke joint at
-        its end has no cross axis ⟂ the tangent to hold.
+        ANCF element of link 3 (a cable node has no cross axis for the Hooke joint).
     n_elements : int
         Elements per flexible link.
     payload : float
-        Point mass at the platform centre (kg), e.g. 1.6 for the test rig.
+        Point mass at the platform centre, kg.
     gravity : array_like
-        m/s², global axes (Z up: the robot hangs below its base).
+        m/s², global axes (Z up).
     geometry : RRRUGeometry, optional
+    name : str
+    link_model : {"ancf", "component"}
 
     Returns
     -------
@@ -452,8 +431,7 @@ def rrru(pose=(0.1, 0.0, -0.8), flexible=False, element="beam", n_elements=8, pa
 
     Example
     -------
-    >>> robot = rrru()
-    >>> robot.model.assemble().degrees_of_freedom()
+    >>> rrru().model.assemble().degrees_of_freedom()
     3
     """
     g = geometry or RRRUGeometry()

@@ -61,13 +61,7 @@ def puma560(gravity=(0.0, 0.0, -9.81)):
 
 
 def rod_inertia(mass, length, radius):
-    """Principal inertias of a solid cylinder along x about its centre.
-
-    Examples
-    --------
-    >>> rod_inertia(2.0, 1.0, 0.0)
-    (0.0, 0.16666666666666666, 0.16666666666666666)
-    """
+    """Principal inertias of a solid cylinder along x about its centre."""
     transverse = mass * (3 * radius**2 + length**2) / 12
     return mass * radius**2 / 2, transverse, transverse
 
