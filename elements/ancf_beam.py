@@ -1,95 +1,16 @@
 """Fully parameterized 3-D ANCF beam (24 dof), shear deformable, free of Poisson and
 shear locking.
 
-Kinematics (Shabana & Yakoub 2001, "Three dimensional absolute nodal coordinate
-formulation for beam elements: theory", J. Mech. Des. 123:606–613, shape function matrix): nodal
-coordinates [r, r_x, r_y, r_z] at both nodes (node 1 then node 2), and with ξ = x/L,
-
-    r(ξ, y, z) = N₁ r₁ + N₂ L r₁,ₓ + N₃ r₂ + N₄ L r₂,ₓ + y[(1−ξ) r₁,ᵧ + ξ r₂,ᵧ] + z[(1−ξ) r₁,𝓏 + ξ r₂,𝓏]
-
-(N_i the cubic Hermite functions of the cable): a cubic axis and linearly interpolated
-cross-section directors r_y, r_z.
-
-Locking remedy: structural-mechanics strain measures (Nachbagauer, Gruber & Gerstmayr
-2013, "Structural and continuum mechanics approaches for a 3D shear deformable ANCF beam
-finite element: application to static and linearized dynamic examples", J. Comput.
-Nonlinear Dynam. 8:021004, structural mechanics approach). On the axis, with a = r_x, b = r_y, c = r_z and primes
-for ∂/∂x, every strain is a function of dot products, hence objective, and the
-reference value is subtracted. With j = ‖a⁰‖ = ds/dx the reference slope length, each
-strain is divided by the power of j that makes it physical (γ a dimensionless angle, κ
-a rate per unit reference arc length s, κ = dθ/ds), so that a given reference curve has
-the same stiffness whatever its parameterization x (e.g. nodal slopes of length ≠ 1,
-or L differing from the arc length)::
-
-    axial          ε   = ‖a‖/j − 1                      → ½ EA ε²
-    shear          γ_y = a·b/j,  γ_z = a·c/j              → ½ k_y GA γ_y² + ½ k_z GA γ_z²
-    torsion        κ_x = ½(c·b' − b·c')/j                 → ½ GJ κ_x²
-    bending        κ_y = (a·c')/(‖a‖‖c‖ j),  κ_z = −(a·b')/(‖a‖‖b‖ j)
-                                                          → ½ EI_y κ_y² + ½ EI_z κ_z²
-    (bending is the rotation rate of the unit directors per unit reference length,
-    the bending strain of the geometrically exact rod (Reissner 1972, ZAMP 23:795–804;
-    Simo 1985): written as a·c'/j² it would carry the stretch ‖a‖/j and the director
-    length as factors of the moment; tests/test_validation_cable.py)
-    cross-section  e_yy = ½(b·b − 1), e_zz = ½(c·c − 1), γ_yz = b·c
-                   → ½ A [E/(1−ν²)(e_yy² + e_zz² + 2ν e_yy e_zz) + G γ_yz²],
-                   sampled at the two nodes (trapezoidal rule): between the nodes the
-                   linearly interpolated directors of a rotating section are shorter
-                   than unity by ~Δφ²/8 (Δφ the rotation across the element), which a
-                   Gauss-point evaluation would penalize with the membrane stiffness
-                   EA ≫ EI/L² and so lock large rotations.
-
-Poisson locking: the axial and bending terms use E alone (uniaxial stress); ν acts only
-on the in-plane strains of the cross section, which therefore can contract freely.
-A continuum (St Venant–Kirchhoff) element couples ε_xx to the cross-section strains
-through λ, but the linear director field cannot represent the linear-in-y lateral
-contraction of a bent section, so its bending stiffness is too large by
-(1−ν)/((1+ν)(1−2ν)) = 1.346 for ν = 0.3 (Sopanen & Mikkola 2003, "Description of
-elastic forces in absolute nodal coordinate formulation", Nonlinear Dyn. 34:53–74;
-Nachbagauer et al. 2013).
-
-Shear locking: bending is measured by the rotation rate of the cross-section directors
-(κ_y = a·c' is θ' for a section rotated by θ), not by the axis curvature. The shear
-constraint a·c = 0 then ties the quadratic slope of the axis to the linear director
-field; the slender limit keeps every piecewise-constant curvature, so nothing locks:
-for a tip-loaded cantilever the deflection is δ_EB (1 − 1/(4n²)) + PL/(kGA) for n
-elements whatever the slenderness (checked in the tests at L/h = 100 and 10⁴). Had the
-bending been taken from the axis curvature, the shear constraint would have to be
-relaxed by reduced integration, which here either re-imposes the same constraint
-(continuous linear directors) or leaves a zero-energy slope mode. The price is
-second-order convergence in bending where the cable converges with h⁴: tip deflection
-0.4 % at 8 elements, 0.1 % at 16; bending frequencies converge at second order too, the
-third clamped-free and free-free ones being 1.3 % and 1.6 % high at 16 elements and
-0.30 % and 0.39 % at 32 (tests/test_ancf_beam.py).
-
-Large rotations: the linear interpolation of rotating directors shortens them between
-the nodes (by ~Δφ²/8 for a rotation Δφ across the element). The cross-section strains
-are therefore sampled at the nodes only (trapezoidal rule), where the directors are
-nodal values. A residual coupling of the axis length and the interpolated director
-directions remains for very slender beams: at PL²/EI = 10 with L/h = 1000 the tip
-errors are 0.25, 0.050, 2.6e-3, 2.0e-4 L at 4, 8, 16, 32 elements (L/h = 100: ≤ 1e-2 L
-at 4 and 8). The three-node element (:mod:`femdyn.elements.ancf_beam_quadratic`) has
-1.2e-3, 9e-5, 6e-6 L there.
-
-Integration along the axis: ``n_gauss`` = 3 Gauss points by default, exact for the
-linear-regime energy (degree ≤ 4 in ξ); mass and gravity use a 5-point rule.
-
-Sign conventions (as the cable): κ_z > 0 bends the axis towards +y, κ_y > 0 towards −z,
-κ_x > 0 right-handed twist about x; fibre strain ε(y, z) ≈ ε − y κ_z + z κ_y.
-
-Strain recovery: the curvature is (nearly) constant per element, hence first-order
-accurate at a point; the strain and curvature sensors use :meth:`ANCFBeam3D.recovered_curvature`
-(superconvergent patch recovery from the element midpoints, second order).
-
-Curved references: a quarter-circle cantilever converges at second order to the
-thin-ring (Castigliano) deflections in and out of plane (tests/test_ancf_beam.py). Very
-slender curved elements lock on coarse meshes (membrane locking of the quadratic axis
-against the linear directors): at R/h = 1000, in-plane tip-load errors of −90 %, −25 %,
-−0.67 % at 4, 8, 16 elements per quarter circle (R/h = 100: −15 %, −0.67 %, −0.087 %);
-the three-node element is free of it (−0.057 %, −0.0036 % at 4, 8 for both ratios).
-
-Kelvin–Voigt damping (coefficient ``damping`` = c [s]): dissipation ½ c Σ C_k ṡ_k²
-over the strains above (σ_d = c E ε̇ and c G γ̇), F_d = D(q) v with D exact; the
-q-derivative of F_d is left out of K. Units: SI.
+Kinematics: Shabana & Yakoub 2001 (J. Mech. Des. 123:606–613), nodal coordinates
+[r, r_x, r_y, r_z] per node, a cubic Hermite axis and linear section directors. Strains:
+the structural-mechanics approach of Nachbagauer, Gruber & Gerstmayr 2013 (J. Comput.
+Nonlinear Dynam. 8:021004), with a = r_x, b = r_y, c = r_z, j = ‖a⁰‖:
+ε = ‖a‖/j − 1, γ_y = a·b/j, γ_z = a·c/j, κ_x = ½(c·b' − b·c')/j,
+κ_y = (a·c')/(‖a‖‖c‖ j), κ_z = −(a·b')/(‖a‖‖b‖ j) (Reissner 1972; Simo 1985), and the
+cross-section strains sampled at the nodes. Gauss rule of ``n_gauss`` = 3 points, mass
+and gravity 5; Kelvin–Voigt damping c [s]; sensors use superconvergent patch recovery
+(Zienkiewicz & Zhu 1992). Derivation, locking, convergence figures and sign conventions:
+docs/elements.md.
 """
 import numpy as np
 
@@ -133,43 +54,30 @@ _SECTION_STRAIN_MAP = np.diag([0.5, 0.5, 1.0])
 
 
 class ANCFBeam3D(ANCFElement):
-    """Batch of fully parameterized 3-D ANCF beams, 24 dof each (see the module docstring).
+    """Batch of fully parameterized 3-D ANCF beams, 24 dof each (method and sources: docs/elements.md).
 
     Parameters
     ----------
     q_ref : (n_el, 24) array_like
-        Reference coordinates [r₁, r₁,ₓ, r₁,ᵧ, r₁,𝓏, r₂, r₂,ₓ, r₂,ᵧ, r₂,𝓏] (positions in m,
-        gradients dimensionless), global frame; the reference directors r_y, r_z should be
-        the unit principal axes of the section (y, z of ``section``), right-handed with r_x.
+        Reference [r₁, r₁,ₓ, r₁,ᵧ, r₁,𝓏, r₂, …] (m, 1); r_y, r_z the unit principal section axes.
     E : float or (n_el,) array_like
-        Young's modulus [Pa].
+        Young's modulus, Pa.
     rho : float or (n_el,) array_like
-        Density [kg/m³].
+        Density, kg/m³.
     section : sections.CrossSection
-        Cross section (area, I_y, I_z, J, shear factors).
     nu : float or (n_el,) array_like, optional
-        Poisson ratio (shear modulus G = E/(2(1 + ν)) and cross-section strains).
+        Poisson ratio (G = E/(2(1 + ν)) and the cross-section strains).
     damping : float or (n_el,) array_like, optional
-        Kelvin–Voigt coefficient [s].
+        Kelvin–Voigt coefficient, s.
     length : float or (n_el,) array_like, optional
-        Parameter length L [m] (default: the arc length of the reference axis, see
-        :func:`~femdyn.elements.ancf_element.reference_arc_length`).
+        Parameter length L, m (default: the reference arc length).
     n_gauss : int, optional
         Gauss points along the axis.
 
     Raises
     ------
     ModelError
-        For bad material data, coinciding nodes, slopes against the chord or left-handed or
-        degenerate nodal director frames.
-
-    Examples
-    --------
-    >>> from femdyn.elements import sections
-    >>> node = lambda x: [x, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1]
-    >>> beam = ANCFBeam3D([node(0) + node(1)], 2.1e11, 7850, sections.rectangular(0.02, 0.01))
-    >>> beam.mass().shape, float(beam.strain_energy(beam.q_ref)[0])
-    ((1, 24, 24), 0.0)
+        Bad material data, coinciding nodes, slopes against the chord, left-handed director frames.
     """
 
     ndof, dim, kind = 24, 3, "ANCFBeam3D"
@@ -254,25 +162,16 @@ class ANCFBeam3D(ANCFElement):
 
     # ------------------------------------------------------------------ recovery
     def axial_strain(self, qe, xi, y=0.0, z=0.0):
-        """Strain of the material fibre along x at a section point.
-
-        ‖r_x(y, z)‖ / ‖r⁰_x(y, z)‖ − 1 with r_x(y, z) = r_x + y r_y,x + z r_z,x; positive in
-        tension. Bending is taken from the element's own (nearly constant) curvature; the
-        sensors use :meth:`recovered_axial_strain`.
+        """Fibre strain ‖r_x(y, z)‖ / ‖r⁰_x(y, z)‖ − 1 at a section point, with the element's own curvature.
 
         Parameters
         ----------
-        qe : (n_el, 24) array_like
+        qe : (n_el, ndof) array_like
             Element coordinates, global frame.
         xi : float
             Local coordinate ξ = x/L ∈ [0, 1].
         y, z : float, optional
-            Fibre position [m] along the section directors r_y, r_z.
-
-        Returns
-        -------
-        (n_el,) ndarray
-            Strain, dimensionless.
+            Fibre position along the section directors r_y, r_z, m.
         """
         def fibre(q):
             v = self.vectors_at(q, xi)
@@ -282,11 +181,9 @@ class ANCFBeam3D(ANCFElement):
         return fibre(qe) / self.reference_value(("fibre", float(y), float(z)), xi, lambda: fibre(self.q_ref)) - 1
 
     def curvature(self, qe, xi):
-        """Bending strains (κ_y, κ_z) = ((a·c')/‖c‖, −(a·b')/‖b‖)/(‖a‖ ‖a⁰‖) at ξ.
+        """Bending strains (κ_y, κ_z) = ((a·c')/‖c‖, −(a·b')/‖b‖)/(‖a‖ ‖a⁰‖) at ξ, 1/m.
 
-        The section's rotation rate per unit reference arc length (a = r_x, b = r_y, c = r_z,
-        primes ∂/∂x; Nachbagauer, Gruber & Gerstmayr 2013, structural mechanics approach);
-        total values. κ_z > 0 bends the axis towards +y, κ_y > 0 towards −z.
+        Nachbagauer, Gruber & Gerstmayr 2013; κ_z > 0 bends the axis towards +y, κ_y > 0 towards −z.
 
         Parameters
         ----------
@@ -294,11 +191,6 @@ class ANCFBeam3D(ANCFElement):
             Element coordinates, global frame.
         xi : float
             Local coordinate ξ = x/L ∈ [0, 1].
-
-        Returns
-        -------
-        (n_el, 2) ndarray
-            (κ_y, κ_z) [1/m].
         """
         v = self.vectors_at(qe, xi)
         length = lambda k: np.linalg.norm(v[:, k], axis=-1)
@@ -306,9 +198,7 @@ class ANCFBeam3D(ANCFElement):
         return kappa / (length(0) * self._slope_length(xi))[:, None]
 
     def twist(self, qe, xi):
-        """Twist rate κ_x = ½(r_z·r_y,x − r_y·r_z,x)/‖r⁰_x‖ at ξ, total value.
-
-        Positive for a right-handed rotation of the section about the axis with increasing x.
+        """Twist rate κ_x = ½(r_z·r_y,x − r_y·r_z,x)/‖r⁰_x‖ at ξ, rad/m, right-handed about the axis.
 
         Parameters
         ----------
@@ -316,48 +206,27 @@ class ANCFBeam3D(ANCFElement):
             Element coordinates, global frame.
         xi : float
             Local coordinate ξ = x/L ∈ [0, 1].
-
-        Returns
-        -------
-        (n_el,) ndarray
-            Twist per unit reference arc length [rad/m].
         """
         v = self.vectors_at(qe, xi)
         return 0.5 * (np.sum(v[:, 2] * v[:, 3], -1) - np.sum(v[:, 1] * v[:, 4], -1)) / self._slope_length(xi)
 
     def recovered_curvature(self, qe, xi):
-        """Bending curvatures (κ_y, κ_z) at ξ with second-order accuracy.
+        """Bending curvatures (κ_y, κ_z) at ξ, 1/m, second-order accurate (patch recovery, Zienkiewicz & Zhu 1992).
 
-        The element's curvature is (nearly) constant, so :meth:`curvature` is first-order
-        accurate at a point (at a clamp it reads the element mean: 0.9375 of the exact root
-        value at 8 elements under a tip load). At the element midpoints the constant curvature
-        is superconvergent (it is the element mean of the exact field, which differs from the
-        midpoint value by O(h²)); superconvergent patch recovery (Zienkiewicz & Zhu 1992, "The
-        superconvergent patch recovery and a posteriori error estimates. Part 1", Int. J.
-        Numer. Meth. Eng. 33:1331–1364) fits the change from the reference, Δκ, through these
-        samples: linearly in arc length between the midpoints of an element and of its
-        neighbour on the side of ξ (``neighbours``: previous and next element along the chain,
-        −1 at an end), extrapolated in the end elements. Total value: κ⁰(ξ) + recovered Δκ.
+        κ⁰(ξ) plus the change Δκ interpolated linearly in arc length between the midpoints of the
+        element and its neighbour (docs/elements.md).
 
         Parameters
         ----------
         qe : (n_el, 24) array_like
-            Element coordinates of the whole batch (the neighbours are used), global frame.
+            Element coordinates of the whole batch (neighbours are used), global frame.
         xi : float
             Local coordinate ξ = x/L ∈ [0, 1].
-
-        Returns
-        -------
-        (n_el, 2) ndarray
-            (κ_y, κ_z) [1/m], signs as in :meth:`curvature`.
         """
         return self._reference_curvature(xi) + self._recovered_change(qe, xi)
 
     def recovered_axial_strain(self, qe, xi, y=0.0, z=0.0):
-        """Fibre strain at a section point with the recovered bending part.
-
-        As :meth:`axial_strain`, with the bending part −y Δκ_z + z Δκ_y taken from
-        :meth:`recovered_curvature`; this is what a strain gauge sensor on the beam reads.
+        """Fibre strain with the bending part −y Δκ_z + z Δκ_y from :meth:`recovered_curvature`.
 
         Parameters
         ----------
@@ -366,12 +235,7 @@ class ANCFBeam3D(ANCFElement):
         xi : float
             Local coordinate ξ = x/L ∈ [0, 1].
         y, z : float, optional
-            Fibre position [m] along the section directors r_y, r_z.
-
-        Returns
-        -------
-        (n_el,) ndarray
-            Strain, dimensionless, positive in tension.
+            Fibre position along the section directors r_y, r_z, m.
         """
         here = self.curvature(qe, xi) - self._reference_curvature(xi)
         dk = self._recovered_change(qe, xi) - here
@@ -385,10 +249,7 @@ class ANCFBeam3D(ANCFElement):
         return patch_recovery(mid, self.arc_length, *self.neighbours, float(xi))
 
     def shear_angles(self, qe, xi):
-        """Shear angles (γ_y, γ_z): change of the angles between the axis tangent and r_y, r_z.
-
-        Each angle is arcsin(r_x·r_k / (‖r_x‖ ‖r_k‖)) minus its reference value (zero for the
-        usual orthogonal reference frame).
+        """Shear angles (γ_y, γ_z), rad: arcsin(r_x·r_k / (‖r_x‖ ‖r_k‖)) minus the reference value.
 
         Parameters
         ----------
@@ -396,11 +257,6 @@ class ANCFBeam3D(ANCFElement):
             Element coordinates, global frame.
         xi : float
             Local coordinate ξ = x/L ∈ [0, 1].
-
-        Returns
-        -------
-        (n_el, 2) ndarray
-            (γ_y, γ_z) [rad].
         """
         def angles(q):
             v = self.vectors_at(q, xi)

@@ -1,43 +1,12 @@
 """Three-node, quadratic, fully parameterized 3-D ANCF beam (27 dof) with selective
 reduced integration: shear deformable, free of shear and membrane locking.
 
-Kinematics (Nachbagauer, Pechstein, Irschik & Gerstmayr 2011, "A new locking-free
-formulation for planar, shear deformable, linear and quadratic beam finite elements based
-on the absolute nodal coordinate formulation", Multibody Syst. Dyn. 26:245–263, the
-quadratic element, here in 3-D): three nodes at ξ = 0, ½, 1 (ξ = x/L), each with the
-position r and the cross-section directors r_y, r_z (no slope coordinate), all
-interpolated by the quadratic Lagrange functions
-
-    N₁ = (1 − ξ)(1 − 2ξ),  N₂ = 4ξ(1 − ξ),  N₃ = ξ(2ξ − 1),
-    r(ξ, y, z) = Σ_i N_i (r_i + y r_i,y + z r_i,z).
-
-Axis and directors have the same (quadratic) order, so the directors' rotation, hence
-the bending strain, varies linearly along the element, where the two-node ANCFBeam3D
-(cubic axis, linear directors) has a constant one: bending converges at fourth order in
-the eigenfrequencies (second order for ANCFBeam3D).
-
-Strains: those of :class:`~femdyn.elements.ancf_beam.ANCFBeam3D` (structural mechanics
-approach of Nachbagauer, Gruber & Gerstmayr 2013; axial ε, shear γ_y, γ_z, torsion κ_x,
-bending κ_y, κ_z by the directors' rotation rate, cross-section strains at the nodes).
-
-Locking. The slender limit imposes γ = 0, i.e. the quadratic directors must follow the
-linear axis slope; with exact integration that ties the directors to a linear rotation
-(constant curvature again: shear locking), and on a curved reference the constraint
-ε = 0 of the quadratic axis locks bending (membrane locking). Both are removed by the
-classical selective reduced integration of the Timoshenko element (Zienkiewicz, Taylor
-& Too 1971, "Reduced integration technique in general analysis of plates and shells",
-Int. J. Numer. Meth. Eng. 3:275–290; Prathap & Bhashyam 1982, "Reduced integration and
-the shear-flexible beam element", Int. J. Numer. Meth. Eng. 18:195–210): axial and
-shear strains at the 2 Gauss points (where they are sampled without the spurious
-quadratic part), bending and torsion with 3 points. The element keeps exactly the six
-rigid-body zero-energy modes (tests/test_ancf_beam_quadratic.py).
-
-Cross-section strains at the three nodes (Simpson weights 1/6, 4/6, 1/6), where the
-directors are nodal values (see ANCFBeam3D for why). Mass: consistent, 5-point rule
-(exact for the degree-4 products); rotary inertia of the section on r_y, r_z.
-
-Node order within an element: first end, midpoint, second end; each node's
-coordinates [r, r_y, r_z] (9). Units: SI.
+Kinematics: Nachbagauer, Pechstein, Irschik & Gerstmayr 2011 (Multibody Syst. Dyn.
+26:245–263), nodes at ξ = 0, ½, 1 with [r, r_y, r_z] (9 each), quadratic Lagrange
+interpolation r(ξ, y, z) = Σ_i N_i (r_i + y r_i,y + z r_i,z). Strains of
+:class:`~femdyn.elements.ancf_beam.ANCFBeam3D`; axial and shear at 2 Gauss points,
+bending and torsion at 3 (Zienkiewicz, Taylor & Too 1971; Prathap & Bhashyam 1982);
+cross-section strains at the nodes (Simpson). Derivation: docs/elements.md.
 """
 import numpy as np
 
@@ -63,32 +32,28 @@ def lagrange2(xi):
 
 
 class ANCFBeamQuadratic(ANCFBeam3D):
-    """Batch of three-node quadratic ANCF beams (see module docstring).
+    """Batch of three-node quadratic ANCF beams, 27 dof each (docs/elements.md).
 
     Parameters
     ----------
-    q_ref : (n_el, 27) array
-        Reference coordinates [r₁, r₁,ᵧ, r₁,𝓏, r₂, r₂,ᵧ, r₂,𝓏, r₃, r₃,ᵧ, r₃,𝓏] [m, 1, 1] of
-        the first end, midpoint and second end; the directors should be the unit principal
-        axes of the section.
-    E : float or (n_el,) [Pa];  rho [kg/m³];  section : sections.CrossSection
-    nu : Poisson ratio;  damping : Kelvin–Voigt coefficient [s]
-    length : (n_el,) [m], optional
-        Parameter length L (default: the arc length of the reference axis).
+    q_ref : (n_el, 27) array_like
+        Reference [r, r_y, r_z] of the first end, midpoint and second end (m, 1); unit principal directors.
+    E : float or (n_el,) array_like
+        Young's modulus, Pa.
+    rho : float or (n_el,) array_like
+        Density, kg/m³.
+    section : sections.CrossSection
+    nu : float or (n_el,) array_like, optional
+        Poisson ratio.
+    damping : float or (n_el,) array_like, optional
+        Kelvin–Voigt coefficient, s.
+    length : (n_el,) array_like, optional
+        Parameter length L, m (default: the reference arc length).
 
     Raises
     ------
     ModelError
-        For bad material data, coinciding nodes, a midpoint off the middle of the element
-        or left-handed director frames.
-
-    Example
-    -------
-    >>> from femdyn.elements import sections
-    >>> node = lambda x: [x, 0, 0, 0, 1, 0, 0, 0, 1]
-    >>> beam = ANCFBeamQuadratic([node(0) + node(0.5) + node(1)], 2.1e11, 7850, sections.circular(0.01))
-    >>> beam.mass().shape
-    (1, 27, 27)
+        Bad material data, coinciding nodes, a midpoint off the middle, left-handed directors.
     """
 
     ndof, dim, n_nodes, kind = 27, 3, 3, "ANCFBeamQuadratic"

@@ -1,67 +1,13 @@
 """ANCF cable elements (gradient-deficient, Euler–Bernoulli) in 2-D and 3-D.
 
-Kinematics (Gerstmayr & Shabana 2006, "Analysis of thin beams and cables using the
-absolute nodal co-ordinate formulation", Nonlinear Dyn. 45:109–130, shape functions of the cable element): the axis
-is a cubic Hermite curve in ξ = x/L ∈ [0, 1],
-
-    r(ξ) = N₁ r₁ + N₂ L r₁' + N₃ r₂ + N₄ L r₂',
-    N₁ = 1 − 3ξ² + 2ξ³,  N₂ = ξ − 2ξ² + ξ³,  N₃ = 3ξ² − 2ξ³,  N₄ = −ξ² + ξ³,
-
-with nodal coordinates [r, r_x] (2-D: 8 dof, 3-D: 12 dof; node 1 then node 2). L is the
-element's parameter length: by default the arc length of the reference axis itself, the
-fixed point L = ∫₀¹ ‖∂r⁰/∂ξ‖ dξ of the cubic built with that L (:func:`reference_arc_length`;
-the chord ‖r₂ − r₁‖ for straight elements), so that x is close to the arc length and a
-curve given by points and unit tangents is followed closely; ``length`` overrides it.
-Every strain below is measured per unit reference arc length, so L only selects the
-reference curve through the nodal data, not the stiffness of a given curve.
-
-Strains (per unit reference arc length s₀, ds₀ = ‖r⁰_x‖ dx = j dx):
-
-- axial strain, engineering measure  ε = ‖r_x‖ / j − 1 = λ − 1 (λ the stretch; what a
-  strain gauge on the axis reads; N = EA ε);
-- bending: the rotation rate of the tangent t = r_x/‖r_x‖ per unit reference arc length,
-  κ = ‖t × dt/ds₀‖ = ‖r_x × r_xx‖ / (‖r_x‖² j), i.e. λ times the geometric curvature
-  ‖r_x × r_xx‖/‖r_x‖³ of the deformed axis. This is the bending strain of the
-  geometrically exact (Reissner) rod (Reissner 1972, "On one-dimensional finite-strain
-  beam theory: the plane problem", ZAMP 23:795–804; Simo 1985, "A finite strain beam
-  formulation. The three-dimensional dynamic problem. Part I", Comput. Methods Appl.
-  Mech. Eng. 49:55–70), for which M = EI κ is work-conjugate; Irschik & Gerstmayr 2009
-  ("A continuum mechanics based derivation of Reissner's large-displacement
-  finite-strain beam theory", Acta Mech. 206:1–21) derive it for the ANCF elastic line.
-  κ² = (γ/α − β²/α²)/j² with α = r_x·r_x, β = r_x·r_xx, γ = r_xx·r_xx (Lagrange
-  identity, valid in 2-D and 3-D). In 2-D the signed value κ = (r_x × r_xx)/(α j) is used
-  (positive when the axis turns counter-clockwise, i.e. v'' > 0 for an axis along +x);
-  in 3-D the magnitude.
-  Measuring the curvature per deformed length instead (κ/λ, as in Gerstmayr & Shabana
-  2006) changes the moment by the factor λ and the solution at finite stretch: for the
-  extensible cantilever of Gerstmayr & Irschik 2008 (tip load −3EI/L², EA L²/EI = 4800)
-  the tip moves by 1.2e-3 m; with the rotation rate femdyn agrees with the extensible
-  elastica to 1e-9 m at 64 elements (tests/test_validation_cable.py).
-
-Reference curvature. Reference curvatures with ‖κ₀‖ L < 1e-9 (STRAIGHT_TOLERANCE) are
-round-off of a straight element (e.g. ~3e-14 1/m for a cable along (0.6, 0.8, 0)) and
-are set to exactly 0 at set-up. The 3-D cable is a straight-reference element: its
-energy depends on ‖κ‖ only, so about a curved reference (κ₀ ≠ 0) the linearized
-out-of-plane bending and the twist have no stiffness (singular K); ANCFCable3D refuses
-such references (use ANCFCable2D for curves in a plane, ANCFBeam3D for spatial curves).
-
-Kelvin–Voigt damping (coefficient ``damping`` = c [s], σ_d = c E ε̇): dissipation
-½ c ∫ (EA ε̇² + EI κ̇²) ds₀ (2-D) with damping force F_d = D(q) v, D exact. In 3-D the
-bending part uses the rate of the curvature vector k = r_x × r_xx / (‖r_x‖² j) (a cable has
-no section frame, and the rate of ‖k‖ is undefined at κ = 0); this is invariant under
-translation and under rigid rotation of straight configurations, while a bent cable in
-rigid rotation with angular velocity ω is damped by c EI ‖ω × k‖². The q-derivative of
-the damping force is left out of K (as in Rayleigh-type damping).
-
-Integration: ``n_gauss`` = 3 Gauss points by default, exact in the linear regime
-(axial ε² and κ² are polynomials of degree ≤ 4 there); the mass matrix and gravity use
-their own 5-point rule (exact for the degree-6 Hermite products). Slender cables
-(EA L²/EI ~ 1e6) show the membrane locking typical of this element (Gerstmayr &
-Irschik 2008): large-deflection errors fall fast with refinement (8.4e-3, 2.2e-3,
-3.8e-4 L at 4, 8, 16 elements for PL²/EI = 10, EA L²/EI = 4e6) but grow with slenderness.
-
-Sign conventions: see :meth:`ANCFCable3D.curvature` and :meth:`ANCFCable.axial_strain`.
-Units: SI (m, N, Pa, kg/m³, s).
+Kinematics: Gerstmayr & Shabana 2006 (Nonlinear Dyn. 45:109–130), a cubic Hermite axis
+r(ξ) = N₁ r₁ + N₂ L r₁' + N₃ r₂ + N₄ L r₂' with nodal [r, r_x] (8 dof in 2-D, 12 in 3-D);
+L defaults to the reference arc length (:func:`~femdyn.elements.ancf_element.reference_arc_length`).
+Strains per unit reference arc length (j = ‖r⁰_x‖): ε = ‖r_x‖/j − 1 and the tangent's
+rotation rate κ = ‖r_x × r_xx‖ / (‖r_x‖² j) of the Reissner rod (Reissner 1972; Simo 1985;
+Irschik & Gerstmayr 2009), signed in 2-D. ANCFCable3D needs a straight reference.
+Kelvin–Voigt damping c [s]; ``n_gauss`` = 3, mass and gravity 5 points. Derivation,
+locking and validation figures: docs/elements.md.
 """
 import numpy as np
 from numba import njit
@@ -117,29 +63,29 @@ class ANCFCable(ANCFElement):
 
 
 class ANCFCable2D(ANCFCable):
-    """Planar ANCF cable, 8 dof [r₁, r₁,ₓ, r₂, r₂,ₓ] (each 2 components), signed curvature.
+    """Planar ANCF cable, 8 dof [r₁, r₁,ₓ, r₂, r₂,ₓ] (2 components each), signed curvature.
 
     Parameters
     ----------
     q_ref : (n_el, 8) array_like
-        Reference coordinates [m, 1] in the global x–y plane, node 1 then node 2.
+        Reference coordinates (m, 1) in the global x–y plane.
     E : float or (n_el,) array_like
-        Young's modulus [Pa].
+        Young's modulus, Pa.
     rho : float or (n_el,) array_like
-        Density [kg/m³].
+        Density, kg/m³.
     section : sections.CrossSection
-        Cross section; bending uses I_z (in-plane bending).
+        Bending uses I_z.
     damping : float or (n_el,) array_like, optional
-        Kelvin–Voigt coefficient [s].
+        Kelvin–Voigt coefficient, s.
     length : float or (n_el,) array_like, optional
-        Parameter length L [m] (default: the reference arc length).
+        Parameter length L, m (default: the reference arc length).
     n_gauss : int, optional
         Gauss points of the elastic terms.
 
     Raises
     ------
     ModelError
-        For bad material data or reference geometry (see :class:`ANCFCable`).
+        Bad material data or reference geometry.
 
     Examples
     --------
@@ -173,23 +119,14 @@ class ANCFCable2D(ANCFCable):
         return None
 
     def curvature(self, qe, xi):
-        """Signed bending strain κ = (r_x × r_xx)/(‖r_x‖² ‖r⁰_x‖) at ξ.
-
-        The rotation rate of the tangent per unit reference arc length; positive when the axis
-        turns counter-clockwise (v'' > 0 for an axis along +x). Total value (the reference
-        curvature is not subtracted).
+        """Signed bending strain κ = (r_x × r_xx)/(‖r_x‖² ‖r⁰_x‖) at ξ, 1/m (> 0 counter-clockwise).
 
         Parameters
         ----------
-        qe : (n_el, 8) array_like
+        qe : (n_el, ndof) array_like
             Element coordinates, global frame.
         xi : float
             Local coordinate ξ = x/L ∈ [0, 1].
-
-        Returns
-        -------
-        (n_el,) ndarray
-            Curvature [1/m].
         """
         return self._curvature_value(self.vectors_at(qe, xi), self._slope_length(xi))
 
@@ -202,44 +139,31 @@ class ANCFCable2D(ANCFCable):
 
 
 class ANCFCable3D(ANCFCable):
-    """Spatial ANCF cable, 12 dof [r₁, r₁,ₓ, r₂, r₂,ₓ], isotropic bending, no torsion.
-
-    A straight-reference element: curved references are refused (see the module docstring).
+    """Spatial ANCF cable, 12 dof [r₁, r₁,ₓ, r₂, r₂,ₓ], isotropic bending, straight reference.
 
     Parameters
     ----------
     q_ref : (n_el, 12) array_like
-        Reference coordinates [m, 1], global frame, node 1 then node 2; the axis must be
-        straight and the slopes point along it.
+        Reference coordinates (m, 1), global frame; straight axis, slopes along it.
     E : float or (n_el,) array_like
-        Young's modulus [Pa].
+        Young's modulus, Pa.
     rho : float or (n_el,) array_like
-        Density [kg/m³].
+        Density, kg/m³.
     section : sections.CrossSection
-        Cross section with I_y = I_z (e.g. :func:`~femdyn.elements.sections.circular`).
+        With I_y = I_z (e.g. :func:`~femdyn.elements.sections.circular`).
     damping : float or (n_el,) array_like, optional
-        Kelvin–Voigt coefficient [s].
+        Kelvin–Voigt coefficient, s.
     length : float or (n_el,) array_like, optional
-        Parameter length L [m] (default: the reference arc length).
+        Parameter length L, m (default: the reference arc length).
     n_gauss : int, optional
         Gauss points of the elastic terms.
     y_axis : (3,) or (n_el, 3) array_like, optional
-        Direction of the section's y axis in the reference configuration, global frame,
-        used only for strain recovery (default: the global Y axis projected normal to the
-        axis, or the global Z axis when the element lies along Y).
+        Reference section y axis, global frame, for strain recovery (default: global Y ⟂ axis, or Z).
 
     Raises
     ------
     ModelError
-        If I_y ≠ I_z, if the reference axis is curved, or for bad material data or
-        reference geometry (see :class:`ANCFCable`).
-
-    Examples
-    --------
-    >>> from femdyn.elements import sections
-    >>> cable = ANCFCable3D([[0, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0]], 2.1e11, 7850, sections.circular(0.01))
-    >>> cable.curvature(cable.q_ref, 0.5)
-    array([[0., 0.]])
+        I_y ≠ I_z, a curved reference axis, bad material data or geometry.
     """
 
     ndof, dim, kind, planar = 12, 3, "ANCFCable3D", False
@@ -285,44 +209,27 @@ class ANCFCable3D(ANCFCable):
         return curvature_rate_gram(z, jac)
 
     def curvature_vector(self, qe, xi):
-        """Bending strain vector k = r_x × r_xx / (‖r_x‖² ‖r⁰_x‖) at ξ.
-
-        The rotation rate of the tangent per unit reference arc length, total value.
+        """Bending strain vector k = r_x × r_xx / (‖r_x‖² ‖r⁰_x‖) at ξ, 1/m, global frame, total.
 
         Parameters
         ----------
-        qe : (n_el, 12) array_like
+        qe : (n_el, ndof) array_like
             Element coordinates, global frame.
         xi : float
             Local coordinate ξ = x/L ∈ [0, 1].
-
-        Returns
-        -------
-        (n_el, 3) ndarray
-            Curvature vector [1/m], global frame.
         """
         z = self.vectors_at(qe, xi)
         return np.cross(z[:, 0], z[:, 1]) / (np.sum(z[:, 0] ** 2, -1) * self._slope_length(xi))[:, None]
 
     def section_axes(self, qe, xi):
-        """Section axes at ξ, carried from the reference by the smallest rotation t₀ → t.
-
-        The cable has no torsional degree of freedom, so the reference section axes are
-        transported to the current tangent t by the rotation about t₀ × t (Rodrigues).
+        """Section axes (e_y, e_z, e_y0, e_z0) at ξ: the reference ones carried by the smallest rotation t₀ → t.
 
         Parameters
         ----------
-        qe : (n_el, 12) array_like
+        qe : (n_el, ndof) array_like
             Element coordinates, global frame.
         xi : float
             Local coordinate ξ = x/L ∈ [0, 1].
-
-        Returns
-        -------
-        e_y, e_z : (n_el, 3) ndarray
-            Current section axes, global frame.
-        e_y0, e_z0 : (n_el, 3) ndarray
-            Reference section axes, global frame (from ``y_axis``).
         """
         t0 = self._unit(self.vectors_at(self.q_ref, xi)[:, 0])
         t = self._unit(self.vectors_at(qe, xi)[:, 0])
@@ -341,21 +248,14 @@ class ANCFCable3D(ANCFCable):
         return v / np.linalg.norm(v, axis=-1, keepdims=True)
 
     def curvature(self, qe, xi):
-        """Bending curvatures (κ_y, κ_z) at ξ in the section frame of :meth:`section_axes`.
-
-        κ_z > 0 bends the axis towards +y, κ_y > 0 towards −z; total values.
+        """Bending curvatures (κ_y, κ_z) at ξ, 1/m, in the frame of :meth:`section_axes`; signs as ANCFBeam3D.
 
         Parameters
         ----------
-        qe : (n_el, 12) array_like
+        qe : (n_el, ndof) array_like
             Element coordinates, global frame.
         xi : float
             Local coordinate ξ = x/L ∈ [0, 1].
-
-        Returns
-        -------
-        (n_el, 2) ndarray
-            (κ_y, κ_z) [1/m].
         """
         ey, ez, _, _ = self.section_axes(qe, xi)
         k = self.curvature_vector(qe, xi)

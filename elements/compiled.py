@@ -1,29 +1,10 @@
-"""Compiled loops shared by every ANCF element (numba, ``cache=True``): the invariant
-quadrature of :mod:`femdyn.elements.quadrature` (gradient vectors, invariants, force,
-tangent, projection) and the helpers of energy densities (output arrays, the axial
-strain of the axis). Each element's own density (strain measures and their invariant
-derivatives) is compiled in the element's module, so that a new element adds its
-density next to its class and never edits this file.
+"""Compiled loops shared by every ANCF element (numba, ``cache=True``): gradient vectors,
+invariants, force, tangent and projection of :mod:`femdyn.elements.quadrature`, and
+helpers of energy densities. Each element compiles its own density in its module.
 
-Why compiled loops: a multibody model evaluates each beam's kernels several times per
-Newton iteration on small batches (8–32 elements). Written with numpy, one call cost
-dozens of array operations on (n_el, n_g, …) temporaries plus einsum path planning,
-a fixed cost far above the arithmetic; here each stage (kinematics, density, force or
-tangent) is one dispatch whose loops keep the per-point data in a few scratch arrays.
-
-Notation (SI units): nodal vectors q_α (dimension d) of an element, gradient vectors
-z_k = Σ_α c_kα q_α with per-element coefficients c_kα = g_kα L^(o_α − p_k) (shape
-coefficients g, nodal and vector orders o, p), invariants I_m = z_k · R_m z_l with
-
-    ∂I_m/∂z = D_m (R_m z_l on vector k, R_mᵀ z_k on vector l),
-    ∂²I_m/∂z² = E_kl ⊗ R_m + E_lk ⊗ R_mᵀ (constant),
-
-and F = Σ_g w_g L J Gᵀ Σ_m W_I,m D_m, K = Σ_g w_g L J Gᵀ H G with
-H = Σ_mn W_II,mn D_m D_nᵀ + Σ_m W_I,m ∂²I_m/∂z², G = c ⊗ 1 (Gerstmayr & Shabana 2006;
-Nachbagauer, Gruber & Gerstmayr 2013). The tangent is evaluated in the scaled
-coordinates q̃ = L^o q, where G is the same for every element and sparse (its nonzero
-entries are passed as lists), on chunks of elements with the element index innermost
-so that the short loops over vector components vectorize across elements.
+Tangent in scaled coordinates q̃ = L^o q, where G = c ⊗ 1 is the same sparse matrix for
+every element, on chunks with the element index innermost. Notation and the reason for
+compiled loops: docs/elements.md.
 """
 import numpy as np
 from numba import njit

@@ -1,38 +1,9 @@
 """Quadrature of ANCF element energies written in dot-product invariants.
 
-Every ANCF kernel in femdyn has the same structure (Gerstmayr & Shabana 2006;
-Nachbagauer, Gruber & Gerstmayr 2013): at a Gauss point ξ_g along the axis, the
-energy density per unit reference length depends on a few *gradient vectors* z_k
-(r_x, r_xx for a cable; r_x, r_y, r_z and x-derivatives for the full beam), each of
-them linear in the element coordinates, z_k = G_k q, with constant G_k. The strains
-are functions of the invariants
-
-    I_m = z_k · R_m z_l          (R_m = 1, or the 2-D rotation J for a signed cross product),
-
-which makes them independent of rigid rotations. With W(I) the density per unit
-reference length, W_I = ∂W/∂I and W_II = ∂²W/∂I² (supplied by the element) and
-D_m = ∂I_m/∂z (R z_l on vector k, Rᵀ z_k on vector l), the chain rule reads
-
-    U = Σ_g w_g W,     F = Σ_g w_g Gᵀ Σ_m W_I,m D_m,
-    K = Σ_g w_g Gᵀ H G,   H = Σ_mn W_II,mn D_m D_nᵀ + Σ_m W_I,m ∂²I_m/∂z²,
-
-∂²I_m/∂z² = E_kl ⊗ R + E_lk ⊗ Rᵀ constant. Element length L enters only as a scaling:
-in ξ = x/L with slope coordinates multiplied by L one set of shape coefficients serves
-a batch of elements of different lengths.
-
-Implementation. The loops over elements and Gauss points are compiled with numba
-(:mod:`femdyn.elements.compiled`, ``cache=True``): gradient vectors and invariants in one
-call, the element's density (W, W_I, W_II) in one call, the force or the tangent in one
-call. A multibody model calls these kernels a few times per Newton iteration on small
-batches (8–32 elements per beam); evaluated with numpy, each call paid for dozens of
-array operations (einsum path planning, small temporaries) whose fixed cost exceeded
-the arithmetic, so compiled loops are several times faster there, and at 512 elements
-they still win by avoiding the temporaries. The tangent uses the structure above:
-H (n_vec·d)² per point, then Gᵀ H G with the few nonzero entries of the constant
-G = g ⊗ 1, on chunks of elements with the element index innermost so that the short
-loops over vector components vectorize across elements. The mathematics (strain
-measures, quadrature, chain rule) is the one written above; only the evaluation order
-differs, so results agree with a direct evaluation to rounding.
+Gradient vectors z_k = G_k q, invariants I_m = z_k · R_m z_l, and the chain rule
+U = Σ_g w_g W, F = Σ_g w_g Gᵀ Σ_m W_I,m ∂I_m/∂z, K = Σ_g w_g Gᵀ H G (Gerstmayr & Shabana
+2006; Nachbagauer, Gruber & Gerstmayr 2013), evaluated by the compiled loops of
+:mod:`femdyn.elements.compiled`. Derivation: docs/elements.md.
 """
 import numpy as np
 

@@ -18,20 +18,18 @@ from femdyn.validation import refuse_non_finite
 class CrossSection:
     """Generic beam cross section given by its properties; arrays broadcast over elements.
 
-    Section axes y, z are the principal axes through the centroid (see the module docstring).
-
     Parameters
     ----------
     area : float or (n_el,) array_like
-        Area A [m²].
+        Area A, m².
     Iy, Iz : float or (n_el,) array_like
-        Second moments I_y = ∫z² dA, I_z = ∫y² dA [m⁴].
+        Second moments I_y = ∫z² dA, I_z = ∫y² dA, m⁴ (principal axes through the centroid).
     J : float or (n_el,) array_like
-        St Venant torsion constant [m⁴].
+        St Venant torsion constant, m⁴.
     cy, cz : float or (n_el,) array_like
-        Distances of the extreme fibres from the centroid along y and z [m].
+        Distances of the extreme fibres from the centroid along y and z, m.
     shear_factor : callable, optional
-        ν ↦ (k_y, k_z), the shear correction factors; default k = 5/6 for both.
+        ν ↦ (k_y, k_z); default 5/6 for both.
     name : str, optional
         Name used in error messages.
 
@@ -39,12 +37,6 @@ class CrossSection:
     ------
     ModelError
         If the area, I_y, I_z or J is not positive.
-
-    Examples
-    --------
-    >>> s = CrossSection(1e-4, 1e-9, 2e-9, 2.5e-9, 0.005, 0.01)
-    >>> round(float(s.polar) * 1e9, 12), round(s.shear_factor(0.3)[0].item(), 6)
-    (3.0, 0.833333)
     """
 
     def __init__(self, area, Iy, Iz, J, cy, cz, shear_factor=None, name="section"):
@@ -70,11 +62,6 @@ class CrossSection:
         ----------
         nu : float or array_like
             Poisson ratio.
-
-        Returns
-        -------
-        (k_y, k_z) : tuple of ndarray
-            Dimensionless factors.
         """
         return self._shear_factor(nu)
 
@@ -85,23 +72,12 @@ class CrossSection:
 
 
 def circular(radius):
-    """Solid circular section: A = πR², I_y = I_z = πR⁴/4, J = πR⁴/2 (exact, no warping).
-
-    Shear factor k = 6(1+ν)/(7+6ν) (Cowper 1966).
+    """Solid circular section: A = πR², I_y = I_z = πR⁴/4, J = πR⁴/2, k = 6(1+ν)/(7+6ν) (Cowper 1966).
 
     Parameters
     ----------
     radius : float or (n_el,) array_like
-        Radius R [m].
-
-    Returns
-    -------
-    CrossSection
-
-    Raises
-    ------
-    ModelError
-        If the radius is not positive.
+        Radius R, m.
 
     Examples
     --------
@@ -127,32 +103,14 @@ def rectangle_torsion_constant(a, b, terms=50):
 
 
 def rectangular(width_y, height_z):
-    """Solid rectangular section, side ``width_y`` along y and ``height_z`` along z.
-
-    A = b h, I_y = b h³/12, I_z = h b³/12, J from :func:`rectangle_torsion_constant`, shear
-    factor k = 10(1+ν)/(12+11ν) (Cowper 1966).
+    """Solid rectangular section b × h: I_y = b h³/12, I_z = h b³/12, k = 10(1+ν)/(12+11ν) (Cowper 1966).
 
     Parameters
     ----------
     width_y : float or (n_el,) array_like
-        Side b along the section's y axis [m].
+        Side b along the section's y axis, m.
     height_z : float or (n_el,) array_like
-        Side h along the section's z axis [m].
-
-    Returns
-    -------
-    CrossSection
-
-    Raises
-    ------
-    ModelError
-        If a side is not positive.
-
-    Examples
-    --------
-    >>> s = rectangular(0.02, 0.01)
-    >>> float(s.Iy), float(s.Iz)
-    (1.6666666666666667e-09, 6.666666666666667e-09)
+        Side h along the section's z axis, m.
     """
     b = np.asarray(width_y, float)
     h = np.asarray(height_z, float)

@@ -1,28 +1,9 @@
-"""Isoparametric linear-elastic solid elements: Tet4, Tet10 and Hex8.
+"""Isoparametric linear-elastic solid elements: Tet4, Tet10 and Hex8, on batches of one type.
 
-Every kernel works on a batch of elements of one type (arrays of shape (n_el, ...)) with
-no Python loop per element (Zienkiewicz, Taylor & Zhu 2013, *The Finite Element Method*,
-ch. 6 and 9). Node ordering is VTK's (= meshio's): Tet10 corners 0–3, then mid-edge nodes
-on the edges (0,1), (1,2), (0,2), (0,3), (1,3), (2,3); Hex8 the bottom face
-(ζ = −1) counter-clockwise, then the top face.
-
-For an isotropic material with Lamé constants λ, μ the stiffness block coupling
-component i of node a with component j of node b is
-
-    K_ai,bj = ∫ (λ ∂_i N_a ∂_j N_b + μ ∂_j N_a ∂_i N_b + μ δ_ij ∇N_a·∇N_b) dV,
-
-so one batched product P_ai,bj = Σ_g w_g det J_g ∂_i N_a ∂_j N_b serves all three terms.
-The consistent mass is M = M_s ⊗ I₃ with the scalar mass M_s,ab = ∫ ρ N_a N_b dV.
-Strains are engineering Voigt strains (ε_xx, ε_yy, ε_zz, γ_yz, γ_xz, γ_xy).
-
-Quadrature: Tet4 stiffness 1 point (exact), Tet10 stiffness the symmetric 4-point rule
-(degree 2, exact for straight-edged elements), tetrahedral mass rules of degree 2 (Tet4)
-and 4 (Tet10) from collapsed Gauss–Jacobi products (Stroud 1971, *Approximate
-Calculation of Multiple Integrals*, §2.7), exact for affine tetrahedra; Hex8 stiffness
-2×2×2 Gauss (full integration: exact for parallelepipeds, but stiff in bending — it locks
-in shear like every fully integrated trilinear brick, so prefer Tet10 for slender parts),
-Hex8 mass 3×3×3 Gauss (N_a N_b det J has degree ≤ 4 per axis: exact for any trilinear
-brick, so mass, centre of mass and inertia of a distorted hexahedral mesh are exact).
+Zienkiewicz, Taylor & Zhu 2013, ch. 6 and 9: K_ai,bj = ∫ (λ ∂_i N_a ∂_j N_b +
+μ ∂_j N_a ∂_i N_b + μ δ_ij ∇N_a·∇N_b) dV, M = M_s ⊗ I₃; engineering Voigt strains
+(xx, yy, zz, yz, xz, xy). Node order is VTK's (= meshio's). Quadrature (Stroud 1971 for
+tetrahedra) and the Hex8 shear-locking caveat: docs/elements.md.
 """
 import numpy as np
 from scipy.special import roots_jacobi
@@ -63,10 +44,7 @@ def hexahedron_rule(n):
 
 
 class ElementType:
-    """An isoparametric solid element: shape functions on its reference cell and its quadrature.
-
-    The three instances are ``TET4``, ``TET10`` and ``HEX8`` (``ELEMENT_TYPES`` maps the meshio
-    cell type to them); node ordering is VTK's (see the module docstring).
+    """An isoparametric solid element (``TET4``, ``TET10``, ``HEX8``): shape functions, reference cell, quadrature.
 
     Parameters
     ----------
@@ -75,20 +53,15 @@ class ElementType:
     meshio_type : str
         The meshio cell type ('tetra', 'tetra10', 'hexahedron').
     reference : (n_nodes, 3) array_like
-        Nodal coordinates on the reference cell.
+        Nodal coordinates on the reference cell (VTK node order).
     corners : sequence of int
-        Indices of the corner nodes (geometry checks, pictures).
+        Indices of the corner nodes.
     shape, gradient : callable
         ξ (n, 3) ↦ N (n, n_nodes) and ↦ ∂N/∂ξ (n, n_nodes, 3).
     stiffness_rule, mass_rule : tuple of ndarray
         (points, weights) of the stiffness and mass quadratures.
     inside : callable
-        (ξ (n, 3), tol) ↦ (n,) bool, whether points lie in the reference cell.
-
-    Examples
-    --------
-    >>> TET10.n_nodes, float(HEX8.shape([[0.0, 0.0, 0.0]]).sum())
-    (10, 1.0)
+        (ξ (n, 3), tol) ↦ (n,) bool.
     """
 
     def __init__(self, name, meshio_type, reference, corners, shape, gradient, stiffness_rule, mass_rule,
@@ -101,46 +74,34 @@ class ElementType:
         self.stiffness_rule, self.mass_rule = stiffness_rule, mass_rule
 
     def shape(self, xi):
-        """Shape functions N at reference points.
+        """Shape functions N (n_points, n_nodes) at reference points.
 
         Parameters
         ----------
         xi : (n_points, 3) array_like
             Reference coordinates.
-
-        Returns
-        -------
-        (n_points, n_nodes) ndarray
         """
         return self._shape(np.atleast_2d(np.asarray(xi, float)))
 
     def gradient(self, xi):
-        """Reference gradients ∂N/∂ξ at reference points.
+        """Reference gradients ∂N/∂ξ (n_points, n_nodes, 3) at reference points.
 
         Parameters
         ----------
         xi : (n_points, 3) array_like
             Reference coordinates.
-
-        Returns
-        -------
-        (n_points, n_nodes, 3) ndarray
         """
         return self._gradient(np.atleast_2d(np.asarray(xi, float)))
 
     def inside(self, xi, tol=1e-9):
-        """Whether reference points lie in the reference cell.
+        """Whether reference points lie in the reference cell, (n,) bool.
 
         Parameters
         ----------
         xi : (n, 3) array_like
             Reference coordinates.
         tol : float, optional
-            Tolerance on the reference coordinates (barycentric or ±1 bounds).
-
-        Returns
-        -------
-        (n,) bool ndarray
+            Tolerance on the barycentric or ±1 bounds.
         """
         return self._inside(np.atleast_2d(xi), tol)
 

@@ -43,32 +43,27 @@ class _NodePattern:
 
 
 class SolidBody:
-    """An isotropic linear-elastic body on a :class:`~femdyn.mesh.solid.SolidMesh`.
-
-    Small displacements u (ndof,) of the mesh nodes, ordered (node, component), in the mesh
-    frame; sparse stiffness and consistent mass are assembled on the first request and kept.
+    """An isotropic linear-elastic body on a :class:`~femdyn.mesh.solid.SolidMesh` (small displacements, mesh frame).
 
     Parameters
     ----------
     mesh : SolidMesh
         The volume mesh (coordinates in m).
     E : float
-        Young's modulus [Pa].
+        Young's modulus, Pa.
     nu : float
         Poisson ratio.
     rho : float
-        Density [kg/m³].
+        Density, kg/m³.
     name : str, optional
         Label for messages.
     check_units : bool, optional
-        Refuse E < 1e5 Pa and ρ outside 10–30000 kg/m³ (a unit mix-up); False for exotic
-        materials.
+        Refuse E < 1e5 Pa and ρ outside 10–30000 kg/m³ (a unit mix-up).
 
     Raises
     ------
     ModelError
-        For a bad material, or E and ρ far outside engineering ranges (a unit mix-up:
-        E in MPa or GPa, ρ in g/cm³).
+        A bad material, or E and ρ far outside engineering ranges.
 
     Examples
     --------
@@ -135,9 +130,10 @@ class SolidBody:
 
     # ------------------------------------------------------------------ rigid body
     def mass_properties(self):
-        """Mass [kg], centre of mass [m] and inertia tensor about the centre of mass [kg m²]
-        in the mesh frame, integrated exactly with the consistent mass:
-        m = 1ᵀM_s1, m c = Xᵀ M_s 1, J = Xᵀ M_s X, I = tr(J_c) 1 − J_c with J_c = J − m c cᵀ."""
+        """Mass, kg, centre of mass, m, and inertia about it, kg m², mesh frame, exact with the consistent mass.
+
+        m = 1ᵀM_s1, m c = Xᵀ M_s 1, I = tr(J_c) 1 − J_c with J_c = Xᵀ M_s X − m c cᵀ.
+        """
         Ms, X = self.scalar_mass(), self.mesh.points
         w = np.asarray(Ms.sum(axis=1)).ravel()
         m = w.sum()
@@ -146,28 +142,12 @@ class SolidBody:
         return {"mass": m, "com": c, "inertia": np.trace(J) * np.eye(3) - J}
 
     def rigid_modes(self, origin=(0.0, 0.0, 0.0)):
-        """The six rigid-body displacement fields of the mesh nodes.
-
-        Translations along x, y, z, then small rotations about x, y, z through ``origin``
-        (u = θ × (x − origin)).
+        """The six rigid-body fields (ndof, 6): unit translations x, y, z, then rotations u = θ × (x − origin).
 
         Parameters
         ----------
         origin : (3,) array_like, optional
-            Centre of the rotations [m], mesh frame.
-
-        Returns
-        -------
-        (ndof, 6) ndarray
-            Columns: unit translations [m] and unit rotations [m/rad].
-
-        Examples
-        --------
-        >>> from femdyn.mesh.generate import box_mesh
-        >>> body = SolidBody(box_mesh((1, 0.1, 0.1), (2, 1, 1)), E=2.1e11, nu=0.3, rho=7800)
-        >>> R = body.rigid_modes()
-        >>> float(abs(body.stiffness() @ R).max()) < 1e-3      # no strain energy: K R = 0
-        True
+            Centre of the rotations, m, mesh frame.
         """
         r = self.mesh.points - np.asarray(origin, float)
         R = np.zeros((self.mesh.n_nodes, 3, 6))
@@ -177,24 +157,19 @@ class SolidBody:
 
     # ------------------------------------------------------------------ points
     def locate(self, points, tol=1e-6):
-        """Elements holding physical points.
+        """(block, element, reference coordinates ξ) of the element holding each point.
 
         Parameters
         ----------
         points : (n, 3) array_like
-            Points [m], mesh frame.
+            Points inside the mesh, m, mesh frame.
         tol : float, optional
-            Tolerance in reference coordinates for a point on an element boundary.
-
-        Returns
-        -------
-        list of (int, int, (3,) ndarray)
-            For each point: block index, element index in the block, reference coordinates ξ.
+            Tolerance in reference coordinates on an element boundary.
 
         Raises
         ------
         ModelError
-            For a point outside the mesh (by more than ``tol`` in reference coordinates).
+            A point outside the mesh.
         """
         points = np.atleast_2d(np.asarray(points, float))
         if self._tree is None:
@@ -221,22 +196,12 @@ class SolidBody:
         return found
 
     def interpolation(self, points):
-        """Sparse interpolation matrix H with u(points) = H u.
+        """Sparse interpolation matrix H (3n × ndof, rows (point, component)) with u(points) = H u.
 
         Parameters
         ----------
         points : (n, 3) array_like
-            Points [m] inside the mesh, mesh frame.
-
-        Returns
-        -------
-        scipy.sparse.csr_matrix
-            H (3n × ndof), rows ordered (point, component).
-
-        Raises
-        ------
-        ModelError
-            For a point outside the mesh.
+            Points inside the mesh, m, mesh frame.
         """
         rows, cols, vals = [], [], []
         for k, (b, e, xi) in enumerate(self.locate(points)):
@@ -250,23 +215,12 @@ class SolidBody:
                              shape=(3 * len(np.atleast_2d(points)), self.ndof))
 
     def strain_operator(self, points):
-        """Sparse strain operator B with engineering strains ε(points) = B u.
+        """Sparse strain operator B (6n × ndof, 1/m) with engineering Voigt strains ε(points) = B u.
 
         Parameters
         ----------
         points : (n, 3) array_like
-            Points [m] inside the mesh, mesh frame.
-
-        Returns
-        -------
-        scipy.sparse.csr_matrix
-            B (6n × ndof) [1/m], rows ordered (point, Voigt component
-            ε_xx, ε_yy, ε_zz, γ_yz, γ_xz, γ_xy).
-
-        Raises
-        ------
-        ModelError
-            For a point outside the mesh.
+            Points inside the mesh, m, mesh frame.
         """
         rows, cols, vals = [], [], []
         for k, (b, e, xi) in enumerate(self.locate(points)):
@@ -281,53 +235,25 @@ class SolidBody:
                              shape=(6 * len(np.atleast_2d(points)), self.ndof))
 
     def strain(self, u, points):
-        """Engineering strains at points for a nodal displacement field.
+        """Engineering Voigt strains (n, 6) (ε_xx, ε_yy, ε_zz, γ_yz, γ_xz, γ_xy) at points, mesh axes.
 
         Parameters
         ----------
         u : (ndof,) array_like
-            Nodal displacements [m], mesh frame.
+            Nodal displacements, m, mesh frame, ordered (node, component).
         points : (n, 3) array_like
-            Points [m] inside the mesh.
-
-        Returns
-        -------
-        (n, 6) ndarray
-            Voigt strains (ε_xx, ε_yy, ε_zz, γ_yz, γ_xz, γ_xy), mesh axes.
-
-        Raises
-        ------
-        ModelError
-            For a point outside the mesh.
+            Points inside the mesh, m, mesh frame.
         """
         return (self.strain_operator(points) @ u).reshape(-1, 6)
 
     def stress(self, u, points):
-        """Cauchy stresses at points for a nodal displacement field (linear elasticity).
+        """Cauchy stresses (n, 6) (σ_xx, σ_yy, σ_zz, τ_yz, τ_xz, τ_xy), Pa, at points, mesh axes.
 
         Parameters
         ----------
         u : (ndof,) array_like
-            Nodal displacements [m], mesh frame.
+            Nodal displacements, m, mesh frame, ordered (node, component).
         points : (n, 3) array_like
-            Points [m] inside the mesh.
-
-        Returns
-        -------
-        (n, 6) ndarray
-            (σ_xx, σ_yy, σ_zz, τ_yz, τ_xz, τ_xy) [Pa], mesh axes.
-
-        Raises
-        ------
-        ModelError
-            For a point outside the mesh.
-
-        Examples
-        --------
-        >>> from femdyn.mesh.generate import box_mesh
-        >>> body = SolidBody(box_mesh((1, 0.1, 0.1), (2, 1, 1)), E=2e11, nu=0.3, rho=7800)
-        >>> u = 1e-3 * body.mesh.points[:, [0]] * [1, 0, 0]     # u_x = 1e-3 x: ε_xx = 1e-3
-        >>> body.strain(u.ravel(), [[0.5, 0.05, 0.05]])[0, 0].round(12)
-        np.float64(0.001)
+            Points inside the mesh, m, mesh frame.
         """
         return solid.stresses(self.strain(u, points), self.E, self.nu)
