@@ -1,4 +1,4 @@
-"""Worked checks of library helpers (formerly examples in their docstrings): shape functions,
+"""Worked checks of library functions (formerly examples in their docstrings): shape functions,
 quadrature rules, solid-element kernels, natural-coordinate inertia, rotations, sparse and
 rank-revealing linear algebra. Each block runs as a doctest in its module's namespace."""
 import doctest
@@ -195,6 +195,19 @@ EXAMPLES = {
         >>> A = sp.csr_matrix(np.array([[1.0, 0.0], [2.0, 3.0]]))
         >>> product(A, np.array([1.0, 1.0])).tolist()
         [1.0, 5.0]
+    """,
+    ("femdyn.robots.rssr", "rssr_model"): """
+        >>> rssr_model().assemble().degrees_of_freedom()      # driven: no free motion
+        0
+    """,
+    ("femdyn.robots.serial", "puma560"): """
+        >>> model = puma560()
+        >>> model.nv, round(float(model.mass.sum()), 2)
+        (6, 24.45)
+    """,
+    ("femdyn.robots.rrru", "inverse_kinematics"): """
+        >>> np.degrees(inverse_kinematics((0.0, 0.0, -0.8)).angles).round(2).tolist()
+        [1.94, 1.94, 1.94]
     """,
 }
 

@@ -1,43 +1,9 @@
 """Tian et al.'s (2010) flexible PUMA 560: six flexible 1 m, 2 kg steel links with three modes each.
 
-The paper gives each link 1 m, 2 kg, E = 210 GPa and three modal coordinates, from a
-five-node finite-element model; its link table (cross-sections, joint placements) is
-lost. femdyn's choices, documented here and in ``docs/recursive-flexible.md``:
-
-* **Link**: a spring-steel strip (ρ = 7850 kg/m³, E = 210 GPa, ν = 0.3), 1 m long,
-  2 mm × 127.4 mm (2.000 kg) — the flat flexible link of the classic flexible-arm test
-  rigs — meshed as structured quadratic tetrahedra (:func:`femdyn.mesh.generate.box_mesh`,
-  40 × 6 × 1 cells: no remeshing, bit-for-bit reproducible, about a second with the
-  reduction) and reduced by Craig–Bampton with rigid interfaces 'inner' (x = 0) and
-  'outer' (x = 1 m) on the strip's axis, then referenced to 'inner' (modes clamped there)
-  and truncated to its three lowest modes: first and second bending across the thickness
-  (1.70 and 10.6 Hz; Euler–Bernoulli cantilever 1.67 and 10.5 Hz, the strip's plate
-  action stiffens it a little) and the first torsion (26.5 Hz).
-  Why so thin: Zhai's explicit method with ψ = φ = 0.5 is stable for ω h ≤ 2, and at
-  h = 0.005 s the *assembled* arm's highest frequency must stay below 400 rad/s. With the
-  torque-given joints free, a link's clamped modes combine into pinned–free ones, 4–14×
-  higher; a 2 kg steel link of a stockier section (8 × 32 mm: 6.7, 27, 42 Hz clamped)
-  puts the assembled arm at 1300 rad/s (ω h = 6.6, unstable), 3 mm × 85 mm at
-  730 rad/s, 2 mm × 127 mm at 300 rad/s (ω h = 1.5).
-* **Orientation**: each strip's wide side lies along the axis of the joint that swings
-  it (link 4: joint 5; link 2: vertical at q = 0, like links 1 and 6), so the links flex
-  in the planes the torque-given joints move them in.
-* **Gravity**: off by default. With joint 3 driven by 0.3 cos(πt/6) N·m the paper's
-  inputs cannot hold the 8 kg of links 3–6 against gravity (link 6 alone loads joint 3
-  with ≈ 10 N·m at q = 0), and a 2 mm strip cannot carry it either; the run is the
-  arm's own dynamics (as in space or on an air table).
-* **Kinematics** follow the rigid :func:`femdyn.robots.serial.puma560` (modified DH
-  twists α = 0, −π/2, 0, π/2, −π/2, π/2; joint i turns about z of PUMA frame i), with
-  every link a 1 m bar from joint i to joint i + 1 in the direction the PUMA link runs:
-  link 1 along +y₁ (the shoulder offset), link 2 along x₂ (upper arm), link 3 along −y₃
-  (forearm, which joint 4 rolls about), link 4 along z₄ and link 5 along −y₅ (the wrist,
-  zero length on the real arm, here each 1 m, continuing the forearm), link 6 along x₆
-  (a 1 m tool across the joint-6 axis, so joint 6 turns a real inertia). At q = 0 the
-  upper arm is horizontal and the forearm and wrist point up, as on the PUMA's zero pose.
-
-The bar frame of each link (x along the bar) is its body frame; joint i's axis in it is
-R_barᵀ z, and link i + 1 sits on link i's 'outer' interface turned by
-R_bar,iᵀ R_x(α_i) R_bar,i+1.
+The paper's link table is lost; femdyn's choices (strip section, mesh, Craig–Bampton with
+interfaces 'inner' and 'outer', link directions, no gravity) are in docs/recursive-flexible.md.
+Each link's bar frame (x along the bar) is its body frame; joint i's axis in it is R_barᵀ z,
+and link i + 1 sits on link i's 'outer' interface turned by R_bar,iᵀ R_x(α_i) R_bar,i+1.
 """
 import functools
 
@@ -63,12 +29,8 @@ def puma_link_component(normal_modes=6, damping_ratio=0.0, cells=(40, 6, 1)):
 
     Parameters
     ----------
-    normal_modes : int
-        Fixed-interface normal modes of the Craig–Bampton basis.
-    damping_ratio : float
-        Modal damping ratio ζ.
-    cells : tuple of int
-        Structured cells along length, width, thickness (bar along x, 0 to 1 m).
+    normal_modes, damping_ratio, cells
+        Craig–Bampton normal modes, modal damping ratio ζ, box-mesh cells (length, width, thickness).
     """
     from femdyn.elements.solid_body import SolidBody
     from femdyn.mesh.generate import box_mesh
@@ -83,24 +45,18 @@ def puma_link_component(normal_modes=6, damping_ratio=0.0, cells=(40, 6, 1)):
 
 
 def flexible_puma560(modes=3, damping_ratio=0.0, gravity=(0.0, 0.0, 0.0), component=None):
-    """Tian et al.'s (2010) flexible PUMA 560 as a :class:`FlexibleTreeModel` (choices in the module doc).
+    """Tian et al.'s (2010) flexible PUMA 560 as a ``FlexibleTreeModel``, q = (q1 … q6, η of link 1, …, η of link 6).
 
     Parameters
     ----------
-    modes : modal coordinates per link (the paper: 3)
-    damping_ratio : modal damping ratio of the links (the paper: none)
-    gravity : (3,) m/s², world frame (z up); none by default (module doc)
-    component : the link Component to use for all six links (default :func:`puma_link_component`)
-
-    Returns
-    -------
-    FlexibleTreeModel with bodies 'link1' … 'link6': q = (q1 … q6, η of link 1, …, η of link 6)
-
-    Example
-    -------
-    >>> model = flexible_puma560()                                       # doctest: +SKIP
-    >>> model.nq, model.nv                                               # doctest: +SKIP
-    (24, 24)
+    modes : int
+        Modal coordinates per link (the paper: 3).
+    damping_ratio : float
+        Modal damping ratio of the links.
+    gravity : (3,) array_like
+        m/s², world frame (z up); none by default.
+    component : Component, optional
+        The link for all six links (default :func:`puma_link_component`).
     """
     link = component if component is not None else puma_link_component(damping_ratio=damping_ratio)
     bodies = []
@@ -116,18 +72,14 @@ def flexible_puma560(modes=3, damping_ratio=0.0, gravity=(0.0, 0.0, 0.0), compon
 
 
 def puma_inputs(t):
-    """Tian et al.'s (2010) inputs: torques of joints 1, 3, 6 (3 sin(πt/3), 0.3 cos(πt/6), 0.3 cos(πt/6) N·m);
-    joints 2, 4, 5 are motion-given with q̈ = 0.
+    """Tian et al.'s (2010) joint torques (6,), N·m: 3 sin(πt/3), 0.3 cos(πt/6), 0.3 cos(πt/6) at joints 1, 3, 6.
+
+    Joints 2, 4, 5 are motion-given with q̈ = 0 (their entries are 0).
 
     Parameters
     ----------
     t : float
-        Time [s].
-
-    Returns
-    -------
-    (6,) ndarray
-        Joint torques [N·m]; the entries of the motion-given joints are 0 (unused).
+        Time, s.
     """
     c = 0.3 * np.cos(np.pi * t / 6)
     return np.array([3 * np.sin(np.pi * t / 3), 0.0, c, 0.0, 0.0, c])
@@ -140,36 +92,16 @@ PUMA_TORQUE_JOINTS = (1, 3, 6)       # torque-given joints of Tian et al. (2010)
 
 
 def flexible_puma560_dae(model=None, name="flexible PUMA 560"):
-    """The flexible PUMA 560 of :func:`flexible_puma560` in the DAE model, for cross-checks and timing.
+    """The flexible PUMA 560 of :func:`flexible_puma560` as an unassembled DAE model, for cross-checks.
 
-    Six floating-frame bodies (:meth:`femdyn.model.builder.Model.flexible_body`) built from the
-    recursive model's own components (referenced to 'inner', truncated to its modes), placed
-    at the recursive model's q = 0 (its forward kinematics give each body frame's position
-    and axes); revolute joints 'joint1' … 'joint6' between the 'outer' interface frame of
-    link i − 1 (the ground for joint 1) and the 'inner' one of link i, about the recursive
-    joint axes; joints 1, 3, 6 carry Tian et al.'s (2010) torques (:func:`puma_inputs`),
-    joints 2, 4, 5 are held at zero angle (the recursive model's motion-given joints with
-    q̈ = 0 from rest); sensors 'joint1' … 'joint6' record the joint angles. Gravity is the
-    recursive model's.
+    Floating-frame bodies placed at the recursive q = 0, revolutes 'joint1' … 'joint6'
+    ('outer' to 'inner'), :func:`puma_inputs` at joints 1, 3, 6, joints 2, 4, 5 held at zero.
 
     Parameters
     ----------
     model : FlexibleTreeModel, optional
         The recursive flexible PUMA (default :func:`flexible_puma560` ()).
     name : str, optional
-        Name of the DAE model.
-
-    Returns
-    -------
-    femdyn.Model
-        Not yet assembled; bodies 'link1' … 'link6' with interface frames
-        'link<i>.inner', 'link<i>.outer'.
-
-    Example
-    -------
-    >>> system = flexible_puma560_dae().assemble()                        # doctest: +SKIP
-    >>> run = integrate(system, 1.0, 0.005)                               # doctest: +SKIP
-    >>> run["joint1.angle"][-1]                                           # doctest: +SKIP
     """
     from femdyn.model import Model
     from femdyn.motion import Sine

@@ -1,22 +1,10 @@
-"""The space-robot identification study's planar free-floating space robot: a base with a reaction wheel and a 2-DOF arm.
+"""The space-robot identification study's planar free-floating robot: a base with a reaction wheel and a 2-DOF arm.
 
-The paper's parameter table (Table 1: nominal and true values) is not available;
-femdyn's choice, documented here, follows the paper's geometry (their Fig. 1 and eqs. 1–6):
-base centre of mass at the base origin, joint 1 at b₀ from it, link i with its centre of
-mass a_i from joint i and length l_i = a_i + b_i, all joints about the z axis, no gravity.
-
-======  =========  ==========================  ===========================================
-body    mass (kg)  centre of mass (m)          I_zz about the centre of mass (kg·m²)
-======  =========  ==========================  ===========================================
-base    40         (0, 0, 0); b₀ = 0.5         6.6667 (1 m × 1 m plate)
-wheel   2          on the base origin          0.0225 (disk, radius 0.15 m): spin axis z
-link1   4          a₁ = 0.5 of l₁ = 1.0        0.3333 (slender 1 m bar)
-link2   6          a₂ = 0.6 of l₂ = 1.0        0.60   (bar with a heavier distal end)
-======  =========  ==========================  ===========================================
-
-The wheel is balanced and axisymmetric, so its mass and transverse inertia move with the
-base; what it "absorbs" is its spin momentum relative to the base (the paper's eq. 8).
-Out-of-plane moments are chosen so every body is physical (I_xx = I_yy ≥ I_zz/2).
+The paper's parameter table is lost; femdyn's choice follows its geometry (Fig. 1, eqs.
+1–6): base 40 kg, balanced wheel 2 kg, links 4 and 6 kg of length 1 m with centres of
+mass a₁ = 0.5, a₂ = 0.6 m, joint 1 at b₀ = 0.5 m, all joints about z, no gravity (table:
+docs/identification.md, §5). Out-of-plane moments I_xx = I_yy = 0.6 I_zz keep every body
+physical.
 """
 import numpy as np
 

@@ -1,33 +1,12 @@
 """The 3-RRRU rigid-flexible parallel robot of Liu, Zhao, Zhou & Wang (2018).
 
-Three identical limbs join the static platform (circumradius 0.175 m) to the moving
-platform (circumradius 0.06 m). Limb i, in the vertical plane at azimuth φᵢ = 0°, 120°,
-240° (radial unit e_r, tangential unit a = e_z × e_r, vertical e_z):
+Three RRRU limbs (motor at A1, elbow B, A2, Hooke joint at A4) carry a platform that only
+translates. Limb closure, u(θ) = cos θ e_r − sin θ e_z, solved in closed form (elbow
+outwards) and differentiated exactly:
 
-* actuated revolute at A1ᵢ = 0.175 e_r about a (the motor), link 1 (rigid) to the elbow Bᵢ;
-* passive revolute at Bᵢ about a, link 2 (rigid) to A2ᵢ: links 1 and 2 move in the
-  limb plane (Liu et al. 2018: "the second rigid link only moves in a plane");
-* passive revolute at A2ᵢ about b = a × u₂ (u₂ the unit direction of link 2), link 3
-  (flexible, 815 mm, solid circular section r = 0.01 m) to A4ᵢ;
-* Hooke joint at A4ᵢ (the platform vertex) with cross axes b (on link 3) and a (on the
-  platform).
+    A4 − A1 = L1 u(θ1) + (L2 + L3 cos γ) u(ψ) + L3 sin γ a.
 
-The axes follow the translational pattern of the RUU limb (first and last axes parallel,
-the two middle axes parallel): each limb's constraint couple is along u₂ᵢ, and the three
-couples are independent while links 2 and 3 lean away from the vertical, so the moving
-platform only translates (3 degrees of freedom, checked by rank). The end effector is
-the platform centre P; the platform joints are A4ᵢ = P + 0.06 e_rᵢ.
-
-Link 3 leaves the limb plane by the angle γ about b, so with u(θ) = cos θ e_r − sin θ e_z
-(θ the rotation about a from the horizontal, positive downwards by the right-hand rule):
-
-    A4 − A1 = L1 u(θ1) + (L2 + L3 cos γ) u(ψ) + L3 sin γ a,            (closure of limb i)
-
-θ1 the actuated angle, ψ that of link 2. Inverse kinematics solves it in closed form
-(γ from the a component, then a planar two-link problem, elbow outwards); rates by
-differentiating the closure exactly. Lost data of the paper (its Table 1: lengths of
-links 1 and 2, all masses) get the defaults of :class:`RRRUGeometry`, see docs/rrru.md.
-SI units: m, kg, Pa, rad.
+Layout, the paper's lost data and the defaults of :class:`RRRUGeometry`: docs/rrru.md. SI units.
 """
 import math
 from dataclasses import dataclass, field
@@ -44,55 +23,20 @@ from ..validation import vector3
 
 @dataclass
 class RRRUGeometry:
-    """Dimensions and masses of the 3-RRRU robot.
-
-    Liu et al. 2018 gives the platform circumradii, link 3 (815 mm: the gauges at 200, 407.5
-    and 600 mm with 407.5 mm its midpoint), its section (solid, r = 0.01 m) and material
-    (E = 6.9e8 Pa in the simulation, 6.9e10 Pa on the test rig, ν = 0.3). The rest is not
-    given there and is chosen here (docs/rrru.md): links 1 and 2 (0.35 m, 0.10 m) put the
-    circle of the study (Z = −0.8 m, r = 0.1 m) inside the workspace with links 2–3 leaning
-    about 30° from the vertical (well-conditioned constraint couples) and an elbow angle near
-    61° (far from the folded and stretched singularities); the aluminium density 2700 kg/m³
-    goes with E = 6.9e10 Pa; the masses give a static holding torque of −8.7 N·m at the
-    circle's centre, inside the paper's −8.3…−11.1 N·m. ``damping`` is link 3's
-    Kelvin–Voigt coefficient; the paper gives none, so 0.
+    """Dimensions and masses of the 3-RRRU robot (Liu et al. 2018; the lost data chosen in docs/rrru.md).
 
     Parameters
     ----------
-    base_radius : float
-        Circumradius of the static platform (motor points A1ᵢ) [m].
-    platform_radius : float
-        Circumradius of the moving platform (Hooke joints A4ᵢ) [m].
-    link1_length, link2_length, link3_length : float
-        Link lengths [m].
-    link3_radius : float
-        Radius of the solid circular section of link 3 [m].
-    link1_mass, link2_mass : float
-        Masses of the rigid links [kg].
-    rigid_link_radius : float
-        Radius of links 1 and 2 for their spin inertia [m].
-    platform_mass : float
-        Mass of the moving platform [kg] (without payload).
-    platform_thickness : float
-        Thickness of the moving platform [m].
-    E : float
-        Young's modulus of link 3 [Pa].
-    nu : float
-        Poisson ratio of link 3.
-    density : float
-        Density of link 3 [kg/m³].
-    damping : float
-        Kelvin–Voigt coefficient of link 3 [s]: stress = E (ε + damping · ε̇).
-    gauges : tuple of float
-        Gauge positions on link 3, from its upper joint [m].
-    azimuths : tuple of float
-        Azimuths φᵢ of the three limbs [rad].
-
-    Examples
-    --------
-    >>> g = RRRUGeometry()
-    >>> round(g.link3_mass, 4)                 # ρ π r² L of the aluminium link
-    0.6913
+    base_radius, platform_radius : float
+        Circumradii of the static (motors A1ᵢ) and moving (Hooke joints A4ᵢ) platforms, m.
+    link1_length, link2_length, link3_length, link3_radius, rigid_link_radius : float
+        Lengths, link 3's solid section radius and links 1–2's radius (spin inertia), m.
+    link1_mass, link2_mass, platform_mass : float
+        kg (platform without payload); ``platform_thickness`` in m.
+    E, nu, density, damping : float
+        Link 3: Pa (6.9e8 in the paper's simulation, 6.9e10 on the rig), –, kg/m³, Kelvin–Voigt s.
+    gauges, azimuths : tuple of float
+        Gauge positions on link 3 from its upper joint, m; limb azimuths φᵢ, rad.
     """
 
     base_radius: float = 0.175
@@ -115,27 +59,12 @@ class RRRUGeometry:
 
     @classmethod
     def reconstructed(cls, **changes):
-        """The robot with the lost data fitted to the paper's rigid figures (docs/rrru.md,
-        "Reconstructing the lost data"): link 1 0.3465 m and 1.362 kg, link 2 0.1137 m and
-        0.2046 kg, platform 1.696 kg — seeded differential evolution
-        (``femdyn fit rrru examples/rrru_fit_both_angle_readings.toml``) meeting the torque
-        peaks −11.1 N·m (limb 2) and −8.3 N·m (limb 1) within 1 N·m and the 9.8° angle
-        maximum within 1° under either sign of the angle. Not the default: its flexible
-        platform tilts more (24.6° against 16.0° at start and stop), see docs/rrru.md.
+        """The robot with the lost data fitted to the paper's rigid figures (docs/rrru.md, "Reconstructing the lost data").
 
         Parameters
         ----------
         **changes
             Further fields to set (e.g. ``E=6.9e10``).
-
-        Returns
-        -------
-        RRRUGeometry
-
-        Examples
-        --------
-        >>> RRRUGeometry.reconstructed().link1_mass
-        1.362
         """
         fitted = dict(link1_length=0.3465, link2_length=0.1137, link1_mass=1.362, link2_mass=0.2046,
                       platform_mass=1.696)
@@ -146,23 +75,12 @@ class RRRUGeometry:
         return self.density * math.pi * self.link3_radius**2 * self.link3_length
 
     def limb_frame(self, i):
-        """Motor point and unit vectors of limb i.
+        """Motor point A1 (m) and unit vectors e_r (radial), a = e_z × e_r (motor axis), e_z of limb i, global frame.
 
         Parameters
         ----------
         i : int
             Limb index 0, 1, 2.
-
-        Returns
-        -------
-        A1 : (3,) ndarray
-            Motor point [m], global frame.
-        e_r : (3,) ndarray
-            Radial unit vector of the limb plane.
-        a : (3,) ndarray
-            Tangential unit vector e_z × e_r (the motor axis).
-        e_z : (3,) ndarray
-            Vertical unit vector.
         """
         phi = self.azimuths[i]
         e_r = np.array([math.cos(phi), math.sin(phi), 0.0])
@@ -237,37 +155,16 @@ def limb_inverse_kinematics(geometry, i, A4):
 
 
 def inverse_kinematics(pose, geometry=None):
-    """Actuated angles and every joint point of the 3-RRRU robot for a platform centre.
+    """Actuated angles and every joint point (a ``Pose``) of the 3-RRRU robot for a platform centre.
+
+    ``angles`` (3,), rad, from the horizontal, positive downwards; ``limbs`` with the points A1,
+    B, A2, A4 (m) and the axes a, b. Raises ModelError for a platform joint out of reach.
 
     Parameters
     ----------
     pose : array_like
-        Platform centre P (m), global axes; the platform is level (it only translates).
+        Platform centre P, m, global axes (the platform is level).
     geometry : RRRUGeometry, optional
-    link_model : {"ancf", "component"}
-        A flexible link 3 as ``n_elements`` ANCF beam elements, or as the floating-frame
-        body (:meth:`~femdyn.model.builder.Model.flexible_body`) of those elements
-        linearized and reduced to a component
-        (:func:`~femdyn.solvers.beam_component.ancf_beam_component`, all modes, mean
-        axes): the two flexible models of one link, to compare in one run. Component
-        links carry no strain gauges.
-
-    Returns
-    -------
-    Pose
-        ``angles`` (3,) in rad (rotation of link 1 about a from the horizontal, positive
-        downwards) and ``limbs``: :class:`LimbPose` with the points A1, B, A2, A4 (m) and
-        the axes a, b.
-
-    Raises
-    ------
-    ModelError
-        If a platform joint A4ᵢ is out of reach (the message names it and the limb).
-
-    Example
-    -------
-    >>> np.degrees(inverse_kinematics((0.0, 0.0, -0.8)).angles).round(2).tolist()
-    [1.94, 1.94, 1.94]
     """
     g = geometry or RRRUGeometry()
     P = vector3(pose, "3-RRRU pose: platform centre (m)")
@@ -279,36 +176,19 @@ def inverse_kinematics(pose, geometry=None):
 
 
 def limb_rates(geometry, i, x, velocity, acceleration):
-    """First and second time derivatives of a limb's joint variables for a platform motion.
+    """(ẋ, ẍ), rad/s and rad/s², of a limb's joint variables: F_x ẋ = Ȧ4, F_x ẍ = Ä4 − Σ F_{x_j x_k} ẋ_j ẋ_k.
 
-    Differentiates the closure F(x) = A4 − A1 once, F_x ẋ = Ȧ4, and twice,
-    F_x ẍ = Ä4 − Σ F_{x_j x_k} ẋ_j ẋ_k (exact).
+    Raises ModelError at a singular limb (links 1 and 2 aligned or link 3 along the motor axis).
 
     Parameters
     ----------
     geometry : RRRUGeometry
-        The robot's dimensions.
     i : int
         Limb index.
     x : (3,) array_like
-        Joint variables (θ1, ψ, γ) [rad] from :func:`limb_inverse_kinematics`.
-    velocity : (3,) ndarray
-        Platform velocity [m/s], global frame.
-    acceleration : (3,) ndarray
-        Platform acceleration [m/s²], global frame.
-
-    Returns
-    -------
-    xd : (3,) ndarray
-        ẋ [rad/s].
-    xdd : (3,) ndarray
-        ẍ [rad/s²].
-
-    Raises
-    ------
-    ModelError
-        At a singular configuration of the limb (links 1 and 2 aligned or link 3 along the
-        motor axis).
+        Joint variables (θ1, ψ, γ), rad.
+    velocity, acceleration : (3,) ndarray
+        Platform velocity, m/s, and acceleration, m/s², global frame.
     """
     g = geometry
     _, e_r, a, e_z = g.limb_frame(i)
@@ -354,31 +234,16 @@ class RRRU:
 
     Parameters
     ----------
-    model : Model
-        The model (not yet assembled).
-    geometry : RRRUGeometry
-        Its dimensions.
-    pose : Pose
-        Inverse kinematics of the initial configuration.
-    motors : list of str
-        The actuated revolute joints (limb order); angles from the horizontal [rad].
+    model, geometry, pose
+        The unassembled Model, its RRRUGeometry and the initial inverse kinematics.
+    motors, gauges : list of str
+        Actuated revolute joints (limb order); strain sensors "gauge {limb}.{k}" (ANCF links).
     links : list of dict
-        Per limb the names of link 1, link 2 (rigid bodies), link 3 (rigid beam or ANCF
-        element set), the Hooke joint and, for a flexible link 3, the revolute "knee"
-        joining it to link 2 (None when rigid: links sharing a point and an axis node form
-        a revolute pair without equations, as links 1 and 2 do at the elbow).
-    platform : str
-        The platform body.
-    centre : (3,) ndarray
-        Its centre (end effector) at t = 0 [m].
-    gauges : list of str
-        Strain sensors (flexible ANCF links): "gauge {limb}.{k}" at ``geometry.gauges``.
-    flexible : bool
-        Whether link 3 is an ANCF beam.
-    link_model : str
-        "ancf" (link 3 as ANCF elements) or "component" (a floating-frame body of the
-        Craig–Bampton component of the same ANCF link; its knee and Hooke joints act on
-        its interface frames "x0", "x1").
+        Per limb: link 1, link 2, link 3, the Hooke joint and the "knee" revolute (None when rigid).
+    platform, centre
+        The platform body and its centre (end effector) at t = 0, m.
+    flexible, link_model
+        Whether link 3 is flexible; "ancf" or "component" (joints on its frames "x0", "x1").
     """
 
     model: Model
@@ -395,11 +260,11 @@ class RRRU:
 
 def rrru(pose=(0.1, 0.0, -0.8), flexible=False, element="beam", n_elements=8, payload=0.0,
          gravity=(0.0, 0.0, -9.81), geometry=None, name="3-RRRU", link_model="ancf"):
-    """Build the 3-RRRU robot of Liu et al. 2018 at the platform position ``pose``.
+    """Build the 3-RRRU robot of Liu et al. 2018 at the platform position ``pose`` (layout: docs/rrru.md).
 
-    Links 1 and 2 are natural-coordinate rigid bodies; link 3 is rigid or ``n_elements``
-    ANCF beams (revolute to link 2, Hooke joint to the platform); the platform is Liu et
-    al.'s (2018) q_a ∈ R¹². Layout in docs/rrru.md.
+    Links 1 and 2 are natural-coordinate rigid bodies, link 3 rigid or ``n_elements`` ANCF
+    beams; the platform is Liu et al.'s q_a ∈ R¹². Raises ModelError for a pose outside the
+    workspace or bad options.
 
     Parameters
     ----------
@@ -418,21 +283,14 @@ def rrru(pose=(0.1, 0.0, -0.8), flexible=False, element="beam", n_elements=8, pa
     geometry : RRRUGeometry, optional
     name : str
     link_model : {"ancf", "component"}
-
-    Returns
-    -------
-    RRRU
-        The model and handles (motors, links, platform, gauges).
-
-    Raises
-    ------
-    ModelError
-        Pose outside the workspace, bad options (named).
+        Link 3 as ANCF elements, or as the floating-frame body of their reduced component
+        (:func:`~femdyn.solvers.beam_component.ancf_beam_component`; no gauges).
 
     Example
     -------
-    >>> rrru().model.assemble().degrees_of_freedom()
-    3
+    >>> robot = rrru(flexible=True, n_elements=4)
+    >>> robot.motors, robot.gauges[:2]
+    (['motor_0', 'motor_1', 'motor_2'], ['gauge 0.0', 'gauge 0.1'])
     """
     g = geometry or RRRUGeometry()
     if element != "beam":

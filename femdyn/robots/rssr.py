@@ -1,9 +1,7 @@
-"""The built-in demonstration model: a spatial RSSR four-bar linkage.
+"""The built-in demonstration model: a spatial RSSR four-bar linkage (m, kg).
 
-Crank (revolute to ground about z), coupler with ball joints at both ends (a rigid beam
-sharing its end nodes, so its spin is no coordinate), rocker (revolute to ground about
-x). The crank is driven at a smooth start-up to 2π rad/s; the drive's multiplier gives the
-motor torque. Dimensions in m, masses in kg.
+Crank (revolute about z), coupler with ball joints at both ends (a rigid beam on its end
+nodes), rocker (revolute about x); the drive's multiplier gives the motor torque.
 """
 import numpy as np
 
@@ -17,31 +15,18 @@ COUPLER_END = ROCKER_PIVOT + ROCKER * np.array([0.0, np.cos(np.radians(170)), np
 
 
 def rssr_model(speed=2 * np.pi, ramp=0.5, gravity=(0.0, 0.0, -9.81)):
-    """Build the spatial RSSR four-bar linkage, the built-in demonstration model.
+    """Build the spatial RSSR four-bar linkage, unassembled; the crank starts on a quintic ramp to ``speed``.
 
-    Crank (revolute to ground about z), coupler with ball joints at both ends, rocker
-    (revolute to ground about x); the crank angle follows a quintic start over ``ramp`` to
-    ``speed``, then turns at constant speed. Sensors: crank and rocker angles, the coupler's
-    middle point and the motor reaction.
+    Sensors 'crank', 'rocker' (angles), 'coupler middle' (point), 'motor' (reaction).
 
     Parameters
     ----------
     speed : float, optional
-        Final crank speed [rad/s].
+        Final crank speed, rad/s.
     ramp : float, optional
-        Duration of the start-up [s].
+        Duration of the start-up, s.
     gravity : (3,) array_like, optional
-        Gravity [m/s²], global frame.
-
-    Returns
-    -------
-    Model
-        Not yet assembled.
-
-    Examples
-    --------
-    >>> rssr_model().assemble().degrees_of_freedom()      # driven: no free motion
-    0
+        m/s², global frame.
     """
     m = Model("rssr four-bar", gravity=gravity)
     O, A = m.point("O", (0, 0, 0)), m.point("A", (CRANK, 0, 0))

@@ -1,18 +1,11 @@
-"""Example mechanisms of the source papers (Tian et al. 2010, Qiu et al., Wang et al.), as model tables and configuration parameters.
+"""Example mechanisms of the source papers as model tables: the PUMA 560, Qiu et al.'s
+space arm and Wang et al.'s dual-arm spacecraft.
 
-* :func:`puma560` — Unimation PUMA 560, modified Denavit–Hartenberg kinematics and rigid
-  link inertias of Armstrong, Khatib & Burdick 1986 ("The explicit dynamic model and
-  inertial parameters of the PUMA 560 arm", IEEE ICRA), as tabulated in Corke's Robotics
-  Toolbox (``mdl_puma560akb``; Corke & Armstrong-Hélouvry 1994 discuss the spread of the
-  published values). Motor armature inertias and gear ratios are left out (link dynamics
-  only). AKB give no mass for link 1 and only its inertia about the joint axis
-  (0.35 kg·m²); since its centre of mass lies on that fixed axis, its mass and transverse
-  moments never enter the joint forces, and femdyn gives it a nominal 1 kg and
-  Ixx = Iyy = 0.175 kg·m² so that the inertia is physical.
-* :func:`space_arm` — the 7-DOF manipulator of Qiu et al., whose link table
-  was lost: femdyn's choice is documented there; :func:`space_arm_desired` its desired path.
-* :func:`dual_arm_links` — the planar dual-arm spacecraft of Wang et al.:
-  configuration parameters of configurations 1–3 and of the closed loop.
+PUMA 560: modified Denavit–Hartenberg kinematics and link inertias of Armstrong, Khatib &
+Burdick 1986 (IEEE ICRA), as in Corke's Robotics Toolbox (``mdl_puma560akb``); no motor
+inertias or gears. AKB give link 1 only its axial inertia (0.35 kg·m²); femdyn gives it a
+nominal 1 kg and Ixx = Iyy = 0.175 kg·m² (they never enter the joint forces). The space
+arm's and the dual arm's link tables were lost: femdyn's choices are the module constants.
 """
 import numpy as np
 
@@ -30,26 +23,12 @@ PUMA_INERTIA = [(0.175, 0.175, 0.35), (0.13, 0.524, 0.539), (0.066, 0.0125, 0.06
 
 
 def puma560(gravity=(0.0, 0.0, -9.81)):
-    """The PUMA 560 arm as a kinematic tree (6 revolute joints about each frame's z axis).
-
-    Modified Denavit–Hartenberg kinematics and link inertias of Armstrong, Khatib & Burdick
-    1986 (see the module docstring; motor inertias and gear ratios left out).
+    """The PUMA 560 arm as a ``TreeModel``, bodies ``link1`` … ``link6``, revolutes about each frame's z.
 
     Parameters
     ----------
     gravity : (3,) array_like, optional
-        Gravity [m/s²], world frame.
-
-    Returns
-    -------
-    TreeModel
-        Bodies ``link1`` … ``link6``.
-
-    Examples
-    --------
-    >>> model = puma560()
-    >>> model.nv, round(float(model.mass.sum()), 2)
-    (6, 24.45)
+        m/s², world frame.
     """
     rows = []
     for i, ((alpha, a, d), m, c, I) in enumerate(zip(PUMA_MDH, PUMA_MASS, PUMA_COM, PUMA_INERTIA)):
@@ -77,27 +56,12 @@ SPACECRAFT = dict(mass=500.0, inertia=(83.33, 83.33, 83.33, 0, 0, 0), half_size=
 
 
 def space_arm(floating=False):
-    """The 7-DOF space manipulator of Qiu et al., no gravity.
-
-    The link table of the paper is not available; femdyn's choice (module constants): 7
-    revolute joints — yaw (z), pitch (y), roll (x, along the link), pitch, roll, pitch,
-    roll — an S-R-S arm stretched along x at q = 0, links solid cylinders of radius 0.08 m.
+    """The 7-DOF space manipulator of Qiu et al. (S-R-S, stretched along x at q = 0), no gravity, as a :class:`TreeModel`.
 
     Parameters
     ----------
     floating : bool, optional
-        False: joint 1 at the world origin (fixed base). True: a 500 kg, 1 m cube spacecraft
-        on a free joint (body 'base'), joint 1 on the centre of its +x face.
-
-    Returns
-    -------
-    TreeModel
-
-    Examples
-    --------
-    >>> model = space_arm(floating=True)
-    >>> model.n, model.nq, model.nv                 # base quaternion: 7 coordinates, 6 velocities
-    (8, 14, 13)
+        On a free 500 kg, 1 m cube spacecraft (body 'base'), joint 1 on its +x face; else fixed at the origin.
     """
     axes = {"x": (1.0, 0.0, 0.0), "y": (0.0, 1.0, 0.0), "z": (0.0, 0.0, 1.0)}
     bodies, parent, offset = [], "world", (0.0, 0.0, 0.0)
@@ -112,25 +76,14 @@ def space_arm(floating=False):
 
 
 def space_arm_desired(t):
-    """Qiu et al.'s desired joint path with its first two derivatives.
+    """Qiu et al.'s desired joint path q_d = (sin t, cos t, 0.5 sin t, 0.5 cos t, sin t, cos t, 0.5 sin t) and its rates.
 
-    q_d = (sin t, cos t, 0.5 sin t, 0.5 cos t, sin t, cos t, 0.5 sin t).
+    Returns (q, v, a), each (7,): rad, rad/s, rad/s².
 
     Parameters
     ----------
     t : float
-        Time [s].
-
-    Returns
-    -------
-    q, v, a : (7,) ndarray
-        Desired angles [rad], rates [rad/s] and accelerations [rad/s²].
-
-    Examples
-    --------
-    >>> q, v, a = space_arm_desired(0.0)
-    >>> q.tolist()
-    [0.0, 1.0, 0.0, 0.5, 0.0, 1.0, 0.0]
+        Time, s.
     """
     amp = np.array([1, 1, 0.5, 0.5, 1, 1, 0.5])
     cos_phase = np.array([0, 1, 0, 1, 0, 1, 0], bool)
@@ -181,29 +134,16 @@ DUAL_ARM_POINTERS = {
 
 
 def dual_arm_links(configuration, renumber=None):
-    """Configuration parameters of Wang et al.'s planar dual-arm spacecraft.
+    """Configuration parameters (list of ``Link``, for ``build_topology``) of Wang et al.'s planar dual-arm spacecraft.
 
-    Base (square plate, link 1) and two three-link arms (links 2–4 and 5–7); configurations 2
-    and 3 re-attach links, 'loop' holds a target bar (link 8) with both arms (see
-    ``DUAL_ARM_POINTERS``; femdyn's dimensions, the paper's are not available).
+    Base (link 1) and arms 2–4 and 5–7; configurations 2 and 3 re-attach links, 'loop' holds
+    a target bar (link 8) with both arms (``DUAL_ARM_POINTERS``).
 
     Parameters
     ----------
     configuration : {1, 2, 3, "loop"}
-        Which configuration.
     renumber : dict, optional
-        Old ID → new ID (a permutation), to check that the numbering does not matter.
-
-    Returns
-    -------
-    list of Link
-        For :func:`~femdyn.solvers.recursive.topology.build_topology`.
-
-    Examples
-    --------
-    >>> from femdyn.solvers.recursive import build_topology
-    >>> build_topology(dual_arm_links(1)).tree.n, len(build_topology(dual_arm_links("loop")).cuts)
-    (7, 1)
+        Old ID → new ID (a permutation).
     """
     table = DUAL_ARM_POINTERS[configuration]
     new = renumber or {}
