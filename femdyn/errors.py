@@ -22,10 +22,7 @@ class ConstraintError(ModelError):
 
 
 class SolverError(FemdynError, RuntimeError):
-    """A simulation that could not continue.
-
-    ``results`` holds everything computed before the failure (may be None when the
-    failure happened before the first step).
+    """A simulation that could not continue; ``results`` holds the steps computed before the failure (or None).
 
     Parameters
     ----------
@@ -33,12 +30,6 @@ class SolverError(FemdynError, RuntimeError):
         What failed, where (time, step) and what to try.
     results : femdyn.results.Results, optional
         The steps computed before the failure.
-
-    Examples
-    --------
-    >>> err = SolverError("step at t = 0.1 s diverged")
-    >>> str(err), err.results is None
-    ('step at t = 0.1 s diverged', True)
     """
 
     def __init__(self, message, results=None):

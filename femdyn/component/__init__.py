@@ -1,11 +1,7 @@
-"""The component file (``.fdc``): a reduced flexible body for the floating-frame and the
-recursive solvers — its format, version and checks (:mod:`.file`), its modal inertia
-invariants (:mod:`.invariants`) and its reference transformations (:mod:`.reference`).
-
-Components are built by the reductions above this room
-(:func:`femdyn.solvers.reduction.component_from_reduction`,
-:func:`femdyn.solvers.beam_component.ancf_beam_component`); this room imports only
-``femdyn.errors`` and ``femdyn.geometry``.
+"""The component file (``.fdc``): a reduced flexible body for the floating-frame and recursive
+solvers — format and checks (:mod:`.file`), modal inertia invariants (:mod:`.invariants`),
+reference transformations (:mod:`.reference`). Components are built by the reductions in
+:mod:`femdyn.solvers`; this room imports only ``femdyn.errors`` and ``femdyn.geometry``.
 """
 from .file import (FIELDS, FORMAT, VERSION, Component, ComponentDefinitenessError, ComponentError,
                    ComponentFormatError, ComponentShapeError, ComponentSymmetryError, ComponentValueError,

@@ -1,18 +1,10 @@
 """The femdyn component file (``.fdc``): a reduced flexible body for floating-frame and
-recursive multibody solvers, after the Standard Input Data convention (Wallrapp 1994,
-"Standardization of flexible body modeling in multibody system codes, Part I", Mech.
-Struct. Mach. 22:283–304).
+recursive solvers, after the Standard Input Data convention (Wallrapp 1994, Mech. Struct.
+Mach. 22:283–304).
 
-Container: an uncompressed ZIP holding ``header.json`` (format name, version, units,
-reference frame, material, interfaces, names) and one ``<field>.npy`` per array — the
-NPZ layout, so ``numpy.load`` opens it too. Chosen over HDF5 because it needs nothing
-beyond numpy, is readable anywhere numpy is, and is written byte-for-byte
-deterministically (fixed member order and timestamps): reading and writing a file again
-reproduces it bit for bit. The fields, units and every check on load are in
-``docs/components.md``; :data:`FIELDS` is their machine-readable form.
-
-Modal coordinates η are scaled to unit modal mass: mode shapes in m per unit η, modal
-mass the identity [kg], modal stiffness diag(ω²) [kg/s²], modal damping diag(2ζω) [kg/s].
+An uncompressed ZIP (the NPZ layout) of ``header.json`` and one ``<field>.npy`` per array,
+written deterministically. Fields, units and the checks on load: docs/components.md
+(:data:`FIELDS` is their machine-readable form). Modal coordinates η have unit modal mass.
 """
 import io
 import json
@@ -86,33 +78,18 @@ class ComponentDefinitenessError(ComponentError):
 
 @dataclass
 class Component:
-    """A reduced flexible body: header and named arrays (see ``docs/components.md``).
+    """A reduced flexible body: header and named arrays, read as attributes (``c.modal_stiffness``; units in :data:`FIELDS`).
 
-    Build one with :func:`femdyn.solvers.reduction.component_from_reduction` (a solid body)
-    or :func:`femdyn.solvers.beam_component.ancf_beam_component` (an ANCF beam), store it
-    with :func:`write_component`, load it with :func:`read_component`. Arrays are read-only attributes by name, e.g.
-    ``c.modal_stiffness``; units as in :data:`FIELDS` (modal coordinates at unit modal mass).
+    Built by :func:`femdyn.solvers.reduction.component_from_reduction` or
+    :func:`femdyn.solvers.beam_component.ancf_beam_component`, stored with :func:`write_component`,
+    loaded with :func:`read_component` (docs/components.md).
 
     Parameters
     ----------
     header : dict
-        JSON-able header: format, version, units, reference frame, material, interfaces,
-        names.
+        JSON-able header: format, version, units, reference frame, material, interfaces, names.
     arrays : dict, optional
-        Field name → ndarray (:data:`FIELDS`).
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> from femdyn.mesh.generate import box_mesh
-    >>> from femdyn.elements.solid_body import SolidBody
-    >>> from femdyn.solvers.reduction import Interface, component_from_reduction, craig_bampton
-    >>> body = SolidBody(box_mesh((1.0, 0.1, 0.1), (4, 1, 1)), E=2.1e11, nu=0.3, rho=7800)
-    >>> link = component_from_reduction(craig_bampton(body, [Interface("root", body.mesh.node_set("x0"))], n_modes=4))
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     again = read_component(write_component(os.path.join(folder, "link.fdc"), link))
-    >>> again.n_modes, round(float(again.mass), 9), again.modal_mass.shape
-    (4, 78.0, (4, 4))
+        Field name → ndarray.
     """
     header: dict
     arrays: dict = field(default_factory=dict)
@@ -128,12 +105,7 @@ class Component:
         return len(self.arrays["frequencies"])
 
     def summary(self):
-        """Three lines: modes, interfaces, output points and gauges; mass, centre of mass [m] and principal inertia [kg·m²]; the first frequencies [Hz].
-
-        Returns
-        -------
-        str
-        """
+        """Three lines: counts of modes, interfaces, points and gauges; mass properties; the first frequencies."""
         a = self.arrays
         f = ", ".join(f"{x:.4g}" for x in a["frequencies"][:8])
         return (f"component '{self.header.get('name')}' (format {FORMAT} {self.header.get('version')}): "
@@ -145,24 +117,15 @@ class Component:
 
 
 def write_component(path, component):
-    """Validate a component and write it (deterministic bytes).
+    """Validate a component and write it to ``path`` (deterministic bytes); returns ``path``.
+
+    Raises the :class:`ComponentError` subclass of :func:`validate` for an invalid component.
 
     Parameters
     ----------
     path : str or path-like
-        The file to write (``.fdc`` by convention).
+        The file (``.fdc`` by convention).
     component : Component
-        The component.
-
-    Returns
-    -------
-    str or path-like
-        ``path``.
-
-    Raises
-    ------
-    ComponentError
-        The subclass of :func:`validate` for an invalid component.
     """
     validate(component)
     with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as z:
@@ -183,21 +146,11 @@ def read_component(path):
     Parameters
     ----------
     path : str or path-like
-        The file.
-
-    Returns
-    -------
-    Component
 
     Raises
     ------
-    ComponentFormatError
-        Unreadable, not a ZIP, or no or malformed ``header.json``.
-    ComponentVersionError
-        Another format or an unreadable major version.
-    ComponentShapeError, ComponentValueError, ComponentSymmetryError, ComponentDefinitenessError
-        A field missing or of the wrong shape, non-finite or inconsistent values, an
-        unsymmetric or indefinite matrix (all subclasses of ComponentError).
+    ComponentError
+        ComponentFormatError or ComponentVersionError for a file femdyn cannot read, else as :func:`validate`.
     """
     try:
         with zipfile.ZipFile(path) as z:
@@ -225,16 +178,13 @@ def validate(component, where="component"):
     Parameters
     ----------
     component : Component
-        The component.
     where : str, optional
         Name of the file or object, for the messages.
 
     Raises
     ------
     ComponentError
-        The matching subclass (ComponentVersionError, ComponentShapeError,
-        ComponentValueError, ComponentSymmetryError, ComponentDefinitenessError), naming the
-        field and the fix.
+        The matching subclass, naming the field (table in docs/components.md).
     """
     h, a = component.header, component.arrays
     if not isinstance(h, dict) or h.get("format") != FORMAT:
@@ -309,24 +259,13 @@ def _definite(A, name, where, strict):
 
 
 def interface_index(component, interface):
-    """Position of ``interface`` (name or index) among the component's interface frames.
+    """Index of ``interface`` into ``interface_origins`` and ``interface_shapes``; ComponentShapeError if unknown.
 
     Parameters
     ----------
     component : Component
-        The component.
     interface : str or int
         Interface name (as in the header) or index.
-
-    Returns
-    -------
-    int
-        Index into ``interface_origins`` and ``interface_shapes``.
-
-    Raises
-    ------
-    ComponentShapeError
-        No interface of that name, or an index out of range.
     """
     names = [i.get("name") for i in component.header.get("interfaces", [])]
     count = len(component.arrays["interface_origins"])
@@ -347,32 +286,23 @@ STRAIN_ORDER = ["exx", "eyy", "ezz", "gyz", "gxz", "gxy"]
 
 
 def new_component(name, arrays, reference_frame, material, mesh, reduction, interfaces):
-    """A component from its arrays and the descriptive parts of its header.
-
-    Format, version, units and strain order are filled in; arrays become C-ordered float64
-    (the mesh cells int64). Not validated here: :func:`write_component` validates.
+    """A Component from its arrays and the descriptive parts of its header (format, version, units filled in; not validated).
 
     Parameters
     ----------
     name : str
-        Component name.
     arrays : dict
-        Field name → array_like (:data:`FIELDS`).
+        Field name → array_like (:data:`FIELDS`); made C-ordered float64 (mesh cells int64).
     reference_frame : str
-        What the body frame of the arrays is (origin, axes, mean-axis or clamped modes).
+        What the body frame is (origin, axes, mean-axis or clamped modes).
     material : dict
-        E [Pa], nu, rho [kg/m³] and the material model.
+        E (Pa), nu, rho (kg/m³) and the material model.
     mesh : dict
         Mesh name, node count and element counts by kind.
     reduction : dict
         Method, normal modes, rigid modes removed, modes, damping ratios.
     interfaces : list of dict
-        Name, coupling and node count of each interface frame, in the order of
-        ``interface_origins``.
-
-    Returns
-    -------
-    Component
+        Name, coupling and node count of each interface frame, in ``interface_origins`` order.
     """
     header = {"format": FORMAT, "version": VERSION, "name": name, "units": dict(UNITS),
               "reference_frame": reference_frame, "material": material, "mesh": mesh, "reduction": reduction,

@@ -16,23 +16,11 @@ def _rigid_field(t, theta, points):
 
 
 def reference_to_interface(component, interface):
-    """The same body with its reference frame moved to interface ``interface`` and clamped there.
+    """The same body with its reference frame moved to interface ``interface`` and the modes clamped there.
 
-    The reference frame is translated to the interface origin o_k (axes unchanged: the
-    interface axes are the reference axes), and the linearized rigid motion of that
-    interface is subtracted from every mode,
-
-        Φ'(x') = Φ(x) − (t_k + θ_k × x'),   x' = x − o_k,
-
-    with (t_k, θ_k) the interface rows of each mode, so interface k neither moves nor
-    turns with the modal coordinates (the inner-joint frame of a recursive flexible body,
-    Tian et al. 2010). Interface, output and mesh shapes are transformed alike; strain
-    modes are unchanged (a rigid motion has no linear strain); the strain energy and the
-    damping forces are unchanged too (same K, D in η). Every inertia invariant is
-    recomputed exactly from the old ones (they are linear and quadratic moments of ρ,
-    Shabana 2005, §5.5), then the modal mass Σ_a Cpp'[a,a] and the stiffness are
-    diagonalized again (K Z = M' Z Λ, Zᵀ M' Z = 1): the new modes are the Ritz modes of
-    the component with interface k clamped, in unit modal mass, ordered by frequency.
+    Φ'(x') = Φ(x) − (t_k + θ_k × x'), x' = x − o_k (Tian et al. 2010); invariants recomputed
+    exactly (Shabana 2005, §5.5), then re-diagonalized into clamped Ritz modes of unit modal
+    mass (docs/components.md). Header key ``reference_interface`` set.
 
     Parameters
     ----------
@@ -40,25 +28,12 @@ def reference_to_interface(component, interface):
     interface : str or int
         Name or index of the interface frame that becomes the reference frame.
 
-    Returns
-    -------
-    Component
-        Valid (passes :func:`validate`), header key ``reference_interface`` set.
-
     Raises
     ------
     ComponentShapeError
         Unknown interface.
     ComponentDefinitenessError
-        The clamped modal mass is singular: a mode is (to round-off) a rigid motion of
-        the interface, e.g. the component was already clamped elsewhere and the modes
-        are not independent of interface k's motion.
-
-    Example
-    -------
-    >>> inner = reference_to_interface(read_component("link.fdc"), "elbow")     # doctest: +SKIP
-    >>> abs(inner.interface_shapes[0]).max() < 1e-12                            # doctest: +SKIP
-    True
+        Singular clamped modal mass (a mode is a rigid motion of the interface).
     """
     k = interface_index(component, interface)
     a = component.arrays
@@ -140,30 +115,18 @@ def _clamped_modes(K, M):
 
 
 def keep_modes(component, count):
-    """The component with only its first ``count`` modes (the lowest, as stored).
-
-    A Ritz projection onto the kept modes (every field restricted to them). For a
-    component with diagonal modal mass and stiffness (every component femdyn writes, and
-    the result of :func:`reference_to_interface`) the kept modes stay exact eigenmodes;
-    a coupling modal damping is projected like the rest.
+    """The component with only its first ``count`` modes (a Ritz projection; exact for diagonal modal matrices).
 
     Parameters
     ----------
     component : Component
-    count : int, 0 ≤ count ≤ number of modes
-
-    Returns
-    -------
-    Component
+    count : int
+        0 ≤ count ≤ number of modes.
 
     Raises
     ------
     ComponentShapeError
         ``count`` out of range.
-
-    Example
-    -------
-    >>> three = keep_modes(reference_to_interface(c, 0), 3)            # doctest: +SKIP
     """
     q = component.n_modes
     if not (isinstance(count, (int, np.integer)) and 0 <= count <= q):

@@ -1,7 +1,6 @@
 """Ready-made models: the 3-RRRU parallel robot and the RSSR linkage (DAE models), and serial,
 tree and free-floating robots for the recursive solvers. The 3-RRRU model itself is
-:func:`femdyn.robots.rrru.rrru`, the space robot :func:`femdyn.robots.planar_space_robot.planar_space_robot`.
-"""
+:func:`femdyn.robots.rrru.rrru`, the space robot :func:`femdyn.robots.planar_space_robot.planar_space_robot`."""
 from .flexible_puma import flexible_puma560, flexible_puma560_dae, puma_inputs, puma_link_component
 from .rrru import RRRU, RRRUGeometry, inverse_kinematics, limb_rates
 from .rssr import rssr_model

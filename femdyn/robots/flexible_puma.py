@@ -1,9 +1,8 @@
 """Tian et al.'s (2010) flexible PUMA 560: six flexible 1 m, 2 kg steel links with three modes each.
 
-The paper's link table is lost; femdyn's choices (strip section, mesh, Craig–Bampton with
-interfaces 'inner' and 'outer', link directions, no gravity) are in docs/recursive-flexible.md.
-Each link's bar frame (x along the bar) is its body frame; joint i's axis in it is R_barᵀ z,
-and link i + 1 sits on link i's 'outer' interface turned by R_bar,iᵀ R_x(α_i) R_bar,i+1.
+The paper's link table is lost; femdyn's choices are in docs/recursive-flexible.md. Each
+link's bar frame (x along the bar) is its body frame; joint i's axis in it is R_barᵀ z, and
+link i + 1 sits on link i's 'outer' interface turned by R_bar,iᵀ R_x(α_i) R_bar,i+1.
 """
 import functools
 
@@ -45,7 +44,7 @@ def puma_link_component(normal_modes=6, damping_ratio=0.0, cells=(40, 6, 1)):
 
 
 def flexible_puma560(modes=3, damping_ratio=0.0, gravity=(0.0, 0.0, 0.0), component=None):
-    """Tian et al.'s (2010) flexible PUMA 560 as a ``FlexibleTreeModel``, q = (q1 … q6, η of link 1, …, η of link 6).
+    """Tian et al.'s (2010) flexible PUMA 560, a ``FlexibleTreeModel`` with q = (q1 … q6, η of link 1, …, η of link 6).
 
     Parameters
     ----------
@@ -72,9 +71,7 @@ def flexible_puma560(modes=3, damping_ratio=0.0, gravity=(0.0, 0.0, 0.0), compon
 
 
 def puma_inputs(t):
-    """Tian et al.'s (2010) joint torques (6,), N·m: 3 sin(πt/3), 0.3 cos(πt/6), 0.3 cos(πt/6) at joints 1, 3, 6.
-
-    Joints 2, 4, 5 are motion-given with q̈ = 0 (their entries are 0).
+    """Tian et al.'s (2010) joint torques (6,), N·m: 3 sin(πt/3), 0.3 cos(πt/6), 0.3 cos(πt/6) at joints 1, 3, 6, else 0.
 
     Parameters
     ----------
@@ -94,8 +91,7 @@ PUMA_TORQUE_JOINTS = (1, 3, 6)       # torque-given joints of Tian et al. (2010)
 def flexible_puma560_dae(model=None, name="flexible PUMA 560"):
     """The flexible PUMA 560 of :func:`flexible_puma560` as an unassembled DAE model, for cross-checks.
 
-    Floating-frame bodies placed at the recursive q = 0, revolutes 'joint1' … 'joint6'
-    ('outer' to 'inner'), :func:`puma_inputs` at joints 1, 3, 6, joints 2, 4, 5 held at zero.
+    Floating-frame bodies at the recursive q = 0, revolutes 'joint1' … 'joint6', :func:`puma_inputs`.
 
     Parameters
     ----------

@@ -1,10 +1,7 @@
 """The space-robot identification study's planar free-floating robot: a base with a reaction wheel and a 2-DOF arm.
 
-The paper's parameter table is lost; femdyn's choice follows its geometry (Fig. 1, eqs.
-1–6): base 40 kg, balanced wheel 2 kg, links 4 and 6 kg of length 1 m with centres of
-mass a₁ = 0.5, a₂ = 0.6 m, joint 1 at b₀ = 0.5 m, all joints about z, no gravity (table:
-docs/identification.md, §5). Out-of-plane moments I_xx = I_yy = 0.6 I_zz keep every body
-physical.
+The paper's parameter table is lost; femdyn's choice follows its geometry (Fig. 1, eqs. 1–6),
+tabulated in docs/identification.md, §5; all joints about z, no gravity.
 """
 import numpy as np
 
@@ -21,7 +18,7 @@ PLAN_TIME, SAMPLE_INTERVAL = 10.0, 0.5
 
 
 def planar_inertia(Izz):
-    """Inertia entries of a flat body from its in-plane moment."""
+    """Inertia entries of a flat body from its in-plane moment (I_xx = I_yy = 0.6 I_zz ≥ I_zz/2: physical)."""
     return (0.6 * Izz, 0.6 * Izz, Izz, 0.0, 0.0, 0.0)
 
 

@@ -157,8 +157,8 @@ def limb_inverse_kinematics(geometry, i, A4):
 def inverse_kinematics(pose, geometry=None):
     """Actuated angles and every joint point (a ``Pose``) of the 3-RRRU robot for a platform centre.
 
-    ``angles`` (3,), rad, from the horizontal, positive downwards; ``limbs`` with the points A1,
-    B, A2, A4 (m) and the axes a, b. Raises ModelError for a platform joint out of reach.
+    ``angles`` (3,), rad, from the horizontal, positive downwards; ``limbs``: points A1, B, A2, A4
+    (m), axes a, b. ModelError for a platform joint out of reach.
 
     Parameters
     ----------
@@ -182,9 +182,8 @@ def limb_rates(geometry, i, x, velocity, acceleration):
 
     Parameters
     ----------
-    geometry : RRRUGeometry
-    i : int
-        Limb index.
+    geometry, i
+        The RRRUGeometry and the limb index.
     x : (3,) array_like
         Joint variables (θ1, ψ, γ), rad.
     velocity, acceleration : (3,) ndarray
@@ -262,9 +261,8 @@ def rrru(pose=(0.1, 0.0, -0.8), flexible=False, element="beam", n_elements=8, pa
          gravity=(0.0, 0.0, -9.81), geometry=None, name="3-RRRU", link_model="ancf"):
     """Build the 3-RRRU robot of Liu et al. 2018 at the platform position ``pose`` (layout: docs/rrru.md).
 
-    Links 1 and 2 are natural-coordinate rigid bodies, link 3 rigid or ``n_elements`` ANCF
-    beams; the platform is Liu et al.'s q_a ∈ R¹². Raises ModelError for a pose outside the
-    workspace or bad options.
+    Links 1 and 2 rigid (natural coordinates), link 3 rigid or ANCF beams, the platform Liu et
+    al.'s q_a ∈ R¹². ModelError for a pose outside the workspace or bad options.
 
     Parameters
     ----------
@@ -335,8 +333,7 @@ def _platform(m, g, ik, payload):
 
 
 def _limb(m, g, i, limb, platform, flexible, n_elements):
-    """Nodes, bodies and joints of limb i (``flexible``: False, "ancf" or "component");
-    returns the names."""
+    """Nodes, bodies and joints of limb i (``flexible``: False, "ancf" or "component"); returns the names."""
     A1 = m.point(f"A1_{i}", limb.A1)
     a = m.vector(f"a_{i}", limb.a)
     B = m.point(f"B_{i}", limb.B)
@@ -373,9 +370,7 @@ def _limb(m, g, i, limb, platform, flexible, n_elements):
 
 
 def _component_link(m, g, i, limb, n_elements):
-    """Link 3 of limb i as the floating-frame body of the component of its ANCF elements,
-    reference frame at A2 with axes (link axis, b ⟂ axis, their cross product); returns
-    the body's name and its lower interface frame's name."""
+    """Link 3 of limb i as the floating-frame body of its ANCF component (frame at A2); returns body and lower frame."""
     from femdyn.solvers.beam_component import ancf_beam_component
     component = ancf_beam_component(g.link3_length, g.E, g.density, sections.circular(g.link3_radius), n_elements,
                                     nu=g.nu, name=f"link3_{i}")
@@ -387,8 +382,7 @@ def _component_link(m, g, i, limb, n_elements):
 
 
 def _gauges(m, g, i, beam, limb, n_elements):
-    """Strain gauges on the outer wall of link 3 (the side facing away from the robot's
-    axis) at the distances of Liu et al. 2018 from its upper joint."""
+    """Strain gauges on link 3's outer wall (away from the robot's axis) at Liu et al.'s (2018) distances."""
     d = (limb.A4 - limb.A2) / g.link3_length
     e_y = limb.b - d * (d @ limb.b)
     e_y /= np.linalg.norm(e_y)

@@ -21,10 +21,8 @@ def rssr_model(speed=2 * np.pi, ramp=0.5, gravity=(0.0, 0.0, -9.81)):
 
     Parameters
     ----------
-    speed : float, optional
-        Final crank speed, rad/s.
-    ramp : float, optional
-        Duration of the start-up, s.
+    speed, ramp : float, optional
+        Final crank speed, rad/s, and duration of the start-up, s.
     gravity : (3,) array_like, optional
         m/s², global frame.
     """

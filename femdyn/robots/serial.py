@@ -1,11 +1,8 @@
-"""Example mechanisms of the source papers as model tables: the PUMA 560, Qiu et al.'s
-space arm and Wang et al.'s dual-arm spacecraft.
-
-PUMA 560: modified Denavit–Hartenberg kinematics and link inertias of Armstrong, Khatib &
-Burdick 1986 (IEEE ICRA), as in Corke's Robotics Toolbox (``mdl_puma560akb``); no motor
-inertias or gears. AKB give link 1 only its axial inertia (0.35 kg·m²); femdyn gives it a
-nominal 1 kg and Ixx = Iyy = 0.175 kg·m² (they never enter the joint forces). The space
-arm's and the dual arm's link tables were lost: femdyn's choices are the module constants.
+"""Example mechanisms of the source papers as model tables: the PUMA 560 (modified DH and
+link inertias of Armstrong, Khatib & Burdick 1986, as Corke's ``mdl_puma560akb``; no motor
+inertias or gears; link 1 given a nominal 1 kg and Ixx = Iyy = 0.175 kg·m², which never
+enter the joint forces), Qiu et al.'s space arm and Wang et al.'s dual-arm spacecraft
+(their lost link tables: femdyn's choices in the module constants).
 """
 import numpy as np
 
@@ -76,9 +73,7 @@ def space_arm(floating=False):
 
 
 def space_arm_desired(t):
-    """Qiu et al.'s desired joint path q_d = (sin t, cos t, 0.5 sin t, 0.5 cos t, sin t, cos t, 0.5 sin t) and its rates.
-
-    Returns (q, v, a), each (7,): rad, rad/s, rad/s².
+    """Qiu et al.'s desired path q_d = (sin t, cos t, 0.5 sin t, 0.5 cos t, sin t, cos t, 0.5 sin t): (q, v, a), rad, rad/s, rad/s².
 
     Parameters
     ----------
@@ -136,8 +131,7 @@ DUAL_ARM_POINTERS = {
 def dual_arm_links(configuration, renumber=None):
     """Configuration parameters (list of ``Link``, for ``build_topology``) of Wang et al.'s planar dual-arm spacecraft.
 
-    Base (link 1) and arms 2–4 and 5–7; configurations 2 and 3 re-attach links, 'loop' holds
-    a target bar (link 8) with both arms (``DUAL_ARM_POINTERS``).
+    Base (link 1), arms 2–4 and 5–7; 2 and 3 re-attach links, 'loop' holds a target bar 8 (``DUAL_ARM_POINTERS``).
 
     Parameters
     ----------
