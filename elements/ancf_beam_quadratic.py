@@ -38,17 +38,8 @@ class ANCFBeamQuadratic(ANCFBeam3D):
     ----------
     q_ref : (n_el, 27) array_like
         Reference [r, r_y, r_z] of the first end, midpoint and second end (m, 1); unit principal directors.
-    E : float or (n_el,) array_like
-        Young's modulus, Pa.
-    rho : float or (n_el,) array_like
-        Density, kg/m³.
-    section : sections.CrossSection
-    nu : float or (n_el,) array_like, optional
-        Poisson ratio.
-    damping : float or (n_el,) array_like, optional
-        Kelvin–Voigt coefficient, s.
-    length : (n_el,) array_like, optional
-        Parameter length L, m (default: the reference arc length).
+    E, rho, section, nu, damping, length
+        As for :class:`~femdyn.elements.ancf_beam.ANCFBeam3D` (Pa, kg/m³, CrossSection, –, s, m).
 
     Raises
     ------
