@@ -38,6 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ModelError
+from . import rrru_channels as channels
 
 
 @dataclass(frozen=True)
@@ -314,17 +315,17 @@ def flexible_case(config, output=None):
     0.0072
     """
     from ..formats.config import config_from_dict
-    from .rrru_study import StudyConfig, _angles, _torques, run_study
+    from .rrru_study import StudyConfig, run_study
     study_config = config_from_dict(config, StudyConfig, where="3-RRRU flexible figures")
     check_reachable(study_config)
     study = run_study(study_config, output)
     summary = study["summary"]
     out = {k: float(summary[k]) for k in (*FLEXIBLE_FIGURES, "inverse_angle_max_deg", "rigid_angle_max_deg",
                                           "inverse_dynamics_residual", "static_tilt_deg") if k in summary}
-    out.update(torque_figures(_torques(study["rigid"])))
-    out["angle_max_deg"] = float(np.degrees(_angles(study["rigid"]).max()))
+    out.update(torque_figures(channels.torques(study["rigid"])))
+    out["angle_max_deg"] = float(np.degrees(channels.angles(study["rigid"]).max()))
     if study["inverse"] is not None:
-        inverse = torque_figures(_torques(study["inverse"]))
+        inverse = torque_figures(channels.torques(study["inverse"]))
         out.update(inverse_torque_peak_largest=inverse["torque_peak_largest"],
                    inverse_torque_peak_smallest=inverse["torque_peak_smallest"])
     return out

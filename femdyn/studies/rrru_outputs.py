@@ -29,6 +29,8 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from . import rrru_channels as channels
+
 REFERENCE_TOLERANCE = 0.1
 WITHIN, FACTOR_2, NOT_REPORTED, NOT_RUN = ("within the paper's band", "within a factor of 2",
                                            "not reported by the paper", "not run")
@@ -71,7 +73,6 @@ def study_figures(config, rigid, forward=None, inverse=None, system=None):
     ...                         study["system"])                                 # doctest: +SKIP
     """
     from .rrru import circle_motion
-    from .rrru_study import _gauge_channels
     motion = circle_motion(config)
     figures = {"torques.png": _torque_figure(rigid, inverse)}
     if forward is not None:
@@ -81,7 +82,7 @@ def study_figures(config, rigid, forward=None, inverse=None, system=None):
         if system is not None:
             figures["tilt.png"] = _tilt_figure(inverse, system, motion)
         figures["deformation.png"] = _deformation_figure(inverse)
-        if _gauge_channels(inverse):
+        if channels.gauge_channels(inverse):
             figures["strains.png"] = _strain_figure(inverse, config.geometry.gauges)
     return figures
 
@@ -104,10 +105,9 @@ def _paper_line(ax, y, text, **kw):
 
 
 def _torque_figure(rigid, inverse):
-    from .rrru_study import _torques
     fig, axes = _figure("Motor torques: flexible inverse dynamics (solid) beside the rigid robot (dashed)", 3, 7.0)
-    rigid_torques = _torques(rigid)
-    flexible = None if inverse is None else _torques(inverse)
+    rigid_torques = channels.torques(rigid)
+    flexible = None if inverse is None else channels.torques(inverse)
     paper = {0: (-8.3, "paper: limb 1's extreme −8.3 N·m"), 1: (-11.1, "paper: largest −11.1 N·m")}
     for i, ax in enumerate(axes):
         if flexible is not None:
@@ -121,8 +121,7 @@ def _torque_figure(rigid, inverse):
 
 
 def _forward_figure(forward, motion):
-    from .rrru_study import _positions, _targets
-    deviation = 1e3 * (_positions(forward) - _targets(forward, motion))
+    deviation = 1e3 * (channels.positions(forward) - channels.targets(forward, motion))
     fig, (ax,) = _figure("Forward dynamics driven by the rigid torques: platform-centre deviation from the "
                          "commanded circle\n(at t = 0 the static sag under gravity: the run starts from equilibrium)")
     for k, c in enumerate("xyz"):
@@ -171,8 +170,7 @@ def _angle_figure(rigid, inverse):
 
 
 def _tilt_figure(inverse, system, motion):
-    from .rrru_study import _tilt
-    tilt = np.degrees(_tilt(inverse, system, inverse.q[0]))
+    tilt = np.degrees(channels.tilt(inverse, system, inverse.q[0]))
     fig, (ax,) = _figure("Platform tilt from its rest orientation, flexible inverse dynamics")
     b, t_end = motion.profile.breakpoints, inverse.t[-1]
     phases = [(b[0], b[3], "start/stop (S-curve)", "C1", 5.3), (b[3], b[4], "cruise", "C2", 0.5),
@@ -283,7 +281,6 @@ def write_outputs(folder, config, summary, rigid, forward=None, inverse=None, sy
     """
     from femdyn.mesh.vtk import write_series
 
-    from .rrru_study import _gauge_channels, _torques
     clock = time.perf_counter()
     os.makedirs(folder, exist_ok=True)
     written = {}
@@ -292,13 +289,12 @@ def write_outputs(folder, config, summary, rigid, forward=None, inverse=None, sy
         written[name] = os.path.join(folder, name)
         return written[name]
 
-    arrays = {"t": rigid.t, "rigid_torques": _torques(rigid)}
+    arrays = {"t": rigid.t, "rigid_torques": channels.torques(rigid)}
     if forward is not None:
-        from .rrru_study import _positions
-        arrays.update(forward_t=forward.t, forward_position=_positions(forward))
+        arrays.update(forward_t=forward.t, forward_position=channels.positions(forward))
     if inverse is not None:
-        gauges = _gauge_channels(inverse)
-        arrays.update(inverse_t=inverse.t, inverse_torques=_torques(inverse),
+        gauges = channels.gauge_channels(inverse)
+        arrays.update(inverse_t=inverse.t, inverse_torques=channels.torques(inverse),
                       gauges=np.column_stack([inverse[c] for c in gauges]) if gauges else np.zeros((len(inverse.t), 0)))
         inverse.to_csv(path("channels.csv"),
                        [f"actuator {i}.torque" for i in range(3)] + ["P.x", "P.y", "P.z"] + gauges)
