@@ -10,6 +10,7 @@ STAGES = ("read mesh", "assembly", "factorization", "normal modes", "orthonormal
 
 
 def _numbers(text, count, what):
+    """The comma-separated numbers of an option (m); a ModelError if there are not ``count``."""
     try:
         values = [float(v) for v in text.split(",")]
     except ValueError:

@@ -46,6 +46,7 @@ DEFAULTS = {"experiment": dict(kind="wheel_momentum", duration=10.0, sample_inte
 
 
 def _check(section, table, where, kind=None):
+    """Check one table against its SCHEMA section: known keys, values of the right type."""
     schema = SCHEMA[section]
     for key, value in table.items():
         if key not in schema:
@@ -62,6 +63,7 @@ def _check(section, table, where, kind=None):
 
 
 def _numbers(values, where):
+    """A list of floats, or a ModelError naming ``where``."""
     if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in values):
         raise ModelError(f"{where}: expected a list of numbers, got {values!r}")
     return [float(x) for x in values]

@@ -58,6 +58,7 @@ class Estimate:
 
 
 def _weights(sigma, N):
+    """Row weights 1/σ and whether σ was given (ones and False without)."""
     if sigma is None:
         return np.ones(N), False
     s = np.broadcast_to(np.asarray(sigma, float), (N,))
@@ -249,6 +250,7 @@ def linearized_iteration(f, y, theta0, iterations=1, sigma=None, names=None, tol
 
 
 def _estimate_at(f, y, theta, w, known, names, history):
+    """The Estimate at θ: covariance, condition number and the cost appended to the history."""
     r = (y - f(theta)) * w
     J = jacobian(f, theta) * w[:, None]
     s = np.linalg.svd(J, compute_uv=False)

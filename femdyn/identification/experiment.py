@@ -176,6 +176,7 @@ def merge_body(model, name):
 
 
 def _coordinates_without(model, i):
+    """Masks of q and v without the coordinates of joint i."""
     q = np.ones(model.nq, bool)
     v = np.ones(model.nv, bool)
     q[model.q_index[i]:model.q_index[i] + model.joint_nq[i]] = False
@@ -184,6 +185,7 @@ def _coordinates_without(model, i):
 
 
 def _sample_indices(duration, step, interval):
+    """Step indices of the samples, every ``interval`` s (a multiple of the step) up to ``duration``."""
     ratio = interval / step
     if abs(ratio - round(ratio)) > 1e-9 * ratio or interval <= 0:
         raise ModelError(f"sample interval {interval} s must be a positive multiple of the step {step} s")

@@ -188,6 +188,7 @@ def simulate_experiments(config, log=print):
 
 
 def _selection(model, names):
+    """The Selection of dotted parameter names (``body.parameter``)."""
     entries = [tuple(n.split(".")) for n in names]
     return Selection(model, entries)
 

@@ -81,7 +81,7 @@ class Study:
     description: str
     config: type
     run: Callable
-    report: Callable = _summary_lines
+    report: Callable = field(default_factory=lambda: _summary_lines)
     add_options: Optional[Callable] = None
     apply_options: Optional[Callable] = None
     hint: str = ""

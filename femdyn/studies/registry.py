@@ -40,7 +40,13 @@ def register(study):
 
 
 def unregister(name):
-    """Remove the study ``name`` from the registry (a name not registered is ignored)."""
+    """Remove a study from the registry.
+
+    Parameters
+    ----------
+    name : str
+        The study's name (a name not registered is ignored).
+    """
     _STUDIES.pop(name, None)
 
 

@@ -105,6 +105,7 @@ def _paper_line(ax, y, text, **kw):
 
 
 def _torque_figure(rigid, inverse):
+    """torques.png: motor torques per limb, flexible and rigid, with the paper's extremes."""
     fig, axes = _figure("Motor torques: flexible inverse dynamics (solid) beside the rigid robot (dashed)", 3, 7.0)
     rigid_torques = channels.torques(rigid)
     flexible = None if inverse is None else channels.torques(inverse)
@@ -121,6 +122,7 @@ def _torque_figure(rigid, inverse):
 
 
 def _forward_figure(forward, motion):
+    """forward.png: the forward run's deviation from the commanded circle."""
     deviation = 1e3 * (channels.positions(forward) - channels.targets(forward, motion))
     fig, (ax,) = _figure("Forward dynamics driven by the rigid torques: platform-centre deviation from the "
                          "commanded circle\n(at t = 0 the static sag under gravity: the run starts from equilibrium)")
@@ -150,6 +152,7 @@ def _motor_angles(results):
 
 
 def _angle_figure(rigid, inverse):
+    """angles.png: active joint angles, flexible and rigid, and their difference."""
     flexible = np.degrees(_motor_angles(inverse))
     reference = np.degrees(_motor_angles(rigid))
     at_inverse = np.column_stack([np.interp(inverse.t, rigid.t, reference[:, i]) for i in range(3)])   # own steps
@@ -170,6 +173,7 @@ def _angle_figure(rigid, inverse):
 
 
 def _tilt_figure(inverse, system, motion):
+    """tilt.png: platform tilt from rest with the S-curve's phases shaded."""
     tilt = np.degrees(channels.tilt(inverse, system, inverse.q[0]))
     fig, (ax,) = _figure("Platform tilt from its rest orientation, flexible inverse dynamics")
     b, t_end = motion.profile.breakpoints, inverse.t[-1]
@@ -204,6 +208,7 @@ def _mid_deflections(results):
 
 
 def _deformation_figure(inverse):
+    """deformation.png: mid-link transverse deformation per limb."""
     fig, (ax,) = _figure("Mid-link transverse deformation of the flexible links 3 (middle node from the chord)")
     deflection = 1e3 * _mid_deflections(inverse)
     for i in range(3):
@@ -216,6 +221,7 @@ def _deformation_figure(inverse):
 
 
 def _strain_figure(inverse, distances):
+    """strains.png: gauge strains per limb."""
     fig, axes = _figure("Axial strain at the gauges on the outer wall of each link 3, flexible inverse dynamics\n"
                         "(not zero-balanced: the static strain under gravity included)", 3, 7.4)
     for i, ax in enumerate(axes):
@@ -394,6 +400,7 @@ def _statistics(results):
 
 
 def _seconds(value):
+    """A duration as text (empty for None)."""
     return "" if value is None else f"{value:.3g} s"
 
 

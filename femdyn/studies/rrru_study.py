@@ -463,6 +463,7 @@ def _mid_deflection(results, system, robot):
 
 
 def _shear(results):
+    """Largest shear angle (rad) of the mid-link shear sensors per sample (zeros without them)."""
     return np.max([np.abs(results[f"shear {i}.{c}"]) for i in range(3) for c in ("gamma_y", "gamma_z")
                    if f"shear {i}.{c}" in results.sensor_columns] or [np.zeros(len(results.t))], axis=0)
 
