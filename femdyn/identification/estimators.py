@@ -70,20 +70,10 @@ def _weights(sigma, N):
 def unseen_directions(J, rtol=1e-10):
     """The parameter directions a Jacobian cannot see.
 
-    Parameters
-    ----------
-    J : array_like (N, p)
-        Jacobian or regressor.
-    rtol : float, optional
-        Directions with singular value s ≤ rtol·s_max count as unseen (missing singular
-        values of a wide J are 0).
-
-    Returns
-    -------
-    s : ndarray
-        Singular values of J.
-    directions : ndarray (k, p)
-        Orthonormal rows of Vᵀ spanning the unseen directions.
+    ``J`` (array_like (N, p)): Jacobian or regressor; ``rtol`` (float, optional): directions with singular value
+    s ≤ rtol·s_max count as unseen (missing singular values of a wide J are 0). Returns ``s`` (ndarray):
+    singular values of J; ``directions`` (ndarray (k, p)): orthonormal rows of Vᵀ spanning the unseen
+    directions.
 
     Examples
     --------

@@ -18,12 +18,9 @@ HINT = ("from the command line try --halvings 8 (more step halvings), --rho-inf 
 def add_solver_options(parser, elements=True):
     """Register the solver options of the 3-RRRU study (each overrides the configuration).
 
-    Parameters
-    ----------
-    parser : argparse.ArgumentParser
-        The parser of ``femdyn study`` or ``femdyn demo`` (or an argument group of it).
-    elements : bool, optional
-        Also register ``--elements`` (the demo has its own, with a default).
+    ``parser`` (argparse.ArgumentParser): the parser of ``femdyn study`` or ``femdyn demo`` (or an argument
+    group of it); ``elements`` (bool, optional): also register ``--elements`` (the demo has its own, with a
+    default).
 
     Example
     -------
@@ -47,23 +44,10 @@ def add_solver_options(parser, elements=True):
 def solver_options(config, args):
     """The study's configuration with the command line's solver options applied.
 
-    Parameters
-    ----------
-    config : StudyConfig
-        The configuration (defaults or a TOML file).
-    args : argparse.Namespace
-        Parsed arguments with ``elements``, ``rho_inf``, ``formulation``, ``halvings``
-        (None: keep the configuration's).
-
-    Returns
-    -------
-    StudyConfig
-
-    Raises
-    ------
-    ModelError
-        A bad value, naming its option: ``--elements`` < 1, ``--rho-inf`` outside [0, 0.95],
-        ``--halvings`` outside 0 … 20.
+    ``config`` (StudyConfig): the configuration (defaults or a TOML file); ``args`` (argparse.Namespace): parsed
+    arguments with ``elements``, ``rho_inf``, ``formulation``, ``halvings`` (None: keep the configuration's).
+    Returns StudyConfig. Raises ModelError: a bad value, naming its option: ``--elements`` < 1, ``--rho-inf``
+    outside [0, 0.95], ``--halvings`` outside 0 … 20.
 
     Example
     -------

@@ -60,18 +60,9 @@ MEASURED_DAMPED = {     # the plain causal inverse with RRRUGeometry(damping=0.0
 def coarsest_converged(figure, measured=None):
     """The fewest elements per link from which a figure stays within :data:`TOLERANCE` of the finest mesh.
 
-    Parameters
-    ----------
-    figure : str
-        A key of :data:`FIGURES`.
-    measured : dict, optional
-        Elements per link → figures (default :data:`MEASURED`).
-
-    Returns
-    -------
-    int or None
-        None when only the finest mesh itself qualifies (the figure does not converge over
-        the meshes measured).
+    ``figure`` (str): a key of :data:`FIGURES`; ``measured`` (dict, optional): elements per link → figures
+    (default :data:`MEASURED`). Returns int or None: none when only the finest mesh itself qualifies (the figure
+    does not converge over the meshes measured).
 
     Example
     -------
@@ -92,16 +83,9 @@ def coarsest_converged(figure, measured=None):
 def mesh_adequacy(n_elements):
     """What a mesh of the 3-RRRU study's flexible links is good for, as a sentence.
 
-    Parameters
-    ----------
-    n_elements : int
-        ANCF beam elements per flexible link.
-
-    Returns
-    -------
-    str
-        The figures converged on that mesh (within :data:`TOLERANCE` of the 16-element
-        values) and those for which it is too coarse, with the mesh they need.
+    ``n_elements`` (int): ANCF beam elements per flexible link. Returns str: the figures converged on that mesh
+    (within :data:`TOLERANCE` of the 16-element values) and those for which it is too coarse, with the mesh they
+    need.
 
     Example
     -------
@@ -131,15 +115,8 @@ def mesh_adequacy(n_elements):
 def convergence_table(measured=None):
     """The measured figures per mesh as a Markdown table, the coarsest converged mesh last.
 
-    Parameters
-    ----------
-    measured : dict, optional
-        Elements per link → figures (default :data:`MEASURED`).
-
-    Returns
-    -------
-    str
-        Markdown: one row per figure, one column per mesh.
+    ``measured`` (dict, optional): elements per link → figures (default :data:`MEASURED`). Returns str:
+    Markdown: one row per figure, one column per mesh.
 
     Example
     -------

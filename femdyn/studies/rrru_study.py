@@ -119,30 +119,14 @@ class StudyConfig(CircleMotion):
 def run_study(config=None, output=None, progress=False):
     """Run parts (a)–(d) and write their outputs to ``output`` (if given).
 
-    Parameters
-    ----------
-    config : StudyConfig, optional
-    output : str, optional
-        Folder for figures, results, the ParaView series and the summary.
-    progress : bool
-        Progress bars.
-
-    Returns
-    -------
-    dict
-        ``summary`` (numbers), ``rigid``, ``forward``, ``inverse`` (Results or None),
-        ``paper`` (the paper's values for the same quantities), ``system`` (the System of
-        the flexible inverse run, None if not run).
-
-    Raises
-    ------
-    StudyStopped
-        A part failed: the parts after it are not run, every output of the parts before
-        it and of its steps computed so far is written (``summary["stopped"]`` says which
-        part stopped, where and why); the exception's ``study`` is what this function
-        would return and its ``results`` the partial Results of the failed part.
-    femdyn.SolverError
-        A failure before a part's first step.
+    ``config`` (StudyConfig, optional); ``output`` (str, optional): folder for figures, results, the ParaView
+    series and the summary; ``progress`` (bool): progress bars. Returns dict: ``summary`` (numbers), ``rigid``,
+    ``forward``, ``inverse`` (Results or None), ``paper`` (the paper's values for the same quantities),
+    ``system`` (the System of the flexible inverse run, None if not run). Raises StudyStopped: a part failed:
+    the parts after it are not run, every output of the parts before it and of its steps computed so far is
+    written (``summary["stopped"]`` says which part stopped, where and why); the exception's ``study`` is what
+    this function would return and its ``results`` the partial Results of the failed part; femdyn.SolverError: a
+    failure before a part's first step.
     """
     config = config or StudyConfig()
     motion = circle_motion(config)
@@ -222,16 +206,10 @@ def run_study(config=None, output=None, progress=False):
 class StudyStopped(SolverError):
     """A part of the study stopped: the parts before it and its steps up to the failure are kept.
 
-    Parameters
-    ----------
-    stopped : dict
-        ``part`` (its name), ``key`` ("rigid", "forward" or "inverse"), ``t`` (the last time
-        reached [s]) and ``reason`` (the solver's diagnosis).
-    study : dict
-        What :func:`run_study` returns, with the partial results of the part that stopped
-        and ``summary["stopped"]``.
-    output : str or None
-        The folder the outputs were written to.
+    ``stopped`` (dict): ``part`` (its name), ``key`` ("rigid", "forward" or "inverse"), ``t`` (the last time
+    reached [s]) and ``reason`` (the solver's diagnosis); ``study`` (dict): what :func:`run_study` returns, with
+    the partial results of the part that stopped and ``summary["stopped"]``; ``output`` (str or None): the
+    folder the outputs were written to.
     """
 
     def __init__(self, stopped, study, output=None):
@@ -274,15 +252,7 @@ def headline(summary):
     ``gauge_strain_max`` (absolute, over all gauges), ``duration`` and ``steps``; run times
     are left out (they vary from run to run).
 
-    Parameters
-    ----------
-    summary : dict
-        ``run_study(...)["summary"]``.
-
-    Returns
-    -------
-    dict
-        Name → number, parts not run left out.
+    ``summary`` (dict): ``run_study(...)["summary"]``. Returns dict: name → number, parts not run left out.
 
     Example
     -------
@@ -298,25 +268,10 @@ def headline(summary):
 def sweep_case(config, output):
     """The study as a sweep case (:func:`femdyn.studies.sweep.run_sweep`).
 
-    Parameters
-    ----------
-    config : dict
-        Plain settings of :class:`StudyConfig` (tables as dicts), checked like a TOML file.
-    output : str
-        Folder for the study's outputs.
-
-    Returns
-    -------
-    dict
-        :func:`headline` of the summary.
-
-    Raises
-    ------
-    ModelError
-        A bad key or value (named), a circle outside the workspace or a speed the S-curve
-        cannot reach.
-    SolverError
-        A failed run.
+    ``config`` (dict): plain settings of :class:`StudyConfig` (tables as dicts), checked like a TOML file;
+    ``output`` (str): folder for the study's outputs. Returns dict: :func:`headline` of the summary. Raises
+    ModelError: a bad key or value (named), a circle outside the workspace or a speed the S-curve cannot reach;
+    SolverError: a failed run.
 
     Example
     -------
