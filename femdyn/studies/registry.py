@@ -6,9 +6,10 @@ in :data:`BUILTIN` below, or ``register(STUDY)`` from a user's code before
 :func:`femdyn.cli.main` runs.
 """
 from ..errors import ModelError
-from . import flexible_beam, rrru_command
+from .flexible_beam import STUDY as SPIN_UP
+from .rrru_command import STUDY as RRRU
 
-BUILTIN = (rrru_command.STUDY, flexible_beam.STUDY)
+BUILTIN = (RRRU, SPIN_UP)
 _STUDIES = {study.name: study for study in BUILTIN}
 
 

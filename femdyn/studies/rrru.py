@@ -28,7 +28,7 @@ import numpy as np
 from ..errors import FemdynError, ModelError
 from ..motion import CirclePath, PathMotion, SCurve, Tabulated
 from ..robots.rrru import ActuatedAngle, RRRUGeometry, rrru
-from . import rrru_channels as channels
+from .rrru_channels import tracking_error
 
 
 @dataclass
@@ -262,7 +262,7 @@ def replay_torques(config, motion, t, torques):
         m.torque(f"motor torque {i}", motor, Tabulated(t, torques[:, i]))
     m.sensor_point("P", robot.platform, robot.centre)
     res = integrate(m.assemble(), motion.end, config.h, _options(config))
-    return res, channels.tracking(res, motion)
+    return res, tracking_error(res, motion)
 
 
 def _options(config):
@@ -313,7 +313,7 @@ def rigid_inverse_dynamics(config=None):
         "degrees_of_freedom_driven": system.degrees_of_freedom(),
         "duration": motion.duration, "cruise_speed": motion.profile.peak_speed, "steps": len(t) - 1,
         "torque_min": float(torques.min()), "torque_max": float(torques.max()),
-        "tracking_error": float(channels.tracking(res, motion).max()),
+        "tracking_error": float(tracking_error(res, motion).max()),
         "angle_error": float(np.abs(np.column_stack([res[f"motor {i}.angle"] for i in range(3)]) - angles).max()),
         "torque_difference_max": float(np.abs(torques[every] - reference).max()),
         "torque_difference_smooth": float(np.abs(torques[every] - reference)[far].max()),
@@ -360,7 +360,7 @@ def rigid_figures(study, folder):
     if "replay" in study:
         ax.plot(study["replay"]["P.x"], study["replay"]["P.y"], ":", lw=1.5, label="forward, replayed torques")
         ax2.semilogy(study["replay"].t, np.maximum(study["replay_error"], 1e-16), label="forward replay")
-    ax2.semilogy(t, np.maximum(channels.tracking(res, motion), 1e-16), label="inverse dynamics")
+    ax2.semilogy(t, np.maximum(tracking_error(res, motion), 1e-16), label="inverse dynamics")
     ax.set_aspect("equal")
     ax.set_xlabel("X [m]")
     ax.set_ylabel("Y [m]")

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ModelError
-from . import rrru_channels as channels
+from .rrru_channels import motor_angles, motor_torques
 
 
 @dataclass(frozen=True)
@@ -245,10 +245,10 @@ def flexible_case(config, output=None):
     summary = study["summary"]
     out = {k: float(summary[k]) for k in (*FLEXIBLE_FIGURES, "inverse_angle_max_deg", "rigid_angle_max_deg",
                                           "inverse_dynamics_residual", "static_tilt_deg") if k in summary}
-    out.update(torque_figures(channels.torques(study["rigid"])))
-    out["angle_max_deg"] = float(np.degrees(channels.angles(study["rigid"]).max()))
+    out.update(torque_figures(motor_torques(study["rigid"])))
+    out["angle_max_deg"] = float(np.degrees(motor_angles(study["rigid"]).max()))
     if study["inverse"] is not None:
-        inverse = torque_figures(channels.torques(study["inverse"]))
+        inverse = torque_figures(motor_torques(study["inverse"]))
         out.update(inverse_torque_peak_largest=inverse["torque_peak_largest"],
                    inverse_torque_peak_smallest=inverse["torque_peak_smallest"])
     return out

@@ -29,7 +29,7 @@ import time
 import numpy as np
 
 from ..errors import FemdynError
-from . import rrru_channels as channels
+from .rrru_channels import motor_torques, resampled
 from .rrru import circle_motion, servo_robot
 from .rrru_study import StudyConfig, run_rigid
 
@@ -85,7 +85,7 @@ def compare_inverses(config=None, duration=0.6, input_weight=1e-6, rate_weight=1
         inside = (inv.t >= t[0] - 1e-12) & (inv.t <= t[-1] + 1e-12)
         torques[name] = u_s + inv.u[inside][:len(t)]
     rigid_run = run_rigid(config, motion, duration)
-    rigid = channels.at(rigid_run, t, channels.torques(rigid_run))
+    rigid = resampled(rigid_run, t, motor_torques(rigid_run))
     t_dae, u_dae = None, None
     try:
         dae = integrate(system, duration, config.h, Options(rho_inf=config.flexible_rho_inf,
@@ -96,7 +96,7 @@ def compare_inverses(config=None, duration=0.6, input_weight=1e-6, rate_weight=1
         dae = getattr(err, "results", None)
         status["causal (nonlinear DAE)"] = f"failed: {err}"
     if dae is not None and len(dae.t):
-        t_dae, u_dae = dae.t, channels.torques(dae)
+        t_dae, u_dae = dae.t, motor_torques(dae)
     summary = {}
     for name, u in torques.items():
         summary[name] = {"torque_difference": float(np.abs(u - rigid).max()),
@@ -105,7 +105,7 @@ def compare_inverses(config=None, duration=0.6, input_weight=1e-6, rate_weight=1
                          else 0.0,
                          "runtime": clock.get(name)}
     if u_dae is not None:
-        r_dae = channels.at(rigid_run, t_dae, channels.torques(rigid_run))
+        r_dae = resampled(rigid_run, t_dae, motor_torques(rigid_run))
         summary["causal (nonlinear DAE)"] = {
             "torque_difference": float(np.abs(u_dae - r_dae).max()),
             "variation_per_second": float(np.abs(np.diff(u_dae, axis=0)).sum(axis=0).max() / t_dae[-1]),

@@ -29,7 +29,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from . import rrru_channels as channels
+from .rrru_channels import commanded_positions, gauge_channels, motor_torques, platform_positions, platform_tilt
 
 REFERENCE_TOLERANCE = 0.1
 WITHIN, FACTOR_2, NOT_REPORTED, NOT_RUN = ("within the paper's band", "within a factor of 2",
@@ -71,7 +71,7 @@ def study_figures(config, rigid, forward=None, inverse=None, system=None):
         if system is not None:
             figures["tilt.png"] = _tilt_figure(inverse, system, motion)
         figures["deformation.png"] = _deformation_figure(inverse)
-        if channels.gauge_channels(inverse):
+        if gauge_channels(inverse):
             figures["strains.png"] = _strain_figure(inverse, config.geometry.gauges)
     return figures
 
@@ -96,8 +96,8 @@ def _paper_line(ax, y, text, **kw):
 def _torque_figure(rigid, inverse):
     """torques.png: motor torques per limb, flexible and rigid, with the paper's extremes."""
     fig, axes = _figure("Motor torques: flexible inverse dynamics (solid) beside the rigid robot (dashed)", 3, 7.0)
-    rigid_torques = channels.torques(rigid)
-    flexible = None if inverse is None else channels.torques(inverse)
+    rigid_torques = motor_torques(rigid)
+    flexible = None if inverse is None else motor_torques(inverse)
     paper = {0: (-8.3, "paper: limb 1's extreme −8.3 N·m"), 1: (-11.1, "paper: largest −11.1 N·m")}
     for i, ax in enumerate(axes):
         if flexible is not None:
@@ -112,7 +112,7 @@ def _torque_figure(rigid, inverse):
 
 def _forward_figure(forward, motion):
     """forward.png: the forward run's deviation from the commanded circle."""
-    deviation = 1e3 * (channels.positions(forward) - channels.targets(forward, motion))
+    deviation = 1e3 * (platform_positions(forward) - commanded_positions(forward, motion))
     fig, (ax,) = _figure("Forward dynamics driven by the rigid torques: platform-centre deviation from the "
                          "commanded circle\n(at t = 0 the static sag under gravity: the run starts from equilibrium)")
     for k, c in enumerate("xyz"):
@@ -163,7 +163,7 @@ def _angle_figure(rigid, inverse):
 
 def _tilt_figure(inverse, system, motion):
     """tilt.png: platform tilt from rest with the S-curve's phases shaded."""
-    tilt = np.degrees(channels.tilt(inverse, system, inverse.q[0]))
+    tilt = np.degrees(platform_tilt(inverse, system, inverse.q[0]))
     fig, (ax,) = _figure("Platform tilt from its rest orientation, flexible inverse dynamics")
     b, t_end = motion.profile.breakpoints, inverse.t[-1]
     phases = [(b[0], b[3], "start/stop (S-curve)", "C1", 5.3), (b[3], b[4], "cruise", "C2", 0.5),
@@ -269,12 +269,12 @@ def write_outputs(folder, config, summary, rigid, forward=None, inverse=None, sy
         written[name] = os.path.join(folder, name)
         return written[name]
 
-    arrays = {"t": rigid.t, "rigid_torques": channels.torques(rigid)}
+    arrays = {"t": rigid.t, "rigid_torques": motor_torques(rigid)}
     if forward is not None:
-        arrays.update(forward_t=forward.t, forward_position=channels.positions(forward))
+        arrays.update(forward_t=forward.t, forward_position=platform_positions(forward))
     if inverse is not None:
-        gauges = channels.gauge_channels(inverse)
-        arrays.update(inverse_t=inverse.t, inverse_torques=channels.torques(inverse),
+        gauges = gauge_channels(inverse)
+        arrays.update(inverse_t=inverse.t, inverse_torques=motor_torques(inverse),
                       gauges=np.column_stack([inverse[c] for c in gauges]) if gauges else np.zeros((len(inverse.t), 0)))
         inverse.to_csv(path("channels.csv"),
                        [f"actuator {i}.torque" for i in range(3)] + ["P.x", "P.y", "P.z"] + gauges)

@@ -29,7 +29,8 @@ import numpy as np
 from ..errors import ModelError, SolverError
 from ..motion import Tabulated
 from ..robots.rrru import RRRUGeometry, rrru
-from . import rrru_channels as channels
+from .rrru_channels import (commanded_positions, gauge_channels, motor_angles, motor_torques, platform_positions,
+                            platform_tilt, resampled, tracking_error)
 from .rrru import CircleMotion, circle_motion, servo_robot
 from .rrru_mesh import FIGURES as MESH_FIGURES, convergence_table, mesh_adequacy
 from .rrru_outputs import PAPER, summary_table, write_outputs  # noqa: F401  (summary_table: re-exported)
@@ -136,9 +137,9 @@ def run_study(config=None, output=None, progress=False):
     rigid = _part(summary, "rigid", lambda: run_rigid(config, motion, t_end, progress))
     if rigid is None:                    # nothing computed at all
         raise SolverError(summary["stopped"]["reason"])
-    torques = channels.torques(rigid)
+    torques = motor_torques(rigid)
     summary.update(rigid_torque_min=float(torques.min()), rigid_torque_max=float(torques.max()),
-                   rigid_tracking_error=channels.tracking(rigid, motion).max(), runtime_rigid=time.perf_counter() - clock)
+                   rigid_tracking_error=tracking_error(rigid, motion).max(), runtime_rigid=time.perf_counter() - clock)
 
     forward = inverse = system = None
     if config.forward and "stopped" not in summary:
@@ -146,39 +147,39 @@ def run_study(config=None, output=None, progress=False):
         forward, system = _part(summary, "forward", lambda: _forward(config, motion, t_end, rigid.t, torques,
                                                                      progress)) or (None, None)
     if forward is not None:
-        deviation = channels.positions(forward) - channels.targets(forward, motion)
+        deviation = platform_positions(forward) - commanded_positions(forward, motion)
         summary.update(forward_deviation_x=float(np.abs(deviation[:, 0]).max()),
                        forward_deviation_yz=float(np.abs(deviation[:, 1:]).max()),
-                       forward_tilt_deg=float(np.degrees(channels.tilt(forward, system)).max()),
+                       forward_tilt_deg=float(np.degrees(platform_tilt(forward, system)).max()),
                        forward_runtime=time.perf_counter() - clock)
     if config.inverse and "stopped" not in summary:
         clock = time.perf_counter()
         inverse, system, robot, zero = _part(summary, "inverse", lambda: _flexible_inverse(
             config, motion, t_end, progress)) or (None, system, None, None)
     if inverse is not None:
-        flexible_torques = channels.torques(inverse)
-        reference = channels.at(rigid, inverse.t, torques)
-        angles, rigid_angles = channels.angles(inverse), channels.at(rigid, inverse.t, channels.angles(rigid))
+        flexible_torques = motor_torques(inverse)
+        reference = resampled(rigid, inverse.t, torques)
+        angles, rigid_angles = motor_angles(inverse), resampled(rigid, inverse.t, motor_angles(rigid))
         cruise = _cruise(inverse.t, motion)
-        tilt = np.degrees(channels.tilt(inverse, system, inverse.q[0]))
+        tilt = np.degrees(platform_tilt(inverse, system, inverse.q[0]))
         summary.update(
             inverse_method=config.inverse_method,
             inverse_step=float(inverse.t[1] - inverse.t[0]) if len(inverse.t) > 1 else config.h,
-            inverse_tracking_error=channels.tracking(inverse, motion).max(),
+            inverse_tracking_error=tracking_error(inverse, motion).max(),
             inverse_torque_min=float(flexible_torques.min()), inverse_torque_max=float(flexible_torques.max()),
             inverse_torque_extreme_limb={i + 1: float(flexible_torques[np.argmax(np.abs(flexible_torques[:, i])), i])
                                          for i in range(3)},
             torque_difference=float(np.abs(flexible_torques - reference).max()),
             inverse_angle_max_deg=float(np.degrees(angles.max())),
-            rigid_angle_max_deg=float(np.degrees(channels.angles(rigid).max())),
+            rigid_angle_max_deg=float(np.degrees(motor_angles(rigid).max())),
             angle_difference_deg=float(np.degrees(np.abs(angles - rigid_angles).max())),
             tilt_start_stop_deg=float(tilt[~cruise].max()), tilt_cruise_deg=float(tilt[cruise].max(initial=0.0)),
-            static_tilt_deg=float(np.degrees(channels.tilt(inverse, system)[0])),
+            static_tilt_deg=float(np.degrees(platform_tilt(inverse, system)[0])),
             torque_difference_at_rest=float(np.abs(flexible_torques[0] - torques[0]).max()),
             mid_link_deformation=float(_mid_deflection(inverse, system, robot).max()),
             shear_angle_deg=float(np.degrees(_shear(inverse)).max()),
             gauge_strain_peaks={name: [float(inverse[name].max()), float(inverse[name].min())]
-                                for name in channels.gauge_channels(inverse)},
+                                for name in gauge_channels(inverse)},
             inverse_runtime=time.perf_counter() - clock)
         if zero is not None:
             summary["zero_dynamics"] = zero
@@ -188,9 +189,9 @@ def run_study(config=None, output=None, progress=False):
         if config.forward and config.validate_inverse and "stopped" not in summary:
             replay, _ = _forward(config, motion, t_end, inverse.t, flexible_torques, progress, inverse.q[0])
             summary["forward_inverse_deviation"] = float(np.linalg.norm(
-                channels.positions(replay) - channels.targets(replay, motion), axis=1).max())
+                platform_positions(replay) - commanded_positions(replay, motion), axis=1).max())
             summary["forward_rigid_deviation"] = float(np.linalg.norm(
-                channels.positions(forward) - channels.targets(forward, motion), axis=1).max())
+                platform_positions(forward) - commanded_positions(forward, motion), axis=1).max())
     summary["mesh"] = mesh_adequacy(config.n_elements)
     summary["paper"] = PAPER
     system = system if inverse is not None else None
