@@ -23,7 +23,7 @@ def run(args):
     ``modes`` (1-based), ``no_pictures``. Returns int: exit code 0. Raises ComponentError: an invalid component
     file; RenderError: no off-screen rendering on this machine.
     """
-    from femdyn.formats.component import read_component
+    from femdyn.component import read_component
     from femdyn.mesh.pictures import render_modes, write_mode_vtu
 
     component = read_component(args.component)

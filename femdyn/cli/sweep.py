@@ -26,7 +26,7 @@ def run(args):
     also when cases failed); an unreadable or invalid file, an unknown study or ``--workers`` < 1
     is a ModelError."""
     from femdyn.formats.config import read_toml
-    from femdyn.formats.sweep import sweep_from_dict
+    from femdyn.studies.sweep_file import sweep_from_dict
     from femdyn.studies.sweep import dask_executor, markdown_table, run_sweep
     data = read_toml(args.file, "sweep file")
     known = sweep_cases()

@@ -26,9 +26,9 @@ runs: a ModelError names the bad one.
 from dataclasses import dataclass
 
 from ..errors import ModelError
-from ..studies.sensitivity import central_cases
-from ..studies.sweep import grid_cases, random_cases
-from .config import checked_value, config_from_dict, field_default, read_toml, setting_value, with_overrides
+from ..formats.config import checked_value, config_from_dict, field_default, read_toml, setting_value, with_overrides
+from .sensitivity import central_cases
+from .sweep import grid_cases, random_cases
 
 
 @dataclass
