@@ -153,18 +153,8 @@ def least_squares(W, y, sigma=None, names=None):
 def jacobian(f, theta, step=1e-6):
     """Central-difference Jacobian ∂f/∂θ (N, p).
 
-    Parameters
-    ----------
-    f : callable
-        θ ↦ ndarray (N,).
-    theta : array_like (p,)
-        Where to differentiate.
-    step : float, optional
-        Relative step: h_k = step · max(\\|θ_k\\|, 1e-3).
-
-    Returns
-    -------
-    ndarray (N, p)
+    ``f`` (callable): θ ↦ ndarray (N,); ``theta`` (array_like (p,)): where to differentiate; ``step`` (float,
+    optional): relative step: h_k = step · max(\\|θ_k\\|, 1e-3). Returns ndarray (N, p).
 
     Examples
     --------

@@ -44,24 +44,10 @@ def identifiability(J, theta, names, sigma):
     Directions the data cannot see (singular value ≤ 1e-10 of the largest) are named,
     and parameters involved in them get an infinite relative std.
 
-    Parameters
-    ----------
-    J : ndarray (N, p)
-        Jacobian of the measurements at θ.
-    theta : array_like (p,)
-        The estimate.
-    names : sequence of str
-        Parameter names.
-    sigma : float
-        Noise standard deviation, units of the measurements (0: the relative std column
-        is left out).
-
-    Returns
-    -------
-    text : str
-        Markdown table and findings.
-    rel_std : ndarray (p,)
-        σ_k / \\|θ_k\\| (for σ = 1 when sigma is 0).
+    ``J`` (ndarray (N, p)): Jacobian of the measurements at θ; ``theta`` (array_like (p,)): the estimate;
+    ``names`` (sequence of str): parameter names; ``sigma`` (float): noise standard deviation, units of the
+    measurements (0: the relative std column is left out). Returns ``text`` (str): Markdown table and findings;
+    ``rel_std`` (ndarray (p,)): σ_k / \\|θ_k\\| (for σ = 1 when sigma is 0).
 
     Examples
     --------
