@@ -32,7 +32,7 @@ from ..robots.rrru import RRRUGeometry, rrru
 from .rrru_channels import (commanded_positions, gauge_channels, motor_angles, motor_torques, platform_positions,
                             platform_tilt, resampled, tracking_error)
 from .rrru import CircleMotion, circle_motion, servo_robot
-from .rrru_mesh import FIGURES as MESH_FIGURES, convergence_table, mesh_adequacy
+from .rrru_mesh import FIGURES as MESH_FIGURES, mesh_adequacy
 from .rrru_outputs import PAPER, summary_table, write_outputs  # noqa: F401  (summary_table: re-exported)
 
 
@@ -443,7 +443,3 @@ def measure_meshes(meshes=(2, 4, 8, 16), duration=0.0, damping=0.0):
         s["torque_span"] = s["inverse_torque_max"] - s["inverse_torque_min"]
         out[n] = {key: float(s[key]) for key in MESH_FIGURES if key in s}
     return out
-
-
-if __name__ == "__main__":      # the mesh study of docs/rrru.md, "Elements per link"
-    print(convergence_table(measure_meshes()))
