@@ -323,7 +323,7 @@ class AxisTerm:
 class SectionTerm:
     """Cross-section strains e_yy = ½(b·b − 1), e_zz = ½(c·c − 1), γ_yz = b·c of the nodal directors.
 
-    Sampled at the nodes (Newton–Cotes; the module docstring says why not at Gauss points).
+    Sampled at the nodes (Newton–Cotes; docs/elements.md says why not at Gauss points).
     """
 
     def __init__(self, beam, node_xi, weights, dofs):

@@ -78,7 +78,7 @@ class ComponentDefinitenessError(ComponentError):
 
 @dataclass
 class Component:
-    """A reduced flexible body: header and named arrays, read as attributes (``c.modal_stiffness``; units in :data:`FIELDS`).
+    """A reduced flexible body: header and named arrays, read as attributes (``c.modal_stiffness``).
 
     Built by :func:`femdyn.solvers.reduction.component_from_reduction` or
     :func:`femdyn.solvers.beam_component.ancf_beam_component`, stored with :func:`write_component`,
@@ -286,7 +286,7 @@ STRAIN_ORDER = ["exx", "eyy", "ezz", "gyz", "gxz", "gxy"]
 
 
 def new_component(name, arrays, reference_frame, material, mesh, reduction, interfaces):
-    """A Component from its arrays and the descriptive parts of its header (format, version, units filled in; not validated).
+    """A Component from its arrays and header parts (format, version, units filled in; not validated).
 
     Parameters
     ----------

@@ -44,7 +44,7 @@ def puma_link_component(normal_modes=6, damping_ratio=0.0, cells=(40, 6, 1)):
 
 
 def flexible_puma560(modes=3, damping_ratio=0.0, gravity=(0.0, 0.0, 0.0), component=None):
-    """Tian et al.'s (2010) flexible PUMA 560, a ``FlexibleTreeModel`` with q = (q1 … q6, η of link 1, …, η of link 6).
+    """Tian et al.'s (2010) flexible PUMA 560, a ``FlexibleTreeModel``: q = (q1 … q6, η of links 1 … 6).
 
     Parameters
     ----------
@@ -71,7 +71,7 @@ def flexible_puma560(modes=3, damping_ratio=0.0, gravity=(0.0, 0.0, 0.0), compon
 
 
 def puma_inputs(t):
-    """Tian et al.'s (2010) joint torques (6,), N·m: 3 sin(πt/3), 0.3 cos(πt/6), 0.3 cos(πt/6) at joints 1, 3, 6, else 0.
+    """Tian et al.'s (2010) torques (6,), N·m: 3 sin(πt/3), 0.3 cos(πt/6), 0.3 cos(πt/6) at joints 1, 3, 6.
 
     Parameters
     ----------

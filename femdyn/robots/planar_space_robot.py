@@ -23,7 +23,7 @@ def planar_inertia(Izz):
 
 
 def planar_space_robot():
-    """The space-robot identification study's robot (module doc): bodies base (free joint), wheel, link1, link2; no gravity."""
+    """The study's robot (module doc): bodies base (free joint), wheel, link1, link2; no gravity."""
     h = BASE["half_size"]
     m_w, r_w, t_w = WHEEL["mass"], WHEEL["radius"], WHEEL["thickness"]
     wheel_transverse = m_w * (3 * r_w**2 + t_w**2) / 12

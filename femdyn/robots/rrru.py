@@ -59,7 +59,7 @@ class RRRUGeometry:
 
     @classmethod
     def reconstructed(cls, **changes):
-        """The robot with the lost data fitted to the paper's rigid figures (docs/rrru.md, "Reconstructing the lost data").
+        """The robot with the lost data fitted to the paper's rigid figures (docs/rrru.md).
 
         Parameters
         ----------
@@ -176,7 +176,7 @@ def inverse_kinematics(pose, geometry=None):
 
 
 def limb_rates(geometry, i, x, velocity, acceleration):
-    """(ẋ, ẍ), rad/s and rad/s², of a limb's joint variables: F_x ẋ = Ȧ4, F_x ẍ = Ä4 − Σ F_{x_j x_k} ẋ_j ẋ_k.
+    """(ẋ, ẍ) of a limb's joint variables, rad/s, rad/s²: F_x ẋ = Ȧ4, F_x ẍ = Ä4 − Σ F_{x_j x_k} ẋ_j ẋ_k.
 
     Raises ModelError at a singular limb (links 1 and 2 aligned or link 3 along the motor axis).
 

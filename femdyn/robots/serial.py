@@ -53,7 +53,7 @@ SPACECRAFT = dict(mass=500.0, inertia=(83.33, 83.33, 83.33, 0, 0, 0), half_size=
 
 
 def space_arm(floating=False):
-    """The 7-DOF space manipulator of Qiu et al. (S-R-S, stretched along x at q = 0), no gravity, as a :class:`TreeModel`.
+    """The 7-DOF space manipulator of Qiu et al. (S-R-S, along x at q = 0), no gravity, as a ``TreeModel``.
 
     Parameters
     ----------
@@ -73,7 +73,7 @@ def space_arm(floating=False):
 
 
 def space_arm_desired(t):
-    """Qiu et al.'s desired path q_d = (sin t, cos t, 0.5 sin t, 0.5 cos t, sin t, cos t, 0.5 sin t): (q, v, a), rad, rad/s, rad/s².
+    """Qiu et al.'s desired path (q, v, a), rad, rad/s, rad/s²: q = (sin t, cos t, ½ sin t, ½ cos t, sin t, cos t, ½ sin t).
 
     Parameters
     ----------
