@@ -109,17 +109,6 @@ class ActuatorBuilder:
         ------
         ModelError
             If the joint is unknown or neither revolute nor prismatic.
-
-        Examples
-        --------
-        See :meth:`servo` for a complete inverse-dynamics model.
-
-        >>> from femdyn.model import Model
-        >>> m = Model()
-        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
-        >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0))
-        >>> m.actuator("motor", "pivot").quantity
-        'torque'
         """
         if isinstance(joint, str):
             if joint not in self.joints:
@@ -160,23 +149,6 @@ class ActuatorBuilder:
             If the numbers of functions and directions differ, a direction is zero, or
             the point lies outside the body's span. A System whose servo rows and
             actuators do not pair up is refused by :meth:`assemble`.
-
-        Examples
-        --------
-        Inverse dynamics of a 1 kg rod on a motor: its tip height follows 0.1 sin t; at
-        t = 0 the motor holds the weight, −m g L/2 about +y:
-
-        >>> from femdyn.model import Model
-        >>> from femdyn.motion import Sine
-        >>> from femdyn.solvers.generalized_alpha import integrate
-        >>> m = Model("arm")
-        >>> rod = m.rigid_beam("arm", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
-        >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0))
-        >>> _ = m.actuator("motor", "pivot")
-        >>> _ = m.servo("tip", "arm", (1.0, 0, 0), [Sine(0.1, 1.0)], [(0, 0, 1)])
-        >>> results = integrate(m.assemble(), t_end=0.02, h=0.01)
-        >>> round(float(results["motor.torque"][0]), 4)
-        -4.905
         """
         body = self.body(body)
         functions = [as_time_function(f, f"servo '{name}' function {k}") for k, f in enumerate(functions)]

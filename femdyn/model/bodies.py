@@ -96,15 +96,7 @@ class Frame:
 
 
 class NaturalBody(Frame, Body):
-    """A rigid body on point nodes ``points`` (≥ 1) and unit-vector nodes ``vectors``.
-
-    The basis vectors are b = (p_2 − p_1, …, p_k − p_1, u_1, …); the constant mass
-    matrix is Z ⊗ I₃ with Z from the mass, first and second moments expressed in that
-    basis (García de Jalón & Bayo 1994, §2.3 and §5.3; :func:`femdyn.elements.ncf.basis_mass_matrix`).
-    Build bodies with :meth:`Model.rigid_body <femdyn.model.builder.Model.rigid_body>`,
-    :meth:`~femdyn.model.builder.Model.rigid_beam` or
-    :meth:`~femdyn.model.builder.Model.triangle_platform`.
-    """
+    """A rigid body on point nodes ``points`` (≥ 1) and unit-vector nodes ``vectors``."""
 
     def __init__(self, name, points, vectors, mass, com, inertia, point_masses=None, strict=True):
         self.name = name
@@ -257,15 +249,6 @@ class BodyBuilder:
         ModelError
             If the ends coincide, neither ``mass`` nor ``density`` and ``area`` are
             given, a value is not positive, or the name is taken.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> m = Model()
-        >>> rod = m.rigid_beam("rod", m.point("A", (0, 0, 0)), m.point("B", (2.0, 0, 0)),
-        ...                    density=7800.0, area=1e-4)
-        >>> round(rod.mass, 6), float(rod.length)
-        (1.56, 2.0)
         """
         p1, p2 = self.node(p1), self.node(p2)
         length = np.linalg.norm(p2.initial - p1.initial)
@@ -325,18 +308,6 @@ class BodyBuilder:
             inequality (unless ``strict=False``), or the name is taken.
         NonFiniteError
             If a number is NaN or infinite.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> import numpy as np
-        >>> m = Model()
-        >>> P, Q = m.point("P", (0, 0, 0)), m.point("Q", (1.0, 0, 0))
-        >>> u, v = m.vector("u", (0, 1, 0)), m.vector("v", (0, 0, 1))
-        >>> box = m.rigid_body("box", [P, Q], [u, v], mass=2.0, com=(0.5, 0, 0),
-        ...                    inertia=np.diag([0.1, 0.2, 0.2]))
-        >>> m.assemble().degrees_of_freedom()
-        6
         """
         points, vectors = [self.node(p) for p in points], [self.node(v) for v in vectors]
         com = points[0].initial if com is None else vector3(com, f"rigid body '{name}': com (m)")
@@ -383,14 +354,6 @@ class BodyBuilder:
         ModelError
             If ``first_vertex`` is parallel to the normal, both or neither of density and
             mass are given, or a value is not positive.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> m = Model()
-        >>> plate = m.triangle_platform("P", (0, 0, 1.0), (0, 0, 1), 0.2, mass=3.0)
-        >>> [round(float(x), 6) for x in plate.vertices[0]]
-        [0.2, 0.0, 1.0]
         """
         center, n = vector3(center, f"platform '{name}': center (m)"), _unit(normal, f"platform '{name}' normal")
         first_vertex = vector3(first_vertex, f"platform '{name}': first_vertex")

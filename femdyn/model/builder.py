@@ -124,12 +124,6 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
         ModelError
             If the name is taken, the kind unknown, or the values are not finite or of
             the wrong count.
-
-        Examples
-        --------
-        >>> m = Model()
-        >>> m.add_node("P", "point", (0.0, 0.0, 1.0)).dofs
-        array([0, 1, 2])
         """
         if name in self.nodes:
             raise ModelError(f"node '{name}' exists already; node names must be unique")
@@ -156,13 +150,6 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
         ------
         ModelError
             If no node has that name.
-
-        Examples
-        --------
-        >>> m = Model()
-        >>> _ = m.point("O", (0, 0, 0))
-        >>> m.node("O").start
-        0
         """
         try:
             return self.nodes[name] if isinstance(name, str) else name
@@ -186,12 +173,6 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
         ------
         ModelError
             If the name is neither a body, "ground" nor an ANCF node.
-
-        Examples
-        --------
-        >>> m = Model()
-        >>> m.body("ground").name
-        'ground'
         """
         if isinstance(name, Node):
             return NodeFrame(name)
@@ -299,14 +280,6 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
         ------
         ModelError
             If the count is wrong or a value is not finite.
-
-        Examples
-        --------
-        >>> m = Model()
-        >>> _ = m.point("P", (0, 0, 0))
-        >>> m.set_velocity("P", (1.0, 0, 0))
-        >>> m.initial_coordinates()[1].tolist()
-        [1.0, 0.0, 0.0]
         """
         node = self.node(node)
         v = np.asarray(velocity, float) if np.size(velocity) == node.initial.size else None
@@ -337,14 +310,6 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
         ------
         ModelError
             If a vector is malformed or the body unknown.
-
-        Examples
-        --------
-        >>> m = Model()
-        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
-        >>> m.set_rigid_velocity(rod, omega=(0, 0, 2.0))
-        >>> m.initial_coordinates()[1].tolist()       # A moves at ω × (1, 0, 0)
-        [0.0, 0.0, 0.0, 0.0, 2.0, 0.0]
         """
         body = self.body(body)
         omega = vector3(omega, f"rigid velocity of '{body.name}': omega (rad/s)")
@@ -366,13 +331,6 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
         v0 : ndarray (n,)
             Initial velocities set by :meth:`set_velocity` or :meth:`set_rigid_velocity`
             (0 elsewhere); not yet consistent with the constraints.
-
-        Examples
-        --------
-        >>> m = Model()
-        >>> _ = m.point("P", (1.0, 2.0, 3.0))
-        >>> m.initial_coordinates()[0].tolist()
-        [1.0, 2.0, 3.0]
         """
         q, v = np.zeros(self.size), np.zeros(self.size)
         for node in self.nodes.values():

@@ -43,12 +43,7 @@ def _coordinate_name(system, index):
 
 
 def check_finite_state(system, what, **vectors):
-    """Refuse an initial state with wrong sizes or NaN/infinite entries.
-
-    Example
-    -------
-    >>> check_finite_state(system, "integrate", q0=q0, v0=None)      # doctest: +SKIP
-    """
+    """Refuse an initial state with wrong sizes or NaN/infinite entries."""
     for name, x in vectors.items():
         if x is None:
             continue

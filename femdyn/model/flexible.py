@@ -113,15 +113,7 @@ register_element_kind("beam3", "director", _beam_quadratic, nodes=3, gradients=l
 
 
 class ElementSet(Part):
-    """A chain (or any connectivity) of flexible elements of one kernel type, each on any number of nodes.
-
-    The batched kernel computes element matrices and forces on the element coordinates
-    q_e; the set scatters them to the global coordinates through the fixed map
-    ``dofs`` (count, ndof). A kernel with ``neighbours`` (strain recovery along a chain)
-    gets the previous and next element of each element from the shared end nodes. Built
-    by :meth:`Model.ancf_beam <femdyn.model.builder.Model.ancf_beam>` and the meshing
-    helpers.
-    """
+    """A chain (or any connectivity) of flexible elements of one kernel type, each on any number of nodes."""
 
     def __init__(self, name, kernel, nodes_per_element, n=None, components=None):
         self.name, self.kernel = name, kernel
@@ -215,12 +207,7 @@ class ElementSet(Part):
 
 
 class NodeFrame(Frame):
-    """Body-like view of an ANCF node for joints: base point r, basis vectors the gradients.
-
-    Joints and loads given an ANCF node (by name or object) act on this frame; the
-    material points are r + Σ c_j r_j with the node's gradients r_x, r_y, r_z (those it
-    has).
-    """
+    """Body-like view of an ANCF node for joints: base point r, basis vectors the gradients."""
 
     outside_hint = ("a cable node only carries its tangent r_x: points and vectors off it need element='beam' or "
                     "'beam3' nodes (full frames), or a rigid body clamped to the node (Model.clamp)")
@@ -306,16 +293,6 @@ class BeamBuilder:
             If the element kind is unknown, a node has the wrong kind, the node count
             does not fit the element, the name is taken, or the kernel rejects the
             material or geometry.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> from femdyn.elements import sections
-        >>> m = Model()
-        >>> nodes = [m.cable_node(f"n{i}", (0.5 * i, 0, 0)) for i in range(3)]
-        >>> cable = m.ancf_beam("cable", nodes, E=2.1e11, rho=7850.0, section=sections.circular(0.01))
-        >>> cable.count
-        2
         """
         nodes = [self.node(nd) for nd in nodes]
         if len(nodes) < 2:
@@ -393,16 +370,6 @@ class BeamBuilder:
         ModelError
             If start and end coincide, ``n_elements`` is not a whole number ≥ 1, a reused
             node is not at the end or has other gradients, or as in :meth:`ancf_beam`.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> from femdyn.elements import sections
-        >>> m = Model()
-        >>> beam = m.straight_beam("arm", (0, 0, 0), (1.0, 0, 0), 4, E=7e10, rho=2700.0,
-        ...                        section=sections.rectangular(0.02, 0.01), element="beam")
-        >>> beam.count, m.node("arm.4").initial[:3].tolist()
-        (4, [1.0, 0.0, 0.0])
         """
         start = vector3(start, f"beam '{name}': start (m)")
         end = vector3(end, f"beam '{name}': end (m)")
@@ -494,18 +461,6 @@ class BeamBuilder:
         ModelError
             If the points are too few or repeated, the curve does not suit the element,
             or as in :meth:`ancf_beam`.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> import numpy as np
-        >>> from femdyn.elements import sections
-        >>> m = Model()
-        >>> angles = np.linspace(0, np.pi / 2, 5)
-        >>> arc = m.beam_through_points("arc", np.column_stack([np.cos(angles), np.sin(angles), 0 * angles]),
-        ...                             E=2e11, rho=7800.0, section=sections.circular(0.005))
-        >>> arc.count, m.node("arc.0").kind
-        (4, 'cable')
         """
         what = f"beam '{name}'"
         points, closed = centreline_points(what, points)
@@ -555,20 +510,6 @@ class BeamBuilder:
         ModelError
             If the file cannot be read, has no line cells or branches, or as in
             :meth:`beam_through_points`.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> import os, tempfile, meshio, numpy as np
-        >>> from femdyn.elements import sections
-        >>> folder = tempfile.TemporaryDirectory()
-        >>> path = os.path.join(folder.name, "line.vtk")
-        >>> meshio.write_points_cells(path, np.array([[0.0, 0, 0], [500, 0, 0], [1000, 0, 0]]),
-        ...                           [("line", np.array([[0, 1], [1, 2]]))])
-        >>> m = Model()
-        >>> [b.count for b in m.beam_from_mesh("rod", path, 2e11, 7800.0, sections.circular(0.01), scale=1e-3)]
-        [2]
-        >>> folder.cleanup()
         """
         from femdyn.mesh.lines import read_line_mesh
         points, chains = read_line_mesh(path)

@@ -52,13 +52,7 @@ ORIENTATION_ROWS = ((0, 1), (0, 2), (1, 2), (1, 0), (2, 0), (2, 1))   # (i, j): 
 def _modal_node_kind(n_modes):
     """The node kind holding ``n_modes`` modal coordinates in ⌈n/3⌉ slots of three: slot
     ``eta3k`` holds η_3k, η_3k+1, η_3k+2 as its x, y, z (the unused coordinates of the last
-    slot are fixed to zero by the body). Registered on first use.
-
-    Example
-    -------
-    >>> _modal_node_kind(10)
-    'modal4'
-    """
+    slot are fixed to zero by the body). Registered on first use."""
     slots = -(-n_modes // 3)
     name = f"modal{slots}"
     if name not in KINDS:
@@ -68,13 +62,7 @@ def _modal_node_kind(n_modes):
 
 def truncated(component, modes, what):
     """The component with only its first ``modes`` modes: every array with a mode axis is
-    sliced (unit modal mass and diagonal stiffness keep the truncation consistent).
-
-    Example
-    -------
-    >>> truncated(component, 4, "link").n_modes            # doctest: +SKIP
-    4
-    """
+    sliced (unit modal mass and diagonal stiffness keep the truncation consistent)."""
     from femdyn.component import FIELDS, Component
     if modes > component.n_modes:
         raise ModelError(f"{what}: modes = {modes}, but the component has {component.n_modes}")
@@ -88,20 +76,7 @@ def truncated(component, modes, what):
 
 class Attachment:
     """Constraint kind of the interface frames of one FFR body (see
-    :mod:`femdyn.model.vectorfunctions` for the kind protocol).
-
-    Arguments of every row: X = (x₀, r_ref, u, v, w, η slots); ``params`` rows
-    (interface k, row type, index). Row type 0, index i (point):
-    φ = e_i·(x₀ − r_ref − A(o_k + Φ_k η)), x₀ the interface point. Row type 1, index j
-    (axes): φ = x₀ · A R_k(η) e_j with x₀ an axis a_i (i ≠ j) of the interface frame, so that
-    with the unit lengths of a_i the frame equals A R_k: 6 rows, independent (each a_i is
-    held in the three directions A R_k e_j). Jacobians and Hessians are exact
-    (:func:`femdyn.geometry.rotated_vector` gives the derivatives of R_k(θ)e_j).
-
-    Example
-    -------
-    >>> kind = Attachment(c.interface_origins, c.interface_shapes[:, :3], c.interface_shapes[:, 3:])  # doctest: +SKIP
-    """
+    :mod:`femdyn.model.vectorfunctions` for the kind protocol)."""
 
     def __init__(self, origins, translations, rotations):
         self.origins, self.Phi, self.Psi = origins, translations, rotations
@@ -122,11 +97,7 @@ class Attachment:
         return k, kind == 0, idx, X[:, 2:5], eta
 
     def evaluate(self, X, params, target):
-        """Attachment residuals φ and their exact gradients for a batch of rows.
-
-        Point rows: φ = e_i·(x₀ − r_ref − A(o_k + Φ_k η)); axis rows:
-        φ = x₀·A R_k(η) e_j (class docstring).
-        """
+        """Attachment residuals φ and their exact gradients for a batch of rows."""
         k, point, idx, A, eta = self._split(X, params)
         phi, grad = np.zeros(len(X)), np.zeros((len(X), 3 * self.arity))
         rows = np.flatnonzero(point)
@@ -152,11 +123,7 @@ class Attachment:
         return phi - target, grad
 
     def hessian(self, X, params):
-        """Exact ∂²φ/∂X² of the attachment rows (symmetric).
-
-        Point rows are bilinear in (A, η); axis rows use the second derivatives of
-        R_k(θ)e_j from :func:`femdyn.geometry.rotated_vector`.
-        """
+        """Exact ∂²φ/∂X² of the attachment rows (symmetric)."""
         k, point, idx, A, eta = self._split(X, params)
         k3 = 3 * self.arity
         H = np.zeros((len(X), k3, k3))
@@ -192,12 +159,7 @@ class InterfaceFrame(Frame, Body):
     """The massless natural-coordinate frame of one interface of an FFR body: a point node
     and three unit-vector nodes (the interface axes), held on the body by the
     :class:`Attachment` rows. Joints take it as a body (``Model.revolute(..., body.interface
-    ("elbow"), ...)`` or by its name ``"<body>.<interface>"``).
-
-    Example
-    -------
-    >>> m.revolute("hinge", m.ground, "bar.root", (0, 0, 0), (0, 1, 0))     # doctest: +SKIP
-    """
+    ("elbow"), ...)`` or by its name ``"<body>.<interface>"``)."""
 
     mass = 0.0
 
@@ -226,18 +188,7 @@ class InterfaceFrame(Frame, Body):
 
 
 class FloatingFrameBody(Body):
-    """A flexible body in floating-frame-of-reference form built from a component.
-
-    Built by :meth:`femdyn.Model.flexible_body`; see the module docstring for the
-    formulation. Coordinates: the frame origin node ``<name>.origin`` (m), the axis nodes
-    ``<name>.x``, ``<name>.y``, ``<name>.z`` and the modal node ``<name>.eta`` (η, unit
-    modal mass); its interfaces are :class:`InterfaceFrame` bodies ``<name>.<interface>``.
-
-    Example
-    -------
-    >>> bar = m.flexible_body("bar", "bar.fdc")                           # doctest: +SKIP
-    >>> bar.interface("root"), bar.mass                                  # doctest: +SKIP
-    """
+    """A flexible body in floating-frame-of-reference form built from a component."""
 
     constant_mass = False
 
@@ -309,11 +260,7 @@ class FloatingFrameBody(Body):
                          "component again with this point among its output points")
 
     def point_state(self, q, v, x, shape):
-        """Position and velocity of a material point of the body.
-
-        r = r_ref + A(x + Φη), ṙ = ṙ_ref + Ȧ(x + Φη) + AΦη̇ (module docstring; Shabana
-        2005, §5.2).
-        """
+        """Position and velocity of a material point of the body."""
         r, A, eta = self._unpack(q[self.dofs])
         vr, Adot, eta_dot = self._unpack(v[self.dofs])
         y = x + shape @ eta

@@ -32,17 +32,7 @@ def _unit(v, what):
 
 
 def _perpendicular_vectors(body, axis):
-    """Material vectors of ``body`` perpendicular to ``axis``.
-
-    An orthonormal basis of the part of the body's span ⟂ ``axis`` (all of the span when
-    it has no component along ``axis``).
-
-    Examples
-    --------
-    >>> from femdyn.model.bodies import Ground
-    >>> len(_perpendicular_vectors(Ground(), np.array([0.0, 0.0, 1.0])))
-    2
-    """
+    """Material vectors of ``body`` perpendicular to ``axis``."""
     _, Q = body.span_basis()
     row = axis @ Q
     if np.linalg.norm(row) < 1e-12:
@@ -54,11 +44,7 @@ def _perpendicular_vectors(body, axis):
 
 
 def coincidence(label, pa, pb):
-    """Coincidence of two material points: three rows e_k·(p_a − p_b) = 0, k = x, y, z.
-
-    The multipliers of these rows are the constraint force on the body of ``pb``
-    (N, global frame).
-    """
+    """Coincidence of two material points: three rows e_k·(p_a − p_b) = 0, k = x, y, z."""
     e = pa - pb
     if e.is_constant and np.allclose(e.offset, 0):
         return []
@@ -161,11 +147,7 @@ class Revolute(Joint):
     vectors of the other body (at most 2 rows). Both rows come from one carrier wherever
     the other body offers two vectors ⟂ the axis (then u_X ∥ axis in every configuration;
     rows mixed from both sides can become dependent as the joint turns); body B's axis is
-    tried first.
-
-    The joint angle is the rotation of B relative to A about ``axis`` (right-handed),
-    ``angle0`` in the initial configuration (see :meth:`angle_vectors`).
-    """
+    tried first."""
 
     kind = "revolute"
 
@@ -250,17 +232,7 @@ class Universal(Joint):
 
 
 def _rotation_locks(name, body_a, body_b):
-    """Independent rows a_i·b_j = const locking the relative rotation of two bodies.
-
-    The candidates are the dot products of every material direction a_i of ``body_a`` with
-    every b_j of ``body_b`` (their orthonormal span bases), held at their initial values;
-    :func:`_select_independent` keeps at most 3 that lock independent relative rotations.
-
-    Example
-    -------
-    ``_rotation_locks("weld", ground, body)`` for a body with three directions returns
-    three rows and rank 3.
-    """
+    """Independent rows a_i·b_j = const locking the relative rotation of two bodies."""
     ea, ea0 = body_a.span_basis()
     eb, eb0 = body_b.span_basis()
     candidates = [(Equation(Dot, (ea[i], eb[j]), None, float(ea0[:, i] @ eb0[:, j]), None,
@@ -345,10 +317,7 @@ class AngleDrive(Joint):
 
 
 class CoordinateDrive(Joint):
-    """Prescribed coordinate d·e(q) = f(t) of a point or vector expression (SI units).
-
-    Its multiplier λ gives the driving force −λ d on the point (N).
-    """
+    """Prescribed coordinate d·e(q) = f(t) of a point or vector expression (SI units)."""
 
     kind = "coordinate drive"
 
@@ -386,14 +355,6 @@ class JointBuilder:
         ------
         ModelError
             If the joint name is taken or the node unknown.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> m = Model()
-        >>> P = m.point("P", (0, 0, 1.0))
-        >>> len(m.fix(P, components=(2,)).equations())
-        1
         """
         node = self.node(node)
         return self._add_joint(Fix(name or f"fix {node.name}", node, components))
@@ -427,15 +388,6 @@ class JointBuilder:
         ------
         ModelError
             If the body lacks the needed material directions or the name is taken.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> from femdyn.elements import sections
-        >>> m = Model()
-        >>> beam = m.straight_beam("b", (0, 0, 0), (1.0, 0, 0), 2, 2e11, 7800.0, sections.circular(0.01))
-        >>> len(m.clamp("root", "b.0").equations())
-        5
         """
         return self._add_joint(Clamp(name, self.node(node), self.body(body)))
 
@@ -463,15 +415,6 @@ class JointBuilder:
         ------
         ModelError
             If the point lies outside a body's span or the name is taken.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> m = Model()
-        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (0, 0, -1.0)), mass=1.0)
-        >>> _ = m.spherical("ball", "ground", rod, point=(0, 0, 0))
-        >>> m.assemble().degrees_of_freedom()      # the rod's spin about itself is no coordinate
-        2
         """
         return self._add_joint(Spherical(name, self.body(body_a), self.body(body_b), point))
 
@@ -514,20 +457,6 @@ class JointBuilder:
         ModelError
             If neither body carries the axis, the point is not a material point of both
             bodies, or the name is taken.
-
-        Examples
-        --------
-        A rod falling from the horizontal turns about +y by θ ≈ (3g/2L)·t²/2 at first:
-
-        >>> from femdyn.model import Model
-        >>> from femdyn.solvers.generalized_alpha import integrate
-        >>> m = Model("pendulum")
-        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=2.0)
-        >>> _ = m.revolute("pivot", "ground", rod, point=(0, 0, 0), axis=(0, 1, 0))
-        >>> _ = m.sensor_angle("theta", "pivot")
-        >>> results = integrate(m.assemble(), t_end=0.1, h=0.01)
-        >>> round(float(results["theta.angle"][-1]), 3)
-        0.074
         """
         return self._add_joint(Revolute(name, self.body(body_a), self.body(body_b), point, axis, angle0))
 
@@ -560,16 +489,6 @@ class JointBuilder:
         ModelError
             If the axes are not perpendicular, a body cannot carry its axis, or the name
             is taken.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> m = Model()
-        >>> P, Q, u = m.point("P", (0, 0, 0)), m.point("Q", (0, 0, -1.0)), m.vector("u", (1, 0, 0))
-        >>> link = m.rigid_body("link", [P, Q], [u], mass=1.0, com=(0, 0, -0.5))
-        >>> _ = m.universal("hooke", "ground", link, (0, 0, 0), axis_a=(0, 1, 0), axis_b=(1, 0, 0))
-        >>> m.assemble().degrees_of_freedom()
-        2
         """
         return self._add_joint(Universal(name, self.body(body_a), self.body(body_b), point, axis_a, axis_b))
 
@@ -603,28 +522,6 @@ class JointBuilder:
             If a body cannot have its rotation locked (fewer than three material
             directions, or a flexible body itself instead of its interface frame), the
             point is not a material point of both bodies, or the name is taken.
-
-        Examples
-        --------
-        A 2 kg box welded to the ground keeps no degree of freedom; the weld holds up
-        its weight, 2 kg · 9.81 m/s²:
-
-        >>> from femdyn.model import Model
-        >>> import numpy as np
-        >>> from femdyn.solvers.static import static_equilibrium
-        >>> m = Model()
-        >>> P, Q = m.point("P", (0, 0, 0)), m.point("Q", (1.0, 0, 0))
-        >>> u, v = m.vector("u", (0, 1, 0)), m.vector("v", (0, 0, 1))
-        >>> box = m.rigid_body("box", [P, Q], [u, v], mass=2.0, com=(0.5, 0, 0),
-        ...                    inertia=np.diag([0.1, 0.2, 0.2]))
-        >>> _ = m.weld("root", "ground", box, (0, 0, 0))
-        >>> _ = m.sensor_reaction("R", "root")
-        >>> system = m.assemble()
-        >>> system.degrees_of_freedom()
-        0
-        >>> q, lam = static_equilibrium(system)
-        >>> system.sensors[0].measure(q, system.v0, None, lam, 0.0)[:3].round(6).tolist()
-        [0.0, 0.0, 19.62]
         """
         return self._add_joint(Weld(name, self.body(body_a), self.body(body_b), point))
 
@@ -659,18 +556,6 @@ class JointBuilder:
         ModelError
             If ``body_a`` cannot carry the line or the relative rotation cannot be
             locked, or the name is taken.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> import numpy as np
-        >>> m = Model()
-        >>> P, Q = m.point("P", (0, 0, 0)), m.point("Q", (1.0, 0, 0))
-        >>> u, v = m.vector("u", (0, 1, 0)), m.vector("v", (0, 0, 1))
-        >>> block = m.rigid_body("block", [P, Q], [u, v], mass=1.0, inertia=np.eye(3) * 0.01)
-        >>> _ = m.prismatic("slider", "ground", block, (0, 0, 0), axis=(1, 0, 0))
-        >>> m.assemble().degrees_of_freedom()
-        1
         """
         return self._add_joint(Prismatic(name, self.body(body_a), self.body(body_b), point, axis))
 
@@ -705,21 +590,6 @@ class JointBuilder:
         ModelError
             If the distance is not positive, a point lies outside a body's span, or the
             name is taken.
-
-        Examples
-        --------
-        A 1 kg bar hanging level on two 1 m strings: each carries half its weight.
-
-        >>> from femdyn.model import Model
-        >>> from femdyn.solvers.static import static_equilibrium
-        >>> m = Model()
-        >>> bar = m.rigid_beam("bar", m.point("A", (0, 0, -1.0)), m.point("B", (0.5, 0, -1.0)), mass=1.0)
-        >>> _ = m.distance("left", "ground", (0, 0, 0), bar, (0, 0, -1.0))
-        >>> _ = m.distance("right", "ground", (0.5, 0, 0), bar, (0.5, 0, -1.0))
-        >>> system = m.assemble()
-        >>> q, lam = static_equilibrium(system)
-        >>> round(float(2 * lam[system.joint_rows["left"]][0] * 1.0), 6)     # tension 2 λ d, N
-        4.905
         """
         return self._add_joint(Distance(name, self.body(body_a), point_a, self.body(body_b), point_b, distance))
 
@@ -750,17 +620,6 @@ class JointBuilder:
         ModelError
             If ``revolute`` is not a revolute joint of the model, a body has no
             material vector ⟂ the axis, or ``function`` is not a function of time.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> from femdyn.motion import Polynomial
-        >>> m = Model()
-        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
-        >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0))
-        >>> _ = m.drive_angle("motor", "pivot", Polynomial([0.0, 1.0]))     # θ = 1 rad/s · t
-        >>> m.assemble().degrees_of_freedom()
-        0
         """
         rev = self._revolute(revolute)
         return self._add_joint(AngleDrive(name, rev, as_time_function(function, f"angle drive '{name}'")))
@@ -790,16 +649,6 @@ class JointBuilder:
         ------
         ModelError
             If the point lies outside the body's span, d is zero, or the name is taken.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> m = Model()
-        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
-        >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0))
-        >>> _ = m.drive_coordinate("lift", rod, (1.0, 0, 0), (0, 0, 1), lambda t: 0.1 * t)
-        >>> m.assemble().degrees_of_freedom()
-        0
         """
         body = self.body(body)
         return self._add_joint(CoordinateDrive(name, body, body.material_point(point), direction,

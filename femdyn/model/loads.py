@@ -14,11 +14,7 @@ from .vectorfunctions import Angle, FunctionGroup, Targets
 
 class Load(Part):
     """Base class of applied loads (scaled by the statics load factor); ``k_rows``,
-    ``k_cols`` give the pattern of the stiffness K = −∂Q/∂q, possibly empty.
-
-    Subclasses implement :meth:`force` and, for configuration-dependent loads,
-    :meth:`stiffness_values` on the pattern (``k_rows``, ``k_cols``) set in ``bind``.
-    """
+    ``k_cols`` give the pattern of the stiffness K = −∂Q/∂q, possibly empty."""
 
     name = "load"
     applied = True
@@ -42,11 +38,7 @@ class Load(Part):
 
 
 class PointForce(Load):
-    """A force F·f(t) (N, global components) at a material point: Q = Cᵀ F f(t).
-
-    C = ∂r/∂q is the constant Jacobian of the material point, so the load has no
-    stiffness.
-    """
+    """A force F·f(t) (N, global components) at a material point: Q = Cᵀ F f(t)."""
 
     def __init__(self, name, expr, force, function=1.0):
         self.name, self.expr = name, expr
@@ -143,17 +135,6 @@ class LoadBuilder:
         ModelError
             If ``revolute`` is not a revolute joint of the model or ``function`` is not
             a function of time.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> m = Model(gravity=(0, 0, 0))
-        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=3.0)
-        >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 0, 1))
-        >>> _ = m.torque("motor", "pivot", 1.0)                 # 1 N·m about +z
-        >>> system = m.assemble()
-        >>> float(system.forces(system.q0, system.v0, 0.0)[4])      # on A.y: T/L = 1 N
-        1.0
         """
         return self._add_load(JointTorque(name, self._revolute(revolute), function))
 
@@ -184,16 +165,6 @@ class LoadBuilder:
         ------
         ModelError
             If the point lies outside the body's span or a value is malformed.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> m = Model(gravity=(0, 0, 0))
-        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
-        >>> _ = m.force("push", rod, (0.25, 0, 0), (0, 0, 4.0))
-        >>> system = m.assemble()
-        >>> system.forces(system.q0, system.v0, 0.0).tolist()   # shared 3:1 by O and A
-        [0.0, 0.0, 3.0, 0.0, 0.0, 1.0]
         """
         return self._add_load(PointForce(name, self.body(body).material_point(point),
                                           vector3(force, f"force '{name}' (N)"), function))
@@ -224,17 +195,6 @@ class LoadBuilder:
         ------
         ModelError
             If the beam is unknown or the load malformed.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> from femdyn.elements import sections
-        >>> m = Model(gravity=(0, 0, 0))
-        >>> _ = m.straight_beam("b", (0, 0, 0), (2.0, 0, 0), 4, 2e11, 7800.0, sections.circular(0.01))
-        >>> _ = m.beam_load("wind", "b", (0, 0, -10.0))
-        >>> system = m.assemble()
-        >>> round(float(system.forces(system.q0, system.v0, 0.0)[2::6].sum()), 9)   # total: w L
-        -20.0
         """
         beam = self.element_set(beam) if isinstance(beam, str) else beam
         w = _beam_vector(beam, load, f"beam load '{name}' (N/m)")
@@ -270,17 +230,6 @@ class LoadBuilder:
         ------
         ModelError
             If the position is out of range or the force malformed.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> from femdyn.elements import sections
-        >>> m = Model(gravity=(0, 0, 0))
-        >>> _ = m.straight_beam("b", (0, 0, 0), (1.0, 0, 0), 2, 2e11, 7800.0, sections.circular(0.01))
-        >>> _ = m.beam_force("tip", "b", 1, 1.0, (0, 0, -5.0))
-        >>> system = m.assemble()
-        >>> float(system.forces(system.q0, system.v0, 0.0)[system.nodes["b.2"].dofs[2]])
-        -5.0
         """
         beam = self.element_set(beam) if isinstance(beam, str) else beam
         return self._add_load(PointForce(name, beam.material_point(element, xi),

@@ -62,17 +62,7 @@ register_node_kind("director", ("r", "ry", "rz"), frame=True)   # node of the th
 
 
 class Node:
-    """A named owner of coordinates of a registered kind. ``start`` is its first index in q.
-
-    Create nodes with the :class:`~femdyn.model.builder.Model` methods (``point``,
-    ``vector``, ``cable_node``, …), which assign ``start``.
-
-    Examples
-    --------
-    >>> node = Node("tip", "cable", [1.0, 0, 0, 1.0, 0, 0], start=6)
-    >>> node.dofs, node.slot("rx")
-    (array([ 6,  7,  8,  9, 10, 11]), Expr({9: 1.0}, offset=[0.0, 0.0, 0.0]))
-    """
+    """A named owner of coordinates of a registered kind. ``start`` is its first index in q."""
 
     def __init__(self, name, kind, values, start):
         if kind not in KINDS:
@@ -116,17 +106,7 @@ class Node:
 
 
 class Expr:
-    """Affine 3-vector expression ``Σ c_k q[s_k:s_k+3] + offset`` (see module docstring).
-
-    Expressions add, subtract and scale like vectors; calling one with q evaluates it.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> mid = 0.5 * Expr({0: 1.0}) + 0.5 * Expr({3: 1.0})      # midpoint of two point nodes
-    >>> mid(np.array([0.0, 0, 0, 2.0, 4.0, 0]))
-    array([1., 2., 0.])
-    """
+    """Affine 3-vector expression ``Σ c_k q[s_k:s_k+3] + offset`` (see module docstring)."""
 
     __slots__ = ("terms", "offset")
 
@@ -224,13 +204,6 @@ class NodeBuilder:
         ------
         ModelError
             If the name is taken or the position is not three finite numbers.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> m = Model()
-        >>> m.point("O", (0, 0, 0)).kind
-        'point'
         """
         return self.add_node(name, "point", vector3(position, f"point node '{name}': position (m)"))
 
@@ -255,13 +228,6 @@ class NodeBuilder:
         ------
         ModelError
             If the name is taken or ``|direction|`` differs from 1 by more than 1e-9.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> m = Model()
-        >>> m.vector("u", (0, 1, 0)).is_unit
-        True
         """
         d = vector3(direction, f"vector node '{name}': direction")
         if abs(np.linalg.norm(d) - 1.0) > 1e-9:
@@ -290,13 +256,6 @@ class NodeBuilder:
         ------
         ModelError
             If the name is taken or a vector is not three finite numbers.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> m = Model()
-        >>> m.cable_node("c0", (0, 0, 0)).initial
-        array([0., 0., 0., 1., 0., 0.])
         """
         return self.add_node(name, "cable", np.concatenate([vector3(position, f"cable node '{name}': position (m)"),
                                                              vector3(tangent, f"cable node '{name}': tangent")]))
@@ -323,13 +282,6 @@ class NodeBuilder:
         ------
         ModelError
             If the name is taken or a vector is not three finite numbers.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> m = Model()
-        >>> m.beam_node("b0", (0, 0, 0)).dofs.size
-        12
         """
         return self.add_node(name, "beam", np.concatenate([vector3(v, f"beam node '{name}': {slot}")
                                                             for v, slot in zip((position, rx, ry, rz),
@@ -359,13 +311,6 @@ class NodeBuilder:
         ------
         ModelError
             If the name is taken or a vector is not three finite numbers.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> m = Model()
-        >>> m.director_node("d0", (0, 0, 0)).slots
-        ('r', 'ry', 'rz')
         """
         return self.add_node(name, "director", np.concatenate([vector3(v, f"director node '{name}': {slot}")
                                                                 for v, slot in zip((position, ry, rz),

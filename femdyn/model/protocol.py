@@ -64,19 +64,6 @@ class Part:
     constant_mass : bool
         Whether :meth:`mass_coo` is independent of q (else :meth:`mass_values` and
         :meth:`mass_derivative` are called every iteration).
-
-    Examples
-    --------
-    A part that adds nothing assembles and leaves the equations unchanged:
-
-    >>> import femdyn
-    >>> from femdyn.model.protocol import Part
-    >>> m = femdyn.Model("empty part")
-    >>> _ = m.point("P", (0, 0, 0))
-    >>> _ = m.add(Part())
-    >>> system = m.assemble()
-    >>> system.n, system.m
-    (3, 0)
     """
 
     name = "part"
@@ -474,11 +461,7 @@ class Sensor:
 
 def missing(obj, contract=Part):
     """Names of ``contract`` (:class:`Part` by default, or a side contract) that ``obj`` lacks:
-    the one list of methods and attributes, read from the contract classes of this module.
-
-    >>> missing(Part()), missing(object())[:3]
-    ([], ['applied', 'bind', 'constant_mass'])
-    """
+    the one list of methods and attributes, read from the contract classes of this module."""
     found = []
     for name in sorted({n for c in contract.__mro__ if c.__module__ == __name__
                         for n in vars(c) if not n.startswith("_")}):

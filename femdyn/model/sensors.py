@@ -40,10 +40,7 @@ class PointSensor(Sensor):
 
 class JointAngleSensor(Sensor):
     """Joint angle (rad, from the initial configuration plus the joint's offset, wrapped to
-    (−π, π]; results unwrap it) and joint rate (rad/s) of a revolute joint.
-
-    The angle is the rotation of body B relative to body A about the joint axis.
-    """
+    (−π, π]; results unwrap it) and joint rate (rad/s) of a revolute joint."""
 
     def __init__(self, name, revolute):
         self.name, self.revolute = name, revolute
@@ -227,20 +224,12 @@ def _reference_node(model, gauge, beam):
 
 
 def _beam_nodes(beam):
-    """Names of the reference nodes of a beam's chain.
-
-    The nodes that start each element, and the last node; element nodes in between (as in
-    three-node elements) are not reference points.
-    """
+    """Names of the reference nodes of a beam's chain."""
     return [nodes[0].name for nodes in beam.element_nodes] + [beam.element_nodes[-1][-1].name]
 
 
 class GaugeSensor(Sensor):
-    """The reading of one :class:`Gauge`, recorded every output step.
-
-    Columns ``<name>.strain`` (ε_θ averaged over the grid) and ``<name>.axial`` (ε_x
-    averaged over the grid), dimensionless, positive in tension. Made by ``Model.sensor_strain(gauge)``.
-    """
+    """The reading of one :class:`Gauge`, recorded every output step."""
 
     def __init__(self, gauge, beam, node=None):
         self.gauge, self.name, self.beam = gauge, gauge.name, beam
@@ -312,18 +301,7 @@ def _grid_places(gauge, beam, node):
 
 
 def _wall_radius(section, element, phi, name):
-    """Distance from the centroid to the outer wall along a direction of the section.
-
-    The radius of a circular section; for any other (rectangular) one, the exit of the ray
-    through the sides c_y, c_z.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from femdyn.elements import sections
-    >>> round(float(_wall_radius(sections.rectangular(0.02, 0.01), 0, np.pi / 4, "G1")), 6)   # the corner
-    0.007071
-    """
+    """Distance from the centroid to the outer wall along a direction of the section."""
     try:
         cy = float(np.broadcast_to(np.asarray(section.cy, float), (element + 1,))[element])
         cz = float(np.broadcast_to(np.asarray(section.cz, float), (element + 1,))[element])
@@ -360,14 +338,6 @@ class SensorBuilder:
         ------
         ModelError
             If the point lies outside the body's span or the sensor name is taken.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> m = Model()
-        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
-        >>> m.sensor_point("mid", rod, (0.5, 0, 0)).columns[:3]
-        ('mid.x', 'mid.y', 'mid.z')
         """
         body = self.body(body)
         if hasattr(body, "locate_output_point"):
@@ -415,18 +385,6 @@ class SensorBuilder:
         ModelError
             If the element or ξ is out of range, the gauge is off the beam or not a gauge
             point of the body, or the sensor name is taken.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> from femdyn.elements import sections
-        >>> m = Model()
-        >>> _ = m.straight_beam("b", (0, 0, 0), (1.0, 0, 0), 2, 2e11, 7800.0, sections.circular(0.01))
-        >>> gauge = m.sensor_strain("gauge", "b", element=0, xi=0.0, y=0.01)
-        >>> wall = m.sensor_strain(Gauge("wall", "b", "b.0", 0.25, grid_length=0.01))
-        >>> system = m.assemble()
-        >>> [float(s.measure(system.q0, None, None, None, 0.0)[0]) for s in system.sensors]   # stress-free
-        [0.0, 0.0]
         """
         if isinstance(name, Gauge):
             beam = self.element_set(name.beam)
@@ -470,15 +428,6 @@ class SensorBuilder:
         ModelError
             If ``quantity`` is "strain" or the element cannot report it, the position is
             out of range, or the sensor name is taken.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> from femdyn.elements import sections
-        >>> m = Model()
-        >>> _ = m.straight_beam("b", (0, 0, 0), (1.0, 0, 0), 2, 2e11, 7800.0, sections.circular(0.01))
-        >>> m.sensor_beam("k", "b", 1, 0.5, "curvature").columns
-        ('k.kappa_y', 'k.kappa_z')
         """
         if quantity == "strain":
             raise ModelError(f"sensor '{name}': strain is recorded with Model.sensor_strain (one entry point for "
@@ -509,17 +458,6 @@ class SensorBuilder:
         ------
         ModelError
             If ``revolute`` is not a revolute joint of the model or the name is taken.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> m = Model()
-        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
-        >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0), angle0=0.5)
-        >>> _ = m.sensor_angle("theta", "pivot")
-        >>> system = m.assemble()
-        >>> system.sensors[0].measure(system.q0, system.v0, None, None, 0.0).tolist()
-        [0.5, 0.0]
         """
         return self.add_sensor(JointAngleSensor(name, self._revolute(revolute)))
 
@@ -547,21 +485,6 @@ class SensorBuilder:
         ------
         ModelError
             If the joint is unknown or the sensor name is taken.
-
-        Examples
-        --------
-        A hanging 2 kg rod: the pivot holds it up with 2 kg · 9.81 m/s².
-
-        >>> from femdyn.model import Model
-        >>> from femdyn.solvers.static import static_equilibrium
-        >>> m = Model()
-        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (0, 0, -1.0)), mass=2.0)
-        >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0))
-        >>> _ = m.sensor_reaction("R", "pivot")
-        >>> system = m.assemble()
-        >>> q, lam = static_equilibrium(system)
-        >>> system.sensors[0].measure(q, system.v0, None, lam, 0.0)[:3].round(6).tolist()
-        [0.0, 0.0, 19.62]
         """
         if isinstance(joint, str):
             if joint not in self.joints:

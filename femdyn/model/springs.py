@@ -22,18 +22,6 @@ from .protocol import Part
 class SpringDamper(Part):
     """A linear spring of stiffness k and rest length L₀ in parallel with a linear damper c
     between two material points (see the module docstring for the force and tangents).
-
-    Examples
-    --------
-    Two points 1.5 m apart on a spring of rest length 1 m and k = 200 N/m: a 100 N pull.
-
-    >>> import numpy as np
-    >>> from femdyn.model.nodes import Expr
-    >>> s = SpringDamper("s", Expr({0: 1.0}), Expr({3: 1.0}), 200.0, rest_length=1.0)
-    >>> s.bind(6)
-    >>> q = np.array([0.0, 0, 0, 1.5, 0, 0])
-    >>> s.tension(q, np.zeros(6)), s.force(q, np.zeros(6), 0.0)[[0, 3]].tolist()
-    (100.0, [100.0, -100.0])
     """
 
     def __init__(self, name, point_a, point_b, stiffness, damping=0.0, rest_length=None, q0=None):
@@ -128,22 +116,6 @@ class SpringBuilder:
         ModelError
             If a point lies outside its body's span, k or c is negative, the rest length
             is not positive, or the name is taken.
-
-        Examples
-        --------
-        A 2 kg slider tied to the ground by a 800 N/m spring, its rest length the initial
-        distance (1 m); pulled 1 cm further out, the spring pulls back with 8 N:
-
-        >>> from femdyn.model import Model
-        >>> import numpy as np
-        >>> m = Model(gravity=(0, 0, 0))
-        >>> block = m.rigid_beam("block", m.point("A", (1.0, 0, 0)), m.point("B", (1.2, 0, 0)), mass=2.0)
-        >>> _ = m.prismatic("slider", "ground", block, (1.0, 0, 0), axis=(1, 0, 0))
-        >>> spring = m.spring("spring", "ground", (0, 0, 0), block, (1.0, 0, 0), stiffness=800.0)
-        >>> system = m.assemble()
-        >>> q = system.q0 + 0.01 * np.array([1.0, 0, 0, 1.0, 0, 0])
-        >>> float(system.forces(q, system.v0, 0.0)[[0, 3]].sum().round(9))
-        -8.0
         """
         body_a, body_b = self.body(body_a), self.body(body_b)
         pa, pb = body_a.material_point(point_a), body_b.material_point(point_b)

@@ -56,16 +56,6 @@ class System:
         Initial coordinates and velocity guesses.
     labels : list of str
         Coordinate labels ``<node>.<slot><x|y|z>``.
-
-    Examples
-    --------
-    >>> import femdyn
-    >>> m = femdyn.Model("pendulum")
-    >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
-    >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0))
-    >>> system = m.assemble()
-    >>> system.n, system.m, system.labels[3]
-    (6, 5, 'A.rx')
     """
 
     def __init__(self, model):
@@ -268,16 +258,6 @@ class System:
         Returns
         -------
         scipy.sparse.csr_matrix (n × n)
-
-        Examples
-        --------
-        A 1 kg uniform rod on two end points: M = m[[1/3, 1/6], [1/6, 1/3]]⊗I₃.
-
-        >>> import femdyn
-        >>> m = femdyn.Model()
-        >>> _ = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
-        >>> m.assemble().mass().toarray()[0, [0, 3]].round(6).tolist()
-        [0.333333, 0.166667]
         """
         if self.constant_mass or q is None:
             return self.M
@@ -334,15 +314,6 @@ class System:
         -------
         ndarray (n,)
             N per unit of each coordinate.
-
-        Examples
-        --------
-        >>> import femdyn
-        >>> m = femdyn.Model(gravity=(0, 0, -10.0))
-        >>> _ = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=2.0)
-        >>> system = m.assemble()
-        >>> system.forces(system.q0, system.v0, 0.0).tolist()      # the weight shared by O and A
-        [0.0, 0.0, -10.0, 0.0, 0.0, -10.0]
         """
         Q = self.gravity_force.copy() if load_factor == 1.0 else load_factor * self.gravity_force
         for part in self.force_parts:
@@ -487,17 +458,6 @@ class System:
         -------
         list of str
             Empty when Φ_q has full row rank.
-
-        Examples
-        --------
-        >>> import femdyn
-        >>> m = femdyn.Model()
-        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
-        >>> _ = m.fix("O")
-        >>> _ = m.spherical("ball", "ground", rod, (0, 0, 0))     # fixes O a second time
-        >>> system = m.assemble()
-        >>> sorted(system.redundant_constraints(system.q0))
-        ['ball: x', 'ball: y', 'ball: z', 'fix O: O.rx', 'fix O: O.ry', 'fix O: O.rz']
         """
         Phi_q = self.constraints.jacobian(q, t).toarray()
         U, s, _ = np.linalg.svd(Phi_q, full_matrices=self.m > self.n)   # full U only when m > n
@@ -558,12 +518,7 @@ def _overrides(part, method):
 def _independent_rows(primary, candidates, n, q0, tol=1e-9):
     """For each candidate equation, whether to keep it: a candidate is kept only if its
     Jacobian row at q0 is linearly independent of the primary rows and of the candidates
-    kept before it (relative residual of its projection on their span > ``tol``).
-
-    Dependencies can only occur within a connected block of rows that share coordinates
-    (connected components of the row–coordinate incidence graph), so each block is
-    tested with a dense orthogonal projection of its own rows; the auxiliary rows of a
-    planar cable touch only their node, which keeps these blocks small for long cables."""
+    kept before it (relative residual of its projection on their span > ``tol``)."""
     if not candidates:
         return []
     rows = ConstraintSet(primary + candidates, n).jacobian(q0, 0.0).tocsr()

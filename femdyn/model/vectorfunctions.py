@@ -26,11 +26,6 @@ I3 = np.eye(3)
 def cross(a, b):
     """Row-wise cross product of (m, 3) arrays (np.cross's axis handling costs more than the
     arithmetic for the small batches met here).
-
-    Examples
-    --------
-    >>> cross(np.array([[1.0, 0, 0]]), np.array([[0, 1.0, 0]]))
-    array([[0., 0., 1.]])
     """
     out = np.empty(np.broadcast_shapes(a.shape, b.shape))
     out[..., 0] = a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1]
@@ -41,11 +36,6 @@ def cross(a, b):
 
 def _wrap_to_pi(x):
     """Angles wrapped to [−π, π).
-
-    Examples
-    --------
-    >>> float(_wrap_to_pi(3 * np.pi / 2))
-    -1.5707963267948966
     """
     return (x + np.pi) % (2 * np.pi) - np.pi
 
@@ -80,10 +70,7 @@ class Linear:
 
     @staticmethod
     def evaluate(X, d, target):
-        """φ and its gradient ∂φ/∂x for a batch of m equations.
-
-        Every kind has this signature (``evaluate``, ``hessian``, ``time_terms``).
-        """
+        """φ and its gradient ∂φ/∂x for a batch of m equations."""
         return np.einsum("ij,ij->i", X[:, 0], d) - target, d.copy()
 
     @staticmethod
@@ -122,14 +109,7 @@ class Dot:
 
 
 class Angle:
-    """θ(a, b, u) = atan2(u·(a×b), a·b): rotation of b relative to a about u.
-
-    With s = u·(a×b), c = a·b and r² = s² + c²:
-    ∇θ = (c∇s − s∇c)/r²,
-    H_θ = (c H_s − s H_c + ∇s∇cᵀ − ∇c∇sᵀ)/r² − 2 ∇θ (s∇s + c∇c)ᵀ/r²,
-    with ∂s/∂(a, b, u) = (b×u, u×a, a×b), ∂c/∂(a, b, u) = (b, a, 0).
-    φ = wrap(θ − target(t)) for drives; ``params`` unused.
-    """
+    """θ(a, b, u) = atan2(u·(a×b), a·b): rotation of b relative to a about u."""
 
     arity = 3
     mask = np.ones((9, 9), bool)
@@ -147,12 +127,6 @@ class Angle:
     @classmethod
     def angle(cls, X):
         """θ = atan2(u·(a×b), a·b) and its gradient ∇θ = (c∇s − s∇c)/r².
-
-        Examples
-        --------
-        >>> X = np.array([[[1.0, 0, 0], [0, 1.0, 0], [0, 0, 1.0]]])    # a = x, b = y, u = z
-        >>> float(Angle.angle(X)[0][0])
-        1.5707963267948966
         """
         _, _, _, s, c, gs, gc = cls._parts(X)
         r2 = (s * s + c * c)[:, None]
@@ -187,13 +161,7 @@ class Angle:
 
 
 class FunctionGroup:
-    """m functions of one kind over affine vectors, chained to the global coordinates.
-
-    ``exprs`` is a list of m tuples of ``kind.arity`` Exprs, ``params`` an (m, …) array
-    handed to the kind, ``targets`` a :class:`Targets`. The stacked Jacobian
-    J = ∂X/∂q (3k·m × n) is constant; Φ_q = g·J and Σ w_i ∂²φ_i/∂q² = Jᵀ(w H)J are formed
-    on fixed COO patterns computed once here.
-    """
+    """m functions of one kind over affine vectors, chained to the global coordinates."""
 
     def __init__(self, kind, exprs, params, targets, n):
         self.kind, self.params, self.targets, self.m = kind, params, targets, len(exprs)

@@ -62,17 +62,6 @@ def read_measurements(path):
     FemdynError
         Missing file, no time column, an unknown unit, a row of the wrong length, a cell
         that is not a number.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = os.path.join(folder, "measured.csv")
-    ...     with open(path, "w") as f:
-    ...         _ = f.write("time [ms],SG1 [µε]\\n0,0.0\\n1,2.5\\n2,\\n")
-    ...     data = read_measurements(path)
-    >>> data.t.tolist(), data.channels["SG1"].tolist(), data.units["SG1"]
-    ([0.0, 0.001, 0.002], [0.0, 2.5, nan], 'µε')
     """
     try:
         with open(path, newline="", encoding="utf-8-sig") as f:
@@ -142,11 +131,6 @@ def _number(cell, path, line, column):
 
 def channel_unit(data, channel, map_unit):
     """The unit of a measured channel: the header's and the map's must agree; one must be given.
-
-    Examples
-    --------
-    >>> channel_unit(Peaks({"SG1": (1e-5, -1e-5)}, {"SG1": "strain"}, "p.csv"), "SG1", None)
-    'strain'
     """
     known = data.channels if isinstance(data, Histories) else data.peaks
     if channel not in known:
@@ -239,18 +223,6 @@ def read_gauge_map(path):
         Missing file, TOML syntax, unknown tables or keys (naming them and listing the
         known ones), a gauge with half of its geometry, an unknown bridge or metric,
         a rosette naming unknown gauges.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> text = '[comparison]\\ncutoff = 100.0\\n[gauges.G1]\\nchannel = "SG1"\\nsimulated = "tip.strain"\\n'
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = os.path.join(folder, "gauges.toml")
-    ...     with open(path, "w") as f:
-    ...         _ = f.write(text)
-    ...     gauge_map = read_gauge_map(path)
-    >>> [(e.name, e.channel, e.simulated) for e in gauge_map.entries], gauge_map.comparison.cutoff
-    ([('G1', 'SG1', 'tip.strain')], 100.0)
     """
     doc = read_toml(path, "gauge map")
     where = f"gauge map '{path}'"

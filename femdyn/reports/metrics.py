@@ -105,13 +105,7 @@ def history_metrics(computed, measured):
 
 
 def verdicts(values, tolerances):
-    """Pass/fail of each metric that has a tolerance.
-
-    Example
-    -------
-    >>> verdicts({"correlation": 0.95, "nrmse": 0.4}, {"correlation": 0.9, "nrmse": 0.3})
-    {'correlation': True, 'nrmse': False}
-    """
+    """Pass/fail of each metric that has a tolerance."""
     out = {}
     for name, tol in tolerances.items():
         if name in values:

@@ -21,27 +21,14 @@ def _environment():
 
 
 def png(fig, dpi=100):
-    """A matplotlib figure as a ``data:`` URI of a PNG image, for embedding in HTML.
-
-    Example
-    -------
-    >>> from matplotlib.figure import Figure
-    >>> png(Figure(figsize=(1, 1)))[:22]
-    'data:image/png;base64,'
-    """
+    """A matplotlib figure as a ``data:`` URI of a PNG image, for embedding in HTML."""
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi)
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
 def cells(row, classes=None):
-    """A table row for the templates' ``table`` macro: (text, CSS class) per cell.
-
-    Example
-    -------
-    >>> cells(("G1", "pass"), {"pass": "pass"})
-    [('G1', ''), ('pass', 'pass')]
-    """
+    """A table row for the templates' ``table`` macro: (text, CSS class) per cell."""
     classes = classes or {}
     return [(text, classes.get(text, "")) for text in row]
 
