@@ -98,17 +98,7 @@ class ActuatorBuilder:
         name : str
             Unique part name; names the result channel.
         joint : str or Joint
-            A revolute or prismatic joint of this model; the input acts on its
-            ``body_b`` (−u on ``body_a``).
-
-        Returns
-        -------
-        femdyn.model.actuators.Actuator
-
-        Raises
-        ------
-        ModelError
-            If the joint is unknown or neither revolute nor prismatic.
+            A revolute or prismatic joint of this model; the input acts on its ``body_b`` (−u on ``body_a``).
         """
         if isinstance(joint, str):
             if joint not in self.joints:
@@ -132,23 +122,11 @@ class ActuatorBuilder:
         body : str or body
             A body, or an ANCF node (its frame).
         point : array_like (3,)
-            The material point, in m, global frame, at its initial position.
+            The material point, in m, at its initial position.
         functions : sequence of TimeFunction or float
-            One per direction: the prescribed coordinate d_k·r in m (absolute, so
-            f_k(0) should be d_k·point).
+            One per direction: the prescribed coordinate d_k·r in m (absolute, so f_k(0) should be d_k·point).
         directions : array_like (k, 3)
             Unit directions of the prescribed coordinates (global axes).
-
-        Returns
-        -------
-        femdyn.model.actuators.Servo
-
-        Raises
-        ------
-        ModelError
-            If the numbers of functions and directions differ, a direction is zero, or
-            the point lies outside the body's span. A System whose servo rows and
-            actuators do not pair up is refused by :meth:`assemble`.
         """
         body = self.body(body)
         functions = [as_time_function(f, f"servo '{name}' function {k}") for k, f in enumerate(functions)]

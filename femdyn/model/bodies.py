@@ -227,8 +227,8 @@ class BodyBuilder:
         name : str
             Unique body name.
         p1, p2 : str or Node
-            The end point nodes (distinct positions); p1 is the body's first point (the
-            reference of :meth:`set_rigid_velocity`).
+            The end point nodes (distinct positions); p1 is the body's first point (the reference of
+            :meth:`set_rigid_velocity`).
         mass : float, optional
             Rod mass, kg (without the end masses).
         density, area : float, optional
@@ -236,19 +236,13 @@ class BodyBuilder:
         end_masses : (2,) array_like, optional
             Point masses at p1 and p2, kg (≥ 0).
         axis : str or Node, optional
-            A unit-vector node added to the rod's basis (e.g. the axis of a revolute
-            joint at one end, not along the rod).
+            A unit-vector node added to the rod's basis (e.g. the axis of a revolute joint at one end, not along the
+            rod).
 
         Returns
         -------
         femdyn.model.bodies.NaturalBody
             The body; ``body.length`` is its length in m.
-
-        Raises
-        ------
-        ModelError
-            If the ends coincide, neither ``mass`` nor ``density`` and ``area`` are
-            given, a value is not positive, or the name is taken.
         """
         p1, p2 = self.node(p1), self.node(p2)
         length = np.linalg.norm(p2.initial - p1.initial)
@@ -285,29 +279,13 @@ class BodyBuilder:
         mass : float, optional
             kg (positive).
         com : (3,) array_like, optional
-            Centre of mass, m, global frame, initial configuration (default the first
-            point).
+            Centre of mass, m (default the first point).
         inertia : (3, 3) array_like, optional
-            Inertia tensor about the centre of mass, kg·m², global axes, initial
-            configuration (default zero: a point mass).
+            Inertia tensor about the centre of mass, kg·m² (default zero: a point mass).
         strict : bool, optional
-            True (default) refuses an inertia that is not positive or violates the
-            triangle inequality; False accepts it with a
-            :class:`~femdyn.errors.PhysicalConsistencyWarning` (the mass must still be
-            positive: it makes the body's mass matrix).
-
-        Returns
-        -------
-        femdyn.model.bodies.NaturalBody
-
-        Raises
-        ------
-        ModelError
-            If the basis nodes are collinear or more than 3, the mass is not positive,
-            the inertia is not a symmetric positive tensor satisfying the triangle
-            inequality (unless ``strict=False``), or the name is taken.
-        NonFiniteError
-            If a number is NaN or infinite.
+            True (default) refuses an inertia that is not positive or violates the triangle inequality; False
+            accepts it with a :class:`~femdyn.errors.PhysicalConsistencyWarning` (the mass must still be positive:
+            it makes the body's mass matrix).
         """
         points, vectors = [self.node(p) for p in points], [self.node(v) for v in vectors]
         com = points[0].initial if com is None else vector3(com, f"rigid body '{name}': com (m)")
@@ -329,9 +307,9 @@ class BodyBuilder:
         name : str
             Unique body name (prefix of its node names).
         center : (3,) array_like
-            Centroid, m, global frame, initial configuration.
+            Centroid, m.
         normal : (3,) array_like
-            Plate normal, global frame (normalised).
+            Plate normal (normalised).
         circumradius : float
             Distance from the centroid to each vertex, m.
         thickness : float, optional
@@ -346,14 +324,8 @@ class BodyBuilder:
         Returns
         -------
         femdyn.model.bodies.NaturalBody
-            The body; ``body.vertices`` are the three vertex positions (m) at t = 0,
-            counter-clockwise about the normal.
-
-        Raises
-        ------
-        ModelError
-            If ``first_vertex`` is parallel to the normal, both or neither of density and
-            mass are given, or a value is not positive.
+            The body; ``body.vertices`` are the three vertex positions (m) at t = 0, counter-clockwise about the
+            normal.
         """
         center, n = vector3(center, f"platform '{name}': center (m)"), _unit(normal, f"platform '{name}' normal")
         first_vertex = vector3(first_vertex, f"platform '{name}': first_vertex")

@@ -1,23 +1,8 @@
-"""The model builder: nodes, bodies, joints, loads and sensors.
+"""The model builder: :class:`Model`, the registry of nodes and parts.
 
-Typical use::
-
-    m = Model("pendulum", gravity=(0, 0, -9.81))
-    O, A = m.point("O", (0, 0, 0)), m.point("A", (1, 0, 0))
-    rod = m.rigid_beam("rod", O, A, mass=1.0)
-    m.revolute("pivot", m.ground, rod, point=(0, 0, 0), axis=(0, 1, 0))
-    system = m.assemble()
-
-Ground coordinates stay in q and are fixed by constraints (Liu et al. 2018 keeps known ground
-coordinates in q "for convenience"); joints to ``m.ground`` use constant expressions and
-need no ground nodes at all. SI units throughout.
-
-Each family's constructors live beside its parts and :class:`Model` inherits them:
-nodes (:mod:`.nodes`), rigid bodies (:mod:`.bodies`), ANCF beams (:mod:`.flexible`),
-floating-frame bodies (:mod:`.floating_frame`), joints and drives (:mod:`.joints`),
-actuators (:mod:`.actuators`), loads (:mod:`.loads`), springs (:mod:`.springs`) and
-sensors (:mod:`.sensors`). The Model itself is the registry of nodes and parts: it checks
-every part against the one contract of :mod:`.protocol`.
+Each family's constructors live beside its parts (:mod:`.nodes`, :mod:`.bodies`, :mod:`.flexible`,
+:mod:`.floating_frame`, :mod:`.joints`, :mod:`.actuators`, :mod:`.loads`, :mod:`.springs`, :mod:`.sensors`)
+and :class:`Model` inherits them. Ground coordinates stay in q, fixed by constraints (Liu et al. 2018).
 """
 import copy
 
@@ -43,36 +28,18 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
             LoadBuilder, SpringBuilder, SensorBuilder):
     """Builder of a multibody model; :meth:`assemble` freezes it into a :class:`System`.
 
-    Nodes own the coordinates q (NCF points and unit vectors, ANCF nodes); bodies,
-    element sets, joints, loads and sensors refer to nodes and are added by name. All
-    geometry (points, axes, directions) is given in the global frame in the initial
-    configuration; SI units throughout.
-
-    The Model is the registry of nodes and parts (:meth:`add_node`, :meth:`add`,
-    :meth:`add_sensor`, :meth:`assemble`); each family's constructors come from the module
-    of its parts: nodes (``point``, ``vector``, ``cable_node``, … in
-    :mod:`~femdyn.model.nodes`), rigid bodies (``rigid_beam``, ``rigid_body``,
-    ``triangle_platform``: :mod:`~femdyn.model.bodies`), ANCF beams (``ancf_beam``,
-    ``straight_beam``, ``beam_through_points``, ``beam_from_mesh``:
-    :mod:`~femdyn.model.flexible`), ``flexible_body`` (:mod:`~femdyn.model.floating_frame`),
-    joints and drives (``fix``, ``clamp``, ``spherical``, ``revolute``, …:
-    :mod:`~femdyn.model.joints`), ``actuator`` and ``servo``
-    (:mod:`~femdyn.model.actuators`), loads (``torque``, ``force``, ``beam_load``,
-    ``beam_force``: :mod:`~femdyn.model.loads`), ``spring`` (:mod:`~femdyn.model.springs`)
-    and sensors (``sensor_point``, ``sensor_strain``, ``sensor_beam``, ``sensor_angle``,
-    ``sensor_reaction``: :mod:`~femdyn.model.sensors`).
+    Nodes own the coordinates q; bodies, element sets, joints, loads and sensors refer to nodes
+    and are added by name. Geometry (points, axes, directions) is given in m, global frame,
+    initial configuration (docs/conventions.md). Each constructor returns the node or part it
+    adds and raises :class:`~femdyn.errors.ModelError` (:class:`~femdyn.errors.NonFiniteError`
+    for NaN) on invalid input or a name already taken, the message naming the value.
 
     Parameters
     ----------
     name : str, optional
         Model name, used in summaries and error messages.
     gravity : (3,) array_like, optional
-        Gravitational acceleration, m/s², global frame (default −9.81 along z).
-
-    Raises
-    ------
-    ModelError
-        If ``gravity`` is not three finite numbers.
+        Gravitational acceleration, m/s² (default −9.81 along z).
 
     Examples
     --------
@@ -82,11 +49,9 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
     >>> m = femdyn.Model("pendulum", gravity=(0, 0, -9.81))
     >>> O, A = m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0))
     >>> rod = m.rigid_beam("rod", O, A, mass=1.0)
-    >>> _ = m.fix(O)
     >>> _ = m.revolute("pivot", "ground", rod, point=(0, 0, 0), axis=(0, 1, 0))
-    >>> system = m.assemble()
-    >>> system.n, system.degrees_of_freedom()
-    (6, 1)
+    >>> m.assemble().degrees_of_freedom()
+    1
     """
 
     def __init__(self, name="model", gravity=(0.0, 0.0, -9.81)):
@@ -111,19 +76,13 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
         kind : str
             A registered node kind ("point", "vector", "cable", "beam", "director", …).
         values : array_like
-            Initial coordinates, 3 per slot of the kind, global frame, SI units (m for
-            positions, dimensionless for unit vectors and position gradients).
+            Initial coordinates, 3 per slot of the kind, SI units (m for positions, dimensionless for unit vectors
+            and position gradients).
 
         Returns
         -------
         femdyn.model.nodes.Node
             The node; its coordinates are ``node.dofs`` of the global q.
-
-        Raises
-        ------
-        ModelError
-            If the name is taken, the kind unknown, or the values are not finite or of
-            the wrong count.
         """
         if name in self.nodes:
             raise ModelError(f"node '{name}' exists already; node names must be unique")
@@ -141,15 +100,6 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
         ----------
         name : str or femdyn.model.nodes.Node
             Node name, or the node itself.
-
-        Returns
-        -------
-        femdyn.model.nodes.Node
-
-        Raises
-        ------
-        ModelError
-            If no node has that name.
         """
         try:
             return self.nodes[name] if isinstance(name, str) else name
@@ -162,17 +112,8 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
         Parameters
         ----------
         name : str, body or femdyn.model.nodes.Node
-            A body name, "ground", the name of an ANCF node (cable, beam or director
-            node: joints then act on its position and gradients), or the object itself.
-
-        Returns
-        -------
-        NaturalBody, Ground or NodeFrame
-
-        Raises
-        ------
-        ModelError
-            If the name is neither a body, "ground" nor an ANCF node.
+            A body name, "ground", the name of an ANCF node (cable, beam or director node: joints then act on its
+            position and gradients), or the object itself.
         """
         if isinstance(name, Node):
             return NodeFrame(name)
@@ -202,15 +143,6 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
         ----------
         name : str
             The name given to :meth:`ancf_beam` or the mesh helpers.
-
-        Returns
-        -------
-        femdyn.model.flexible.ElementSet
-
-        Raises
-        ------
-        ModelError
-            If no element set has that name.
         """
         for e in self.elements:
             if e.name == name:
@@ -249,11 +181,6 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
         -------
         femdyn.model.protocol.Sensor
             The sensor, as given.
-
-        Raises
-        ------
-        ModelError
-            If the sensor lacks ``bind``, ``measure`` or ``columns``, or its name is taken.
         """
         check(sensor, Sensor, "sensor")
         if any(s.name == sensor.name for s in self.sensors):
@@ -273,13 +200,7 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
         node : str or Node
             The node.
         velocity : array_like
-            One value per coordinate of the node (m/s for positions, 1/s for unit
-            vectors and gradients), global frame.
-
-        Raises
-        ------
-        ModelError
-            If the count is wrong or a value is not finite.
+            One value per coordinate of the node (m/s for positions, 1/s for unit vectors and gradients).
         """
         node = self.node(node)
         v = np.asarray(velocity, float) if np.size(velocity) == node.initial.size else None
@@ -299,17 +220,11 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
         body : str or body
             The body.
         omega : (3,) array_like
-            Angular velocity ω, rad/s, global frame.
+            Angular velocity ω, rad/s.
         velocity : (3,) array_like, optional
-            Velocity v of the reference point, m/s, global frame.
+            Velocity v of the reference point, m/s.
         reference : (3,) array_like, optional
-            r_ref, m, global frame, initial configuration (default the body's first
-            point).
-
-        Raises
-        ------
-        ModelError
-            If a vector is malformed or the body unknown.
+            r_ref, m (default the body's first point).
         """
         body = self.body(body)
         omega = vector3(omega, f"rigid velocity of '{body.name}': omega (rad/s)")
@@ -329,8 +244,8 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
         q0 : ndarray (n,)
             The nodes' initial coordinates, in node order (``node.dofs``); SI units.
         v0 : ndarray (n,)
-            Initial velocities set by :meth:`set_velocity` or :meth:`set_rigid_velocity`
-            (0 elsewhere); not yet consistent with the constraints.
+            Initial velocities set by :meth:`set_velocity` or :meth:`set_rigid_velocity` (0 elsewhere); not yet
+            consistent with the constraints.
         """
         q, v = np.zeros(self.size), np.zeros(self.size)
         for node in self.nodes.values():
@@ -346,19 +261,13 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
         Parameters
         ----------
         part : femdyn.model.protocol.Part
-            Its ``name`` must be unique among the added parts; it refers to coordinates of
-            this model's nodes (``node.dofs``).
+            Its ``name`` must be unique among the added parts; it refers to coordinates of this model's nodes
+            (``node.dofs``).
 
         Returns
         -------
         femdyn.model.protocol.Part
             The part, for chaining.
-
-        Raises
-        ------
-        ModelError
-            If the part lacks a method or attribute of the contract
-            (:func:`femdyn.model.protocol.missing`) or its name is taken.
         """
         check(part, Part)
         if any(p.name == part.name for p in self.parts):
@@ -371,19 +280,6 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
 
         The System gets its own copy of every node, part and sensor: editing this Model or
         assembling it again afterwards never changes a System assembled before.
-
-        Returns
-        -------
-        System
-
-        Example
-        -------
-        >>> m = Model("pendulum")
-        >>> O, A = m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0))
-        >>> rod = m.rigid_beam("rod", O, A, mass=1.0)
-        >>> _ = m.revolute("pivot", m.ground, rod, point=(0, 0, 0), axis=(0, 1, 0))
-        >>> m.assemble().degrees_of_freedom()
-        1
         """
         system = System(copy.deepcopy(self))
         check_finite_parts(system)

@@ -54,8 +54,8 @@ def register_element_kind(name, node_kind, factory, components=None, planar=Fals
     node_kind : str
         Kind of node the elements connect (see :func:`femdyn.model.nodes.register_node_kind`).
     factory : callable
-        ``factory(q_ref, E, rho, section, nu, damping, y_axis)`` → batched kernel; q_ref is
-        (n_el, ndof) in m, E in Pa, ρ in kg/m³, ν Poisson's ratio, damping in s.
+        ``factory(q_ref, E, rho, section, nu, damping, y_axis)`` → batched kernel; q_ref is (n_el, ndof) in m, E in
+        Pa, ρ in kg/m³, ν Poisson's ratio, damping in s.
     components : sequence of int, optional
         Indices within each node's coordinates the kernel takes (default all).
     planar : bool
@@ -63,17 +63,13 @@ def register_element_kind(name, node_kind, factory, components=None, planar=Fals
     nodes : int
         Nodes per element along a chain (2: end to end; 3: end, midpoint, end).
     gradients : callable, optional
-        ``gradients(t, y)`` → the node's coordinates after r, from the unit tangent t and
-        the section y axis (default t alone: r_x of a cable node); the meshing helpers
-        (``straight_beam``, ``beam_through_points``) make the nodes with it.
+        ``gradients(t, y)`` → the node's coordinates after r, from the unit tangent t and the section y axis
+        (default t alone: r_x of a cable node); the meshing helpers (``straight_beam``, ``beam_through_points``)
+        make the nodes with it.
     section_frame : bool
         The nodes carry section axes (the meshing helpers transport y along a curve).
     y_axis : bool
         The factory takes a section y axis (the gauge frame of a cable).
-
-    Returns
-    -------
-    ElementKind
     """
     ELEMENT_KINDS[name] = ElementKind(name, node_kind, factory, components, planar, nodes, gradients,
                                       section_frame, y_axis)
@@ -263,8 +259,7 @@ class BeamBuilder:
         name : str
             Unique element-set name (used by sensors and loads).
         nodes : sequence of str or Node
-            At least two nodes of the element's node kind, in order along the axis
-            ("beam3": an odd number).
+            At least two nodes of the element's node kind, in order along the axis ("beam3": an odd number).
         E : float
             Young's modulus, Pa.
         rho : float
@@ -277,22 +272,11 @@ class BeamBuilder:
         nu : float, optional
             Poisson ratio (beams: shear modulus G = E / 2(1 + ν)).
         damping : float, optional
-            Kelvin–Voigt coefficient c, s: each strain's stress gains c times its
-            rate (σ_d = c E ε̇ for the axial strain).
+            Kelvin–Voigt coefficient c, s: each strain's stress gains c times its rate (σ_d = c E ε̇ for the axial
+            strain).
         y_axis : (3,) array_like, optional
-            Section y direction of a 3-D cable, global frame (strain recovery only; a
-            beam's section axes are its nodes' r_y, r_z).
-
-        Returns
-        -------
-        femdyn.model.flexible.ElementSet
-
-        Raises
-        ------
-        ModelError
-            If the element kind is unknown, a node has the wrong kind, the node count
-            does not fit the element, the name is taken, or the kernel rejects the
-            material or geometry.
+            Section y direction of a 3-D cable (strain recovery only; a beam's section axes are its nodes' r_y,
+            r_z).
         """
         nodes = [self.node(nd) for nd in nodes]
         if len(nodes) < 2:
@@ -346,30 +330,18 @@ class BeamBuilder:
         name : str
             Unique element-set name (prefix of the node names).
         start, end : (3,) array_like
-            End points of the axis, m, global frame, initial (stress-free) configuration.
+            End points of the axis, m, initial (stress-free) configuration.
         n_elements : int
             Number of elements (≥ 1).
         E, rho, section, element, nu, damping
-            As in :meth:`ancf_beam` (Pa, kg/m³, cross section, element kind, Poisson
-            ratio, Kelvin–Voigt coefficient in s).
+            As in :meth:`ancf_beam` (Pa, kg/m³, cross section, element kind, Poisson ratio, Kelvin–Voigt coefficient
+            in s).
         first, last : str or Node, optional
-            Existing nodes to reuse as the start and end node (to share them with other
-            parts). A reused node must lie at the end and carry this beam's tangent (and
-            section axes): a node has one slope, so a corner needs two nodes joined
-            rigidly (:meth:`clamp`).
+            Existing nodes to reuse as the start and end node (to share them with other parts). A reused node must
+            lie at the end and carry this beam's tangent (and section axes): a node has one slope, so a corner needs
+            two nodes joined rigidly (:meth:`clamp`).
         y_axis : (3,) array_like, optional
-            Section y direction, global frame (default global y, or global z for a beam
-            along y).
-
-        Returns
-        -------
-        femdyn.model.flexible.ElementSet
-
-        Raises
-        ------
-        ModelError
-            If start and end coincide, ``n_elements`` is not a whole number ≥ 1, a reused
-            node is not at the end or has other gradients, or as in :meth:`ancf_beam`.
+            Section y direction (default global y, or global z for a beam along y).
         """
         start = vector3(start, f"beam '{name}': start (m)")
         end = vector3(end, f"beam '{name}': end (m)")
@@ -426,41 +398,24 @@ class BeamBuilder:
         name : str
             Unique element-set name (prefix of the node names).
         points : (n, 3) array_like
-            Centreline points, m, global frame, stress-free configuration.
+            Centreline points, m, stress-free configuration.
         E, rho, section, damping, nu
-            As in :meth:`ancf_beam` (Pa, kg/m³, cross section, Kelvin–Voigt coefficient
-            in s, Poisson ratio for beams).
+            As in :meth:`ancf_beam` (Pa, kg/m³, cross section, Kelvin–Voigt coefficient in s, Poisson ratio for
+            beams).
         tangents : (n, 3) array_like, optional
             Node tangents (normalised); default second-order estimates from the points
             (:func:`femdyn.mesh.lines.polyline_tangents`: exact on circles).
         element : str, optional
-            The element kind:
-
-            - "cable": ANCFCable3D, straight centrelines only (the 3-D cable is a
-              straight-reference element); ``y_axis`` orients its strain gauges;
-            - "cable2d": ANCFCable2D, curves in a plane z = const (the model keeps them
-              in it);
-            - "beam": ANCFBeam3D, any curve; section y axes from the hint ``y_axis``
-              ((3,) or one per point) projected on the plane ⟂ the tangent, by default
-              the global y axis projected at the first point (global z if the curve
-              starts along y) carried along by parallel transport (no twist);
-            - "beam3": ANCFBeamQuadratic, as "beam" with the points taken three at a
-              time (end, midpoint, end, …): an odd number of points (an even one for a
-              loop);
-            - None (default): "cable" for straight centrelines, "cable2d" for curves in
-              a plane z = const, otherwise an error asking for "beam".
+            The element kind: - "cable": ANCFCable3D, straight centrelines only (the 3-D cable is a straight-
+            reference element); ``y_axis`` orients its strain gauges; - "cable2d": ANCFCable2D, curves in a plane z
+            = const (the model keeps them in it); - "beam": ANCFBeam3D, any curve; section y axes from the hint
+            ``y_axis`` ((3,) or one per point) projected on the plane ⟂ the tangent, by default the global y axis
+            projected at the first point (global z if the curve starts along y) carried along by parallel transport
+            (no twist); - "beam3": ANCFBeamQuadratic, as "beam" with the points taken three at a time (end,
+            midpoint, end, …): an odd number of points (an even one for a loop); - None (default): "cable" for
+            straight centrelines, "cable2d" for curves in a plane z = const, otherwise an error asking for "beam".
         y_axis : (3,) or (n, 3) array_like, optional
-            Section y direction hint, global frame.
-
-        Returns
-        -------
-        femdyn.model.flexible.ElementSet
-
-        Raises
-        ------
-        ModelError
-            If the points are too few or repeated, the curve does not suit the element,
-            or as in :meth:`ancf_beam`.
+            Section y direction hint.
         """
         what = f"beam '{name}'"
         points, closed = centreline_points(what, points)
@@ -504,12 +459,6 @@ class BeamBuilder:
         -------
         list of femdyn.model.flexible.ElementSet
             One per chain.
-
-        Raises
-        ------
-        ModelError
-            If the file cannot be read, has no line cells or branches, or as in
-            :meth:`beam_through_points`.
         """
         from femdyn.mesh.lines import read_line_mesh
         points, chains = read_line_mesh(path)

@@ -456,23 +456,11 @@ class FloatingFrameBuilder:
         position : array_like (3,)
             Global position (m) of the component's reference-frame origin at t = 0.
         axes : array_like (3, 3), optional
-            Rotation matrix whose columns are the reference axes in global components
-            (default: the global axes).
+            Rotation matrix whose columns are the reference axes in global components (default: the global axes).
         modes : int, optional
             Keep only the first ``modes`` modes (default all; 0 gives a rigid body).
         eta : array_like, optional
             Initial modal coordinates (unit modal mass; default zero).
-
-        Returns
-        -------
-        FloatingFrameBody
-
-        Raises
-        ------
-        ModelError
-            For axes that are not a rotation, a mode count out of range, a wrong η size.
-        ComponentError
-            For an unreadable or invalid component file.
 
         Example
         -------

@@ -340,21 +340,15 @@ class JointBuilder:
         name : str, optional
             Joint name (default ``"fix <node>"``).
         components : sequence of int, optional
-            Indices within the node's coordinates to fix (e.g. (2,) for z of a point,
-            (0, 1, 2) for the position of an ANCF node); default all of them. A unit
-            vector then keeps its two smaller components fixed (the third follows from
-            its length).
+            Indices within the node's coordinates to fix (e.g. (2,) for z of a point, (0, 1, 2) for the position of
+            an ANCF node); default all of them. A unit vector then keeps its two smaller components fixed (the third
+            follows from its length).
 
         Returns
         -------
         femdyn.model.joints.Fix
-            One row per fixed coordinate k; the reaction on the node is −λ_k along that
-            coordinate (N for position coordinates).
-
-        Raises
-        ------
-        ModelError
-            If the joint name is taken or the node unknown.
+            One row per fixed coordinate k; the reaction on the node is −λ_k along that coordinate (N for position
+            coordinates).
         """
         node = self.node(node)
         return self._add_joint(Fix(name or f"fix {node.name}", node, components))
@@ -375,19 +369,13 @@ class JointBuilder:
         node : str or Node
             The ANCF node (cable, beam or director node).
         body : str or body, optional
-            The body it is clamped to (default the ground); it must span the directions
-            involved (a cable node needs two directions ⟂ its tangent).
+            The body it is clamped to (default the ground); it must span the directions involved (a cable node needs
+            two directions ⟂ its tangent).
 
         Returns
         -------
         femdyn.model.joints.Clamp
-            Its first three multipliers are the force on the body, N, global frame
-            (the node carries the opposite force).
-
-        Raises
-        ------
-        ModelError
-            If the body lacks the needed material directions or the name is taken.
+            Its first three multipliers are the force on the body, N (the node carries the opposite force).
         """
         return self._add_joint(Clamp(name, self.node(node), self.body(body)))
 
@@ -399,22 +387,15 @@ class JointBuilder:
         name : str
             Unique joint name.
         body_a, body_b : str or body
-            The two bodies (or "ground", or an ANCF node); the constraint force of the
-            reaction acts on ``body_b`` (−F on ``body_a``).
+            The two bodies (or "ground", or an ANCF node); the constraint force of the reaction acts on ``body_b``
+            (−F on ``body_a``).
         point : (3,) array_like
-            Joint centre, m, global frame, initial configuration; it must be a material
-            point of both bodies (on the axis of a rigid beam).
+            Joint centre, m; it must be a material point of both bodies (on the axis of a rigid beam).
 
         Returns
         -------
         femdyn.model.joints.Spherical
-            Its multipliers (x, y, z) are the constraint force on ``body_b``, N, global
-            frame (see :meth:`sensor_reaction`).
-
-        Raises
-        ------
-        ModelError
-            If the point lies outside a body's span or the name is taken.
+            Its multipliers (x, y, z) are the constraint force on ``body_b``, N (see :meth:`sensor_reaction`).
         """
         return self._add_joint(Spherical(name, self.body(body_a), self.body(body_b), point))
 
@@ -436,27 +417,19 @@ class JointBuilder:
         name : str
             Unique joint name.
         body_a, body_b : str or body
-            The two bodies (or "ground", or an ANCF node). ``body_b`` is the one whose
-            rotation the joint angle measures and on which the reaction force acts.
+            The two bodies (or "ground", or an ANCF node). ``body_b`` is the one whose rotation the joint angle
+            measures and on which the reaction force acts.
         point : (3,) array_like
-            A point of the hinge axis, m, global frame, initial configuration; it must
-            be a material point of both bodies.
+            A point of the hinge axis, m; it must be a material point of both bodies.
         axis : (3,) array_like
-            Hinge axis direction, global frame, initial configuration (normalised).
+            Hinge axis direction (normalised).
         angle0 : float, optional
             Joint angle in the initial configuration, rad.
 
         Returns
         -------
         femdyn.model.joints.Revolute
-            Its first three multipliers are the constraint force on ``body_b``, N,
-            global frame.
-
-        Raises
-        ------
-        ModelError
-            If neither body carries the axis, the point is not a material point of both
-            bodies, or the name is taken.
+            Its first three multipliers are the constraint force on ``body_b``, N.
         """
         return self._add_joint(Revolute(name, self.body(body_a), self.body(body_b), point, axis, angle0))
 
@@ -468,27 +441,19 @@ class JointBuilder:
         name : str
             Unique joint name.
         body_a, body_b : str or body
-            The two bodies (or "ground", or an ANCF node); the reaction force acts on
-            ``body_b``.
+            The two bodies (or "ground", or an ANCF node); the reaction force acts on ``body_b``.
         point : (3,) array_like
-            Joint centre, m, global frame, initial configuration (a material point of
-            both bodies).
+            Joint centre, m (a material point of both bodies).
         axis_a : (3,) array_like
-            Cross axis fixed in ``body_a``, global frame, initial configuration.
+            Cross axis fixed in ``body_a``.
         axis_b : (3,) array_like
             Cross axis fixed in ``body_b``, perpendicular to ``axis_a``.
 
         Returns
         -------
         femdyn.model.joints.Universal
-            Its first three multipliers are the constraint force on ``body_b``, N,
-            global frame; the fourth that of the perpendicularity row.
-
-        Raises
-        ------
-        ModelError
-            If the axes are not perpendicular, a body cannot carry its axis, or the name
-            is taken.
+            Its first three multipliers are the constraint force on ``body_b``, N; the fourth that of the
+            perpendicularity row.
         """
         return self._add_joint(Universal(name, self.body(body_a), self.body(body_b), point, axis_a, axis_b))
 
@@ -506,22 +471,10 @@ class JointBuilder:
         name : str
             Unique joint name.
         body_a, body_b : str or body
-            The two bodies (or "ground"). The first three multipliers are the constraint
-            force on ``body_b`` (N, global frame; ``body_a`` carries −F).
+            The two bodies (or "ground"). The first three multipliers are the constraint force on ``body_b`` (N;
+            ``body_a`` carries −F).
         point : (3,) array_like
-            The weld point, m, global frame, initial configuration; a material point of
-            both bodies.
-
-        Returns
-        -------
-        femdyn.model.joints.Weld
-
-        Raises
-        ------
-        ModelError
-            If a body cannot have its rotation locked (fewer than three material
-            directions, or a flexible body itself instead of its interface frame), the
-            point is not a material point of both bodies, or the name is taken.
+            The weld point, m; a material point of both bodies.
         """
         return self._add_joint(Weld(name, self.body(body_a), self.body(body_b), point))
 
@@ -538,24 +491,14 @@ class JointBuilder:
         name : str
             Unique joint name.
         body_a : str or body
-            The guide, carrying the axis; it needs two material directions ⟂ the axis
-            (a full rigid body or the ground).
+            The guide, carrying the axis; it needs two material directions ⟂ the axis (a full rigid body or the
+            ground).
         body_b : str or body
             The slider.
         point : (3,) array_like
-            A point of the sliding line, m, global frame, initial configuration.
+            A point of the sliding line, m.
         axis : (3,) array_like
-            Sliding direction, global frame, initial configuration (normalised).
-
-        Returns
-        -------
-        femdyn.model.joints.Prismatic
-
-        Raises
-        ------
-        ModelError
-            If ``body_a`` cannot carry the line or the relative rotation cannot be
-            locked, or the name is taken.
+            Sliding direction (normalised).
         """
         return self._add_joint(Prismatic(name, self.body(body_a), self.body(body_b), point, axis))
 
@@ -571,25 +514,19 @@ class JointBuilder:
         body_a : str or body
             Body of the first point (or "ground", or an ANCF node).
         point_a : (3,) array_like
-            First point, m, global frame, initial configuration.
+            First point, m.
         body_b : str or body
             Body of the second point.
         point_b : (3,) array_like
-            Second point, m, global frame, initial configuration.
+            Second point, m.
         distance : float, optional
             d, m (default the initial distance).
 
         Returns
         -------
         femdyn.model.joints.Distance
-            Its multiplier λ is that of the row (p_a − p_b)² − d² = 0: the rod's tension
-            is 2 λ d (N, positive in tension).
-
-        Raises
-        ------
-        ModelError
-            If the distance is not positive, a point lies outside a body's span, or the
-            name is taken.
+            Its multiplier λ is that of the row (p_a − p_b)² − d² = 0: the rod's tension is 2 λ d (N, positive in
+            tension).
         """
         return self._add_joint(Distance(name, self.body(body_a), point_a, self.body(body_b), point_b, distance))
 
@@ -612,14 +549,8 @@ class JointBuilder:
         Returns
         -------
         femdyn.model.joints.AngleDrive
-            Its multiplier λ is minus the drive torque on ``body_b`` about the axis
-            (N·m); :meth:`sensor_reaction` reports the torque itself.
-
-        Raises
-        ------
-        ModelError
-            If ``revolute`` is not a revolute joint of the model, a body has no
-            material vector ⟂ the axis, or ``function`` is not a function of time.
+            Its multiplier λ is minus the drive torque on ``body_b`` about the axis (N·m); :meth:`sensor_reaction`
+            reports the torque itself.
         """
         rev = self._revolute(revolute)
         return self._add_joint(AngleDrive(name, rev, as_time_function(function, f"angle drive '{name}'")))
@@ -634,9 +565,9 @@ class JointBuilder:
         body : str or body
             The body (or an ANCF node).
         point : (3,) array_like
-            The material point, m, global frame, initial configuration.
+            The material point, m.
         direction : (3,) array_like
-            d, global frame (normalised).
+            d (normalised).
         function : TimeFunction, float or callable
             f(t), m: the absolute coordinate d·r, so f(0) should be d·point.
 
@@ -644,11 +575,6 @@ class JointBuilder:
         -------
         femdyn.model.joints.CoordinateDrive
             Its multiplier λ gives the driving force on the point, −λ d (N).
-
-        Raises
-        ------
-        ModelError
-            If the point lies outside the body's span, d is zero, or the name is taken.
         """
         body = self.body(body)
         return self._add_joint(CoordinateDrive(name, body, body.material_point(point), direction,

@@ -125,16 +125,6 @@ class LoadBuilder:
             The revolute joint of this model.
         function : TimeFunction, float or callable
             T(t), N·m.
-
-        Returns
-        -------
-        femdyn.model.loads.JointTorque
-
-        Raises
-        ------
-        ModelError
-            If ``revolute`` is not a revolute joint of the model or ``function`` is not
-            a function of time.
         """
         return self._add_load(JointTorque(name, self._revolute(revolute), function))
 
@@ -150,21 +140,11 @@ class LoadBuilder:
         body : str or body
             The body (or "ground", or an ANCF node).
         point : (3,) array_like
-            Point of application, m, global frame, initial configuration (a material
-            point of the body).
+            Point of application, m (a material point of the body).
         force : (3,) array_like
-            F, N, global frame.
+            F, N.
         function : TimeFunction, float or callable, optional
             Dimensionless scale f(t) (default 1).
-
-        Returns
-        -------
-        femdyn.model.loads.PointForce
-
-        Raises
-        ------
-        ModelError
-            If the point lies outside the body's span or a value is malformed.
         """
         return self._add_load(PointForce(name, self.body(body).material_point(point),
                                           vector3(force, f"force '{name}' (N)"), function))
@@ -182,19 +162,9 @@ class LoadBuilder:
         beam : str or femdyn.model.flexible.ElementSet
             The element set.
         load : (3,) array_like
-            w, N/m, global frame; a planar cable also takes the two in-plane
-            components (x, y).
+            w, N/m; a planar cable also takes the two in-plane components (x, y).
         function : TimeFunction, float or callable, optional
             Dimensionless scale f(t) (default 1).
-
-        Returns
-        -------
-        femdyn.model.loads.ScaledForce
-
-        Raises
-        ------
-        ModelError
-            If the beam is unknown or the load malformed.
         """
         beam = self.element_set(beam) if isinstance(beam, str) else beam
         w = _beam_vector(beam, load, f"beam load '{name}' (N/m)")
@@ -218,18 +188,9 @@ class LoadBuilder:
         xi : float
             ξ ∈ [0, 1] along the element.
         force : (3,) array_like
-            F, N, global frame; a planar cable also takes (x, y).
+            F, N; a planar cable also takes (x, y).
         function : TimeFunction, float or callable, optional
             Dimensionless scale f(t) (default 1).
-
-        Returns
-        -------
-        femdyn.model.loads.PointForce
-
-        Raises
-        ------
-        ModelError
-            If the position is out of range or the force malformed.
         """
         beam = self.element_set(beam) if isinstance(beam, str) else beam
         return self._add_load(PointForce(name, beam.material_point(element, xi),

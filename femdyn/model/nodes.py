@@ -194,16 +194,7 @@ class NodeBuilder:
         name : str
             Unique node name.
         position : (3,) array_like
-            m, global frame, initial configuration.
-
-        Returns
-        -------
-        femdyn.model.nodes.Node
-
-        Raises
-        ------
-        ModelError
-            If the name is taken or the position is not three finite numbers.
+            m.
         """
         return self.add_node(name, "point", vector3(position, f"point node '{name}': position (m)"))
 
@@ -218,16 +209,7 @@ class NodeBuilder:
         name : str
             Unique node name.
         direction : (3,) array_like
-            Unit vector, global frame, initial configuration.
-
-        Returns
-        -------
-        femdyn.model.nodes.Node
-
-        Raises
-        ------
-        ModelError
-            If the name is taken or ``|direction|`` differs from 1 by more than 1e-9.
+            Unit vector.
         """
         d = vector3(direction, f"vector node '{name}': direction")
         if abs(np.linalg.norm(d) - 1.0) > 1e-9:
@@ -243,19 +225,9 @@ class NodeBuilder:
         name : str
             Unique node name.
         position : (3,) array_like
-            r, m, global frame, initial configuration.
+            r, m.
         tangent : (3,) array_like, optional
-            r_x, the slope ∂r/∂x; the unit tangent of the centreline in the stress-free
-            state (default global x).
-
-        Returns
-        -------
-        femdyn.model.nodes.Node
-
-        Raises
-        ------
-        ModelError
-            If the name is taken or a vector is not three finite numbers.
+            r_x, the slope ∂r/∂x; the unit tangent of the centreline in the stress-free state (default global x).
         """
         return self.add_node(name, "cable", np.concatenate([vector3(position, f"cable node '{name}': position (m)"),
                                                              vector3(tangent, f"cable node '{name}': tangent")]))
@@ -268,20 +240,10 @@ class NodeBuilder:
         name : str
             Unique node name.
         position : (3,) array_like
-            r, m, global frame, initial configuration.
+            r, m.
         rx, ry, rz : (3,) array_like, optional
-            Position gradients along the material axes x (the beam axis) and y, z (the
-            section axes); in the stress-free state an orthonormal right-handed triad
-            (default the global axes).
-
-        Returns
-        -------
-        femdyn.model.nodes.Node
-
-        Raises
-        ------
-        ModelError
-            If the name is taken or a vector is not three finite numbers.
+            Position gradients along the material axes x (the beam axis) and y, z (the section axes); in the stress-
+            free state an orthonormal right-handed triad (default the global axes).
         """
         return self.add_node(name, "beam", np.concatenate([vector3(v, f"beam node '{name}': {slot}")
                                                             for v, slot in zip((position, rx, ry, rz),
@@ -298,19 +260,9 @@ class NodeBuilder:
         name : str
             Unique node name.
         position : (3,) array_like
-            r, m, global frame, initial configuration.
+            r, m.
         ry, rz : (3,) array_like, optional
-            Section directors (unit vectors ⟂ the beam axis in the stress-free state;
-            default global y and z).
-
-        Returns
-        -------
-        femdyn.model.nodes.Node
-
-        Raises
-        ------
-        ModelError
-            If the name is taken or a vector is not three finite numbers.
+            Section directors (unit vectors ⟂ the beam axis in the stress-free state; default global y and z).
         """
         return self.add_node(name, "director", np.concatenate([vector3(v, f"director node '{name}': {slot}")
                                                                 for v, slot in zip((position, ry, rz),

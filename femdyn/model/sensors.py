@@ -173,11 +173,11 @@ class Gauge:
     beam : str
         Name of the ANCF beam (element set).
     node : str
-        Node the distance is measured from, or a joint acting on a node of the beam (a
-        clamp, or a joint on the node's frame): the distance is then measured from that node.
+        Node the distance is measured from, or a joint acting on a node of the beam (a clamp, or a joint on the
+        node's frame): the distance is then measured from that node.
     distance : float
-        Arc length from ``node`` into the beam, m (from the beam's last node the gauge
-        lies towards the first one; from any other node towards the last one).
+        Arc length from ``node`` into the beam, m (from the beam's last node the gauge lies towards the first one;
+        from any other node towards the last one).
     wall_angle_deg : float
         Angle around the section from its +y axis towards +z, degrees.
     direction_deg : float
@@ -187,9 +187,8 @@ class Gauge:
     grid_points : int
         Gauss–Legendre points over the grid.
     poisson : float, optional
-        Poisson ratio ν for the hoop strain ε_s = −νε_x; default the beam's (full beam
-        elements). Cable elements carry none: a gauge off the axis direction on a cable
-        needs it.
+        Poisson ratio ν for the hoop strain ε_s = −νε_x; default the beam's (full beam elements). Cable elements
+        carry none: a gauge off the axis direction on a cable needs it.
 
     Example
     -------
@@ -322,22 +321,12 @@ class SensorBuilder:
         Parameters
         ----------
         name : str
-            Sensor name; channels ``<name>.x``, ``.y``, ``.z`` (m) and ``.vx``, ``.vy``,
-            ``.vz`` (m/s), global frame.
+            Sensor name; channels ``<name>.x``, ``.y``, ``.z`` (m) and ``.vx``, ``.vy``, ``.vz`` (m/s).
         body : str or body
             The body (or an ANCF node, or a flexible body of :meth:`flexible_body`).
         point : (3,) array_like
-            The material point, m, global frame, initial configuration; for a flexible
-            body one of its component's output points, m, reference-frame coordinates.
-
-        Returns
-        -------
-        femdyn.model.sensors.PointSensor or femdyn.model.sensors.FlexiblePointSensor
-
-        Raises
-        ------
-        ModelError
-            If the point lies outside the body's span or the sensor name is taken.
+            The material point, m; for a flexible body one of its component's output points, m, reference-frame
+            coordinates.
         """
         body = self.body(body)
         if hasattr(body, "locate_output_point"):
@@ -362,29 +351,22 @@ class SensorBuilder:
         Parameters
         ----------
         name : str or Gauge
-            Sensor name (it prefixes the channels), or a :class:`Gauge`, which carries its
-            name, beam and place.
+            Sensor name (it prefixes the channels), or a :class:`Gauge`, which carries its name, beam and place.
         body : str, ElementSet or FloatingFrameBody
             The ANCF beam (element set) or the flexible body.
         element : int, or int or (3,) array_like
-            ANCF beam: element index, 0 … count − 1, from the first node. Flexible body:
-            index of the component's gauge point, or its position, m, reference frame.
+            ANCF beam: element index, 0 … count − 1, from the first node. Flexible body: index of the component's
+            gauge point, or its position, m, reference frame.
         xi : float
             ANCF beam: position along the element, ξ ∈ [0, 1] from its first node.
         y, z : float, optional
-            ANCF beam: point of the cross section, m, in the section axes (the nodes'
-            r_y, r_z for beams, ``y_axis`` and x × y for a 3-D cable).
+            ANCF beam: point of the cross section, m, in the section axes (the nodes' r_y, r_z for beams, ``y_axis``
+            and x × y for a 3-D cable).
 
         Returns
         -------
         Sensor
             A :class:`BeamSensor`, :class:`GaugeSensor` or :class:`ModalStrainSensor`.
-
-        Raises
-        ------
-        ModelError
-            If the element or ξ is out of range, the gauge is off the beam or not a gauge
-            point of the body, or the sensor name is taken.
         """
         if isinstance(name, Gauge):
             beam = self.element_set(name.beam)
@@ -412,22 +394,11 @@ class SensorBuilder:
         xi : float
             ξ ∈ [0, 1] along the element.
         quantity : str
-            "curvature" (1/m: κ_y, κ_z for spatial elements, the signed in-plane κ_z for
-            the planar cable), and for fully parameterized beams "twist" (rad/m) and
-            "shear" (γ_y, γ_z, rad); see :class:`BeamSensor`. Strain is
-            :meth:`sensor_strain`.
+            "curvature" (1/m: κ_y, κ_z for spatial elements, the signed in-plane κ_z for the planar cable), and for
+            fully parameterized beams "twist" (rad/m) and "shear" (γ_y, γ_z, rad); see :class:`BeamSensor`. Strain
+            is :meth:`sensor_strain`.
         y, z : float, optional
             Section point, m (unused by these quantities).
-
-        Returns
-        -------
-        femdyn.model.sensors.BeamSensor
-
-        Raises
-        ------
-        ModelError
-            If ``quantity`` is "strain" or the element cannot report it, the position is
-            out of range, or the sensor name is taken.
         """
         if quantity == "strain":
             raise ModelError(f"sensor '{name}': strain is recorded with Model.sensor_strain (one entry point for "
@@ -449,15 +420,6 @@ class SensorBuilder:
             Sensor name; channels ``<name>.angle`` (rad) and ``<name>.rate`` (rad/s).
         revolute : str or femdyn.model.joints.Revolute
             The revolute joint of this model.
-
-        Returns
-        -------
-        femdyn.model.sensors.JointAngleSensor
-
-        Raises
-        ------
-        ModelError
-            If ``revolute`` is not a revolute joint of the model or the name is taken.
         """
         return self.add_sensor(JointAngleSensor(name, self._revolute(revolute)))
 
@@ -476,15 +438,6 @@ class SensorBuilder:
             Sensor name.
         joint : str or femdyn.model.joints.Joint
             A joint of this model.
-
-        Returns
-        -------
-        femdyn.model.sensors.ReactionSensor
-
-        Raises
-        ------
-        ModelError
-            If the joint is unknown or the sensor name is taken.
         """
         if isinstance(joint, str):
             if joint not in self.joints:

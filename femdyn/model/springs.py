@@ -95,27 +95,17 @@ class SpringBuilder:
         body_a : str or body
             Body of the first point (or "ground", or an ANCF node).
         point_a : (3,) array_like
-            First point, m, global frame, initial configuration.
+            First point, m.
         body_b : str or body
             Body of the second point.
         point_b : (3,) array_like
-            Second point, m, global frame, initial configuration.
+            Second point, m.
         stiffness : float
             k, N/m (≥ 0).
         damping : float, optional
             c, N·s/m (≥ 0).
         rest_length : float, optional
             L₀, m (default the initial distance of the points).
-
-        Returns
-        -------
-        femdyn.model.springs.SpringDamper
-
-        Raises
-        ------
-        ModelError
-            If a point lies outside its body's span, k or c is negative, the rest length
-            is not positive, or the name is taken.
         """
         body_a, body_b = self.body(body_a), self.body(body_b)
         pa, pb = body_a.material_point(point_a), body_b.material_point(point_b)

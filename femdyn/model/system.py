@@ -1,9 +1,7 @@
-"""The assembled, frozen form of a model.
-
-Holds the sparse mass matrix (CSR; its constant part assembled once), the constraint set
-and the generalized forces with their tangent patterns, all gathered from the model's
-parts through the part contract (:mod:`femdyn.model.protocol`). Equations of
-motion: M(q) q̈ + Φ_qᵀ λ = Q(q, q̇, t), Φ(q, t) = 0 (García de Jalón & Bayo 1994). SI units.
+"""The assembled, frozen form of a model: sparse mass matrix (CSR, constant part assembled once),
+constraint set, generalized forces and their tangent patterns, all gathered through the part
+contract (:mod:`femdyn.model.protocol`). M(q) q̈ + Φ_qᵀ λ = Q(q, q̇, t), Φ(q, t) = 0 (García de
+Jalón & Bayo 1994); symbols and units: docs/conventions.md.
 """
 import numpy as np
 import scipy.sparse
@@ -21,22 +19,14 @@ from ..sparse import Pattern, product
 class System:
     """The assembled, frozen form of a :class:`~femdyn.model.builder.Model`.
 
-    ``Model.assemble()`` hands the System a private copy of the model (``System.model``):
-    every part — bodies, flexible element sets, joints, loads, sensors and any part added
-    with ``Model.add`` — is bound to its index ranges in that copy, so later edits or
-    re-assemblies of the user's Model never change an assembled System. The System
-    evaluates only through the part contract (:mod:`femdyn.model.protocol`).
+    ``Model.assemble()`` hands the System a private copy of the model, bound in place, so later
+    edits of the user's Model never change it. Raises ModelError if the model has no nodes or the
+    servo rows and actuators do not pair up.
 
     Parameters
     ----------
     model : femdyn.model.builder.Model
-        The System's own copy of the model (``Model.assemble`` makes it); it is bound
-        in place.
-
-    Raises
-    ------
-    ModelError
-        If the model has no nodes, or the servo rows and actuators do not pair up.
+        The System's own copy of the model (``Model.assemble`` makes it).
 
     Attributes
     ----------
@@ -49,7 +39,7 @@ class System:
     joint_rows : dict
         Constraint rows of each joint, by name.
     mass_rows, mass_cols : ndarray
-        COO pattern of the mass matrix (constant parts first, then configuration-dependent).
+        COO pattern of the mass matrix (constant parts first).
     constant_mass : bool
         Whether M is independent of q (then ``M`` is assembled once).
     q0, v0 : ndarray (n,)
@@ -105,9 +95,7 @@ class System:
         self.M = self.mass_pattern.assemble(self.mass_values(self.q0))
 
     def _assemble_constraints(self):
-        """Rows of the nodes, bodies, parts and joints; of the auxiliary joints (rows the
-        model adds by itself, e.g. the plane of a planar cable) only the rows independent
-        of the others."""
+        """Constraint rows of the parts; of auxiliary rows only those independent of the others."""
         equations = [Equation(Dot, (n.expr, n.expr), None, 1.0, None, f"{n.name}: unit length")
                      for n in self.nodes.values() if n.is_unit]
         joints = self.joints
@@ -126,9 +114,7 @@ class System:
         self.m = self.constraints.m
 
     def _assemble_inputs(self):
-        """Actuator inputs in the multiplier slots of the servo rows (femdyn.model.actuators):
-        the pattern of G, whose transpose carries λ and u into the dynamics (G = Φ_q with
-        the servo rows replaced by −B), and of the Hessian of Gᵀλ."""
+        """Pattern of G (Φ_q with the servo rows replaced by −B) and of the Hessian of Gᵀλ."""
         c = self.constraints
         self.actuators = [p for p in self.parts if getattr(p, "inputs", 0)]
         rows = [self.joint_rows[name] for name, j in self.joints.items() if j.servo]
@@ -160,17 +146,13 @@ class System:
             Coordinates.
         jac : ndarray
             Values of Φ_q on the constraint pattern (from ``constraints.evaluate``).
-
-        Returns
-        -------
-        ndarray
         """
         if not self.servo:
             return jac
         return np.concatenate([jac[self._kept]] + [-a.input_values(q) for a in self.actuators])
 
     def constraint_force(self, q, jac, lam):
-        """Gᵀλ: the constraint forces Φ_qᵀλ minus the actuator forces Bᵀu (u in the servo slots of λ).
+        """Gᵀλ (n,): the constraint forces Φ_qᵀλ minus the actuator forces Bᵀu (u in the servo slots of λ).
 
         Parameters
         ----------
@@ -179,12 +161,7 @@ class System:
         jac : ndarray
             Values of Φ_q on the constraint pattern.
         lam : ndarray (m,)
-            Multipliers, with the actuator inputs (N·m or N) in the servo rows.
-
-        Returns
-        -------
-        ndarray (n,)
-            N per unit of each coordinate.
+            Multipliers, with the actuator inputs in the servo rows.
         """
         if not self.servo:
             return self.constraints.transpose_product(jac, lam)
@@ -200,10 +177,6 @@ class System:
             Coordinates.
         lam : ndarray (m,)
             Multipliers and actuator inputs.
-
-        Returns
-        -------
-        ndarray
         """
         if not self.servo:
             return self.constraints.hessian_values(q, lam)
@@ -238,44 +211,30 @@ class System:
         ----------
         q : ndarray (n,)
             Coordinates (unused for a constant mass).
-
-        Returns
-        -------
-        ndarray
         """
         if self.constant_mass:
             return self._constant_mass_values
         return np.concatenate([self._constant_mass_values] + [p.mass_values(q) for p in self.variable_mass_parts])
 
     def mass(self, q=None):
-        """The mass matrix M(q) (CSR, kg and kg·m per unit of q); ``M`` itself when constant.
+        """The mass matrix M(q), CSR (n × n); ``M`` itself when constant.
 
         Parameters
         ----------
         q : ndarray (n,), optional
             Coordinates (default: M at q0).
-
-        Returns
-        -------
-        scipy.sparse.csr_matrix (n × n)
         """
         if self.constant_mass or q is None:
             return self.M
         return self.mass_pattern.assemble(self.mass_values(q))
 
     def inertia_force(self, q, a):
-        """M(q) q̈ (N per unit of q).
+        """M(q) q̈ (n,).
 
         Parameters
         ----------
-        q : ndarray (n,)
-            Coordinates.
-        a : ndarray (n,)
-            Accelerations q̈.
-
-        Returns
-        -------
-        ndarray (n,)
+        q, a : ndarray (n,)
+            Coordinates and accelerations.
         """
         return product(self.mass(q), a)
 
@@ -284,22 +243,15 @@ class System:
 
         Parameters
         ----------
-        q : ndarray (n,)
-            Coordinates.
-        a : ndarray (n,)
-            Accelerations q̈.
-
-        Returns
-        -------
-        ndarray
+        q, a : ndarray (n,)
+            Coordinates and accelerations.
         """
         if self.constant_mass:
             return np.zeros(0)
         return np.concatenate([p.mass_derivative(q, a) for p in self.variable_mass_parts])
 
     def forces(self, q, v, t, load_factor=1.0):
-        """Q(q, v, t): the applied loads scaled by ``load_factor`` (gravity included), plus the
-        parts' internal forces (elastic, damping, quadratic-velocity).
+        """Q(q, v, t) (n,): applied loads scaled by ``load_factor`` (gravity included) plus internal forces.
 
         Parameters
         ----------
@@ -309,11 +261,6 @@ class System:
             Time, s.
         load_factor : float, optional
             Scale of the applied loads (statics continuation); 1 in dynamics.
-
-        Returns
-        -------
-        ndarray (n,)
-            N per unit of each coordinate.
         """
         Q = self.gravity_force.copy() if load_factor == 1.0 else load_factor * self.gravity_force
         for part in self.force_parts:
@@ -323,7 +270,7 @@ class System:
         return Q
 
     def tangent_values(self, q, v, t, load_factor=1.0):
-        """COO values of K = −∂Q/∂q on (k_rows, k_cols) and C = −∂Q/∂v on (c_rows, c_cols).
+        """COO values (k, c) of K = −∂Q/∂q on (k_rows, k_cols) and C = −∂Q/∂v on (c_rows, c_cols).
 
         Parameters
         ----------
@@ -333,10 +280,6 @@ class System:
             Time, s.
         load_factor : float, optional
             Scale of the applied loads' tangents.
-
-        Returns
-        -------
-        k, c : ndarray
         """
         k, c = [], []
         for part in self.tangent_parts:
@@ -346,18 +289,17 @@ class System:
         return (np.concatenate(k) if k else np.zeros(0)), (np.concatenate(c) if c else np.zeros(0))
 
     def residual(self, q, v, a, lam, t, load_factor=1.0, constraints=None):
-        """The dynamic residual r = M(q) q̈ + Φ_qᵀλ − Bᵀu − Q(q, q̇, t), with what it was made of
-        (u, the actuator inputs, sit in the servo rows of ``lam``).
+        """The dynamic residual r = M(q) q̈ + Φ_qᵀλ − Bᵀu − Q(q, q̇, t), the one statement of the equations of motion.
 
-        The one place the equations of motion are written; the integrators, the initial
-        conditions and statics (q̈ = 0) all call it.
+        The integrators, the initial conditions and statics (q̈ = 0) all call it; u, the actuator
+        inputs, sit in the servo rows of ``lam``.
 
         Parameters
         ----------
         q, v : ndarray (n,)
             Coordinates and velocities.
         a : ndarray (n,) or None
-            Accelerations q̈ (None: statics, no inertia term).
+            Accelerations (None: statics, no inertia term).
         lam : ndarray (m,)
             Multipliers, actuator inputs in the servo rows.
         t : float
@@ -369,12 +311,8 @@ class System:
 
         Returns
         -------
-        r : ndarray (n,)
-            Residual (N per unit of q).
-        Q : ndarray (n,)
-            Generalized forces.
-        phi : ndarray (m,)
-            Constraint values Φ(q, t).
+        r, Q, phi : ndarray
+            Residual (n,), generalized forces (n,), constraint values Φ(q, t) (m,).
         jac : ndarray
             COO values of Φ_q on (constraints.jac_rows, constraints.jac_cols).
         """
@@ -394,10 +332,6 @@ class System:
             Velocities.
         q : ndarray (n,), optional
             Coordinates (needed for a configuration-dependent mass).
-
-        Returns
-        -------
-        float
         """
         return 0.5 * v @ product(self.mass(q), v)
 
@@ -408,10 +342,6 @@ class System:
         ----------
         q : ndarray (n,)
             Coordinates.
-
-        Returns
-        -------
-        float
         """
         return -self.gravity_force @ q + sum(p.potential_energy(q) for p in self.energy_parts)
 
@@ -422,7 +352,7 @@ class System:
 
     # --- diagnosis ---------------------------------------------------------------
     def rank_of_jacobian(self, q, t=0.0):
-        """Numerical rank of Φ_q (dense SVD; meant for model checks, not inner loops).
+        """(rank, singular values) of Φ_q, rank counted above 1e-9 × the largest (dense SVD: for model checks).
 
         Parameters
         ----------
@@ -430,12 +360,6 @@ class System:
             Coordinates.
         t : float, optional
             Time, s.
-
-        Returns
-        -------
-        rank : int
-            Singular values above 1e-9 × the largest.
-        singular_values : ndarray
         """
         if self.m == 0:
             return 0, np.zeros(0)
@@ -443,7 +367,7 @@ class System:
         return int(np.sum(s > 1e-9 * max(s[0], 1e-300))), s
 
     def redundant_constraints(self, q, t=0.0, count=6):
-        """Labels of the constraint rows that take part in a linear dependency of Φ_q.
+        """Labels of the constraint rows in a linear dependency of Φ_q (empty at full row rank).
 
         Parameters
         ----------
@@ -453,11 +377,6 @@ class System:
             Time, s.
         count : int, optional
             At most this many labels, the most involved first.
-
-        Returns
-        -------
-        list of str
-            Empty when Φ_q has full row rank.
         """
         Phi_q = self.constraints.jacobian(q, t).toarray()
         U, s, _ = np.linalg.svd(Phi_q, full_matrices=self.m > self.n)   # full U only when m > n
@@ -477,10 +396,6 @@ class System:
             Coordinates (default q0).
         t : float, optional
             Time, s.
-
-        Returns
-        -------
-        int
         """
         return self.n - self.rank_of_jacobian(self.q0 if q is None else q, t)[0]
 
@@ -490,11 +405,7 @@ class System:
         Parameters
         ----------
         dense_limit : int, optional
-            The rank of Φ_q (dense SVD) is computed only for m ≤ ``dense_limit``.
-
-        Returns
-        -------
-        str
+            Above this many constraint rows the rank is not computed.
         """
         if self.m <= dense_limit:
             rank = self.rank_of_jacobian(self.q0)[0]
@@ -516,9 +427,7 @@ def _overrides(part, method):
 
 
 def _independent_rows(primary, candidates, n, q0, tol=1e-9):
-    """For each candidate equation, whether to keep it: a candidate is kept only if its
-    Jacobian row at q0 is linearly independent of the primary rows and of the candidates
-    kept before it (relative residual of its projection on their span > ``tol``)."""
+    """Whether to keep each candidate: its Jacobian row at q0 independent of the primary rows and the kept ones."""
     if not candidates:
         return []
     rows = ConstraintSet(primary + candidates, n).jacobian(q0, 0.0).tocsr()
