@@ -1,21 +1,8 @@
 """Actuators with unknown inputs and servo constraints: inverse dynamics in the DAE.
 
-A servo constraint prescribes where a material point goes, Ψ(q, t) = 0 (one row per
-prescribed direction); an actuator is a joint drive whose input u (a torque in N·m or a
-force in N) is unknown and acts through Q_u = B(q)ᵀu. Together they form the extended
-index-3 DAE of servo-constraint inverse dynamics (Blajer & Kołodziejczyk 2004, Multibody
-Syst. Dyn. 11:343–364, eqs. 1–3; Liu et al. 2018 for the 3-RRRU robot):
-
-    M q̈ + Φ_qᵀλ − Bᵀu = Q,   Φ(q, t) = 0,   Ψ(q, t) = 0.
-
-The inputs take the multiplier slots of the servo rows (input k ↔ the k-th servo row in
-model order), so the same generalized-α iteration solves for (q, λ, u); the iteration
-matrix is [[A, Φ_qᵀ, −Bᵀ], [Φ_q, 0, 0], [Ψ_q, 0, 0]], unsymmetric unless B = −Ψ_q
-(collocated). Rigid manipulators and collocated actuation give an index-3 problem;
-flexible links between the actuators and the prescribed point (non-collocated) raise the
-differentiation index of the inverse problem to 5 for the elastic coordinates (Seifried &
-Blajer 2013, Multibody Syst. Dyn. 29:437–459), which generalized-α tolerates with
-numerical damping (ρ∞ ≤ 0.9) and steps that resolve the first elastic modes.
+An actuator's input u (N·m or N) acts through Q_u = B(q)ᵀu and takes the multiplier slot of a
+servo row Ψ(q, t) = 0 (Blajer & Kołodziejczyk 2004, eqs. 1–3). The extended DAE, its index
+and the non-collocated case: docs/inversion.md.
 """
 import numpy as np
 

@@ -1,12 +1,8 @@
 """Rigid bodies in natural coordinates and the ground.
 
-:class:`NaturalBody` covers the rigid beam of Liu et al. 2018 (two points, 6 coordinates,
-1 rigid condition), a beam that also carries a joint-axis unit vector (two points + one
-vector, 9 coordinates, 3 conditions) and the full spatial body (two points + two unit
-vectors, or three points + one vector: 12 coordinates, 6 conditions), with constant mass
-matrix (see :mod:`femdyn.elements.ncf`). Rigid conditions: every pair of basis vectors
-keeps its dot product, b_i·b_j = const (García de Jalón & Bayo 1994, §2.2); unit length
-of vector nodes is imposed once per node by the model.
+:class:`NaturalBody` covers Liu et al.'s (2018) rigid beam (two points), a beam carrying a
+joint-axis vector, and the full spatial body (12 coordinates), with constant mass matrix
+(:mod:`femdyn.elements.ncf`); rigid conditions b_i·b_j = const (García de Jalón & Bayo 1994, §2.2).
 """
 import numpy as np
 

@@ -1,19 +1,9 @@
 """Checks that make bad input fail loudly, named in the model's own words.
 
-* Non-finite numbers (:class:`~femdyn.errors.NonFiniteError`): every part's mass,
-  gravity load, forces and tangents and every constraint row at the initial
-  configuration when the model is assembled (:func:`check_finite_parts`, naming the
-  part or the row), and any initial state a solver is given or starts from
-  (:func:`check_finite_state`, naming the node and the component of each bad coordinate).
-* Suspicious units (:class:`~femdyn.errors.UnitsWarning`, :func:`check_units`): gravity
-  far from 9.81 m/s², a model larger than a kilometre, densities and Young's moduli
-  outside the range of engineering materials, rigid-body inertia too large for the
-  body's mass and the model's size. The thresholds are the module constants below;
-  ``docs/input-checks.md`` gives the reasons.
-* What to use instead when a joint cannot act on an ANCF cable node
-  (:func:`cable_alternative`).
-
-All of them run once per model or per solver call, never inside a time step.
+Non-finite numbers (NonFiniteError) at assembly and at a solver's start; suspicious units
+(UnitsWarning: gravity, size, densities, moduli, inertia; thresholds are the module constants,
+reasons in docs/input-checks.md); alternatives when a joint cannot act on a cable node.
+All run once per model or solver call, never inside a time step.
 """
 import warnings
 

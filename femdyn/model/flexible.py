@@ -1,14 +1,9 @@
 """Flexible ANCF beams in a model: element sets on shared nodes, and node frames.
 
-An :class:`ElementSet` wraps one batched kernel of :mod:`femdyn.elements` (all elements
-of one beam share a type; its kernel evaluates every element at once) and scatters it
-into the global vectors through a fixed (n_el, ndof) map of coordinate indices:
-constant mass (assembled once by the System), gravity, internal forces, tangent
-stiffness and damping on fixed patterns, strain energy. SI units.
-
-A :class:`NodeFrame` lets joints act on an ANCF node as on a body: its points are
-r + c·r_x (+ c_y r_y + c_z r_z for a fully parameterized node), its material vectors
-combinations of the position gradients (for the cable only the tangent r_x).
+An :class:`ElementSet` wraps one batched kernel of :mod:`femdyn.elements` and scatters it
+through a fixed (n_el, ndof) map of coordinate indices. A :class:`NodeFrame` lets joints act on
+an ANCF node as on a body: its points are r + c·r_x (+ c_y r_y + c_z r_z), its material
+vectors combinations of the position gradients.
 """
 import numpy as np
 

@@ -1,38 +1,11 @@
 """Floating-frame-of-reference (FFR) bodies built from component files (``.fdc``).
 
-Kinematics (Shabana 2005, *Dynamics of Multibody Systems*, 3rd ed., §5.1–5.5, with the
-reference frame in natural coordinates after García de Jalón & Bayo 1994, ch. 2). The
-material point x (reference frame coordinates, m) of the body is at
-
-    r(x) = r_ref + A (x + Φ(x) η),      A = [u v w],
-
-with r_ref (m) the frame origin, u, v, w the unit vectors of its axes (global components)
-and η the modal coordinates of the component (unit modal mass). The body's coordinates
-are q_b = (r_ref, u, v, w, η): 12 + n_η, with the six rigid conditions u·v = u·w = v·w = 0
-and |u| = |v| = |w| = 1. A is *linear* in q, so r is bilinear in (A, η): with ŷ = (1, x +
-Φη) and the component's inertia invariants (mass, first and second moment, Ct, Cx, Cpp;
-see ``docs/components.md``) the kinetic energy ½∫ρ|ṙ|²dV is exact, no term dropped:
-
-    M(q) = [[Z(η) ⊗ I₃, [A T_b(η)]_b], [sym., P(AᵀA)]],
-    Z = ∫ρ ŷŷᵀ dV,  T_0 = Ct,  T_c(η)[j, k] = ∫ρ y_c Φ_jk dV = Cx[c, j, k] + Cpp[c, j, l, k] η_l,
-    P(G)[k, l] = G_ij Cpp[i, j, k, l].
-
-Because r is bilinear, r̈ = J q̈ + 2 Ȧ Φ η̇ (J = ∂r/∂q), and the quadratic-velocity force
-Q_v = −∫ρ Jᵀ(2ȦΦη̇) dV (Lagrange's equations: ∫ρ Jᵀ r̈ dV = M q̈ − Q_v) is
-
-    Q_v,b = −2 Ȧ T_b(η) η̇   (b = r_ref, u, v, w),      Q_v,η = −2 P(AᵀȦ) η̇.
-
-Elastic and damping forces −K_η η − D_η η̇ (modal stiffness and damping of the component),
-gravity ∫ρ Jᵀ g dV = (m g, (f_c + Ct_c η) g, Ctᵀ Aᵀ g) (configuration dependent through η
-and A). All tangents are analytic: ∂(M a)/∂q, K = −∂Q/∂q, C = −∂Q/∂q̇.
-
-Interface frames. Interface k of the component has origin o_k and the rows Φ_k (translation)
-and Ψ_k (rotation) of ``interface_shapes``; its frame is at r_ref + A(o_k + Φ_k η) with axes
-A R_k(η), R_k = exp([Ψ_k η]×) — the exact rotation of the interface's rotation vector. Each
-interface is a massless natural-coordinate frame of its own (:class:`InterfaceFrame`: a
-point and three unit vectors, 12 coordinates) tied to the body by the nonlinear attachment
-equations of :class:`Attachment` (3 rows for the point, 6 for the axes); every existing joint
-acts on it as on a rigid body, unchanged.
+The material point x is at r(x) = r_ref + A (x + Φ(x) η), A = [u v w] in natural coordinates
+(Shabana 2005, §5.1–5.5; García de Jalón & Bayo 1994, ch. 2): q_b = (r_ref, u, v, w, η). The
+mass matrix M(q), quadratic-velocity forces and all tangents are exact and analytic from the
+component's inertia invariants. Each interface is a massless natural-coordinate frame
+(:class:`InterfaceFrame`) tied to the body by the nonlinear rows of :class:`Attachment`.
+Formulation: docs/floating-frame.md; invariants: docs/components.md.
 """
 import numpy as np
 

@@ -1,12 +1,9 @@
 """Joints between bodies as constraint equations in natural coordinates.
 
-Joint geometry (points, axes) is given in global coordinates in the initial
-configuration and turned into material expressions of the two bodies, so Jacobians
-are exact (García de Jalón & Bayo 1994, ch. 3). Orientation conditions are chosen
-automatically among dot products of material vectors so that they are independent
-(greedy rank selection on their effect on the relative rotation): this handles rigid
-beams, which have no spin coordinate, as well as full bodies, without redundant rows.
-Joint angles are measured from the initial configuration plus an optional offset.
+Joint geometry (global, initial configuration) becomes material expressions of the two
+bodies, so Jacobians are exact (García de Jalón & Bayo 1994, ch. 3). Orientation rows are
+chosen among dot products of material vectors by greedy rank selection, so rigid beams (no
+spin coordinate) and full bodies get no redundant rows.
 """
 import numpy as np
 

@@ -1,17 +1,10 @@
 """Nodes and affine coordinate expressions.
 
-All coordinates live in one global vector q (SI units: m for positions, dimensionless
-for unit vectors and position gradients). A node owns one or more *slots* of three
-consecutive coordinates: an NCF point (slot ``r``), an NCF unit vector (slot ``u``),
-an ANCF cable node (``r``, ``rx``), a fully parameterized ANCF node (``r``, ``rx``,
-``ry``, ``rz``) or a node of the quadratic beam (``r``, ``ry``, ``rz``).
-
-An :class:`Expr` is an affine 3-vector function of q,
-``e(q) = Σ_k c_k · q[s_k : s_k+3] + offset``, where s_k is the first index of a slot.
-Material points and vectors of natural-coordinate bodies are such expressions
-(García de Jalón & Bayo, *Kinematic and Dynamic Simulation of Multibody Systems*, 1994,
-ch. 2), and so are ground points (offset only). Every constraint and load is written in
-terms of Exprs, which makes their Jacobians exact and constant-patterned.
+A node owns slots of three consecutive coordinates of q: an NCF point (``r``) or unit vector
+(``u``), an ANCF cable node (``r``, ``rx``), a full ANCF node (``r``, ``rx``, ``ry``, ``rz``)
+or a quadratic-beam node (``r``, ``ry``, ``rz``). An :class:`Expr` is an affine 3-vector
+function e(q) = Σ_k c_k · q[s_k : s_k+3] + offset: material points and vectors of bodies
+(García de Jalón & Bayo 1994, ch. 2), so Jacobians are exact and constant-patterned.
 """
 import numpy as np
 

@@ -1,21 +1,8 @@
-"""Sensors: channels recorded at every output step of a run (SI units), one constructor per
-physical quantity on :class:`SensorBuilder` (``m.sensor_point``, ``m.sensor_strain``, …).
+"""Sensors: channels recorded at every output step of a run, one ``Model.sensor_*`` constructor per quantity.
 
-Strain gauges as engineers define them (:class:`Gauge`) sit on the outer wall of an ANCF
-beam: at arc length ``distance`` (m) from a named node (or from the node a named joint
-holds), at ``wall_angle_deg`` around the section (0° on the section's +y axis, 90° on +z),
-the grid at ``direction_deg`` to the beam axis (0° axial, 90° hoop), of length
-``grid_length`` (m). Reading of a grid at angle θ to the axis on the wall, whose tangent
-along the section outline is s = (−sin φ, cos φ) (plane-stress transformation of strain,
-Dally & Riley 2005, *Experimental Stress Analysis*, 4th ed., eq. 6.4)::
-
-    ε_θ = ε_x cos²θ + ε_s sin²θ + γ_xs sinθ cosθ,
-    ε_s = −ν ε_x                          (uniaxial stress in the beam fibre),
-    γ_xs = κ_x ρ + γ_xy s_y + γ_xz s_z     (torsion at wall radius ρ, exact for a circle;
-                                           the section-mean Timoshenko shear angles).
-
-Cable elements carry no twist or shear, so there γ_xs = 0. The reading is the average of
-ε_θ over the grid length by Gauss–Legendre quadrature with ``grid_points`` points.
+A strain gauge (:class:`Gauge`) sits on the outer wall of an ANCF beam; its reading is the
+plane-stress transformation ε_θ = ε_x cos²θ + ε_s sin²θ + γ_xs sinθ cosθ (Dally & Riley 2005,
+eq. 6.4) averaged over the grid by Gauss–Legendre quadrature. Details: docs/strain-reports.md.
 """
 from dataclasses import dataclass
 

@@ -1,16 +1,9 @@
 """A linear spring-damper between two material points.
 
-The points are affine expressions of q (:class:`~femdyn.model.nodes.Expr`), so their
-difference d = r_b − r_a = D q + d₀ has a constant Jacobian D (3 × k, on the k coordinates
-the two points use). With ℓ = ‖d‖, e = d/ℓ and ℓ̇ = e·ḋ, the tension (N, positive when
-stretched) is f = k (ℓ − L₀) + c ℓ̇; it pulls b towards a: Q = −Dᵀ f e. The tangents
-follow by the chain rule with ∂e/∂d = (I − eeᵀ)/ℓ and ∂ℓ̇/∂d = ḋᵀ(I − eeᵀ)/ℓ:
+With d = r_b − r_a = D q + d₀, ℓ = ‖d‖, e = d/ℓ: tension f = k (ℓ − L₀) + c ℓ̇ (N, positive
+when stretched), Q = −Dᵀ f e, and
 
-    K = −∂Q/∂q = Dᵀ [k eeᵀ + (f/ℓ)(I − eeᵀ) + (c/ℓ) e ḋᵀ(I − eeᵀ)] D,
-    C = −∂Q/∂q̇ = Dᵀ c eeᵀ D,
-
-K being unsymmetric only through the damper's last term (ḋ off the spring's line).
-The potential energy is ½ k (ℓ − L₀)²; the damper dissipates c ℓ̇² (W).
+    K = Dᵀ [k eeᵀ + (f/ℓ)(I − eeᵀ) + (c/ℓ) e ḋᵀ(I − eeᵀ)] D,   C = Dᵀ c eeᵀ D.
 """
 import numpy as np
 

@@ -1,17 +1,9 @@
-"""Scalar functions of a few coordinate 3-vectors, evaluated as a batch.
+"""Scalar functions φ(x_1, …, x_k, t) of a few affine coordinate 3-vectors, evaluated as a batch.
 
-Every constraint equation, joint angle and joint torque in femdyn is a scalar function
-φ(x_1, …, x_k, t) of k affine vectors x_j = E_j q + e_j (see :mod:`femdyn.model.nodes`).
-A *kind* gives φ, its gradient g = ∂φ/∂x (3k), its Hessian H (3k × 3k) and its partial
-time derivatives, vectorized over m equations. :class:`FunctionGroup` chains them with
-the constant matrices E_j into sparse q-Jacobians and Hessians with a fixed pattern.
-
-Kinds (natural-coordinate constraints after García de Jalón & Bayo 1994, ch. 3):
-
-* ``Linear``: φ = d·x − f(t)                  (fixing, coincidence, prescribed coordinate)
-* ``Dot``:    φ = a·b − c                      (rigid-body conditions, perpendicularity, distance)
-* ``Angle``:  φ = wrap(θ(a, b, u) − θ₀ − f(t)) with θ = atan2(u·(a×b), a·b), the rotation
-  from a to b about u (joint angle drives; θ itself for sensors and joint torques).
+A kind gives φ, its gradient, Hessian and time derivatives, vectorized over m equations;
+:class:`FunctionGroup` chains them with x_j = E_j q + e_j into sparse q-Jacobians and Hessians
+with a fixed pattern. Kinds (García de Jalón & Bayo 1994, ch. 3): ``Linear`` d·x − f(t),
+``Dot`` a·b − c, ``Angle`` wrap(θ(a, b, u) − θ₀ − f(t)), θ = atan2(u·(a×b), a·b).
 """
 import numpy as np
 
