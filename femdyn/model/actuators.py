@@ -105,7 +105,6 @@ class ActuatorBuilder:
         Parameters
         ----------
         name : str
-            Unique joint name.
         body : str or body
             A body, or an ANCF node (its frame).
         point : array_like (3,)

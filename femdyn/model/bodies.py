@@ -213,32 +213,23 @@ class BodyBuilder:
     def rigid_beam(self, name, p1, p2, mass=None, density=None, area=None, end_masses=(0.0, 0.0), axis=None):
         """Add Liu et al.'s (2018) rigid link: a uniform slender rod between two point nodes.
 
-        The rod has 6 coordinates (the two end points) and the constant 6×6 mass matrix
-        m[[1/3, 1/6], [1/6, 1/3]]⊗I₃ plus the end masses; one rigid condition keeps its
-        length. It has no spin about its own axis, so a revolute joint needs its axis
-        carried by the rod (``axis``) or by the other body.
+        6 coordinates, constant mass matrix m[[1/3, 1/6], [1/6, 1/3]]⊗I₃ plus the end masses, one
+        rigid condition; no spin about its own axis, so a revolute joint needs its axis carried by
+        the rod (``axis``) or by the other body. ``body.length`` is its length, m.
 
         Parameters
         ----------
         name : str
-            Unique body name.
         p1, p2 : str or Node
-            The end point nodes (distinct positions); p1 is the body's first point (the reference of
-            :meth:`set_rigid_velocity`).
+            The end point nodes; p1 is the body's first point (reference of :meth:`set_rigid_velocity`).
         mass : float, optional
             Rod mass, kg (without the end masses).
         density, area : float, optional
             kg/m³ and m², used when ``mass`` is not given: mass = ρ A L.
         end_masses : (2,) array_like, optional
-            Point masses at p1 and p2, kg (≥ 0).
+            Point masses at p1 and p2, kg.
         axis : str or Node, optional
-            A unit-vector node added to the rod's basis (e.g. the axis of a revolute joint at one end, not along the
-            rod).
-
-        Returns
-        -------
-        femdyn.model.bodies.NaturalBody
-            The body; ``body.length`` is its length in m.
+            A unit-vector node added to the rod's basis (a revolute axis not along the rod).
         """
         p1, p2 = self.node(p1), self.node(p2)
         length = np.linalg.norm(p2.initial - p1.initial)
@@ -259,29 +250,24 @@ class BodyBuilder:
     def rigid_body(self, name, points, vectors=(), mass=1.0, com=None, inertia=None, strict=True):
         """Add a rigid body on natural coordinates (García de Jalón & Bayo 1994, ch. 2).
 
-        A full spatial body takes 2 points + 2 unit vectors or 3 points + 1 vector
-        (12 coordinates, 6 rigid conditions b_i·b_j = const); fewer basis vectors give a
-        body that cannot turn about some axis (a rigid beam has 2 points only). The
-        constant mass matrix follows from ``mass``, ``com`` and ``inertia``.
+        A full spatial body takes 2 points + 2 unit vectors or 3 points + 1 vector (12 coordinates,
+        6 rigid conditions b_i·b_j = const); fewer basis vectors leave it unable to turn about some axis.
 
         Parameters
         ----------
         name : str
-            Unique body name.
         points : sequence of str or Node
             Point nodes (≥ 1); the first is the body's origin.
         vectors : sequence of str or Node, optional
             Unit-vector nodes.
         mass : float, optional
-            kg (positive).
+            kg.
         com : (3,) array_like, optional
             Centre of mass, m (default the first point).
         inertia : (3, 3) array_like, optional
             Inertia tensor about the centre of mass, kg·m² (default zero: a point mass).
         strict : bool, optional
-            True (default) refuses an inertia that is not positive or violates the triangle inequality; False
-            accepts it with a :class:`~femdyn.errors.PhysicalConsistencyWarning` (the mass must still be positive:
-            it makes the body's mass matrix).
+            False accepts a non-physical inertia with a PhysicalConsistencyWarning instead of an error.
         """
         points, vectors = [self.node(p) for p in points], [self.node(v) for v in vectors]
         com = points[0].initial if com is None else vector3(com, f"rigid body '{name}': com (m)")
@@ -293,35 +279,27 @@ class BodyBuilder:
                           first_vertex=(1.0, 0.0, 0.0)):
         """Add Liu et al.'s (2018) moving platform: a uniform equilateral triangle.
 
-        Natural coordinates q_a = (A1, A2, u, v) ∈ R¹²: vertices A1, A2 (point nodes
-        ``<name>.A1``, ``<name>.A2``), the unit normal u (``<name>.u``) and the in-plane
-        unit vector v ⟂ A1A2 pointing to the third vertex (``<name>.v``). Give exactly one
-        of ``density`` and ``mass``.
+        Coordinates (A1, A2, u, v): vertex nodes ``<name>.A1``, ``<name>.A2``, unit normal ``<name>.u``
+        and in-plane ``<name>.v`` ⟂ A1A2 towards the third vertex; ``body.vertices`` are the vertices
+        at t = 0, counter-clockwise about the normal. Give exactly one of ``density`` and ``mass``.
 
         Parameters
         ----------
         name : str
-            Unique body name (prefix of its node names).
         center : (3,) array_like
             Centroid, m.
         normal : (3,) array_like
-            Plate normal (normalised).
+            Plate normal.
         circumradius : float
             Distance from the centroid to each vertex, m.
         thickness : float, optional
-            m (≥ 0); adds m t²/12 to the in-plane moments of inertia.
+            m; adds m t²/12 to the in-plane moments of inertia.
         density : float, optional
             kg/m³ (with ``thickness`` > 0).
         mass : float, optional
             kg.
         first_vertex : (3,) array_like, optional
             Direction from the centroid to A1, projected on the plate plane.
-
-        Returns
-        -------
-        femdyn.model.bodies.NaturalBody
-            The body; ``body.vertices`` are the three vertex positions (m) at t = 0, counter-clockwise about the
-            normal.
         """
         center, n = vector3(center, f"platform '{name}': center (m)"), _unit(normal, f"platform '{name}' normal")
         first_vertex = vector3(first_vertex, f"platform '{name}': first_vertex")

@@ -47,20 +47,17 @@ def register_element_kind(name, node_kind, factory, components=None, planar=Fals
     name : str
         The ``element`` argument that selects it.
     node_kind : str
-        Kind of node the elements connect (see :func:`femdyn.model.nodes.register_node_kind`).
+        Kind of node the elements connect (:func:`femdyn.model.nodes.register_node_kind`).
     factory : callable
-        ``factory(q_ref, E, rho, section, nu, damping, y_axis)`` → batched kernel; q_ref is (n_el, ndof) in m, E in
-        Pa, ρ in kg/m³, ν Poisson's ratio, damping in s.
+        ``factory(q_ref, E, rho, section, nu, damping, y_axis)`` → batched kernel; q_ref (n_el, ndof).
     components : sequence of int, optional
         Indices within each node's coordinates the kernel takes (default all).
     planar : bool
-        The model keeps the nodes in their plane z = const (auxiliary rows).
+        The model keeps the nodes in their plane z = const.
     nodes : int
         Nodes per element along a chain (2: end to end; 3: end, midpoint, end).
     gradients : callable, optional
-        ``gradients(t, y)`` → the node's coordinates after r, from the unit tangent t and the section y axis
-        (default t alone: r_x of a cable node); the meshing helpers (``straight_beam``, ``beam_through_points``)
-        make the nodes with it.
+        ``gradients(t, y)`` → the node's coordinates after r from unit tangent and section y (default t).
     section_frame : bool
         The nodes carry section axes (the meshing helpers transport y along a curve).
     y_axis : bool
@@ -232,46 +229,32 @@ class BeamBuilder:
     """The ANCF-beam constructors of :class:`~femdyn.model.Model` (``m.ancf_beam`` and the meshing helpers)."""
 
     def ancf_beam(self, name, nodes, E, rho, section, element="cable", nu=0.3, damping=0.0, y_axis=None):
-        """Add a chain of ANCF elements between consecutive ``nodes`` (shared nodes).
+        """Add a chain of ANCF elements between consecutive ``nodes`` (shared nodes; initial coordinates stress-free).
 
-        Element kinds:
-
-        - "cable": ANCFCable3D on cable nodes (axial strain and curvature; straight
-          reference only);
-        - "cable2d": ANCFCable2D on cable nodes that lie in a plane z = const with r_x in
-          it (the model fixes their z components, for planar studies);
-        - "beam": ANCFBeam3D on beam nodes (extension, shear, bending, torsion;
-          locking-free);
-        - "beam3": ANCFBeamQuadratic on director nodes taken three at a time,
-          end–midpoint–end, sharing the end nodes (the same strains, fourth-order bending
-          accuracy, free of membrane locking on curves).
-
-        Each element's parameter length is the arc length of its reference axis; the
-        nodes' initial coordinates are the stress-free reference.
+        Kinds: "cable" (ANCFCable3D, straight reference), "cable2d" (ANCFCable2D in a plane z = const),
+        "beam" (ANCFBeam3D: extension, shear, bending, torsion, locking-free), "beam3"
+        (ANCFBeamQuadratic on nodes end–midpoint–end, free of membrane locking on curves).
 
         Parameters
         ----------
         name : str
-            Unique element-set name (used by sensors and loads).
+            Element-set name (used by sensors and loads).
         nodes : sequence of str or Node
-            At least two nodes of the element's node kind, in order along the axis ("beam3": an odd number).
+            At least two nodes of the kind's node kind, along the axis ("beam3": an odd number).
         E : float
             Young's modulus, Pa.
         rho : float
             Density, kg/m³.
         section : femdyn.elements.sections.CrossSection
-            Cross-section properties (m², m⁴), e.g. ``sections.circular(r)``.
+            Cross-section properties, e.g. ``sections.circular(r)``.
         element : str, optional
-            "cable" (default), "cable2d", "beam" or "beam3", or a registered kind
-            (:func:`femdyn.model.flexible.register_element_kind`).
+            "cable" (default), "cable2d", "beam", "beam3" or a registered kind.
         nu : float, optional
-            Poisson ratio (beams: shear modulus G = E / 2(1 + ν)).
+            Poisson ratio (beams: G = E / 2(1 + ν)).
         damping : float, optional
-            Kelvin–Voigt coefficient c, s: each strain's stress gains c times its rate (σ_d = c E ε̇ for the axial
-            strain).
+            Kelvin–Voigt coefficient c, s (σ_d = c E ε̇ for the axial strain).
         y_axis : (3,) array_like, optional
-            Section y direction of a 3-D cable (strain recovery only; a beam's section axes are its nodes' r_y,
-            r_z).
+            Section y direction of a 3-D cable (strain recovery only).
         """
         nodes = [self.node(nd) for nd in nodes]
         if len(nodes) < 2:
@@ -314,27 +297,21 @@ class BeamBuilder:
                       damping=0.0, first=None, last=None, y_axis=None):
         """Mesh a straight beam from ``start`` to ``end`` into ``n_elements`` equal ANCF elements.
 
-        New nodes are named ``<name>.0`` … ``<name>.<n>``; with ``element="beam3"`` each
-        element gets a midpoint node too (``<name>.0`` … ``<name>.<2n>``, the ends at even
-        indices). The cross-section axes are ``y_axis`` (projected ⟂ the beam axis) and
-        z = x × y: the nodes' r_y, r_z of beam elements, the frame of strain gauges on a
-        3-D cable.
+        Nodes ``<name>.0`` … ``<name>.<n>`` ("beam3": midpoints too, ends at even indices); section
+        axes ``y_axis`` (projected ⟂ the axis) and z = x × y.
 
         Parameters
         ----------
         name : str
-            Unique element-set name (prefix of the node names).
+            Element-set name (prefix of the node names).
         start, end : (3,) array_like
-            End points of the axis, m, initial (stress-free) configuration.
+            End points of the axis, m, stress-free.
         n_elements : int
-            Number of elements (≥ 1).
+            Number of elements.
         E, rho, section, element, nu, damping
-            As in :meth:`ancf_beam` (Pa, kg/m³, cross section, element kind, Poisson ratio, Kelvin–Voigt coefficient
-            in s).
+            As in :meth:`ancf_beam`.
         first, last : str or Node, optional
-            Existing nodes to reuse as the start and end node (to share them with other parts). A reused node must
-            lie at the end and carry this beam's tangent (and section axes): a node has one slope, so a corner needs
-            two nodes joined rigidly (:meth:`clamp`).
+            Existing end nodes to reuse; they must carry this beam's tangent (a corner needs a :meth:`clamp`).
         y_axis : (3,) array_like, optional
             Section y direction (default global y, or global z for a beam along y).
         """
@@ -383,34 +360,25 @@ class BeamBuilder:
 
     def beam_through_points(self, name, points, E, rho, section, damping=0.0, tangents=None, element=None,
                             y_axis=None, nu=0.3):
-        """Add an ANCF chain through centreline points, one element between neighbours.
+        """Add an ANCF chain through centreline points, one element between neighbours (nodes ``<name>.0``, …).
 
-        Nodes are named ``<name>.0``, ``<name>.1``, …. A centreline whose last point
-        repeats the first is a closed loop: its last element ends on the first node.
+        A centreline whose last point repeats the first is a closed loop.
 
         Parameters
         ----------
         name : str
-            Unique element-set name (prefix of the node names).
+            Element-set name (prefix of the node names).
         points : (n, 3) array_like
-            Centreline points, m, stress-free configuration.
+            Centreline points, m, stress-free.
         E, rho, section, damping, nu
-            As in :meth:`ancf_beam` (Pa, kg/m³, cross section, Kelvin–Voigt coefficient in s, Poisson ratio for
-            beams).
+            As in :meth:`ancf_beam`.
         tangents : (n, 3) array_like, optional
-            Node tangents (normalised); default second-order estimates from the points
-            (:func:`femdyn.mesh.lines.polyline_tangents`: exact on circles).
+            Node tangents; default second-order estimates, exact on circles (:func:`femdyn.mesh.lines.polyline_tangents`).
         element : str, optional
-            The element kind: - "cable": ANCFCable3D, straight centrelines only (the 3-D cable is a straight-
-            reference element); ``y_axis`` orients its strain gauges; - "cable2d": ANCFCable2D, curves in a plane z
-            = const (the model keeps them in it); - "beam": ANCFBeam3D, any curve; section y axes from the hint
-            ``y_axis`` ((3,) or one per point) projected on the plane ⟂ the tangent, by default the global y axis
-            projected at the first point (global z if the curve starts along y) carried along by parallel transport
-            (no twist); - "beam3": ANCFBeamQuadratic, as "beam" with the points taken three at a time (end,
-            midpoint, end, …): an odd number of points (an even one for a loop); - None (default): "cable" for
-            straight centrelines, "cable2d" for curves in a plane z = const, otherwise an error asking for "beam".
+            As in :meth:`ancf_beam`; "beam"/"beam3" transport the section y axis along the curve (no twist).
+            Default: "cable" for straight centrelines, "cable2d" for planar curves, else an error asking for "beam".
         y_axis : (3,) or (n, 3) array_like, optional
-            Section y direction hint.
+            Section y direction hint, projected ⟂ the tangent (default global y, or z if the curve starts along y).
         """
         what = f"beam '{name}'"
         points, closed = centreline_points(what, points)
@@ -432,28 +400,22 @@ class BeamBuilder:
 
     def beam_from_mesh(self, name, path, E, rho, section, damping=0.0, scale=1.0, element=None, y_axis=None,
                        nu=0.3):
-        """Add ANCF chains from a line mesh file read with meshio (VTK, Gmsh, …).
+        """Add ANCF chains from a line mesh file read with meshio (VTK, Gmsh, …); returns one ElementSet per chain.
 
-        One element per line cell; several unbranched chains become ``name``,
-        ``name#1``, …; closed loops close on their first node.
+        One element per line cell; chains become ``name``, ``name#1``, …; closed loops close on their first node.
 
         Parameters
         ----------
         name : str
-            Name of the first element set (the others get ``#1``, ``#2``, …).
+            Name of the first element set.
         path : str or os.PathLike
             Line mesh file with 2-node "line" cells.
         E, rho, section, damping
             As in :meth:`ancf_beam`.
         scale : float, optional
-            Converts the file's length unit to m (e.g. 1e-3 for mm).
+            The file's length unit in m (e.g. 1e-3 for mm).
         element, y_axis, nu
             As in :meth:`beam_through_points`.
-
-        Returns
-        -------
-        list of femdyn.model.flexible.ElementSet
-            One per chain.
         """
         from femdyn.mesh.lines import read_line_mesh
         points, chains = read_line_mesh(path)

@@ -74,12 +74,7 @@ class Joint(Constraint):
 
 
 class Fix(Joint):
-    """Fixes coordinates of a node to their initial values (ground coordinates stay in q):
-    all of them, or the given ``components`` (indices within the node's coordinates). A
-    unit-vector node keeps its two smaller components fixed: its unit-length row already
-    determines the third (up to a sign that continuity keeps), so fixing all three would
-    be redundant.
-    """
+    """Fixes a node's coordinates (or ``components`` of them) at their initial values; a unit vector keeps its two smaller ones fixed."""
 
     kind = "fix"
 
@@ -96,12 +91,8 @@ class Fix(Joint):
 
 
 class Clamp(Joint):
-    """Rigid clamp of an ANCF node to a body (or the ground), in the form the element
-    kernels expect. Cable node: r coincides with the body point and r_x keeps its
-    direction in the body (r_x·w = 0 for the body's two material vectors w ⟂ r_x⁰), so the
-    axial stretch at the clamp stays free (5 rows). Beam node: r, r_y and r_z follow the
-    body, r_x is free (a Timoshenko clamp: the section is clamped, shear can develop;
-    9 rows).
+    """Rigid clamp of an ANCF node to a body: cable node r and r_x direction (5 rows);
+    beam node r, r_y, r_z with r_x free (Timoshenko clamp, 9 rows).
     """
 
     kind = "clamp"
@@ -139,12 +130,9 @@ class Spherical(Joint):
 
 
 class Revolute(Joint):
-    """Hinge about ``axis`` through ``point``: coincidence plus independent orientation rows
-    u_X·w_Y = const, where u_X is the axis carried by one body and w_Y are material
-    vectors of the other body (at most 2 rows). Both rows come from one carrier wherever
-    the other body offers two vectors ⟂ the axis (then u_X ∥ axis in every configuration;
-    rows mixed from both sides can become dependent as the joint turns); body B's axis is
-    tried first."""
+    """Hinge: coincidence plus at most 2 rows u_X·w_Y = const (u_X the axis carried by one body, w_Y
+    material vectors of the other; one carrier where possible, body B's tried first).
+    """
 
     kind = "revolute"
 
@@ -239,11 +227,7 @@ def _rotation_locks(name, body_a, body_b):
 
 
 class Weld(Joint):
-    """Rigid connection of two bodies at ``point``: coincidence (3 rows) and the relative
-    rotation locked (3 rows, :func:`_rotation_locks`); both bodies, or the ground and a
-    body, must have full orientation (e.g. a flexible body's interface frame held to the
-    ground: ``Model.weld("root", m.ground, "bar.root", (0, 0, 0))``).
-    """
+    """Rigid connection at ``point``: coincidence (3 rows) and relative rotation locked (3 rows, :func:`_rotation_locks`)."""
 
     kind = "weld"
 
@@ -325,10 +309,17 @@ class CoordinateDrive(Joint):
 
 
 class JointBuilder:
-    """The joint and drive constructors of :class:`~femdyn.model.Model` (``m.revolute``, ``m.clamp``, …)."""
+    """The joint and drive constructors of :class:`~femdyn.model.Model` (``m.revolute``, ``m.clamp``, …).
+
+    Bodies may be given by name, "ground" or an ANCF node; joint points must be material points
+    of both bodies. Reactions: a joint's first three multipliers are the constraint force on
+    ``body_b``, N (``body_a`` carries −F); :meth:`sensor_reaction` records them.
+    """
 
     def fix(self, node, name=None, components=None):
         """Fix a node's coordinates at their initial values (ground coordinates stay in q).
+
+        One row per fixed coordinate k; the reaction on the node is −λ_k along it.
 
         Parameters
         ----------
@@ -337,15 +328,7 @@ class JointBuilder:
         name : str, optional
             Joint name (default ``"fix <node>"``).
         components : sequence of int, optional
-            Indices within the node's coordinates to fix (e.g. (2,) for z of a point, (0, 1, 2) for the position of
-            an ANCF node); default all of them. A unit vector then keeps its two smaller components fixed (the third
-            follows from its length).
-
-        Returns
-        -------
-        femdyn.model.joints.Fix
-            One row per fixed coordinate k; the reaction on the node is −λ_k along that coordinate (N for position
-            coordinates).
+            Indices within the node's coordinates (e.g. (2,) for z of a point); default all (a unit vector: two).
         """
         node = self.node(node)
         return self._add_joint(Fix(name or f"fix {node.name}", node, components))
@@ -353,26 +336,16 @@ class JointBuilder:
     def clamp(self, name, node, body="ground"):
         """Clamp an ANCF node rigidly to a body or the ground.
 
-        The node's position follows the body (3 rows) and so does the section: a cable
-        node's tangent r_x keeps its direction in the body (2 rows; its length, the axial
-        stretch, stays free: 5 rows in all); a beam or director node's directors r_y, r_z
-        follow the body (6 rows) while r_x stays free so that shear can develop (a
-        Timoshenko clamp: 9 rows in all).
+        Position (3 rows) and section follow the body: a cable node's tangent keeps its direction (5
+        rows in all, stretch free); a beam or director node's r_y, r_z follow, r_x free (Timoshenko, 9 rows).
 
         Parameters
         ----------
         name : str
-            Unique joint name.
         node : str or Node
             The ANCF node (cable, beam or director node).
         body : str or body, optional
-            The body it is clamped to (default the ground); it must span the directions involved (a cable node needs
-            two directions ⟂ its tangent).
-
-        Returns
-        -------
-        femdyn.model.joints.Clamp
-            Its first three multipliers are the force on the body, N (the node carries the opposite force).
+            The body (default the ground); a cable node needs two of its directions ⟂ the tangent.
         """
         return self._add_joint(Clamp(name, self.node(node), self.body(body)))
 
@@ -382,51 +355,46 @@ class JointBuilder:
         Parameters
         ----------
         name : str
-            Unique joint name.
         body_a, body_b : str or body
-            The two bodies (or "ground", or an ANCF node); the constraint force of the reaction acts on ``body_b``
-            (−F on ``body_a``).
+            The two bodies.
         point : (3,) array_like
-            Joint centre, m; it must be a material point of both bodies (on the axis of a rigid beam).
-
-        Returns
-        -------
-        femdyn.model.joints.Spherical
-            Its multipliers (x, y, z) are the constraint force on ``body_b``, N (see :meth:`sensor_reaction`).
+            Joint centre, m (on the axis of a rigid beam).
         """
         return self._add_joint(Spherical(name, self.body(body_a), self.body(body_b), point))
 
     def revolute(self, name, body_a, body_b, point, axis, angle0=0.0):
-        """Join two bodies by a hinge about ``axis`` through ``point``.
+        """Join two bodies by a hinge about ``axis`` through ``point`` (3 + up to 2 rows).
 
-        Coincidence of the two bodies' material points at ``point`` (3 rows) plus up to
-        two independent orientation rows keeping the axis common to both bodies. One of
-        the bodies must carry the axis as a material direction (the ground always does;
-        a rigid beam needs ``rigid_beam(..., axis=...)`` unless the axis lies along it).
-
-        Sign conventions: the joint angle is the rotation of ``body_b`` relative to
-        ``body_a`` about ``axis``, right-handed, equal to ``angle0`` in the initial
-        configuration (see :meth:`sensor_angle`, :meth:`drive_angle`); a joint torque
-        (:meth:`torque`) acts on ``body_b`` about the axis and increases that angle.
+        One body must carry the axis as a material direction (the ground does; a rigid beam needs
+        ``rigid_beam(..., axis=...)`` unless the axis lies along it). The joint angle is the rotation
+        of ``body_b`` relative to ``body_a`` about ``axis``, right-handed, ``angle0`` initially; a joint
+        :meth:`torque` acts on ``body_b`` and increases it.
 
         Parameters
         ----------
         name : str
-            Unique joint name.
         body_a, body_b : str or body
-            The two bodies (or "ground", or an ANCF node). ``body_b`` is the one whose rotation the joint angle
-            measures and on which the reaction force acts.
+            The two bodies; the angle and the reaction force are those of ``body_b``.
         point : (3,) array_like
-            A point of the hinge axis, m; it must be a material point of both bodies.
+            A point of the hinge axis, m.
         axis : (3,) array_like
             Hinge axis direction (normalised).
         angle0 : float, optional
             Joint angle in the initial configuration, rad.
 
-        Returns
-        -------
-        femdyn.model.joints.Revolute
-            Its first three multipliers are the constraint force on ``body_b``, N.
+        Examples
+        --------
+        A rod falling from the horizontal turns about +y by θ ≈ (3g/2L)·t²/2 at first:
+
+        >>> from femdyn.model import Model
+        >>> from femdyn.solvers.generalized_alpha import integrate
+        >>> m = Model("pendulum")
+        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=2.0)
+        >>> _ = m.revolute("pivot", "ground", rod, point=(0, 0, 0), axis=(0, 1, 0))
+        >>> _ = m.sensor_angle("theta", "pivot")
+        >>> results = integrate(m.assemble(), t_end=0.1, h=0.01)
+        >>> round(float(results["theta.angle"][-1]), 3)
+        0.074
         """
         return self._add_joint(Revolute(name, self.body(body_a), self.body(body_b), point, axis, angle0))
 
@@ -436,60 +404,41 @@ class JointBuilder:
         Parameters
         ----------
         name : str
-            Unique joint name.
         body_a, body_b : str or body
-            The two bodies (or "ground", or an ANCF node); the reaction force acts on ``body_b``.
+            The two bodies.
         point : (3,) array_like
-            Joint centre, m (a material point of both bodies).
-        axis_a : (3,) array_like
-            Cross axis fixed in ``body_a``.
-        axis_b : (3,) array_like
-            Cross axis fixed in ``body_b``, perpendicular to ``axis_a``.
-
-        Returns
-        -------
-        femdyn.model.joints.Universal
-            Its first three multipliers are the constraint force on ``body_b``, N; the fourth that of the
-            perpendicularity row.
+            Joint centre, m.
+        axis_a, axis_b : (3,) array_like
+            Cross axes fixed in ``body_a`` and ``body_b``, perpendicular.
         """
         return self._add_joint(Universal(name, self.body(body_a), self.body(body_b), point, axis_a, axis_b))
 
     def weld(self, name, body_a, body_b, point):
-        """Join two bodies rigidly at ``point``.
+        """Join two bodies rigidly at ``point``: coincidence (3 rows) and relative rotation locked (3 rows).
 
-        Coincidence of the two bodies' material points at ``point`` (3 rows) and the
-        relative rotation locked (3 rows, held at its initial value). Both bodies need full
-        orientation (three material directions): the ground, a full rigid body, an
-        interface frame of a flexible body (``"<body>.<interface>"``), e.g. a flexible
-        body clamped to the ground: ``m.weld("root", m.ground, "link.x0", (0, 0, 0))``.
+        Both bodies need three material directions: the ground, a full rigid body, or an interface
+        frame ``"<body>.<interface>"`` of a flexible body, e.g. ``m.weld("root", m.ground, "link.x0", (0, 0, 0))``.
 
         Parameters
         ----------
         name : str
-            Unique joint name.
         body_a, body_b : str or body
-            The two bodies (or "ground"). The first three multipliers are the constraint force on ``body_b`` (N;
-            ``body_a`` carries −F).
+            The two bodies.
         point : (3,) array_like
-            The weld point, m; a material point of both bodies.
+            The weld point, m.
         """
         return self._add_joint(Weld(name, self.body(body_a), self.body(body_b), point))
 
     def prismatic(self, name, body_a, body_b, point, axis):
-        """Join two bodies by a slider along ``axis`` carried by ``body_a``.
+        """Join two bodies by a slider along ``axis`` carried by ``body_a`` (2 rows + rotation locked, up to 3).
 
-        ``body_b``'s material point at ``point`` stays on ``body_a``'s line through
-        ``point`` along ``axis`` (2 rows) and the relative rotation is locked (up to 3
-        rows). The slider displacement is that of ``body_b`` relative to ``body_a``
-        along ``axis`` (see :meth:`actuator`).
+        The slider displacement is that of ``body_b`` relative to ``body_a`` along ``axis`` (see :meth:`actuator`).
 
         Parameters
         ----------
         name : str
-            Unique joint name.
         body_a : str or body
-            The guide, carrying the axis; it needs two material directions ⟂ the axis (a full rigid body or the
-            ground).
+            The guide; it needs two material directions ⟂ the axis.
         body_b : str or body
             The slider.
         point : (3,) array_like
@@ -500,65 +449,44 @@ class JointBuilder:
         return self._add_joint(Prismatic(name, self.body(body_a), self.body(body_b), point, axis))
 
     def distance(self, name, body_a, point_a, body_b, point_b, distance=None):
-        """Keep two material points at a fixed distance: ‖p_a − p_b‖² = d² (1 row).
+        """Keep two material points at a fixed distance, ‖p_a − p_b‖² = d² (1 row): a massless rod with ball ends.
 
-        A massless rigid rod with ball joints at both ends.
+        The rod's tension is 2 λ d (N, positive in tension).
 
         Parameters
         ----------
         name : str
-            Unique joint name.
-        body_a : str or body
-            Body of the first point (or "ground", or an ANCF node).
-        point_a : (3,) array_like
-            First point, m.
-        body_b : str or body
-            Body of the second point.
-        point_b : (3,) array_like
-            Second point, m.
+        body_a, body_b : str or body
+            Bodies of the first and second point.
+        point_a, point_b : (3,) array_like
+            The two points, m.
         distance : float, optional
             d, m (default the initial distance).
-
-        Returns
-        -------
-        femdyn.model.joints.Distance
-            Its multiplier λ is that of the row (p_a − p_b)² − d² = 0: the rod's tension is 2 λ d (N, positive in
-            tension).
         """
         return self._add_joint(Distance(name, self.body(body_a), point_a, self.body(body_b), point_b, distance))
 
     def drive_angle(self, name, revolute, function):
-        """Prescribe the angle of a revolute joint: a driving constraint θ(q) = f(t) (1 row).
+        """Prescribe the angle of a revolute joint, θ(q) = f(t) (1 row); f(0) should equal its ``angle0``.
 
-        θ is the joint angle of :meth:`revolute` (``body_b`` relative to ``body_a`` about
-        the axis, ``angle0`` in the initial configuration), so f(0) should equal
-        ``angle0`` for consistent initial conditions.
+        Its multiplier is minus the drive torque on ``body_b`` about the axis (N·m).
 
         Parameters
         ----------
         name : str
-            Unique joint name.
         revolute : str or femdyn.model.joints.Revolute
-            The revolute joint (by name or object) of this model.
+            The revolute joint of this model.
         function : TimeFunction, float or callable
-            f(t), rad (see :func:`femdyn.motion.timefunctions.as_time_function`).
-
-        Returns
-        -------
-        femdyn.model.joints.AngleDrive
-            Its multiplier λ is minus the drive torque on ``body_b`` about the axis (N·m); :meth:`sensor_reaction`
-            reports the torque itself.
+            f(t), rad.
         """
         rev = self._revolute(revolute)
         return self._add_joint(AngleDrive(name, rev, as_time_function(function, f"angle drive '{name}'")))
 
     def drive_coordinate(self, name, body, point, direction, function):
-        """Prescribe one coordinate of a body's material point: d·r(q) = f(t) (1 row).
+        """Prescribe one coordinate of a body's material point, d·r(q) = f(t) (1 row); driving force −λ d, N.
 
         Parameters
         ----------
         name : str
-            Unique joint name.
         body : str or body
             The body (or an ANCF node).
         point : (3,) array_like
@@ -566,12 +494,7 @@ class JointBuilder:
         direction : (3,) array_like
             d (normalised).
         function : TimeFunction, float or callable
-            f(t), m: the absolute coordinate d·r, so f(0) should be d·point.
-
-        Returns
-        -------
-        femdyn.model.joints.CoordinateDrive
-            Its multiplier λ gives the driving force on the point, −λ d (N).
+            f(t), m, the absolute coordinate d·r (so f(0) = d·point).
         """
         body = self.body(body)
         return self._add_joint(CoordinateDrive(name, body, body.material_point(point), direction,

@@ -120,7 +120,6 @@ class LoadBuilder:
         Parameters
         ----------
         name : str
-            Load name.
         revolute : str or femdyn.model.joints.Revolute
             The revolute joint of this model.
         function : TimeFunction, float or callable
@@ -136,7 +135,6 @@ class LoadBuilder:
         Parameters
         ----------
         name : str
-            Load name.
         body : str or body
             The body (or "ground", or an ANCF node).
         point : (3,) array_like
@@ -158,7 +156,6 @@ class LoadBuilder:
         Parameters
         ----------
         name : str
-            Load name.
         beam : str or femdyn.model.flexible.ElementSet
             The element set.
         load : (3,) array_like
@@ -180,7 +177,6 @@ class LoadBuilder:
         Parameters
         ----------
         name : str
-            Load name.
         beam : str or femdyn.model.flexible.ElementSet
             The element set.
         element : int

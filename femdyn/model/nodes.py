@@ -185,7 +185,6 @@ class NodeBuilder:
         Parameters
         ----------
         name : str
-            Unique node name.
         position : (3,) array_like
             m.
         """
@@ -200,7 +199,6 @@ class NodeBuilder:
         Parameters
         ----------
         name : str
-            Unique node name.
         direction : (3,) array_like
             Unit vector.
         """
@@ -216,7 +214,6 @@ class NodeBuilder:
         Parameters
         ----------
         name : str
-            Unique node name.
         position : (3,) array_like
             r, m.
         tangent : (3,) array_like, optional
@@ -231,7 +228,6 @@ class NodeBuilder:
         Parameters
         ----------
         name : str
-            Unique node name.
         position : (3,) array_like
             r, m.
         rx, ry, rz : (3,) array_like, optional
@@ -251,7 +247,6 @@ class NodeBuilder:
         Parameters
         ----------
         name : str
-            Unique node name.
         position : (3,) array_like
             r, m.
         ry, rz : (3,) array_like, optional

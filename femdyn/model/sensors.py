@@ -422,7 +422,6 @@ class SensorBuilder:
         Parameters
         ----------
         name : str
-            Sensor name.
         joint : str or femdyn.model.joints.Joint
             A joint of this model.
         """

@@ -84,7 +84,6 @@ class SpringBuilder:
         Parameters
         ----------
         name : str
-            Unique part name.
         body_a : str or body
             Body of the first point (or "ground", or an ANCF node).
         point_a : (3,) array_like
