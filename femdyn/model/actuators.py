@@ -75,17 +75,16 @@ class ActuatorBuilder:
     """The actuator constructors of :class:`~femdyn.model.Model` (``m.actuator``, ``m.servo``)."""
 
     def actuator(self, name, joint):
-        """An actuator with an unknown input in a revolute (torque, N·m, on body B about the
-        axis) or prismatic joint (force, N, on B along the axis), solved together with the
-        motion by servo-constraint inverse dynamics (see :meth:`servo`); its input is the
-        result channel ``<name>.torque`` or ``<name>.force``.
+        """Add an actuator with an unknown input in a revolute (torque, N·m) or prismatic (force, N) joint.
+
+        The input acts on ``body_b`` (−u on ``body_a``), is solved with the motion (:meth:`servo`) and
+        recorded as ``<name>.torque`` or ``<name>.force``.
 
         Parameters
         ----------
         name : str
-            Unique part name; names the result channel.
         joint : str or Joint
-            A revolute or prismatic joint of this model; the input acts on its ``body_b`` (−u on ``body_a``).
+            A revolute or prismatic joint of this model.
         """
         if isinstance(joint, str):
             if joint not in self.joints:
@@ -96,23 +95,22 @@ class ActuatorBuilder:
         return actuator
 
     def servo(self, name, body, point, functions, directions=np.eye(3)):
-        """Servo constraint: the material point of ``body`` at ``point`` (m, initial
-        configuration) follows prescribed coordinates d_k·r = f_k(t) (m), one row per
-        direction d_k (default the global x, y, z). Every servo row needs one actuator
-        (:meth:`actuator`); their inputs are then unknowns of the DAE (inverse dynamics,
-        Blajer & Kołodziejczyk 2004).
+        """Add a servo constraint: a material point follows d_k·r = f_k(t), m, one row per direction d_k.
+
+        Every servo row needs one :meth:`actuator`; their inputs become unknowns of the DAE
+        (Blajer & Kołodziejczyk 2004; docs/inversion.md).
 
         Parameters
         ----------
         name : str
         body : str or body
-            A body, or an ANCF node (its frame).
+            A body, or an ANCF node.
         point : array_like (3,)
-            The material point, in m, at its initial position.
+            The material point, m.
         functions : sequence of TimeFunction or float
-            One per direction: the prescribed coordinate d_k·r in m (absolute, so f_k(0) should be d_k·point).
+            One per direction, absolute (f_k(0) should be d_k·point), m.
         directions : array_like (k, 3)
-            Unit directions of the prescribed coordinates (global axes).
+            Unit directions (default global x, y, z).
         """
         body = self.body(body)
         functions = [as_time_function(f, f"servo '{name}' function {k}") for k, f in enumerate(functions)]

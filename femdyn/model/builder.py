@@ -64,25 +64,16 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
         self.velocities = {}
 
     def add_node(self, name, kind, values):
-        """Add a node of any registered kind (:func:`femdyn.model.nodes.register_node_kind`).
-
-        :meth:`point`, :meth:`vector`, :meth:`cable_node`, :meth:`beam_node` and
-        :meth:`director_node` are the checked shortcuts for the built-in kinds.
+        """Add a node of any registered kind; :meth:`point`, :meth:`vector`, … are the checked shortcuts.
 
         Parameters
         ----------
         name : str
-            Unique node name; names the coordinates (``<name>.rx`` …) in results.
+            Node name; names the coordinates (``<name>.rx`` …) in results.
         kind : str
             A registered node kind ("point", "vector", "cable", "beam", "director", …).
         values : array_like
-            Initial coordinates, 3 per slot of the kind, SI units (m for positions, dimensionless for unit vectors
-            and position gradients).
-
-        Returns
-        -------
-        femdyn.model.nodes.Node
-            The node; its coordinates are ``node.dofs`` of the global q.
+            Initial coordinates, 3 per slot of the kind.
         """
         if name in self.nodes:
             raise ModelError(f"node '{name}' exists already; node names must be unique")
@@ -112,8 +103,7 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
         Parameters
         ----------
         name : str, body or femdyn.model.nodes.Node
-            A body name, "ground", the name of an ANCF node (cable, beam or director node: joints then act on its
-            position and gradients), or the object itself.
+            A body name, "ground", an ANCF node's name, or the object itself.
         """
         if isinstance(name, Node):
             return NodeFrame(name)
@@ -168,19 +158,12 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
         return element_set
 
     def add_sensor(self, sensor):
-        """Add a sensor: any object that follows the sensor contract (:class:`~femdyn.model.protocol.Sensor`).
-
-        The ``sensor_*`` methods make the built-in sensors; this adds one made elsewhere.
+        """Add a sensor made elsewhere that follows the sensor contract (:class:`~femdyn.model.protocol.Sensor`).
 
         Parameters
         ----------
         sensor : femdyn.model.protocol.Sensor
-            Its ``name`` prefixes its channels and must be unique among the model's sensors.
-
-        Returns
-        -------
-        femdyn.model.protocol.Sensor
-            The sensor, as given.
+            Its ``name`` prefixes its channels and must be unique.
         """
         check(sensor, Sensor, "sensor")
         if any(s.name == sensor.name for s in self.sensors):
@@ -190,17 +173,14 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
         return sensor
 
     def set_velocity(self, node, velocity):
-        """Set the initial velocity guess of a node's coordinates.
-
-        The solver projects the initial velocities onto the velocity constraints
-        (consistent initial conditions), so a guess that violates them is corrected.
+        """Set the initial velocity guess of a node's coordinates (the solver makes it consistent).
 
         Parameters
         ----------
         node : str or Node
             The node.
         velocity : array_like
-            One value per coordinate of the node (m/s for positions, 1/s for unit vectors and gradients).
+            One value per coordinate of the node.
         """
         node = self.node(node)
         v = np.asarray(velocity, float) if np.size(velocity) == node.initial.size else None
@@ -237,16 +217,7 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
             self.velocities[u.name] = np.cross(omega, u.initial)
 
     def initial_coordinates(self):
-        """The initial coordinates and velocity guesses of all nodes.
-
-        Returns
-        -------
-        q0 : ndarray (n,)
-            The nodes' initial coordinates, in node order (``node.dofs``); SI units.
-        v0 : ndarray (n,)
-            Initial velocities set by :meth:`set_velocity` or :meth:`set_rigid_velocity` (0 elsewhere); not yet
-            consistent with the constraints.
-        """
+        """(q0, v0): initial coordinates in node order and velocity guesses (0 where none was set)."""
         q, v = np.zeros(self.size), np.zeros(self.size)
         for node in self.nodes.values():
             q[node.start:node.start + node.initial.size] = node.initial
@@ -255,19 +226,12 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
         return q, v
 
     def add(self, part):
-        """Add any part that follows the part contract (:class:`~femdyn.model.protocol.Part`):
-        a new kind of body, element, load or constraint written outside femdyn.
+        """Add any part that follows the part contract (:class:`~femdyn.model.protocol.Part`), e.g. one written outside femdyn.
 
         Parameters
         ----------
         part : femdyn.model.protocol.Part
-            Its ``name`` must be unique among the added parts; it refers to coordinates of this model's nodes
-            (``node.dofs``).
-
-        Returns
-        -------
-        femdyn.model.protocol.Part
-            The part, for chaining.
+            Its ``name`` must be unique among the added parts.
         """
         check(part, Part)
         if any(p.name == part.name for p in self.parts):

@@ -416,29 +416,21 @@ class FloatingFrameBuilder:
     """The floating-frame constructor of :class:`~femdyn.model.Model` (``m.flexible_body``)."""
 
     def flexible_body(self, name, component, position=(0.0, 0.0, 0.0), axes=None, modes=None, eta=None):
-        """A flexible body in floating-frame-of-reference form from a component file
-        (:mod:`femdyn.model.floating_frame`): reference frame in natural coordinates plus the
-        component's modal coordinates, and one massless frame per interface for joints.
+        """Add a floating-frame body from a component file; its interface frames are bodies ``"<name>.<interface>"``.
 
         Parameters
         ----------
         name : str
-            Body name; its interface frames are the bodies ``"<name>.<interface>"``.
         component : str, path or Component
             A ``.fdc`` file or a loaded :class:`~femdyn.component.Component`.
         position : array_like (3,)
-            Global position (m) of the component's reference-frame origin at t = 0.
+            Position of the component's reference-frame origin at t = 0, m.
         axes : array_like (3, 3), optional
-            Rotation matrix whose columns are the reference axes in global components (default: the global axes).
+            Rotation matrix whose columns are the reference axes (default the global axes).
         modes : int, optional
             Keep only the first ``modes`` modes (default all; 0 gives a rigid body).
         eta : array_like, optional
             Initial modal coordinates (unit modal mass; default zero).
-
-        Example
-        -------
-        >>> link = m.flexible_body("link", "link.fdc", position=(0, 0, 0))      # doctest: +SKIP
-        >>> m.revolute("hub", m.ground, link.interface("x0"), (0, 0, 0), (0, 0, 1))   # doctest: +SKIP
         """
         from femdyn.component import Component, read_component
         what = f"flexible body '{name}'"

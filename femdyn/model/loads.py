@@ -111,11 +111,7 @@ class LoadBuilder:
     """The load constructors of :class:`~femdyn.model.Model` (``m.torque``, ``m.force``, beam loads)."""
 
     def torque(self, name, revolute, function):
-        """Apply a prescribed torque T(t) in a revolute joint.
-
-        T acts on ``body_b`` of the joint about its axis and −T on ``body_a``; a
-        positive T drives the joint angle up (:meth:`revolute`). Generalized force
-        Q = T ∂θ/∂q by virtual power, with its stiffness −T ∂²θ/∂q².
+        """Apply a torque T(t) in a revolute joint: on ``body_b`` about the axis, −T on ``body_a``; Q = T ∂θ/∂q.
 
         Parameters
         ----------
@@ -128,9 +124,7 @@ class LoadBuilder:
         return self._add_load(JointTorque(name, self._revolute(revolute), function))
 
     def force(self, name, body, point, force, function=1.0):
-        """Apply a force F·f(t) at a material point of a body: Q = Cᵀ F f(t).
-
-        The force keeps its global direction as the body moves (no follower load).
+        """Apply a force F·f(t) of fixed global direction at a material point of a body: Q = Cᵀ F f(t).
 
         Parameters
         ----------
@@ -138,7 +132,7 @@ class LoadBuilder:
         body : str or body
             The body (or "ground", or an ANCF node).
         point : (3,) array_like
-            Point of application, m (a material point of the body).
+            Point of application, m.
         force : (3,) array_like
             F, N.
         function : TimeFunction, float or callable, optional
@@ -148,10 +142,7 @@ class LoadBuilder:
                                           vector3(force, f"force '{name}' (N)"), function))
 
     def beam_load(self, name, beam, load, function=1.0):
-        """Apply a distributed load w·f(t) per unit reference length along an ANCF beam.
-
-        Q = ∫ Sᵀ w dx f(t), i.e. the kernel's gravity vector for w/(ρA); the load keeps
-        its global direction.
+        """Apply a distributed load w·f(t) per unit reference length along an ANCF beam: Q = ∫ Sᵀ w dx f(t).
 
         Parameters
         ----------
@@ -159,7 +150,7 @@ class LoadBuilder:
         beam : str or femdyn.model.flexible.ElementSet
             The element set.
         load : (3,) array_like
-            w, N/m; a planar cable also takes the two in-plane components (x, y).
+            w, N/m (a planar cable also takes (x, y)).
         function : TimeFunction, float or callable, optional
             Dimensionless scale f(t) (default 1).
         """
@@ -180,11 +171,11 @@ class LoadBuilder:
         beam : str or femdyn.model.flexible.ElementSet
             The element set.
         element : int
-            Element index, 0 … count − 1.
+            Element index.
         xi : float
             ξ ∈ [0, 1] along the element.
         force : (3,) array_like
-            F, N; a planar cable also takes (x, y).
+            F, N (a planar cable also takes (x, y)).
         function : TimeFunction, float or callable, optional
             Dimensionless scale f(t) (default 1).
         """

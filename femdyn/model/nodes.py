@@ -30,18 +30,13 @@ def register_node_kind(name, slots, frame=False, unit=False):
     Parameters
     ----------
     name : str
-        Kind name, as given to ``Node`` and shown in messages.
+        Kind name.
     slots : sequence of str
         Names of the node's 3-coordinate slots (e.g. ``("r", "rx")``).
     frame : bool
-        Joints may act on the node as on a body (position + gradient vectors).
+        Joints may act on the node as on a body.
     unit : bool
-        The node is a unit vector: the System adds one unit-length constraint per node.
-
-    Example
-    -------
-    >>> register_node_kind("polar", ("p",)).slots
-    ('p',)
+        The node is a unit vector (one unit-length constraint per node).
     """
     KINDS[name] = NodeKind(name, slots, frame, unit)
     return KINDS[name]
@@ -191,10 +186,7 @@ class NodeBuilder:
         return self.add_node(name, "point", vector3(position, f"point node '{name}': position (m)"))
 
     def vector(self, name, direction):
-        """Add an NCF unit-vector node (3 coordinates); its unit length is a constraint.
-
-        Give it to a body (``rigid_body(..., vectors=...)``, ``rigid_beam(..., axis=...)``)
-        to carry a joint axis or complete the body's orientation.
+        """Add an NCF unit-vector node (3 coordinates, unit length constrained), e.g. a body's joint axis.
 
         Parameters
         ----------
@@ -209,7 +201,7 @@ class NodeBuilder:
         return self.add_node(name, "vector", d)
 
     def cable_node(self, name, position, tangent=(1.0, 0.0, 0.0)):
-        """Add an ANCF cable node: position r and position gradient r_x (6 coordinates).
+        """Add an ANCF cable node: position r and gradient r_x (6 coordinates).
 
         Parameters
         ----------
@@ -217,7 +209,7 @@ class NodeBuilder:
         position : (3,) array_like
             r, m.
         tangent : (3,) array_like, optional
-            r_x, the slope ∂r/∂x; the unit tangent of the centreline in the stress-free state (default global x).
+            r_x, the unit tangent in the stress-free state (default global x).
         """
         return self.add_node(name, "cable", np.concatenate([vector3(position, f"cable node '{name}': position (m)"),
                                                              vector3(tangent, f"cable node '{name}': tangent")]))
@@ -231,18 +223,14 @@ class NodeBuilder:
         position : (3,) array_like
             r, m.
         rx, ry, rz : (3,) array_like, optional
-            Position gradients along the material axes x (the beam axis) and y, z (the section axes); in the stress-
-            free state an orthonormal right-handed triad (default the global axes).
+            Gradients along the beam axis and the section axes; orthonormal when stress-free (default global axes).
         """
         return self.add_node(name, "beam", np.concatenate([vector3(v, f"beam node '{name}': {slot}")
                                                             for v, slot in zip((position, rx, ry, rz),
                                                                                ("position (m)", "rx", "ry", "rz"))]))
 
     def director_node(self, name, position, ry=(0.0, 1.0, 0.0), rz=(0.0, 0.0, 1.0)):
-        """Add a node of the three-node quadratic ANCF beam: r and the directors r_y, r_z (9 coordinates).
-
-        The node has no slope r_x; the element interpolates r quadratically between its
-        end and midpoint nodes.
+        """Add a node of the quadratic ANCF beam: r and the directors r_y, r_z (9 coordinates, no slope).
 
         Parameters
         ----------
@@ -250,7 +238,7 @@ class NodeBuilder:
         position : (3,) array_like
             r, m.
         ry, rz : (3,) array_like, optional
-            Section directors (unit vectors ⟂ the beam axis in the stress-free state; default global y and z).
+            Section directors, unit, ⟂ the axis when stress-free (default global y and z).
         """
         return self.add_node(name, "director", np.concatenate([vector3(v, f"director node '{name}': {slot}")
                                                                 for v, slot in zip((position, ry, rz),

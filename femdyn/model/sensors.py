@@ -62,14 +62,7 @@ class ReactionSensor(Sensor):
 
 
 class BeamSensor(Sensor):
-    """A strain quantity at a material point of an ANCF beam, recorded every step:
-    "strain" (axial strain at section point (y, z) [m]: the reading of a strain gauge
-    bonded there, dimensionless), "curvature" (1/m: κ_y, κ_z for spatial elements, the
-    signed in-plane κ_z for the planar cable), and for fully parameterized beams "twist"
-    (rad/m) and "shear" (γ_y, γ_z in rad). The kernel's ``sensor_quantities`` names the
-    method that evaluates each quantity (definitions, sign conventions; for the full
-    beam, bending recovered with second-order accuracy) and its columns.
-    """
+    """A strain quantity at a material point of an ANCF beam (the kernel's ``sensor_quantities`` defines each)."""
 
     QUANTITIES = ("strain", "curvature", "twist", "shear")
 
@@ -151,31 +144,27 @@ class ModalStrainSensor(Sensor):
 
 @dataclass
 class Gauge:
-    """Geometry of one strain gauge on a beam's outer wall.
+    """Geometry of one strain gauge on a beam's outer wall (channels ``<name>.strain``, ``<name>.axial``).
 
     Parameters
     ----------
     name : str
-        Gauge name; its channels are ``<name>.strain`` and ``<name>.axial``.
     beam : str
         Name of the ANCF beam (element set).
     node : str
-        Node the distance is measured from, or a joint acting on a node of the beam (a clamp, or a joint on the
-        node's frame): the distance is then measured from that node.
+        Node the distance is measured from, or a joint acting on a node of the beam.
     distance : float
-        Arc length from ``node`` into the beam, m (from the beam's last node the gauge lies towards the first one;
-        from any other node towards the last one).
+        Arc length from ``node`` into the beam, m (from the last node towards the first, else towards the last).
     wall_angle_deg : float
         Angle around the section from its +y axis towards +z, degrees.
     direction_deg : float
-        Grid direction measured from the beam axis towards the wall tangent s, degrees.
+        Grid direction from the beam axis towards the wall tangent, degrees.
     grid_length : float
         Active grid length along the axis, m (0: a point gauge).
     grid_points : int
         Gauss–Legendre points over the grid.
     poisson : float, optional
-        Poisson ratio ν for the hoop strain ε_s = −νε_x; default the beam's (full beam elements). Cable elements
-        carry none: a gauge off the axis direction on a cable needs it.
+        ν for the hoop strain ε_s = −νε_x; default the beam's (a cable has none).
 
     Example
     -------
@@ -303,17 +292,15 @@ class SensorBuilder:
     """The sensor constructors of :class:`~femdyn.model.Model`, one per physical quantity."""
 
     def sensor_point(self, name, body, point):
-        """Record the position and velocity of a material point of a body.
+        """Record position (``<name>.x``, ``.y``, ``.z``, m) and velocity (``.vx`` …, m/s) of a material point.
 
         Parameters
         ----------
         name : str
-            Sensor name; channels ``<name>.x``, ``.y``, ``.z`` (m) and ``.vx``, ``.vy``, ``.vz`` (m/s).
         body : str or body
-            The body (or an ANCF node, or a flexible body of :meth:`flexible_body`).
+            The body (or an ANCF node, or a flexible body).
         point : (3,) array_like
-            The material point, m; for a flexible body one of its component's output points, m, reference-frame
-            coordinates.
+            The material point, m; for a flexible body one of its component's output points (reference frame).
         """
         body = self.body(body)
         if hasattr(body, "locate_output_point"):
@@ -321,39 +308,25 @@ class SensorBuilder:
         return self.add_sensor(PointSensor(name, body.material_point(point)))
 
     def sensor_strain(self, name, body=None, element=None, xi=None, y=0.0, z=0.0):
-        """Record strain: the one entry point for strain gauges, on every kind of flexible part.
+        """Record strain (dimensionless, positive in tension) on any kind of flexible part.
 
-        - ANCF beam, a point of a section: ``m.sensor_strain(name, beam, element, xi, y=…,
-          z=…)`` records the axial strain there, channel ``<name>.strain``;
-        - a :class:`Gauge` on the outer wall of an ANCF beam (wall angle, grid direction
-          and length): ``m.sensor_strain(gauge)`` records the grid's reading
-          ``<name>.strain`` (ε_θ averaged over the grid) and the mean axial strain
-          ``<name>.axial``;
-        - floating-frame body (:meth:`flexible_body`): ``m.sensor_strain(name, body,
-          gauge)`` records the six strains at one of its component's gauge points,
-          ``<name>.exx`` … ``<name>.gxy`` (reference frame, engineering shear).
-
-        All strains are dimensionless, positive in tension.
+        ``m.sensor_strain(name, beam, element, xi, y=…, z=…)``: axial strain at a section point of
+        an ANCF beam (``<name>.strain``); ``m.sensor_strain(gauge)``: a :class:`Gauge`'s reading and
+        mean axial strain; ``m.sensor_strain(name, body, gauge)``: the six strains ``<name>.exx`` …
+        ``<name>.gxy`` at a gauge point of a flexible body (reference frame, engineering shear).
 
         Parameters
         ----------
         name : str or Gauge
-            Sensor name (it prefixes the channels), or a :class:`Gauge`, which carries its name, beam and place.
+            Sensor name (prefix of the channels), or a :class:`Gauge`.
         body : str, ElementSet or FloatingFrameBody
-            The ANCF beam (element set) or the flexible body.
+            The ANCF beam or the flexible body.
         element : int, or int or (3,) array_like
-            ANCF beam: element index, 0 … count − 1, from the first node. Flexible body: index of the component's
-            gauge point, or its position, m, reference frame.
+            ANCF beam: element index from the first node. Flexible body: gauge point index or position, m.
         xi : float
-            ANCF beam: position along the element, ξ ∈ [0, 1] from its first node.
+            ANCF beam: ξ ∈ [0, 1] along the element.
         y, z : float, optional
-            ANCF beam: point of the cross section, m, in the section axes (the nodes' r_y, r_z for beams, ``y_axis``
-            and x × y for a 3-D cable).
-
-        Returns
-        -------
-        Sensor
-            A :class:`BeamSensor`, :class:`GaugeSensor` or :class:`ModalStrainSensor`.
+            ANCF beam: point of the cross section, m, in the section axes.
         """
         if isinstance(name, Gauge):
             beam = self.element_set(name.beam)
@@ -368,12 +341,11 @@ class SensorBuilder:
         return self.add_sensor(BeamSensor(name, body, element, xi, "strain", y, z))
 
     def sensor_beam(self, name, beam, element, xi, quantity, y=0.0, z=0.0):
-        """Record a section quantity of an ANCF beam other than strain at (element, ξ).
+        """Record a section quantity of an ANCF beam other than strain at (element, ξ): ``<name>.<component>``.
 
         Parameters
         ----------
         name : str
-            Sensor name; channels ``<name>.<component>``.
         beam : str or femdyn.model.flexible.ElementSet
             The element set.
         element : int
@@ -381,9 +353,7 @@ class SensorBuilder:
         xi : float
             ξ ∈ [0, 1] along the element.
         quantity : str
-            "curvature" (1/m: κ_y, κ_z for spatial elements, the signed in-plane κ_z for the planar cable), and for
-            fully parameterized beams "twist" (rad/m) and "shear" (γ_y, γ_z, rad); see :class:`BeamSensor`. Strain
-            is :meth:`sensor_strain`.
+            "curvature" (1/m), or for full beams "twist" (rad/m) and "shear" (rad).
         y, z : float, optional
             Section point, m (unused by these quantities).
         """
@@ -395,16 +365,13 @@ class SensorBuilder:
         return self.add_sensor(BeamSensor(name, beam, element, xi, quantity, y, z))
 
     def sensor_angle(self, name, revolute):
-        """Record the joint angle and rate of a revolute joint.
+        """Record a revolute joint's angle (``<name>.angle``, rad, wrapped to (−π, π]) and rate (``.rate``, rad/s).
 
-        The angle is the rotation of ``body_b`` relative to ``body_a`` about the joint
-        axis (right-handed), ``angle0`` in the initial configuration; it is recorded
-        wrapped to (−π, π] and ``Results[...]`` unwraps it.
+        The angle is that of :meth:`revolute`; ``Results[...]`` unwraps it.
 
         Parameters
         ----------
         name : str
-            Sensor name; channels ``<name>.angle`` (rad) and ``<name>.rate`` (rad/s).
         revolute : str or femdyn.model.joints.Revolute
             The revolute joint of this model.
         """
@@ -413,11 +380,8 @@ class SensorBuilder:
     def sensor_reaction(self, name, joint):
         """Record the reactions of a joint, named and signed, from its multipliers.
 
-        Coincidence rows (spherical, revolute, universal, clamp) give the constraint
-        force on ``body_b`` (N, global frame; ``body_a`` carries −F) in channels
-        ``<name>.x``, ``.y``, ``.z``; an angle drive gives its torque on ``body_b``
-        (``<name>.torque``, N·m); orientation rows give their multipliers under their
-        row labels. See :meth:`femdyn.model.protocol.Constraint.reaction`.
+        Coincidence rows give the force on ``body_b`` (``<name>.x``, ``.y``, ``.z``, N); an angle drive
+        its torque (``<name>.torque``, N·m); other rows their multipliers by row label.
 
         Parameters
         ----------

@@ -77,27 +77,21 @@ class SpringBuilder:
     """The spring constructor of :class:`~femdyn.model.Model` (``m.spring``)."""
 
     def spring(self, name, body_a, point_a, body_b, point_b, stiffness, damping=0.0, rest_length=None):
-        """A linear spring-damper between two material points (a force element, unlike the
-        rigid :meth:`distance`): tension k (ℓ − L₀) + c ℓ̇ along the line of the points
-        (:class:`~femdyn.model.springs.SpringDamper`).
+        """Add a linear spring-damper between two material points: tension k (ℓ − L₀) + c ℓ̇ along their line.
 
         Parameters
         ----------
         name : str
-        body_a : str or body
-            Body of the first point (or "ground", or an ANCF node).
-        point_a : (3,) array_like
-            First point, m.
-        body_b : str or body
-            Body of the second point.
-        point_b : (3,) array_like
-            Second point, m.
+        body_a, body_b : str or body
+            Bodies of the first and second point.
+        point_a, point_b : (3,) array_like
+            The two points, m.
         stiffness : float
-            k, N/m (≥ 0).
+            k, N/m.
         damping : float, optional
-            c, N·s/m (≥ 0).
+            c, N·s/m.
         rest_length : float, optional
-            L₀, m (default the initial distance of the points).
+            L₀, m (default the initial distance).
         """
         body_a, body_b = self.body(body_a), self.body(body_b)
         pa, pb = body_a.material_point(point_a), body_b.material_point(point_b)
