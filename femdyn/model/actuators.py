@@ -16,9 +16,7 @@ from .vectorfunctions import Angle, Dot, FunctionGroup, Linear, Targets
 
 
 class Actuator(Inputs):
-    """A joint drive with one unknown input: the torque (N·m) of a revolute joint on body B
-    about its axis (−u on A), or the force (N) of a prismatic joint on B along its axis.
-    """
+    """A joint drive with one unknown input: torque (N·m) of a revolute or force (N) of a prismatic joint, on B."""
 
     inputs = 1
 
@@ -53,10 +51,7 @@ class Actuator(Inputs):
 
 
 class Servo(Joint):
-    """Servo constraint: the material point ``expr`` of ``body`` follows the prescribed
-    path, d_k·r(q) = f_k(t) for each direction d_k (m). Its rows carry actuator inputs,
-    not multipliers (see the module docstring).
-    """
+    """Servo constraint: the point ``expr`` of ``body`` follows d_k·r(q) = f_k(t), m; its rows carry actuator inputs."""
 
     kind = "servo"
     servo = True

@@ -43,10 +43,7 @@ class Ground:
 
 
 class Frame:
-    """Material points and vectors of anything described by a base point and basis
-    vectors that are affine in q: x = origin + Σ c_j b_j with constant c (natural-coordinate
-    bodies, ANCF nodes). Subclasses set ``name``, ``origin`` (Expr), ``basis`` (Exprs),
-    ``B0`` (3×k initial basis) and ``origin0`` (initial base point)."""
+    """Material points and vectors x = origin + Σ c_j b_j of a base point and basis vectors affine in q."""
 
     outside_hint = "the point or direction must lie in the span of its basis"
 
@@ -279,25 +276,20 @@ class BodyBuilder:
                           first_vertex=(1.0, 0.0, 0.0)):
         """Add Liu et al.'s (2018) moving platform: a uniform equilateral triangle.
 
-        Coordinates (A1, A2, u, v): vertex nodes ``<name>.A1``, ``<name>.A2``, unit normal ``<name>.u``
-        and in-plane ``<name>.v`` ⟂ A1A2 towards the third vertex; ``body.vertices`` are the vertices
-        at t = 0, counter-clockwise about the normal. Give exactly one of ``density`` and ``mass``.
+        Nodes ``<name>.A1``, ``<name>.A2`` (vertices), ``<name>.u`` (normal), ``<name>.v`` (in-plane ⟂ A1A2);
+        ``body.vertices`` at t = 0, counter-clockwise about the normal.
 
         Parameters
         ----------
         name : str
-        center : (3,) array_like
-            Centroid, m.
-        normal : (3,) array_like
-            Plate normal.
+        center, normal : (3,) array_like
+            Centroid, m, and plate normal.
         circumradius : float
             Distance from the centroid to each vertex, m.
         thickness : float, optional
             m; adds m t²/12 to the in-plane moments of inertia.
-        density : float, optional
-            kg/m³ (with ``thickness`` > 0).
-        mass : float, optional
-            kg.
+        density, mass : float, optional
+            kg/m³ (with ``thickness`` > 0) or kg: exactly one.
         first_vertex : (3,) array_like, optional
             Direction from the centroid to A1, projected on the plate plane.
         """

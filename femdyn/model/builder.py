@@ -178,7 +178,6 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
         Parameters
         ----------
         node : str or Node
-            The node.
         velocity : array_like
             One value per coordinate of the node.
         """
@@ -198,7 +197,6 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
         Parameters
         ----------
         body : str or body
-            The body.
         omega : (3,) array_like
             Angular velocity ω, rad/s.
         velocity : (3,) array_like, optional
@@ -226,7 +224,7 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
         return q, v
 
     def add(self, part):
-        """Add any part that follows the part contract (:class:`~femdyn.model.protocol.Part`), e.g. one written outside femdyn.
+        """Add any part that follows the part contract (:class:`~femdyn.model.protocol.Part`), e.g. a new kind.
 
         Parameters
         ----------

@@ -1,9 +1,7 @@
 """Flexible ANCF beams in a model: element sets on shared nodes, and node frames.
 
-An :class:`ElementSet` wraps one batched kernel of :mod:`femdyn.elements` and scatters it
-through a fixed (n_el, ndof) map of coordinate indices. A :class:`NodeFrame` lets joints act on
-an ANCF node as on a body: its points are r + c·r_x (+ c_y r_y + c_z r_z), its material
-vectors combinations of the position gradients.
+An :class:`ElementSet` scatters one batched kernel of :mod:`femdyn.elements` through a fixed
+(n_el, ndof) index map; a :class:`NodeFrame` lets joints act on an ANCF node as on a body.
 """
 import numpy as np
 
@@ -19,9 +17,7 @@ from ..validation import count, vector3
 
 
 class ElementKind:
-    """A registered kind of flexible element (made by :func:`register_element_kind`): its node
-    kind, the node components its kernel takes, the kernel factory, and how the meshing
-    helpers make its nodes (:meth:`node_values`)."""
+    """A registered kind of flexible element: node kind, kernel components and factory, and how nodes are made."""
 
     def __init__(self, name, node_kind, factory, components=None, planar=False, nodes=2, gradients=None,
                  section_frame=False, y_axis=False):
@@ -52,16 +48,12 @@ def register_element_kind(name, node_kind, factory, components=None, planar=Fals
         ``factory(q_ref, E, rho, section, nu, damping, y_axis)`` → batched kernel; q_ref (n_el, ndof).
     components : sequence of int, optional
         Indices within each node's coordinates the kernel takes (default all).
-    planar : bool
-        The model keeps the nodes in their plane z = const.
+    planar, section_frame, y_axis : bool
+        Nodes kept in a plane z = const; nodes carry section axes; the factory takes a section y axis.
     nodes : int
         Nodes per element along a chain (2: end to end; 3: end, midpoint, end).
     gradients : callable, optional
         ``gradients(t, y)`` → the node's coordinates after r from unit tangent and section y (default t).
-    section_frame : bool
-        The nodes carry section axes (the meshing helpers transport y along a curve).
-    y_axis : bool
-        The factory takes a section y axis (the gauge frame of a cable).
     """
     ELEMENT_KINDS[name] = ElementKind(name, node_kind, factory, components, planar, nodes, gradients,
                                       section_frame, y_axis)
@@ -124,8 +116,7 @@ class ElementSet(Part):
 
     @property
     def mass(self):
-        """Total mass (kg): tᵀ M_e t summed over the elements, t the element coordinates of a
-        unit rigid translation along x (S(ξ) t = e_x at every ξ, solved by least squares)."""
+        """Total mass, kg: tᵀ M_e t summed over the elements, t a unit rigid translation along x."""
         S = self.kernel.shape(np.linspace(0.0, 1.0, 5))[0]      # (n_xi, dim, ndof) of element 0
         target = np.tile(np.eye(self.dim)[0], len(S))
         t = np.linalg.lstsq(S.reshape(-1, self.kernel.ndof), target, rcond=None)[0]
@@ -216,8 +207,7 @@ class NodeFrame(Frame):
 
 
 def _chain_neighbours(nodes_per_element):
-    """(previous, next) element of each element (−1: none): the element ending on its first
-    node and the one starting on its last node (closed rings included)."""
+    """(previous, next) element of each element, −1 for none (closed rings included)."""
     starts = {id(nodes[0]): e for e, nodes in enumerate(nodes_per_element)}
     ends = {id(nodes[-1]): e for e, nodes in enumerate(nodes_per_element)}
     previous = np.array([ends.get(id(nodes[0]), -1) for nodes in nodes_per_element])
@@ -281,10 +271,7 @@ class BeamBuilder:
         return self._add_element(ElementSet(name, kernel, groups, None, kind.components))
 
     def _make_planar(self, name, nodes):
-        """Fix the out-of-plane components (r_z, r_x,z) of a planar cable's nodes: one
-        auxiliary joint "plane <node>" per node, shared by every planar cable on the node.
-        The System keeps only the rows of it that the other constraints do not already
-        imply (e.g. a clamp or a revolute about z at the node)."""
+        """Fix a planar cable's out-of-plane components by one auxiliary joint "plane <node>" per node."""
         z0 = nodes[0].initial[2]
         for nd in nodes:
             if abs(nd.initial[2] - z0) > 1e-12 or abs(nd.initial[5]) > 1e-12:
@@ -340,8 +327,7 @@ class BeamBuilder:
         return self.ancf_beam(name, nodes, E, rho, section, element, nu, damping, y_axis=ey)
 
     def _reused_node(self, name, node, role, own_name, position, gradients):
-        """An existing node shared as the ``role`` end of beam ``name``, checked against the
-        beam's end position and nodal gradients (tangent, and section axes for beams)."""
+        """An existing node shared as the ``role`` end of beam ``name``, checked against its end and gradients."""
         node = self.node(node)
         have = node.initial[3:3 + gradients.size] if node.initial.size >= 3 + gradients.size else None
         if not np.allclose(node.initial[:3], position, rtol=0, atol=1e-9 * max(1.0, np.abs(position).max())):
@@ -373,7 +359,7 @@ class BeamBuilder:
         E, rho, section, damping, nu
             As in :meth:`ancf_beam`.
         tangents : (n, 3) array_like, optional
-            Node tangents; default second-order estimates, exact on circles (:func:`femdyn.mesh.lines.polyline_tangents`).
+            Node tangents (default second-order estimates, exact on circles: ``polyline_tangents``).
         element : str, optional
             As in :meth:`ancf_beam`; "beam"/"beam3" transport the section y axis along the curve (no twist).
             Default: "cable" for straight centrelines, "cable2d" for planar curves, else an error asking for "beam".

@@ -23,9 +23,7 @@ ORIENTATION_ROWS = ((0, 1), (0, 2), (1, 2), (1, 0), (2, 0), (2, 1))   # (i, j): 
 
 
 def _modal_node_kind(n_modes):
-    """The node kind holding ``n_modes`` modal coordinates in ⌈n/3⌉ slots of three: slot
-    ``eta3k`` holds η_3k, η_3k+1, η_3k+2 as its x, y, z (the unused coordinates of the last
-    slot are fixed to zero by the body). Registered on first use."""
+    """The node kind holding ``n_modes`` modal coordinates in ⌈n/3⌉ slots ``eta3k`` (registered on first use)."""
     slots = -(-n_modes // 3)
     name = f"modal{slots}"
     if name not in KINDS:
@@ -34,8 +32,7 @@ def _modal_node_kind(n_modes):
 
 
 def truncated(component, modes, what):
-    """The component with only its first ``modes`` modes: every array with a mode axis is
-    sliced (unit modal mass and diagonal stiffness keep the truncation consistent)."""
+    """The component with only its first ``modes`` modes (every mode axis sliced)."""
     from femdyn.component import FIELDS, Component
     if modes > component.n_modes:
         raise ModelError(f"{what}: modes = {modes}, but the component has {component.n_modes}")
@@ -48,8 +45,7 @@ def truncated(component, modes, what):
 
 
 class Attachment:
-    """Constraint kind of the interface frames of one FFR body (see
-    :mod:`femdyn.model.vectorfunctions` for the kind protocol)."""
+    """Constraint kind of the interface frames of one FFR body (kind protocol: :mod:`femdyn.model.vectorfunctions`)."""
 
     def __init__(self, origins, translations, rotations):
         self.origins, self.Phi, self.Psi = origins, translations, rotations
@@ -122,17 +118,12 @@ class Attachment:
         return H + H.transpose(0, 2, 1)
 
     def time_terms(self, X, params, target_d1, target_d2):
-        """Partial time derivatives: the attachment rows do not depend on t explicitly, so
-        φ_t = −target', ∂φ_t/∂X = 0 and φ_tt = −target''.
-        """
+        """Partial time derivatives: φ_t = −target', ∂φ_t/∂X = 0, φ_tt = −target''."""
         return -target_d1, np.zeros((len(X), 3 * self.arity)), -target_d2
 
 
 class InterfaceFrame(Frame, Body):
-    """The massless natural-coordinate frame of one interface of an FFR body: a point node
-    and three unit-vector nodes (the interface axes), held on the body by the
-    :class:`Attachment` rows. Joints take it as a body (``Model.revolute(..., body.interface
-    ("elbow"), ...)`` or by its name ``"<body>.<interface>"``)."""
+    """The massless frame (point + three unit vectors) of one interface of an FFR body, held by :class:`Attachment`."""
 
     mass = 0.0
 
@@ -401,8 +392,7 @@ class FloatingFrameBody(Body):
 
 
 def _interface_placements(component, position, R, eta):
-    """(name, origin in m, axes (3, 3) as columns) of each interface frame of a component placed at
-    ``position`` with reference axes R and modal coordinates η: r_ref + R(o_k + Φ_k η), R R_k(η)."""
+    """(name, origin m, axes (3, 3)) of each interface frame: r_ref + R(o_k + Φ_k η), R R_k(η)."""
     names = [i.get("name", f"interface{k}") for k, i in enumerate(component.header.get("interfaces", []))]
     names += [f"interface{k}" for k in range(len(names), len(component.interface_origins))]
     placed = []

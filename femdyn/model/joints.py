@@ -1,9 +1,7 @@
-"""Joints between bodies as constraint equations in natural coordinates.
+"""Joints between bodies as constraint equations in natural coordinates (García de Jalón & Bayo 1994, ch. 3).
 
-Joint geometry (global, initial configuration) becomes material expressions of the two
-bodies, so Jacobians are exact (García de Jalón & Bayo 1994, ch. 3). Orientation rows are
-chosen among dot products of material vectors by greedy rank selection, so rigid beams (no
-spin coordinate) and full bodies get no redundant rows.
+Joint geometry becomes material expressions of the two bodies (exact Jacobians); orientation
+rows are chosen among dot products of material vectors by greedy rank selection, so no row is redundant.
 """
 import numpy as np
 
@@ -49,8 +47,7 @@ def coincidence(label, pa, pb):
 
 
 def _select_independent(candidates, max_rank):
-    """Keep the candidate orientation rows (equation, effect on the relative rotation) that raise
-    the rank of the rotation rows, in order, up to ``max_rank``; (kept equations, rank)."""
+    """Keep the candidate orientation rows that raise the rank of the rotation rows; (kept, rank)."""
     candidates = list(candidates)
     rows = np.array([row for _, row in candidates], float).reshape(-1, 3)
     chosen = independent_rows(rows, ordered=True, atol=1e-8, limit=max_rank)
@@ -74,7 +71,7 @@ class Joint(Constraint):
 
 
 class Fix(Joint):
-    """Fixes a node's coordinates (or ``components`` of them) at their initial values; a unit vector keeps its two smaller ones fixed."""
+    """Fixes a node's coordinates (or ``components``) at their initial values (a unit vector: its two smaller ones)."""
 
     kind = "fix"
 
@@ -91,9 +88,7 @@ class Fix(Joint):
 
 
 class Clamp(Joint):
-    """Rigid clamp of an ANCF node to a body: cable node r and r_x direction (5 rows);
-    beam node r, r_y, r_z with r_x free (Timoshenko clamp, 9 rows).
-    """
+    """Rigid clamp of an ANCF node to a body: cable r and r_x direction (5 rows); beam r, r_y, r_z (9 rows)."""
 
     kind = "clamp"
 
@@ -130,9 +125,7 @@ class Spherical(Joint):
 
 
 class Revolute(Joint):
-    """Hinge: coincidence plus at most 2 rows u_X·w_Y = const (u_X the axis carried by one body, w_Y
-    material vectors of the other; one carrier where possible, body B's tried first).
-    """
+    """Hinge: coincidence plus at most 2 rows u_X·w_Y = const (axis u_X on one body, w_Y of the other)."""
 
     kind = "revolute"
 
@@ -179,9 +172,7 @@ class Revolute(Joint):
         return [] if np.linalg.norm(np.cross(d0, self.axis)) < 1e-8 else [(body.material_vector(d0), d0)]
 
     def angle_vectors(self):
-        """(a on A, b on B, axis Expr, rotation offset) for the joint angle: a and b are
-        material vectors not parallel to the axis (the angle is that of their projections
-        on the plane ⟂ axis, see :class:`~femdyn.model.vectorfunctions.Angle`)."""
+        """(a on A, b on B, axis Expr, offset): material vectors not parallel to the axis that define the angle."""
         va, vb = self._orientation_vectors(self.body_a), self._orientation_vectors(self.body_b)
         if not va or not vb:
             raise ModelError(f"revolute '{self.name}': the joint angle needs a material vector not parallel "
@@ -227,7 +218,7 @@ def _rotation_locks(name, body_a, body_b):
 
 
 class Weld(Joint):
-    """Rigid connection at ``point``: coincidence (3 rows) and relative rotation locked (3 rows, :func:`_rotation_locks`)."""
+    """Rigid connection at ``point``: coincidence and relative rotation locked (3 + 3 rows, :func:`_rotation_locks`)."""
 
     kind = "weld"
 
@@ -242,9 +233,7 @@ class Weld(Joint):
 
 
 class Prismatic(Joint):
-    """Slider along ``axis`` (carried by A): B's point stays on A's line and the relative
-    rotation is locked (2 + 3 rows; both bodies must have full orientation).
-    """
+    """Slider along ``axis`` (carried by A): B's point stays on A's line, rotation locked (2 + 3 rows)."""
 
     kind = "prismatic"
 
@@ -281,9 +270,7 @@ class Distance(Joint):
 
 
 class AngleDrive(Joint):
-    """Prescribed joint angle of a revolute: θ(q) = f(t) (rad). Its multiplier λ is the
-    negative of the torque the drive applies on body B about the axis (N·m).
-    """
+    """Prescribed revolute angle θ(q) = f(t), rad; its multiplier is minus the drive torque on B, N·m."""
 
     kind = "angle drive"
 
@@ -324,7 +311,6 @@ class JointBuilder:
         Parameters
         ----------
         node : str or Node
-            The node.
         name : str, optional
             Joint name (default ``"fix <node>"``).
         components : sequence of int, optional
@@ -356,7 +342,6 @@ class JointBuilder:
         ----------
         name : str
         body_a, body_b : str or body
-            The two bodies.
         point : (3,) array_like
             Joint centre, m (on the axis of a rigid beam).
         """
@@ -381,20 +366,6 @@ class JointBuilder:
             Hinge axis direction (normalised).
         angle0 : float, optional
             Joint angle in the initial configuration, rad.
-
-        Examples
-        --------
-        A rod falling from the horizontal turns about +y by θ ≈ (3g/2L)·t²/2 at first:
-
-        >>> from femdyn.model import Model
-        >>> from femdyn.solvers.generalized_alpha import integrate
-        >>> m = Model("pendulum")
-        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=2.0)
-        >>> _ = m.revolute("pivot", "ground", rod, point=(0, 0, 0), axis=(0, 1, 0))
-        >>> _ = m.sensor_angle("theta", "pivot")
-        >>> results = integrate(m.assemble(), t_end=0.1, h=0.01)
-        >>> round(float(results["theta.angle"][-1]), 3)
-        0.074
         """
         return self._add_joint(Revolute(name, self.body(body_a), self.body(body_b), point, axis, angle0))
 
@@ -405,7 +376,6 @@ class JointBuilder:
         ----------
         name : str
         body_a, body_b : str or body
-            The two bodies.
         point : (3,) array_like
             Joint centre, m.
         axis_a, axis_b : (3,) array_like
@@ -423,7 +393,6 @@ class JointBuilder:
         ----------
         name : str
         body_a, body_b : str or body
-            The two bodies.
         point : (3,) array_like
             The weld point, m.
         """
@@ -474,7 +443,6 @@ class JointBuilder:
         ----------
         name : str
         revolute : str or femdyn.model.joints.Revolute
-            The revolute joint of this model.
         function : TimeFunction, float or callable
             f(t), rad.
         """

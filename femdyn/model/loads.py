@@ -13,8 +13,7 @@ from .vectorfunctions import Angle, FunctionGroup, Targets
 
 
 class Load(Part):
-    """Base class of applied loads (scaled by the statics load factor); ``k_rows``,
-    ``k_cols`` give the pattern of the stiffness K = −∂Q/∂q, possibly empty."""
+    """Base class of applied loads (scaled by the statics load factor); ``k_rows``, ``k_cols``: pattern of K."""
 
     name = "load"
     applied = True
@@ -83,9 +82,7 @@ class ScaledForce(ConstantForce):
 
 
 class JointTorque(Load):
-    """Actuator torque T(t) (N·m) in a revolute joint, acting on B (and −T on A) about the
-    axis: Q = T ∂θ/∂q by virtual power, K = −T ∂²θ/∂q² (see :class:`~femdyn.model.vectorfunctions.Angle`).
-    """
+    """Torque T(t) (N·m) in a revolute joint, on B (−T on A): Q = T ∂θ/∂q, K = −T ∂²θ/∂q²."""
 
     def __init__(self, name, revolute, function):
         self.name, self.revolute = name, revolute
@@ -117,7 +114,6 @@ class LoadBuilder:
         ----------
         name : str
         revolute : str or femdyn.model.joints.Revolute
-            The revolute joint of this model.
         function : TimeFunction, float or callable
             T(t), N·m.
         """
@@ -148,7 +144,6 @@ class LoadBuilder:
         ----------
         name : str
         beam : str or femdyn.model.flexible.ElementSet
-            The element set.
         load : (3,) array_like
             w, N/m (a planar cable also takes (x, y)).
         function : TimeFunction, float or callable, optional
@@ -169,9 +164,7 @@ class LoadBuilder:
         ----------
         name : str
         beam : str or femdyn.model.flexible.ElementSet
-            The element set.
         element : int
-            Element index.
         xi : float
             ξ ∈ [0, 1] along the element.
         force : (3,) array_like

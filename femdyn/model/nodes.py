@@ -1,10 +1,8 @@
 """Nodes and affine coordinate expressions.
 
-A node owns slots of three consecutive coordinates of q: an NCF point (``r``) or unit vector
-(``u``), an ANCF cable node (``r``, ``rx``), a full ANCF node (``r``, ``rx``, ``ry``, ``rz``)
-or a quadratic-beam node (``r``, ``ry``, ``rz``). An :class:`Expr` is an affine 3-vector
-function e(q) = Σ_k c_k · q[s_k : s_k+3] + offset: material points and vectors of bodies
-(García de Jalón & Bayo 1994, ch. 2), so Jacobians are exact and constant-patterned.
+A node owns slots of three consecutive coordinates of q (``r``, ``u``, ``rx``, ``ry``, ``rz``).
+An :class:`Expr` is an affine 3-vector e(q) = Σ_k c_k · q[s_k : s_k+3] + offset: material points
+and vectors of bodies (García de Jalón & Bayo 1994, ch. 2), so Jacobians are exact and constant-patterned.
 """
 import numpy as np
 
@@ -12,10 +10,7 @@ from ..errors import ModelError
 from ..validation import vector3
 
 class NodeKind:
-    """A registered kind of node: its slot names (three coordinates each), whether joints
-    may use a node of this kind as a frame (its gradients as material vectors, e.g. ANCF
-    nodes), and whether its first slot is a unit vector (one unit-length row per node).
-    """
+    """A registered kind of node: slot names, whether joints may use it as a frame, whether it is a unit vector."""
 
     def __init__(self, name, slots, frame=False, unit=False):
         self.name, self.slots, self.frame, self.unit = name, tuple(slots), frame, unit

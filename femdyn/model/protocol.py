@@ -1,11 +1,9 @@
 """The part contract: what a part of a model gives the assembled System, stated once.
 
-A part (rigid body, ANCF element set, load, joint, floating-frame body, or a class written
-outside femdyn) adds terms to M(q) q̈ + Φ_qᵀ λ = Q(q, q̇, t), Φ(q, t) = 0 (García de Jalón &
-Bayo 1994, eq. 5.2) through its nodes' coordinates (``node.dofs``). The System calls only the
-methods of :class:`Part`; side contracts :class:`Constraint`, :class:`Inputs`, :class:`Body`
-and :class:`Sensor` add what joints, actuators, bodies and sensors offer. How to write a new
-part: docs/contributing.md; q, v, a, λ, t and units: docs/conventions.md.
+A part adds terms to M(q) q̈ + Φ_qᵀ λ = Q(q, q̇, t), Φ(q, t) = 0 (García de Jalón & Bayo 1994,
+eq. 5.2) through its nodes' coordinates. The System calls only the methods of :class:`Part`;
+:class:`Constraint`, :class:`Inputs`, :class:`Body` and :class:`Sensor` are side contracts.
+Writing a new part: docs/contributing.md.
 """
 import numpy as np
 
@@ -18,18 +16,10 @@ EMPTY = np.zeros(0)
 class Part:
     """The part contract, with neutral defaults: a part that adds nothing.
 
-    Subclasses override what they contribute; the System calls these methods with the global
-    coordinates q (n,) and time t (docs/conventions.md). A complete example part:
-    ``tests/parts.py``.
-
-    Attributes
-    ----------
-    name : str
-        Unique among the parts of its family (bodies, joints, added parts, …).
-    applied : bool
-        Whether the statics load factor scales :meth:`force` (loads: True).
-    constant_mass : bool
-        Whether :meth:`mass_coo` is independent of q (else :meth:`mass_values` is called every iteration).
+    Subclasses override what they contribute; the System calls these methods with the global q (n,)
+    and t (docs/conventions.md); example parts: ``tests/parts.py``. Attributes: ``name`` (unique in
+    its family), ``applied`` (the statics load factor scales :meth:`force`: loads), ``constant_mass``
+    (:meth:`mass_coo` independent of q, else :meth:`mass_values` is called every iteration).
     """
 
     name = "part"
@@ -61,7 +51,6 @@ class Part:
         Parameters
         ----------
         q : ndarray (n,)
-            Coordinates.
         """
         return self.mass_coo()[2]
 
@@ -75,7 +64,6 @@ class Part:
         Parameters
         ----------
         q, a : ndarray (n,)
-            Coordinates and accelerations.
         """
         return EMPTY
 
@@ -100,9 +88,7 @@ class Part:
         Parameters
         ----------
         q, v : ndarray (n,)
-            Coordinates and velocities.
         t : float
-            Time, s.
         """
         return None
 
@@ -116,9 +102,7 @@ class Part:
         Parameters
         ----------
         q, v : ndarray (n,)
-            Coordinates and velocities.
         t : float
-            Time, s.
         """
         return EMPTY, EMPTY
 
@@ -132,7 +116,6 @@ class Part:
         Parameters
         ----------
         q : ndarray (n,)
-            Coordinates.
         """
         return 0.0
 
@@ -142,7 +125,6 @@ class Part:
         Parameters
         ----------
         q : ndarray (n,)
-            Coordinates.
         """
         return self.strain_energy(q)
 
@@ -150,16 +132,9 @@ class Part:
 class Constraint(Part):
     """Side contract of a part whose :meth:`~Part.equations` the System numbers and reports.
 
-    Attributes
-    ----------
-    kind : str
-        Shown in summaries and messages ("revolute", "clamp", …).
-    servo : bool
-        The rows prescribe a motion and carry actuator inputs in their multiplier slots (:class:`Inputs`).
-    auxiliary : bool
-        Rows the model adds by itself; the System keeps only those independent of the others.
-    rows : ndarray of int
-        The part's global constraint rows, set by the System.
+    Attributes: ``kind`` (shown in messages), ``servo`` (rows prescribe a motion and carry actuator
+    inputs, :class:`Inputs`), ``auxiliary`` (rows the model adds itself; only independent ones are
+    kept), ``rows`` (global constraint rows, set by the System).
     """
 
     kind = "constraint"
@@ -181,15 +156,9 @@ class Constraint(Part):
 class Inputs(Part):
     """Side contract of a part with unknown actuator inputs u acting through Q_u = B(q)ᵀu.
 
-    The inputs take the multiplier slots of the servo rows, one per row in model order
-    (Blajer & Kołodziejczyk 2004, eqs. 1–3).
-
-    Attributes
-    ----------
-    inputs : int
-        Number of inputs (the System counts parts with ``inputs`` > 0 as actuators).
-    quantity : str
-        "torque" (N·m) or "force" (N): names the recorded channel.
+    The inputs take the multiplier slots of the servo rows, one per row in model order (Blajer &
+    Kołodziejczyk 2004, eqs. 1–3). Attributes: ``inputs`` (their number), ``quantity`` ("torque",
+    N·m, or "force", N).
     """
 
     inputs = 1
@@ -205,7 +174,6 @@ class Inputs(Part):
         Parameters
         ----------
         q : ndarray (n,)
-            Coordinates.
         """
         return EMPTY
 
@@ -219,7 +187,6 @@ class Inputs(Part):
         Parameters
         ----------
         q : ndarray (n,)
-            Coordinates.
         u : float
             The input, N·m or N.
         """
@@ -264,7 +231,6 @@ class Body(Part):
         Parameters
         ----------
         q : ndarray (n,)
-            Coordinates.
         """
         return np.zeros((0, 3))
 
@@ -272,14 +238,8 @@ class Body(Part):
 class Sensor:
     """The sensor contract: ``columns`` names the channels, :meth:`measure` returns their values.
 
-    The System binds its own copies; the results writer calls :meth:`measure` at every recorded step.
-
-    Attributes
-    ----------
-    name : str
-        Sensor name, the prefix of its channels; unique in a model.
-    columns : tuple of str
-        Channel names, ``<name>.<component>`` (may be set in :meth:`bind`).
+    ``name`` prefixes the channels ``<name>.<component>`` (``columns`` may be set in :meth:`bind`);
+    the System binds its own copies and the results writer calls :meth:`measure` every recorded step.
     """
 
     name = "sensor"
@@ -304,7 +264,6 @@ class Sensor:
         lam : ndarray (m,)
             Multipliers (actuator inputs in the servo rows); may be None.
         t : float
-            Time, s.
         """
         raise NotImplementedError
 

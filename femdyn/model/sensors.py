@@ -26,8 +26,7 @@ class PointSensor(Sensor):
 
 
 class JointAngleSensor(Sensor):
-    """Joint angle (rad, from the initial configuration plus the joint's offset, wrapped to
-    (−π, π]; results unwrap it) and joint rate (rad/s) of a revolute joint."""
+    """Joint angle (rad, wrapped to (−π, π]) and rate (rad/s) of a revolute joint."""
 
     def __init__(self, name, revolute):
         self.name, self.revolute = name, revolute
@@ -45,9 +44,7 @@ class JointAngleSensor(Sensor):
 
 
 class ReactionSensor(Sensor):
-    """Reactions of one joint from its multipliers (see ``Joint.reaction``: forces on body B
-    in N for coincidence rows, the drive torque in N·m for an angle drive).
-    """
+    """Reactions of one joint from its multipliers (see ``Constraint.reaction``)."""
 
     def __init__(self, name, joint):
         self.name, self.joint = name, joint
@@ -93,9 +90,7 @@ class BeamSensor(Sensor):
 
 
 class ActuatorSensor(Sensor):
-    """The input of an actuator (femdyn.model.actuators): torque (N·m) or force (N), as
-    solved by servo-constraint inverse dynamics.
-    """
+    """The input of an actuator, torque (N·m) or force (N), as solved by servo-constraint inverse dynamics."""
 
     def __init__(self, name, actuator):
         self.name, self.actuator = name, actuator
@@ -109,11 +104,7 @@ class ActuatorSensor(Sensor):
 
 
 class FlexiblePointSensor(Sensor):
-    """Position (m) and velocity (m/s) of an output point of a floating-frame body,
-    recovered from its stored mode shapes: r = r_ref + A(x + Φ_p η) (see
-    :mod:`femdyn.model.floating_frame`). Made by ``Model.sensor_point`` on a flexible body,
-    e.g. ``m.sensor_point("tip", "bar", (0.4, 0, 0))``.
-    """
+    """Position (m) and velocity (m/s) of an output point of a floating-frame body: r = r_ref + A(x + Φ_p η)."""
 
     def __init__(self, name, body, index):
         self.name, self.body, self.index = name, body, index
@@ -126,11 +117,7 @@ class FlexiblePointSensor(Sensor):
 
 
 class ModalStrainSensor(Sensor):
-    """Strains (dimensionless, Voigt order of the component's ``strain_order``, engineering
-    shear) at a gauge point of a floating-frame body: ε = E_g η, E_g the stored strain
-    modes (linear strain of the modal displacement field in the reference frame). Made by
-    ``Model.sensor_strain`` on a flexible body, e.g. ``m.sensor_strain("root", "bar", 0)``.
-    """
+    """Strains ε = E_g η (Voigt order of the component's ``strain_order``) at a gauge point of a floating-frame body."""
 
     def __init__(self, name, body, index):
         self.name, self.body, self.index = name, body, index
@@ -148,28 +135,20 @@ class Gauge:
 
     Parameters
     ----------
-    name : str
-    beam : str
-        Name of the ANCF beam (element set).
+    name, beam : str
+        Gauge name and ANCF beam (element set) name.
     node : str
         Node the distance is measured from, or a joint acting on a node of the beam.
     distance : float
         Arc length from ``node`` into the beam, m (from the last node towards the first, else towards the last).
-    wall_angle_deg : float
-        Angle around the section from its +y axis towards +z, degrees.
-    direction_deg : float
-        Grid direction from the beam axis towards the wall tangent, degrees.
+    wall_angle_deg, direction_deg : float
+        Angle around the section from +y towards +z, and grid direction from the axis, degrees.
     grid_length : float
         Active grid length along the axis, m (0: a point gauge).
     grid_points : int
         Gauss–Legendre points over the grid.
     poisson : float, optional
         ν for the hoop strain ε_s = −νε_x; default the beam's (a cable has none).
-
-    Example
-    -------
-    >>> Gauge("G1", "link", "link.0", 0.2, wall_angle_deg=90.0, grid_length=0.006)  # doctest: +ELLIPSIS
-    Gauge(name='G1', ...)
     """
 
     name: str
@@ -249,9 +228,7 @@ class GaugeSensor(Sensor):
 
 
 def _grid_places(gauge, beam, node):
-    """Material places (element, ξ) of the Gauss–Legendre points over the grid and their
-    weights (summing to 1).
-    """
+    """Material places (element, ξ) of the Gauss–Legendre points over the grid, with weights summing to 1."""
     lengths = np.broadcast_to(np.asarray(beam.kernel.length, float), (beam.count,))
     ends = np.concatenate([[0.0], np.cumsum(lengths)])
     chain = _beam_nodes(beam)
@@ -347,7 +324,6 @@ class SensorBuilder:
         ----------
         name : str
         beam : str or femdyn.model.flexible.ElementSet
-            The element set.
         element : int
             Element index, 0 … count − 1.
         xi : float
@@ -373,7 +349,6 @@ class SensorBuilder:
         ----------
         name : str
         revolute : str or femdyn.model.joints.Revolute
-            The revolute joint of this model.
         """
         return self.add_sensor(JointAngleSensor(name, self._revolute(revolute)))
 
@@ -387,7 +362,6 @@ class SensorBuilder:
         ----------
         name : str
         joint : str or femdyn.model.joints.Joint
-            A joint of this model.
         """
         if isinstance(joint, str):
             if joint not in self.joints:

@@ -13,9 +13,7 @@ from .protocol import Part
 
 
 class SpringDamper(Part):
-    """A linear spring of stiffness k and rest length L₀ in parallel with a linear damper c
-    between two material points (see the module docstring for the force and tangents).
-    """
+    """A linear spring (k, L₀) in parallel with a linear damper c between two material points."""
 
     def __init__(self, name, point_a, point_b, stiffness, damping=0.0, rest_length=None, q0=None):
         self.name = name

@@ -32,20 +32,10 @@ class System:
     ----------
     n, m : int
         Number of coordinates q and of constraint equations Φ.
-    parts : list
-        Every contribution, in assembly order (bodies, element sets, joints, loads, others).
     constraints : ConstraintSet
-        Φ, Φ_q, the Hessian term, Φ_t and γ in fixed row order.
-    joint_rows : dict
-        Constraint rows of each joint, by name.
-    mass_rows, mass_cols : ndarray
-        COO pattern of the mass matrix (constant parts first).
-    constant_mass : bool
-        Whether M is independent of q (then ``M`` is assembled once).
+        Φ, Φ_q, the Hessian term, Φ_t and γ in fixed row order (``joint_rows``: each joint's rows).
     q0, v0 : ndarray (n,)
-        Initial coordinates and velocity guesses.
-    labels : list of str
-        Coordinate labels ``<node>.<slot><x|y|z>``.
+        Initial coordinates and velocity guesses (``labels``: ``<node>.<slot><x|y|z>``).
     """
 
     def __init__(self, model):
@@ -143,7 +133,6 @@ class System:
         Parameters
         ----------
         q : ndarray (n,)
-            Coordinates.
         jac : ndarray
             Values of Φ_q on the constraint pattern (from ``constraints.evaluate``).
         """
@@ -157,7 +146,6 @@ class System:
         Parameters
         ----------
         q : ndarray (n,)
-            Coordinates.
         jac : ndarray
             Values of Φ_q on the constraint pattern.
         lam : ndarray (m,)
@@ -174,7 +162,6 @@ class System:
         Parameters
         ----------
         q : ndarray (n,)
-            Coordinates.
         lam : ndarray (m,)
             Multipliers and actuator inputs.
         """
@@ -234,7 +221,6 @@ class System:
         Parameters
         ----------
         q, a : ndarray (n,)
-            Coordinates and accelerations.
         """
         return product(self.mass(q), a)
 
@@ -244,7 +230,6 @@ class System:
         Parameters
         ----------
         q, a : ndarray (n,)
-            Coordinates and accelerations.
         """
         if self.constant_mass:
             return np.zeros(0)
@@ -256,9 +241,7 @@ class System:
         Parameters
         ----------
         q, v : ndarray (n,)
-            Coordinates and velocities.
         t : float
-            Time, s.
         load_factor : float, optional
             Scale of the applied loads (statics continuation); 1 in dynamics.
         """
@@ -275,9 +258,7 @@ class System:
         Parameters
         ----------
         q, v : ndarray (n,)
-            Coordinates and velocities.
         t : float
-            Time, s.
         load_factor : float, optional
             Scale of the applied loads' tangents.
         """
@@ -297,13 +278,11 @@ class System:
         Parameters
         ----------
         q, v : ndarray (n,)
-            Coordinates and velocities.
         a : ndarray (n,) or None
             Accelerations (None: statics, no inertia term).
         lam : ndarray (m,)
             Multipliers, actuator inputs in the servo rows.
         t : float
-            Time, s.
         load_factor : float, optional
             Scale of the applied loads.
         constraints : tuple, optional
@@ -329,7 +308,6 @@ class System:
         Parameters
         ----------
         v : ndarray (n,)
-            Velocities.
         q : ndarray (n,), optional
             Coordinates (needed for a configuration-dependent mass).
         """
@@ -341,7 +319,6 @@ class System:
         Parameters
         ----------
         q : ndarray (n,)
-            Coordinates.
         """
         return -self.gravity_force @ q + sum(p.potential_energy(q) for p in self.energy_parts)
 
@@ -357,9 +334,7 @@ class System:
         Parameters
         ----------
         q : ndarray (n,)
-            Coordinates.
         t : float, optional
-            Time, s.
         """
         if self.m == 0:
             return 0, np.zeros(0)
@@ -372,9 +347,7 @@ class System:
         Parameters
         ----------
         q : ndarray (n,)
-            Coordinates.
         t : float, optional
-            Time, s.
         count : int, optional
             At most this many labels, the most involved first.
         """
@@ -395,7 +368,6 @@ class System:
         q : ndarray (n,), optional
             Coordinates (default q0).
         t : float, optional
-            Time, s.
         """
         return self.n - self.rank_of_jacobian(self.q0 if q is None else q, t)[0]
 

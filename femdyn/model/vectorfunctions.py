@@ -16,9 +16,7 @@ I3 = np.eye(3)
 
 
 def cross(a, b):
-    """Row-wise cross product of (m, 3) arrays (np.cross's axis handling costs more than the
-    arithmetic for the small batches met here).
-    """
+    """Row-wise cross product of (m, 3) arrays (cheaper than np.cross for small batches)."""
     out = np.empty(np.broadcast_shapes(a.shape, b.shape))
     out[..., 0] = a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1]
     out[..., 1] = a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2]
@@ -27,8 +25,7 @@ def cross(a, b):
 
 
 def _wrap_to_pi(x):
-    """Angles wrapped to [−π, π).
-    """
+    """Angles wrapped to [−π, π)."""
     return (x + np.pi) % (2 * np.pi) - np.pi
 
 
@@ -118,8 +115,7 @@ class Angle:
 
     @classmethod
     def angle(cls, X):
-        """θ = atan2(u·(a×b), a·b) and its gradient ∇θ = (c∇s − s∇c)/r².
-        """
+        """θ = atan2(u·(a×b), a·b) and its gradient ∇θ = (c∇s − s∇c)/r²."""
         _, _, _, s, c, gs, gc = cls._parts(X)
         r2 = (s * s + c * c)[:, None]
         return np.arctan2(s, c), (c[:, None] * gs - s[:, None] * gc) / r2
