@@ -1,8 +1,7 @@
 """Actuators with unknown inputs and servo constraints: inverse dynamics in the DAE.
 
-An actuator's input u (N·m or N) acts through Q_u = B(q)ᵀu and takes the multiplier slot of a
-servo row Ψ(q, t) = 0 (Blajer & Kołodziejczyk 2004, eqs. 1–3). The extended DAE, its index
-and the non-collocated case: docs/inversion.md.
+An input u (N·m or N) acts through Q_u = B(q)ᵀu in the multiplier slot of a servo row Ψ(q, t) = 0
+(Blajer & Kołodziejczyk 2004, eqs. 1–3); the extended DAE and its index: docs/inversion.md.
 """
 import numpy as np
 

@@ -1,8 +1,7 @@
 """Rigid bodies in natural coordinates and the ground.
 
-:class:`NaturalBody` covers Liu et al.'s (2018) rigid beam (two points), a beam carrying a
-joint-axis vector, and the full spatial body (12 coordinates), with constant mass matrix
-(:mod:`femdyn.elements.ncf`); rigid conditions b_i·b_j = const (García de Jalón & Bayo 1994, §2.2).
+:class:`NaturalBody`: Liu et al.'s (2018) rigid beam (two points), a beam with an axis vector, or a
+full spatial body; constant mass matrix, rigid conditions b_i·b_j = const (García de Jalón & Bayo 1994, §2.2).
 """
 import numpy as np
 

@@ -43,8 +43,6 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
 
     Examples
     --------
-    A rigid pendulum hinged to the ground about the global y axis:
-
     >>> import femdyn
     >>> m = femdyn.Model("pendulum", gravity=(0, 0, -9.81))
     >>> O, A = m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0))
@@ -90,7 +88,6 @@ class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBu
         Parameters
         ----------
         name : str or femdyn.model.nodes.Node
-            Node name, or the node itself.
         """
         try:
             return self.nodes[name] if isinstance(name, str) else name

@@ -221,10 +221,6 @@ class BeamBuilder:
     def ancf_beam(self, name, nodes, E, rho, section, element="cable", nu=0.3, damping=0.0, y_axis=None):
         """Add a chain of ANCF elements between consecutive ``nodes`` (shared nodes; initial coordinates stress-free).
 
-        Kinds: "cable" (ANCFCable3D, straight reference), "cable2d" (ANCFCable2D in a plane z = const),
-        "beam" (ANCFBeam3D: extension, shear, bending, torsion, locking-free), "beam3"
-        (ANCFBeamQuadratic on nodes end–midpoint–end, free of membrane locking on curves).
-
         Parameters
         ----------
         name : str
@@ -238,7 +234,8 @@ class BeamBuilder:
         section : femdyn.elements.sections.CrossSection
             Cross-section properties, e.g. ``sections.circular(r)``.
         element : str, optional
-            "cable" (default), "cable2d", "beam", "beam3" or a registered kind.
+            "cable" (ANCFCable3D, straight reference; default), "cable2d" (plane z = const), "beam" (ANCFBeam3D,
+            locking-free), "beam3" (ANCFBeamQuadratic, nodes end–midpoint–end) or a registered kind.
         nu : float, optional
             Poisson ratio (beams: G = E / 2(1 + ν)).
         damping : float, optional

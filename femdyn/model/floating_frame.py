@@ -1,10 +1,8 @@
 """Floating-frame-of-reference (FFR) bodies built from component files (``.fdc``).
 
-The material point x is at r(x) = r_ref + A (x + Φ(x) η), A = [u v w] in natural coordinates
-(Shabana 2005, §5.1–5.5; García de Jalón & Bayo 1994, ch. 2): q_b = (r_ref, u, v, w, η). The
-mass matrix M(q), quadratic-velocity forces and all tangents are exact and analytic from the
-component's inertia invariants. Each interface is a massless natural-coordinate frame
-(:class:`InterfaceFrame`) tied to the body by the nonlinear rows of :class:`Attachment`.
+r(x) = r_ref + A (x + Φ(x) η), A = [u v w] in natural coordinates (Shabana 2005, §5.1–5.5;
+García de Jalón & Bayo 1994, ch. 2); M(q), quadratic-velocity forces and tangents are exact.
+Each interface is a massless frame (:class:`InterfaceFrame`) tied by :class:`Attachment` rows.
 Formulation: docs/floating-frame.md; invariants: docs/components.md.
 """
 import numpy as np

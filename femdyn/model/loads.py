@@ -1,9 +1,4 @@
-"""Applied generalized forces Q(q, v, t) and their tangents.
-
-Sign convention: Q enters M q̈ + Φ_qᵀλ = Q; the tangent returned is the stiffness
-K = −∂Q/∂q (and C = −∂Q/∂v), as COO values on a fixed pattern. Forces in N, torques
-in N·m, positions in m.
-"""
+"""Applied generalized forces Q(q, v, t), entering M q̈ + Φ_qᵀλ = Q, with K = −∂Q/∂q on a fixed pattern."""
 import numpy as np
 
 from ..motion.timefunctions import as_time_function

@@ -1,8 +1,7 @@
-"""Sensors: channels recorded at every output step of a run, one ``Model.sensor_*`` constructor per quantity.
+"""Sensors: channels recorded at every output step, one ``Model.sensor_*`` constructor per quantity.
 
-A strain gauge (:class:`Gauge`) sits on the outer wall of an ANCF beam; its reading is the
-plane-stress transformation ε_θ = ε_x cos²θ + ε_s sin²θ + γ_xs sinθ cosθ (Dally & Riley 2005,
-eq. 6.4) averaged over the grid by Gauss–Legendre quadrature. Details: docs/strain-reports.md.
+A :class:`Gauge` reads ε_θ = ε_x cos²θ + ε_s sin²θ + γ_xs sinθ cosθ on a beam's wall (Dally & Riley
+2005, eq. 6.4), averaged over its grid; details: docs/strain-reports.md.
 """
 from dataclasses import dataclass
 

@@ -1,9 +1,7 @@
 """A linear spring-damper between two material points.
 
-With d = r_b − r_a = D q + d₀, ℓ = ‖d‖, e = d/ℓ: tension f = k (ℓ − L₀) + c ℓ̇ (N, positive
-when stretched), Q = −Dᵀ f e, and
-
-    K = Dᵀ [k eeᵀ + (f/ℓ)(I − eeᵀ) + (c/ℓ) e ḋᵀ(I − eeᵀ)] D,   C = Dᵀ c eeᵀ D.
+With d = r_b − r_a = D q + d₀, ℓ = ‖d‖, e = d/ℓ: tension f = k (ℓ − L₀) + c ℓ̇, Q = −Dᵀ f e,
+K = Dᵀ [k eeᵀ + (f/ℓ)(I − eeᵀ) + (c/ℓ) e ḋᵀ(I − eeᵀ)] D, C = Dᵀ c eeᵀ D.
 """
 import numpy as np
 

@@ -1,9 +1,8 @@
-"""Scalar functions φ(x_1, …, x_k, t) of a few affine coordinate 3-vectors, evaluated as a batch.
+"""Scalar functions φ(x_1, …, x_k, t) of affine coordinate 3-vectors x_j = E_j q + e_j, evaluated as a batch.
 
-A kind gives φ, its gradient, Hessian and time derivatives, vectorized over m equations;
-:class:`FunctionGroup` chains them with x_j = E_j q + e_j into sparse q-Jacobians and Hessians
-with a fixed pattern. Kinds (García de Jalón & Bayo 1994, ch. 3): ``Linear`` d·x − f(t),
-``Dot`` a·b − c, ``Angle`` wrap(θ(a, b, u) − θ₀ − f(t)), θ = atan2(u·(a×b), a·b).
+Kinds (García de Jalón & Bayo 1994, ch. 3): ``Linear`` d·x − f(t), ``Dot`` a·b − c, ``Angle``
+wrap(θ(a, b, u) − θ₀ − f(t)), θ = atan2(u·(a×b), a·b); :class:`FunctionGroup` chains them with
+E_j into sparse q-Jacobians and Hessians with a fixed pattern.
 """
 import numpy as np
 

@@ -1,14 +1,6 @@
-"""Measured strain data and gauge maps.
-
-* Time histories: CSV, first column time (``t`` or ``time``, unit s or ms in brackets),
-  one column per channel; units in the header as ``SG1 [mV/V]`` or ``SG1 (µε)`` or in
-  the gauge map. Empty cells read as NaN.
-* Peaks only: CSV with the header ``channel,positive,negative[,unit]``, one row per
-  channel (what a paper or a data-logger summary gives).
-* Gauge map (TOML): ``[comparison]`` settings, ``[tolerances]``, one ``[gauges.NAME]``
-  table per gauge tying the simulated gauge to a measured channel, optional
-  ``[rosettes.NAME]``. Keys are listed in docs/strain-reports.md; a misspelt key is an
-  error naming the table and the known keys.
+"""Measured strain data and gauge maps: time-history CSV (first column time, s or ms; one column
+per channel, units in the header or the map; empty cells NaN), peaks-only CSV
+(``channel,positive,negative[,unit]``) and the TOML gauge map (keys: docs/strain-reports.md).
 """
 import csv
 import re
@@ -46,22 +38,12 @@ class Peaks:
 
 
 def read_measurements(path):
-    """Read a measurement CSV file, time histories or peaks only (see the module text).
+    """Read a measurement CSV file: time histories (Histories) or peaks only (Peaks).
 
     Parameters
     ----------
     path : str
         The CSV file.
-
-    Returns
-    -------
-    Histories or Peaks
-
-    Raises
-    ------
-    FemdynError
-        Missing file, no time column, an unknown unit, a row of the wrong length, a cell
-        that is not a number.
     """
     try:
         with open(path, newline="", encoding="utf-8-sig") as f:
@@ -207,22 +189,12 @@ _ENTRY_KEYS = _GEOMETRY_KEYS | {"channel", "unit", "gauge_factor", "bridge", "si
 
 
 def read_gauge_map(path):
-    """Read a gauge map (TOML).
+    """Read a gauge map (TOML); unknown tables or keys are refused, naming them and the known ones.
 
     Parameters
     ----------
     path : str
-
-    Returns
-    -------
-    GaugeMap
-
-    Raises
-    ------
-    FemdynError
-        Missing file, TOML syntax, unknown tables or keys (naming them and listing the
-        known ones), a gauge with half of its geometry, an unknown bridge or metric,
-        a rosette naming unknown gauges.
+        The TOML file.
     """
     doc = read_toml(path, "gauge map")
     where = f"gauge map '{path}'"

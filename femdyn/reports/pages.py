@@ -34,7 +34,7 @@ def cells(row, classes=None):
 
 
 def render_page(template, path=None, **context):
-    """Render a report template (it extends ``base.html``) and write it as UTF-8.
+    """Render a report template (it extends ``base.html``), write it as UTF-8 and return the text.
 
     Parameters
     ----------
@@ -44,11 +44,6 @@ def render_page(template, path=None, **context):
         The ``.html`` file to write; None only returns the text.
     **context
         The template's variables (``title`` at least); strings are escaped.
-
-    Returns
-    -------
-    str
-        The page.
 
     Example
     -------
