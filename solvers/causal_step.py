@@ -52,11 +52,7 @@ class Zero:
 
 
 def servo_zeros(system, q, lam, t=0.0, a=None, count=6, coordinates=True, dynamics=None):
-    """The unstable zeros of the servo inverse linearized at a state (Re s > 0), slowest first.
-
-    They are the unstable ones of :func:`~femdyn.solvers.inversion.zero_dynamics` (the one
-    zero-dynamics solver), with the labels of the coordinates each moves most.
-    """
+    """The unstable zeros of the servo inverse linearized at a state (Re s > 0), slowest first."""
     if not system.servo or system.n + system.m > DENSE_LIMIT:
         return []
     zd = dynamics if dynamics is not None else zero_dynamics(system, q, lam, t, a=a, shapes=coordinates)

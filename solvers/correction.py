@@ -40,14 +40,7 @@ from .initial import projection_diagonal
 
 
 class RigidBodyCorrection:
-    """Corrector for ``Options(corrector=RigidBodyCorrection())`` (see the module docstring).
-
-    Examples
-    --------
-    >>> from femdyn.solvers.generalized_alpha import Options
-    >>> Options(corrector=RigidBodyCorrection(after=2)).corrector
-    RigidBodyCorrection(after=2, stall=0.5, per_step=2)
-    """
+    """Corrector for ``Options(corrector=RigidBodyCorrection())`` (see the module docstring)."""
 
     def __init__(self, after=3, stall=0.5, per_step=2, tol=1e-12, max_iterations=20):
         self.after, self.stall, self.per_step, self.tol = after, stall, per_step, tol
@@ -59,12 +52,7 @@ class RigidBodyCorrection:
         return f"RigidBodyCorrection(after={self.after}, stall={self.stall}, per_step={self.per_step})"
 
     def needed(self, history):
-        """Whether the Newton iteration of the current step has stalled in the constraints.
-
-        True after at least ``after`` iterations when both the constraint and the dynamic
-        residual fell by less than ``stall`` over the last iteration, the constraint residual
-        is above ``tol`` and fewer than ``per_step`` corrections were made in this step.
-        """
+        """Whether the Newton iteration of the current step has stalled in the constraints."""
         if len(history) == 1:
             self.done = 0
         if len(history) <= self.after or self.done >= self.per_step:
@@ -106,11 +94,7 @@ def _flexible_groups(system):
 
 def correct_positions(system, q, t, tol=1e-12, max_iterations=20, groups=None):
     """Smallest mass-weighted change of q, flexible groups moving rigidly, that makes Φ(q, t) = 0.
-
-    Gauss–Newton on min ½ Δqᵀ W Δq subject to Φ(q + Δq, t) = 0 with W = M + a small
-    diagonal, linearized in the free coordinates and six rigid-motion parameters per group,
-    with the exact finite rotation applied to each group (Liu et al. 2018).
-    """
+    exact finite rotation per group (Liu et al. 2018)."""
     groups = _flexible_groups(system) if groups is None else groups
     free, blocks = _partition(system, groups)
     start, q = q, q.copy()

@@ -96,8 +96,7 @@ class _Inverse:
 
 class Factorization(_Inverse):
     """A sparse factorization of a symmetric matrix A with ``solve(b)``: CHOLMOD LLᵀ when A is
-    positive definite, SuperLU otherwise (``kind`` says which).
-    """
+    positive definite, SuperLU otherwise (``kind`` says which)."""
 
     def __init__(self, A, definite=True):
         A = sp.csc_matrix(A)
@@ -185,14 +184,7 @@ def null_space_basis(system, q, t):
 
 def constraint_basis(G, n=None, keep=()):
     """A sparse basis T (n × (n − r)) of the null space of G (m × n), G T = 0, and the
-    indices of the independent coordinates (x = T y, y = x[independent]).
-
-    Example
-    -------
-    >>> T, free = constraint_basis(sp.csr_matrix([[1.0, -1.0, 0.0]]))   # x0 = x1
-    >>> T.toarray().round(12).tolist(), free.tolist()
-    ([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]], [1, 2])
-    """
+    indices of the independent coordinates (x = T y, y = x[independent])."""
     G = sp.csr_matrix(G)
     n = G.shape[1] if n is None else n
     touched = np.unique(G.indices)

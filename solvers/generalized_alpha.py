@@ -151,11 +151,7 @@ class Residuals:
 
 class NewtonStep:
     """One generalized-α step of the index-3 form, solved by (modified) Newton on the scaled KKT system.
-
-    Subclasses change the unknowns and equations, not the iteration. The constraint rows
-    are scaled by 1/(βh²) and the multipliers solved as βh²Δλ (Bottasso, Bauchau & Cardona
-    2007).
-    """
+    Constraint rows scaled by 1/(βh²) (Bottasso, Bauchau & Cardona 2007)."""
 
     def __init__(self, system, h, params, options):
         self.sys, self.h, self.p, self.o = system, h, params, options
@@ -167,14 +163,7 @@ class NewtonStep:
 
     def predict(self, s, t):
         """Predicted state at the start of the Newton iteration.
-
-        From a state the scheme computed, q̈_{n+1} = q̈_n (constant acceleration: fewest
-        iterations on smooth motion). From the consistent initial state (t₀), q̈_{n+1} = 0
-        (Géradin & Cardona 2001, Flexible Multibody Dynamics, §9.4): the initial acceleration of
-        a finely meshed ANCF beam peaks at a pinned node (it grows with 1/ℓ_e) and
-        extrapolating it throws the first step far outside Newton's convergence region (2048
-        cable elements at h = 1 ms). ``Options(predictor="zero")`` uses q̈ = 0 always.
-        """
+        Géradin & Cardona 2001, Flexible Multibody Dynamics, §9.4."""
         p, h = self.p, self.h
         a = np.zeros_like(s.a) if s.initial or self.o.predictor == "zero" else s.a.copy()
         at = ((1 - p.alpha_f) * a + p.alpha_f * s.a - p.alpha_m * s.at) / (1 - p.alpha_m)
@@ -194,11 +183,7 @@ class NewtonStep:
                          math.sqrt(phi2), jac, merit=math.sqrt(self.beta_h2 ** 2 * r2 + phi2))
 
     def matrix_values(self, x, jac):
-        """The pieces of the iteration matrix at an iterate.
-
-        Weights (βh² ∂q̈/∂q, βh² ∂q̇/∂q, βh²) = ((1 − α_m)/(1 − α_f), γh, βh²) on M, C and
-        K + ∂(M a)/∂q + H(λ).
-        """
+        """The pieces of the iteration matrix at an iterate."""
         sys = self.sys
         k_vals, c_vals = sys.tangent_values(x.q, x.v, x.t)
         return TangentValues(sys.mass_values(x.q), jac, c_vals, k_vals, sys.mass_derivative_values(x.q, x.a),
@@ -211,11 +196,7 @@ class NewtonStep:
         self.kkt.factorize(self.kkt.assemble(self.matrix_values(x, res.jac)), x.q, x.t)
 
     def update(self, x, dx):
-        """Apply a Newton correction to the iterate in place.
-
-        q̇ and q̈ move with q as the update formulas tie them (∂q̇/∂q = γ/(βh),
-        ∂q̈/∂q = (1 − α_m)/(βh²(1 − α_f))); λ from the scaled unknown βh²Δλ.
-        """
+        """Apply a Newton correction to the iterate in place."""
         n = self.sys.n
         dq = dx[:n]
         x.q += dq
@@ -286,14 +267,7 @@ class NewtonStep:
 
 class _StabilizedStep(NewtonStep):
     """Stabilized index-2 (Gear–Gupta–Leimkuhler) generalized-α step.
-
-    The position update gets a correction Φ_qᵀν,
-    q_{n+1} = q_n + h q̇_n + h²(½ − β) ã_n + h² β ã_{n+1} + Φ_qᵀν, and both Φ = 0 and
-    Φ_q q̇_{n+1} + Φ_t = 0 are enforced (Arnold, Cardona & Brüls 2016, Multibody Syst. Dyn.
-    38:1–22, §2; Lunk & Simeon 2006). Velocities then satisfy the constraints exactly and
-    ρ∞ = 1 is stable: the scheme conserves energy up to O(h²). Unknowns (q, λ, ν); q̈, q̇, ã
-    follow from q and ν by inverting the update formulas.
-    """
+    Arnold, Cardona & Brüls 2016, Multibody Syst. Dyn. 38:1–22, §2; Lunk & Simeon 2006."""
 
     def begin(self, s_old, t_new):
         # q̂ = q_n + h q̇_n + h²(½ − β) ã_n, ν = 0, and the predicted iterate

@@ -70,22 +70,13 @@ class KKTMatrix:
         return self.solve_factor
 
     def assemble(self, values):
-        """The saddle matrix for given values, on the fixed pattern.
-
-        [[A, Φ_qᵀ], [Φ_q, 0]], or [[A, Gᵀ], [Φ_q, 0]] with actuator inputs (servo constraints);
-        records whether it is symmetric for :meth:`factorize`.
-        """
+        """The saddle matrix for given values, on the fixed pattern."""
         self.symmetric = values.symmetric
         return self.saddle.assemble(values)
 
     def stabilized(self, values, Phi_q):
         """Iteration matrix of the stabilized index-2 formulation (unknowns Δq, βh²Δλ, Δν).
-
-        [[A, Φ_qᵀ, −B Φ_qᵀ], [Φ_q, 0, 0], [Φ_q, 0, −Φ_q Φ_qᵀ]] with B = w_M M + w_C C and
-        A = B + w_K (K + H(λ)) (Arnold, Cardona & Brüls 2016); the curvature terms of Φ_qᵀν
-        and Φ_q q̇ are left out (they only slow the Newton contraction, the residuals stay
-        exact). Not symmetric.
-        """
+        A = B + w_K (K + H(λ)) (Arnold, Cardona & Brüls 2016)."""
         s = self.system
         inertia = self.saddle.coordinate_block(TangentValues(values.mass, values.jacobian, values.damping,
                                                              weights=values.weights))
@@ -98,34 +89,7 @@ class KKTMatrix:
     # --- factorization -------------------------------------------------------------
     def factorize(self, matrix, q, t, symmetric=None):
         """Factorize a saddle matrix for later :meth:`solve` calls.
-
-        S is first equilibrated symmetrically, Ŝ = D S D with D = diag(1/√max‖row‖) (one Ruiz
-        step: Ruiz 2001, RAL-TR-2001-034): the positions, the position gradients of ANCF nodes
-        (whose entries scale with powers of the element length) and the multipliers then have
-        entries of order one, so the regularization, the accuracy tests and the pivoting act on
-        comparable numbers however fine the mesh. D depends on the orders of magnitude only,
-        which a run does not change: it is computed at the first factorization on a pattern and
-        again only when the LDLᵀ of Ŝ is rejected. CHOLMOD LDLᵀ is tried first for symmetric
-        matrices, SuperLU otherwise (see the module docstring).
-
-        Examples
-        --------
-        >>> import numpy as np, femdyn
-        >>> from femdyn.solvers.blocks import TangentValues
-        >>> m = femdyn.Model("pendulum", gravity=(0, 0, -9.81))
-        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
-        >>> m.revolute("pivot", m.ground, rod, point=(0, 0, 0), axis=(0, 1, 0))
-        Revolute('pivot', ground → rod)
-        >>> system = m.assemble()
-        >>> q = system.q0
-        >>> _, jac = system.constraints.evaluate(q, 0.0)
-        >>> kkt = KKTMatrix(system)
-        >>> S = kkt.assemble(TangentValues(system.mass_values(q), jac))
-        >>> kkt.factorize(S, q, 0.0)
-        >>> b = np.cos(np.arange(S.shape[0]))
-        >>> bool(np.abs(S @ kkt.solve(b) - b).max() < 1e-10)
-        True
-        """
+        Symmetric equilibration Ŝ = D S D, D = diag(1/√max‖row‖) (Ruiz 2001, RAL-TR-2001-034)."""
         self.matrix = matrix
         self.factorizations += 1
         symmetric = getattr(self, "symmetric", True) if symmetric is None else symmetric

@@ -171,27 +171,7 @@ def _constrained_inverse_mass(system, q, joints, t):
 
 def check_servo_settings(system, q, rho_inf, t=0.0, enabled=True):
     """Warn (:class:`~femdyn.errors.ServoWarning`) when a non-collocated servo model runs
-    with ρ∞ above ``RHO_NONCOLLOCATED``.
-
-    Called by :func:`~femdyn.solvers.step_size.check_step_size` at the start of
-    :func:`~femdyn.solvers.generalized_alpha.integrate` (``Options(step_check=False)``
-    skips it with the step check).
-
-    Examples
-    --------
-    A rod on a motor with its tip height prescribed is collocated: no warning at the
-    default ρ∞ = 0.9.
-
-    >>> import femdyn
-    >>> m = femdyn.Model("arm")
-    >>> rod = m.rigid_beam("arm", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
-    >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0))
-    >>> _ = m.actuator("motor", "pivot")
-    >>> _ = m.servo("tip", "arm", (1.0, 0, 0), [0.0], [(0, 0, 1)])
-    >>> system = m.assemble()
-    >>> check_servo_settings(system, system.q0, 0.9).verdict.split(" (")[0]
-    'collocated'
-    """
+    with ρ∞ above ``RHO_NONCOLLOCATED``."""
     if not enabled or not system.input_rows.size:
         return None
     realization = servo_realization(system, q, t)

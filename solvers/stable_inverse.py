@@ -101,18 +101,7 @@ class StableInverseOptions:
 
 def rate_limited_derivatives(t, q, window, rest_before=True, rest_after=False):
     """Velocities and accelerations of a sampled path from a local cubic least-squares fit.
-
-    Savitzky & Golay (1964) filter of polynomial order 3 over ``window`` seconds (at least
-    5 samples). With ``rest_before`` the path is at rest before and at its first sample
-    (extended by that sample; v = a = 0 there); ``rest_after`` likewise at its end.
-
-    Examples
-    --------
-    >>> t = np.linspace(0.0, 1.0, 101)
-    >>> v, a = rate_limited_derivatives(t, (t**3)[:, None], 0.05, rest_before=False)
-    >>> bool(np.allclose(a[:, 0], 6 * t))          # a cubic is fitted exactly
-    True
-    """
+    Savitzky & Golay (1964) filter of order 3 over ``window`` seconds."""
     t = np.asarray(t, float)
     if len(t) < 2 or not np.allclose(np.diff(t), t[1] - t[0], rtol=1e-6):
         raise ModelError("rate-limited derivatives: the samples must be at least two and equally spaced in time")
@@ -225,32 +214,7 @@ def stable_causal_inverse(system, t_end, h, options=None, q0=None, output=None, 
 
 
 def path_residual(system, results, window, rest_after=False):
-    """The residual of a sampled path in the exact equations of motion, with its own rates.
-
-    r = M(q) q̈ + Gᵀλ − Q(q, q̇, t) at every sample, q̇ and q̈ local cubic fits over
-    ``window`` (:func:`rate_limited_derivatives`): for a stable inverse's path, the inertia
-    (and damping) of the deformation faster than its rate limit, which it leaves out — the
-    known force a linear correction of that path is driven by
-    (:mod:`femdyn.studies.rrru_inverses`).
-
-    Examples
-    --------
-    A rigid pendulum has no deformation: its stable inverse leaves no residual but the
-    window's rounding of the motion.
-
-    >>> import femdyn
-    >>> from femdyn.motion import SmoothStep
-    >>> m = femdyn.Model("servo pendulum", gravity=(0, 0, -9.81))
-    >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (0.8, 0, 0)), mass=1.2)
-    >>> _ = m.revolute("pivot", m.ground, rod, (0, 0, 0), (0, 1, 0))
-    >>> _ = m.actuator("motor", "pivot")
-    >>> _ = m.servo("tip", rod, (0.8, 0, 0), [SmoothStep(0.0, 0.5, 0.0, -0.3)], [(0, 0, 1)])
-    >>> system = m.assemble()
-    >>> path = stable_causal_inverse(system, 0.6, 0.005, StableInverseOptions(iterations=2, rest_after=True))
-    >>> r, inertia = path_residual(system, path, 0.02, rest_after=True)
-    >>> bool(abs(r).max() < 1e-6 * inertia)
-    True
-    """
+    """The residual of a sampled path in the exact equations of motion, with its own rates."""
     v, a = rate_limited_derivatives(results.t, results.q, window, rest_after=rest_after)
     r = np.array([system.residual(q, vk, ak, lam, tk)[0]
                   for q, vk, ak, lam, tk in zip(results.q, v, a, results.lam, results.t)])

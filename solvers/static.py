@@ -109,11 +109,7 @@ def static_equilibrium(system, load_steps=1, t=0.0, q0=None, tol=1e-10, max_iter
 
 
 def _least_squares_multipliers(system, q, t):
-    """Multipliers λ minimizing ‖Q − Φ_qᵀλ‖ at a configuration (LSQR).
-
-    They give the geometric stiffness H(λ) of the constraint forces from the first Newton
-    iteration on (a pendulum has no other stiffness).
-    """
+    """Multipliers λ minimizing ‖Q − Φ_qᵀλ‖ at a configuration (LSQR)."""
     if system.m == 0:
         return np.zeros(0)
     _, jac = system.constraints.evaluate(q, t)

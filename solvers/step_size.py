@@ -41,8 +41,7 @@ DENSE_LIMIT = 60            # free coordinates (n − m) up to which the dense m
 
 def highest_frequency(system, q, lam, t=0.0, tol=1e-2, kkt=None):
     """ω_max (rad/s) of the model linearized at (q, λ, t); 0 when no mode oscillates, NaN
-    when Lanczos found no estimate (then the step check is skipped).
-    """
+    when Lanczos found no estimate (then the step check is skipped)."""
     K = tangent_stiffness(system, q, lam, t)
     K = 0.5 * (K + K.T)
     free = system.n - system.m
@@ -74,8 +73,7 @@ def check_step_size(system, q, lam, h, rho_inf, t=0.0, enabled=True, kkt=None):
     (s), or None when the check did not run (disabled, ρ∞ < 0.95, or a servo model, whose
     prescribed motions are not free vibrations). A servo model is checked instead for the
     damping its realization needs (:func:`~femdyn.solvers.servo.check_servo_settings`,
-    :class:`~femdyn.errors.ServoWarning`).
-    """
+    :class:`~femdyn.errors.ServoWarning`)."""
     if system.servo:
         check_servo_settings(system, q, rho_inf, t, enabled)
     if not enabled or rho_inf < UNDAMPED_RHO or system.servo:

@@ -55,15 +55,7 @@ ORIENTATION_ROWS = {"spherical": (), "revolute": ((0, 2), (1, 2)),      # (axis 
 
 
 def _joint_triad(axis):
-    """Right-handed orthonormal triad (n1, n2, u) of a joint axis.
-
-    u along ``axis``, n1 from the coordinate axis least aligned with u, n2 = u × n1.
-
-    Examples
-    --------
-    >>> _joint_triad([0, 0, 2.0]).tolist()
-    [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
-    """
+    """Right-handed orthonormal triad (n1, n2, u) of a joint axis."""
     u = np.asarray(axis, float) / np.linalg.norm(axis)
     e = np.eye(3)[np.argmin(np.abs(u))]
     n1 = e - (e @ u) * u
@@ -210,10 +202,7 @@ def residual(model, data, q, closures):
 
 
 def _body_jacobian(model, data, body, x):
-    """(J_ω, J_x), 3 × nv each: world angular velocity of ``body`` and velocity of the world point x fixed to it.
-
-    Joint i contributes R_i S_i in world axes: ω = R S_ω, and x moves with v_o + ω × (x − p_i).
-    """
+    """(J_ω, J_x), 3 × nv each: world angular velocity of ``body`` and velocity of the world point x fixed to it."""
     Jw, Jx = np.zeros((3, model.nv)), np.zeros((3, model.nv))
     i = body
     while i >= 0:
@@ -244,10 +233,7 @@ def jacobian(model, data, q, closures):
 
 def _frame_motion(data, body, r):
     """World angular velocity and acceleration of ``body``, and position, velocity and acceleration of its
-    point r (body coordinates), from ``data.vel``/``data.acc`` of a gravity-free RNEA sweep at q̈ = 0.
-
-    Point acceleration a_o + α × r + ω × (v_o + ω × r) from the spatial acceleration (RBDA ch. 2).
-    """
+    point r (body coordinates), from ``data.vel``/``data.acc`` of a gravity-free RNEA sweep at q̈ = 0."""
     R, (w, v_o), (alpha, a_o) = data.R_world[body], data.vel[body].reshape(2, 3), data.acc[body].reshape(2, 3)
     v_point = v_o + cross(w, r)
     a_point = a_o + cross(alpha, r) + cross(w, v_point)
@@ -336,13 +322,7 @@ def constrained_forward_dynamics(model, data, q, v, tau, closures, alpha=0.0, be
 
 def independent_rows(model, data, q, closures, tol=1e-9):
     """The closures with only a largest independent subset of their rows, chosen at q.
-
-    Rank-revealing QR with column pivoting of Jᵀ (Golub & Van Loan 2013, §5.4.2): the pivot
-    order ranks the rows, and row k of that order is kept while ‖R_kk‖ > tol·‖R_00‖. The
-    default tol = 1e-9 lies far above the round-off of rows that vanish identically (~1e-16)
-    and far below the independent rows of a non-singular configuration; choose q assembled
-    (Φ = 0) and away from singular configurations, where the rank drops.
-    """
+    Rank-revealing QR of Jᵀ (Golub & Van Loan 2013, §5.4.2)."""
     closures = _checked(model, closures)
     J = jacobian(model, data, q, closures)
     kept = set(_independent(J, tol).tolist())

@@ -17,29 +17,13 @@ from femdyn.geometry import skew
 
 
 def _quaternion_multiply(a, b):
-    """Hamilton product a ⊗ b of quaternions stored (x, y, z, w).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> i, j = np.array([1.0, 0, 0, 0]), np.array([0, 1.0, 0, 0])
-    >>> _quaternion_multiply(i, j).tolist()          # i j = k
-    [0.0, 0.0, 1.0, 0.0]
-    """
+    """Hamilton product a ⊗ b of quaternions stored (x, y, z, w)."""
     u, s, v, t = a[:3], a[3], b[:3], b[3]
     return np.r_[s * v + t * u + np.cross(u, v), s * t - u @ v]
 
 
 def _quaternion_to_matrix(quat):
-    """Rotation matrix of a quaternion (x, y, z, w), normalized first.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> R = _quaternion_to_matrix([0, 0, np.sin(np.pi / 4), np.cos(np.pi / 4)])   # 90° about z
-    >>> (R @ [1, 0, 0]).round(12).tolist()
-    [0.0, 1.0, 0.0]
-    """
+    """Rotation matrix of a quaternion (x, y, z, w), normalized first."""
     x, y, z, w = np.asarray(quat, float) / np.linalg.norm(quat)
     return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
                      [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
@@ -48,18 +32,7 @@ def _quaternion_to_matrix(quat):
 
 def _se3_exp(twist):
     """SE(3) exponential exp([ω; v]) of a body twist increment.
-
-    Translation V v with V = 1 + (1 − cos θ)/θ² ω× + (θ − sin θ)/θ³ ω×² (Murray, Li & Sastry
-    1994, ch. 2); series below θ = 1e-6 rad, where their truncation error O(θ⁴) is below
-    round-off.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> quat, p = _se3_exp(np.array([0, 0, np.pi, 1.0, 0, 0]))    # half turn while moving along x
-    >>> p.round(6).tolist()                                       # a semicircle of diameter 2/π
-    [0.0, 0.63662, 0.0]
-    """
+    Murray, Li & Sastry 1994, ch. 2; series below θ = 1e-6 rad."""
     w, v = twist[:3], twist[3:]
     theta = np.linalg.norm(w)
     W = skew(w)

@@ -100,13 +100,7 @@ def _body_terms(model, data, q, v, f_ext):
 
 def inverse_dynamics(model, data, q, v, qdd, f_ext=None, gravity=None):
     """Generalized forces τ (nv,) that produce q̈ at (q, v): joint forces, then applied modal forces.
-
-    Recursive Newton–Euler over the extended bodies (Tian et al. 2010, eq. (1)–(2)). The
-    modal entries are the forces that must be applied to the modal coordinates from
-    outside for the given η̈ (zero for the motion of a passive structure): for the joint
-    torques of a passive flexible tree with the joint motion given, use
-    :func:`hybrid_dynamics` with every joint prescribed.
-    """
+    Recursive Newton–Euler over extended bodies (Tian et al. 2010, eqs. 1–2)."""
     q, v = kinematics(model, data, q, v)
     qdd = as_vector(qdd, model.nv, "qdd")
     _body_terms(model, data, q, v, f_ext)
@@ -118,15 +112,7 @@ def inverse_dynamics(model, data, q, v, qdd, f_ext=None, gravity=None):
 
 
 def hybrid_dynamics(model, data, q, v, prescribed, tau, qdd, f_ext=None, gravity=None):
-    """Hybrid dynamics in O(N): motion-given joints return forces, the rest accelerations.
-
-    ``prescribed`` flags the motion-given joints (one bool per body, or body names); their
-    accelerations are read from ``qdd``. Torque-given joints read their forces from
-    ``tau``; modal coordinates are always force-given: their entries of ``tau`` are the
-    modal forces applied from outside (0 for a passive structure), the elastic and
-    damping forces being added internally. Every joint prescribed gives the inverse
-    dynamics of a passive flexible tree (joint torques and η̈); none, the forward dynamics.
-    """
+    """Hybrid dynamics in O(N): motion-given joints return forces, the rest accelerations."""
     fast = isinstance(prescribed, np.ndarray) and prescribed.dtype == np.bool_ and prescribed.shape == (model.n,)
     mask = prescribed if fast else _joint_mask(model, prescribed)
     q, v = kinematics(model, data, q, v)
@@ -138,10 +124,7 @@ def hybrid_dynamics(model, data, q, v, prescribed, tau, qdd, f_ext=None, gravity
 
 def forward_dynamics(model, data, q, v, tau, f_ext=None, gravity=None):
     """Accelerations q̈ (nv,) (joints, then η̈) under the generalized forces τ (nv,): articulated-body sweeps.
-
-    The hybrid sweeps with no joint prescribed (Tian et al. 2010; Jain & Rodriguez 1995):
-    O(N), no nv × nv matrix formed. Elastic and damping forces of the modes are internal.
-    """
+    Tian et al. 2010; Jain & Rodriguez 1995."""
     q, v = kinematics(model, data, q, v)
     tau = as_vector(tau, model.nv, "tau").copy()
     qdd = np.zeros(model.nv)
@@ -163,10 +146,7 @@ def _hybrid(model, data, q, v, mask, tau, qdd, f_ext, gravity):
 
 
 def mass_matrix(model, data, q):
-    """Mass matrix (nv × nv) in [joint v; η̇] by composite inertias (RBDA ch. 6 over extended bodies).
-
-    For checks (O(N²) entries); the dynamics never forms it.
-    """
+    """Mass matrix (nv × nv) in [joint v; η̇] by composite inertias (RBDA ch. 6 over extended bodies)."""
     q, v = kinematics(model, data, q)
     _body_terms(model, data, q, v, None)
     mk.crba(model.parent, model.S, model.v_index, model.joint_nv, model.n_modes, model.ev_index, data.Phi,
@@ -191,10 +171,7 @@ def energy(model, data, q, v, gravity=None):
 
 
 def momentum(model, data, q, v, about="origin"):
-    """Spatial momentum [L; p] (N·m·s, N·s) of the tree in world coordinates.
-
-    Body i contributes Mᵢ[:6] νᵢ (its deformation rate included), carried to world axes.
-    """
+    """Spatial momentum [L; p] (N·m·s, N·s) of the tree in world coordinates."""
     q, v = kinematics(model, data, q, v)
     _body_terms(model, data, q, v, None)
     h = np.einsum("iab,ib->ia", data.Mb[:, :6], data.vel)

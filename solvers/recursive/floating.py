@@ -26,10 +26,7 @@ def base_index(model):
 
 
 def _arm_wrench_on_base(model, data, base):
-    """Spatial force the children exert on the base, from the last dynamics sweep.
-
-    Reads the joint forces ``data.force`` left by the last inverse or hybrid dynamics call.
-    """
+    """Spatial force the children exert on the base, from the last dynamics sweep."""
     w = np.zeros(6)
     for c in np.flatnonzero(model.parent == base):
         w -= data.Xup[c].T @ data.force[c]

@@ -24,15 +24,7 @@ from femdyn.geometry import rotation_about, skew
 
 
 def spatial_inertia(mass, com, inertia_com):
-    """Spatial inertia about the body frame origin, I = [[I_c + m c× c×ᵀ, m c×], [m c×ᵀ, m 1]] (RBDA ch. 2).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> I = spatial_inertia(2.0, [0.5, 0, 0], np.diag([0.1, 0.2, 0.2]))
-    >>> float(I[2, 2])                              # I_zz about the origin: 0.2 + 2·0.25
-    0.7
-    """
+    """Spatial inertia about the body frame origin, I = [[I_c + m c× c×ᵀ, m c×], [m c×ᵀ, m 1]] (RBDA ch. 2)."""
     c = skew(np.asarray(com, float))
     out = np.empty((6, 6))
     out[:3, :3] = np.asarray(inertia_com, float) + mass * c @ c.T
@@ -111,10 +103,7 @@ def cross_force(v, f, out):
 
 @njit(cache=True, inline="always")
 def congruence_add(X, I, tmp, out):
-    """``out += Xᵀ I X``: a symmetric inertia in child coordinates carried to the parent (RBDA table 2.5).
-
-    Uses the zero upper-right block of a motion transform and the symmetry of the result.
-    """
+    """``out += Xᵀ I X``: a symmetric inertia in child coordinates carried to the parent (RBDA table 2.5)."""
     for i in range(6):
         for j in range(3):                     # columns 0–2 of X: [E; −E r×]
             s = 0.0

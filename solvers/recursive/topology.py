@@ -280,11 +280,7 @@ def _check_links(links):
 
 
 def _traverse(by_id, root, s, cut_pairs):
-    """Breadth-first traversal: inner joints {link: (inner link, its interface, own interface)} and cuts.
-
-    Joints between the pairs in ``cut_pairs`` are cut first; any other loop is cut where
-    the traversal reaches an already visited link.
-    """
+    """Breadth-first traversal: inner joints {link: (inner link, its interface, own interface)} and cuts."""
     root_id, root_itf = root
     inner, order, seen = {root_id: (0, -1, root_itf)}, [root_id], set()
     wanted = _pairs(cut_pairs)
