@@ -1,19 +1,10 @@
 """Components (``.fdc``) of straight ANCF beams, for floating-frame bodies that describe the
 same link as a chain of ANCF elements.
 
-The fully parameterized ANCF beam (:class:`~femdyn.elements.ancf_beam.ANCFBeam3D`) is
-linearized about its straight, stress-free reference: its constant mass matrix M and its
-tangent stiffness K at the reference are those of the element code itself, so a
-floating-frame body of this component and the ANCF beam are the same model for small
-deformation. The beam is reduced by Craig & Bampton (1968) to a frame at each end node,
-coupled to the node as an ANCF clamp is (:class:`~femdyn.model.joints.Clamp`): the
-position r and the section directors r_y, r_z follow the frame (δr = t, δr_y = θ × r_y,
-δr_z = θ × r_z), the slope r_x stays free. This module is a thin adapter: it builds the
-beam as a :class:`~femdyn.model.Model`, and the reduction
-(:func:`femdyn.solvers.reduction.craig_bampton_matrices`), the inertia invariants
-(:func:`femdyn.component.modal_invariants`, the node slots r, r_x, r_y, r_z as the points,
-the constant field 1 on positions and 0 on gradients) and the header
-(:func:`femdyn.component.new_component`) are those of the solid bodies.
+The beam (:class:`~femdyn.elements.ancf_beam.ANCFBeam3D`) is linearized about its straight
+reference and reduced by Craig & Bampton (1968) to a frame at each end node, coupled as an
+ANCF clamp is (r, r_y, r_z follow the frame, r_x free). A thin adapter over
+:func:`femdyn.solvers.reduction.craig_bampton_matrices` and :mod:`femdyn.component`.
 """
 import numpy as np
 

@@ -1,21 +1,12 @@
 """Block layout of the unknowns and the sparse block assembler of saddle-point matrices.
 
-Every Newton-type solver of femdyn solves for a stacked vector x = [Δq; Δλ; …] whose
-blocks are named here once: ``q`` (n coordinates), ``lam`` (m multipliers) and optional
-blocks such as ``nu`` (m position-correction multipliers of the stabilized index-2 form,
-Arnold, Cardona & Brüls 2016) or ``u`` (actuator inputs of servo constraints, Blajer &
-Kołodziejczyk 2004). :class:`BlockLayout` gives each block its slice;
-:class:`SaddlePattern` assembles the symmetric saddle matrix
+:class:`BlockLayout` names the blocks of x = [Δq; Δλ; …] (``q``, ``lam``, ``nu`` of the
+stabilized index-2 form, ``u`` of servo inputs); :class:`SaddlePattern` assembles
 
     S = [[w_M M(q) + w_C C + w_K (K + ∂(M a)/∂q + H(λ)) + D,  Φ_qᵀ],
          [Φ_q,                                                 0  ]]
 
-on one fixed CSC pattern from the COO values the System provides, for every user:
-the generalized-α iteration matrix (w_M = (1 − α_m)/(1 − α_f), w_C = γh, w_K = βh²),
-statics (w_K = 1), the consistent initial state (w_M = 1; D = a diagonal weight for the
-position and velocity projections), the shift-invert operator of the eigenmodes
-(w_M = −σ, w_K = 1) and the diagnosis of singular matrices. ``bmat`` assembles layouts
-with further blocks from sparse sub-matrices.
+on one fixed CSC pattern for every solver (weights: docs/solvers.md).
 """
 from dataclasses import dataclass, field
 

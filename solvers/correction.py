@@ -1,33 +1,12 @@
 """Transient rigid-body correction: restore Φ = 0 within a generalized-α step by moving
-flexible links as rigid shapes.
+flexible links as rigid shapes (Liu et al. 2018).
 
-Liu et al. (2018) observed that Newton's iteration on a rigid-flexible robot can stall in
-the constraints: the elastic coordinates of the flexible links, stiff and light, take up
-the constraint violation instead of the rigid motion that should. Their remedy: freeze
-every flexible link's deformation, move each flexible link as a rigid shape and each rigid
-body through its natural coordinates by the smallest mass-weighted ("minimum energy")
-change that satisfies Φ(q, t) = 0, then continue Newton from there.
-
-:class:`RigidBodyCorrection` does this for any model, as a corrector of
-:func:`~femdyn.solvers.generalized_alpha.integrate` (``Options(corrector=...)``):
-
-- *trigger* — within a step, after at least ``after`` iterations, the constraint residual
-  is above its tolerance and fell by less than ``stall`` over the last iteration while
-  the dynamic residual did too (both stalled); at most ``per_step`` corrections a step;
-- *correction space* — every coordinate outside the flexible element sets moves freely
-  (rigid bodies change through their natural coordinates; their rigid conditions are
-  rows of Φ); the coordinates of each group of element sets that share nodes move only
-  by a rigid motion of the group, r → c + d + R(θ)(r − c) for positions and g → R(θ) g
-  for position gradients (c the group's centroid), six parameters (d, θ) per group.
-  Strain energy is invariant under these motions (the ANCF elements are objective).
-- *minimum change* — Gauss–Newton on min ½ Δqᵀ W Δq subject to Φ(q + Δq, t) = 0 with
-  W = M + a small diagonal (massless coordinates), linearized in the parameters,
-  [[TᵀWT, (Φ_q T)ᵀ], [Φ_q T, 0]] [p; μ] = [−TᵀWΔq; −Φ], with the exact finite rotation
-  applied to each group, until ‖Φ‖ ≤ ``tol``.
-- *scheme consistency* — the change goes through the stepper's update, so q̇ and q̈ of the
-  iterate move with q as the generalized-α formulas tie them (Arnold & Brüls 2007).
-
-Each correction is logged with the residuals before and after and the size of the change.
+When Newton stalls in the constraints, :class:`RigidBodyCorrection` (``Options(corrector=...)``)
+freezes each flexible group's deformation and finds the smallest mass-weighted change
+min ½ Δqᵀ W Δq subject to Φ(q + Δq, t) = 0, the groups moving rigidly
+(r → c + d + R(θ)(r − c), g → R(θ) g), by Gauss–Newton on
+[[TᵀWT, (Φ_q T)ᵀ], [Φ_q T, 0]] [p; μ] = [−TᵀWΔq; −Φ]. Trigger, correction space and
+consistency with the scheme: docs/solvers.md ("Rigid-body correction").
 """
 import numpy as np
 import scipy.sparse as sp

@@ -1,30 +1,12 @@
 """Free vibration and generalized eigenproblems K x = ω² M x, G x = 0: one stack for both constraint treatments.
 
-A System linearized about (q, λ) has the tangent stiffness K_t = −∂Q/∂q + ∂(Φ_qᵀλ)/∂q and the
-mass M(q); its modes solve K_t x = ω² M x, Φ_q x = 0 (:func:`eigenmodes`). Matrices K, M with
-optional linear constraints G x = 0 (a solid mesh, a component's interior) go through
-:func:`sparse_eigenmodes`. The constraints are treated in one of two ways:
-
-* **saddle form** (``eigenmodes``, default): the shifted inverse (K − σM)⁻¹ on Φ_q x = 0 is one
-  solve with [[K_t − σM, Φ_qᵀ], [Φ_q, 0]] [x; μ] = [y; 0], factorized by the
-  :class:`~femdyn.solvers.kkt.KKTMatrix` every solver uses (no basis, no dense matrix);
-* **null-space basis**: x = T y with G T = 0, then Tᵀ K T y = ω² Tᵀ M T y. :func:`constraint_basis`
-  gives a sparse T (coordinates no row touches, and those in ``keep``, stay independent; a pivoted
-  QR of the touched columns picks the dependent ones, :func:`femdyn.linalg.pivoted_qr`); the dense
-  check (``eigenmodes(method="dense")``) uses an orthonormal SVD basis.
-
-Both run the same shift-invert Lanczos (ARPACK through :func:`scipy.sparse.linalg.eigsh`,
-generalized mode 3; Ericsson & Ruhe 1980, Math. Comp. 35:1251–1268; Grimes, Lewis & Simon 1994):
-the eigenvalues ν of (K − σM)⁻¹M largest in magnitude give the ω² = σ + 1/ν nearest σ. The
-factorization is the saddle one above or :class:`Factorization` (CHOLMOD LLᵀ when K − σM is
-positive definite, SuperLU otherwise), both with ``solve`` and ``operator``. ARPACK's Lanczos steps
-are level-2 BLAS on n × ncv arrays; threaded BLAS makes them slower on a loaded machine, so they
-run with one BLAS thread (threadpoolctl).
-
-Zero modes. A structure that is not held (free-free) has ω = 0 modes and σ = 0 cannot be
-factorized: the default shifts lie slightly below zero (relative to the stiffness-to-mass scale
-s), and modes with |ω²| ≤ ``zero_tol``·s are reported as zero (rigid-body) modes, M-orthonormal.
-SI units: ω in rad/s, f = ω/2π in Hz.
+:func:`eigenmodes` solves K_t x = ω² M x, Φ_q x = 0 for a System about (q, λ)
+(K_t = −∂Q/∂q + ∂(Φ_qᵀλ)/∂q) in saddle form, one KKT solve per shift-invert step;
+:func:`sparse_eigenmodes` solves matrices K, M with optional G x = 0 on a null-space basis
+(:func:`constraint_basis`). Both use shift-invert Lanczos (ARPACK ``eigsh`` mode 3; Ericsson &
+Ruhe 1980, Math. Comp. 35:1251–1268; Grimes, Lewis & Simon 1994); rigid-body modes
+(|ω²| ≤ ``zero_tol``·s) are reported as zero, M-orthonormal. ω in rad/s.
+Details: docs/solvers.md ("Eigenmodes").
 """
 from dataclasses import dataclass
 

@@ -1,28 +1,16 @@
 """Generalized-α for index-3 DAEs M q̈ + Φ_qᵀλ = Q(q, q̇, t), Φ(q, t) = 0.
 
-Arnold & Brüls (2007), "Convergence of the generalized-α scheme for constrained
-mechanical systems", Multibody Syst. Dyn. 18:185–202, eqs. (9)–(11): with the
+Arnold & Brüls (2007), Multibody Syst. Dyn. 18:185–202, eqs. (9)–(11), with the
 pseudo-acceleration ã::
 
     q_{n+1} = q_n + h q̇_n + h²(½ − β) ã_n + h² β ã_{n+1},
     q̇_{n+1} = q̇_n + h(1 − γ) ã_n + h γ ã_{n+1},
     (1 − α_m) ã_{n+1} + α_m ã_n = (1 − α_f) q̈_{n+1} + α_f q̈_n,
 
-and the equations of motion and Φ = 0 enforced at t_{n+1}. Parameters from the spectral
-radius at infinity ρ∞ (Chung & Hulbert 1993): α_m = (2ρ∞ − 1)/(ρ∞ + 1),
-α_f = ρ∞/(ρ∞ + 1), γ = ½ + α_f − α_m, β = ¼(γ + ½)². Second-order accurate; ρ∞ = 1 is
-non-dissipative for ODEs, ρ∞ < 1 damps high frequencies. For the index-3 DAE the map of
-a constrained coordinate's (q̇, ã, q̈) has the defective triple eigenvalue −ρ∞, so ρ∞ = 1
-lets oscillations of q̈ and λ grow with the step count (as Cardona & Géradin 1989 showed for
-undamped Newmark); the index-3 form therefore accepts ρ∞ ≤ 0.95 (default 0.9, which costs
-almost no accuracy at low frequencies), and ``formulation="stabilized"`` (see
-:class:`_StabilizedStep`) is the choice for ρ∞ up to 1 (tests/test_core_dynamics.py
-measures all of this).
-
-Newton on the KKT system with the constraint rows scaled by 1/(βh²) (see
-:mod:`femdyn.solvers.kkt`), factorization reuse while the contraction is good.
-Convergence (Liu et al. 2018): dynamic residual ‖M q̈ + Φ_qᵀλ − Q‖₂ / max(1 N, ‖Q‖₂) ≤ tol_dynamic
-(default 1e-6) and constraint residual ‖Φ‖₂ ≤ tol_constraint (default 1e-8, m).
+parameters from ρ∞ (Chung & Hulbert 1993). The index-3 form accepts ρ∞ ≤ 0.95;
+``formulation="stabilized"`` (Arnold, Cardona & Brüls 2016) allows ρ∞ up to 1. Newton on the
+scaled KKT system (:mod:`femdyn.solvers.kkt`); convergence as Liu et al. (2018).
+Details: docs/solvers.md ("Generalized-α on index-3 DAEs").
 """
 import math
 from dataclasses import asdict, dataclass

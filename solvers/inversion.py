@@ -1,36 +1,15 @@
 """Inversion of servo problems, linearized: zero dynamics and bounded inverses.
 
-A servo problem (:mod:`femdyn.model.actuators`) prescribes outputs y = Ψ(q, t) and leaves
-the actuator inputs u unknown. Linearized about a state (q, λ) it reads (Blajer &
-Kołodziejczyk 2004, eqs. 1–3, differentiated once in q)
+Linearized about (q, λ), a servo problem reads (Blajer & Kołodziejczyk 2004, eqs. 1–3)
 
     M δq̈ + C δq̇ + K_t δq + Φ_qᵀ δμ = f(t) + Bᵀ u,   Φ_q δq = 0,   Ψ_q δq = y(t),
 
-with K_t = K + ∂(Gᵀλ)/∂q (G = Φ_q with the servo rows replaced by −B), δμ the joint
-multipliers, B the input rows and Ψ_q the servo rows of the constraint Jacobian. With an
-orthonormal basis N of the null space of the joint rows, δq = N z gives the ODE
-
-    Nᵀ M N z̈ + Nᵀ C N ż + Nᵀ K_t N z = Nᵀ f + Nᵀ Bᵀ u,   y = Ψ_q N z.
-
-Its *zero dynamics* (the motion left when y ≡ 0; Isidori 1995, *Nonlinear Control Systems*) are the finite
-eigenvalues of the Rosenbrock pencil of this system; collocated actuation gives
-minimum-phase or undamped (purely imaginary) zeros, flexible links between the actuator
-and the prescribed point also give real or complex-quartet zeros in the right half-plane
-(non-minimum phase: Seifried 2014, *Dynamics of Underactuated Multibody Systems*).
-
-The causal inverse (:func:`causal_inverse`) integrates the zero dynamics forward from rest:
-it grows without bound for non-minimum-phase zeros. The bounded non-causal inverse
-(:func:`noncausal_inverse`, Devasia, Chen & Paden 1996, IEEE TAC 41(7):930–942)
-integrates the stable part forward and the unstable part backward in time, which needs
-the desired output in advance and starts the input before the motion (pre-actuation).
-The optimal-control inverse (:func:`optimal_control_inverse`, Bastos, Seifried & Brüls
-2013, Multibody Syst. Dyn. 30:359–376) trades tracking against input effort from a
-causal start.
-
-All matrices are dense: meant for linear models of up to a few thousand coordinates
-(the eigen-decomposition costs O((2d + p)³) for d degrees of freedom and p inputs).
-SI units: times in s, eigenvalues in 1/s, frequencies in Hz; u in N·m (revolute
-actuators) or N (prismatic), y in m.
+and with δq = N z (N a basis of the joint rows' null space) an ODE in z. Its zero dynamics
+(Isidori 1995) are the finite eigenvalues of its Rosenbrock pencil. Inverses:
+:func:`causal_inverse` (forward from rest), :func:`noncausal_inverse` (Devasia, Chen & Paden
+1996, IEEE TAC 41(7):930–942: stable part forward, unstable backward) and
+:func:`optimal_control_inverse` (Bastos, Seifried & Brüls 2013, Multibody Syst. Dyn.
+30:359–376). Dense: up to a few thousand coordinates. Derivations and checks: docs/inversion.md.
 """
 from dataclasses import dataclass, field
 from functools import cached_property

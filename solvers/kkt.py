@@ -1,31 +1,12 @@
 """Sparse KKT iteration matrix with a fixed pattern and factorization reuse.
 
-S = [[A, Φ_qᵀ], [Φ_q, 0]] with A = w_M M + w_C C + w_K (K + H(λ)), assembled by
+S = [[A, Φ_qᵀ], [Φ_q, 0]], A = w_M M + w_C C + w_K (K + H(λ)), assembled by
 :class:`~femdyn.solvers.blocks.SaddlePattern`; the weights come from the integrator
-(generalized-α: w_M = (1−α_m)/(1−α_f), w_C = γh, w_K = βh²: the constraint rows scaled by
-1/(βh²), Bottasso, Bauchau & Cardona 2007), from statics (w_M = w_C = 0, w_K = 1), from the
-initial conditions (w_M = 1) or from the eigenmodes (w_M = −σ, w_K = 1).
-
-Factorization. S is symmetric; with a positive definite A it is quasi-definite, and an
-LDLᵀ factorization exists for any symmetric ordering (Vanderbei 1995, SIAM J. Optim.
-5:100–113). CHOLMOD (scikit-sparse) computes it with an AMD ordering analysed once for the
-fixed pattern; A is made definite by a tiny diagonal on massless coordinates and the zero
-block by −δI (relative 1e-8 and 1e-10). δ trades the perturbation of the solution (∝ δ)
-against the growth of the LDLᵀ's pivots without pivoting (∝ 1/δ): for the rigid chain of
-benchmarks/bench_chain.py, whose joint-axis vectors are massless, a solve's relative
-residual is 2e-4 at δ = 1e-12, 2e-6 at 1e-10, 2e-7 at 1e-9. Every user of these factors
-is a Newton iteration, where an error ε in the correction only adds about ε to the
-contraction factor (the integrator refactorizes above 0.1). So when one step of
-iterative refinement changes a probe solution by less than 1e-4 relative, in the
-coordinates and in the multipliers alike, the factors are accepted and a Newton
-correction uses them as they are; otherwise a Newton correction is refined against the
-exact S until its residual is below 1e-8 of its right-hand side (at most 6 steps), and
-the factorization is accepted when the refined probe solve is accurate to 1e-8. Solves
-that ask for full accuracy (statics, initial conditions, eigenmodes: ``accuracy=0``) are
-always refined, until the residual stops falling. When the refined solution is not
-accurate (an indefinite A, e.g. a statically unstable structure) or the matrix is not
-symmetric, SuperLU with partial pivoting is used instead. Factors are kept and reused
-until the caller asks for new ones.
+(w_M = (1−α_m)/(1−α_f), w_C = γh, w_K = βh²; Bottasso, Bauchau & Cardona 2007), statics,
+the initial conditions or the eigenmodes. S is quasi-definite for a positive definite A, so
+CHOLMOD's LDLᵀ exists for any symmetric ordering (Vanderbei 1995, SIAM J. Optim. 5:100–113);
+regularization −δI, Ruiz (2001) equilibration and iterative refinement, SuperLU as the
+fallback. Tolerances and their measurements: docs/solvers.md ("The saddle (KKT) matrix").
 """
 import math
 

@@ -1,27 +1,14 @@
 """Craig–Bampton reduction of a solid body to interface frames and modal coordinates.
 
-Interfaces. Each interface is a node set coupled to a frame at ``origin`` (default: the
-centroid of its nodes) with 6 coordinates ξ = (t, θ) [m, rad] (small translation and
-rotation). Coupling ``'rigid'`` (RBE2-like) moves every node with the frame,
-u_s = t + θ × (x_s − origin); coupling ``'average'`` (RBE3-like) makes the frame follow the
-least-squares rigid fit of its nodes, ξ = (Σ R_sᵀR_s)⁻¹ Σ R_sᵀ u_s with R_s = [1, −[x_s − o]×],
-without stiffening them. Both are linear constraints G [u; ξ] = 0, eliminated by the
-null-space basis of :func:`femdyn.solvers.eigen.constraint_basis` with the frame
-coordinates kept independent.
+Interfaces: a node set coupled to a frame ξ = (t, θ) [m, rad], ``'rigid'`` (RBE2-like) or
+``'average'`` (RBE3-like, least-squares rigid fit), as linear constraints G [u; ξ] = 0.
+Reduction (Craig & Bampton 1968, AIAA J. 6:1313–1319), ξ the boundary:
 
-Reduction (Craig & Bampton 1968, "Coupling of substructures for dynamic analyses",
-AIAA J. 6:1313–1319). With the frame coordinates ξ as boundary b and all else interior i:
+    u_i = Ψ ξ + Φ η,   Ψ = −K_ii⁻¹ K_ib,   K_ii Φ = M_ii Φ Ω²,
 
-    u_i = Ψ ξ + Φ η,   Ψ = −K_ii⁻¹ K_ib (constraint modes),   K_ii Φ = M_ii Φ Ω² (fixed-interface modes),
-
-plus, on request, static modes K_ii⁻¹ F of point loads, made M-orthogonal to Φ. One CHOLMOD
-factorization of K_ii serves Ψ, the static modes and the shift-invert Lanczos for Φ
-(shift 0). The reduced matrices K_r = Vᵀ K V, M_r = Vᵀ M V are then diagonalized,
-K_r Z = M_r Z Λ, so the component's basis has unit modal mass and diagonal stiffness
-ω²; its zero-frequency members are the rigid motions (6 for a free body), which a
-floating frame of reference carries itself: they are dropped, and the remaining modes are
-M-orthogonal to every rigid motion (the linear mean-axis condition, Agrawal & Shabana
-1985). Modal damping: D = diag(2 ζ ω).
+plus optional static modes; the reduced pair is diagonalized and its rigid motions dropped
+(linear mean-axis condition, Agrawal & Shabana 1985). Modal damping D = diag(2 ζ ω).
+Steps and options: docs/components.md.
 """
 from dataclasses import dataclass, field
 

@@ -1,45 +1,16 @@
-"""How the actuators realize the servo constraints, and the integrator settings that follows.
+"""How the actuators realize the servo constraints, and the integrator settings that follow.
 
 Servo-constraint inverse dynamics (Blajer & Kołodziejczyk 2004, Multibody Syst. Dyn.
-11:343–364) solves M q̈ + Φ_qᵀλ − Bᵀu = Q, Φ = 0, Ψ(q, t) = 0 for the motion and the
-inputs u. Differentiating the servo constraints twice and eliminating q̈ gives
+11:343–364) solves M q̈ + Φ_qᵀλ − Bᵀu = Q, Φ = 0, Ψ(q, t) = 0. The decoupling matrix
 
-    Ψ_q q̈ = Ψ_q M_c⁻¹ (Q + Bᵀu) + … ,   P = Ψ_q M_c⁻¹ Bᵀ,
+    P = Ψ_q M_c⁻¹ Bᵀ   (M_c⁻¹ the inverse mass on Φ_q q̈ = γ; Blajer & Kołodziejczyk 2007)
 
-with M_c⁻¹ the inverse mass restricted to the joint constraints Φ_q q̈ = γ, i.e. the
-upper-left block of [[M, Φ_qᵀ], [Φ_q, 0]]⁻¹ (Blajer & Kołodziejczyk 2007, Nonlinear Dyn.
-50:781–791, the projection of the servo constraints on the subspace the joints leave).
-P (k × k, one row per servo row, one column per input) tells how the inputs reach the
-prescribed outputs (Blajer & Kołodziejczyk 2007; Seifried & Blajer 2013, Mech. Sci.
-4:113–129; Blajer, Seifried & Kołodziejczyk 2015, Arch. Appl. Mech. 85:1191–1207, who
-name the realizations):
-
-* **tangent realization** (rank P = k, *collocated* here): every output is accelerated
-  directly by the inputs; the inverse problem is an index-3 DAE and generalized-α solves
-  it with its usual settings;
-* **orthogonal realization** (P = 0) and **mixed** (0 < rank P < k), *non-collocated*:
-  an input reaches some output only through other bodies and compliant elements (a chain
-  of masses and springs, an elastic link, a crane's rope), the relative degree exceeds 2
-  and the differentiation index 3. The acceleration equations of the start are then
-  singular (:func:`~femdyn.solvers.initial.accelerations_and_multipliers` solves them in
-  the least-squares sense), and generalized-α needs strong numerical damping:
-  :func:`check_servo_settings` warns (:class:`~femdyn.errors.ServoWarning`) above
-  ``RHO_NONCOLLOCATED``.
-
-Flexible links: the consistent mass matrix of an ANCF mesh couples its nodes, so P of an
-arm whose links are elastic is not exactly zero but tiny against the reference
-‖Ψ_q‖ ‖M_c⁻¹‖ ‖B‖ (measured at the start of the 3-RRRU robot of femdyn.studies.rrru:
-σ/σ_ref = 0.076–0.085 with rigid links, 4.7e-11–7.4e-11 with 4 ANCF beam elements per
-link); it counts as non-collocated, which is how it behaves (tests/test_rrru_inverse.py
-runs it at ρ∞ = 0). Its start stays regular (the sparse factorization accepts it).
-
-The threshold was measured on the mass-spring chains of ``tests/test_servo_start.py``
-(rest-to-rest motions; N = 2 sliders, relative degree 4, h = 1 ms; N = 3, relative degree
-6, h = 4 ms; command in ``docs/input-checks.md``). The largest input error, relative to
-the peak input, grows geometrically with ρ∞, by about 2× (r = 4) and 3.3× (r = 6) per
-0.1: 3.6e-5 and 7.4e-5 at ρ∞ = 0, 1.1e-4 and 7.3e-4 at 0.2, 9.2e-4 and 3.1e-2 at 0.5,
-0.26 and 380 (diverged) at 0.9. At ρ∞ ≤ 0.2 the error stays within 10× of the best;
-the default 0.9 loses the inputs of relative degree 6 altogether.
+classifies the realization (Blajer, Seifried & Kołodziejczyk 2015, Arch. Appl. Mech.
+85:1191–1207): tangent (rank P = k, *collocated*: index 3, usual settings) or orthogonal /
+mixed (*non-collocated*: higher index, singular start, strong numerical damping needed;
+:func:`check_servo_settings` warns above ``RHO_NONCOLLOCATED``). Flexible ANCF links make
+P tiny rather than zero and count as non-collocated. The threshold and its measurements:
+docs/input-checks.md ("Servo constraints").
 """
 import warnings
 from dataclasses import dataclass

@@ -1,51 +1,15 @@
 """A stable causal inverse of servo problems: the quasi-static path with rate-limited inertia loads.
 
-A servo problem whose actuators reach the prescribed point only through flexible links is
-non-collocated: its inverse has internal (zero) dynamics — the motions left free when the
-outputs are prescribed (:mod:`femdyn.solvers.inversion`). Integrated forward in time from
-rest (the plain causal inverse, :func:`~femdyn.solvers.generalized_alpha.integrate` on the
-servo model), the undamped internal oscillations excited by the trajectory never decay, and
-non-minimum-phase zeros grow; the non-causal inverse (Devasia, Chen & Paden 1996) is bounded
-but needs pre- and post-actuation. Liu, Zhao, Zhou & Wang (2018, section 3.4) ask instead
-for a *stable causal* solution built on four principles; this module makes them concrete:
+Liu, Zhao, Zhou & Wang (2018, §3.4) ask for a *stable causal* inverse of a non-collocated
+servo problem; here each sample solves, by Newton,
 
-1. **Energy-optimal among the admissible solutions.** Exact tracking leaves a family of
-   solutions, one per initial state of the internal dynamics; every member but one carries
-   free internal vibration. The inverse here is the member without it: at each sample the
-   coordinates q and the multipliers λ (actuator inputs u in the servo rows) satisfy the
-   equations of motion with the inertia loads of the path itself,
+    M(q) a(t) + Gᵀ(q) λ − Q(q, v(t), t) = 0,   Φ(q, t) = 0,   Ψ(q, t) = 0,
 
-       M(q) a(t) + Gᵀ(q) λ − Q(q, v(t), t) = 0,   Φ(q, t) = 0,   Ψ(q, t) = 0,
-
-   solved by Newton sample by sample (no time integration, so no homogeneous solution is
-   ever generated). The velocities and accelerations v, a are those of the previous
-   approximation of the path (successive approximation; the zeroth is the kinematically
-   driven static path, a = v = 0): the fixed point is the bounded particular solution of the
-   inverse problem wherever it converges, i.e. for trajectory content below the lowest
-   internal frequency (the quasi-static expansion of flexible manipulators, e.g. Siciliano &
-   Book 1988; in mechanism design the kineto-elastodynamic quasi-static solution).
-2. **Smooth, with limited rates of change from sample to sample.** The accelerations a are
-   the second derivative of a local cubic least-squares fit over a window of ``window``
-   seconds (Savitzky & Golay 1964): content faster than the window is not asked of the links,
-   which bounds the inputs' rates and keeps the successive approximation contractive.
-3. **The initial point solved separately**: static equilibrium at rest; the path is padded
-   with that rest state before t = 0, so the inputs start from the holding torques.
-4. **Dynamics and constraints compatible**: every sample satisfies all constraints,
-   servo rows included, to Newton's tolerance.
-
-Velocity-dependent forces (structural damping, quadratic velocity terms) are loads of the
-previous approximation, Q(q, v) − Q(q, 0) on its path with its own rates, as the inertia
-loads are: each sample's Newton then needs no q-derivative of a damping force. That lag
-converges while the damping time times the rates it sees stays below about one (the
-3-RRRU links with Kelvin–Voigt 2 ms: yes; 10 ms: no — heavily damped internal dynamics
-decay anyway, and the causal inverse is the one to use there).
-
-What it does not resolve is reported, not hidden: ``Results.meta["stable_inverse"]`` holds
-the change of the inputs in the last approximation and the *unresolved inertia* — the
-part of the final path's own inertia force M q̈ that the rate-limited loads leave out,
-relative to the largest inertia force. Feeding the inputs to the forward model
-(``Model.torque`` with :class:`~femdyn.motion.Tabulated`) is the independent check: the
-prescribed point then follows its path to within what that residual allows.
+with v, a the rates of the previous approximation of the path (successive approximation from
+the kinematically driven static path; Savitzky & Golay 1964 cubic fits over ``window`` s),
+starting from static equilibrium at rest. No time integration, so no free internal vibration.
+What the rate limit leaves out is reported in ``Results.meta["stable_inverse"]``.
+Method, convergence and limits: docs/solvers.md ("The stable causal inverse"), docs/rrru.md.
 """
 from dataclasses import asdict, dataclass
 
