@@ -75,11 +75,6 @@ def servo_step(system, q, lam, h, rho_inf, t=0.0, max_factor=8, zeros=None):
     -------
     float
         k h [s]; h itself for a model without servo constraints or without such zeros.
-
-    Example
-    -------
-    >>> servo_step(system, q0, lam0, 1e-3, 0.0)        # doctest: +SKIP
-    0.002
     """
     zeros = servo_zeros(system, q, lam, t, coordinates=False) if zeros is None else zeros
     for k in range(1, max_factor + 1):

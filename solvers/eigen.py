@@ -38,13 +38,6 @@ class Eigenmodes:
         M-orthonormal mode shapes (xᵀ M x = 1) in the original coordinates.
     n_zero : int
         Number of leading zero (rigid-body) modes.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> r = Eigenmodes(np.array([0.0, 4.0]), np.eye(2), 1)
-    >>> r.omega.tolist(), r.elastic[0].tolist()
-    ([0.0, 2.0], [2.0])
     """
     eigenvalues: np.ndarray
     modes: np.ndarray
@@ -222,15 +215,12 @@ def eigenmodes(system, q=None, lam=None, count=10, t=0.0, method="sparse", shift
         Shift-invert Lanczos on the saddle form (any size), or the dense null-space
         method (small models; a check).
     shift : float, optional
-        σ in (rad/s)²; modes nearest to it are found first. Default 0, or slightly below
-        zero (relative to the stiffness scale) when the structure has rigid-body modes
-        (ω = 0), which are then found first.
+        σ in (rad/s)²; default 0, or slightly below zero for a structure with rigid-body modes.
 
     Returns
     -------
     omega : ndarray (count,)
-        Circular frequencies (rad/s), ascending; negative ω² (unstable equilibria) are
-        returned as 0.
+        Circular frequencies (rad/s), ascending; negative ω² returned as 0.
     modes : ndarray (n, count)
         Mode shapes, M-orthonormal.
 

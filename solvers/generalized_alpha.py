@@ -30,28 +30,24 @@ from .step_size import check_step_size
 
 @dataclass
 class Options:
-    """Settings of :func:`integrate`.
+    """Settings of :func:`integrate` (method notes: docs/solvers.md).
 
     Parameters
     ----------
     rho_inf : float
-        Spectral radius at infinity ρ∞; ≤ 0.95 for the index-3 form, up to 1 for
-        ``formulation="stabilized"`` (see the module docstring).
+        Spectral radius at infinity ρ∞; ≤ 0.95 for the index-3 form, up to 1 stabilized.
     tol_dynamic : float
         Relative dynamic residual ‖M q̈ + Φ_qᵀλ − Q‖₂ / max(1 N, ‖Q‖₂) accepted.
     tol_constraint : float
         Constraint residual ‖Φ‖₂ accepted [m].
     max_iterations : int
-        Newton iterations per step (a fine ANCF mesh released from rest needs up to ~30 in
-        its first steps).
+        Newton iterations per step.
     contraction : float
-        Refactorize when a residual measure drops by less than this factor (measured on
-        ``benchmarks/bench_*.py``, see ``benchmarks/RESULTS.md``).
+        Refactorize when a residual drops by less than this factor (benchmarks/RESULTS.md).
     max_correction : float
-        Largest position change [m] allowed to make the initial configuration consistent.
+        Largest position change [m] accepted to make the initial configuration consistent.
     formulation : {"index3", "stabilized"}
-        Index-3 form, or the stabilized index-2 form enforcing Φ = 0 and Φ_q q̇ + Φ_t = 0
-        (:class:`_StabilizedStep`).
+        Index-3 form, or the stabilized index-2 form (also Φ_q q̇ + Φ_t = 0).
     predictor : {"acceleration", "zero"}
         Start each step's Newton iteration from the previous q̈ or from q̈ = 0.
     max_backtracks : int
@@ -59,15 +55,9 @@ class Options:
     on_failure : {"stop", "retry"}
         End the run with a diagnosis, or reject the step and cover it by two half steps.
     max_halvings : int
-        Deepest "retry" bisection (h/2⁴ at the least by default).
+        Deepest "retry" bisection.
     corrector : object, optional
-        Consulted within Newton (see :meth:`NewtonStep.solve`), e.g.
-        :class:`~femdyn.solvers.correction.RigidBodyCorrection`.
-
-    Examples
-    --------
-    >>> Options(rho_inf=0.8, on_failure="retry").tol_constraint
-    1e-08
+        Consulted within Newton, e.g. :class:`~femdyn.solvers.correction.RigidBodyCorrection`.
     """
 
     rho_inf: float = 0.9
@@ -305,29 +295,20 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
               record_every=1, start=None):
     """Simulate a model from ``t0`` to ``t_end`` with generalized-α and a fixed step.
 
-    The run starts from a consistent initial state
-    (:func:`~femdyn.solvers.initial.consistent_state`) and takes ⌈(t_end − t0)/h⌉ steps: it
-    ends at the first step at or after ``t_end``. Every ``record_every``-th step (and the
-    last) is recorded; the Newton residual history is kept for every step. When a step's
-    Newton iteration does not converge, ``options.on_failure`` decides: "stop" (default)
-    ends the run with the diagnosis; "retry" rejects the step and covers its interval by
-    two half steps, recursively up to ``options.max_halvings`` times, and takes the next
-    step at the user's h again. Every rejection and every correction is logged in
-    ``Results.events`` and counted in the ``corrections`` column. A servo inverse run is
-    checked at its start for unstable zeros the step amplifies
-    (:func:`~femdyn.solvers.causal_step.check_servo_step`, a StepSizeWarning), and its
-    failure's diagnosis says what its zero dynamics were at the last converged state.
+    Starts from :func:`~femdyn.solvers.initial.consistent_state` and ends at the first step at
+    or after ``t_end``. A step that does not converge ends the run ("stop") or is covered by
+    two half steps ("retry", ``options.on_failure``); rejections and corrections are logged in
+    ``Results.events``. Servo runs are checked at the start for amplified unstable zeros.
+    Symbols and units: docs/conventions.md.
 
     Parameters
     ----------
     system : System
-        The assembled model (``Model.assemble()``).
-    t_end : float
-        End time [s].
-    h : float
-        Step size [s].
+        The assembled model.
+    t_end, h : float
+        End time and step size [s].
     options : Options, optional
-        Scheme and Newton settings (default ``Options()``: index 3, ρ∞ = 0.9).
+        Scheme and Newton settings (default: index 3, ρ∞ = 0.9).
     output : str or path-like, optional
         Folder the results are written to as the run proceeds.
     progress : bool, optional
@@ -337,40 +318,28 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
     t0 : float, optional
         Initial time [s].
     record_every : int, optional
-        Record every k-th step.
+        Record every k-th step (and the last).
     start : (a, λ) tuple of ndarray, optional
-        Initial accelerations and multipliers to use instead of the solution of the
-        acceleration-level equations, e.g. ``(0, λ_static)`` for a run starting at rest from a
-        static equilibrium. A servo inverse with flexible parts between its actuators and its
-        prescribed outputs needs this on a fine mesh: its acceleration-level equations are
-        ill-conditioned (the inputs reach the outputs only through the decaying entries of
-        M⁻¹; 3-RRRU with 16 elements per link turns the 3e-9 N residual of its static
-        equilibrium into initial torques 40 N·m off and accelerations of 9e3 m/s²). They
-        must satisfy the equations of motion to ``START_TOLERANCE`` (relative; a check against
-        a wrong start, not an accuracy demand: the first step's Newton iteration takes over).
+        Initial accelerations and multipliers instead of solving for them, e.g. ``(0, λ_static)``
+        for a non-collocated servo on a fine mesh; checked to ``START_TOLERANCE``.
 
     Returns
     -------
     Results
-        Time, coordinates, velocities, accelerations, multipliers, sensors and step
-        statistics; also written to ``output`` if given.
+        Time, coordinates, velocities, accelerations, multipliers, sensors and step statistics.
 
     Raises
     ------
     SolverError
-        Bad settings (h ≤ 0, t_end ≤ t0, ρ∞ > 0.95 with the index-3 form, an unknown
-        formulation or failure policy, servo constraints with the stabilized form), or a
-        failure (``ConvergenceError`` for Newton, ``SingularMatrixError`` for a singular
-        iteration matrix); its ``results`` hold every step computed before it. Any other
-        exception (an error in a user function, Ctrl-C) also leaves every computed step in
-        the folder, marked "interrupted", before it propagates.
+        Bad settings, or a failure (``ConvergenceError``, ``SingularMatrixError``); its
+        ``results`` hold every step computed before it (also kept in ``output``).
     ConstraintError
         Inconsistent initial configuration or redundant constraints.
 
     Examples
     --------
-    A uniform rod of 1 m released horizontally about a pivot at one end starts with the
-    angular acceleration 3g/(2L), so after 10 ms its angle is ½ · 14.715 · 0.01² rad:
+    A rod of 1 m released horizontally about one end starts at 3g/(2L): after 10 ms its
+    angle is ½ · 14.715 · 0.01² rad.
 
     >>> import femdyn
     >>> m = femdyn.Model("pendulum", gravity=(0, 0, -9.81))

@@ -176,47 +176,39 @@ def check_redundancy(system, q, t=0.0, dense_limit=1000):
 def consistent_state(system, q=None, v=None, t=0.0, max_correction=1e-3, kkt=None):
     """Initial state (q, v, q̈, λ) consistent at position, velocity and acceleration level.
 
-    Positions by :func:`consistent_positions`, then :func:`check_redundancy`,
-    :func:`consistent_velocities` and :func:`accelerations_and_multipliers`, all sharing one
-    :class:`~femdyn.solvers.kkt.KKTMatrix`.
-
     Parameters
     ----------
     system : System
         The assembled model.
-    q : (n,) array_like, optional
-        Position guess (default: the model's initial configuration ``system.q0``).
-    v : (n,) array_like, optional
-        Velocity guess (default ``system.v0``).
+    q, v : (n,) array_like, optional
+        Position and velocity guesses (default ``system.q0``, ``system.v0``).
     t : float, optional
         Initial time [s].
     max_correction : float, optional
         Largest move [m] of any coordinate accepted when projecting the positions.
     kkt : KKTMatrix, optional
-        A KKT matrix of the system to use; it is left holding the factorized
-        [[M, Φ_qᵀ], [Φ_q, 0]] of the accelerations (the step-size check reuses it).
+        KKT matrix to use; left holding the factorized [[M, Φ_qᵀ], [Φ_q, 0]].
 
     Returns
     -------
     q, v, a : (n,) ndarray
         Consistent coordinates, velocities and accelerations.
     lam : (m,) ndarray
-        Lagrange multipliers (constraint forces −Φ_qᵀλ).
+        Lagrange multipliers.
 
     Raises
     ------
     NonFiniteError
-        A NaN or infinite entry in ``q`` or ``v`` (named by node and component).
+        A NaN or infinite entry in ``q`` or ``v``.
     ConstraintError
-        Unsatisfiable or redundant constraints, a guess farther than ``max_correction``,
-        or an inconsistent start of a non-collocated servo.
+        Unsatisfiable or redundant constraints, a guess farther than ``max_correction``, or an
+        inconsistent non-collocated servo start.
     SingularMatrixError
-        Singular projection or acceleration matrix (other than a non-collocated servo's).
+        Singular projection or acceleration matrix.
 
     Examples
     --------
-    A uniform rod released horizontally about a pivot at one end: the free end starts to
-    fall with 3g/2.
+    A rod released horizontally about one end: its free end starts to fall with 3g/2.
 
     >>> import femdyn
     >>> m = femdyn.Model("pendulum", gravity=(0, 0, -9.81))

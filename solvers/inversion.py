@@ -157,15 +157,6 @@ class LinearServo:
             m per unit of x.
         to_z : (d, d) ndarray
             L⁻ᵀ, so that z = to_z w.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> lin = LinearServo(np.diag([1.0, 2.0]), np.zeros((2, 2)), [[100.0, -100.0], [-100.0, 100.0]],
-        ...                   np.zeros((0, 2)), [[-1.0, 2.0]], [[1.0, 0.0]])
-        >>> A, B_u, B_f, C_y, to_z = lin.state_space()
-        >>> A.shape, B_u.shape, C_y.shape
-        ((4, 4), (4, 1), (1, 4))
         """
         Li, K, C, B, Cy, _ = self._normalized
         d, p = len(K), self.p
@@ -191,15 +182,6 @@ class LinearServo:
         ------
         SolverError
             If an input moves no free coordinate or an output is moved by none.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> lin = LinearServo(np.diag([1.0, 2.0]), np.zeros((2, 2)), [[100.0, -100.0], [-100.0, 100.0]],
-        ...                   np.zeros((0, 2)), [[-1.0, 2.0]], [[1.0, 0.0]])
-        >>> A, E, scales = lin.pencil()
-        >>> A.shape, float(np.trace(E))          # 2d + p = 5; one algebraic row
-        ((5, 5), 4.0)
         """
         Li, K, C, B, Cy, omega = self._normalized
         d, p = len(K), self.p
@@ -303,13 +285,6 @@ class ZeroDynamics:
         ε, 1/s.
     shapes : (n, k) complex ndarray, optional
         The coordinate deviations δq of each zero (``zero_dynamics(..., shapes=True)``), else None.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> zd = ZeroDynamics(np.array([-1j, 1j]), np.array(["center", "center"]), 1e-6)
-    >>> zd.classification, zd.counts["center"], round(zd.lowest_frequency, 4)
-    ('marginally stable: undamped internal oscillations', 2, 0.1592)
     """
 
     eigenvalues: np.ndarray
@@ -370,13 +345,6 @@ class ZeroDynamics:
         -------
         ndarray
             Those eigenvalues, 1/s.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> zd = ZeroDynamics(np.array([-100j, 100j]), np.array(["center", "center"]), 1e-6)
-        >>> zd.unresolved(1e-3).size, zd.unresolved(0.02).size
-        (0, 2)
         """
         return self.eigenvalues[np.abs(self.eigenvalues) * h > limit]
 
@@ -398,11 +366,8 @@ class ZeroDynamics:
 def zero_dynamics(model, q=None, lam=None, t=0.0, tol=1e-7, a=None, shapes=False):
     """The zero dynamics of a servo problem: finite eigenvalues of its Rosenbrock pencil.
 
-    With y ≡ 0 the ODE of :class:`LinearServo` leaves the internal dynamics whose
-    eigenvalues are the invariant zeros, the finite generalized eigenvalues of
-    [[A − sI, B], [C, 0]] (Rosenbrock 1970; Emami-Naeini & Van Dooren 1982, Automatica
-    18:415–430), here from the QZ algorithm on the scaled pencil of
-    :meth:`LinearServo.pencil` (``scipy.linalg.eig``, dense: O((2d + p)³)).
+    Rosenbrock 1970; Emami-Naeini & Van Dooren 1982, Automatica 18:415–430; QZ on the scaled
+    pencil of :meth:`LinearServo.pencil`, dense O((2d + p)³).
 
     Parameters
     ----------
@@ -488,14 +453,6 @@ class Inverse:
         (first, last) time of the requested horizon, s.
     method : str
         ``"causal"``, ``"non-causal"`` or ``"optimal control"``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> r = Inverse(np.zeros(2), np.zeros((2, 1)), np.zeros((2, 2)), np.zeros((2, 2)), np.zeros((2, 1)),
-    ...             np.zeros((2, 4)), (0.0, 0.0), "causal")
-    >>> r.pre_actuation
-    0.0
     """
 
     t: np.ndarray
@@ -514,12 +471,8 @@ class Inverse:
 
 
 def causal_inverse(linear, t, y_desired=None, forcing=None):
-    """The exact inverse integrated forward in time from rest: every internal mode starts at
-    the equilibrium of the initial inputs (rest when y_d(t₀) = 0 and f(t₀) = 0).
-
-    It grows like e^{Re λ t} for non-minimum-phase zeros and keeps ringing at undamped
-    ones: a reference for :func:`noncausal_inverse` and :func:`optimal_control_inverse`.
-    Integration as in :func:`noncausal_inverse` (exact for inputs linear between samples).
+    """The exact inverse integrated forward in time from rest (every internal mode at the
+    equilibrium of the initial inputs); grows like e^{Re λ t} for non-minimum-phase zeros.
 
     Parameters
     ----------
@@ -563,23 +516,11 @@ def causal_inverse(linear, t, y_desired=None, forcing=None):
 def noncausal_inverse(linear, t, y_desired=None, forcing=None, center="split", padding=None, tol=1e-7):
     """The bounded non-causal inverse (Devasia, Chen & Paden 1996: stable part forward, unstable backward).
 
-    The pencil of :meth:`LinearServo.pencil` is brought to Weierstrass form by QZ and
-    generalized Sylvester equations (Kågström & Van Dooren 1992): its infinite part gives
-    the input algebraically from the outputs and their derivatives (splines of odd degree
-    above the nilpotency index), its finite part the internal dynamics ẇ = T w + G s(t),
-    which Schur reordering and Sylvester equations split into stable, center and unstable
-    parts (the dichotomy). Stable parts are integrated forward from the equilibrium of the
-    first inputs, unstable parts backward from that of the last ones (pre-actuation), each
-    exactly for inputs linear between samples (Van Loan 1978, IEEE TAC 23:395–404).
-
-    Center (undamped) parts have no bounded decaying solution: any solution is exact and
-    bounded, they differ by a free oscillation. ``"split"`` (default) takes half the
-    causal and half the anti-causal solution: the input rings with half the causal
-    amplitude before and after the motion — of all exact solutions the one with the
-    larger of the two ringing amplitudes least; it is Bayo's (1987) frequency-domain inverse
-    with the poles on the imaginary axis taken as principal values. ``"forward"`` is
-    causal on those modes (rest before, full ringing after), ``"backward"`` the reverse.
-    A damping ratio was not chosen because it makes the inverse inexact.
+    Weierstrass form of :meth:`LinearServo.pencil` (Kågström & Van Dooren 1992); the internal
+    dynamics split into stable, center and unstable parts, each integrated exactly for inputs
+    linear between samples (Van Loan 1978, IEEE TAC 23:395–404). Center (undamped) modes:
+    ``"split"`` takes half the causal and half the anti-causal solution (Bayo 1987 with
+    principal values), ``"forward"`` / ``"backward"`` one of them (docs/inversion.md, §3).
 
     Parameters
     ----------
@@ -590,14 +531,12 @@ def noncausal_inverse(linear, t, y_desired=None, forcing=None, center="split", p
     y_desired : (k, p) or (k,) array_like, optional
         Desired output deviations, m (default zero).
     forcing : (k, n) array_like, optional
-        Known generalized force deviations f(t), N per unit of q (default zero), e.g. the
-        residual force of a quasi-static path.
+        Known generalized force deviations f(t), N per unit of q (default zero).
     center : {"split", "forward", "backward"}, optional
-        Treatment of the undamped internal modes (see above).
+        Treatment of the undamped internal modes.
     padding : float or (float, float), optional
-        Pre- and post-actuation windows added before and after ``t``, s; the signals are
-        held at their first and last values there. Default 12 time constants of the
-        slowest unstable (before) and stable (after) zero, each at most the span of ``t``.
+        Pre- and post-actuation windows, s (signals held there); default 12 time constants of
+        the slowest unstable (before) and stable (after) zero, at most the span of ``t``.
     tol : float, optional
         Threshold of the center modes, as in :func:`zero_dynamics`.
 
@@ -615,8 +554,8 @@ def noncausal_inverse(linear, t, y_desired=None, forcing=None, center="split", p
 
     Examples
     --------
-    The two masses of :class:`LinearServo` with y = −x₁ + 2x₂ (non-minimum phase): the
-    input starts before the motion and stays bounded:
+    Two masses with y = −x₁ + 2x₂ (non-minimum phase): the input starts before the motion and
+    stays bounded:
 
     >>> import numpy as np
     >>> lin = LinearServo(M=np.diag([1.0, 2.0]), C=np.zeros((2, 2)),
@@ -817,18 +756,12 @@ def _fast(Nil, H, t, s):
 
 def optimal_control_inverse(linear, t, y_desired=None, forcing=None, *, input_weight, output_weight=None,
                             rate_weight=None):
-    """Inverse dynamics as optimal control (Bastos, Seifried & Brüls 2013, for
-    the linear model): minimize ∫ (y − y_d)ᵀ W (y − y_d) + uᵀ R u dt over the horizon,
-    subject to the linear dynamics from rest (fixed initial state, free final state).
+    """Inverse dynamics as optimal control (Bastos, Seifried & Brüls 2013, for the linear model).
 
-    Solved as a finite-horizon linear-quadratic tracking problem in discrete time at the
-    sample step: u held constant over each step (zero-order hold), y_d and f linear
-    between samples, and the cost integral discretized exactly with the dynamics (Van
-    Loan 1978, Theorem 1), which keeps the intersample error in the cost (no sampling-zero
-    ringing as R → 0). Backward Riccati recursion for the cost-to-go xᵀP x + 2pᵀx, then
-    the forward sweep (Anderson & Moore 1990, *Optimal Control: Linear Quadratic
-    Methods*); the whole desired trajectory is used in advance. Dense:
-    O(k (2d)³) for k samples.
+    Minimizes ∫ (y − y_d)ᵀ W (y − y_d) + uᵀ R u dt from rest (free final state) as a
+    discrete-time LQ tracking problem: zero-order-hold u, cost discretized exactly (Van Loan
+    1978, Theorem 1), backward Riccati recursion and forward sweep (Anderson & Moore 1990).
+    O(k (2d)³) for k samples; docs/inversion.md, §4.
 
     Parameters
     ----------
@@ -845,11 +778,7 @@ def optimal_control_inverse(linear, t, y_desired=None, forcing=None, *, input_we
     output_weight : float or (p, p) array_like, optional
         W, per m² and s (default the identity).
     rate_weight : float or (p, p) array_like, optional
-        R_r, a penalty ∫ u̇ᵀ R_r u̇ dt on the input rate (per (N·m/s)² and s): u becomes a
-        state starting at 0, continuous and linear between samples. Without it the input
-        at the start tends to an impulse as R → 0 for non-minimum-phase zeros (the jump of
-        the internal state the motion asks for: the cheap-control limit, Kwakernaak &
-        Sivan 1972, *Linear Optimal Control Systems*).
+        R_r of a penalty ∫ u̇ᵀ R_r u̇ dt (per (N·m/s)² and s): keeps u continuous at the start.
 
     Returns
     -------

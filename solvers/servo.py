@@ -60,11 +60,8 @@ class ServoRealization:
 def servo_realization(system, q, t=0.0, dense_limit=DENSE_LIMIT):
     """Classify a servo model at a state by its decoupling matrix P = Ψ_q M_c⁻¹ Bᵀ.
 
-    P is the output acceleration of the servo constraints per unit actuator input with
-    the joint constraints enforced (Blajer & Kołodziejczyk 2007, see the module
-    docstring); it is the Schur complement whose regularity decides whether the
-    acceleration matrix of the start, [[M, Φ_qᵀ, −Bᵀ], [Φ_q, 0, 0], [Ψ_q, 0, 0]], is regular.
-    Dense: the joint saddle [[M, Φ_qᵀ], [Φ_q, 0]] is LU-factorized once.
+    P (output acceleration per unit input, joints enforced; Blajer & Kołodziejczyk 2007) decides
+    whether the start's acceleration matrix is regular. Dense (one LU of the joint saddle).
 
     Parameters
     ----------

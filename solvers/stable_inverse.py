@@ -28,27 +28,18 @@ __all__ = ["StableInverseOptions", "stable_causal_inverse", "rate_limited_deriva
 
 @dataclass
 class StableInverseOptions:
-    """Settings of :func:`stable_causal_inverse`.
+    """Settings of :func:`stable_causal_inverse` (method: docs/solvers.md).
 
     Parameters
     ----------
     iterations : int
-        Successive approximations of the inertia (and velocity-dependent) loads after the kinematically driven
-        static path (0: statics along the path only; 1: the inertia of that path, the
-        kineto-elastostatic solution; 2 and more: the inertia of the deformation too).
+        Successive approximations of the inertia loads after the driven static path (0: statics only).
     window : float
-        Length [s] of the local cubic fit whose derivatives give the velocities and
-        accelerations of the kinematically driven static path (the rigid-body motion with
-        its static sag); shorter than the trajectory's own time scales.
+        Length [s] of the cubic fit giving the rates of the driven static path.
     elastic_window : float
-        The rate limit [s]: length of the local cubic fit for the rates of the deformation
-        that the inertia loads cause (the path minus the static path). About the period of
-        the lowest internal mode (:func:`~femdyn.solvers.inversion.zero_dynamics`) keeps the
-        successive approximation contractive: the links are not asked to follow content
-        faster than their internal dynamics.
+        The rate limit [s] for the deformation's rates; about the lowest internal period.
     rest_after : bool
-        The motion ends at rest at ``t_end`` (the path is extended after it by its last
-        sample, at rest, as it is before t = 0).
+        The motion ends at rest at ``t_end``.
     tol : float
         Newton tolerance, relative to the largest generalized force, and on ‖Φ‖ [m].
     max_newton : int
@@ -109,10 +100,8 @@ def stable_causal_inverse(system, t_end, h, options=None, q0=None, output=None, 
     Returns
     -------
     Results
-        t, q, v, a, λ (actuator inputs in the servo rows: ``<actuator>.torque`` channels),
-        the sensors; ``meta["stable_inverse"]``: the options, ``input_change`` (largest
-        change of an input in the last approximation, in its unit), ``unresolved_inertia``
-        (relative, see the module docstring) and ``newton_iterations`` (largest per sample).
+        With ``<actuator>.torque`` channels; ``meta["stable_inverse"]``: the options,
+        ``input_change``, ``unresolved_inertia`` (relative) and ``newton_iterations``.
 
     Raises
     ------
