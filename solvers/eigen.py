@@ -212,8 +212,7 @@ def eigenmodes(system, q=None, lam=None, count=10, t=0.0, method="sparse", shift
     t : float
         Time (s) of the constraints.
     method : {"sparse", "dense"}
-        Shift-invert Lanczos on the saddle form (any size), or the dense null-space
-        method (small models; a check).
+        Shift-invert Lanczos on the saddle form (any size), or the dense null-space method (small models; a check).
     shift : float, optional
         σ in (rad/s)²; default 0, or slightly below zero for a structure with rigid-body modes.
 
@@ -318,8 +317,7 @@ def sparse_eigenmodes(K, M, count, sigma=None, constraints=None, zero_tol=1e-8, 
     rigid : expected number of zero modes (e.g. 6 free-free), checked when given
     tol : ARPACK's relative accuracy (0: machine precision)
     factorization : optional :class:`Factorization` of K − σM (with the given ``sigma``) to
-        reuse, e.g. the one a static condensation already computed; not with ``constraints``
-        or ``fixed``
+        reuse, e.g. the one a static condensation already computed; not with ``constraints`` or ``fixed``
     fixed : optional indices of coordinates held at zero (supports: e.g. the dofs of a
         clamped node set), removed before solving; the modes are returned with zeros there
 
@@ -330,8 +328,7 @@ def sparse_eigenmodes(K, M, count, sigma=None, constraints=None, zero_tol=1e-8, 
     Raises
     ------
     SolverError
-        singular K − σM, ARPACK failing to converge, or a zero-mode count different from
-        ``rigid``.
+        singular K − σM, ARPACK failing to converge, or a zero-mode count different from ``rigid``.
 
     Example
     -------

@@ -789,8 +789,7 @@ def optimal_control_inverse(linear, t, y_desired=None, forcing=None, *, input_we
     Raises
     ------
     ModelError
-        If the times are not uniform, the signals do not match them, or a weight is not
-        positive definite.
+        If the times are not uniform, the signals do not match them, or a weight is not positive definite.
 
     Examples
     --------

@@ -108,8 +108,7 @@ def stable_causal_inverse(system, t_end, h, options=None, q0=None, output=None, 
     ModelError
         A model without servo constraints, or bad settings.
     ConvergenceError
-        A sample where Newton does not converge; its ``results`` hold the samples of that
-        approximation before it.
+        A sample where Newton does not converge; its ``results`` hold the samples of that approximation before it.
 
     Examples
     --------

@@ -1,41 +1,14 @@
 """Closed loops: a spanning tree plus cut-joint constraints solved with Lagrange multipliers.
 
-Cutting one joint of every loop leaves a tree (Wang et al.; RBDA ch. 8, "closed-loop
-systems"); each cut joint becomes constraint rows Φ(q) = 0 between a joint frame A on
-body a and a joint frame B on body b, which coincide when the cut joint is at zero. With
-u the joint axis and (n1, n2, u) a right-handed orthonormal triad of the joint frame
-(carried by body a as n1, n2, u and by body b as n1_B, n2_B, u_B), the rows are the point
-and perpendicularity constraints of García de Jalón & Bayo 1994 (*Kinematic and Dynamic
-Simulation of Multibody Systems*, ch. 3):
-
-    kind        point rows n·(x_A − x_B)               orientation rows (dot products)
-    spherical   n = world x, y, z                      —
-    revolute    n = world x, y, z                      n1·u_B, n2·u_B        (axes stay aligned)
-    prismatic   n = n1, n2 (fixed in A)                n1·n2_B, n2·u_B, u·n1_B
-    fixed       n = world x, y, z                      n1·n2_B, n2·u_B, u·n1_B
-
-Point rows are in m; orientation rows are dimensionless, to first order the components of
-the relative rotation (rad) across the axes the joint does not allow. Every row is a dot
-product f·g of two world vectors, each fixed in the world, fixed in a body (ḟ = ω × f),
-or the gap x_A − x_B, so its derivatives follow from the body velocities and accelerations:
-
-    Φ = f·g,    Φ̇ = ḟ·g + f·ġ = J v,    J̇v = f̈·g + 2 ḟ·ġ + f·g̈   (f̈, g̈ at q̈ = 0),
-
-with J in the velocity coordinates v (nv columns; a free joint's body twist). The
-dynamics is
+Each cut joint gives point and perpendicularity rows Φ(q) = 0 between its frames on two
+bodies (García de Jalón & Bayo 1994, ch. 3); the dynamics
 
     H q̈ + C = τ + Jᵀ λ,      J q̈ = −J̇ q̇ − 2α Φ̇ − β² Φ        (RBDA ch. 8; Baumgarte 1972)
 
-and the multipliers are solved *first* (Wang et al.): with the tree's forward dynamics
-q̈₀ = ABA(τ) and Y = H⁻¹ Jᵀ (one ABA per constraint row, zero velocity and gravity),
-λ = (J Y)⁻¹ (−J̇q̇ − 2αΦ̇ − β²Φ − J q̈₀), then q̈ = q̈₀ + Y λ.
-
-A planar loop makes some rows vanish identically (out-of-plane motion), and (J Y) is then
-singular: :func:`independent_rows` keeps a largest independent subset, chosen by a
-rank-revealing QR factorisation with column pivoting of Jᵀ at an assembled configuration
-(Golub & Van Loan 2013, *Matrix Computations*, §5.4.2). :func:`project` restores Φ = 0
-and J v = 0 by minimum-norm Gauss–Newton steps (Bayo & Ledesma 1996 style position and
-velocity projection); :func:`assemble` projects and then selects the rows.
+is solved multipliers first (Wang et al.): λ = (J H⁻¹ Jᵀ)⁻¹ (…), one ABA per row.
+:func:`independent_rows` keeps independent rows (pivoted QR, Golub & Van Loan 2013, §5.4.2);
+:func:`project` restores Φ = 0, J v = 0 (Bayo & Ledesma 1996); :func:`assemble` does both.
+Row table and derivation: docs/solvers.md ("Recursive trees").
 """
 from dataclasses import dataclass, replace
 
@@ -95,8 +68,7 @@ class LoopClosure:
     a : int
         Tree index of body a.
     frame_a : tuple
-        (R, p) of the joint frame in body-a coordinates: R's columns are the frame axes,
-        p the origin [m].
+        (R, p) of the joint frame in body-a coordinates: R's columns are the frame axes, p the origin [m].
     b : int
         Tree index of body b (≠ a).
     frame_b : tuple
@@ -110,8 +82,7 @@ class LoopClosure:
     Raises
     ------
     ModelError
-        For an unknown kind, equal or negative body indices, a zero axis, bad frames or row
-        indices out of range.
+        For an unknown kind, equal or negative body indices, a zero axis, bad frames or row indices out of range.
 
     Examples
     --------

@@ -53,14 +53,8 @@ class VectorSpace:
 
         Parameters
         ----------
-        q : ndarray
-            State (unused).
-        v : array_like
-            Velocity.
-
-        Returns
-        -------
-        ndarray
+        q, v : ndarray
+            State (unused) and velocity.
         """
         return np.asarray(v, float)
 
@@ -69,14 +63,8 @@ class VectorSpace:
 
         Parameters
         ----------
-        q : ndarray
-            State.
-        delta : ndarray
-            Increment.
-
-        Returns
-        -------
-        ndarray
+        q, delta : ndarray
+            State and increment.
         """
         return q + delta
 
@@ -87,10 +75,6 @@ class VectorSpace:
         ----------
         q : ndarray
             State.
-
-        Returns
-        -------
-        ndarray
         """
         return q
 
@@ -112,15 +96,8 @@ class TreeSpace:
 
         Parameters
         ----------
-        q : (nq,) ndarray
-            Joint coordinates.
-        v : (nv,) ndarray
-            Joint velocities (free joints: body twist [ω; v_o] in body coordinates).
-
-        Returns
-        -------
-        (nq,) ndarray
-            q̇ (free joints: position rate in parent coordinates and quaternion rate).
+        q, v : (nq,), (nv,) ndarray
+            Joint coordinates and velocities (free joints: body twist [ω; v_o], body coordinates).
         """
         m = self.model
         qd = np.zeros(m.nq)
@@ -137,15 +114,8 @@ class TreeSpace:
 
         Parameters
         ----------
-        q : (nq,) ndarray
-            Joint coordinates.
-        delta : (nv,) ndarray
-            Tangent increment (free joints: twist increment [θ (rad); d (m)] in body coordinates).
-
-        Returns
-        -------
-        (nq,) ndarray
-            Updated coordinates with unit quaternions.
+        q, delta : (nq,), (nv,) ndarray
+            Joint coordinates and tangent increment (free joints: [θ (rad); d (m)], body coordinates).
         """
         m = self.model
         out = np.array(q, float)
@@ -165,10 +135,6 @@ class TreeSpace:
         ----------
         q : (nq,) array_like
             Joint coordinates.
-
-        Returns
-        -------
-        (nq,) ndarray
         """
         m = self.model
         out = np.array(q, float)

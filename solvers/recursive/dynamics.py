@@ -96,17 +96,6 @@ def kinematics(model, data, q, v=None):
     ------
     ModelError
         For wrong sizes, a workspace of another model, or a free joint with a zero quaternion.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from femdyn.solvers.recursive import Body, Data, Joint, TreeModel
-    >>> rod = Body("rod", "world", Joint("revolute", (0, 1, 0)), mass=1.0, com=(0.5, 0, 0),
-    ...            inertia=(1e-4, 1 / 12, 1 / 12, 0, 0, 0))
-    >>> model = TreeModel([rod]); data = Data(model)
-    >>> kinematics(model, data, [np.pi / 2])      # a quarter turn about +y: body x → world −z
-    >>> data.R_world[0][:, 0].round(12).tolist()
-    [0.0, 0.0, -1.0]
     """
     check_workspace(model, data)
     q = as_vector(q, model.nq, "q")
@@ -134,8 +123,7 @@ def inverse_dynamics(model, data, q, v, qdd, f_ext=None, gravity=None):
     qdd : (nv,) array_like
         Joint accelerations [rad/s² or m/s²].
     f_ext : (n, 6) array_like, optional
-        External spatial forces [n; f] (N·m, N) on each body, body coordinates, about the
-        body origin.
+        External spatial forces [n; f] (N·m, N) on each body, body coordinates, about the body origin.
     gravity : (3,) array_like, optional
         Gravity [m/s²], world frame (default: the model's).
 
@@ -205,16 +193,6 @@ def hybrid_dynamics(model, data, q, v, prescribed, tau, qdd, f_ext=None, gravity
     ------
     ModelError
         For wrong sizes, bad ``prescribed`` flags or an unknown body name.
-
-    Examples
-    --------
-    >>> from femdyn.solvers.recursive import Body, Data, Joint, TreeModel
-    >>> rod = Body("rod", "world", Joint("revolute", (0, 1, 0)), mass=1.0, com=(0.5, 0, 0),
-    ...            inertia=(1e-4, 1 / 12, 1 / 12, 0, 0, 0))
-    >>> model = TreeModel([rod]); data = Data(model)
-    >>> qdd, tau = hybrid_dynamics(model, data, [0.0], [0.0], ["rod"], [0.0], [1.0])
-    >>> tau.round(6)                    # (1/3)·1 − 4.905: inertia torque minus gravity's
-    array([-4.571667])
     """
     check_workspace(model, data)
     mask = _joint_mask(model, prescribed)
@@ -249,17 +227,6 @@ def forward_dynamics(model, data, q, v, tau, f_ext=None, gravity=None):
     ------
     ModelError
         For wrong sizes or a workspace of another model.
-
-    Examples
-    --------
-    A rod released horizontally about a pivot at one end: 3g/(2L).
-
-    >>> from femdyn.solvers.recursive import Body, Data, Joint, TreeModel
-    >>> rod = Body("rod", "world", Joint("revolute", (0, 1, 0)), mass=1.0, com=(0.5, 0, 0),
-    ...            inertia=(1e-4, 1 / 12, 1 / 12, 0, 0, 0))
-    >>> model = TreeModel([rod]); data = Data(model)
-    >>> forward_dynamics(model, data, [0.0], [0.0], [0.0]).round(12)
-    array([14.715])
     """
     check_workspace(model, data)
     q, v, tau = as_vector(q, model.nq, "q"), as_vector(v, model.nv, "v"), as_vector(tau, model.nv, "tau")
@@ -291,15 +258,6 @@ def mass_matrix(model, data, q):
     -------
     (nv, nv) ndarray
         H [kg·m² for rotations, kg for translations, kg·m for couplings].
-
-    Examples
-    --------
-    >>> from femdyn.solvers.recursive import Body, Data, Joint, TreeModel
-    >>> rod = Body("rod", "world", Joint("revolute", (0, 1, 0)), mass=1.0, com=(0.5, 0, 0),
-    ...            inertia=(1e-4, 1 / 12, 1 / 12, 0, 0, 0))
-    >>> model = TreeModel([rod])
-    >>> mass_matrix(model, Data(model), [0.0]).round(6)          # m L²/3
-    array([[0.333333]])
     """
     kinematics(model, data, q)
     kernels.crba(model.parent, model.inertia, model.S, model.v_index, model.joint_nv, data.Xup, data.Ic,
@@ -357,15 +315,6 @@ def momentum(model, data, q, v, about="origin"):
     ------
     ModelError
         For an unknown ``about``.
-
-    Examples
-    --------
-    >>> from femdyn.solvers.recursive import Body, Data, Joint, TreeModel
-    >>> rod = Body("rod", "world", Joint("revolute", (0, 1, 0)), mass=1.0, com=(0.5, 0, 0),
-    ...            inertia=(1e-4, 1 / 12, 1 / 12, 0, 0, 0))
-    >>> model = TreeModel([rod])
-    >>> momentum(model, Data(model), [0.0], [3.0]).round(12).tolist()   # L_y = m L²/3 · ω, p_z = −m ω L/2
-    [0.0, 1.0, 0.0, 0.0, 0.0, -1.5]
     """
     kinematics(model, data, q, v)
     h = np.einsum("iab,ib->ia", model.inertia, data.vel)       # body momenta, body coordinates

@@ -1,23 +1,12 @@
 """Trees of flexible bodies with modal coordinates for the recursive O(N) solvers.
 
-A :class:`ModalBody` is a floating-frame-of-reference body: a component (``.fdc``, see
-``docs/components.md``) referenced to the interface of its inner joint (the body frame;
-:func:`~femdyn.component.reference_to_interface` clamps the modes there), or a
-rigid body (no component). Its joint sits on an interface frame of the parent
-(``at``: name or index of the parent's interface; ``None``: the parent's body frame), at a
-fixed ``placement`` (R, p) relative to that frame. The mechanical model is the exact
-floating frame with a linear modal field (Shabana 2005, ch. 5):
+A :class:`ModalBody` is a floating-frame body (a component ``.fdc`` referenced to its inner
+joint's interface, or rigid) with the linear modal field of Shabana (2005, ch. 5):
 
-    r = r_ref + R (x + Φ(x) η),    interface k: origin o_k + Φ_k η, axes exp([Ψ_k η]×),
+    r = r_ref + R (x + Φ(x) η),    interface k: origin o_k + Φ_k η, axes exp([Ψ_k η]×).
 
-with the elastic force −K η and damping −D η̇ of the component.
-
-Generalized coordinates of a :class:`FlexibleTreeModel` (``nq``, ``nv`` entries): first
-every joint's coordinates in body order (as :class:`~.model.TreeModel`: revolute and
-prismatic 1, free 7 in q and 6 in v), then every flexible body's modal coordinates η in
-body order (``model.eta_slice(name)``). Generalized forces τ follow v: joint forces, then
-modal forces applied from outside (zero for a passive structure; the elastic and damping
-forces are internal).
+Coordinates of a :class:`FlexibleTreeModel`: every joint's, then every body's η
+(``eta_slice``). Model and coordinates: docs/recursive-flexible.md.
 """
 from dataclasses import dataclass, field
 
@@ -50,8 +39,7 @@ class ModalBody:
     modes : int or None
         Keep the lowest ``modes`` modes after referencing (None: all).
     at : str, int or None
-        Interface of the parent (a flexible body) that carries the joint; None: the
-        parent's body frame.
+        Interface of the parent (a flexible body) that carries the joint; None: the parent's body frame.
     placement_R, placement_p : joint frame relative to that frame (axes, m).
     mass, com, inertia : rigid body data (kg, m, kg·m² about the centre of mass as in
         :class:`~.model.Body`), used when ``component`` is None.
@@ -82,8 +70,7 @@ class ModalBody:
         body : Body
             Rigid body with its joint, placement and mass properties.
         at : str, int or None, optional
-            Interface of a flexible parent that carries the joint (None: the parent's
-            body frame).
+            Interface of a flexible parent that carries the joint (None: the parent's body frame).
 
         Returns
         -------

@@ -1,19 +1,8 @@
 """Recursive dynamics of trees of flexible bodies: the public functions over (model, data).
 
-* :func:`inverse_dynamics` — all accelerations given (joints and modes): joint forces and
-  the modal forces that must be applied (Tian et al. 2010, eq. (1)–(2));
-* :func:`hybrid_dynamics` — each joint torque- or motion-given, modal coordinates always
-  force-given (applied modal force in τ, usually 0): O(N) articulated sweeps (Tian et
-  al. 2010's hybrid recursions; RBDA ch. 9). With every joint motion-given this *is* the
-  inverse dynamics of a passive flexible tree (joint torques and η̈ returned); with none,
-  the forward dynamics;
-* :func:`forward_dynamics` — all joints torque-given;
-* :func:`mass_matrix` — composite-inertia mass matrix (checks; O(N·depth));
-* :func:`energy`, :func:`momentum` — kinetic, gravitational and elastic energy; spatial momentum.
-
-Vectors follow :class:`~.flexible.FlexibleTreeModel`: q = [joint q; η], v = [joint v; η̇],
-q̈ and τ like v. External wrenches ``f_ext`` (n, 6) act on the body frames (body
-coordinates, about the origin). Units SI.
+Inverse dynamics (Tian et al. 2010, eqs. 1–2), hybrid and forward dynamics (O(N) articulated
+sweeps; RBDA ch. 9), the composite-inertia mass matrix, energy and momentum. Vectors follow
+:class:`~.flexible.FlexibleTreeModel`: q = [joint q; η], v = [joint v; η̇]; docs/recursive-flexible.md.
 """
 import numpy as np
 

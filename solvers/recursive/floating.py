@@ -50,8 +50,7 @@ def floating_base_inverse_dynamics(model, data, q, v, qdd_joints, base_wrench=No
     qdd_joints : (nv − 6,) array_like
         Accelerations of the non-base joints.
     base_wrench : (6,) array_like, optional
-        External spatial force [n; f] (N·m, N) on the base, base coordinates; default zero
-        (free floating).
+        External spatial force [n; f] (N·m, N) on the base, base coordinates; default zero (free floating).
     f_ext : (n, 6) array_like, optional
         External spatial forces per body, body coordinates.
     gravity : (3,) array_like, optional

@@ -1,18 +1,12 @@
 """Fixed-step integrators for second-order systems q̈ = a(t, q, v).
 
-* :func:`rk4_step` — classical fourth-order Runge–Kutta on the first-order form
-  (q, v), with q̇ from the configuration space (Qiu et al., step 0.01 s);
-* :func:`zhai_step` — Zhai's explicit two-step method (Zhai 1996, "Two simple fast
-  integration methods for large-scale dynamic problems in engineering", IJNME 39;
-  Tian et al. 2010):
+:func:`rk4_step` (classical Runge–Kutta on (q, v)) and :func:`zhai_step` (Zhai 1996, IJNME 39;
+Tian et al. 2010):
 
-      x_{n+1} = x_n + ẋ_n h + (½ + ψ) ẍ_n h² − ψ ẍ_{n−1} h²,
-      ẋ_{n+1} = ẋ_n + (1 + φ) ẍ_n h − φ ẍ_{n−1} h,
+    x_{n+1} = x_n + ẋ_n h + (½ + ψ) ẍ_n h² − ψ ẍ_{n−1} h²,   ẋ_{n+1} = ẋ_n + (1 + φ) ẍ_n h − φ ẍ_{n−1} h,
 
-  with ψ = φ = 0 on the first step (no ẍ_{n−1} yet). The position update is applied as a
-  tangent increment, ``q ⊕ δ`` (see :mod:`.configuration`).
-
-:func:`simulate` runs either of them and records the trajectory.
+ψ = φ = 0 on the first step; positions updated as q ⊕ δ (:mod:`.configuration`).
+:func:`simulate` runs either and records the trajectory.
 """
 from dataclasses import dataclass
 
@@ -70,10 +64,7 @@ def simulate(acceleration, q0, v0, t_end, h, method="rk4", space=VectorSpace(), 
              project=None, t0=0.0, recorded=None):
     """Integrate q̈ = acceleration(t, q, v) from t0 to t_end with a fixed step.
 
-    Step count (femdyn's convention for fixed-step runs): ceil((t_end − t0)/h − 1e-9)
-    steps, at least one — the run ends at the first step at or after t_end, never before it
-    (the 1e-9 absorbs round-off in the quotient, e.g. 0.8/5e-4 = 1600.0000000000002 gives
-    1600 steps). So t_end = 1, h = 0.3 ends at 1.2 s, and t_end = 0.01, h = 0.1 at 0.1 s.
+    Ends at the first step at or after t_end (ceil((t_end − t0)/h − 1e-9) steps, at least one).
 
     Parameters
     ----------
@@ -81,10 +72,8 @@ def simulate(acceleration, q0, v0, t_end, h, method="rk4", space=VectorSpace(), 
         (t, q, v) ↦ q̈.
     q0, v0 : array_like
         Initial state.
-    t_end : float
-        End time [s].
-    h : float
-        Step [s].
+    t_end, h : float
+        End time and step [s].
     method : {"rk4", "zhai"}, optional
         Integrator (:func:`rk4_step` or :func:`zhai_step`).
     space : VectorSpace or TreeSpace, optional
@@ -92,14 +81,11 @@ def simulate(acceleration, q0, v0, t_end, h, method="rk4", space=VectorSpace(), 
     psi, phi : float, optional
         Zhai's parameters.
     project : callable, optional
-        (q, v) ↦ (q, v) applied after every step (e.g. :func:`.closed_loop.project` to hold
-        closure constraints).
+        (q, v) ↦ (q, v) after every step, e.g. :func:`.closed_loop.project`.
     t0 : float, optional
         Start time [s].
     recorded : callable, optional
-        Called with no argument right after each sample's acceleration is evaluated (the
-        initial one included), so a caller can keep by-products of that evaluation (e.g.
-        the forces of motion-given joints).
+        Called after each sample's acceleration is evaluated, to keep its by-products.
 
     Returns
     -------

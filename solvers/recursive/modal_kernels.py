@@ -1,32 +1,12 @@
 """Compiled sweeps over a tree of flexible bodies with modal coordinates (numba).
 
-Body i carries its joint coordinates and m_i modal coordinates η_i; its *extended*
-velocity is ν_i = [V_i; η̇_i] (d_i = 6 + m_i entries, V_i = [ω; v] the spatial velocity of
-the body (reference) frame in body coordinates, RBDA convention). A child c sits on an
-interface frame F of its parent p, whose pose in p's frame depends on η_p:
-
-    origin o_k + Φ_k η_p,   orientation R_k(η_p) = exp([Ψ_k η_p]×)   (R_k0 = 1),
-
-so V_c = X_c (X_F V_p + S_F η̇_p) + S_c q̇_c = Φ_cp ν_p + S_c q̇_c, with the interface's
-relative twist S_F η̇ = [J_r(θ) Ψ_k; R_kᵀ Φ_k] η̇ in F coordinates (θ = Ψ_k η, J_r the right
-Jacobian of SO(3): R_kᵀ J_l(θ) = J_r(θ)). This is the operator structure of Jain &
-Rodriguez's flexible SOA (Tian et al. 2010, eq. (1): velocity recursion with the
-"rigid-body transformation" Φ and the joint map H*, here G_i = [[S_i, 0], [0, 1]]).
-
-Each body obeys M_i(η) α_i + b_i(ν_i, η_i) + [0; K η + D η̇] − [f_ext; 0]
-+ Σ_c Φ_ciᵀ f_c = F_i (extended generalized force: joint wrench on rows 0–5, applied
-modal force on rows 6…), with the exact floating-frame mass matrix and quadratic-velocity
-forces of the linear modal field r = r_ref + R (x + Φ(x) η), written with the component
-invariants (Shabana 2005, §5.5; see :func:`body_terms`). Gravity enters as the base
-acceleration −g (RBDA ch. 5), which is exact for the deformed body too.
-
-The algorithms (all O(N) except the mass matrix):
-
-* :func:`rnea`     — inverse dynamics, Tian et al. 2010 eq. (1)–(2) / RBDA table 5.1;
-* :func:`hybrid`   — articulated-body sweeps with, per body, the unknown columns of G_i
-  (modal always, the joint's when torque-given) eliminated (Tian et al. 2010's hybrid
-  recursions; RBDA table 7.1 and ch. 9);
-* :func:`crba`     — composite-inertia mass matrix in the generalized coordinates (RBDA ch. 6).
+Extended velocities ν_i = [V_i; η̇_i]; a child on an interface frame of its parent (origin
+o_k + Φ_k η_p, axes exp([Ψ_k η_p]×)) moves as V_c = Φ_cp ν_p + S_c q̇_c — the operator
+structure of Jain & Rodriguez's flexible SOA (Tian et al. 2010, eq. (1)). Each body's mass
+matrix and quadratic-velocity forces are the exact floating-frame ones of a linear modal
+field (Shabana 2005, §5.5; :func:`body_terms`). :func:`rnea` (Tian et al. 2010, eqs. 1–2;
+RBDA table 5.1), :func:`hybrid_sweeps` (RBDA table 7.1, ch. 9) and :func:`crba` (RBDA ch. 6).
+Derivation: docs/recursive-flexible.md.
 """
 import numpy as np
 from numba import njit

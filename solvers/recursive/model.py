@@ -1,24 +1,10 @@
 """Immutable kinematic-tree model: bodies, joints, spatial inertias, gravity.
 
-The model follows RBDA ch. 4 (Featherstone 2008): bodies are numbered so that every
-parent comes before its children (``parent[i] < i``, −1 is the fixed world), body i is
-connected to its parent by joint i, and the transform from the parent frame to the body
-frame is ``X_i = X_J(q_i) X_T,i`` with the fixed joint placement ``X_T`` (tree
-transform) and the joint transform ``X_J``.
-
-Joint kinds and their coordinates (q: configuration, v: velocity):
-
-* ``revolute``  – rotation q (rad) about a unit axis of the joint frame; v = q̇ (rad/s);
-* ``prismatic`` – translation q (m) along a unit axis; v = q̇ (m/s);
-* ``fixed``     – no coordinates (a welded body);
-* ``free``      – 6-dof joint for a floating base: q = [p (m, 3), quaternion (x, y, z, w)]
-  with p the body origin and the quaternion the body orientation, both relative to the
-  parent frame; v = [ω; v_o] (rad/s, m/s) is the body's spatial velocity relative to the
-  parent, *in body coordinates* (RBDA table 4.1, "free joint" with S = 1).
-
-A placement ``(R, p)`` puts the joint frame at position p (m, parent coordinates) with
-axes R (columns are the joint-frame axes in parent coordinates); the body frame
-coincides with the joint frame at q = 0.
+RBDA ch. 4 (Featherstone 2008): parent-first numbering (``parent[i] < i``, −1 the world),
+joint i between body i and its parent, ``X_i = X_J(q_i) X_T,i``. Joint kinds ``revolute``,
+``prismatic`` (one coordinate, rad or m), ``fixed`` and ``free`` (q = [p, quaternion
+(x, y, z, w)], v = [ω; v_o] in body coordinates, RBDA table 4.1). Conventions and
+placements: docs/solvers.md ("Recursive trees"), docs/conventions.md.
 """
 from dataclasses import dataclass, field
 
@@ -76,11 +62,9 @@ class Body:
         Centre of mass [m] in body coordinates.
     inertia : tuple, optional
         Rotational inertia about the centre of mass in body axes [kg·m²]: a 3×3 matrix or
-        its entries (Ixx, Iyy, Izz, Ixy, Ixz, Iyz), the off-diagonal entries as in URDF
-        (Ixy = −∫xy dm).
+        its entries (Ixx, Iyy, Izz, Ixy, Ixz, Iyz), the off-diagonal entries as in URDF (Ixy = −∫xy dm).
     placement_R : (3, 3) tuple, optional
-        Joint-frame axes in parent coordinates (columns); the body frame coincides with the
-        joint frame at q = 0.
+        Joint-frame axes in parent coordinates (columns); the body frame coincides with the joint frame at q = 0.
     placement_p : (3,) tuple, optional
         Joint-frame origin [m] in parent coordinates.
 

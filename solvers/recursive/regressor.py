@@ -1,28 +1,11 @@
 """Dynamics linear in the inertial parameters: momentum and joint-force regressors of a tree.
 
-Every body's spatial inertia about its origin (RBDA ch. 2)
-
-    I_i = [[Ī_i, h_i×], [h_i×ᵀ, m_i 1]],    h_i = m_i c_i,    Ī_i = I_c,i + m_i c_i×ᵀ c_i×,
-
-is linear in the ten *inertial parameters*
-
-    π_i = [m, h_x, h_y, h_z, Ī_xx, Ī_xy, Ī_yy, Ī_xz, Ī_yz, Ī_zz]            (kg, kg·m, kg·m²)
-
-(body axes, about the body origin; Ī_xy is the matrix entry, −∫xy dm; the order of
-Pinocchio's ``Inertia.toDynamicParameters``), so ``I_i v = A(v) π_i`` with the 6×10
-matrix A of :func:`inertia_map` (Atkeson, An & Hollerbach 1986, "Estimation of inertial
-parameters of manipulator loads and links", IJRR 5(3), eq. 9). Everything the recursions
-compute from I_i v is then linear in π = [π_0; …; π_{n−1}]:
-
-* system momentum ``h = Σ X*_i I_i v_i = Y_h(q, v) π`` (:func:`momentum_regressor`);
-* joint forces of inverse dynamics ``τ = Y_τ(q, v, q̈) π`` (:func:`torque_regressor`):
-  the body force ``f_i = I_i a_i + v_i ×* I_i v_i = B_i π_i`` and
-  ``τ_j = S_jᵀ Σ_{i ∈ subtree(j)} ^jX*_i B_i π_i`` (the RNEA of RBDA table 5.1 with π
-  factored out; Khalil & Dombre 2002, ch. 12);
-* the system first moment ``Σ m_i r_i = Y_c(q) π`` (:func:`first_moment_regressor`).
-
-The kinematic quantities come from the solver's own sweeps (:func:`~femdyn.solvers.recursive.dynamics.kinematics`,
-:func:`~femdyn.solvers.recursive.dynamics.inverse_dynamics`), so the regressors reproduce the solver to round-off.
+π_i = [m, h_x, h_y, h_z, Ī_xx, Ī_xy, Ī_yy, Ī_xz, Ī_yz, Ī_zz] (kg, kg·m, kg·m²; body axes,
+about the body origin, Pinocchio's order), with I_i v = A(v) π_i (:func:`inertia_map`;
+Atkeson, An & Hollerbach 1986, IJRR 5(3), eq. 9). Hence h = Y_h π
+(:func:`momentum_regressor`), τ = Y_τ π (:func:`torque_regressor`; Khalil & Dombre 2002,
+ch. 12) and Σ m_i r_i = Y_c π (:func:`first_moment_regressor`), from the solver's own sweeps.
+Derivation: docs/solvers.md ("Regressors").
 """
 import numpy as np
 from numba import njit

@@ -1,21 +1,8 @@
-"""Spatial (6-D) vector algebra in Featherstone's convention.
+"""Spatial (6-D) vector algebra in Featherstone's convention (RBDA ch. 2).
 
-Convention (Featherstone 2008, *Rigid Body Dynamics Algorithms*, RBDA, ch. 2):
-
-* a motion vector (twist) is ``m = [ω; v]``: angular velocity ω (rad/s) first, then the
-  velocity v (m/s) of the body-fixed point that coincides with the frame origin;
-* a force vector (wrench) is ``f = [n; f]``: moment n (N·m) about the frame origin first,
-  then the force f (N);
-* a Plücker transform from frame A to frame B is stored as the pair ``(E, r)``: E (3×3)
-  rotates A-coordinates into B-coordinates and r (m) is the position of B's origin in
-  A-coordinates, so that ``X = [[E, 0], [−E r×, E]]`` (RBDA ch. 2, table 2.5) and force vectors
-  transform with ``X* = X⁻ᵀ``;
-* the spatial inertia of a rigid body about a frame origin is
-  ``I = [[I_c + m c× c×ᵀ, m c×], [m c×ᵀ, m 1]]`` (RBDA ch. 2) with mass m (kg), centre
-  of mass c (m) and rotational inertia I_c about the centre of mass (kg·m²).
-
-The small kernels below are compiled with numba; they work on preallocated arrays and
-write their result into ``out`` so the recursive algorithms never allocate in their loops.
+Motion vectors [ω; v], force vectors [n; f] about the frame origin; a Plücker transform
+A → B is stored as (E, r), X = [[E, 0], [−E r×, E]] (RBDA table 2.5), X* = X⁻ᵀ; spatial
+inertia I = [[I_c + m c× c×ᵀ, m c×], [m c×ᵀ, m 1]]. Numba kernels writing into ``out``.
 """
 import numpy as np
 from numba import njit

@@ -1,25 +1,10 @@
 """Topology from configuration parameters (Wang, Liu, Yue & Cao, variable-topology multi-arm spacecraft).
 
-Each link carries its *configuration parameters*: an ID (distinct positive integers, in
-any order; the paper uses 1 … s), and one interface pointer per interface: the ID of the
-link attached there, 0 for a free end, ``s + 1`` (one more than the largest ID) for the
-joint to inertial space (the paper's 6-dof virtual joint, here one
-``free`` joint, or a ``fixed``/``revolute`` one for a fixed base). From these alone
-:func:`build_topology` finds
-
-* the inner and outer body of every joint by a breadth-first traversal from the link
-  attached to inertial space (Wittenburg 2008, ch. 5, "tree-structured systems");
-* loops — an interface pair reaching an already visited link — which are cut and become
-  closure constraints of the cut joint's kind (see :mod:`.closed_loop`);
-* the incidence matrix S (links × joints, +1 where the link is the joint's outer body,
-  −1 where it is the inner body) and the path matrix P (joints × links, 1 where the joint
-  lies on the path from inertial space to the link), with S·P = E (Wittenburg 2008, ch. 5);
-* the kinematic tree (:class:`~.model.TreeModel`), each body framed at its inner joint's
-  interface, with the inertia parameters *stored for every interface and selected* by
-  which interface became the inner one.
-
-Joint k of the tree is the inner joint of link k, so S and P are indexed by link IDs.
-Re-attaching links changes only the pointers, not code.
+Each link carries an ID and one pointer per interface (the attached link's ID, 0 for a free
+end, ``s + 1`` for inertial space). :func:`build_topology` traverses breadth-first from
+inertial space (Wittenburg 2008, ch. 5), cuts loops into closures (:mod:`.closed_loop`),
+builds the incidence and path matrices (S·P = E) and the kinematic tree, each body framed at
+its inner joint's interface. Details: docs/solvers.md ("Recursive trees").
 """
 from dataclasses import dataclass
 
@@ -179,8 +164,7 @@ class Topology:
     outer : dict
         Joint ID → its outer body ID (k itself, by this numbering).
     incidence : (s, s) ndarray
-        S (links × joints): +1 where the link is the joint's outer body, −1 where it is the
-        inner body.
+        S (links × joints): +1 where the link is the joint's outer body, −1 where it is the inner body.
     path : (s, s) ndarray
         P (joints × links): 1 where the joint lies on the path from inertial space to the
         link; S·P = E (Wittenburg 2008, ch. 5).
