@@ -131,8 +131,7 @@ def _motion_basis(system, q, free, blocks):
 
 
 def _move(q, p, free, blocks):
-    """Apply the parameters p: free coordinates added, each group moved rigidly (exact
-    rotation about its centroid)."""
+    """Apply the parameters p: free coordinates added, each group moved rigidly (exact rotation about its centroid)."""
     q = q.copy()
     q[free] += p[:free.size]
     column = free.size

@@ -147,8 +147,7 @@ class KKTMatrix:
         return x
 
     def _solve_scaled(self, rhs, accuracy=0.0):
-        """Solve Ŝ y = rhs, refined against the exact Ŝ where the factors or the caller need it
-        (see :meth:`solve`)."""
+        """Solve Ŝ y = rhs, refined against the exact Ŝ where the factors or the caller need it (see :meth:`solve`)."""
         y = self.solve_factor(rhs)
         if self.backend == "cholmod-ldl" and (self.refine or not accuracy):
             y = self._refined(rhs, y, accuracy)[0]

@@ -20,7 +20,7 @@ import scipy.linalg as sla
 
 from femdyn.errors import ServoWarning, SingularMatrixError
 
-RHO_NONCOLLOCATED = 0.2     # above it a non-collocated servo's input error grows 2–3× per 0.1 of ρ∞ (module doc)
+RHO_NONCOLLOCATED = 0.2     # above it a non-collocated servo's input error grows 2–3× per 0.1 of ρ∞ (docs/input-checks.md)
 SINGULAR = 1e-8             # σ_i(P) ≤ SINGULAR · ‖Ψ_q‖ ‖M_c⁻¹‖ ‖B‖ counts as zero
 DENSE_LIMIT = 3000          # coordinates + joint rows up to which P is computed (dense LU)
 

@@ -55,11 +55,9 @@ def _frame(frame, what):
 
 @dataclass(frozen=True)
 class LoopClosure:
-    """The constraint rows of one cut joint (see the table of the module docstring).
+    """The constraint rows of one cut joint (rows: docs/solvers.md, "Closed loops").
 
-    Rows are imposed between the joint frame A on body a and the joint frame B on body b,
-    which coincide when the cut joint is at zero; the multipliers' constraint forces Jᵀλ
-    act on body a, their reactions on body b.
+    Frames A (body a) and B (body b) coincide at zero; the forces Jᵀλ act on a, reactions on b.
 
     Parameters
     ----------
@@ -76,20 +74,12 @@ class LoopClosure:
     axis : (3,) tuple, optional
         Joint axis in joint-frame coordinates (revolute, prismatic).
     rows : tuple of int, optional
-        Indices into the kind's candidate rows (point rows first, then orientation rows)
-        that are imposed — all by default, usually chosen by :func:`independent_rows`.
+        Imposed candidate rows (point rows first); all by default, see :func:`independent_rows`.
 
     Raises
     ------
     ModelError
         For an unknown kind, equal or negative body indices, a zero axis, bad frames or row indices out of range.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> cut = LoopClosure("revolute", 0, (np.eye(3), (1.0, 0, 0)), 1, (np.eye(3), (0, 0, 0)), axis=(0, 1, 0))
-    >>> cut.size                                          # 3 point rows + 2 orientation rows
-    5
     """
     kind: str
     a: int
@@ -186,7 +176,7 @@ def _body_jacobian(model, data, body, x):
 
 
 def _closure_jacobian(model, data, c):
-    """Rows (f × g)ᵀ J_ω + fᵀ J_g of Φ = f·g (module doc) for the point and orientation rows of ``c``."""
+    """Rows (f × g)ᵀ J_ω + fᵀ J_g of Φ = f·g (docs/solvers.md) for the point and orientation rows of ``c``."""
     Ra, Rb, xa, xb = _joint_frames(data, c)
     Jw_a, Jx_a = _body_jacobian(model, data, c.a, xa)
     Jw_b, Jx_b = _body_jacobian(model, data, c.b, xb)
@@ -218,7 +208,7 @@ def _spin(w, alpha, vectors):
 
 
 def _closure_bias(data, c):
-    """J̇v = f̈·g + 2 ḟ·ġ + f·g̈ for every row of ``c`` (module doc)."""
+    """J̇v = f̈·g + 2 ḟ·ġ + f·g̈ for every row of ``c`` (docs/solvers.md)."""
     wa, alpha_a, xa, va, acc_a = _frame_motion(data, c.a, np.asarray(c.frame_a[1]))
     wb, alpha_b, xb, vb, acc_b = _frame_motion(data, c.b, np.asarray(c.frame_b[1]))
     Ra, Rb = data.R_world[c.a], data.R_world[c.b]
@@ -243,9 +233,7 @@ def bias(model, data, q, v, closures):
 def constrained_forward_dynamics(model, data, q, v, tau, closures, alpha=0.0, beta=0.0):
     """Accelerations and multipliers of the closed-loop system: multipliers first, then the tree's ABA.
 
-    H q̈ + C = τ + Jᵀλ with J q̈ = −J̇ q̇ − 2α Φ̇ − β² Φ (RBDA ch. 8; Baumgarte 1972; Wang
-    et al.): λ = (J Y)⁻¹ (−J̇q̇ − 2αΦ̇ − β²Φ − J q̈₀) with q̈₀ = ABA(τ), Y = H⁻¹ Jᵀ, then
-    q̈ = q̈₀ + Y λ.
+    λ = (J Y)⁻¹ (−J̇q̇ − 2αΦ̇ − β²Φ − J q̈₀), q̈₀ = ABA(τ), Y = H⁻¹ Jᵀ, q̈ = q̈₀ + Y λ (RBDA ch. 8; Baumgarte 1972).
 
     Parameters
     ----------
@@ -307,8 +295,7 @@ def independent_rows(model, data, q, closures, tol=1e-9):
 def project(model, data, q, v, closures, space, tol=1e-12, max_iter=20):
     """Restore Φ(q) = 0 and J v = 0 by minimum-norm corrections.
 
-    Gauss–Newton in q ⊕ δ with least-squares steps (dependent rows allowed), then the
-    minimum-norm velocity correction (Bayo & Ledesma 1996 style projection).
+    Least-squares Gauss–Newton in q ⊕ δ, then the velocity projection (Bayo & Ledesma 1996).
 
     Parameters
     ----------
@@ -357,10 +344,8 @@ def assemble(model, data, q, v, closures, space, tol=1e-9):
     ----------
     model, data : TreeModel, Data
         The spanning tree and its workspace.
-    q : (nq,) array_like
-        Joint coordinates (near an assembled configuration).
-    v : (nv,) array_like
-        Joint velocities.
+    q, v : (nq,), (nv,) array_like
+        Joint coordinates (near an assembled configuration) and velocities.
     closures : sequence of LoopClosure
         The cut joints, all rows.
     space : TreeSpace or VectorSpace

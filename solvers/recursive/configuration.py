@@ -1,15 +1,8 @@
 """Configuration space of a tree: q̇ from v, Lie-group update q ⊕ δ, quaternion normalisation.
 
-Free joints carry q = [p; quaternion (x, y, z, w)] and a body-frame twist v = [ω; v_o]
-(see :mod:`.model`). Two updates are offered:
-
-* :meth:`TreeSpace.rate` — q̇ = (R v_o, ½ q ⊗ (ω, 0)) for integrating q in R⁷ with any
-  Runge–Kutta method, followed by :meth:`TreeSpace.normalize` (quaternion projection);
-* :meth:`TreeSpace.integrate` — q ⊕ δ = (p, R)·exp(δ) with the SE(3) exponential (Murray,
-  Li & Sastry 1994, ch. 2, exponential coordinates of SE(3)), exact for a constant body twist, for increment-based
-  schemes such as Zhai's method.
-
-:class:`VectorSpace` gives the same three operations for ordinary vector states.
+:meth:`TreeSpace.rate` (q̇ = (R v_o, ½ q ⊗ (ω, 0)), then :meth:`TreeSpace.normalize`) or
+:meth:`TreeSpace.integrate` (q ⊕ δ = (p, R)·exp(δ), SE(3) exponential, Murray, Li & Sastry
+1994, ch. 2); :class:`VectorSpace` for ordinary vector states.
 """
 import numpy as np
 

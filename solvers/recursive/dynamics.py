@@ -2,14 +2,12 @@
 
 * :func:`inverse_dynamics` — recursive Newton–Euler, RBDA table 5.1 (Luh, Walker & Paul 1980);
 * :func:`forward_dynamics` — articulated-body algorithm, RBDA table 7.1 (Featherstone 1983);
-* :func:`hybrid_dynamics` — each joint torque-given or motion-given, RBDA ch. 9; the same
-  O(N) sweeps as the "hybrid" SOA recursions of Jain & Rodriguez (Tian et al. 2010);
+* :func:`hybrid_dynamics` — each joint torque- or motion-given, RBDA ch. 9 (Tian et al. 2010);
 * :func:`mass_matrix` — composite-rigid-body algorithm, RBDA ch. 6;
-* :func:`center_of_mass`, :func:`momentum` — system centre of mass (m) and spatial momentum.
+* :func:`center_of_mass`, :func:`momentum`.
 
-Units: q in rad or m (free joints: m and a unit quaternion), v in rad/s or m/s, q̈ in
-rad/s² or m/s², τ in N·m or N; external forces ``f_ext`` are spatial forces [n; f]
-(N·m, N) acting on each body, expressed in body coordinates about the body origin.
+Units and frames: docs/conventions.md; ``f_ext`` are spatial forces [n; f] on each body,
+body coordinates, about the body origin.
 """
 import numpy as np
 
@@ -79,9 +77,7 @@ def _joint_mask(model, prescribed):
 def kinematics(model, data, q, v=None):
     """Forward kinematics: body placements, world poses and spatial velocities, stored in ``data``.
 
-    Fills ``data.Xup`` (parent-to-body transforms), ``data.R_world`` (body axes in world
-    coordinates), ``data.p_world`` (body origins [m], world frame) and ``data.vel`` (body
-    spatial velocities [ω; v] in body coordinates).
+    Fills ``data.Xup``, ``data.R_world``, ``data.p_world`` [m] and ``data.vel`` ([ω; v], body coordinates).
 
     Parameters
     ----------
@@ -114,10 +110,8 @@ def inverse_dynamics(model, data, q, v, qdd, f_ext=None, gravity=None):
 
     Parameters
     ----------
-    model : TreeModel
-        The tree.
-    data : Data
-        Its workspace (afterwards ``data.force`` holds each joint's transmitted spatial force).
+    model, data : TreeModel, Data
+        The tree and its workspace (then ``data.force``: each joint's transmitted spatial force).
     q, v : (nq,), (nv,) array_like
         Joint coordinates and velocities.
     qdd : (nv,) array_like
@@ -161,9 +155,7 @@ def inverse_dynamics(model, data, q, v, qdd, f_ext=None, gravity=None):
 def hybrid_dynamics(model, data, q, v, prescribed, tau, qdd, f_ext=None, gravity=None):
     """Hybrid dynamics in O(N): each joint torque-given or motion-given.
 
-    RBDA ch. 9; the hybrid SOA recursions of Jain & Rodriguez (Tian et al. 2010).
-    Motion-given joints are treated as prescribed-acceleration joints: their articulated
-    inertia passes to the parent whole, and their known acceleration enters the bias force.
+    RBDA ch. 9; Jain & Rodriguez's hybrid recursions (Tian et al. 2010).
 
     Parameters
     ----------
@@ -303,8 +295,7 @@ def momentum(model, data, q, v, about="origin"):
     q, v : (nq,), (nv,) array_like
         Joint coordinates and velocities.
     about : {"origin", "com"} or (3,) array_like, optional
-        Reference point of the angular momentum: the world origin, the system centre of
-        mass, or a point [m] in world coordinates.
+        Reference point of L: world origin, system centre of mass, or a world point [m].
 
     Returns
     -------

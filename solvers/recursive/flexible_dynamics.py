@@ -15,11 +15,8 @@ from .dynamics import _base_acceleration, _check_quaternions, _external, _joint_
 class FlexibleData:
     """Preallocated workspace of one :class:`~.flexible.FlexibleTreeModel` (see :class:`~.data.Data`).
 
-    After a call: ``Xup`` joint transforms, ``Phi`` transfer operators (n, 6, 6 + modes),
-    ``R_world``/``p_world`` body-frame poses, ``vel``/``acc`` extended velocities and
-    accelerations [V; η̇] (accelerations offset by −g), ``bias`` c_i, ``Mb``/``bb`` body
-    mass matrices and forces, ``IA``/``pA`` articulated quantities, ``force`` extended
-    generalized forces F_i.
+    Adds ``Phi`` (transfer operators), extended ``vel``/``acc`` [V; η̇], ``Mb``/``bb`` (body mass
+    matrices and forces) and extended ``force`` F_i to the arrays of :class:`~.data.Data`.
 
     Parameters
     ----------
@@ -29,10 +26,6 @@ class FlexibleData:
     ------
     ModelError
         ``model`` is not a FlexibleTreeModel.
-
-    Example
-    -------
-    >>> data = FlexibleData(model)                                             # doctest: +SKIP
     """
 
     def __init__(self, model):

@@ -47,12 +47,8 @@ class Trajectory:
     ----------
     t : (k,) ndarray
         Times [s].
-    q : (k, nq) ndarray
-        Coordinates.
-    v : (k, nv) ndarray
-        Velocities.
-    a : (k, nv) ndarray
-        Accelerations.
+    q, v, a : (k, nq), (k, nv), (k, nv) ndarray
+        Coordinates, velocities and accelerations.
     """
     t: np.ndarray
     q: np.ndarray
@@ -97,12 +93,6 @@ def simulate(acceleration, q0, v0, t_end, h, method="rk4", space=VectorSpace(), 
         For an unknown method, h ≤ 0 or t_end ≤ t0.
     SolverError
         When the state stops being finite (``results`` holds the samples so far).
-
-    Examples
-    --------
-    >>> run = simulate(lambda t, q, v: -q, [1.0], [0.0], 1.0, 0.3)
-    >>> run.t.round(12).tolist()                        # ends at the first step at or after t_end
-    [0.0, 0.3, 0.6, 0.9, 1.2]
     """
     if method not in ("rk4", "zhai"):
         raise ModelError(f"simulate: unknown method '{method}'; use 'rk4' or 'zhai'")

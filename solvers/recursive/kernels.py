@@ -1,11 +1,8 @@
 """Compiled sweeps over a kinematic tree (numba): RNEA, hybrid ABA, CRBA.
 
-Each kernel takes the model arrays (see :class:`~.model.TreeModel`) and a workspace
-(see :class:`~.data.Data`) and loops over the bodies in parent-first order, as in
-Featherstone's RBDA tables 5.1 (RNEA), 7.1 (ABA), and chapters 6 (CRBA) and 9 (hybrid dynamics).
-All quantities of body i are in body-i coordinates. Gravity enters as a fictitious
-base acceleration ``a_0 = −[0; g]`` (RBDA ch. 5), so the body accelerations stored in the
-workspace are offset by −g; joint accelerations and forces are the physical ones.
+Loops in parent-first order as in RBDA tables 5.1 (RNEA), 7.1 (ABA), ch. 6 (CRBA) and ch. 9
+(hybrid); body-i quantities in body-i coordinates; gravity as the base acceleration
+a_0 = −[0; g] (RBDA ch. 5), so stored body accelerations are offset by −g.
 """
 import numpy as np
 from numba import njit

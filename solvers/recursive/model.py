@@ -32,13 +32,7 @@ class Joint:
     kind : {"revolute", "prismatic", "fixed", "free"}
         Joint kind (see the module docstring for the coordinates of each).
     axis : (3,) tuple
-        Rotation axis (revolute) or translation direction (prismatic) in the joint frame,
-        normalized by :class:`TreeModel`; ignored by fixed and free joints.
-
-    Examples
-    --------
-    >>> Joint("prismatic", (1, 0, 0)).kind
-    'prismatic'
+        Rotation axis or translation direction in the joint frame (normalized; unused by fixed, free).
     """
     kind: str = "revolute"
     axis: tuple = (0.0, 0.0, 1.0)
@@ -61,19 +55,11 @@ class Body:
     com : (3,) tuple, optional
         Centre of mass [m] in body coordinates.
     inertia : tuple, optional
-        Rotational inertia about the centre of mass in body axes [kg·m²]: a 3×3 matrix or
-        its entries (Ixx, Iyy, Izz, Ixy, Ixz, Iyz), the off-diagonal entries as in URDF (Ixy = −∫xy dm).
+        About the centre of mass, body axes [kg·m²]: 3×3, or (Ixx, Iyy, Izz, Ixy, Ixz, Iyz) as in URDF.
     placement_R : (3, 3) tuple, optional
         Joint-frame axes in parent coordinates (columns); the body frame coincides with the joint frame at q = 0.
     placement_p : (3,) tuple, optional
         Joint-frame origin [m] in parent coordinates.
-
-    Examples
-    --------
-    >>> rod = Body("rod", "world", Joint("revolute", (0, 1, 0)), mass=1.0, com=(0.5, 0, 0),
-    ...            inertia=(1e-4, 1 / 12, 1 / 12, 0, 0, 0))
-    >>> TreeModel([rod]).sizes                   # (bodies, nq, nv)
-    (1, 1, 1)
     """
     name: str
     parent: str
@@ -214,12 +200,9 @@ def fill_joint(model, i, b):
 class TreeModel:
     """Immutable kinematic tree with everything the recursive algorithms need as arrays.
 
-    Attributes (read-only numpy arrays, bodies in parent-first order): ``parent`` (n,),
-    ``joint_type`` (n,), ``axis`` (n, 3), ``tree_E``/``tree_r`` (placement transforms, RBDA
-    ch. 4), ``inertia`` (n, 6, 6) spatial inertias about body origins, ``S`` (n, 6, 6)
-    motion subspaces (first nv_i columns used), ``q_index``/``v_index`` (first coordinate of
-    each joint), ``joint_nq``/``joint_nv``; ``nq``, ``nv`` totals; ``gravity`` (m/s², world
-    frame); ``sizes`` = (n, nq, nv), which a :class:`~.data.Data` must match.
+    Read-only arrays, parent-first: ``parent``, ``joint_type``, ``axis``, ``tree_E``/``tree_r``
+    (RBDA ch. 4), ``inertia`` (n, 6, 6), ``S`` (n, 6, 6), ``q_index``/``v_index``,
+    ``joint_nq``/``joint_nv``; ``nq``, ``nv``, ``gravity``, ``sizes`` = (n, nq, nv).
 
     Parameters
     ----------
@@ -233,14 +216,6 @@ class TreeModel:
     ModelError
         For an empty tree, bad names or parents, a cycle, an unknown joint kind, a zero
         axis, a non-physical body or an improper placement rotation.
-
-    Examples
-    --------
-    >>> rod = Body("rod", "world", Joint("revolute", (0, 1, 0)), mass=1.0, com=(0.5, 0, 0),
-    ...            inertia=(1e-4, 1 / 12, 1 / 12, 0, 0, 0))
-    >>> model = TreeModel([rod])
-    >>> model.nq, model.nv, model.index("rod")
-    (1, 1, 0)
     """
 
     def __init__(self, bodies, gravity=(0.0, 0.0, -9.81), strict=True):
@@ -286,10 +261,6 @@ class TreeModel:
         name : str
             Body name.
 
-        Returns
-        -------
-        int
-
         Raises
         ------
         ModelError
@@ -321,8 +292,7 @@ class TreeModel:
         gravity : (3,) array_like, optional
             Gravitational acceleration [m/s²], world frame.
         strict : bool, optional
-            See :func:`_check_mass_properties`: False accepts published tables with
-            massless links or non-physical inertias, with a warning.
+            False accepts massless links or non-physical inertias with a warning.
 
         Returns
         -------
