@@ -72,8 +72,7 @@ def _flexible_groups(system):
 
 
 def correct_positions(system, q, t, tol=1e-12, max_iterations=20, groups=None):
-    """Smallest mass-weighted change of q, flexible groups moving rigidly, that makes Φ(q, t) = 0.
-    exact finite rotation per group (Liu et al. 2018)."""
+    """Smallest mass-weighted change of q making Φ(q, t) = 0, flexible groups moved rigidly (Liu et al. 2018)."""
     groups = _flexible_groups(system) if groups is None else groups
     free, blocks = _partition(system, groups)
     start, q = q, q.copy()
@@ -112,9 +111,7 @@ def _partition(system, groups):
 
 
 def _motion_basis(system, q, free, blocks):
-    """T (n × p): identity columns for the ``free`` coordinates, then six columns
-    (translation d, rotation θ) per group of ``blocks``, linearized at q:
-    δr = d + θ × (r − c), δg = θ × g."""
+    """T (n × p): identity columns for ``free`` coordinates, six (d, θ) per group: δr = d + θ × (r − c), δg = θ × g."""
     rows, cols, vals = [free], [np.arange(free.size)], [np.ones(free.size)]
     column = free.size
     for positions, gradients in blocks:

@@ -70,8 +70,7 @@ class _Inverse:
 
 
 class Factorization(_Inverse):
-    """A sparse factorization of a symmetric matrix A with ``solve(b)``: CHOLMOD LLᵀ when A is
-    positive definite, SuperLU otherwise (``kind`` says which)."""
+    """Sparse factorization of a symmetric A with ``solve(b)``: CHOLMOD LLᵀ if positive definite, else SuperLU."""
 
     def __init__(self, A, definite=True):
         A = sp.csc_matrix(A)
@@ -101,8 +100,7 @@ class Factorization(_Inverse):
 
 
 class SaddleInverse(_Inverse):
-    """A⁻¹ on the constraint space Φ_q x = 0: the coordinate rows of the solve with the factorized
-    saddle matrix [[A, Φ_qᵀ], [Φ_q, 0]] of a :class:`~femdyn.solvers.kkt.KKTMatrix` (A = K − σM, or M)."""
+    """A⁻¹ on Φ_q x = 0 from the factorized saddle [[A, Φ_qᵀ], [Φ_q, 0]] of a KKTMatrix (A = K − σM, or M)."""
 
     def __init__(self, kkt):
         self.kkt, self.n, self.m = kkt, kkt.system.n, kkt.system.m
@@ -158,8 +156,7 @@ def null_space_basis(system, q, t):
 
 
 def constraint_basis(G, n=None, keep=()):
-    """A sparse basis T (n × (n − r)) of the null space of G (m × n), G T = 0, and the
-    indices of the independent coordinates (x = T y, y = x[independent])."""
+    """Sparse null-space basis T of G (G T = 0) and the independent coordinates (x = T y, y = x[independent])."""
     G = sp.csr_matrix(G)
     n = G.shape[1] if n is None else n
     touched = np.unique(G.indices)
@@ -283,8 +280,7 @@ def _sparse(system, q, lam, count, t, shift):
 
 
 def _shifts(shift, k_vals, h_vals, M):
-    """Shifts to try: the user's; else 0 (regular for any structure held against rigid motion: the
-    low modes are then the best separated), then −10⁻¹⁰ and −10⁻⁶ of the stiffness-to-mass scale."""
+    """Shifts to try: the user's; else 0, then −10⁻¹⁰ and −10⁻⁶ of the stiffness-to-mass scale."""
     if shift is not None:
         return [float(shift)]
     scale = max(np.abs(k_vals).max(initial=0.0), np.abs(h_vals).max(initial=0.0), 1e-300) / \

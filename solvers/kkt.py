@@ -82,9 +82,7 @@ class KKTMatrix:
         self._lu(self.scaled, q, t)
 
     def _equilibrate(self, S, symmetric, force):
-        """Set D (``self.d``) and Ŝ = D S D (``self.scaled``); D is recomputed when ``force``d or
-        for a new pattern. Returns whether D was recomputed. Ŝ and the regularized copy the
-        LDLᵀ factorizes keep their arrays for the pattern: the values are written in place."""
+        """Set D and Ŝ = D S D in place (D recomputed when forced or for a new pattern); whether D changed."""
         new = force or getattr(self, "_scaled_of", None) is not S.indptr
         if new:
             self.d = _equilibration(S, symmetric)
@@ -154,8 +152,7 @@ class KKTMatrix:
         return y
 
     def _refined(self, rhs, y, accuracy):
-        """Iterative refinement of y against the exact Ŝ until max|rhs − Ŝy| ≤ ``accuracy``·max|rhs|
-        (at least 1e-14 of it) or it stops falling, at most REFINEMENTS steps: (y, max|rhs − Ŝy|)."""
+        """Refine y against the exact Ŝ to ``accuracy`` (≥ 1e-14) or until it stalls: (y, max|rhs − Ŝy|)."""
         residual = rhs - product(self.scaled, y, self._scratch)
         size = np.abs(residual).max(initial=0.0)
         target = max(accuracy, 1e-14) * np.abs(rhs).max(initial=0.0)

@@ -138,8 +138,7 @@ def _constrained_inverse_mass(system, q, joints, t):
 
 
 def check_servo_settings(system, q, rho_inf, t=0.0, enabled=True):
-    """Warn (:class:`~femdyn.errors.ServoWarning`) when a non-collocated servo model runs
-    with ρ∞ above ``RHO_NONCOLLOCATED``."""
+    """Warn (ServoWarning) when a non-collocated servo model runs with ρ∞ above ``RHO_NONCOLLOCATED``."""
     if not enabled or not system.input_rows.size:
         return None
     realization = servo_realization(system, q, t)

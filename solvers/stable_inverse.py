@@ -179,10 +179,7 @@ def _writer(system, folder, h, options):
 
 
 def _sweep(system, t, v, a, rest, previous, options, writer):
-    """Solve every sample of the path for the given rates, each from the previous approximation's
-    sample (path, multipliers) or, in the first, from the rest state (q, λ) extrapolated along
-    the path; returns coordinates, multipliers and Newton iteration counts (recording each
-    sample when a writer is given)."""
+    """Solve every sample for the given rates, each from the previous approximation: (q, λ, Newton counts)."""
     kkt = KKTMatrix(system)
     path, inputs, newton = np.empty((len(t), system.n)), np.empty((len(t), system.m)), np.zeros(len(t), int)
     for k, tk in enumerate(t):
@@ -210,19 +207,14 @@ def _sweep(system, t, v, a, rest, previous, options, writer):
 
 
 def _rate_forces(system, q, v, t):
-    """The velocity-dependent part Q(q, v, t) − Q(q, 0, t) of the forces (damping, quadratic
-    velocity terms) on the previous approximation's sample, or None when the model has none."""
+    """Q(q, v, t) − Q(q, 0, t) on the previous approximation's sample, or None when the model has none."""
     if not len(system.c_rows):
         return None
     return system.forces(q, v, t) - system.forces(q, np.zeros(system.n), t)
 
 
 def _sample(system, kkt, q, lam, rate_forces, a, t, options):
-    """Newton on M a + Gᵀλ − Q(q, 0, t) − Q_v = 0, Φ(q, t) = 0 for (q, λ) at one sample, the
-    accelerations and the velocity-dependent forces Q_v given (those of the previous
-    approximation, like the rates: no q-derivative of a damping force is needed); the tangent
-    is factorized again only when the residual falls by less than ten times (chord iterations
-    in between)."""
+    """Chord-Newton on M a + Gᵀλ − Q(q, 0, t) − Q_v = 0, Φ(q, t) = 0 for (q, λ) at one sample."""
     q, lam = q.copy(), lam.copy()
     v = np.zeros(system.n)
     last = np.inf
@@ -255,8 +247,7 @@ def _sample(system, kkt, q, lam, rate_forces, a, t, options):
 
 
 def _unresolved(system, path, a_used, t, options):
-    """Largest ‖M (q̈ − a)‖ over the largest ‖M q̈‖, q̈ the final path's own second derivative
-    (cubic fits over the path window, not the rate limit)."""
+    """Largest ‖M (q̈ − a)‖ over the largest ‖M q̈‖, q̈ the final path's own second derivative."""
     _, own = rate_limited_derivatives(t, path, options.window, rest_after=options.rest_after)
     M = system.mass(path[0])
     left = np.linalg.norm(M @ (own - a_used).T, axis=0).max()

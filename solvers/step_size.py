@@ -25,8 +25,7 @@ DENSE_LIMIT = 60            # free coordinates (n − m) up to which the dense m
 
 
 def highest_frequency(system, q, lam, t=0.0, tol=1e-2, kkt=None):
-    """ω_max (rad/s) of the model linearized at (q, λ, t); 0 when no mode oscillates, NaN
-    when Lanczos found no estimate (then the step check is skipped)."""
+    """ω_max (rad/s) of the model linearized at (q, λ, t); 0 if no mode oscillates, NaN without estimate."""
     K = tangent_stiffness(system, q, lam, t)
     K = 0.5 * (K + K.T)
     free = system.n - system.m
@@ -53,12 +52,9 @@ def highest_frequency(system, q, lam, t=0.0, tol=1e-2, kkt=None):
 
 
 def check_step_size(system, q, lam, h, rho_inf, t=0.0, enabled=True, kkt=None):
-    """Warn (StepSizeWarning) when ``h`` exceeds ``NYQUIST_FRACTION`` of the shortest period
-    of the linearized model and ρ∞ ≥ ``UNDAMPED_RHO`` (see the module doc); returns T_min
-    (s), or None when the check did not run (disabled, ρ∞ < 0.95, or a servo model, whose
-    prescribed motions are not free vibrations). A servo model is checked instead for the
-    damping its realization needs (:func:`~femdyn.solvers.servo.check_servo_settings`,
-    :class:`~femdyn.errors.ServoWarning`)."""
+    """Warn (StepSizeWarning) when h > ``NYQUIST_FRACTION`` · T_min and ρ∞ ≥ ``UNDAMPED_RHO``; T_min (s) or None.
+    Servo models are checked for their damping instead (:func:`~femdyn.solvers.servo.check_servo_settings`).
+    """
     if system.servo:
         check_servo_settings(system, q, rho_inf, t, enabled)
     if not enabled or rho_inf < UNDAMPED_RHO or system.servo:
