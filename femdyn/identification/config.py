@@ -46,6 +46,7 @@ DEFAULTS = {"experiment": dict(kind="wheel_momentum", duration=10.0, sample_inte
 
 
 def _check(section, table, where, kind=None):
+    """Check one table against its SCHEMA section: known keys, values of the right type."""
     schema = SCHEMA[section]
     for key, value in table.items():
         if key not in schema:
@@ -62,6 +63,7 @@ def _check(section, table, where, kind=None):
 
 
 def _numbers(values, where):
+    """A list of floats, or a ModelError naming ``where``."""
     if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in values):
         raise ModelError(f"{where}: expected a list of numbers, got {values!r}")
     return [float(x) for x in values]
@@ -70,24 +72,11 @@ def _numbers(values, where):
 def parse(config, source="config"):
     """Checked configuration (dict) with defaults filled in, from a parsed TOML dict.
 
-    Parameters
-    ----------
-    config : dict
-        The parsed TOML (sections as in the module docstring).
-    source : str, optional
-        Names the file in error messages.
-
-    Returns
-    -------
-    dict
-        Sections "title", "robot", "experiment", "identify", "output", every default
-        filled in and numbers converted to float.
-
-    Raises
-    ------
-    ModelError
-        For an unknown section or key, a value of the wrong kind, a missing required
-        key, a non-positive duration or limit, or lists of unequal length.
+    ``config`` (dict): the parsed TOML (sections as in the module docstring); ``source`` (str, optional): names
+    the file in error messages. Returns dict: sections "title", "robot", "experiment", "identify", "output",
+    every default filled in and numbers converted to float. Raises ModelError: for an unknown section or key, a
+    value of the wrong kind, a missing required key, a non-positive duration or limit, or lists of unequal
+    length.
 
     Examples
     --------
@@ -136,19 +125,7 @@ def parse(config, source="config"):
 def load(path):
     """Read and check a TOML study file.
 
-    Parameters
-    ----------
-    path : str or os.PathLike
-        The TOML file.
-
-    Returns
-    -------
-    dict
-        As :func:`parse`.
-
-    Raises
-    ------
-    ModelError
-        For syntax errors, unknown keys and bad values (naming the file and key).
+    ``path`` (str or os.PathLike): the TOML file. Returns dict: as :func:`parse`. Raises ModelError: for syntax
+    errors, unknown keys and bad values (naming the file and key).
     """
     return parse(read_toml(path, "identification study"), str(path))
