@@ -1,6 +1,8 @@
-"""Worked checks of library functions (formerly examples in their docstrings): shape functions,
-quadrature rules, solid-element kernels, natural-coordinate inertia, rotations, sparse and
-rank-revealing linear algebra. Each block runs as a doctest in its module's namespace."""
+"""Worked examples of femdyn.elements, femdyn.robots and the root helpers (geometry, sparse,
+linalg), run as doctests: shape functions, quadrature rules, solid-element kernels,
+natural-coordinate inertia, rotations, sparse and rank-revealing linear algebra, robot
+models. Each was an Examples section of a docstring; each runs in its module's namespace.
+"""
 import doctest
 import importlib
 
