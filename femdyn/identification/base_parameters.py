@@ -92,17 +92,7 @@ class BaseParameters:
 
 
 def combination_name(names, index, dependent, coefficients, tol=1e-10):
-    """'a + 0.5·b − 2·c': parameter ``names[index]`` plus the dependent ones weighted by ``coefficients``.
-
-    ``names`` (sequence of str): all parameter names; ``index`` (int): the independent parameter; ``dependent``
-    (sequence of int): indices of the dependent parameters; ``coefficients`` (sequence of float): their weights
-    (a row of K); ``tol`` (float, optional): weights below it are left out. Returns str.
-
-    Examples
-    --------
-    >>> combination_name(["a", "b", "c"], 0, [1, 2], [0.5, -2.0])
-    'a + 0.5·b − 2·c'
-    """
+    """'a + 0.5·b − 2·c': parameter ``names[index]`` plus the dependent ones weighted by ``coefficients``."""
     terms = [names[index]]
     for j, c in zip(dependent, coefficients):
         if abs(c) > tol:
@@ -163,12 +153,7 @@ def base_parameters(W, names, tol=1e-9):
 
 
 def random_states(model, rng, count):
-    """``count`` random (q, v, q̈) of ``model``: joint values in [−π, π], unit quaternions, standard normal v, q̈.
-
-    ``model`` (femdyn.solvers.recursive.model.TreeModel): the tree (free joints get a position in [−1, 1]³ m and
-    a random unit quaternion); ``rng`` (numpy.random.Generator): random source; ``count`` (int): number of
-    states. Returns list of (ndarray (nq,), ndarray (nv,), ndarray (nv,)).
-    """
+    """``count`` random (q, v, q̈) of ``model``: joint values in [−π, π], unit quaternions, standard normal v, q̈."""
     out = []
     for _ in range(count):
         q = rng.uniform(-np.pi, np.pi, model.nq)

@@ -70,20 +70,7 @@ def _numbers(values, where):
 
 
 def parse(config, source="config"):
-    """Checked configuration (dict) with defaults filled in, from a parsed TOML dict.
-
-    ``config`` (dict): the parsed TOML (sections as in the module docstring); ``source`` (str, optional): names
-    the file in error messages. Returns dict: sections "title", "robot", "experiment", "identify", "output",
-    every default filled in and numbers converted to float. Raises ModelError: for an unknown section or key, a
-    value of the wrong kind, a missing required key, a non-positive duration or limit, or lists of unequal
-    length.
-
-    Examples
-    --------
-    >>> c = parse({"robot": {"builtin": "puma560"}, "experiment": {"kind": "joint_torque"}})
-    >>> c["experiment"]["period"], c["output"]["folder"]
-    (10.0, 'identify-out')
-    """
+    """Checked configuration (dict) with defaults filled in, from a parsed TOML dict."""
     _check("", config, source)
     kind = config.get("experiment", {}).get("kind", "wheel_momentum") if isinstance(config.get("experiment"),
                                                                                      dict) else None
@@ -123,9 +110,5 @@ def parse(config, source="config"):
 
 
 def load(path):
-    """Read and check a TOML study file.
-
-    ``path`` (str or os.PathLike): the TOML file. Returns dict: as :func:`parse`. Raises ModelError: for syntax
-    errors, unknown keys and bad values (naming the file and key).
-    """
+    """Read and check a TOML study file."""
     return parse(read_toml(path, "identification study"), str(path))

@@ -68,18 +68,7 @@ def _weights(sigma, N):
 
 
 def unseen_directions(J, rtol=1e-10):
-    """The parameter directions a Jacobian cannot see.
-
-    ``J`` (array_like (N, p)): Jacobian or regressor; ``rtol`` (float, optional): directions with singular value
-    s ≤ rtol·s_max count as unseen (missing singular values of a wide J are 0). Returns ``s`` (ndarray):
-    singular values of J; ``directions`` (ndarray (k, p)): orthonormal rows of Vᵀ spanning the unseen
-    directions.
-
-    Examples
-    --------
-    >>> unseen_directions(np.array([[1.0, 1.0]]))[1].round(6).tolist()
-    [[-0.707107, 0.707107]]
-    """
+    """The parameter directions a Jacobian cannot see."""
     _, s, Vt = np.linalg.svd(J, full_matrices=J.shape[0] < J.shape[1])      # all of Vᵀ, U only as needed
     s_full = np.zeros(J.shape[1])
     s_full[:len(s)] = s
@@ -87,10 +76,7 @@ def unseen_directions(J, rtol=1e-10):
 
 
 def _covariance(J, residual, known_noise):
-    """σ̂² (JᵀJ)⁻¹ for a weighted Jacobian J (N, p) and weighted residual; σ̂² = 1 for known noise.
-
-    Parameters with a component in a direction J cannot see get an infinite variance.
-    """
+    """σ̂² (JᵀJ)⁻¹ for a weighted Jacobian J (N, p) and weighted residual; σ̂² = 1 for known noise."""
     N, p = J.shape
     sigma2 = float(residual @ residual / max(N - p, 1))
     _, s, Vt = np.linalg.svd(J, full_matrices=False)
@@ -151,16 +137,7 @@ def least_squares(W, y, sigma=None, names=None):
 
 
 def jacobian(f, theta, step=1e-6):
-    """Central-difference Jacobian ∂f/∂θ (N, p).
-
-    ``f`` (callable): θ ↦ ndarray (N,); ``theta`` (array_like (p,)): where to differentiate; ``step`` (float,
-    optional): relative step: h_k = step · max(\\|θ_k\\|, 1e-3). Returns ndarray (N, p).
-
-    Examples
-    --------
-    >>> jacobian(lambda th: np.array([th[0] * th[1]]), [2.0, 3.0]).round(8).tolist()
-    [[3.0, 2.0]]
-    """
+    """Central-difference Jacobian ∂f/∂θ (N, p)."""
     theta = np.asarray(theta, float)
     cols = []
     for k in range(len(theta)):

@@ -115,17 +115,7 @@ class Fourier:
 
 
 def stacked_regressor(rows_of_sample, trajectory, times):
-    """W (N·rows, p): the rows ``rows_of_sample(q, v, q̈)`` stacked over ``trajectory`` at ``times`` (s).
-
-    ``rows_of_sample`` (callable): (q, q̇, q̈) ↦ regressor rows (rows, p) of one sample; ``trajectory``
-    (callable): t ↦ (q, q̇, q̈), e.g. :class:`Cubic` or :class:`Fourier`; ``times`` (array_like (N,)): sample
-    instants, s. Returns ndarray (N·rows, p).
-
-    Examples
-    --------
-    >>> stacked_regressor(lambda q, v, a: np.array([[a[0], v[0]]]), Cubic([0.0], [1.0], 1.0), [0.0, 0.5]).tolist()
-    [[6.0, 0.0], [0.0, 1.5]]
-    """
+    """W (N·rows, p): the rows ``rows_of_sample(q, v, q̈)`` stacked over ``trajectory`` at ``times`` (s)."""
     q, v, a = trajectory(times)
     return np.vstack([rows_of_sample(qk, vk, ak) for qk, vk, ak in zip(q, v, a)])
 

@@ -194,13 +194,7 @@ def _sample_indices(duration, step, interval):
 
 
 def relative_wheel_momentum(model, data, q, v, wheel):
-    """Spin momentum of body ``wheel`` relative to its parent, [L; p] about the world origin (world axes).
-
-    ``model`` (femdyn.solvers.recursive.model.TreeModel): the tree; ``data`` (femdyn.solvers.recursive.Data):
-    workspace of the model (its kinematics are updated); ``q, v`` (ndarray): configuration and velocity of the
-    tree; ``wheel`` (str): the wheel body. Returns ndarray (6,): angular momentum (N·m·s) and linear momentum
-    (N·s) of the wheel's spin, I_w S q̇_w transformed to the world origin.
-    """
+    """Spin momentum of body ``wheel`` relative to its parent, [L; p] about the world origin (world axes)."""
     kinematics(model, data, q, v)
     i = model.index(wheel)
     rel = model.inertia[i] @ model.S[i, :, 0] * v[model.v_index[i]]
@@ -210,13 +204,7 @@ def relative_wheel_momentum(model, data, q, v, wheel):
 
 
 def planar_attitude(q, vi_base, v, qi_base):
-    """Base rotation angle about z (rad) from its quaternion, and its rate (rad/s) for planar motion.
-
-    ``q`` (ndarray (nq,)): configuration; the base quaternion (x, y, z, w) at ``qi_base + 3``; ``vi_base``
-    (int): index of the base's velocity in v (angular velocity first, body axes); ``v`` (ndarray (nv,)):
-    velocity; ``qi_base`` (int): index of the base's configuration in q. Returns ``angle`` (float): rad, 2
-    atan2(q_z, q_w); ``rate`` (float): rad/s, the z component of the base's angular velocity.
-    """
+    """Base rotation angle about z (rad) from its quaternion, and its rate (rad/s) for planar motion."""
     x, y, z, w = q[qi_base + 3:qi_base + 7]
     return 2.0 * np.arctan2(z, w), v[vi_base + 2]
 

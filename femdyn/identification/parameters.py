@@ -49,30 +49,14 @@ def parameter_names(model):
 
 
 def to_parameters(mass, com, inertia_com):
-    """π_i (10,) of a body from its physical parameters (parallel-axis theorem).
-
-    ``mass`` (float): m, kg; ``com`` ((3,) array_like): centre of mass c, m, body axes, from the body origin;
-    ``inertia_com`` ((3, 3) array_like): rotational inertia about the centre of mass I_c, kg·m², body axes.
-    Returns ndarray (10,): (m, m c, Ī_xx, Ī_xy, Ī_yy, Ī_xz, Ī_yz, Ī_zz) with Ī the inertia about the origin, kg,
-    kg·m, kg·m².
-
-    Examples
-    --------
-    >>> to_parameters(2.0, (0.5, 0, 0), np.zeros((3, 3))).tolist()
-    [2.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.5, 0.0, 0.0, 0.5]
-    """
+    """π_i (10,) of a body from its physical parameters (parallel-axis theorem)."""
     c = np.asarray(com, float)
     I = np.asarray(inertia_com, float) + mass * (c @ c * np.eye(3) - np.outer(c, c))
     return np.array([mass, *(mass * c), I[0, 0], I[0, 1], I[1, 1], I[0, 2], I[1, 2], I[2, 2]])
 
 
 def to_physical(pi_body):
-    """Physical parameters of one body's π_i: the inverse of :func:`to_parameters`.
-
-    ``pi_body`` ((10,) array_like): one body's inertial parameters. Returns ``mass`` (float): kg; ``com``
-    (ndarray (3,)): m, body axes; ``inertia`` (ndarray (3, 3)): about the centre of mass, kg·m², body axes.
-    Raises ModelError: for a mass that is not positive (the centre of mass is undefined).
-    """
+    """Physical parameters of one body's π_i: the inverse of :func:`to_parameters`."""
     m, h = pi_body[0], np.asarray(pi_body[1:4])
     if not m > 0:
         raise ModelError(f"parameters {np.round(pi_body, 6)} have mass {m} kg; a body needs a positive mass")
@@ -83,11 +67,7 @@ def to_physical(pi_body):
 
 
 def pseudo_inertia(pi_body):
-    """Pseudo-inertia J (4×4) of one body's π_i (Wensing et al. 2017, eq. 9).
-
-    ``pi_body`` ((10,) array_like): one body's inertial parameters. Returns ndarray (4, 4): positive definite
-    iff π_i is physically consistent.
-    """
+    """Pseudo-inertia J (4×4) of one body's π_i (Wensing et al. 2017, eq. 9)."""
     m, h = pi_body[0], np.asarray(pi_body[1:4])
     xx, xy, yy, xz, yz, zz = pi_body[4:]
     Ibar = np.array([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])
@@ -99,12 +79,7 @@ def pseudo_inertia(pi_body):
 
 @dataclass
 class BodyConsistency:
-    """Physical-consistency checks of one body (see the module doc); ``ok`` when all hold.
-
-    ``name`` (str): body name; ``mass`` (float): kg; ``principal_moments`` (ndarray (3,)): principal moments
-    about the centre of mass, kg·m², ascending (NaN without a positive mass); ``triangle`` (bool): whether I_1 ≤
-    I_2 + I_3 holds; ``pseudo_inertia_min`` (float): smallest eigenvalue of the pseudo-inertia (kg·m²).
-    """
+    """Physical-consistency checks of one body (see the module doc); ``ok`` when all hold."""
     name: str
     mass: float
     principal_moments: np.ndarray

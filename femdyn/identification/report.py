@@ -15,19 +15,7 @@ import numpy as np
 
 
 def table(headers, rows, digits=6):
-    """A Markdown table (str): numbers with ``digits`` significant digits, strings as they are.
-
-    ``headers`` (sequence of str): column titles; ``rows`` (sequence of sequences): cells: floats (∞ for +inf, —
-    for NaN) or anything printed with ``str``; ``digits`` (int, optional): significant digits of floats. Returns
-    str.
-
-    Example
-    -------
-    >>> print(table(["a", "b"], [["x", 1.0]]))
-    | a | b |
-    |---|---|
-    | x | 1 |
-    """
+    """A Markdown table (str): numbers with ``digits`` significant digits, strings as they are."""
     def cell(x):
         if isinstance(x, (float, np.floating)):
             return "∞" if np.isposinf(x) else "—" if not np.isfinite(x) else f"{x:.{digits}g}"
@@ -39,22 +27,7 @@ def table(headers, rows, digits=6):
 
 
 def identifiability(J, theta, names, sigma):
-    """(text, relative std (p,)) of the identifiability analysis described in the module doc.
-
-    Directions the data cannot see (singular value ≤ 1e-10 of the largest) are named,
-    and parameters involved in them get an infinite relative std.
-
-    ``J`` (ndarray (N, p)): Jacobian of the measurements at θ; ``theta`` (array_like (p,)): the estimate;
-    ``names`` (sequence of str): parameter names; ``sigma`` (float): noise standard deviation, units of the
-    measurements (0: the relative std column is left out). Returns ``text`` (str): Markdown table and findings;
-    ``rel_std`` (ndarray (p,)): σ_k / \\|θ_k\\| (for σ = 1 when sigma is 0).
-
-    Examples
-    --------
-    >>> text, rel = identifiability(np.array([[1.0, 1.0], [1.0, 1.0]]), [1.0, 1.0], ["a", "b"], 0.1)
-    >>> "NOT IDENTIFIABLE" in text, bool(np.isinf(rel).all())
-    (True, True)
-    """
+    """(text, relative std (p,)) of the identifiability analysis described in the module doc."""
     from .estimators import unseen_directions
     theta = np.asarray(theta, float)
     Js = J * theta[None, :]
@@ -86,13 +59,7 @@ def identifiability(J, theta, names, sigma):
 
 
 def plot_fit(path, t, series, ylabel, title):
-    """Measured and predicted channels against the sample number.
-
-    ``path`` (str or os.PathLike): PNG file to write; ``t`` (array_like (N,)): sample numbers (x axis);
-    ``series`` (dict): label → (N,) values; the first is drawn as measured points, the others as lines;
-    ``ylabel`` (str): y-axis label with unit; ``title`` (str): figure title. Returns str or os.PathLike:
-    ``path``.
-    """
+    """Measured and predicted channels against the sample number."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -112,12 +79,7 @@ def plot_fit(path, t, series, ylabel, title):
 
 
 def plot_estimates(path, names, truth, estimates, title):
-    """Bar chart of estimate/true − 1 (%) per parameter for each estimator.
-
-    ``path`` (str or os.PathLike): PNG file to write; ``names`` (sequence of str): parameter names; ``truth``
-    (array_like (p,)): true values; ``estimates`` (dict): estimator label → θ (p,); ``title`` (str): figure
-    title. Returns str or os.PathLike: ``path``.
-    """
+    """Bar chart of estimate/true − 1 (%) per parameter for each estimator."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -33,12 +33,7 @@ ROBOTS = {"puma560": puma560, "space_arm": space_arm}
 
 @dataclass
 class TorqueStudyResult:
-    """Base parameters, their true values and estimate, the report text and the files written.
-
-    ``base`` (BaseParameters): structural base parameters of the arm; ``beta_true`` (ndarray (r,)): their true
-    values; ``estimate`` (Estimate): least-squares estimate from the simulated joint forces; ``text`` (str): the
-    Markdown report; ``files`` (list of str, optional): files written.
-    """
+    """Base parameters, their true values and estimate, the report text and the files written."""
     base: object
     beta_true: np.ndarray
     estimate: object
@@ -47,13 +42,7 @@ class TorqueStudyResult:
 
 
 def run(config, out=None, log=print):
-    """Run the joint-force study of ``config`` (steps in the module docstring).
-
-    ``config`` (dict): checked configuration with ``kind = "joint_torque"`` (:func:`~.config.load`); ``out``
-    (str, optional): output folder (default the configured one; "" writes nothing); ``log`` (callable,
-    optional): receives progress lines. Returns TorqueStudyResult. Raises ModelError: if the built-in robot is
-    unknown.
-    """
+    """Run the joint-force study of ``config`` (steps in the module docstring)."""
     name = config["robot"]["builtin"]
     if name not in ROBOTS:
         raise ModelError(f"[robot] builtin = '{name}' is unknown for kind 'joint_torque'; available: {sorted(ROBOTS)}")

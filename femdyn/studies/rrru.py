@@ -107,16 +107,7 @@ class RigidStudyConfig(CircleMotion):
 
 
 def study_config(config=None):
-    """A :class:`RigidStudyConfig` from None, a config or a dict of its fields.
-
-    ``config`` (RigidStudyConfig, dict or None): the settings (None: the defaults). Returns RigidStudyConfig.
-    Raises ModelError: unknown keys (named, with the known ones).
-
-    Examples
-    --------
-    >>> study_config({"payload": 1.6}).payload
-    1.6
-    """
+    """A :class:`RigidStudyConfig` from None, a config or a dict of its fields."""
     if config is None:
         return RigidStudyConfig()
     if isinstance(config, RigidStudyConfig):
@@ -129,33 +120,14 @@ def study_config(config=None):
 
 
 def circle_motion(config):
-    """The platform-centre trajectory of the study: circle × S-curve, one turn, rest to rest.
-
-    ``config`` (CircleMotion): the circle and its speed limits (any config deriving from it). Returns
-    PathMotion: position, velocity and acceleration of the platform centre [m, m/s, m/s²]. Raises ModelError: a
-    speed the S-curve cannot reach on the circle.
-
-    Examples
-    --------
-    >>> motion = circle_motion(RigidStudyConfig())
-    >>> round(motion.end, 2), motion.position(0.0).round(6).tolist()
-    (1.51, [0.1, 0.0, -0.8])
-    """
+    """The platform-centre trajectory of the study: circle × S-curve, one turn, rest to rest."""
     circle = CirclePath(config.centre, config.radius, config.normal, config.start_angle)
     profile = SCurve(circle.length, config.speed, config.acceleration, config.jerk, exact_speed=True)
     return PathMotion(circle, profile)
 
 
 def driven_robot(config, motion):
-    """The rigid robot at the start of a motion with its motor angles driven along the inverse kinematics.
-
-    The drives' multipliers are the motor torques (Liu et al. 2018, eq. 14 with the actuated
-    angles prescribed). Sensors: ``torque {i}.torque`` (N·m on link 1 about a),
-    ``motor {i}.angle``/``.rate`` and the platform centre ``P.x``, ``P.y``, ``P.z``.
-
-    ``config`` (RigidStudyConfig): payload, gravity and geometry; ``motion`` (PathMotion): the platform-centre
-    motion (:func:`circle_motion`). Returns RRRU: the robot handles; its model is not yet assembled.
-    """
+    """The rigid robot at the start of a motion with its motor angles driven along the inverse kinematics."""
     robot = rrru(pose=motion.position(motion.start), payload=config.payload, gravity=config.gravity,
                  geometry=config.geometry)
     m = robot.model
@@ -168,19 +140,7 @@ def driven_robot(config, motion):
 
 
 def servo_robot(config, motion, flexible=False, n_elements=8):
-    """The robot at the start of a motion set up for servo-constraint inverse dynamics.
-
-    Liu et al. 2018, eq. 14; Blajer & Kołodziejczyk 2004: an actuator with unknown torque in
-    each motor joint and the platform centre prescribed along ``motion`` (three servo rows).
-    Sensors: ``actuator {i}.torque`` (N·m on link 1 about a), the active joint angles
-    ``motor {i}.angle`` (rad, from the horizontal, positive downwards) and ``P.x``, ``P.y``, ``P.z``.
-    With ``flexible`` the links 3 are ANCF beams (non-collocated: see
-    :mod:`femdyn.model.actuators` for the index and the damping it needs).
-
-    ``config`` (RigidStudyConfig or StudyConfig): payload, gravity and geometry; ``motion`` (PathMotion): the
-    platform-centre motion; ``flexible`` (bool, optional): ANCF links 3; ``n_elements`` (int, optional):
-    elements per flexible link. Returns RRRU.
-    """
+    """The robot at the start of a motion set up for servo-constraint inverse dynamics."""
     robot = rrru(pose=motion.position(motion.start), flexible=flexible, n_elements=n_elements, payload=config.payload,
                  gravity=config.gravity, geometry=config.geometry)
     m = robot.model
@@ -193,15 +153,7 @@ def servo_robot(config, motion, flexible=False, n_elements=8):
 
 
 def instantaneous_torques(system, robot, q, v, t):
-    """Motor torques from the rigid DAE solved at each recorded state, without time integration.
-
-    M q̈ + Φ_qᵀλ = Q, Φ_q q̈ = γ at each state, velocities projected on Φ_q v = −Φ_t first;
-    an angle drive's multiplier is minus its torque.
-
-    ``system`` (System): the assembled driven robot (:func:`driven_robot`); ``robot`` (RRRU): its handles; ``q,
-    v`` ((k, n) ndarray): recorded coordinates and velocities; ``t`` ((k,) ndarray): their times [s]. Returns
-    (k, 3) ndarray: torques [N·m] on link 1 about the motor axis a.
-    """
+    """Motor torques from the rigid DAE solved at each recorded state, without time integration."""
     from femdyn.solvers.initial import accelerations_and_multipliers, consistent_velocities
     rows = [system.joint_rows[f"drive {i}"][0] for i in range(len(robot.motors))]
     out = []
@@ -213,28 +165,7 @@ def instantaneous_torques(system, robot, q, v, t):
 
 
 def power_balance(t, torques, rates, energy, breakpoints, margin):
-    """Relative errors of the power balance Σ τᵢθ̇ᵢ = dE/dt, pointwise and integrated.
-
-    Pointwise: dE/dt by central differences, at samples more than ``margin`` from the
-    profile's jerk steps (there the difference quotient straddles a kink of the power and
-    the integrator's accelerations carry an O(h) transient that generalized-α damps within
-    a few steps). Integrated: the work–energy theorem, trapezoid rule, all samples.
-
-    ``t`` ((k,) ndarray): times [s]; ``torques`` ((k, 3) ndarray): motor torques [N·m]; ``rates`` ((k, 3)
-    ndarray): motor rates [rad/s]; ``energy`` ((k,) ndarray): kinetic plus gravity potential energy [J];
-    ``breakpoints`` (array_like): times of the jerk steps of the profile [s]; ``margin`` (float): samples closer
-    than this to a breakpoint are left out of the pointwise test [s]. Returns dict: ``power_max`` [W],
-    ``power_balance_error`` and ``work_energy_error`` (relative).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> t = np.linspace(0.0, 1.0, 101)
-    >>> rates = np.column_stack([t, 0 * t, 0 * t])               # τ = 2 N·m, θ̇ = t: E = t²
-    >>> errors = power_balance(t, np.full((101, 3), 2.0), rates, t**2, [], 0.0)
-    >>> errors["work_energy_error"] < 1e-12
-    True
-    """
+    """Relative errors of the power balance Σ τᵢθ̇ᵢ = dE/dt, pointwise and integrated."""
     power = np.sum(torques * rates, axis=1)
     dE = np.gradient(energy, t)
     far = np.min(np.abs(t[:, None] - np.asarray(breakpoints, float)[None, :]), axis=1, initial=np.inf) > margin
@@ -246,14 +177,7 @@ def power_balance(t, torques, rates, energy, breakpoints, margin):
 
 
 def replay_torques(config, motion, t, torques):
-    """Forward dynamics of the rigid robot driven by tabulated torques (cubic splines through the samples).
-
-    ``config`` (RigidStudyConfig): payload, gravity, geometry, step and Newton settings; ``motion``
-    (PathMotion): the motion whose start is the initial pose and whose end the end time; ``t`` ((k,) ndarray):
-    sample times [s]; ``torques`` ((k, 3) ndarray): motor torques [N·m]. Returns ``results`` (Results): the
-    forward run; ``error`` ((k',) ndarray): distance of the platform centre from the prescribed motion [m] at
-    each step.
-    """
+    """Forward dynamics of the rigid robot driven by tabulated torques (cubic splines through the samples)."""
     from femdyn.solvers.generalized_alpha import integrate
     robot = rrru(pose=motion.position(motion.start), payload=config.payload, gravity=config.gravity,
                  geometry=config.geometry)
@@ -273,21 +197,7 @@ def _options(config):
 
 
 def rigid_inverse_dynamics(config=None):
-    """Inverse dynamics of the rigid 3-RRRU robot along the study's circle.
-
-    ``config`` (RigidStudyConfig or dict, optional). Returns dict: ``t`` (s), ``torques`` (n, 3) N·m,
-    ``angles``, ``rates`` (rad, rad/s, exact IK), ``reference_t``, ``reference_torques`` (instantaneous
-    solution), ``results`` (the run), ``replay`` and ``replay_error`` (m) if replayed, ``figures`` (paths) and
-    ``summary``: degrees of freedom, coordinate and equation counts, torque range, tracking, power-balance,
-    torque-agreement and replay errors, run times. Raises ModelError: a circle outside the workspace or a speed
-    the S-curve cannot reach.
-
-    Example
-    -------
-    >>> study = rigid_inverse_dynamics({"replay": False})        # doctest: +SKIP
-    >>> study["summary"]["torque_min"]                           # doctest: +SKIP
-    -11.26
-    """
+    """Inverse dynamics of the rigid 3-RRRU robot along the study's circle."""
     from femdyn.solvers.generalized_alpha import integrate
     config = study_config(config)
     motion = circle_motion(config)
@@ -334,14 +244,7 @@ def rigid_inverse_dynamics(config=None):
 
 
 def rigid_figures(study, folder):
-    """Write the study's figures: motor torques and angles, and the platform path.
-
-    ``torques.png`` (motor torques and angles against time) and ``path.png`` (platform path
-    against the circle, tracking errors).
-
-    ``study`` (dict): the result of :func:`rigid_inverse_dynamics`; ``folder`` (str or path-like): output folder
-    (created). Returns list of str: the two paths.
-    """
+    """Write the study's figures: motor torques and angles, and the platform path."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -378,17 +281,7 @@ def rigid_figures(study, folder):
 
 
 def flexible_statics(config=None, n_elements=8, load_steps=1):
-    """Static equilibrium under gravity of the robot with ANCF links 3, motors locked.
-
-    At the start of the study's circle, motors locked at their inverse-kinematics angles;
-    the rigid robot's holding torques for comparison.
-
-    ``config`` (RigidStudyConfig or dict, optional): the settings (payload, gravity, geometry); ``n_elements``
-    (int, optional): fully parameterized beam elements per link 3; ``load_steps`` (int, optional): load levels
-    of :func:`~femdyn.solvers.static.static_equilibrium`. Returns dict: ``coordinates``, ``equations``,
-    ``degrees_of_freedom`` (unlocked), holding torques ``torques`` and ``rigid_torques`` [N·m], platform-centre
-    ``displacement`` [m], ``gauges`` (strain of each gauge), ``converged`` and, on failure, ``error``.
-    """
+    """Static equilibrium under gravity of the robot with ANCF links 3, motors locked."""
     from femdyn.solvers.static import static_equilibrium
     config = study_config(config)
     start = circle_motion(config).position(0.0)

@@ -95,18 +95,7 @@ class FitConfig:
 
 
 def fit_config(data=None, where="fit configuration"):
-    """A checked :class:`FitConfig` from a dict (a TOML file's tables) or None.
-
-    ``data`` (dict, optional): top-level keys of :class:`FitConfig`; ``[base]`` settings of the study,
-    ``[bounds]`` dotted key → [low, high], ``[weights]`` figure → weight; ``where`` (str, optional): where the
-    settings come from, for the messages. Returns FitConfig. Raises ModelError: an unknown key, study, figure,
-    setting or convention, a bound with low ≥ high or low ≤ 0, a bad number (each named).
-
-    Example
-    -------
-    >>> fit_config({"bounds": {"geometry.link1_mass": [0.5, 3.0]}, "maxiter": 5}).bounds
-    {'geometry.link1_mass': (0.5, 3.0)}
-    """
+    """A checked :class:`FitConfig` from a dict (a TOML file's tables) or None."""
     from ..formats.config import checked_value, config_from_dict, field_default
     from .rrru import RigidStudyConfig
     data = dict(data or {})
@@ -160,38 +149,13 @@ def fit_config(data=None, where="fit configuration"):
 
 
 def figure_names(config):
-    """The figures a fit compares, the angle maximum in the configured convention.
-
-    ``config`` (FitConfig). Returns list of str.
-
-    Example
-    -------
-    >>> figure_names(FitConfig(angle_convention="up"))
-    ['torque_peak_largest', 'torque_peak_smallest', 'angle_max_up_deg']
-    """
+    """The figures a fit compares, the angle maximum in the configured convention."""
     angle = ANGLE_CONVENTIONS[config.angle_convention]
     return [angle if name == "angle_max_deg" else name for name in config.figures]
 
 
 class FitResiduals:
-    """θ ↦ residuals of one setting: the figures' misfit and the pull towards the defaults.
-
-    A module-level class (picklable): the optimizer's workers evaluate it. Each call is a
-    sweep case without an output folder (:func:`~femdyn.studies.sweep.run_case`); a
-    failed case returns :data:`PENALTY` for every residual.
-
-    ``study`` (callable): case function ``study(config: dict, output) -> dict`` of figures; ``base`` (dict):
-    plain base settings; ``keys`` (list of str): dotted keys of θ's entries; ``figures`` (list of str): figure
-    names (:func:`~femdyn.studies.rrru_figures.misfit`); ``weights`` (dict): figure → weight; ``prior_weight``
-    (float): weight of ``ln(θ / reference)``; ``reference`` ((p,) array_like): the defaults the pull goes
-    towards [SI].
-
-    Example
-    -------
-    >>> f = FitResiduals(rigid_case, {"h": 0.01}, ["geometry.link1_mass"], ["torque_peak_largest"], {}, 0.0, [2.0])
-    >>> f([2.0]).round(3).tolist()                                                  # doctest: +SKIP
-    [0.014]
-    """
+    """θ ↦ residuals of one setting: the figures' misfit and the pull towards the defaults."""
 
     def __init__(self, study, base, keys, figures, weights, prior_weight, reference):
         self.study, self.base, self.keys, self.figures = study, base, list(keys), list(figures)
@@ -212,16 +176,7 @@ class FitResiduals:
 
 @dataclass
 class FitResult:
-    """The outcome of :func:`fit`.
-
-    ``config`` (FitConfig); ``keys`` (list of str): the fitted settings; ``best`` (dict): key → fitted value
-    [SI]; ``default`` (dict): key → the value the base configuration (with the defaults) has; ``figures_best,
-    figures_default`` (dict): every figure of the study at the fitted and at the default settings; ``figures``
-    (list of str): the figures fitted; ``cost`` (float): ½ Σ residual² at the best setting; ``history`` (list of
-    float): best cost per generation; ``evaluations`` (int): cases run by the optimizer's workers; ``wall``
-    (float): wall time of the optimization [s]; ``error`` (str): "" or the error of the best setting's case (no
-    feasible setting found).
-    """
+    """The outcome of :func:`fit`."""
 
     config: FitConfig
     keys: list
@@ -238,15 +193,7 @@ class FitResult:
 
 
 def base_values(config):
-    """The values the fitted settings have in the base configuration (the defaults).
-
-    ``config`` (FitConfig). Returns dict: dotted key → value [SI].
-
-    Example
-    -------
-    >>> base_values(FitConfig())["geometry.link1_length"]
-    0.35
-    """
+    """The values the fitted settings have in the base configuration (the defaults)."""
     from ..formats.config import config_from_dict, setting_value
     from .rrru import RigidStudyConfig
     study = config_from_dict(config.base, RigidStudyConfig)
@@ -254,21 +201,7 @@ def base_values(config):
 
 
 def fit(config=None, executor=None, progress=False):
-    """Fit the lost settings to the paper's figures by seeded differential evolution.
-
-    ``config`` (FitConfig or dict, optional): the fit (a dict goes through :func:`fit_config`); ``executor``
-    (concurrent.futures.Executor, optional): where each generation's cases run (a Dask
-    ``Client.get_executor()``, ``ThreadPoolExecutor``, …); None evaluates them in this process, one by one;
-    ``progress`` (bool, optional): a progress bar counting the cases (with an executor). Returns FitResult.
-
-    Example
-    -------
-    >>> from concurrent.futures import ThreadPoolExecutor
-    >>> with ThreadPoolExecutor(2) as pool:                                        # doctest: +SKIP
-    ...     result = fit({"maxiter": 2, "popsize": 2}, pool)
-    >>> sorted(result.best)                                                         # doctest: +SKIP
-    ['geometry.link1_length', 'geometry.link1_mass', ...]
-    """
+    """Fit the lost settings to the paper's figures by seeded differential evolution."""
     from ..identification.estimators import global_fit
     config = config if isinstance(config, FitConfig) else fit_config(config)
     study, keys, names = STUDIES[config.study], list(config.bounds), figure_names(config)
@@ -291,10 +224,7 @@ def fit(config=None, executor=None, progress=False):
 
 
 def parameter_table(result):
-    """The fitted settings with their bounds, defaults and the bounds' reasons, in Markdown.
-
-    ``result`` (FitResult). Returns str.
-    """
+    """The fitted settings with their bounds, defaults and the bounds' reasons, in Markdown."""
     rows = ["| setting | fitted | default | low | high | why these bounds |", "|---|---|---|---|---|---|"]
     for key in result.keys:
         low, high = result.config.bounds[key]
@@ -306,10 +236,7 @@ def parameter_table(result):
 def residual_table(result):
     """Every figure of the paper the study computes: the paper's value, femdyn's at the
     defaults and at the fitted settings, the residual and whether it is within the
-    agreement asked (in Markdown; fitted figures marked).
-
-    ``result`` (FitResult). Returns str.
-    """
+    agreement asked (in Markdown; fitted figures marked)."""
     rows = ["| figure | paper | femdyn, defaults | femdyn, fitted | residual ln(fitted/paper) | asked | met | fitted? |",
             "|---|---|---|---|---|---|---|---|"]
     names = [n for n in (*result.figures, *ANGLE_CONVENTIONS.values(), "torque_max") if n in result.figures_best]
@@ -328,13 +255,7 @@ def residual_table(result):
 
 
 def write_fit(result, folder):
-    """Write the fit's tables, convergence history and figure.
-
-    ``parameters.md``, ``residuals.md``, ``history.csv`` (generation, best cost),
-    ``fit.json`` (everything) and ``fit.png`` (convergence; figures against the paper's).
-
-    ``result`` (FitResult); ``folder`` (str): output folder (created). Returns list of str: the paths written.
-    """
+    """Write the fit's tables, convergence history and figure."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

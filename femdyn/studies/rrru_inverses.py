@@ -37,25 +37,7 @@ __all__ = ["compare_inverses", "inverses_figure"]
 
 
 def compare_inverses(config=None, duration=0.6, input_weight=1e-6, rate_weight=1e-8, output=None):
-    """Stable causal, plain causal, non-causal and optimal-control inverses of the flexible robot.
-
-    ``config`` (StudyConfig, optional): robot, circle and the stable inverse's settings (``n_elements``,
-    ``stable_h``, …); ``duration`` (float, optional): simulated time [s] from the start of the circle;
-    ``input_weight`` (float, optional): r of the optimal-control inverse [1/((N·m)² s)], against an output
-    weight of 1 per m²·s; ``rate_weight`` (float, optional): its penalty on the input rate [1/((N·m/s)² s)];
-    ``output`` (str, optional): folder for ``inverses.png``. Returns dict: ``t`` [s]; ``torques``: method → (k,
-    3) N·m at ``t`` ("stable causal", "causal", "non-causal", "optimal control", and "causal (nonlinear DAE)" on
-    its own times ``t_dae``, cut where it stopped; a linear inverse that fails — the exact causal one overflows
-    on the non-minimum-phase zeros — is left out, ``status`` says why); ``rigid``: (k, 3); ``residual``: largest
-    |r| over the largest |M q̈| of the stable path; ``pre_actuation`` [s] of the non-causal inverse;
-    ``summary``: per method the largest torque difference from rigid [N·m], the total variation per second
-    [N·m/s] and the largest output deviation of the linear correction [m]; ``status``: method → "completed" or
-    the failure.
-
-    Example
-    -------
-    >>> comparison = compare_inverses(StudyConfig(n_elements=2), duration=0.2)    # doctest: +SKIP
-    """
+    """Stable causal, plain causal, non-causal and optimal-control inverses of the flexible robot."""
     from femdyn.solvers.generalized_alpha import Options, integrate
     from femdyn.solvers.inversion import causal_inverse, linearize, noncausal_inverse, optimal_control_inverse
     from femdyn.solvers.stable_inverse import StableInverseOptions, path_residual, stable_causal_inverse
@@ -121,10 +103,7 @@ def compare_inverses(config=None, duration=0.6, input_weight=1e-6, rate_weight=1
 
 
 def inverses_figure(comparison):
-    """Motor torques of each inverse beside the rigid robot's, one panel per limb.
-
-    ``comparison`` (dict): the result of :func:`compare_inverses`. Returns matplotlib.figure.Figure.
-    """
+    """Motor torques of each inverse beside the rigid robot's, one panel per limb."""
     from matplotlib.figure import Figure
     fig = Figure(figsize=(8, 7.5), layout="constrained")
     axes = fig.subplots(3, 1, sharex=True)

@@ -58,17 +58,7 @@ MEASURED_DAMPED = {     # the plain causal inverse with RRRUGeometry(damping=0.0
 
 
 def coarsest_converged(figure, measured=None):
-    """The fewest elements per link from which a figure stays within :data:`TOLERANCE` of the finest mesh.
-
-    ``figure`` (str): a key of :data:`FIGURES`; ``measured`` (dict, optional): elements per link → figures
-    (default :data:`MEASURED`). Returns int or None: none when only the finest mesh itself qualifies (the figure
-    does not converge over the meshes measured).
-
-    Example
-    -------
-    >>> coarsest_converged("forward_deviation_x")
-    2
-    """
+    """The fewest elements per link from which a figure stays within :data:`TOLERANCE` of the finest mesh."""
     measured = MEASURED if measured is None else measured
     meshes = sorted(n for n in measured if figure in measured[n])
     finest = measured[meshes[-1]][figure]
@@ -81,17 +71,7 @@ def coarsest_converged(figure, measured=None):
 
 
 def mesh_adequacy(n_elements):
-    """What a mesh of the 3-RRRU study's flexible links is good for, as a sentence.
-
-    ``n_elements`` (int): ANCF beam elements per flexible link. Returns str: the figures converged on that mesh
-    (within :data:`TOLERANCE` of the 16-element values) and those for which it is too coarse, with the mesh they
-    need.
-
-    Example
-    -------
-    >>> mesh_adequacy(2).split(":")[0]
-    '2 elements per link'
-    """
+    """What a mesh of the 3-RRRU study's flexible links is good for, as a sentence."""
     good, coarse, never = [], [], []
     for figure, (label, _, _) in FIGURES.items():
         needed = coarsest_converged(figure)
@@ -113,16 +93,7 @@ def mesh_adequacy(n_elements):
 
 
 def convergence_table(measured=None):
-    """The measured figures per mesh as a Markdown table, the coarsest converged mesh last.
-
-    ``measured`` (dict, optional): elements per link → figures (default :data:`MEASURED`). Returns str:
-    Markdown: one row per figure, one column per mesh.
-
-    Example
-    -------
-    >>> convergence_table().splitlines()[0]
-    '| figure | 2 | 4 | 8 | 16 | converged from |'
-    """
+    """The measured figures per mesh as a Markdown table, the coarsest converged mesh last."""
     measured = MEASURED if measured is None else measured
     meshes = sorted(measured)
     lines = ["| figure | " + " | ".join(map(str, meshes)) + " | converged from |",

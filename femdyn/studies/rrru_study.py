@@ -118,17 +118,7 @@ class StudyConfig(CircleMotion):
 
 
 def run_study(config=None, output=None, progress=False):
-    """Run parts (a)–(d) and write their outputs to ``output`` (if given).
-
-    ``config`` (StudyConfig, optional); ``output`` (str, optional): folder for figures, results, the ParaView
-    series and the summary; ``progress`` (bool): progress bars. Returns dict: ``summary`` (numbers), ``rigid``,
-    ``forward``, ``inverse`` (Results or None), ``paper`` (the paper's values for the same quantities),
-    ``system`` (the System of the flexible inverse run, None if not run). Raises StudyStopped: a part failed:
-    the parts after it are not run, every output of the parts before it and of its steps computed so far is
-    written (``summary["stopped"]`` says which part stopped, where and why); the exception's ``study`` is what
-    this function would return and its ``results`` the partial Results of the failed part; femdyn.SolverError: a
-    failure before a part's first step.
-    """
+    """Run parts (a)–(d) and write their outputs to ``output`` (if given)."""
     config = config or StudyConfig()
     motion = circle_motion(config)
     t_end = config.duration if config.duration > 0 else motion.end
@@ -205,13 +195,7 @@ def run_study(config=None, output=None, progress=False):
 
 
 class StudyStopped(SolverError):
-    """A part of the study stopped: the parts before it and its steps up to the failure are kept.
-
-    ``stopped`` (dict): ``part`` (its name), ``key`` ("rigid", "forward" or "inverse"), ``t`` (the last time
-    reached [s]) and ``reason`` (the solver's diagnosis); ``study`` (dict): what :func:`run_study` returns, with
-    the partial results of the part that stopped and ``summary["stopped"]``; ``output`` (str or None): the
-    folder the outputs were written to.
-    """
+    """A part of the study stopped: the parts before it and its steps up to the failure are kept."""
 
     def __init__(self, stopped, study, output=None):
         written = f"; everything computed so far is written to {output}" if output else ""
@@ -251,14 +235,7 @@ def headline(summary):
     """The summary numbers of :func:`run_study` that a sweep tabulates: the figures of
     :func:`summary_table` (SI units, angles in degrees), the largest gauge strain
     ``gauge_strain_max`` (absolute, over all gauges), ``duration`` and ``steps``; run times
-    are left out (they vary from run to run).
-
-    ``summary`` (dict): ``run_study(...)["summary"]``. Returns dict: name → number, parts not run left out.
-
-    Example
-    -------
-    >>> headline(run_study(StudyConfig(duration=0.01, n_elements=2))["summary"])   # doctest: +SKIP
-    """
+    are left out (they vary from run to run)."""
     out = {"duration": summary["duration"], "steps": summary["steps"]}
     out.update({key: summary[key] for key in HEADLINE if key in summary})
     if "gauge_strain_peaks" in summary:
@@ -267,17 +244,7 @@ def headline(summary):
 
 
 def sweep_case(config, output):
-    """The study as a sweep case (:func:`femdyn.studies.sweep.run_sweep`).
-
-    ``config`` (dict): plain settings of :class:`StudyConfig` (tables as dicts), checked like a TOML file;
-    ``output`` (str): folder for the study's outputs. Returns dict: :func:`headline` of the summary. Raises
-    ModelError: a bad key or value (named), a circle outside the workspace or a speed the S-curve cannot reach;
-    SolverError: a failed run.
-
-    Example
-    -------
-    >>> sweep_case({"duration": 0.01, "n_elements": 2, "forward": False}, "case")   # doctest: +SKIP
-    """
+    """The study as a sweep case (:func:`femdyn.studies.sweep.run_sweep`)."""
     from ..formats.config import config_from_dict
     study = run_study(config_from_dict(config, StudyConfig, where="3-RRRU study"), output)
     return headline(study["summary"])
@@ -430,12 +397,7 @@ def _shear(results):
 def measure_meshes(meshes=(2, 4, 8, 16), duration=0.0, damping=0.0):
     """The figures of :data:`femdyn.studies.rrru_mesh.FIGURES` for each mesh: elements per link →
     figures (SI, angles in degrees) as ``rrru_mesh.MEASURED``; ``duration`` in s (0: the whole
-    circle), ``damping`` the links' Kelvin–Voigt coefficient in s.
-
-    Example
-    -------
-    >>> measure_meshes((2,), duration=0.02)                   # doctest: +SKIP
-    """
+    circle), ``damping`` the links' Kelvin–Voigt coefficient in s."""
     out = {}
     for n in meshes:
         s = run_study(StudyConfig(n_elements=n, duration=duration, paraview_every=0,

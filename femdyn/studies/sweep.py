@@ -134,14 +134,7 @@ def _distribution(key, spec):
 
 def run_case(study, base, overrides, folder):
     """Run one case (on a worker): the configuration is rebuilt from ``base`` and the
-    dotted ``overrides``, the study runs with one BLAS thread, its error (if any) is caught.
-
-    ``study`` (callable): ``study(config: dict, output: str) -> dict`` of summary values; ``base`` (dict): plain
-    base configuration; ``overrides`` (dict): dotted key → value; ``folder`` (str or None): the case's output
-    folder (created); None: nothing written (the study gets None), as in an optimizer's many evaluations.
-    Returns dict: ``status`` ("completed" or "failed"), ``error`` ("" or "ErrorType: message"), ``summary``
-    (flat dict), ``runtime`` (s) and ``worker`` (host and process id); also written to ``folder/case.json``.
-    """
+    dotted ``overrides``, the study runs with one BLAS thread, its error (if any) is caught."""
     from threadpoolctl import threadpool_limits
     if folder is not None:
         os.makedirs(folder, exist_ok=True)
@@ -163,24 +156,7 @@ def run_case(study, base, overrides, folder):
 
 class ExecutorMap:
     """A map-like callable on a ``concurrent.futures`` executor, for optimizers that
-    evaluate many points at once (scipy's ``differential_evolution(workers=...)``).
-
-    ``ExecutorMap(executor)(func, items)`` submits ``func(item)`` for every item to the
-    executor (a Dask ``Client.get_executor()``, ``ThreadPoolExecutor``,
-    ``ProcessPoolExecutor``, …) and returns the results in the items' order, so the
-    optimizer sees the same numbers whichever executor ran them. ``func`` must be
-    picklable for worker processes (a module-level function or class instance).
-
-    ``executor`` (concurrent.futures.Executor): where the evaluations run; ``progress`` (bool, optional): a
-    progress bar counting the evaluations. Fields: ``evaluations`` (int): items evaluated so far.
-
-    Example
-    -------
-    >>> from concurrent.futures import ThreadPoolExecutor
-    >>> with ThreadPoolExecutor(2) as pool:
-    ...     ExecutorMap(pool)(abs, [-1, 2, -3])
-    [1, 2, 3]
-    """
+    evaluate many points at once (scipy's ``differential_evolution(workers=...)``)."""
 
     def __init__(self, executor, progress=False):
         from tqdm.auto import tqdm
@@ -196,16 +172,7 @@ class ExecutorMap:
 
 
 def flat(summary, prefix=""):
-    """A nested summary as one level of dotted keys.
-
-    ``summary`` (dict or list): values, dicts and lists (indexed ``key.0``, ``key.1``, …); ``prefix`` (str): put
-    before every key. Returns dict: dotted key → value (NumPy scalars as Python numbers).
-
-    Example
-    -------
-    >>> flat({"a": 1.0, "b": {"c": [2, 3]}})
-    {'a': 1.0, 'b.c.0': 2, 'b.c.1': 3}
-    """
+    """A nested summary as one level of dotted keys."""
     out = {}
     items = summary.items() if isinstance(summary, dict) else enumerate(summary)
     for key, value in items:
@@ -322,12 +289,7 @@ def run_sweep(study, base, cases, output, executor=None, progress=False):
 
 
 def table(records):
-    """Columns and rows of the sweep table.
-
-    ``records`` (list of dict): as returned by :func:`run_sweep`, in case order. Returns ``columns`` (list of
-    str): ``case``, the varied settings, ``status``, every summary value (in the order first met), ``error``;
-    ``rows`` (list of list): one per record; "" where a case has no such value (a failed case's numbers).
-    """
+    """Columns and rows of the sweep table."""
     parameters, values = {}, {}
     for r in records:
         parameters.update(dict.fromkeys(r["parameters"]))
@@ -340,11 +302,7 @@ def table(records):
 
 def write_tables(records, folder):
     """Write the table of :func:`table` as ``cases.csv`` (floats with ``repr``: every bit)
-    and ``cases.md`` (:func:`markdown_table`) into ``folder``.
-
-    ``records`` (list of dict): as returned by :func:`run_sweep`; ``folder`` (str): an existing folder. Returns
-    (str, str): the paths of the CSV and the Markdown file.
-    """
+    and ``cases.md`` (:func:`markdown_table`) into ``folder``."""
     columns, rows = table(records)
     csv_path, md_path = os.path.join(folder, "cases.csv"), os.path.join(folder, "cases.md")
     with open(csv_path, "w", newline="") as f:
@@ -357,10 +315,7 @@ def write_tables(records, folder):
 
 
 def markdown_table(records):
-    """The table of :func:`table` in Markdown, numbers to 4 significant digits.
-
-    ``records`` (list of dict): as returned by :func:`run_sweep`. Returns str.
-    """
+    """The table of :func:`table` in Markdown, numbers to 4 significant digits."""
     columns, rows = table(records)
     out = io.StringIO()
     out.write("| " + " | ".join(columns) + " |\n")
