@@ -109,10 +109,8 @@ class Sine(TimeFunction):
     ----------
     amplitude, offset : float
         In the unit of f (offset optional).
-    omega : float
-        Angular frequency ω, rad/s.
-    phase : float, optional
-        rad.
+    omega, phase : float
+        ω in rad/s; phase in rad (optional).
     """
 
     def __init__(self, amplitude, omega, phase=0.0, offset=0.0):

@@ -38,12 +38,11 @@ class StateFunction(TimeFunction):
 
 
 class SCurve(StateFunction):
-    r"""Jerk-limited rest-to-rest motion over ``length`` (Biagiotti & Melchiorri 2008, §3.4).
+    """Jerk-limited rest-to-rest motion over ``length`` (Biagiotti & Melchiorri 2008, §3.4).
 
-    Jerk +J, 0, −J up to the cruise speed, cruise, mirror image down; \|ṡ\| ≤ v, \|s̈\| ≤ a, \|s⃛\| ≤ J.
-    When v·J < a² the peak acceleration is √(vJ); a distance too short for ``speed`` gives no
-    cruise and the reduced peak speed of eq. 3.33. Attributes: ``duration``, ``peak_speed``,
-    ``peak_acceleration``, ``t_jerk``, ``t_accel``, ``t_cruise``, ``breakpoints`` (8 phase boundaries).
+    Jerk +J, 0, −J up to the cruise speed, cruise, mirror image down. v·J < a² caps the acceleration at
+    √(vJ); a distance too short for ``speed`` gives no cruise and the peak speed of eq. 3.33. Attributes:
+    ``duration``, ``peak_speed``, ``peak_acceleration``, ``t_jerk``, ``t_accel``, ``t_cruise``, ``breakpoints``.
 
     Parameters
     ----------
@@ -55,12 +54,6 @@ class SCurve(StateFunction):
         Start time, s; s = 0 before it, ``length`` after the end.
     exact_speed : bool, optional
         Raise ModelError instead of degrading when ``speed`` cannot be reached.
-
-    Example
-    -------
-    >>> s = SCurve(0.628, speed=0.5, acceleration=2.5, jerk=50.0)
-    >>> round(s.duration, 4), s.value(s.duration) == 0.628
-    (1.506, True)
     """
 
     def __init__(self, length, speed, acceleration, jerk, start=0.0, exact_speed=False):
@@ -186,10 +179,8 @@ class CirclePath(Path):
 
     Parameters
     ----------
-    centre : array_like
-        Centre, m.
-    radius : float
-        R, m (> 0).
+    centre, radius : array_like, float
+        Centre and radius R (> 0), m.
     normal : array_like
         Normal of the plane (normalized here).
     start_angle : float, optional
@@ -393,10 +384,8 @@ def stop_at_vertices(points, speed, acceleration, jerk, start=0.0, dwell=0.0):
         Vertices, m.
     speed, acceleration, jerk : float
         Limits of each segment, m/s, m/s², m/s³.
-    start : float, optional
-        Start time, s.
-    dwell : float, optional
-        Wait at each inner vertex, s (≥ 0).
+    start, dwell : float, optional
+        Start time and wait at each inner vertex (≥ 0), s.
     """
     path = PolylinePath(points)
     dwell = positive(dwell, "stop_at_vertices: dwell", "s", allow_zero=True)
