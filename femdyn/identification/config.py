@@ -1,23 +1,7 @@
-"""Identification studies described in TOML.
+"""Identification studies described in TOML: keys and kinds in docs/identification.md §6.
 
-Sections and keys (SI units; angles in degrees where the key says ``_deg``)::
-
-    title = "..."
-    [robot]       builtin = "planar_space_robot"   wheel = "wheel"
-    [experiment]  duration = 10.0  sample_interval = 0.5  step = 0.01  noise_std = 0.002
-                  seed = 4  channels = ["Lz", "px", "py"]
-                  [[experiment.plan]]  final_deg = { base = 30.0 }   # one table per experiment
-    [identify]    parameters = ["base.mass", ...]  nominal = [...]  lower = [...]  upper = [...]
-                  linearized_iterations = 50  seed = 0  popsize = 15  maxiter = 300
-    [output]      folder = "identify-out"  plots = true
-
-A fixed-base arm identified from joint forces instead (``kind = "joint_torque"``; see
-examples/identify_puma560.toml) takes, in [experiment], ``period`` (s), ``harmonics``,
-``q_limit`` (rad), ``v_limit`` (rad/s), ``optimize_iterations`` and no plans, and needs
-no [identify] section: all base parameters are estimated.
-
-Every key is checked: an unknown section or key, or a value of the wrong kind, raises
-ModelError naming it.
+Every key is checked against ``SCHEMA``: an unknown section or key, or a value of the wrong kind,
+raises ModelError naming it; ``DEFAULTS`` fill what is not given.
 """
 from femdyn.errors import ModelError
 from femdyn.formats.config import read_toml

@@ -1,15 +1,5 @@
-"""Tables, the identifiability report and plots of an identification.
-
-The identifiability report works on the Jacobian J = ∂f/∂θ of the measurement equation
-at the estimate, with the parameters scaled to relative changes (columns J_k θ_k), so
-parameters of different units compare:
-
-* relative sensitivity ‖J_k θ_k‖ / √N — how much a 100 % change of θ_k moves the
-  measurements (rms, units of y);
-* relative standard deviation σ_k / \\|θ_k\\| from the covariance σ² (JᵀJ)⁻¹ — what the
-  noise level σ leaves of the parameter (Swevers et al. 1997, §III);
-* the weakest direction: the right singular vector of the scaled J with the smallest
-  singular value, i.e. the combination of parameters the data see least.
+"""Tables, the identifiability report (relative sensitivities, relative standard deviations, the
+weakest direction of the θ-scaled Jacobian; Swevers et al. 1997, §III) and plots of an identification.
 """
 import numpy as np
 

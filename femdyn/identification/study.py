@@ -1,18 +1,8 @@
-"""A complete momentum identification of a free-floating robot with a reaction wheel (the space-robot identification study).
+"""The momentum identification of a free-floating robot with a reaction wheel (``femdyn identify``).
 
-:func:`run` takes a checked configuration (:mod:`.config`) and
-
-1. simulates one experiment per plan with the forward (hybrid) solver
-   (:func:`~.experiment.wheel_experiment`) and adds the configured noise;
-2. **linear form** (base pose measured): stacks the momentum regressor of the chosen
-   channels, finds the base parameters of these data (:mod:`.base_parameters`) and
-   estimates them by least squares with their covariance;
-3. **nonlinear form** (the space-robot identification study: base attitude and joints only, momentum about the
-   system centre of mass, :class:`~.regression.CentroidalMomentum`): estimates the
-   selected physical parameters θ by the study's single linearized step, by that step
-   iterated to convergence, and globally by differential evolution within bounds with
-   physical consistency enforced (pseudo-inertia ≻ 0 for every body);
-4. reports the estimates, their consistency, the identifiability, and plots.
+Simulated experiments, base parameters and least squares (linear form), then the linearized step,
+its iteration and differential evolution on :class:`~.regression.CentroidalMomentum` (nonlinear form);
+docs/identification.md §5.
 """
 import os
 from dataclasses import dataclass, field

@@ -1,14 +1,5 @@
-"""A fixed-base arm identified from its joint forces: excitation, simulation, base parameters, least squares.
-
-:func:`run` takes a checked configuration with ``kind = "joint_torque"`` (:mod:`.config`) and
-
-1. finds the structural base parameters of the arm's joint-force regressor (random states);
-2. optimizes a Fourier excitation over one period for the condition number of the base
-   regressor (Swevers et al. 1997) within the joint limits;
-3. simulates the arm tracking it under computed torque (forward dynamics, RK4) and adds
-   noise to the recorded joint forces;
-4. estimates the base parameters of these data by least squares, with their standard
-   deviations, and writes a table and a plot of measured and predicted forces.
+"""A fixed-base arm identified from its joint forces: structural base parameters, an optimized Fourier
+excitation, a computed-torque run, least squares (docs/identification.md §6).
 """
 import os
 from dataclasses import dataclass, field
