@@ -1,22 +1,11 @@
-"""A flexible beam on a hub, modelled two ways in one run: the full ANCF beam and the
-floating-frame body of its Craig–Bampton component (:mod:`femdyn.solvers.beam_component`).
+"""A flexible beam on a hub modelled two ways in one run: the ANCF beam and the floating-frame body of its
+Craig–Bampton component (:mod:`femdyn.solvers.beam_component`), clamped to the hub at the origin.
 
-The hub is a light rigid body on a revolute joint to the ground; the beam lies along x,
-clamped to the hub at the origin (ANCF: ``Model.clamp``, r, r_y, r_z follow the hub;
-floating frame: interface x0 welded to the hub — the same boundary condition). With
-gravity across the hinge it is a flexible pendulum; with the hub angle prescribed it is
-the spin-up manoeuvre of Simo & Vu-Quoc (1986, "On the dynamics of flexible beams under
-large overall motions — the plane case: Part II", J. Appl. Mech. 53:855–863; Kane, Ryan &
-Banerjee 1987, "Dynamics of a cantilever beam attached to a moving base", J. Guid.
-Control Dyn. 10:139–151): L = 10 m, ρA = 1.2 kg/m, EA = 2.8e7 N, EI = 1.4e4 N m²,
-θ(t) = (ω_s/T_s)[t²/2 + (T_s/2π)²(cos(2πt/T_s) − 1)] for t ≤ T_s, ω_s(t − T_s/2) after.
-
-A linear modal body has no geometric stiffening: spun about the hub its bending
-stiffness only softens (the centrifugal terms of its exact inertia), and above the first
-cantilever frequency (3.8 rad/s for this beam) its deflection grows without bound while
-the ANCF beam, which stiffens under its centrifugal tension, stays bounded (Kane et al.
-1987). SI units.
-
+With the hub angle prescribed it is the spin-up manoeuvre of Simo & Vu-Quoc (1986, J. Appl. Mech.
+53:855–863) and Kane, Ryan & Banerjee (1987, J. Guid. Control Dyn. 10:139–151): L = 10 m,
+ρA = 1.2 kg/m, EA = 2.8e7 N, EI = 1.4e4 N m², θ(t) = (ω_s/T_s)[t²/2 + (T_s/2π)²(cos(2πt/T_s) − 1)]
+for t ≤ T_s, ω_s(t − T_s/2) after. The linear modal body has no geometric stiffening: above the
+first cantilever frequency (3.8 rad/s) its deflection grows while the ANCF beam stays bounded.
 ``femdyn study spin_up [config.toml]`` runs :func:`run_spin_up` (:class:`SpinUpConfig`).
 """
 import json

@@ -1,23 +1,11 @@
 """The 3-RRRU study of Liu et al. 2018, rigid part: inverse dynamics along the circle, checked
 by energy and by replaying the torques; the flexible robot's static start.
 
-The end effector (platform centre) follows the circle of radius 0.1 m in the plane
-Z = −0.8 m at 0.5 m/s with jerk-limited start and stop (:class:`~femdyn.motion.SCurve`).
-Inverse dynamics of the rigid robot: the three motor angles are driven along their
-exact inverse-kinematics histories (:class:`~femdyn.robots.rrru.ActuatedAngle`), so the
-mechanism has no freedom left and the drives' multipliers are the motor torques
-(Liu et al. 2018, eq. 14 with the actuated angles as the prescribed coordinates).
-Checks, each against an independent truth:
-
-* degrees of freedom by the rank of Φ_q (3 without drives);
-* power balance Σ τᵢ θ̇ᵢ = dE/dt (E kinetic plus gravity potential energy) pointwise and
-  its integral, the work–energy theorem;
-* the torques of the time integration against the instantaneous solution of
-  M q̈ + Φ_qᵀλ = Q, Φ_q q̈ = γ at the exact kinematic state (no integrator);
-* forward dynamics driven by the tabulated torques tracks the circle.
-
-Every function takes a :class:`RigidStudyConfig` (or a dict of its fields) and returns
-plain data plus a ``summary`` dict of numbers; figures go to ``config.output``.
+The motor angles are driven along their exact inverse kinematics, so the drives' multipliers are
+the motor torques (Liu et al. 2018, eq. 14). Checks: degrees of freedom by the rank of Φ_q, the
+power balance Σ τᵢ θ̇ᵢ = dE/dt and the work–energy theorem, the instantaneous solution of
+M q̈ + Φ_qᵀλ = Q, Φ_q q̈ = γ at each state, and forward dynamics replaying the torques (docs/rrru.md).
+Every function takes a :class:`RigidStudyConfig` (or a dict of its fields).
 """
 import os
 import time
@@ -33,26 +21,14 @@ from .rrru_channels import tracking_error
 
 @dataclass
 class CircleMotion:
-    """The platform centre's motion of the study: a circle at a cruise speed with S-curve start and stop.
+    """The platform centre's motion: a circle at a cruise speed with S-curve start and stop (Liu et al. 2018).
 
-    Liu et al. 2018: Z = −0.8 m, radius 0.1 m, 0.5 m/s.
-
-    Parameters
-    ----------
-    centre : (3,) tuple
-        Centre of the circle [m], global frame.
-    radius : float
-        Radius [m].
-    normal : (3,) tuple
-        Normal of the circle's plane (the sense of travel is right-handed about it).
-    start_angle : float
-        Angle of the start point on the circle [rad].
-    speed : float
-        Cruise speed [m/s].
-    acceleration : float
-        Acceleration limit of the S-curve [m/s²].
-    jerk : float
-        Jerk limit of the S-curve [m/s³].
+    - ``centre``: centre of the circle, m, global frame (Liu et al.: Z = −0.8 m);
+    - ``radius``: m (0.1 m);
+    - ``normal``: normal of the circle's plane (travel right-handed about it);
+    - ``start_angle``: angle of the start point on the circle, rad;
+    - ``speed``: cruise speed, m/s (0.5 m/s);
+    - ``acceleration``, ``jerk``: limits of the S-curve, m/s², m/s³.
     """
 
     centre: tuple = (0.0, 0.0, -0.8)
@@ -66,33 +42,17 @@ class CircleMotion:
 
 @dataclass
 class RigidStudyConfig(CircleMotion):
-    """Parameters of the rigid 3-RRRU study (SI units); the circle fields of :class:`CircleMotion` first.
+    """Settings of the rigid 3-RRRU study (SI units), after the circle fields of :class:`CircleMotion`.
 
-    Parameters
-    ----------
-    centre, radius, normal, start_angle, speed, acceleration, jerk
-        The circle and its S-curve (see :class:`CircleMotion`).
-    h : float
-        Time step [s].
-    rho_inf : float
-        Generalized-α ρ∞ (0.5 damps the algorithmic transient after each jerk step of the
-        profile within a few steps).
-    tol_dynamic : float
-        Newton tolerance on the relative dynamic residual (1e-10: the multipliers, i.e. the
-        torques, are only as accurate as the dynamic equations are solved; at the default
-        1e-6 single steps stop with torque errors of 1e-2 N·m).
-    payload : float
-        Point mass on the platform [kg].
-    gravity : (3,) tuple
-        Gravity [m/s²], global frame.
-    geometry : RRRUGeometry
-        The robot (defaults of docs/rrru.md).
-    replay : bool
-        Also run forward dynamics with the tabulated torques.
-    reference_every : int
-        Compare the torques with the instantaneous solution at every k-th sample.
-    output : str or None
-        Folder for figures and results (None: nothing written).
+    - ``h``: time step, s;
+    - ``rho_inf``: generalized-α ρ∞ (0.5 damps the transient after each jerk step within a few steps);
+    - ``tol_dynamic``: Newton tolerance on the relative dynamic residual (the torques are as accurate as it);
+    - ``payload``: point mass on the platform, kg;
+    - ``gravity``: m/s², global frame;
+    - ``geometry``: the robot (:class:`~femdyn.robots.rrru.RRRUGeometry`, docs/rrru.md);
+    - ``replay``: also run forward dynamics with the tabulated torques;
+    - ``reference_every``: compare with the instantaneous torques at every k-th sample;
+    - ``output``: folder for figures and results (None: nothing written).
     """
 
     h: float = 1e-3
@@ -127,7 +87,10 @@ def circle_motion(config):
 
 
 def driven_robot(config, motion):
-    """The rigid robot at the start of a motion with its motor angles driven along the inverse kinematics."""
+    """The rigid robot at the start of a motion with its motor angles driven along the inverse kinematics.
+
+    Sensors ``torque {i}.torque`` (N·m on link 1 about a), ``motor {i}.angle``/``.rate``, ``P.x``, ``P.y``, ``P.z``.
+    """
     robot = rrru(pose=motion.position(motion.start), payload=config.payload, gravity=config.gravity,
                  geometry=config.geometry)
     m = robot.model
@@ -140,7 +103,11 @@ def driven_robot(config, motion):
 
 
 def servo_robot(config, motion, flexible=False, n_elements=8):
-    """The robot at the start of a motion set up for servo-constraint inverse dynamics."""
+    """The robot set up for servo-constraint inverse dynamics (Liu et al. 2018, eq. 14; Blajer & Kołodziejczyk 2004).
+
+    Sensors ``actuator {i}.torque`` (N·m on link 1 about a), ``motor {i}.angle`` (rad from the horizontal,
+    positive downwards), ``P.x``, ``P.y``, ``P.z``; ``flexible``: ANCF links 3 (non-collocated).
+    """
     robot = rrru(pose=motion.position(motion.start), flexible=flexible, n_elements=n_elements, payload=config.payload,
                  gravity=config.gravity, geometry=config.geometry)
     m = robot.model
@@ -153,7 +120,7 @@ def servo_robot(config, motion, flexible=False, n_elements=8):
 
 
 def instantaneous_torques(system, robot, q, v, t):
-    """Motor torques from the rigid DAE solved at each recorded state, without time integration."""
+    """Motor torques (k, 3), N·m about the motor axes, from M q̈ + Φ_qᵀλ = Q, Φ_q q̈ = γ at each recorded state."""
     from femdyn.solvers.initial import accelerations_and_multipliers, consistent_velocities
     rows = [system.joint_rows[f"drive {i}"][0] for i in range(len(robot.motors))]
     out = []
@@ -165,7 +132,10 @@ def instantaneous_torques(system, robot, q, v, t):
 
 
 def power_balance(t, torques, rates, energy, breakpoints, margin):
-    """Relative errors of the power balance Σ τᵢθ̇ᵢ = dE/dt, pointwise and integrated."""
+    """Relative errors of the power balance Σ τᵢθ̇ᵢ = dE/dt, pointwise and integrated (work–energy theorem).
+
+    Pointwise only at samples more than ``margin`` (s) from the profile's jerk steps ``breakpoints``.
+    """
     power = np.sum(torques * rates, axis=1)
     dE = np.gradient(energy, t)
     far = np.min(np.abs(t[:, None] - np.asarray(breakpoints, float)[None, :]), axis=1, initial=np.inf) > margin
@@ -197,7 +167,7 @@ def _options(config):
 
 
 def rigid_inverse_dynamics(config=None):
-    """Inverse dynamics of the rigid 3-RRRU robot along the study's circle."""
+    """Inverse dynamics of the rigid 3-RRRU robot along the study's circle: dict of histories and ``summary``."""
     from femdyn.solvers.generalized_alpha import integrate
     config = study_config(config)
     motion = circle_motion(config)

@@ -1,35 +1,12 @@
-"""The figures Liu et al. (2018) report for the 3-RRRU study, as numbers femdyn computes,
+"""The figures Liu et al. (2018) report for the 3-RRRU study (section 4), as numbers femdyn computes,
 and the misfit between the two.
 
-The paper's section 4 (circle of radius 0.1 m at Z = −0.8 m, 0.5 m/s, S-curve) gives:
-
-* rigid inverse dynamics: "the maximum torque occurs in limb 2, −11.1 N·m; the minimum in
-  limb 1, −8.3 N·m"; the active joint angle's positive maximum 9.8° (limb 1);
-* flexible inverse (E = 6.9e8 Pa): torque deviations from the rigid model up to 0.39 N·m,
-  joint-angle deviations up to 0.84°, mid-link transverse deformation up to 7.73 mm, platform
-  tilt up to 5.3° at start and stop and below 0.5° at cruise;
-* flexible forward dynamics driven by the rigid torques: end-effector deviation up to
-  8.7 mm in x, below 2 mm in y and z.
-
-**Torques without the limb numbering.** The paper's limb numbering relative to the circle's
-start is not known. The torque figures are read as per-limb peaks (the most negative torque
-of each limb over the circle): the largest of the three peaks is −11.1 N·m (their limb 2),
-the smallest −8.3 N·m (their limb 1). ``torque_peak_largest`` and ``torque_peak_smallest``
-compute exactly that, whichever limb carries them; the limbs are recorded beside them. The
-other reading — −8.3 N·m as the least negative torque of the whole run, the range of all
-torques — is ``torque_max``, computed as well.
-
-**The angle convention.** femdyn's motor angle is link 1's rotation about the motor axis
-from the horizontal, positive downwards; the paper's zero and sign were lost. Three
-readings are computed from the same history: ``angle_max_deg`` (femdyn's: horizontal
-zero, positive downwards), ``angle_max_up_deg`` (horizontal zero, positive upwards: the
-negated minimum) and ``angle_excursion_deg`` (zero at the start pose, positive
-downwards, limb 1 at azimuth 0°). A fit names the one it matches
-(:class:`~femdyn.studies.rrru_fit.FitConfig` ``angle_convention``).
-
-:func:`misfit` turns figures into residuals: ``ln(figure / paper)`` for a reported value,
-``max(0, ln(figure / limit))`` for a reported upper bound ("below 2 mm"); a figure of the
-wrong sign counts as a factor of 1000 off.
+The torque figures are per-limb peaks (``torque_peak_largest`` −11.1 N·m, ``torque_peak_smallest``
+−8.3 N·m), whichever limb carries them; the paper's angle convention was lost, so three readings are
+computed (``angle_max_deg``: horizontal zero, positive down; ``angle_max_up_deg``; ``angle_excursion_deg``:
+zero at the start pose). Both readings are explained in docs/rrru.md. :func:`misfit` gives
+``ln(figure / paper)`` for a reported value, ``max(0, ln(figure / limit))`` for an upper bound, and a
+factor of 1000 for a figure of the wrong sign.
 """
 import dataclasses
 import math
@@ -43,7 +20,10 @@ from .rrru_channels import motor_angles, motor_torques
 
 @dataclass(frozen=True)
 class Target:
-    """One figure of the paper."""
+    """One figure of the paper (SI units, angles in degrees).
+
+    ``kind`` "value" or "below" (an upper bound); ``tolerance`` is an absolute band if ``absolute``, else a factor.
+    """
 
     value: float
     unit: str

@@ -1,23 +1,12 @@
-"""Reconstructing the 3-RRRU robot's lost data (Liu et al. 2018, their Table 1) from the
-figures the paper reports: a seeded global fit by differential evolution.
+"""Reconstructing the 3-RRRU robot's lost data (Liu et al. 2018, Table 1) from the figures the paper
+reports: a seeded global fit by differential evolution (docs/rrru.md).
 
-The unknowns are dotted settings of the study (by default the lengths and masses of links
-1 and 2 and the platform's mass, :data:`BOUNDS`), searched within physically plausible
-bounds; the misfit is :func:`~femdyn.studies.rrru_figures.misfit` (log-ratio to each
-figure of the paper, or the excess over a reported bound) over the chosen figures, plus
-an optional weak pull ``prior_weight · ln(p / p_default)`` towards the documented defaults
-(:class:`~femdyn.robots.rrru.RRRUGeometry`): the paper's three rigid figures cannot fix five
-unknowns, and the pull picks, among the settings that match, the one nearest the
-documented choice. A setting whose circle is out of reach or too near a singularity
-(:func:`~femdyn.studies.rrru_figures.check_reachable`), or whose run fails, is a case that
-failed: its residuals are all :data:`PENALTY` (a large cost, never a crash).
-
-Every evaluation is a sweep case (:func:`femdyn.studies.sweep.run_case`: plain settings,
-one BLAS thread), and a generation's members are evaluated together through
-:class:`femdyn.studies.sweep.ExecutorMap` on Dask or any ``concurrent.futures`` executor,
-so a cluster makes the fit faster and the same seed gives the same result, bit for bit,
-on any executor. The optimizer is :func:`femdyn.identification.global_fit` (scipy's
-``differential_evolution``, Storn & Price 1997, in unit-box coordinates).
+The unknowns (:data:`BOUNDS`) are searched within plausible bounds; the cost is
+:func:`~femdyn.studies.rrru_figures.misfit` plus an optional pull ``prior_weight · ln(p / p_default)``
+towards the documented defaults; a failed or unreachable case costs :data:`PENALTY`. Each evaluation is a
+sweep case, a generation runs through :class:`~femdyn.studies.sweep.ExecutorMap`, so the same seed gives
+the same result on any executor; the optimizer is :func:`femdyn.identification.global_fit`
+(Storn & Price 1997).
 """
 import json
 import math
@@ -52,33 +41,15 @@ STUDIES = {"rigid": rigid_case}
 class FitConfig:
     """Settings of the fit (SI units; TOML: :func:`fit_config`).
 
-    Parameters
-    ----------
-    study : {"rigid"}
-        The case function computing the figures (``"rigid"``:
-        :func:`~femdyn.studies.rrru_figures.rigid_case`).
-    base : dict
-        Settings of the study shared by all cases (``h = 0.01``: the rigid figures move by
-        less than 2e-4 N·m and 0.002° from h = 1 ms).
-    bounds : dict
-        Dotted key → (low, high) [SI]: the unknowns and their search ranges.
-    figures : tuple of str
-        The paper's figures to match; ``angle_max_deg`` stands for the angle maximum in
-        the chosen ``angle_convention``.
-    angle_convention : {"down", "up", "start"}
-        Reading of the paper's active joint angle
-        (:mod:`~femdyn.studies.rrru_figures`): femdyn's horizontal zero positive
-        downwards, positive upwards, or zero at the start pose.
-    weights : dict
-        Figure name → weight of its residual (default 1).
-    prior_weight : float
-        Weight of the pull ``ln(p / p_default)`` towards the defaults (0: none).
-    seed : int
-        Seed of the optimizer.
-    popsize, maxiter : int
-        Population size multiplier and generations of ``differential_evolution``.
-    tol : float
-        Its relative convergence tolerance on the population's costs.
+    - ``study``: the case function, "rigid" (:func:`~femdyn.studies.rrru_figures.rigid_case`);
+    - ``base``: study settings shared by all cases (``h = 0.01`` moves the figures by < 2e-4 N·m, 0.002°);
+    - ``bounds``: dotted key → (low, high): the unknowns and their search ranges;
+    - ``figures``: the paper's figures to match (``angle_max_deg`` in the chosen ``angle_convention``);
+    - ``angle_convention``: "down", "up" or "start": reading of the paper's active joint angle;
+    - ``weights``: figure name → weight of its residual (default 1);
+    - ``prior_weight``: weight of the pull ``ln(p / p_default)`` towards the defaults (0: none);
+    - ``seed``: seed of the optimizer;
+    - ``popsize``, ``maxiter``, ``tol``: ``differential_evolution`` settings.
     """
 
     study: str = "rigid"

@@ -1,27 +1,11 @@
 """The flexible 3-RRRU inverse four ways: stable causal, plain causal, non-causal and optimal control.
 
-Liu et al. (2018) seek a *stable causal* inverse of the non-collocated servo problem; the
-published alternatives are the non-causal stable inversion of Devasia, Chen & Paden (1996)
-and the optimal-control formulation of Bastos, Seifried & Brüls (2013). On the robot they
-are compared as corrections of one nonlinear solution:
-
-1. the **stable causal** inverse (:func:`~femdyn.solvers.stable_inverse.stable_causal_inverse`):
-   the path q_s(t), λ_s(t) solved sample by sample with rate-limited inertia loads;
-2. its **residual** in the exact equations of motion, r(t) = M q̈_s + Gᵀλ_s − Q(q_s, q̇_s)
-   with the path's own rates (cubic fits over ``stable_window``): the inertia of the
-   deformation faster than the rate limit, which the stable inverse leaves out;
-3. the deviation δ that restores it, from the servo DAE linearized at the static start
-   (:func:`~femdyn.solvers.inversion.linearize`): M δ̈ + C δ̇ + K_t δ + Gᵀδλ = −r(t) with
-   the platform centre held (δy = 0), solved by each linear inverse of
-   :mod:`femdyn.solvers.inversion` — causal (forward from rest: what the plain causal
-   inverse adds, ringing at the undamped internal modes), non-causal (bounded, with pre-
-   and post-actuation) and optimal control (from rest, tracking relaxed by the input
-   weight);
-4. for reference the **plain causal** inverse itself, generalized-α on the nonlinear servo
-   DAE (ρ∞ = 0), which may stop where its internal dynamics blow up.
-
-The torques of each are u_s + δu; :func:`compare_inverses` returns them with their figures
-of merit and draws them beside the rigid robot's.
+The stable causal path (:func:`~femdyn.solvers.stable_inverse.stable_causal_inverse`) leaves a residual
+r(t) = M q̈_s + Gᵀλ_s − Q in the exact equations; the deviation δ restoring it, from the servo DAE
+linearized at the static start (M δ̈ + C δ̇ + K_t δ + Gᵀδλ = −r, platform held), is solved by each linear
+inverse of :mod:`femdyn.solvers.inversion`: causal, non-causal (Devasia, Chen & Paden 1996) and optimal
+control (Bastos, Seifried & Brüls 2013); the plain causal inverse (generalized-α, ρ∞ = 0) for reference.
+Comparison and results: docs/rrru.md.
 """
 import os
 import time

@@ -1,18 +1,9 @@
 """How the 3-RRRU study's figures converge with the ANCF elements per flexible link.
 
-:data:`MEASURED` holds the study's figures over the whole circle (1.507 s, h = 1 ms,
-defaults of :class:`~femdyn.studies.rrru_study.StudyConfig`) for 2, 4, 8 and 16 elements
-per link, measured with :func:`femdyn.studies.rrru_study.measure_meshes` (docs/rrru.md, "Elements
-per link"); :func:`mesh_adequacy` turns them into a judgement for a given mesh, which the
-study's summary prints.
-
-A figure counts as converged on a mesh when it and every finer measured mesh lie within
-:data:`TOLERANCE` of the finest mesh's value. With the study's default, the stable causal
-inverse, every figure converges from 2 elements per link but the mid-link deformation
-(from 4). The plain causal inverse (:data:`MEASURED_CAUSAL`) is another matter: its peak
-torques come from link oscillations that nothing damps (docs/rrru.md) and vary from mesh
-to mesh by a factor of 3; with structural damping (``RRRUGeometry(damping=0.01)``,
-:data:`MEASURED_DAMPED`) they converge on 2 elements already.
+:data:`MEASURED` holds the figures over the whole circle for 2, 4, 8 and 16 elements per link
+(:func:`~femdyn.studies.rrru_study.measure_meshes`; docs/rrru.md, "Elements per link"), also for the
+plain causal inverse and with structural damping; :func:`mesh_adequacy` judges a mesh: a figure has
+converged when it and every finer mesh lie within :data:`TOLERANCE` of the finest.
 """
 import math
 

@@ -1,25 +1,10 @@
-"""What the 3-RRRU study writes and shows: every figure beside the paper's value *with a
-verdict*, the figures an engineer expects and a self-contained report page.
+"""What the 3-RRRU study writes and shows: every figure beside the paper's value with a verdict,
+the figures an engineer expects and a self-contained report page.
 
-The comparison, row by row (:data:`QUANTITIES`): femdyn's value, Liu et al.'s (2018) value
-as a :class:`Band` and a verdict from one rule (:func:`verdict`):
-
-* a value the paper reports ("up to 8.7 mm", "−11.1 N·m") is the band of
-  ±:data:`REFERENCE_TOLERANCE` (10 %) around it — the paper's figures are read from its
-  plots and text, and its link lengths and masses were lost (``docs/rrru.md``);
-* a bound ("below 2 mm", "< 0.5°") is the band from 0 to it;
-* verdicts: "within the paper's band", "within a factor of 2" (of the nearer band edge),
-  "outside (×k)", "not reported by the paper", "not run" (a part switched off, or a
-  figure this version of the computation does not provide).
-
-Every row outside the band carries a one-line reason and the section of ``docs/rrru.md``
-that explains it, from :data:`REASONS` (keyed by row, for the study's authors to edit).
-
-:func:`write_outputs` writes ``summary.md`` (:func:`summary_table`, also what
-``femdyn study rrru`` and ``femdyn demo`` print), ``summary.json`` (config, summary,
-``verdicts``), the figures (``torques.png``, ``forward.png``, ``angles.png``,
-``tilt.png``, ``deformation.png``, ``strains.png``), ``results.npz``, ``channels.csv``, the
-ParaView series and ``report.html`` (:func:`write_report`).
+Each row of :data:`QUANTITIES` compares femdyn's value with Liu et al.'s (2018) as a :class:`Band`
+(±:data:`REFERENCE_TOLERANCE` around a reported value, 0 to a reported bound) and a :func:`verdict`;
+rows outside the band carry a reason from :data:`REASONS`. :func:`write_outputs` writes ``summary.md``,
+``summary.json``, the figures, ``results.npz``, ``channels.csv``, the ParaView series and ``report.html``.
 """
 import json
 import math
@@ -338,8 +323,7 @@ def _setting(value):
 
 @dataclass(frozen=True)
 class Band:
-    """The paper's value of a figure as an interval, in the summary's units (SI, angles in
-    degrees)."""
+    """The paper's value of a figure as an interval [low, high] in the summary's units (SI, angles in degrees)."""
 
     low: float
     high: float
@@ -390,7 +374,11 @@ def _times(k):
 
 @dataclass(frozen=True)
 class Quantity:
-    """One row of the summary: a figure of the study and the paper's value for it."""
+    """One row of the summary: a figure of the study and the paper's value for it.
+
+    ``scale`` converts the summary's unit to ``unit`` (1e3: m → mm); ``band`` None: not reported; ``part``: a
+    limb (1–3) of a per-limb dict or the gauge whose range is compared.
+    """
 
     id: str
     label: str

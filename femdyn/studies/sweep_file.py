@@ -1,27 +1,10 @@
-"""Sweep files: a TOML with the base configuration of a study and the cases to run.
+"""Sweep files: a TOML with the base configuration of a study and the cases to run (docs/sweeps.md).
 
-::
-
-    study = "rrru"                    # optional; a sweep name of a registered study (default: the first)
-
-    [base]                            # any settings of the study's configuration
-    duration = 0.2
-    n_elements = 4
-
-    [sweep]                           # either a full grid ...
-    grid = {"geometry.E" = [6.9e8, 6.9e9], payload = [0.0, 1.6]}
-    # ... or a random sample (case k drawn from the seed and k only)
-    # random = {count = 8, seed = 1, "geometry.E" = {log_uniform = [6.9e8, 6.9e10]},
-    #           payload = {uniform = [0, 2]}, n_elements = {choice = [2, 4]}}
-    # ... or normalized sensitivities by central differences (two cases per key, at ±step)
-    # sensitivity = {step = 0.05, keys = ["geometry.link1_mass", "payload"],
-    #                figures = ["torque_peak_largest"]}
-
-Keys of the sweep are dotted paths to single settings of the configuration dataclass;
-distributions are ``uniform``, ``log_uniform``, ``integers`` and ``choice``
-(:func:`femdyn.studies.sweep.random_cases`); a sensitivity's keys step about their base
-values (:func:`femdyn.studies.sensitivity.central_cases`). Every key and value is checked before a case
-runs: a ModelError names the bad one.
+``study`` (optional) names a registered study's sweep; ``[base]`` holds settings of its configuration;
+``[sweep]`` holds one of ``grid = {key = [values]}``, ``random = {count, seed, key = {distribution}}``
+(:func:`femdyn.studies.sweep.random_cases`) or ``sensitivity = {step, keys, figures}``
+(:func:`femdyn.studies.sensitivity.central_cases`). Keys are dotted paths to single settings; every key
+and value is checked before a case runs (ModelError names the bad one).
 """
 from dataclasses import dataclass
 
