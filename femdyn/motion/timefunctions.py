@@ -226,7 +226,7 @@ def as_time_function(x, name="time function"):
 
 
 class RampedMotion(TimeFunction):
-    """Speed rising from 0 to ``speed`` along a :class:`SmoothStep` over [0, ramp], constant after.
+    """Speed ramped from 0 to ``speed`` over [0, ramp] (a :class:`SmoothStep`), constant after.
 
     f = speed·ramp·(2.5τ⁴ − 3τ⁵ + τ⁶) for τ = t/ramp ≤ 1, speed·(t − ramp/2) after.
 

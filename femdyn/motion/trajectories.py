@@ -183,10 +183,8 @@ class CirclePath(Path):
         Centre and radius R (> 0), m.
     normal : array_like
         Normal of the plane (normalized here).
-    start_angle : float, optional
-        φ₀ from e₁, rad.
-    turns : float, optional
-        Number of turns; ``length`` = 2πR·turns.
+    start_angle, turns : float, optional
+        φ₀ from e₁, rad; number of turns (``length`` = 2πR·turns).
     """
 
     def __init__(self, centre, radius, normal=(0.0, 0.0, 1.0), start_angle=0.0, turns=1.0):
