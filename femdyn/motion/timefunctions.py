@@ -19,7 +19,6 @@ class TimeFunction:
         Parameters
         ----------
         t : float
-            Time, s.
         """
         raise NotImplementedError
 
@@ -29,7 +28,6 @@ class TimeFunction:
         Parameters
         ----------
         t : float
-            Time, s.
         """
         raise NotImplementedError
 
@@ -39,7 +37,6 @@ class TimeFunction:
         Parameters
         ----------
         t : float
-            Time, s.
         """
         raise NotImplementedError
 
@@ -63,7 +60,6 @@ class Constant(TimeFunction):
     Parameters
     ----------
     c : float
-        The value.
     """
 
     def __init__(self, c):

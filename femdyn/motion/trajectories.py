@@ -1,7 +1,4 @@
-"""Trajectories of a point: jerk-limited profiles s(t), paths p(s), r(t) = p(s(t)) as TimeFunctions.
-
-S-curve: Biagiotti & Melchiorri 2008, "Trajectory Planning for Automatic Machines and Robots", §3.4.
-"""
+"""Trajectories of a point: S-curve profiles s(t) (Biagiotti & Melchiorri 2008, §3.4), paths p(s), r(t) = p(s(t))."""
 import math
 
 import numpy as np
@@ -28,7 +25,6 @@ class StateFunction(TimeFunction):
         Parameters
         ----------
         t : float
-            Time, s.
         """
         raise NotImplementedError
 
@@ -105,7 +101,6 @@ class SCurve(StateFunction):
         Parameters
         ----------
         t : float
-            Time, s.
         """
         tau = t - self.start
         if tau < 0 or tau >= self.duration:
@@ -250,7 +245,6 @@ class Trajectory:
         Parameters
         ----------
         t : float
-            Time, s.
         """
         raise NotImplementedError
 
