@@ -1,15 +1,7 @@
-"""Dynamic parameter identification on the recursive solvers (the space-robot identification study and beyond).
+"""Dynamic parameter identification on the recursive solvers (docs/identification.md).
 
-* regressors (in :mod:`femdyn.solvers.recursive.regressor`): momentum, joint forces and
-  first moment of any tree, linear in the inertial parameters π;
-* :mod:`.parameters` — names, physical form, consistency, selections of physical parameters;
-* :mod:`.base_parameters` — identifiable combinations by pivoted QR;
-* :mod:`.excitation` — cubic plans and optimized Fourier series;
-* :mod:`.experiment` — simulated measurements (reaction-wheel momentum, joint forces), noise;
-* :mod:`.regression` — measurement equations (linear stacks, centroidal momentum);
-* :mod:`.estimators` — least squares with covariance, the linearized iteration, differential evolution;
-* :mod:`.report`, :mod:`.config`, :mod:`.study`, :mod:`.torque_study` — tables, plots, TOML studies
-  (``femdyn identify``): momentum of a free-floating robot, joint forces of a fixed-base arm.
+Parameters and consistency (:mod:`.parameters`), base parameters (:mod:`.base_parameters`), excitation,
+simulated experiments, measurement equations, estimators, and TOML studies (``femdyn identify``).
 """
 from .base_parameters import BaseParameters, base_parameters, structural
 from .estimators import Estimate, global_fit, least_squares, linearized_iteration

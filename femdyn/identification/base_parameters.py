@@ -1,23 +1,8 @@
 """Base parameters: the combinations of inertial parameters that data can identify.
 
-A stacked regressor W (rows: samples, columns: the parameters π) generally has
-dependent columns: parameters that never act (zero columns, e.g. the mass of the first
-link of a fixed-base arm) and parameters that act only in fixed combinations (e.g. a
-link's mass together with the first moments of its parent). QR with column pivoting::
-
-    W P = Q [R₁ R₂],   R₁ (r × r) upper triangular, |R₁,kk| > tol |R₁,00|,
-
-splits the columns into r independent ones (W₁ = W P[:, :r]) and the others, with
-W₂ = W₁ K, K = R₁⁻¹ R₂. Then ``W π = W₁ β`` with the base parameters::
-
-    β = π₁ + K π₂
-
-(Gautier 1990, "Numerical calculation of the base inertial parameters of robots", IEEE
-ICRA, eq. 20; Gautier & Khalil 1990 for the symbolic counterpart).
-
-Rank and K depend only on the columns' span; :func:`structural` evaluates them on
-random states of the model (what the model can show at all), :func:`base_parameters`
-on any stacked regressor (what one experiment shows).
+QR with column pivoting of the stacked regressor, W P = Q [R₁ R₂], gives β = π₁ + K π₂, K = R₁⁻¹ R₂
+(Gautier 1990, IEEE ICRA, eq. 20); :func:`structural` on random states of a model, :func:`base_parameters`
+on one experiment's regressor. Method: docs/identification.md §2.
 """
 from dataclasses import dataclass, field
 
@@ -30,14 +15,12 @@ from femdyn.linalg import pivoted_qr
 
 @dataclass
 class BaseParameters:
-    """Result of :func:`base_parameters`.
+    """Result of :func:`base_parameters`: β = E π, W₂ = W₁ K.
 
     Parameters
     ----------
-    independent : ndarray (r,)
-        Indices of the independent columns of W.
-    dependent : ndarray (p − r,)
-        Indices of the other columns.
+    independent, dependent : ndarray
+        Indices of the r independent and the p − r other columns of W.
     K : ndarray (r, p − r)
         W₂ = W₁ K.
     E : ndarray (r, p)
@@ -45,9 +28,9 @@ class BaseParameters:
     names : list of str
         One readable combination per β.
     unseen : list of str
-        The parameters whose columns vanish (the data never see them).
+        Parameters whose columns vanish.
     singular_values : ndarray
-        Of the column-scaled W (the spectrum behind the rank decision).
+        Of the column-scaled W (behind the rank decision).
     """
     independent: np.ndarray
     dependent: np.ndarray
@@ -63,46 +46,28 @@ class BaseParameters:
         return len(self.independent)
 
     def project(self, pi):
-        """β = E π (r,) of a full parameter vector π (p,).
+        """β = E π (r,) of a full parameter vector.
 
         Parameters
         ----------
         pi : (p,) array_like
-            Full parameter vector.
-
-        Returns
-        -------
-        ndarray (r,)
+            Full parameter vector π.
         """
         return self.E @ np.asarray(pi, float)
 
     def regressor(self, W):
-        """The base regressor W₁ = W[..., independent] of any regressor with the same columns.
+        """The base regressor W₁ = W[..., independent] (..., r) of a regressor with the same columns.
 
         Parameters
         ----------
         W : array_like (..., p)
             Regressor.
-
-        Returns
-        -------
-        ndarray (..., r)
         """
         return np.asarray(W)[..., self.independent]
 
 
 def combination_name(names, index, dependent, coefficients, tol=1e-10):
-    """'a + 0.5·b − 2·c': parameter ``names[index]`` plus the dependent ones weighted by ``coefficients``.
-
-    ``names`` (sequence of str): all parameter names; ``index`` (int): the independent parameter; ``dependent``
-    (sequence of int): indices of the dependent parameters; ``coefficients`` (sequence of float): their weights
-    (a row of K); ``tol`` (float, optional): weights below it are left out. Returns str.
-
-    Examples
-    --------
-    >>> combination_name(["a", "b", "c"], 0, [1, 2], [0.5, -2.0])
-    'a + 0.5·b − 2·c'
-    """
+    """'a + 0.5·b − 2·c': parameter ``names[index]`` plus the dependent ones weighted by ``coefficients``."""
     terms = [names[index]]
     for j, c in zip(dependent, coefficients):
         if abs(c) > tol:
@@ -111,26 +76,16 @@ def combination_name(names, index, dependent, coefficients, tol=1e-10):
 
 
 def base_parameters(W, names, tol=1e-9):
-    """Base parameters of a stacked regressor W (N, p) whose columns are named by ``names``.
+    r"""Base parameters of a stacked regressor W (N, p); ModelError for an all-zero W or mismatched names.
 
     Parameters
     ----------
     W : array_like (N, p)
-        Rows from any number of samples and measurement channels.
+        Rows from any number of samples and channels.
     names : sequence of str
-        p parameter names (e.g. :func:`~femdyn.identification.parameters.parameter_names`).
+        p parameter names.
     tol : float, optional
-        Relative threshold on \\|R_kk\\| / \\|R_00\\| after scaling every column to unit norm
-        (columns with different units — kg, kg·m² — must not decide the rank).
-
-    Returns
-    -------
-    BaseParameters
-
-    Raises
-    ------
-    ModelError
-        When W has no nonzero column or the names do not match its columns.
+        Threshold on \|R_kk\| / \|R_00\| after scaling every column to unit norm.
 
     Example
     -------
@@ -163,12 +118,7 @@ def base_parameters(W, names, tol=1e-9):
 
 
 def random_states(model, rng, count):
-    """``count`` random (q, v, q̈) of ``model``: joint values in [−π, π], unit quaternions, standard normal v, q̈.
-
-    ``model`` (femdyn.solvers.recursive.model.TreeModel): the tree (free joints get a position in [−1, 1]³ m and
-    a random unit quaternion); ``rng`` (numpy.random.Generator): random source; ``count`` (int): number of
-    states. Returns list of (ndarray (nq,), ndarray (nv,), ndarray (nv,)).
-    """
+    """``count`` random (q, v, q̈) of ``model``: joint values in [−π, π], unit quaternions, standard normal v, q̈."""
     out = []
     for _ in range(count):
         q = rng.uniform(-np.pi, np.pi, model.nq)
@@ -182,38 +132,20 @@ def random_states(model, rng, count):
 
 
 def structural(model, regressor, names, samples=None, seed=0, tol=1e-9):
-    """Base parameters of ``model`` for a regressor function over random states.
+    """Base parameters of ``model`` for a regressor function evaluated on random states.
 
     Parameters
     ----------
-    model : femdyn.solvers.recursive.model.TreeModel
+    model : TreeModel
         The tree.
     regressor : callable
-        ``regressor(q, v, q̈)`` → rows (k, p) of one sample (e.g. a lambda around
-        :func:`~femdyn.solvers.recursive.regressor.torque_regressor`).
+        ``regressor(q, v, q̈)`` → rows (k, p) of one sample (e.g. around ``torque_regressor``).
     names : sequence of str
         p parameter names.
-    samples : int, optional
-        Number of random states (default: enough for 3× as many rows as parameters).
-    seed : int, optional
-        Seed of the random states.
+    samples, seed : int, optional
+        Number of random states (default: 3× as many rows as parameters) and their seed.
     tol : float, optional
         Rank threshold, as in :func:`base_parameters`.
-
-    Returns
-    -------
-    BaseParameters
-
-    Example
-    -------
-    >>> from femdyn.robots.serial import puma560
-    >>> from femdyn.solvers.recursive import Data
-    >>> from femdyn.solvers.recursive.regressor import torque_regressor
-    >>> from femdyn.identification.parameters import parameter_names
-    >>> model = puma560(); data = Data(model)
-    >>> base = structural(model, lambda q, v, a: torque_regressor(model, data, q, v, a), parameter_names(model))
-    >>> base.rank
-    36
     """
     rng = np.random.default_rng(seed)
     first = regressor(*random_states(model, rng, 1)[0])

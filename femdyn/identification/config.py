@@ -1,23 +1,7 @@
-"""Identification studies described in TOML.
+"""Identification studies described in TOML: keys and kinds in docs/identification.md §6.
 
-Sections and keys (SI units; angles in degrees where the key says ``_deg``)::
-
-    title = "..."
-    [robot]       builtin = "planar_space_robot"   wheel = "wheel"
-    [experiment]  duration = 10.0  sample_interval = 0.5  step = 0.01  noise_std = 0.002
-                  seed = 4  channels = ["Lz", "px", "py"]
-                  [[experiment.plan]]  final_deg = { base = 30.0 }   # one table per experiment
-    [identify]    parameters = ["base.mass", ...]  nominal = [...]  lower = [...]  upper = [...]
-                  linearized_iterations = 50  seed = 0  popsize = 15  maxiter = 300
-    [output]      folder = "identify-out"  plots = true
-
-A fixed-base arm identified from joint forces instead (``kind = "joint_torque"``; see
-examples/identify_puma560.toml) takes, in [experiment], ``period`` (s), ``harmonics``,
-``q_limit`` (rad), ``v_limit`` (rad/s), ``optimize_iterations`` and no plans, and needs
-no [identify] section: all base parameters are estimated.
-
-Every key is checked: an unknown section or key, or a value of the wrong kind, raises
-ModelError naming it.
+Every key is checked against ``SCHEMA``: an unknown section or key, or a value of the wrong kind,
+raises ModelError naming it; ``DEFAULTS`` fill what is not given.
 """
 from femdyn.errors import ModelError
 from femdyn.formats.config import read_toml
@@ -70,20 +54,7 @@ def _numbers(values, where):
 
 
 def parse(config, source="config"):
-    """Checked configuration (dict) with defaults filled in, from a parsed TOML dict.
-
-    ``config`` (dict): the parsed TOML (sections as in the module docstring); ``source`` (str, optional): names
-    the file in error messages. Returns dict: sections "title", "robot", "experiment", "identify", "output",
-    every default filled in and numbers converted to float. Raises ModelError: for an unknown section or key, a
-    value of the wrong kind, a missing required key, a non-positive duration or limit, or lists of unequal
-    length.
-
-    Examples
-    --------
-    >>> c = parse({"robot": {"builtin": "puma560"}, "experiment": {"kind": "joint_torque"}})
-    >>> c["experiment"]["period"], c["output"]["folder"]
-    (10.0, 'identify-out')
-    """
+    """Checked configuration (dict) with defaults filled in, from a parsed TOML dict."""
     _check("", config, source)
     kind = config.get("experiment", {}).get("kind", "wheel_momentum") if isinstance(config.get("experiment"),
                                                                                      dict) else None
@@ -123,9 +94,5 @@ def parse(config, source="config"):
 
 
 def load(path):
-    """Read and check a TOML study file.
-
-    ``path`` (str or os.PathLike): the TOML file. Returns dict: as :func:`parse`. Raises ModelError: for syntax
-    errors, unknown keys and bad values (naming the file and key).
-    """
+    """Read and check a TOML study file."""
     return parse(read_toml(path, "identification study"), str(path))

@@ -1,17 +1,7 @@
-"""Estimators: weighted linear least squares, the linearized iteration, a global optimizer.
+"""Estimators: weighted linear least squares, the linearized iteration, differential evolution.
 
-* :func:`least_squares` — ``min ‖Σ^{-1/2}(y − W x)‖²``; covariance of the estimate
-  ``C = σ̂² (Wᵀ Σ⁻¹ W)⁻¹`` with Σ the noise covariance (σ̂² = 1 when Σ is given, the
-  residual variance ‖r‖²/(N − r) otherwise) (Gautier 1997, "Dynamic identification of
-  robots with power model", IEEE ICRA; Swevers et al. 1997 eq. 7).
-* :func:`linearized_iteration` — the space-robot identification study's update ``ΔM = (∂f/∂M)⁺ ΔL`` (their eq. 10),
-  repeated: Gauss–Newton on ``Σ ‖y − f(θ)‖²``; one iteration is the study's own method.
-* :func:`global_fit` — scipy's ``differential_evolution`` (Storn & Price 1997) on the
-  same cost within bounds, in place of the study's genetic algorithm (their §4, fitness
-  H = Σ ΔL_RW², eq. 11), optionally with the physical-consistency constraint.
-
-Every estimator returns an :class:`Estimate` with the covariance from the (local)
-Jacobian at the optimum and the 2-norm condition number of the (weighted) Jacobian.
+Sources: Gautier 1997 and Swevers et al. 1997 eq. 7 (covariance), the space-robot identification
+study's eq. 10 (linearized update) and §4 (global search), Storn & Price 1997; docs/identification.md §4.
 """
 from dataclasses import dataclass, field
 
@@ -28,10 +18,9 @@ class Estimate:
     Parameters
     ----------
     x : ndarray (p,)
-        The estimate (units of the parameters).
+        The estimate.
     covariance : ndarray (p, p)
-        C = σ̂² (JᵀJ)⁻¹ of the weighted Jacobian J at x; infinite variance for parameters
-        in a direction the data cannot see.
+        C = σ̂² (JᵀJ)⁻¹ of the weighted Jacobian at x (infinite in unseen directions).
     names : list of str
         Parameter names (may be empty).
     condition : float
@@ -39,7 +28,7 @@ class Estimate:
     cost : float
         ½‖weighted residual‖².
     sigma2 : float
-        Residual variance estimate ‖r‖²/(N − p).
+        Residual variance ‖r‖²/(N − p).
     history : list of float, optional
         Costs per iteration or generation.
     """
@@ -68,18 +57,7 @@ def _weights(sigma, N):
 
 
 def unseen_directions(J, rtol=1e-10):
-    """The parameter directions a Jacobian cannot see.
-
-    ``J`` (array_like (N, p)): Jacobian or regressor; ``rtol`` (float, optional): directions with singular value
-    s ≤ rtol·s_max count as unseen (missing singular values of a wide J are 0). Returns ``s`` (ndarray):
-    singular values of J; ``directions`` (ndarray (k, p)): orthonormal rows of Vᵀ spanning the unseen
-    directions.
-
-    Examples
-    --------
-    >>> unseen_directions(np.array([[1.0, 1.0]]))[1].round(6).tolist()
-    [[-0.707107, 0.707107]]
-    """
+    """The parameter directions a Jacobian cannot see."""
     _, s, Vt = np.linalg.svd(J, full_matrices=J.shape[0] < J.shape[1])      # all of Vᵀ, U only as needed
     s_full = np.zeros(J.shape[1])
     s_full[:len(s)] = s
@@ -87,10 +65,7 @@ def unseen_directions(J, rtol=1e-10):
 
 
 def _covariance(J, residual, known_noise):
-    """σ̂² (JᵀJ)⁻¹ for a weighted Jacobian J (N, p) and weighted residual; σ̂² = 1 for known noise.
-
-    Parameters with a component in a direction J cannot see get an infinite variance.
-    """
+    """σ̂² (JᵀJ)⁻¹ for a weighted Jacobian J (N, p) and weighted residual; σ̂² = 1 for known noise."""
     N, p = J.shape
     sigma2 = float(residual @ residual / max(N - p, 1))
     _, s, Vt = np.linalg.svd(J, full_matrices=False)
@@ -104,36 +79,18 @@ def _covariance(J, residual, known_noise):
 
 
 def least_squares(W, y, sigma=None, names=None):
-    """Weighted linear least squares of ``y ≈ W x``.
+    """Weighted linear least squares of ``y ≈ W x``; C = σ̂² (Wᵀ Σ⁻¹ W)⁻¹ (Swevers et al. 1997, eq. 7).
 
     Parameters
     ----------
     W : array_like (N, p)
-        Regressor (use base columns: a rank-deficient W raises).
+        Regressor of full column rank (reduce to base parameters first; else ModelError).
     y : array_like (N,)
-        Measurements (units of the rows, e.g. N·m·s or N·m).
+        Measurements.
     sigma : float or array_like (N,), optional
-        Noise standard deviation per row, same units as y; None: unweighted, with the
-        noise variance estimated from the residual.
+        Noise standard deviation per row; None: unweighted, σ̂² from the residual.
     names : sequence of str, optional
         Parameter names.
-
-    Returns
-    -------
-    Estimate
-        With covariance and the condition number of the weighted W.
-
-    Raises
-    ------
-    ModelError
-        For mismatched shapes, non-positive sigma, or a rank-deficient W (reduce it to
-        base parameters first).
-
-    Example
-    -------
-    >>> W = np.array([[1.0, 0.0], [0.0, 2.0], [1.0, 1.0]]); x = np.array([1.0, -1.0])
-    >>> np.allclose(least_squares(W, W @ x).x, x)
-    True
     """
     W, y = np.asarray(W, float), np.asarray(y, float)
     if W.ndim != 2 or y.shape != (W.shape[0],):
@@ -151,16 +108,7 @@ def least_squares(W, y, sigma=None, names=None):
 
 
 def jacobian(f, theta, step=1e-6):
-    """Central-difference Jacobian ∂f/∂θ (N, p).
-
-    ``f`` (callable): θ ↦ ndarray (N,); ``theta`` (array_like (p,)): where to differentiate; ``step`` (float,
-    optional): relative step: h_k = step · max(\\|θ_k\\|, 1e-3). Returns ndarray (N, p).
-
-    Examples
-    --------
-    >>> jacobian(lambda th: np.array([th[0] * th[1]]), [2.0, 3.0]).round(8).tolist()
-    [[3.0, 2.0]]
-    """
+    """Central-difference Jacobian ∂f/∂θ (N, p)."""
     theta = np.asarray(theta, float)
     cols = []
     for k in range(len(theta)):
@@ -172,7 +120,7 @@ def jacobian(f, theta, step=1e-6):
 
 
 def linearized_iteration(f, y, theta0, iterations=1, sigma=None, names=None, tol=1e-12, rcond=1e-8):
-    """The space-robot identification study's linearized least squares, ``θ ← θ + (∂f/∂θ)⁺ (y − f(θ))`` (their eq. 10), repeated.
+    r"""Repeated ``θ ← θ + (∂f/∂θ)⁺ (y − f(θ))`` (the space-robot study's eq. 10; Gauss–Newton).
 
     Parameters
     ----------
@@ -181,34 +129,15 @@ def linearized_iteration(f, y, theta0, iterations=1, sigma=None, names=None, tol
     y : array_like (N,)
         Measurements.
     theta0 : array_like (p,)
-        Nominal parameters (the study's M), the expansion point.
+        Nominal parameters, the expansion point.
     iterations : int, optional
-        Number of updates (1 = the study's single step; more = Gauss–Newton).
+        Number of updates (1 = the study's single step).
     sigma, names
         As in :func:`least_squares`.
     tol : float, optional
         Stop when the relative change of θ is below tol.
     rcond : float, optional
-        Cut-off of the pseudo-inverse, relative to the largest singular value of the
-        Jacobian with columns scaled by \\|θ_k\\| (relative changes; kg and kg·m² compare):
-        directions the data cannot see are left unchanged instead of taking a huge step.
-
-    Returns
-    -------
-    Estimate
-        Covariance from the Jacobian at the final θ; ``history`` the costs.
-
-    Raises
-    ------
-    SolverError
-        If θ becomes non-finite (diverged).
-
-    Example
-    -------
-    >>> f = lambda th: np.array([th[0] ** 2, th[0] * th[1], th[1]])
-    >>> est = linearized_iteration(f, f(np.array([2.0, 3.0])), [1.5, 2.0], iterations=20)
-    >>> np.allclose(est.x, [2.0, 3.0])
-    True
+        Pseudo-inverse cut-off on the Jacobian scaled by \|θ_k\| (unseen directions stay unchanged).
     """
     theta = np.array(theta0, float)
     y = np.asarray(y, float)
@@ -252,47 +181,24 @@ class _UnitBoxCost:
 
 def global_fit(f, y, bounds, sigma=None, names=None, seed=0, constraint=None, maxiter=1000, popsize=20, polish=True,
                tol=1e-10, workers=None, init="latinhypercube"):
-    """Global minimum of ``½ Σ w²(y − f(θ))²`` within ``bounds`` by differential evolution.
+    """Global minimum of ``½ Σ w²(y − f(θ))²`` within ``bounds`` by differential evolution (Storn & Price 1997).
 
     Parameters
     ----------
     f, y, sigma, names
         As in :func:`linearized_iteration`.
     bounds : sequence of (float, float)
-        (low, high) per parameter (physical ranges, e.g. positive masses).
+        (low, high) per parameter, low < high.
     seed : int, optional
-        Random seed of the optimizer (the result is reproducible).
+        Random seed (reproducible).
     constraint : callable, optional
-        g(θ) → array, feasible where g ≥ 0 (e.g. the smallest eigenvalue of every
-        body's pseudo-inertia: physical consistency enforced).
+        g(θ) → array, feasible where g ≥ 0 (e.g. pseudo-inertia eigenvalues).
     maxiter, popsize, tol, init : optional
         ``scipy.optimize.differential_evolution`` settings.
     workers : callable, optional
-        A map-like callable ``workers(func, iterable) -> list`` evaluating a generation's
-        members (e.g. :class:`femdyn.studies.sweep.ExecutorMap` on a Dask cluster or any
-        ``concurrent.futures`` executor); ``f`` must then be picklable (a module-level
-        function or class). The generation is evaluated as a whole (``updating="deferred"``)
-        either way, so a seeded fit gives the same result with and without workers.
+        Map-like ``workers(func, iterable)`` for a generation (e.g. a Dask map); ``f`` must pickle.
     polish : bool, optional
-        Refine the best member by a bounded local least-squares solve (scipy's
-        trust-region reflective ``least_squares``), kept only if it stays feasible.
-
-    Returns
-    -------
-    Estimate
-        ``history`` holds the best cost per generation.
-
-    Raises
-    ------
-    ModelError
-        If a bound has low ≥ high.
-
-    Example
-    -------
-    >>> f = lambda th: np.array([th[0] ** 2, th[0] * th[1], th[1]])
-    >>> est = global_fit(f, f(np.array([2.0, 3.0])), [(0.1, 5), (0.1, 5)], seed=1)
-    >>> np.allclose(est.x, [2.0, 3.0], rtol=1e-6)
-    True
+        Refine the best member by bounded least squares, kept if feasible.
     """
     y = np.asarray(y, float)
     w, known = _weights(sigma, len(y))

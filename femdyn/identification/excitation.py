@@ -1,20 +1,6 @@
-"""Excitation trajectories: the space-robot identification study's cubic polynomials and optimized Fourier series.
+"""Excitation trajectories: rest-to-rest cubics and optimized Fourier series (Swevers et al. 1997).
 
-* :class:`Cubic` — rest-to-rest cubic ``q(t) = q₀ + (q_f − q₀)(3s² − 2s³)``, s = t/T
-  (the space-robot identification study §3.1: zero initial and final rates, plan time 10 s), held at q_f after T.
-* :class:`Fourier` — finite Fourier series per joint (Swevers, Ganseman, Tükel,
-  De Schutter & Van Brussel 1997, "Optimal robot excitation and identification",
-  IEEE TRA 13(5), eq. 11):
-
-      q_j(t) = q_j0 + Σ_{l=1}^{L} a_jl/(l ω_f) sin(l ω_f t) − b_jl/(l ω_f) cos(l ω_f t),
-
-  periodic with period 2π/ω_f, so the data can be averaged over periods;
-  :func:`optimize_fourier` chooses a, b to minimise the condition number of the base
-  regressor stacked over the samples (their criterion), with joint-position and rate
-  limits as penalties.
-
-Every trajectory is a callable ``traj(t)`` returning (q, q̇, q̈) arrays of shape
-(len(t), joints) in rad, rad/s, rad/s² (m for prismatic joints).
+Each is a callable ``traj(t)`` → (q, q̇, q̈), each (len(t), joints); docs/identification.md §3.
 """
 import numpy as np
 import scipy.optimize
@@ -23,28 +9,14 @@ from femdyn.errors import ModelError
 
 
 class Cubic:
-    """Rest-to-rest cubic from ``start`` to ``final`` (per joint) in ``duration`` s (the space-robot identification study).
-
-    Calling it with times t (s) gives (q, q̇, q̈), each (len(t), joints); q is held at
-    ``final`` after ``duration``.
+    """Rest-to-rest cubic q = q₀ + (q_f − q₀)(3s² − 2s³), s = t/T, held at ``final`` after T.
 
     Parameters
     ----------
     start, final : array_like (J,)
-        Joint values at rest, rad (m for prismatic joints).
+        Joint values at rest, rad (m for prismatic joints), of equal length.
     duration : float
         T, s (> 0).
-
-    Raises
-    ------
-    ModelError
-        If start and final differ in length or T ≤ 0.
-
-    Example
-    -------
-    >>> q, v, a = Cubic([0.0], [np.pi / 6], 10.0)(np.array([0.0, 5.0, 10.0]))
-    >>> np.allclose(q[:, 0], [0, np.pi / 12, np.pi / 6]) and np.allclose(v[[0, 2], 0], 0)
-    True
     """
 
     def __init__(self, start, final, duration):
@@ -67,9 +39,7 @@ class Cubic:
 
 
 class Fourier:
-    """Fourier-series trajectory (Swevers et al. 1997, eq. 11) for len(q0) joints.
-
-    Calling it with times t (s) gives (q, q̇, q̈), each (len(t), J).
+    """Fourier series q_j = q_j0 + Σ_l a_jl/(lω) sin(lωt) − b_jl/(lω) cos(lωt) (Swevers et al. 1997, eq. 11).
 
     Parameters
     ----------
@@ -79,18 +49,6 @@ class Fourier:
         Coefficients, rad/s.
     omega : float
         The fundamental ω_f, rad/s (> 0).
-
-    Raises
-    ------
-    ModelError
-        If the shapes do not match or ω_f ≤ 0.
-
-    Example
-    -------
-    >>> traj = Fourier([0.0], [[0.5]], [[0.0]], 2 * np.pi)
-    >>> q, v, a = traj(np.array([0.25]))
-    >>> np.allclose([q[0, 0], v[0, 0]], [0.5 / (2 * np.pi), 0.0])
-    True
     """
 
     def __init__(self, q0, a, b, omega):
@@ -115,31 +73,20 @@ class Fourier:
 
 
 def stacked_regressor(rows_of_sample, trajectory, times):
-    """W (N·rows, p): the rows ``rows_of_sample(q, v, q̈)`` stacked over ``trajectory`` at ``times`` (s).
-
-    ``rows_of_sample`` (callable): (q, q̇, q̈) ↦ regressor rows (rows, p) of one sample; ``trajectory``
-    (callable): t ↦ (q, q̇, q̈), e.g. :class:`Cubic` or :class:`Fourier`; ``times`` (array_like (N,)): sample
-    instants, s. Returns ndarray (N·rows, p).
-
-    Examples
-    --------
-    >>> stacked_regressor(lambda q, v, a: np.array([[a[0], v[0]]]), Cubic([0.0], [1.0], 1.0), [0.0, 0.5]).tolist()
-    [[6.0, 0.0], [0.0, 1.5]]
-    """
+    """W (N·rows, p): the rows ``rows_of_sample(q, v, q̈)`` stacked over ``trajectory`` at ``times`` (s)."""
     q, v, a = trajectory(times)
     return np.vstack([rows_of_sample(qk, vk, ak) for qk, vk, ak in zip(q, v, a)])
 
 
 def optimize_fourier(rows_of_sample, base, joints, harmonics, omega, times, q_limit, v_limit, seed=0,
                      maxiter=400):
-    """Fourier coefficients minimising cond(W₁) of the base regressor over ``times``.
+    r"""(Fourier, cond at start, cond at optimum): coefficients minimising cond(W₁) over ``times`` (Nelder–Mead).
 
     Parameters
     ----------
     rows_of_sample : callable
-        (q, v, q̈) ↦ regressor rows of one sample (joint coordinates only, e.g. a
-        fixed-base arm's torque regressor).
-    base : femdyn.identification.base_parameters.BaseParameters
+        (q, v, q̈) ↦ regressor rows of one sample.
+    base : BaseParameters
         Which columns to keep.
     joints, harmonics : int
         J joints, L harmonics.
@@ -148,16 +95,9 @@ def optimize_fourier(rows_of_sample, base, joints, harmonics, omega, times, q_li
     times : array_like
         Sample instants, s, typically one period.
     q_limit, v_limit : float
-        \\|q_j\\| ≤ q_limit, \\|q̇_j\\| ≤ v_limit (rad, rad/s), enforced by a penalty.
-    seed : int, optional
-        Seed of the random start coefficients.
-    maxiter : int, optional
-        Nelder–Mead iterations.
-
-    Returns
-    -------
-    (Fourier, float, float)
-        The trajectory, the condition number at the start and at the optimum.
+        \|q_j\| ≤ q_limit, \|q̇_j\| ≤ v_limit (rad, rad/s), as a penalty.
+    seed, maxiter : int, optional
+        Seed of the start coefficients; Nelder–Mead iterations.
     """
     rng = np.random.default_rng(seed)
     shape = (joints, harmonics)

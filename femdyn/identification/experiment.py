@@ -1,21 +1,6 @@
-"""Experiments: simulated "measurements" from the forward solver, and noise.
+"""Experiments: simulated measurements from the forward solver (reaction-wheel momentum, joint forces), and noise.
 
-* :func:`wheel_experiment` — a free-floating robot whose base attitude (about z) is
-  held on a plan by a reaction wheel while the arm joints follow their plans (the space-robot identification study).
-  The hybrid O(N) solver gives the accelerations (arm joints motion-given, base free,
-  wheel torque-given); the wheel torque is the exact computed torque that gives the base
-  the planned angular acceleration plus a PD correction (two hybrid sweeps: the base
-  acceleration is affine in the wheel torque). RK4 integrates the run. What is
-  "measured" is the wheel's spin momentum h_w relative to the base; momentum conservation
-  (the study's eq. 8, L + L_RW = L₀) makes ``y = h₀ − h_w`` the momentum of the rest of the
-  robot, whose parameters — the wheel's mass and transverse inertia lumped into the
-  base (:func:`merge_body`) — are the ones to identify.
-* :func:`torque_experiment` — a fixed-base arm tracking a trajectory under computed
-  torque; the joint forces and the solver's accelerations are recorded.
-* :func:`add_noise` — additive white Gaussian noise on the measured channels.
-
-Samples are taken on the integrator's grid (the sample interval must be a multiple of
-the step).
+Samples are taken on the integrator's grid; the method is in docs/identification.md §3.
 """
 from dataclasses import dataclass, replace
 
@@ -43,21 +28,18 @@ class Measurements:
     ----------
     t : ndarray (N,)
         Sample times, s.
-    q : ndarray (N, nq)
-        Configurations (joint values in rad or m, quaternions of free joints).
-    v : ndarray (N, nv)
-        Velocities.
+    q, v : ndarray (N, nq), (N, nv)
+        Configurations and velocities.
     qdd : ndarray (N, nv) or None
         Accelerations, when measured.
     y : ndarray (N, k)
-        Measured channels: momentum in N·m·s and N·s about the world origin (world
-        axes), or joint forces in N·m / N.
+        Channels: momentum (N·m·s, N·s, about the world origin) or joint forces (N·m, N).
     channels : tuple of str
         Names of the k channels (``MOMENTUM_CHANNELS`` or ``tau_<body>``).
     kind : str
         "momentum" or "torque".
     std : float, optional
-        Standard deviation of the noise added to y (0: noise free).
+        Standard deviation of the noise added to y.
     """
     t: np.ndarray
     q: np.ndarray
@@ -75,17 +57,6 @@ class Measurements:
         ----------
         channels : sequence of str
             Names from ``self.channels``, in the wanted order.
-
-        Returns
-        -------
-        Measurements
-
-        Examples
-        --------
-        >>> m = Measurements(np.zeros(2), np.zeros((2, 1)), np.zeros((2, 1)), None, np.arange(4.0).reshape(2, 2),
-        ...                  ("a", "b"), "torque")
-        >>> m.select(["b"]).y.ravel().tolist()
-        [1.0, 3.0]
         """
         idx = [self.channels.index(c) for c in channels]
         return replace(self, y=self.y[:, idx], channels=tuple(channels))
@@ -99,25 +70,9 @@ def add_noise(measurements, std, seed=0):
     measurements : Measurements
         The noise-free samples.
     std : float
-        Standard deviation, units of y (≥ 0).
+        Standard deviation (≥ 0).
     seed : int, optional
-        Seed of the noise (reproducible).
-
-    Returns
-    -------
-    Measurements
-        With ``std`` recorded.
-
-    Raises
-    ------
-    ModelError
-        If std < 0.
-
-    Example
-    -------
-    >>> m = Measurements(np.zeros(3), np.zeros((3, 1)), np.zeros((3, 1)), None, np.zeros((3, 1)), ("tau",), "torque")
-    >>> add_noise(m, 0.1, seed=1).y.shape
-    (3, 1)
+        Seed of the noise.
     """
     if not std >= 0:
         raise ModelError(f"noise: standard deviation {std} must be ≥ 0")
@@ -132,28 +87,16 @@ def _plucker(E, r):
 
 
 def merge_body(model, name):
-    """``model`` without the leaf body ``name``, whose inertia is added to its parent's.
+    """``model`` without the leaf body ``name``, its inertia added to its parent's.
 
-    Valid for a rotor whose inertia is symmetric about its joint axis (a balanced wheel):
-    its rigid-body inertia does not depend on its joint angle.
+    Valid for a rotor symmetric about its revolute joint axis (a balanced wheel); ModelError otherwise.
 
     Parameters
     ----------
-    model : femdyn.solvers.recursive.model.TreeModel
+    model : TreeModel
         The tree.
     name : str
-        The leaf body on a revolute joint (e.g. a reaction wheel).
-
-    Returns
-    -------
-    femdyn.solvers.recursive.model.TreeModel
-        The reduced tree; the parent's inertial parameters include the body's.
-
-    Raises
-    ------
-    ModelError
-        If the body is not a leaf on a revolute joint, or its inertia is not symmetric
-        about the joint axis.
+        The leaf body (e.g. a reaction wheel).
     """
     i = model.index(name)
     p = model.parent[i]
@@ -194,13 +137,7 @@ def _sample_indices(duration, step, interval):
 
 
 def relative_wheel_momentum(model, data, q, v, wheel):
-    """Spin momentum of body ``wheel`` relative to its parent, [L; p] about the world origin (world axes).
-
-    ``model`` (femdyn.solvers.recursive.model.TreeModel): the tree; ``data`` (femdyn.solvers.recursive.Data):
-    workspace of the model (its kinematics are updated); ``q, v`` (ndarray): configuration and velocity of the
-    tree; ``wheel`` (str): the wheel body. Returns ndarray (6,): angular momentum (N·m·s) and linear momentum
-    (N·s) of the wheel's spin, I_w S q̇_w transformed to the world origin.
-    """
+    """Spin momentum of body ``wheel`` relative to its parent, [L; p] about the world origin (world axes)."""
     kinematics(model, data, q, v)
     i = model.index(wheel)
     rel = model.inertia[i] @ model.S[i, :, 0] * v[model.v_index[i]]
@@ -210,33 +147,28 @@ def relative_wheel_momentum(model, data, q, v, wheel):
 
 
 def planar_attitude(q, vi_base, v, qi_base):
-    """Base rotation angle about z (rad) from its quaternion, and its rate (rad/s) for planar motion.
-
-    ``q`` (ndarray (nq,)): configuration; the base quaternion (x, y, z, w) at ``qi_base + 3``; ``vi_base``
-    (int): index of the base's velocity in v (angular velocity first, body axes); ``v`` (ndarray (nv,)):
-    velocity; ``qi_base`` (int): index of the base's configuration in q. Returns ``angle`` (float): rad, 2
-    atan2(q_z, q_w); ``rate`` (float): rad/s, the z component of the base's angular velocity.
-    """
+    """Base rotation angle about z (rad) from its quaternion, and its rate (rad/s) for planar motion."""
     x, y, z, w = q[qi_base + 3:qi_base + 7]
     return 2.0 * np.arctan2(z, w), v[vi_base + 2]
 
 
 def wheel_experiment(model, wheel, plans, duration, interval, step=0.01, kp=100.0, kd=20.0):
-    """Simulate the space-robot identification study's experiment and return (:class:`Measurements`, identified model).
+    """(Measurements Lx … pz, merged model without the wheel) of the reaction-wheel experiment.
+
+    The hybrid O(N) solver with RK4; y = h₀ − h_w by momentum conservation (the study's eq. 8).
 
     Parameters
     ----------
-    model : TreeModel with a free-floating base, a wheel on a revolute joint about the
-        base z axis, and arm joints; the motion must stay planar (all joints about z).
-    wheel : name of the wheel body.
-    plans : callable t (N,) ↦ (q, q̇, q̈) each (N, 1 + J): column 0 the base attitude
-        about z (rad), then the J arm joints in the model's order (e.g. :class:`Cubic`).
-    duration, interval, step : run time, sample interval and RK4 step (s).
-    kp, kd : gains (1/s², 1/s) of the PD correction on joints and attitude.
-
-    Returns
-    -------
-    (Measurements with channels Lx … pz, merged model without the wheel).
+    model : TreeModel
+        Free-floating base, a wheel about the base z axis, arm joints; planar motion.
+    wheel : str
+        Name of the wheel body.
+    plans : callable
+        t (N,) ↦ (q, q̇, q̈) each (N, 1 + J): base attitude about z, then the arm joints.
+    duration, interval, step : float
+        Run time, sample interval and RK4 step, s.
+    kp, kd : float
+        Gains (1/s², 1/s) of the PD correction.
     """
     data = Data(model)
     base, w = base_index(model), model.index(wheel)
@@ -274,35 +206,20 @@ def wheel_experiment(model, wheel, plans, duration, interval, step=0.01, kp=100.
 
 
 def torque_experiment(model, trajectory, duration, interval, step=0.005, kp=100.0, kd=20.0):
-    """Simulate a fixed-base arm tracking a trajectory under computed torque and record its joint forces.
-
-    Forward dynamics, RK4; the recorded accelerations are the solver's.
+    """Measurements ``tau_<body>`` of a fixed-base arm tracking a trajectory under computed torque (RK4).
 
     Parameters
     ----------
-    model : femdyn.solvers.recursive.model.TreeModel
-        A fixed-base tree (scalar joints only).
+    model : TreeModel
+        A fixed-base tree, scalar joints only.
     trajectory : callable
-        t (N,) ↦ (q, q̇, q̈), each (N, joints) (e.g.
-        :class:`~femdyn.identification.excitation.Fourier`).
-    duration : float
-        Run time, s.
-    interval : float
-        Sample interval, s (a multiple of ``step``).
+        t (N,) ↦ (q, q̇, q̈), each (N, joints), e.g. a :class:`Fourier`.
+    duration, interval : float
+        Run time and sample interval (a multiple of ``step``), s.
     step : float, optional
         RK4 step, s.
     kp, kd : float, optional
-        Gains of the computed-torque law, 1/s² and 1/s.
-
-    Returns
-    -------
-    Measurements
-        Channels ``tau_<body>`` (N·m or N), with q, q̇, q̈ at the samples.
-
-    Raises
-    ------
-    ModelError
-        If the model has a free joint or the interval is not a multiple of the step.
+        Gains, 1/s² and 1/s.
     """
     if model.free_joints.size:
         raise ModelError("torque_experiment: needs a fixed-base model (scalar joints only)")

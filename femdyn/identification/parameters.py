@@ -1,20 +1,8 @@
-"""Inertial parameters per body: names, physical form, physical consistency, selections.
+"""Inertial parameters per body: names, physical form (m, c, I_c), consistency, selections.
 
-The parameter vector π (kg, kg·m, kg·m²) of a tree stacks ten entries per body, in the
-order of :data:`femdyn.solvers.recursive.regressor.PARAMETERS` (about the body origin, body
-axes). Its *physical* form is (m, c, I_c): mass, centre of mass and rotational inertia
-about the centre of mass, related by ``h = m c`` and ``Ī = I_c + m (|c|² 1 − c cᵀ)``
-(parallel-axis theorem).
-
-Physical consistency (Wensing, Kim & Slotine 2017, "Linear matrix inequalities for
-physically consistent inertial parameter identification", IEEE RA-L 3(1)): a body's π
-can come from a real mass distribution iff its pseudo-inertia
-
-    J = [[½ tr(Ī) 1 − Ī, h], [hᵀ, m]]                                   (their eq. 9)
-
-is positive definite; this implies m > 0, I_c ≻ 0 and the triangle inequalities
-I_1 ≤ I_2 + I_3 of the principal moments (Traversaro et al. 2016), which the report
-lists separately because they are what a user can act on.
+π stacks ten entries per body (kg, kg·m, kg·m²; body origin, body axes) in the order of
+``regressor.PARAMETERS``. Consistency: pseudo-inertia J = [[½ tr(Ī) 1 − Ī, h], [hᵀ, m]] ≻ 0
+(Wensing, Kim & Slotine 2017, IEEE RA-L 3(1), eq. 9); docs/identification.md §1.
 """
 from dataclasses import dataclass
 
@@ -32,47 +20,21 @@ def parameter_names(model):
 
     Parameters
     ----------
-    model : femdyn.solvers.recursive.model.TreeModel
+    model : TreeModel
         The tree.
-
-    Returns
-    -------
-    list of str
-
-    Example
-    -------
-    >>> from femdyn.robots.serial import puma560
-    >>> parameter_names(puma560())[:3]
-    ['link1.m', 'link1.hx', 'link1.hy']
     """
     return [f"{b}.{p}" for b in model.names for p in PARAMETERS]
 
 
 def to_parameters(mass, com, inertia_com):
-    """π_i (10,) of a body from its physical parameters (parallel-axis theorem).
-
-    ``mass`` (float): m, kg; ``com`` ((3,) array_like): centre of mass c, m, body axes, from the body origin;
-    ``inertia_com`` ((3, 3) array_like): rotational inertia about the centre of mass I_c, kg·m², body axes.
-    Returns ndarray (10,): (m, m c, Ī_xx, Ī_xy, Ī_yy, Ī_xz, Ī_yz, Ī_zz) with Ī the inertia about the origin, kg,
-    kg·m, kg·m².
-
-    Examples
-    --------
-    >>> to_parameters(2.0, (0.5, 0, 0), np.zeros((3, 3))).tolist()
-    [2.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.5, 0.0, 0.0, 0.5]
-    """
+    """π_i (10,) of a body from its physical parameters (parallel-axis theorem)."""
     c = np.asarray(com, float)
     I = np.asarray(inertia_com, float) + mass * (c @ c * np.eye(3) - np.outer(c, c))
     return np.array([mass, *(mass * c), I[0, 0], I[0, 1], I[1, 1], I[0, 2], I[1, 2], I[2, 2]])
 
 
 def to_physical(pi_body):
-    """Physical parameters of one body's π_i: the inverse of :func:`to_parameters`.
-
-    ``pi_body`` ((10,) array_like): one body's inertial parameters. Returns ``mass`` (float): kg; ``com``
-    (ndarray (3,)): m, body axes; ``inertia`` (ndarray (3, 3)): about the centre of mass, kg·m², body axes.
-    Raises ModelError: for a mass that is not positive (the centre of mass is undefined).
-    """
+    """Physical parameters of one body's π_i: the inverse of :func:`to_parameters`."""
     m, h = pi_body[0], np.asarray(pi_body[1:4])
     if not m > 0:
         raise ModelError(f"parameters {np.round(pi_body, 6)} have mass {m} kg; a body needs a positive mass")
@@ -83,11 +45,7 @@ def to_physical(pi_body):
 
 
 def pseudo_inertia(pi_body):
-    """Pseudo-inertia J (4×4) of one body's π_i (Wensing et al. 2017, eq. 9).
-
-    ``pi_body`` ((10,) array_like): one body's inertial parameters. Returns ndarray (4, 4): positive definite
-    iff π_i is physically consistent.
-    """
+    """Pseudo-inertia J (4×4) of one body's π_i (Wensing et al. 2017, eq. 9)."""
     m, h = pi_body[0], np.asarray(pi_body[1:4])
     xx, xy, yy, xz, yz, zz = pi_body[4:]
     Ibar = np.array([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])
@@ -99,12 +57,7 @@ def pseudo_inertia(pi_body):
 
 @dataclass
 class BodyConsistency:
-    """Physical-consistency checks of one body (see the module doc); ``ok`` when all hold.
-
-    ``name`` (str): body name; ``mass`` (float): kg; ``principal_moments`` (ndarray (3,)): principal moments
-    about the centre of mass, kg·m², ascending (NaN without a positive mass); ``triangle`` (bool): whether I_1 ≤
-    I_2 + I_3 holds; ``pseudo_inertia_min`` (float): smallest eigenvalue of the pseudo-inertia (kg·m²).
-    """
+    """Physical-consistency checks of one body (see the module doc); ``ok`` when all hold."""
     name: str
     mass: float
     principal_moments: np.ndarray
@@ -139,22 +92,7 @@ def consistency(pi, body_names):
     pi : (10 n,) array_like
         Inertial parameters of n bodies.
     body_names : sequence of str
-        n names, in the order of π.
-
-    Returns
-    -------
-    list of BodyConsistency
-
-    Raises
-    ------
-    ModelError
-        If the number of names differs from the number of bodies in π.
-
-    Example
-    -------
-    >>> pi = to_parameters(2.0, (0.1, 0, 0), np.diag([0.1, 0.2, 0.25]))
-    >>> consistency(pi, ["link"])[0].ok
-    True
+        n names, in the order of π (else ModelError).
     """
     pi = np.asarray(pi, float).reshape(-1, N_PARAMETERS)
     if len(body_names) != len(pi):
@@ -172,24 +110,14 @@ def consistency(pi, body_names):
 
 
 def with_parameters(model, pi):
-    """A copy of ``model`` whose bodies carry the inertial parameters π (10 n,).
+    """A copy of ``model`` whose bodies carry π; ModelError naming a body whose parameters are not physical.
 
     Parameters
     ----------
-    model : femdyn.solvers.recursive.model.TreeModel
+    model : TreeModel
         The tree (joints, placements, gravity are kept).
     pi : (10 n,) array_like
         Inertial parameters, bodies in the model's order.
-
-    Returns
-    -------
-    femdyn.solvers.recursive.model.TreeModel
-
-    Raises
-    ------
-    ModelError
-        If π has the wrong size, or naming the body whose parameters are not physical
-        (the tree model checks mass, positive definiteness and the triangle inequality).
     """
     pi = np.asarray(pi, float)
     if pi.shape != (model.n * N_PARAMETERS,):
@@ -205,31 +133,16 @@ def with_parameters(model, pi):
 
 
 class Selection:
-    """Physical parameters θ to identify, each ``(body, quantity)`` with quantity in
-    :data:`PHYSICAL` (mass kg; com_* m; I** kg·m² about the centre of mass, body axes);
-    all other quantities stay at their values in ``reference`` (a TreeModel).
+    """Physical parameters θ to identify; the others keep their values in ``reference``.
 
-    ``parameters(θ)`` gives π (nonlinear in θ through h = m c and the parallel-axis term);
-    with the centres of mass fixed it is affine in the masses and inertias.
+    ``parameters(θ)`` gives π (nonlinear through h = m c and the parallel-axis term).
 
     Parameters
     ----------
-    reference : femdyn.solvers.recursive.model.TreeModel
+    reference : TreeModel
         Holds the values of every quantity not selected.
     entries : sequence of (str, str)
-        (body name, quantity in :data:`PHYSICAL`).
-
-    Raises
-    ------
-    ModelError
-        If a body is unknown or a quantity not in :data:`PHYSICAL`.
-
-    Example
-    -------
-    >>> from femdyn.robots.serial import puma560
-    >>> s = Selection(puma560(), [("link2", "mass"), ("link2", "Izz")])
-    >>> np.allclose(s.parameters(s.values()), inertial_parameters(puma560()))
-    True
+        (body name, quantity in :data:`PHYSICAL`: mass kg, com_* m, I** kg·m² about the centre of mass).
     """
 
     def __init__(self, reference, entries):
@@ -250,37 +163,23 @@ class Selection:
         return [m, *c, Ic[0, 0], Ic[1, 1], Ic[2, 2], Ic[0, 1], Ic[0, 2], Ic[1, 2]]
 
     def values(self, model=None):
-        """θ of ``model`` (default: the reference).
+        """θ of ``model`` (default: the reference), kg, m or kg·m² per entry.
 
         Parameters
         ----------
-        model : femdyn.solvers.recursive.model.TreeModel, optional
+        model : TreeModel, optional
             A model with the same bodies.
-
-        Returns
-        -------
-        ndarray (len(entries),)
-            kg, m or kg·m², per entry.
         """
         table = self._table if model is None else Selection(model, self.entries)._table
         return table[self._rows, self._cols].copy()
 
     def parameters(self, theta):
-        """π (10 n,) with the selected quantities set to θ (vectorized over bodies).
+        """π (10 n,) with the selected quantities set to θ.
 
         Parameters
         ----------
         theta : (len(entries),) array_like
             kg, m or kg·m², per entry.
-
-        Returns
-        -------
-        ndarray (10 n,)
-
-        Raises
-        ------
-        ModelError
-            If θ has the wrong size.
         """
         theta = np.asarray(theta, float)
         if theta.shape != (len(self.entries),):

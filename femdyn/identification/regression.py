@@ -1,16 +1,7 @@
-"""Measurement equations of an experiment, linear and nonlinear in the parameters.
+"""Measurement equations: momentum and joint-force rows linear in π, centroidal momentum nonlinear.
 
-* :func:`momentum_rows` — ``y = Y_h(q, v) π`` for momentum channels about the world
-  origin (base pose measured: linear in π);
-* :func:`torque_rows` — ``τ = Y_τ(q, v, q̈) π`` (fixed-base arms);
-* :class:`CentroidalMomentum` — the angular momentum about the system centre of mass
-  from the base attitude and the joints only (the space-robot identification study, eqs. 5–7: the base position is
-  not measured, the centre of mass is the reference). With M c = Y_c π and p = Y_p π,
-
-      L_c = Y_L π − (Y_c π) × (Y_p π) / (Σ_i m_i),
-
-  nonlinear in the masses; it does not depend on the base's translation, which the
-  class sets to zero. This is the function ``f(M)`` that the space-robot identification study linearizes.
+L_c = Y_L π − (Y_c π) × (Y_p π) / Σ m_i (the space-robot identification study, eqs. 5–7);
+docs/identification.md §1.
 """
 import numpy as np
 
@@ -31,37 +22,16 @@ def _channels(names):
 
 
 def momentum_rows(model, measurements, channels=MOMENTUM_CHANNELS):
-    """Stacked (W, y): W (N·k, 10 n) momentum regressor rows of the k ``channels``, y the measured values.
+    """Stacked (W (N·k, 10 n), y (N·k,)) of the momentum channels, sample by sample (N·m·s, N·s).
 
     Parameters
     ----------
-    model : femdyn.solvers.recursive.model.TreeModel
-        The identified model (its coordinates are those of the measurements).
-    measurements : femdyn.identification.experiment.Measurements
+    model : TreeModel
+        The identified model (coordinates of the measurements).
+    measurements : Measurements
         Momentum samples.
     channels : sequence of str, optional
-        Channels of ``MOMENTUM_CHANNELS`` to use.
-
-    Returns
-    -------
-    W : ndarray (N·k, 10 n)
-    y : ndarray (N·k,)
-        N·m·s and N·s, sample by sample.
-
-    Raises
-    ------
-    ModelError
-        If a channel is unknown.
-
-    Example
-    -------
-    >>> from femdyn.robots.serial import space_arm
-    >>> from femdyn.identification.experiment import Measurements
-    >>> model = space_arm(floating=True)
-    >>> meas = Measurements(np.zeros(1), model.neutral_configuration()[None], np.ones((1, model.nv)), None,
-    ...                     np.zeros((1, 6)), MOMENTUM_CHANNELS, "momentum")
-    >>> momentum_rows(model, meas, ("Lz", "px"))[0].shape
-    (2, 80)
+        Channels of ``MOMENTUM_CHANNELS`` to use (else ModelError).
     """
     rows = _channels(channels)
     data = Data(model)
@@ -71,25 +41,14 @@ def momentum_rows(model, measurements, channels=MOMENTUM_CHANNELS):
 
 
 def torque_rows(model, measurements):
-    """Stacked (W, y) of the joint-force regressor over the samples (needs measured q̈).
+    """Stacked (W (N·joints, 10 n), y) of the joint-force regressor over the samples (needs measured q̈).
 
     Parameters
     ----------
-    model : femdyn.solvers.recursive.model.TreeModel
+    model : TreeModel
         The fixed-base arm.
-    measurements : femdyn.identification.experiment.Measurements
-        Torque samples with accelerations.
-
-    Returns
-    -------
-    W : ndarray (N·joints, 10 n)
-    y : ndarray (N·joints,)
-        N·m or N, sample by sample.
-
-    Raises
-    ------
-    ModelError
-        If the measurements are not torque samples with accelerations.
+    measurements : Measurements
+        Torque samples with accelerations (else ModelError).
     """
     if measurements.qdd is None or measurements.kind != "torque":
         raise ModelError("torque_rows: needs torque measurements with accelerations (torque_experiment)")
@@ -100,36 +59,18 @@ def torque_rows(model, measurements):
 
 
 class CentroidalMomentum:
-    """f(π): angular momentum about the system centre of mass at every sample (N, 3), N·m·s.
+    """f(π) → angular momentum about the system centre of mass (N, len(axes)), N·m·s.
 
-    The base translation and its velocity are zeroed (unmeasured), so only the attitude
-    and joint coordinates enter. Calling it with π (10 n,) gives L_c (N, len(axes)).
+    The base translation and its velocity are zeroed (unmeasured): only attitude and joints enter.
 
     Parameters
     ----------
-    model : femdyn.solvers.recursive.model.TreeModel
-        A tree whose root is one free-floating base.
-    q : array_like (N, nq)
-        Configurations of the samples.
-    v : array_like (N, nv)
-        Velocities of the samples.
+    model : TreeModel
+        A tree whose root is one free-floating base (else ModelError).
+    q, v : array_like (N, nq), (N, nv)
+        Configurations and velocities of the samples.
     axes : sequence of int, optional
         Components of L_c to return (default all three).
-
-    Raises
-    ------
-    ModelError
-        If the root is not one free-floating base.
-
-    Example
-    -------
-    >>> from femdyn.robots.serial import space_arm
-    >>> from femdyn.solvers.recursive import momentum
-    >>> from femdyn.solvers.recursive.regressor import inertial_parameters
-    >>> model = space_arm(floating=True); q = model.neutral_configuration(); v = np.ones(model.nv)
-    >>> L = CentroidalMomentum(model, q[None], v[None])(inertial_parameters(model))
-    >>> np.allclose(L[0], momentum(model, Data(model), q, v, about="com")[:3])
-    True
     """
 
     def __init__(self, model, q, v, axes=(0, 1, 2)):

@@ -1,33 +1,11 @@
-"""Tables, the identifiability report and plots of an identification.
-
-The identifiability report works on the Jacobian J = ∂f/∂θ of the measurement equation
-at the estimate, with the parameters scaled to relative changes (columns J_k θ_k), so
-parameters of different units compare:
-
-* relative sensitivity ‖J_k θ_k‖ / √N — how much a 100 % change of θ_k moves the
-  measurements (rms, units of y);
-* relative standard deviation σ_k / \\|θ_k\\| from the covariance σ² (JᵀJ)⁻¹ — what the
-  noise level σ leaves of the parameter (Swevers et al. 1997, §III);
-* the weakest direction: the right singular vector of the scaled J with the smallest
-  singular value, i.e. the combination of parameters the data see least.
+"""Tables, the identifiability report (relative sensitivities, relative standard deviations, the
+weakest direction of the θ-scaled Jacobian; Swevers et al. 1997, §III) and plots of an identification.
 """
 import numpy as np
 
 
 def table(headers, rows, digits=6):
-    """A Markdown table (str): numbers with ``digits`` significant digits, strings as they are.
-
-    ``headers`` (sequence of str): column titles; ``rows`` (sequence of sequences): cells: floats (∞ for +inf, —
-    for NaN) or anything printed with ``str``; ``digits`` (int, optional): significant digits of floats. Returns
-    str.
-
-    Example
-    -------
-    >>> print(table(["a", "b"], [["x", 1.0]]))
-    | a | b |
-    |---|---|
-    | x | 1 |
-    """
+    """A Markdown table (str): numbers with ``digits`` significant digits, strings as they are."""
     def cell(x):
         if isinstance(x, (float, np.floating)):
             return "∞" if np.isposinf(x) else "—" if not np.isfinite(x) else f"{x:.{digits}g}"
@@ -39,22 +17,7 @@ def table(headers, rows, digits=6):
 
 
 def identifiability(J, theta, names, sigma):
-    """(text, relative std (p,)) of the identifiability analysis described in the module doc.
-
-    Directions the data cannot see (singular value ≤ 1e-10 of the largest) are named,
-    and parameters involved in them get an infinite relative std.
-
-    ``J`` (ndarray (N, p)): Jacobian of the measurements at θ; ``theta`` (array_like (p,)): the estimate;
-    ``names`` (sequence of str): parameter names; ``sigma`` (float): noise standard deviation, units of the
-    measurements (0: the relative std column is left out). Returns ``text`` (str): Markdown table and findings;
-    ``rel_std`` (ndarray (p,)): σ_k / \\|θ_k\\| (for σ = 1 when sigma is 0).
-
-    Examples
-    --------
-    >>> text, rel = identifiability(np.array([[1.0, 1.0], [1.0, 1.0]]), [1.0, 1.0], ["a", "b"], 0.1)
-    >>> "NOT IDENTIFIABLE" in text, bool(np.isinf(rel).all())
-    (True, True)
-    """
+    """(text, relative std (p,)) of the identifiability analysis described in the module doc."""
     from .estimators import unseen_directions
     theta = np.asarray(theta, float)
     Js = J * theta[None, :]
@@ -86,13 +49,7 @@ def identifiability(J, theta, names, sigma):
 
 
 def plot_fit(path, t, series, ylabel, title):
-    """Measured and predicted channels against the sample number.
-
-    ``path`` (str or os.PathLike): PNG file to write; ``t`` (array_like (N,)): sample numbers (x axis);
-    ``series`` (dict): label → (N,) values; the first is drawn as measured points, the others as lines;
-    ``ylabel`` (str): y-axis label with unit; ``title`` (str): figure title. Returns str or os.PathLike:
-    ``path``.
-    """
+    """Measured and predicted channels against the sample number."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -112,12 +69,7 @@ def plot_fit(path, t, series, ylabel, title):
 
 
 def plot_estimates(path, names, truth, estimates, title):
-    """Bar chart of estimate/true − 1 (%) per parameter for each estimator.
-
-    ``path`` (str or os.PathLike): PNG file to write; ``names`` (sequence of str): parameter names; ``truth``
-    (array_like (p,)): true values; ``estimates`` (dict): estimator label → θ (p,); ``title`` (str): figure
-    title. Returns str or os.PathLike: ``path``.
-    """
+    """Bar chart of estimate/true − 1 (%) per parameter for each estimator."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -1,18 +1,8 @@
-"""A complete momentum identification of a free-floating robot with a reaction wheel (the space-robot identification study).
+"""The momentum identification of a free-floating robot with a reaction wheel (``femdyn identify``).
 
-:func:`run` takes a checked configuration (:mod:`.config`) and
-
-1. simulates one experiment per plan with the forward (hybrid) solver
-   (:func:`~.experiment.wheel_experiment`) and adds the configured noise;
-2. **linear form** (base pose measured): stacks the momentum regressor of the chosen
-   channels, finds the base parameters of these data (:mod:`.base_parameters`) and
-   estimates them by least squares with their covariance;
-3. **nonlinear form** (the space-robot identification study: base attitude and joints only, momentum about the
-   system centre of mass, :class:`~.regression.CentroidalMomentum`): estimates the
-   selected physical parameters θ by the study's single linearized step, by that step
-   iterated to convergence, and globally by differential evolution within bounds with
-   physical consistency enforced (pseudo-inertia ≻ 0 for every body);
-4. reports the estimates, their consistency, the identifiability, and plots.
+Simulated experiments, base parameters and least squares (linear form), then the linearized step,
+its iteration and differential evolution on :class:`~.regression.CentroidalMomentum` (nonlinear form);
+docs/identification.md §5.
 """
 import os
 from dataclasses import dataclass, field
@@ -39,14 +29,7 @@ ORIGINAL_METHOD, ITERATED, GLOBAL = "linearized, 1 step (original)", "linearized
 @dataclass
 class StudyResult:
     """Everything :func:`run` computed: the nonlinear estimates per method (θ), the linear
-    base-parameter estimate, the texts of the report and the files written.
-
-    ``names`` (list of str): selected physical parameters θ (``body.quantity``); ``truth, nominal`` (ndarray
-    (p,)): true and nominal θ (kg, m, kg·m²); ``estimates`` (dict): method label →
-    :class:`~.estimators.Estimate` of θ; ``base`` (BaseParameters): base parameters of the linear form;
-    ``beta_true`` (ndarray (r,)): their true values; ``linear`` (Estimate): least-squares estimate of the base
-    parameters; ``text`` (str): the Markdown report; ``files`` (list of str, optional): files written.
-    """
+    base-parameter estimate, the texts of the report and the files written."""
     names: list
     truth: np.ndarray
     nominal: np.ndarray
@@ -59,11 +42,7 @@ class StudyResult:
 
 
 def robot(config):
-    """The configured robot (a TreeModel) and its wheel's name.
-
-    ``config`` (dict): checked configuration (:func:`~.config.parse`). Returns (TreeModel, str). Raises
-    ModelError: if the built-in robot is unknown.
-    """
+    """The configured robot (a TreeModel) and its wheel's name."""
     name = config["robot"]["builtin"]
     if name not in ROBOTS:
         raise ModelError(f"[robot] builtin = '{name}' is unknown; available: {sorted(ROBOTS)}")
@@ -71,23 +50,14 @@ def robot(config):
 
 
 def plan_columns(model, wheel):
-    """Names of the planned coordinates: the base (attitude about z) and the arm joints, in model order.
-
-    ``model`` (TreeModel): free-floating robot; ``wheel`` (str): the reaction wheel (not planned). Returns list
-    of str.
-    """
+    """Names of the planned coordinates: the base (attitude about z) and the arm joints, in model order."""
     base, w = base_index(model), model.index(wheel)
     return [model.names[base]] + [model.names[i] for i in range(model.n)
                                   if i not in (base, w) and model.joint_nv[i] == 1]
 
 
 def cubic_plan(columns, final_deg, duration):
-    """:class:`~.excitation.Cubic` from rest at zero to ``final_deg`` (others stay at 0).
-
-    ``columns`` (sequence of str): planned coordinates (:func:`plan_columns`); ``final_deg`` (dict): coordinate
-    → final value, degrees; ``duration`` (float): plan time, s. Returns Cubic. Raises ModelError: if a
-    coordinate is not planned.
-    """
+    """:class:`~.excitation.Cubic` from rest at zero to ``final_deg`` (others stay at 0)."""
     unknown = sorted(set(final_deg) - set(columns))
     if unknown:
         raise ModelError(f"plan: coordinates {unknown} are not planned coordinates {columns}")
@@ -96,11 +66,7 @@ def cubic_plan(columns, final_deg, duration):
 
 
 def concatenate(parts):
-    """One :class:`~.experiment.Measurements` from several (samples one after the other).
-
-    ``parts`` (sequence of Measurements): same channels and kind; channels, kind and noise level are taken from
-    the first. Returns Measurements.
-    """
+    """One :class:`~.experiment.Measurements` from several (samples one after the other)."""
     first = parts[0]
     return Measurements(np.concatenate([m.t for m in parts]), np.vstack([m.q for m in parts]),
                         np.vstack([m.v for m in parts]), np.vstack([m.qdd for m in parts]),
@@ -108,11 +74,7 @@ def concatenate(parts):
 
 
 def simulate_experiments(config, log=print):
-    """(Measurements of all plans, identified model): step 1 of :func:`run`.
-
-    ``config`` (dict): checked configuration; ``log`` (callable, optional): receives progress lines. Returns
-    (Measurements, TreeModel): noisy samples of all plans, and the robot with the wheel merged into the base.
-    """
+    """(Measurements of all plans, identified model): step 1 of :func:`run`."""
     model, wheel = robot(config)
     ex = config["experiment"]
     columns = plan_columns(model, wheel)
@@ -133,10 +95,7 @@ def _selection(model, names):
 
 
 def physical_margin(selection):
-    """g(θ) = smallest eigenvalue of every body's pseudo-inertia divided by its mass (m²): ≥ 0 when physical.
-
-    ``selection`` (Selection): maps θ to π. Returns callable: θ ↦ ndarray (n,), one margin per body.
-    """
+    """g(θ) = smallest eigenvalue of every body's pseudo-inertia divided by its mass (m²): ≥ 0 when physical."""
     def g(theta):
         pi = selection.parameters(theta).reshape(-1, 10)
         J = np.array([pseudo_inertia(p) for p in pi])
@@ -145,12 +104,7 @@ def physical_margin(selection):
 
 
 def linear_form(model, meas, channels, sigma):
-    """(BaseParameters, true β, Estimate) of the linear momentum regression (step 2 of :func:`run`).
-
-    ``model`` (TreeModel): the identified model (true parameters); ``meas`` (Measurements): momentum samples;
-    ``channels`` (sequence of str): momentum channels to use; ``sigma`` (float): noise standard deviation, N·m·s
-    (0: unweighted). Returns (BaseParameters, ndarray, Estimate).
-    """
+    """(BaseParameters, true β, Estimate) of the linear momentum regression (step 2 of :func:`run`)."""
     W, y = momentum_rows(model, meas, channels)
     base = base_parameters(W, parameter_names(model))
     estimate = least_squares(base.regressor(W), y, sigma=sigma if sigma > 0 else None, names=base.names)
@@ -158,14 +112,7 @@ def linear_form(model, meas, channels, sigma):
 
 
 def nonlinear_form(model, meas, ident, sigma, log=print):
-    """(Selection, f, y, {method: Estimate}) of the centroidal-momentum fits (step 3 of :func:`run`).
-
-    ``model`` (TreeModel): the identified model (values of the quantities not selected); ``meas``
-    (Measurements): momentum samples (``Lz`` is used); ``ident`` (dict): the [identify] section: parameters,
-    nominal, bounds, iterations, optimizer settings; ``sigma`` (float): noise standard deviation, N·m·s (0:
-    unweighted); ``log`` (callable, optional): receives progress lines. Returns (Selection, callable, ndarray,
-    dict).
-    """
+    """(Selection, f, y, {method: Estimate}) of the centroidal-momentum fits (step 3 of :func:`run`)."""
     sel = _selection(model, ident["parameters"])
     centroidal = CentroidalMomentum(model, meas.q, meas.v, axes=(2,))
     y = meas.select(["Lz"]).y.ravel()
@@ -187,11 +134,7 @@ def nonlinear_form(model, meas, ident, sigma, log=print):
 
 def estimates_table(names, truth, nominal, estimates):
     """Markdown table: true, nominal and each method's estimate, the errors in %, and the
-    standard deviation reported with the last method's estimate.
-
-    ``names`` (sequence of str): parameter names; ``truth, nominal`` (array_like (p,)): true and nominal values;
-    ``estimates`` (dict): method label → Estimate. Returns str.
-    """
+    standard deviation reported with the last method's estimate."""
     last = list(estimates.values())[-1]
     headers = (["parameter", "true", "nominal"] + list(estimates) + [f"error % ({m})" for m in estimates]
                + [f"std ({list(estimates)[-1]})"])
@@ -205,14 +148,7 @@ def estimates_table(names, truth, nominal, estimates):
 
 def run(config, out=None, log=print, experiments=None):
     """Run the study of ``config`` (see :mod:`.config`); write tables and plots to ``out``
-    (default: the configured folder; an empty string: write nothing).
-
-    ``config`` (dict): checked configuration (:func:`~.config.load`); ``out`` (str, optional): output folder
-    (default the configured one; "" writes nothing); ``log`` (callable, optional): receives progress lines;
-    ``experiments`` ((Measurements, TreeModel), optional): replaces the simulation of step 1 (e.g. real data, or
-    earlier runs plus a new plan). Returns StudyResult. Raises ModelError: if a selected parameter name is
-    unknown (checked before simulating).
-    """
+    (default: the configured folder; an empty string: write nothing)."""
     _selection(robot(config)[0], config["identify"]["parameters"])          # bad names fail before simulating
     meas, model = experiments if experiments is not None else simulate_experiments(config, log)
     sigma = config["experiment"]["noise_std"]

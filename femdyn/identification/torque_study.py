@@ -1,14 +1,5 @@
-"""A fixed-base arm identified from its joint forces: excitation, simulation, base parameters, least squares.
-
-:func:`run` takes a checked configuration with ``kind = "joint_torque"`` (:mod:`.config`) and
-
-1. finds the structural base parameters of the arm's joint-force regressor (random states);
-2. optimizes a Fourier excitation over one period for the condition number of the base
-   regressor (Swevers et al. 1997) within the joint limits;
-3. simulates the arm tracking it under computed torque (forward dynamics, RK4) and adds
-   noise to the recorded joint forces;
-4. estimates the base parameters of these data by least squares, with their standard
-   deviations, and writes a table and a plot of measured and predicted forces.
+"""A fixed-base arm identified from its joint forces: structural base parameters, an optimized Fourier
+excitation, a computed-torque run, least squares (docs/identification.md §6).
 """
 import os
 from dataclasses import dataclass, field
@@ -33,12 +24,7 @@ ROBOTS = {"puma560": puma560, "space_arm": space_arm}
 
 @dataclass
 class TorqueStudyResult:
-    """Base parameters, their true values and estimate, the report text and the files written.
-
-    ``base`` (BaseParameters): structural base parameters of the arm; ``beta_true`` (ndarray (r,)): their true
-    values; ``estimate`` (Estimate): least-squares estimate from the simulated joint forces; ``text`` (str): the
-    Markdown report; ``files`` (list of str, optional): files written.
-    """
+    """Base parameters, their true values and estimate, the report text and the files written."""
     base: object
     beta_true: np.ndarray
     estimate: object
@@ -47,13 +33,7 @@ class TorqueStudyResult:
 
 
 def run(config, out=None, log=print):
-    """Run the joint-force study of ``config`` (steps in the module docstring).
-
-    ``config`` (dict): checked configuration with ``kind = "joint_torque"`` (:func:`~.config.load`); ``out``
-    (str, optional): output folder (default the configured one; "" writes nothing); ``log`` (callable,
-    optional): receives progress lines. Returns TorqueStudyResult. Raises ModelError: if the built-in robot is
-    unknown.
-    """
+    """Run the joint-force study of ``config`` (steps in the module docstring)."""
     name = config["robot"]["builtin"]
     if name not in ROBOTS:
         raise ModelError(f"[robot] builtin = '{name}' is unknown for kind 'joint_torque'; available: {sorted(ROBOTS)}")

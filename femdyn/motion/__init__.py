@@ -1,5 +1,4 @@
-"""Functions of time that drive constraints and loads: steps, ramps, polynomials, tables,
-jerk-limited motion profiles, paths and trajectories."""
+"""Functions of time that drive constraints and loads: steps, ramps, tables, S-curves, paths, trajectories."""
 from .timefunctions import Constant, Polynomial, RampedMotion, Sine, SmoothStep, Tabulated, TimeFunction, as_time_function
 from .trajectories import (CirclePath, LinePath, MotionSequence, Path, PathMotion, PolylinePath, SCurve, StateFunction,
                            Trajectory, stop_at_vertices)

@@ -1,8 +1,4 @@
-"""Scalar functions of time f(t) with their first two derivatives.
-
-Driving constraints need f, f' and f'' (the acceleration right-hand side γ contains
-f''); loads need f only. Time in s; the unit of f is that of the quantity it drives.
-"""
+"""Scalar functions of time f(t) with f' and f'' (driving constraints need all three, loads f only)."""
 import math
 
 import numpy as np
@@ -13,14 +9,8 @@ from ..errors import ModelError
 class TimeFunction:
     """Base class of scalar functions of time: subclasses implement ``value``, ``d1`` and ``d2``.
 
-    Calling a TimeFunction gives its value; ``f + g`` and ``k * f`` build the
-    :class:`Sum` and :class:`Scaled` functions, with their derivatives.
-
-    Examples
-    --------
-    >>> f = 2.0 * Polynomial([0.0, 1.0]) + Sine(1.0, np.pi)      # 2t + sin(πt)
-    >>> round(f(0.5), 12), round(f.d1(0.0), 12)
-    (2.0, 5.14159265359)
+    Calling one gives its value; ``f + g`` and ``k * f`` build new functions with their derivatives.
+    Time in s, f in the unit of the driven quantity (docs/conventions.md).
     """
 
     def value(self, t):
@@ -29,43 +19,24 @@ class TimeFunction:
         Parameters
         ----------
         t : float
-            Time, s.
-
-        Returns
-        -------
-        float
-            In the unit of the driven quantity (m, rad, N, N·m, or dimensionless for a
-            load scale).
         """
         raise NotImplementedError
 
     def d1(self, t):
-        """The first time derivative f'(t).
+        """The first time derivative f'(t), unit of f per s.
 
         Parameters
         ----------
         t : float
-            Time, s.
-
-        Returns
-        -------
-        float
-            Unit of f per s.
         """
         raise NotImplementedError
 
     def d2(self, t):
-        """The second time derivative f''(t).
+        """The second time derivative f''(t), unit of f per s².
 
         Parameters
         ----------
         t : float
-            Time, s.
-
-        Returns
-        -------
-        float
-            Unit of f per s².
         """
         raise NotImplementedError
 
@@ -89,12 +60,6 @@ class Constant(TimeFunction):
     Parameters
     ----------
     c : float
-        The value, in the unit of the driven quantity.
-
-    Examples
-    --------
-    >>> Constant(3.0)(10.0), Constant(3.0).d1(10.0)
-    (3.0, 0.0)
     """
 
     def __init__(self, c):
@@ -116,13 +81,7 @@ class Polynomial(TimeFunction):
     Parameters
     ----------
     coefficients : sequence of float
-        c_0, c_1, …, lowest order first (c_k in the unit of f per s^k).
-
-    Examples
-    --------
-    >>> f = Polynomial([1.0, 0.0, 3.0])        # 1 + 3 t²
-    >>> f(2.0), f.d1(2.0), f.d2(2.0)
-    (13.0, 12.0, 6.0)
+        c_0, c_1, …, lowest order first.
     """
 
     def __init__(self, coefficients):
@@ -144,20 +103,10 @@ class Sine(TimeFunction):
 
     Parameters
     ----------
-    amplitude : float
-        In the unit of f.
-    omega : float
-        Angular frequency ω, rad/s.
-    phase : float, optional
-        rad.
-    offset : float, optional
-        In the unit of f.
-
-    Examples
-    --------
-    >>> f = Sine(0.1, 2 * np.pi, offset=1.0)
-    >>> round(f(0.25), 12), round(f.d1(0.0), 12)
-    (1.1, 0.628318530718)
+    amplitude, offset : float
+        In the unit of f (offset optional).
+    omega, phase : float
+        ω in rad/s; phase in rad (optional).
     """
 
     def __init__(self, amplitude, omega, phase=0.0, offset=0.0):
@@ -174,28 +123,14 @@ class Sine(TimeFunction):
 
 
 class SmoothStep(TimeFunction):
-    """Quintic S-curve from ``start`` at t0 to ``end`` at t1, zero velocity and
-    acceleration at both ends (f = s + (e−s)(10τ³ − 15τ⁴ + 6τ⁵), τ = (t−t0)/(t1−t0)).
-
-    Constant ``start`` before t0 and ``end`` after t1.
+    """Quintic step f = s + (e−s)(10τ³ − 15τ⁴ + 6τ⁵), τ = (t−t0)/(t1−t0), constant outside [t0, t1].
 
     Parameters
     ----------
     t0, t1 : float
-        Start and end of the transition, s (t1 > t0).
+        Start and end of the transition, s (t1 > t0, else ModelError).
     start, end : float, optional
-        Values before and after, in the unit of f.
-
-    Raises
-    ------
-    ModelError
-        If t1 ≤ t0.
-
-    Examples
-    --------
-    >>> f = SmoothStep(0.0, 2.0, start=0.0, end=0.5)
-    >>> f(1.0), f.d1(1.0), f(5.0)
-    (0.25, 0.46875, 0.5)
+        Values before and after.
     """
 
     def __init__(self, t0, t1, start=0.0, end=1.0):
@@ -220,10 +155,7 @@ class SmoothStep(TimeFunction):
 
 
 class Sum(TimeFunction):
-    """f(t) + g(t), as built by ``f + g``.
-
-    ``f, g`` (TimeFunction): the terms (same unit).
-    """
+    """f(t) + g(t), as built by ``f + g``."""
 
     def __init__(self, f, g):
         self.f, self.g = f, g
@@ -239,10 +171,7 @@ class Sum(TimeFunction):
 
 
 class Scaled(TimeFunction):
-    """k·f(t), as built by ``k * f``.
-
-    ``f`` (TimeFunction): the function; ``factor`` (float): k.
-    """
+    """k·f(t), as built by ``k * f``."""
 
     def __init__(self, f, factor):
         self.f, self.k = f, factor
@@ -258,18 +187,7 @@ class Scaled(TimeFunction):
 
 
 class Callable(TimeFunction):
-    """Wraps a plain Python function; derivatives by central differences with step
-    ``dt`` (truncation error O(dt²)·f''' for d1, O(dt²)·f'''' for d2).
-
-    ``func`` (callable): f(t) → float, t in s; ``dt`` (float, optional): difference step, s. The round-off error
-    of d2 grows as ε·f/dt², so keep dt ≳ 1e-4 s for f of order 1.
-
-    Examples
-    --------
-    >>> f = Callable(lambda t: t ** 3)
-    >>> round(f.d1(1.0), 6), round(f.d2(1.0), 4)
-    (3.0, 6.0)
-    """
+    """Wraps a Python function; central-difference derivatives with step ``dt`` (error O(dt²))."""
 
     def __init__(self, func, dt=1e-4):
         self.f, self.dt = func, float(dt)
@@ -285,30 +203,14 @@ class Callable(TimeFunction):
 
 
 def as_time_function(x, name="time function"):
-    """Turn what a user gives as a function of time into a :class:`TimeFunction`.
-
-    Number → :class:`Constant`, callable → :class:`Callable`, TimeFunction → itself.
+    """A :class:`TimeFunction` from a number (Constant), a callable (central differences) or a TimeFunction.
 
     Parameters
     ----------
     x : TimeFunction, float or callable
-        The function of time (t in s).
+        The function of time; anything else raises ModelError.
     name : str, optional
         Names the input in the error message.
-
-    Returns
-    -------
-    TimeFunction
-
-    Raises
-    ------
-    ModelError
-        If ``x`` is none of these.
-
-    Examples
-    --------
-    >>> type(as_time_function(2.0)).__name__, type(as_time_function(np.sin)).__name__
-    ('Constant', 'Callable')
     """
     if isinstance(x, TimeFunction):
         return x
@@ -320,27 +222,16 @@ def as_time_function(x, name="time function"):
 
 
 class RampedMotion(TimeFunction):
-    """Position of a motion whose speed rises from 0 to ``speed`` along the quintic S-curve
-    of :class:`SmoothStep` over [0, ramp] s and stays constant after:
-    f = speed·ramp·(2.5τ⁴ − 3τ⁵ + τ⁶) for τ = t/ramp ≤ 1, f = speed·(t − ramp/2) after.
+    """Speed ramped from 0 to ``speed`` over [0, ramp] (a :class:`SmoothStep`), constant after.
+
+    f = speed·ramp·(2.5τ⁴ − 3τ⁵ + τ⁶) for τ = t/ramp ≤ 1, speed·(t − ramp/2) after.
 
     Parameters
     ----------
     speed : float
-        Cruise speed, unit of f per s (e.g. rad/s for a joint angle, m/s along a path).
+        Cruise speed, unit of f per s.
     ramp : float
-        Duration of the speed ramp, s (> 0).
-
-    Raises
-    ------
-    ModelError
-        If ramp ≤ 0.
-
-    Examples
-    --------
-    >>> f = RampedMotion(speed=2.0, ramp=0.5)
-    >>> f(0.5), f.d1(0.5), f(1.0)
-    (0.5, 2.0, 1.5)
+        Duration of the ramp, s (> 0, else ModelError).
     """
 
     def __init__(self, speed, ramp):
@@ -363,28 +254,14 @@ class RampedMotion(TimeFunction):
 
 
 class Tabulated(TimeFunction):
-    """Cubic-spline interpolation of samples (t_k, f_k) (scipy CubicSpline, not-a-knot);
-    constant extrapolation of the end values outside the samples. Use it to replay a
-    recorded channel, e.g. inverse-dynamics torques as forward-dynamics input.
+    """Cubic spline (scipy, not-a-knot) through samples (t_k, f_k), constant outside them.
 
     Parameters
     ----------
     times : (k,) array_like
-        Sample times, s, strictly increasing, k ≥ 4.
+        Sample times, s, strictly increasing, k ≥ 4 (else ModelError).
     values : (k,) array_like
-        Samples, in the unit of f.
-
-    Raises
-    ------
-    ModelError
-        If the samples are too few, of unequal length or not increasing in time.
-
-    Examples
-    --------
-    >>> t = np.linspace(0.0, 1.0, 11)
-    >>> f = Tabulated(t, t ** 2)
-    >>> round(f(0.55), 12), round(f.d1(0.5), 12), f(2.0)
-    (0.3025, 1.0, 1.0)
+        Samples.
     """
 
     def __init__(self, times, values):

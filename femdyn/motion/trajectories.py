@@ -1,20 +1,4 @@
-"""Trajectories of a point: jerk-limited motion profiles, paths, and their composition.
-
-A motion profile s(t) gives the distance travelled along a path (m); a path p(s) gives
-the position at arc length s; their composition r(t) = p(s(t)) has the exact time
-derivatives ṙ = p′ ṡ and r̈ = p″ ṡ² + p′ s̈ (p′ the unit tangent, p″ the curvature
-vector). Every scalar piece is a :class:`~femdyn.motion.timefunctions.TimeFunction`, so
-any driving constraint can follow it, e.g. one Cartesian component of a trajectory::
-
-    circle = CirclePath(centre=(0, 0, -0.8), radius=0.1, normal=(0, 0, 1))
-    motion = PathMotion(circle, SCurve(circle.length, speed=0.5, acceleration=2.5, jerk=50.0))
-    m.drive_coordinate("x", "platform", point, (1, 0, 0), motion.along((1, 0, 0)))
-
-The seven-phase jerk-limited ("S-curve") profile is the standard one of motion control
-(Biagiotti & Melchiorri 2008, "Trajectory Planning for Automatic Machines and Robots",
-§3.4, eqs. 3.30–3.33 for rest-to-rest motion): jerk +J, 0, −J while accelerating, a
-cruise at constant speed, and the mirror image while stopping. SI units: m, s.
-"""
+"""Trajectories of a point: S-curve profiles s(t) (Biagiotti & Melchiorri 2008, §3.4), paths p(s), r(t) = p(s(t))."""
 import math
 
 import numpy as np
@@ -33,21 +17,14 @@ def _state_part(k, summary, returns):
 
 
 class StateFunction(TimeFunction):
-    """A TimeFunction whose value and derivatives come together from ``state(t)`` →
-    (f, f′, f″) (one evaluation gives all three, as profiles and inverse kinematics do)."""
+    """A TimeFunction whose value and derivatives come together from ``state(t)`` → (f, f′, f″)."""
 
     def state(self, t):
-        """The value and its first two time derivatives at once.
+        """(f, f′, f″) at once: the unit of f, per s, per s².
 
         Parameters
         ----------
         t : float
-            Time, s.
-
-        Returns
-        -------
-        (f, f′, f″) : tuple of float
-            In the unit of f, per s, per s².
         """
         raise NotImplementedError
 
@@ -57,49 +34,22 @@ class StateFunction(TimeFunction):
 
 
 class SCurve(StateFunction):
-    """Jerk-limited rest-to-rest motion over a distance ``length`` (m).
+    """Jerk-limited rest-to-rest motion over ``length`` (Biagiotti & Melchiorri 2008, §3.4).
 
-    The speed rises from 0 to the cruise speed in three phases (jerk +J, 0, −J), stays
-    constant, and falls back to 0 in the mirror image: s, ṡ, s̈ are continuous, \\|ṡ\\| ≤ v,
-    \\|s̈\\| ≤ a, \\|s⃛\\| ≤ J (Biagiotti & Melchiorri 2008, §3.4). The profile degrades as the
-    limits require: when v·J < a² the peak acceleration √(vJ) stays below ``acceleration``
-    (no constant-acceleration phase), and when the distance is too short to reach
-    ``speed`` the profile has no cruise phase and peaks at the highest reachable speed
-    (eq. 3.33's reduced v_lim).
+    Jerk +J, 0, −J up to the cruise speed, cruise, mirror image down. v·J < a² caps the acceleration at
+    √(vJ); a distance too short for ``speed`` gives no cruise and the peak speed of eq. 3.33. Attributes:
+    ``duration``, ``peak_speed``, ``peak_acceleration``, ``t_jerk``, ``t_accel``, ``t_cruise``, ``breakpoints``.
 
     Parameters
     ----------
     length : float
-        Distance to travel (m), > 0.
-    speed : float
-        Cruise speed limit v (m/s), > 0.
-    acceleration : float
-        Acceleration limit a (m/s²), > 0.
-    jerk : float
-        Jerk limit J (m/s³), > 0.
+        Distance, m (> 0).
+    speed, acceleration, jerk : float
+        Limits v, a, J: m/s, m/s², m/s³ (> 0; else ModelError).
     start : float, optional
-        Start time t₀ (s); s = 0 before it and s = ``length`` after the end.
+        Start time, s; s = 0 before it, ``length`` after the end.
     exact_speed : bool, optional
-        If True, refuse a distance too short to reach ``speed`` (instead of degrading).
-
-    Attributes
-    ----------
-    duration : float
-        Total time T (s). ``peak_speed``, ``peak_acceleration`` (m/s, m/s²), the phase
-        durations ``t_jerk``, ``t_accel`` (the whole speed-up, three phases) and
-        ``t_cruise`` (s), and ``breakpoints`` (the 8 phase boundaries, s).
-
-    Raises
-    ------
-    ModelError
-        A limit or the length not positive and finite, or ``exact_speed`` with a distance
-        shorter than the speed-up and slow-down need (the message names the parameter).
-
-    Example
-    -------
-    >>> s = SCurve(0.628, speed=0.5, acceleration=2.5, jerk=50.0)
-    >>> round(s.duration, 4), s.value(s.duration) == 0.628
-    (1.506, True)
+        Raise ModelError instead of degrading when ``speed`` cannot be reached.
     """
 
     def __init__(self, length, speed, acceleration, jerk, start=0.0, exact_speed=False):
@@ -137,18 +87,6 @@ class SCurve(StateFunction):
         return _advance(self._starts[k], self._jerks[k], tau - edges[k])
 
     def state(self, t):
-        """(s, ṡ, s̈) at time t (m, m/s, m/s²).
-
-        Parameters
-        ----------
-        t : float
-            Time, s; before ``start`` the state is (0, 0, 0), after the end
-            (``length``, 0, 0).
-
-        Returns
-        -------
-        tuple of float
-        """
         tau = min(max(t - self.start, 0.0), self.duration)
         if tau <= self.t_accel:
             return self._speed_up(tau)
@@ -158,17 +96,11 @@ class SCurve(StateFunction):
         return self.length - s, v, -a
 
     def d3(self, t):
-        """Jerk (m/s³) inside a phase (the phase on the right at a boundary).
+        """Jerk (+J, 0 or −J; 0 outside the motion), m/s³, of the phase to the right of t.
 
         Parameters
         ----------
         t : float
-            Time, s.
-
-        Returns
-        -------
-        float
-            +J, 0 or −J; 0 outside the motion.
         """
         tau = t - self.start
         if tau < 0 or tau >= self.duration:
@@ -184,74 +116,45 @@ def _advance(state, jerk, dt):
 
 
 def _highest_speed(L, a, j):
-    """The highest peak speed of a rest-to-rest S-curve over distance L (no cruise): with a
-    constant-acceleration phase v(a/j + v/a) = L, else 2 v^{3/2}/√j = L (Biagiotti &
-    Melchiorri 2008, eq. 3.33)."""
+    """Highest peak speed over distance L without cruise (Biagiotti & Melchiorri 2008, eq. 3.33)."""
     v = 0.5 * a * (math.sqrt((a / j) ** 2 + 4 * L / a) - a / j)
     return v if v >= a * a / j else (0.5 * L * math.sqrt(j)) ** (2.0 / 3.0)
 
 
 # --- paths ---------------------------------------------------------------------------
 class Path:
-    """A curve p(s) parameterized by arc length s ∈ [0, ``length``] (m).
-
-    Subclasses give ``length`` and ``point(s)`` → (p, p′, p″): position (m), unit tangent
-    and curvature vector (1/m). ``corners`` lists arc lengths where the tangent jumps.
-    """
+    """A curve p(s) by arc length s ∈ [0, ``length``], m; ``corners``: arc lengths where the tangent jumps."""
 
     corners = ()
 
     def point(self, s):
-        """Position, unit tangent and curvature vector at arc length s.
+        """Position (m), unit tangent p′ and curvature vector p″ (1/m) at arc length s.
 
         Parameters
         ----------
         s : float
             Arc length from the start, m.
-
-        Returns
-        -------
-        p : ndarray (3,)
-            Position, m, global frame.
-        dp : ndarray (3,)
-            p′(s), the unit tangent.
-        ddp : ndarray (3,)
-            p″(s), the curvature vector, 1/m (towards the centre of curvature).
         """
         raise NotImplementedError
 
     def position(self, s):
-        """Position p(s) (m, global frame).
+        """Position p(s), m.
 
         Parameters
         ----------
         s : float
             Arc length, m.
-
-        Returns
-        -------
-        ndarray (3,)
         """
         return self.point(s)[0]
 
 
 class LinePath(Path):
-    """The straight segment from ``start`` to ``end`` (m): p(s) = start + s e.
+    """The straight segment p(s) = start + s e.
 
     Parameters
     ----------
     start, end : (3,) array_like
-        End points, m, global frame.
-
-    Raises
-    ------
-    ModelError
-        If the end points coincide.
-
-    Example
-    -------
-    >>> LinePath((0, 0, 0), (0.3, 0.4, 0)).length
-    0.5
+        End points, m (distinct, else ModelError).
     """
 
     def __init__(self, start, end):
@@ -267,35 +170,16 @@ class LinePath(Path):
 
 
 class CirclePath(Path):
-    """A circle (or arc) in the plane through ``centre`` normal to ``normal``.
-
-    p(s) = c + R (cos φ e₁ + sin φ e₂), φ = φ₀ + s/R, with e₁ the global x axis projected
-    on the plane (global y if the normal is along x) and e₂ = n × e₁, so the motion turns
-    positively about ``normal``.
+    """Circle p(s) = c + R (cos φ e₁ + sin φ e₂), φ = φ₀ + s/R, e₁ = x (or y) on the plane, e₂ = n × e₁.
 
     Parameters
     ----------
-    centre : array_like
-        Centre (m), global axes.
-    radius : float
-        Radius R (m), > 0.
+    centre, radius : array_like, float
+        Centre and radius R (> 0), m.
     normal : array_like
         Normal of the plane (normalized here).
-    start_angle : float, optional
-        φ₀ (rad) from e₁.
-    turns : float, optional
-        Number of turns; ``length`` = 2πR·turns.
-
-    Raises
-    ------
-    ModelError
-        Radius, turns not positive or a zero normal.
-
-    Example
-    -------
-    >>> c = CirclePath((0, 0, -0.8), 0.1, (0, 0, 1))
-    >>> np.round(c.position(0.0), 12).tolist()
-    [0.1, 0.0, -0.8]
+    start_angle, turns : float, optional
+        φ₀ from e₁, rad; number of turns (``length`` = 2πR·turns).
     """
 
     def __init__(self, centre, radius, normal=(0.0, 0.0, 1.0), start_angle=0.0, turns=1.0):
@@ -321,26 +205,12 @@ class CirclePath(Path):
 
 
 class PolylinePath(Path):
-    """Straight segments through ``points`` ((n ≥ 2, 3), m), by arc length.
-
-    Its tangent jumps at the inner vertices (``corners``, arc lengths in m): follow it
-    with :func:`stop_at_vertices`, which stops at every vertex so that the velocity stays
-    continuous. ``segments`` are the :class:`LinePath` pieces.
+    """Straight segments through ``points``; tangent jumps at ``corners`` (use :func:`stop_at_vertices`).
 
     Parameters
     ----------
     points : (n, 3) array_like
-        Vertices, m, global frame, n ≥ 2.
-
-    Raises
-    ------
-    ModelError
-        Fewer than two points or two consecutive points that coincide.
-
-    Example
-    -------
-    >>> PolylinePath([(0, 0, 0), (1, 0, 0), (1, 1, 0)]).corners
-    (1.0,)
+        Vertices, m, n ≥ 2, consecutive points distinct (else ModelError).
     """
 
     def __init__(self, points):
@@ -367,22 +237,14 @@ class PolylinePath(Path):
 
 # --- trajectories ----------------------------------------------------------------------
 class Trajectory:
-    """A point's motion r(t) (m) with exact ṙ (m/s) and r̈ (m/s²); scalar components as
-    TimeFunctions for driving constraints. Subclasses implement ``state(t)`` → (r, ṙ, r̈)
-    and set ``start`` and ``duration`` (s)."""
+    """A point's motion r(t) with exact ṙ, r̈; subclasses give ``state(t)``, ``start`` and ``duration``."""
 
     def state(self, t):
-        """Position, velocity and acceleration at once.
+        """(r, ṙ, r̈) at once: m, m/s, m/s², global frame.
 
         Parameters
         ----------
         t : float
-            Time, s.
-
-        Returns
-        -------
-        (r, ṙ, r̈) : tuple of ndarray (3,)
-            m, m/s, m/s², global frame.
         """
         raise NotImplementedError
 
@@ -395,28 +257,12 @@ class Trajectory:
         return self.start + self.duration
 
     def along(self, direction):
-        """The scalar d·r(t) (m) as a TimeFunction, d the normalized ``direction``: what
-        ``Model.drive_coordinate(name, body, point, direction, function)`` prescribes.
+        """The scalar d·r(t) as a TimeFunction (d = ``direction`` normalized), for ``Model.drive_coordinate``.
 
         Parameters
         ----------
         direction : (3,) array_like
-            Global frame (normalised here).
-
-        Returns
-        -------
-        Component
-
-        Raises
-        ------
-        ModelError
-            If the direction is zero or malformed.
-
-        Examples
-        --------
-        >>> motion = PathMotion(LinePath((0, 0, 0), (0.3, 0.4, 0)), SCurve(0.5, 0.5, 2.5, 50.0))
-        >>> round(motion.along((3, 4, 0))(motion.end), 12)
-        0.5
+            Global frame, non-zero (else ModelError).
         """
         d = vector3(direction, "trajectory component: direction")
         if not np.linalg.norm(d) > 0:
@@ -429,16 +275,7 @@ class Trajectory:
         Parameters
         ----------
         axis : int or str
-            0, 1, 2 or "x", "y", "z".
-
-        Returns
-        -------
-        Component
-
-        Raises
-        ------
-        ModelError
-            If ``axis`` is none of these.
+            0, 1, 2 or "x", "y", "z" (else ModelError).
         """
         k = {"x": 0, "y": 1, "z": 2}.get(axis, axis)
         if k not in (0, 1, 2):
@@ -451,10 +288,7 @@ class Trajectory:
 
 
 class Component(TimeFunction):
-    """f(t) = d·r(t) for a :class:`Trajectory` r and a fixed unit vector d.
-
-    ``trajectory`` (Trajectory): r(t), m; ``direction`` (ndarray (3,)): d, a unit vector, global frame.
-    """
+    """f(t) = d·r(t) for a :class:`Trajectory` r and a fixed unit vector d."""
 
     def __init__(self, trajectory, direction):
         self.trajectory, self.direction = trajectory, direction
@@ -470,28 +304,14 @@ class Component(TimeFunction):
 
 
 class PathMotion(Trajectory):
-    """r(t) = p(s(t)): a path followed with a motion profile (e.g. :class:`SCurve`):
-    ṙ = p′(s) ṡ, r̈ = p″(s) ṡ² + p′(s) s̈ (chain rule, exact).
+    """r(t) = p(s(t)): a path followed with a profile; ṙ = p′ ṡ, r̈ = p″ ṡ² + p′ s̈ (exact).
 
     Parameters
     ----------
     path : Path
-        The curve, by arc length (m).
+        The curve, without corners (else ModelError: use :func:`stop_at_vertices`).
     profile : TimeFunction
-        s(t) (m) with d1, d2; an :class:`SCurve` whose ``length`` must equal the path's.
-
-    Raises
-    ------
-    ModelError
-        A path with corners (the velocity would jump: use :func:`stop_at_vertices`), or a
-        profile whose length differs from the path's.
-
-    Example
-    -------
-    >>> line = LinePath((0, 0, 0), (0.2, 0, 0))
-    >>> motion = PathMotion(line, SCurve(line.length, 0.5, 2.5, 50.0))
-    >>> float(motion.position(motion.end)[0])
-    0.2
+        s(t), m; an SCurve's ``length`` must equal the path's.
     """
 
     def __init__(self, path, profile):
@@ -519,18 +339,12 @@ class PathMotion(Trajectory):
 
 
 class MotionSequence(Trajectory):
-    """Trajectories one after the other in time (each holds its end point until the
-    next starts). The pieces must join: position of each end = start of the next.
+    """Trajectories one after the other, each holding its end point until the next starts.
 
     Parameters
     ----------
     pieces : sequence of Trajectory
-        In time order, not overlapping.
-
-    Raises
-    ------
-    ModelError
-        No pieces, pieces overlapping in time, or a gap in position between pieces.
+        In time order, not overlapping, each starting where the previous ends (else ModelError).
     """
 
     def __init__(self, pieces):
@@ -554,35 +368,16 @@ class MotionSequence(Trajectory):
 
 
 def stop_at_vertices(points, speed, acceleration, jerk, start=0.0, dwell=0.0):
-    """Follow a polyline segment by segment, each with a rest-to-rest :class:`SCurve`
-    (limits in m/s, m/s², m/s³), waiting ``dwell`` s at each inner vertex: position,
-    velocity and acceleration stay continuous (both are zero at the vertices).
+    """A :class:`MotionSequence` along a polyline, one rest-to-rest :class:`SCurve` per segment.
 
     Parameters
     ----------
     points : (n, 3) array_like
-        Vertices, m, global frame.
+        Vertices, m.
     speed, acceleration, jerk : float
-        Limits of each segment's :class:`SCurve`, m/s, m/s², m/s³.
-    start : float, optional
-        Start time, s.
-    dwell : float, optional
-        Wait at each inner vertex, s (≥ 0).
-
-    Returns
-    -------
-    MotionSequence
-
-    Raises
-    ------
-    ModelError
-        If the points or limits are invalid (see :class:`PolylinePath`, :class:`SCurve`).
-
-    Example
-    -------
-    >>> m = stop_at_vertices([(0, 0, 0), (0.1, 0, 0), (0.1, 0.1, 0)], 0.5, 2.5, 50.0)
-    >>> np.round(m.position(m.end), 12).tolist()
-    [0.1, 0.1, 0.0]
+        Limits of each segment, m/s, m/s², m/s³.
+    start, dwell : float, optional
+        Start time and wait at each inner vertex (≥ 0), s.
     """
     path = PolylinePath(points)
     dwell = positive(dwell, "stop_at_vertices: dwell", "s", allow_zero=True)

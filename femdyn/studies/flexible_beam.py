@@ -1,22 +1,11 @@
-"""A flexible beam on a hub, modelled two ways in one run: the full ANCF beam and the
-floating-frame body of its Craig–Bampton component (:mod:`femdyn.solvers.beam_component`).
+"""A flexible beam on a hub modelled two ways in one run: the ANCF beam and the floating-frame body of its
+Craig–Bampton component (:mod:`femdyn.solvers.beam_component`), clamped to the hub at the origin.
 
-The hub is a light rigid body on a revolute joint to the ground; the beam lies along x,
-clamped to the hub at the origin (ANCF: ``Model.clamp``, r, r_y, r_z follow the hub;
-floating frame: interface x0 welded to the hub — the same boundary condition). With
-gravity across the hinge it is a flexible pendulum; with the hub angle prescribed it is
-the spin-up manoeuvre of Simo & Vu-Quoc (1986, "On the dynamics of flexible beams under
-large overall motions — the plane case: Part II", J. Appl. Mech. 53:855–863; Kane, Ryan &
-Banerjee 1987, "Dynamics of a cantilever beam attached to a moving base", J. Guid.
-Control Dyn. 10:139–151): L = 10 m, ρA = 1.2 kg/m, EA = 2.8e7 N, EI = 1.4e4 N m²,
-θ(t) = (ω_s/T_s)[t²/2 + (T_s/2π)²(cos(2πt/T_s) − 1)] for t ≤ T_s, ω_s(t − T_s/2) after.
-
-A linear modal body has no geometric stiffening: spun about the hub its bending
-stiffness only softens (the centrifugal terms of its exact inertia), and above the first
-cantilever frequency (3.8 rad/s for this beam) its deflection grows without bound while
-the ANCF beam, which stiffens under its centrifugal tension, stays bounded (Kane et al.
-1987). SI units.
-
+With the hub angle prescribed it is the spin-up manoeuvre of Simo & Vu-Quoc (1986, J. Appl. Mech.
+53:855–863) and Kane, Ryan & Banerjee (1987, J. Guid. Control Dyn. 10:139–151): L = 10 m,
+ρA = 1.2 kg/m, EA = 2.8e7 N, EI = 1.4e4 N m², θ(t) = (ω_s/T_s)[t²/2 + (T_s/2π)²(cos(2πt/T_s) − 1)]
+for t ≤ T_s, ω_s(t − T_s/2) after. The linear modal body has no geometric stiffening: above the
+first cantilever frequency (3.8 rad/s) its deflection grows while the ANCF beam stays bounded.
 ``femdyn study spin_up [config.toml]`` runs :func:`run_spin_up` (:class:`SpinUpConfig`).
 """
 import json
@@ -39,15 +28,7 @@ SPIN_E, SPIN_RHO = 2.8e7 / SPIN_WIDTH ** 2, 1.2 / SPIN_WIDTH ** 2
 
 class SpinUp(TimeFunction):
     """Hub angle (rad) of the spin-up manoeuvre: smooth acceleration from rest to the rate
-    ω_s (rad/s) over T_s (s), then constant rate (Simo & Vu-Quoc 1986, eq. 6.1).
-
-    ``rate`` (float): final angular rate ω_s (rad/s); ``duration`` (float): spin-up time T_s (s).
-
-    Example
-    -------
-    >>> SpinUp(4.0, 15.0).d1(15.0)
-    4.0
-    """
+    ω_s (rad/s) over T_s (s), then constant rate (Simo & Vu-Quoc 1986, eq. 6.1)."""
 
     def __init__(self, rate, duration):
         self.w, self.T = float(rate), float(duration)
@@ -79,21 +60,7 @@ def beam_component(length, n_elements, E, rho, section, frame="mean"):
 def hub_with_beam(link, length, n_elements, E, rho, section, axis=(0, 1, 0), gravity=(0, 0, -9.81), angle=None,
                   modes=None, frame="mean"):
     """The hub (10 g; point O at the origin and its three axes ``hub.x``, ``hub.y``, ``hub.z``)
-    on a revolute joint about ``axis`` carrying a straight beam along x.
-
-    ``link`` ({"ancf", "ffr"}): the full ANCF beam (``n_elements`` ANCFBeam3D elements) or the floating-frame
-    body of its component (the same elements linearized and reduced); ``length, n_elements, E, rho, section``:
-    beam length (m), elements, Young's modulus (Pa), density (kg/m³), cross-section; ``axis`` (array_like (3,)):
-    hinge axis (global, unit); ``gravity`` (array_like (3,)): m/s²; ``angle`` (TimeFunction, optional):
-    prescribed hub angle (rad); free hinge when None; ``modes`` (int, optional): modes kept in the
-    floating-frame body (default all); ``frame`` ({"mean", "x0"}): reference frame of the component's modes
-    (:func:`~femdyn.solvers.beam_component.ancf_beam_component`). Returns femdyn.Model: with the sensor ``tip``
-    (position and velocity of the beam's tip, m, m/s).
-
-    Example
-    -------
-    >>> m = hub_with_beam("ffr", 1.0, 4, 2.1e11, 7800.0, sections.circular(0.01))   # doctest: +SKIP
-    """
+    on a revolute joint about ``axis`` carrying a straight beam along x."""
     from ..model.builder import Model
     m = Model(f"hub with {link} beam", gravity=gravity)
     O = m.point("O", (0, 0, 0))
@@ -117,33 +84,14 @@ def hub_with_beam(link, length, n_elements, E, rho, section, axis=(0, 1, 0), gra
 def tip_deflection(results, system, axis):
     """Tip position along one of the hub's axes, (r_tip − O)·e, O the hub pivot at the
     global origin: the deflection relative to the rigid hub frame for the axes across the
-    beam, e.g. ``tip_deflection(results, system, 1)`` in the plane of a spin about z.
-
-    ``results`` (femdyn.results.Results): a run with the point sensor ``"tip"`` (channels ``tip.x``, ``tip.y``,
-    ``tip.z``); ``system`` (System): the assembled model of the run, with the hub's unit-vector nodes ``hub.x``,
-    ``hub.y``, ``hub.z``; ``axis`` ({0, 1, 2}): the hub axis e (x, y, z of the hub frame; the beam lies along
-    x). Returns ndarray (n_steps,): (r_tip − O)·e at every stored step, m.
-    """
+    beam, e.g. ``tip_deflection(results, system, 1)`` in the plane of a spin about z."""
     tip = np.column_stack([results["tip.x"], results["tip.y"], results["tip.z"]])
     e = results.q[:, system.nodes[f"hub.{'xyz'[axis]}"].dofs]
     return np.einsum("ti,ti->t", tip, e)
 
 
 def spin_up(link, rate, duration=15.0, t_end=15.0, h=0.01, n_elements=8, modes=None, frame="mean", progress=False):
-    """Run the spin-up of Simo & Vu-Quoc's beam about the vertical hub axis z.
-
-    ``link`` ({"ancf", "ffr"}); ``rate, duration`` (float): ω_s (rad/s) and T_s (s) of :class:`SpinUp`; ``t_end,
-    h`` (float): end time and step (s); generalized-α, ρ∞ = 0.6; ``n_elements`` (int): ANCF elements of the beam
-    (and of its component); ``modes`` (int, optional): modes of the floating-frame body; ``frame`` ({"mean",
-    "x0"}): reference frame of its modes; ``progress`` (bool, optional): a progress bar. Returns ``t``
-    (ndarray): times reached (s); a linear modal body above its critical rate may stop early when its deflection
-    has grown beyond what Newton can follow; ``deflection`` (ndarray): in-plane tip deflection (m) relative to
-    the hub frame; ``status`` (str): the run's status ("completed" or the reason it stopped).
-
-    Example
-    -------
-    >>> t, deflection, status = spin_up("ancf", 4.0)          # doctest: +SKIP
-    """
+    """Run the spin-up of Simo & Vu-Quoc's beam about the vertical hub axis z."""
     from ..errors import SolverError
     from ..solvers.generalized_alpha import Options, integrate
     m = hub_with_beam(link, SPIN_LENGTH, n_elements, SPIN_E, SPIN_RHO, SPIN_SECTION, axis=(0, 0, 1),

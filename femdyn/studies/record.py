@@ -15,14 +15,13 @@ class Fit:
     Parameters
     ----------
     read : callable
-        ``read(data, where) -> config``: the fit's configuration from a TOML file's tables
-        (``data`` None: the documented defaults); raises ModelError naming a bad key.
+        ``read(data, where) -> config`` from a TOML file's tables (``data`` None: the defaults).
     describe : callable
-        ``describe(config) -> str``: one line on what is fitted to what, printed first.
+        ``describe(config) -> str``: one line on what is fitted to what.
     run : callable
         ``run(config, executor, progress) -> result`` on a ``concurrent.futures`` executor.
     write : callable
-        ``write(result, folder) -> str``: writes the result's files, returns what to print.
+        ``write(result, folder) -> str``: writes the files, returns what to print.
     """
 
     read: Callable
@@ -38,31 +37,24 @@ class Study:
     Parameters
     ----------
     name : str
-        The name on the command line (``femdyn study NAME``).
+        The name on the command line.
     description : str
         One line, shown by ``femdyn study --help``.
     config : type
-        The configuration dataclass; its defaults are the study and a TOML file sets any
-        field (``femdyn study NAME config.toml``, :func:`femdyn.formats.config.read_config`).
+        The configuration dataclass; its defaults are the study, a TOML file sets any field.
     run : callable
-        ``run(config, output, progress) -> dict``: runs the study, writes its outputs into
-        the folder ``output`` and returns at least ``{"summary": dict}``. A SolverError it
-        raises may carry the partial study as ``study`` (its summary is then printed).
+        ``run(config, output, progress) -> dict`` with at least ``{"summary": dict}``; a SolverError
+        it raises may carry the partial study as ``study``.
     report : callable, optional
-        ``report(summary) -> str``: the text printed after the run (default: ``key = value``
-        lines).
+        ``report(summary) -> str`` printed after the run (default: ``key = value`` lines).
     add_options, apply_options : callable, optional
-        Command-line options of the study: ``add_options(parser)`` registers them,
-        ``apply_options(config, args) -> config`` applies the parsed values.
+        ``add_options(parser)`` registers command-line options, ``apply_options(config, args) -> config``.
     hint : str, optional
         What to try when a run fails, appended to the SolverError's message.
     sweeps : mapping, optional
-        Name → ``(configuration dataclass, case)`` for ``femdyn sweep`` (``study = NAME`` in
-        the file): ``case(config: dict, output: str) -> dict`` of summary numbers
-        (:func:`femdyn.studies.sweep.run_sweep`).
+        Name → ``(configuration dataclass, case)`` for ``femdyn sweep``; ``case(config, output) -> dict``.
     figure_label : callable, optional
-        ``figure_label(name) -> str``: a summary number's label with its unit, for the
-        sensitivity tables (default: the name).
+        ``figure_label(name) -> str``: a summary number's label with its unit.
     fit : Fit, optional
         ``femdyn fit NAME``.
 

@@ -1,9 +1,7 @@
 """The studies the command line knows, by name (``femdyn study``, ``femdyn sweep``, ``femdyn fit``).
 
-A new study is one module — its configuration dataclass, its run function and a
-:class:`~femdyn.studies.record.Study` record ``STUDY`` — and one registration: the record
-in :data:`BUILTIN` below, or ``register(STUDY)`` from a user's code before
-:func:`femdyn.cli.main` runs.
+A new study is one module with a :class:`~femdyn.studies.record.Study` record ``STUDY``, listed in
+:data:`BUILTIN` below or passed to ``register(STUDY)`` before :func:`femdyn.cli.main` runs.
 """
 from ..errors import ModelError
 from .flexible_beam import STUDY as SPIN_UP
@@ -14,22 +12,12 @@ _STUDIES = {study.name: study for study in BUILTIN}
 
 
 def register(study):
-    """Add a study to the registry (its name must be new).
+    """Add a study and return it; ModelError if its name or one of its sweep names is taken.
 
     Parameters
     ----------
     study : Study
-        The record (:class:`femdyn.studies.record.Study`).
-
-    Returns
-    -------
-    Study
-        ``study``.
-
-    Raises
-    ------
-    ModelError
-        Another study of that name, or a sweep name another study offers.
+        The record.
     """
     if study.name in _STUDIES and _STUDIES[study.name] is not study:
         raise ModelError(f"a study named {study.name!r} is registered already")
@@ -41,47 +29,28 @@ def register(study):
 
 
 def unregister(name):
-    """Remove a study from the registry.
+    """Remove a study from the registry (a name not registered is ignored).
 
     Parameters
     ----------
     name : str
-        The study's name (a name not registered is ignored).
+        The study's name.
     """
     _STUDIES.pop(name, None)
 
 
 def studies():
-    """The registered studies.
-
-    Returns
-    -------
-    dict
-        Name → :class:`~femdyn.studies.record.Study`, in the order of registration.
-    """
+    """The registered studies: name → :class:`~femdyn.studies.record.Study`, in order of registration."""
     return dict(_STUDIES)
 
 
 def get(name):
-    """The registered study ``name``.
+    """The registered study ``name``; ModelError listing the known ones otherwise.
 
     Parameters
     ----------
     name : str
-
-    Returns
-    -------
-    Study
-
-    Raises
-    ------
-    ModelError
-        No study of that name (the message lists the known ones).
-
-    Example
-    -------
-    >>> get("rrru").name
-    'rrru'
+        The study's name.
     """
     if name not in _STUDIES:
         raise ModelError(f"unknown study {name!r}; known studies: {sorted(_STUDIES)}")
@@ -89,12 +58,5 @@ def get(name):
 
 
 def sweep_cases():
-    """Every sweep case the registered studies offer.
-
-    Returns
-    -------
-    dict
-        Sweep name → ``(configuration dataclass, case, figure_label)``; the first is the
-        default of a sweep file without ``study``.
-    """
+    """Sweep name → ``(configuration dataclass, case, figure_label)`` of every registered study (first: the default)."""
     return {name: (*case, study.figure_label) for study in _STUDIES.values() for name, case in study.sweeps.items()}

@@ -1,23 +1,11 @@
 """The 3-RRRU study of Liu et al. 2018, rigid part: inverse dynamics along the circle, checked
 by energy and by replaying the torques; the flexible robot's static start.
 
-The end effector (platform centre) follows the circle of radius 0.1 m in the plane
-Z = −0.8 m at 0.5 m/s with jerk-limited start and stop (:class:`~femdyn.motion.SCurve`).
-Inverse dynamics of the rigid robot: the three motor angles are driven along their
-exact inverse-kinematics histories (:class:`~femdyn.robots.rrru.ActuatedAngle`), so the
-mechanism has no freedom left and the drives' multipliers are the motor torques
-(Liu et al. 2018, eq. 14 with the actuated angles as the prescribed coordinates).
-Checks, each against an independent truth:
-
-* degrees of freedom by the rank of Φ_q (3 without drives);
-* power balance Σ τᵢ θ̇ᵢ = dE/dt (E kinetic plus gravity potential energy) pointwise and
-  its integral, the work–energy theorem;
-* the torques of the time integration against the instantaneous solution of
-  M q̈ + Φ_qᵀλ = Q, Φ_q q̈ = γ at the exact kinematic state (no integrator);
-* forward dynamics driven by the tabulated torques tracks the circle.
-
-Every function takes a :class:`RigidStudyConfig` (or a dict of its fields) and returns
-plain data plus a ``summary`` dict of numbers; figures go to ``config.output``.
+The motor angles are driven along their exact inverse kinematics, so the drives' multipliers are
+the motor torques (Liu et al. 2018, eq. 14). Checks: degrees of freedom by the rank of Φ_q, the
+power balance Σ τᵢ θ̇ᵢ = dE/dt and the work–energy theorem, the instantaneous solution of
+M q̈ + Φ_qᵀλ = Q, Φ_q q̈ = γ at each state, and forward dynamics replaying the torques (docs/rrru.md).
+Every function takes a :class:`RigidStudyConfig` (or a dict of its fields).
 """
 import os
 import time
@@ -33,26 +21,14 @@ from .rrru_channels import tracking_error
 
 @dataclass
 class CircleMotion:
-    """The platform centre's motion of the study: a circle at a cruise speed with S-curve start and stop.
+    """The platform centre's motion: a circle at a cruise speed with S-curve start and stop (Liu et al. 2018).
 
-    Liu et al. 2018: Z = −0.8 m, radius 0.1 m, 0.5 m/s.
-
-    Parameters
-    ----------
-    centre : (3,) tuple
-        Centre of the circle [m], global frame.
-    radius : float
-        Radius [m].
-    normal : (3,) tuple
-        Normal of the circle's plane (the sense of travel is right-handed about it).
-    start_angle : float
-        Angle of the start point on the circle [rad].
-    speed : float
-        Cruise speed [m/s].
-    acceleration : float
-        Acceleration limit of the S-curve [m/s²].
-    jerk : float
-        Jerk limit of the S-curve [m/s³].
+    - ``centre``: centre of the circle, m, global frame (Liu et al.: Z = −0.8 m);
+    - ``radius``: m (0.1 m);
+    - ``normal``: normal of the circle's plane (travel right-handed about it);
+    - ``start_angle``: angle of the start point on the circle, rad;
+    - ``speed``: cruise speed, m/s (0.5 m/s);
+    - ``acceleration``, ``jerk``: limits of the S-curve, m/s², m/s³.
     """
 
     centre: tuple = (0.0, 0.0, -0.8)
@@ -66,33 +42,17 @@ class CircleMotion:
 
 @dataclass
 class RigidStudyConfig(CircleMotion):
-    """Parameters of the rigid 3-RRRU study (SI units); the circle fields of :class:`CircleMotion` first.
+    """Settings of the rigid 3-RRRU study (SI units), after the circle fields of :class:`CircleMotion`.
 
-    Parameters
-    ----------
-    centre, radius, normal, start_angle, speed, acceleration, jerk
-        The circle and its S-curve (see :class:`CircleMotion`).
-    h : float
-        Time step [s].
-    rho_inf : float
-        Generalized-α ρ∞ (0.5 damps the algorithmic transient after each jerk step of the
-        profile within a few steps).
-    tol_dynamic : float
-        Newton tolerance on the relative dynamic residual (1e-10: the multipliers, i.e. the
-        torques, are only as accurate as the dynamic equations are solved; at the default
-        1e-6 single steps stop with torque errors of 1e-2 N·m).
-    payload : float
-        Point mass on the platform [kg].
-    gravity : (3,) tuple
-        Gravity [m/s²], global frame.
-    geometry : RRRUGeometry
-        The robot (defaults of docs/rrru.md).
-    replay : bool
-        Also run forward dynamics with the tabulated torques.
-    reference_every : int
-        Compare the torques with the instantaneous solution at every k-th sample.
-    output : str or None
-        Folder for figures and results (None: nothing written).
+    - ``h``: time step, s;
+    - ``rho_inf``: generalized-α ρ∞ (0.5 damps the transient after each jerk step within a few steps);
+    - ``tol_dynamic``: Newton tolerance on the relative dynamic residual (the torques are as accurate as it);
+    - ``payload``: point mass on the platform, kg;
+    - ``gravity``: m/s², global frame;
+    - ``geometry``: the robot (:class:`~femdyn.robots.rrru.RRRUGeometry`, docs/rrru.md);
+    - ``replay``: also run forward dynamics with the tabulated torques;
+    - ``reference_every``: compare with the instantaneous torques at every k-th sample;
+    - ``output``: folder for figures and results (None: nothing written).
     """
 
     h: float = 1e-3
@@ -107,16 +67,7 @@ class RigidStudyConfig(CircleMotion):
 
 
 def study_config(config=None):
-    """A :class:`RigidStudyConfig` from None, a config or a dict of its fields.
-
-    ``config`` (RigidStudyConfig, dict or None): the settings (None: the defaults). Returns RigidStudyConfig.
-    Raises ModelError: unknown keys (named, with the known ones).
-
-    Examples
-    --------
-    >>> study_config({"payload": 1.6}).payload
-    1.6
-    """
+    """A :class:`RigidStudyConfig` from None, a config or a dict of its fields."""
     if config is None:
         return RigidStudyConfig()
     if isinstance(config, RigidStudyConfig):
@@ -129,18 +80,7 @@ def study_config(config=None):
 
 
 def circle_motion(config):
-    """The platform-centre trajectory of the study: circle × S-curve, one turn, rest to rest.
-
-    ``config`` (CircleMotion): the circle and its speed limits (any config deriving from it). Returns
-    PathMotion: position, velocity and acceleration of the platform centre [m, m/s, m/s²]. Raises ModelError: a
-    speed the S-curve cannot reach on the circle.
-
-    Examples
-    --------
-    >>> motion = circle_motion(RigidStudyConfig())
-    >>> round(motion.end, 2), motion.position(0.0).round(6).tolist()
-    (1.51, [0.1, 0.0, -0.8])
-    """
+    """The platform-centre trajectory of the study: circle × S-curve, one turn, rest to rest."""
     circle = CirclePath(config.centre, config.radius, config.normal, config.start_angle)
     profile = SCurve(circle.length, config.speed, config.acceleration, config.jerk, exact_speed=True)
     return PathMotion(circle, profile)
@@ -149,12 +89,7 @@ def circle_motion(config):
 def driven_robot(config, motion):
     """The rigid robot at the start of a motion with its motor angles driven along the inverse kinematics.
 
-    The drives' multipliers are the motor torques (Liu et al. 2018, eq. 14 with the actuated
-    angles prescribed). Sensors: ``torque {i}.torque`` (N·m on link 1 about a),
-    ``motor {i}.angle``/``.rate`` and the platform centre ``P.x``, ``P.y``, ``P.z``.
-
-    ``config`` (RigidStudyConfig): payload, gravity and geometry; ``motion`` (PathMotion): the platform-centre
-    motion (:func:`circle_motion`). Returns RRRU: the robot handles; its model is not yet assembled.
+    Sensors ``torque {i}.torque`` (N·m on link 1 about a), ``motor {i}.angle``/``.rate``, ``P.x``, ``P.y``, ``P.z``.
     """
     robot = rrru(pose=motion.position(motion.start), payload=config.payload, gravity=config.gravity,
                  geometry=config.geometry)
@@ -168,18 +103,10 @@ def driven_robot(config, motion):
 
 
 def servo_robot(config, motion, flexible=False, n_elements=8):
-    """The robot at the start of a motion set up for servo-constraint inverse dynamics.
+    """The robot set up for servo-constraint inverse dynamics (Liu et al. 2018, eq. 14; Blajer & Kołodziejczyk 2004).
 
-    Liu et al. 2018, eq. 14; Blajer & Kołodziejczyk 2004: an actuator with unknown torque in
-    each motor joint and the platform centre prescribed along ``motion`` (three servo rows).
-    Sensors: ``actuator {i}.torque`` (N·m on link 1 about a), the active joint angles
-    ``motor {i}.angle`` (rad, from the horizontal, positive downwards) and ``P.x``, ``P.y``, ``P.z``.
-    With ``flexible`` the links 3 are ANCF beams (non-collocated: see
-    :mod:`femdyn.model.actuators` for the index and the damping it needs).
-
-    ``config`` (RigidStudyConfig or StudyConfig): payload, gravity and geometry; ``motion`` (PathMotion): the
-    platform-centre motion; ``flexible`` (bool, optional): ANCF links 3; ``n_elements`` (int, optional):
-    elements per flexible link. Returns RRRU.
+    Sensors ``actuator {i}.torque`` (N·m on link 1 about a), ``motor {i}.angle`` (rad from the horizontal,
+    positive downwards), ``P.x``, ``P.y``, ``P.z``; ``flexible``: ANCF links 3 (non-collocated).
     """
     robot = rrru(pose=motion.position(motion.start), flexible=flexible, n_elements=n_elements, payload=config.payload,
                  gravity=config.gravity, geometry=config.geometry)
@@ -193,15 +120,7 @@ def servo_robot(config, motion, flexible=False, n_elements=8):
 
 
 def instantaneous_torques(system, robot, q, v, t):
-    """Motor torques from the rigid DAE solved at each recorded state, without time integration.
-
-    M q̈ + Φ_qᵀλ = Q, Φ_q q̈ = γ at each state, velocities projected on Φ_q v = −Φ_t first;
-    an angle drive's multiplier is minus its torque.
-
-    ``system`` (System): the assembled driven robot (:func:`driven_robot`); ``robot`` (RRRU): its handles; ``q,
-    v`` ((k, n) ndarray): recorded coordinates and velocities; ``t`` ((k,) ndarray): their times [s]. Returns
-    (k, 3) ndarray: torques [N·m] on link 1 about the motor axis a.
-    """
+    """Motor torques (k, 3), N·m about the motor axes, from M q̈ + Φ_qᵀλ = Q, Φ_q q̈ = γ at each recorded state."""
     from femdyn.solvers.initial import accelerations_and_multipliers, consistent_velocities
     rows = [system.joint_rows[f"drive {i}"][0] for i in range(len(robot.motors))]
     out = []
@@ -213,27 +132,9 @@ def instantaneous_torques(system, robot, q, v, t):
 
 
 def power_balance(t, torques, rates, energy, breakpoints, margin):
-    """Relative errors of the power balance Σ τᵢθ̇ᵢ = dE/dt, pointwise and integrated.
+    """Relative errors of the power balance Σ τᵢθ̇ᵢ = dE/dt, pointwise and integrated (work–energy theorem).
 
-    Pointwise: dE/dt by central differences, at samples more than ``margin`` from the
-    profile's jerk steps (there the difference quotient straddles a kink of the power and
-    the integrator's accelerations carry an O(h) transient that generalized-α damps within
-    a few steps). Integrated: the work–energy theorem, trapezoid rule, all samples.
-
-    ``t`` ((k,) ndarray): times [s]; ``torques`` ((k, 3) ndarray): motor torques [N·m]; ``rates`` ((k, 3)
-    ndarray): motor rates [rad/s]; ``energy`` ((k,) ndarray): kinetic plus gravity potential energy [J];
-    ``breakpoints`` (array_like): times of the jerk steps of the profile [s]; ``margin`` (float): samples closer
-    than this to a breakpoint are left out of the pointwise test [s]. Returns dict: ``power_max`` [W],
-    ``power_balance_error`` and ``work_energy_error`` (relative).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> t = np.linspace(0.0, 1.0, 101)
-    >>> rates = np.column_stack([t, 0 * t, 0 * t])               # τ = 2 N·m, θ̇ = t: E = t²
-    >>> errors = power_balance(t, np.full((101, 3), 2.0), rates, t**2, [], 0.0)
-    >>> errors["work_energy_error"] < 1e-12
-    True
+    Pointwise only at samples more than ``margin`` (s) from the profile's jerk steps ``breakpoints``.
     """
     power = np.sum(torques * rates, axis=1)
     dE = np.gradient(energy, t)
@@ -246,14 +147,7 @@ def power_balance(t, torques, rates, energy, breakpoints, margin):
 
 
 def replay_torques(config, motion, t, torques):
-    """Forward dynamics of the rigid robot driven by tabulated torques (cubic splines through the samples).
-
-    ``config`` (RigidStudyConfig): payload, gravity, geometry, step and Newton settings; ``motion``
-    (PathMotion): the motion whose start is the initial pose and whose end the end time; ``t`` ((k,) ndarray):
-    sample times [s]; ``torques`` ((k, 3) ndarray): motor torques [N·m]. Returns ``results`` (Results): the
-    forward run; ``error`` ((k',) ndarray): distance of the platform centre from the prescribed motion [m] at
-    each step.
-    """
+    """Forward dynamics of the rigid robot driven by tabulated torques (cubic splines through the samples)."""
     from femdyn.solvers.generalized_alpha import integrate
     robot = rrru(pose=motion.position(motion.start), payload=config.payload, gravity=config.gravity,
                  geometry=config.geometry)
@@ -273,21 +167,7 @@ def _options(config):
 
 
 def rigid_inverse_dynamics(config=None):
-    """Inverse dynamics of the rigid 3-RRRU robot along the study's circle.
-
-    ``config`` (RigidStudyConfig or dict, optional). Returns dict: ``t`` (s), ``torques`` (n, 3) N·m,
-    ``angles``, ``rates`` (rad, rad/s, exact IK), ``reference_t``, ``reference_torques`` (instantaneous
-    solution), ``results`` (the run), ``replay`` and ``replay_error`` (m) if replayed, ``figures`` (paths) and
-    ``summary``: degrees of freedom, coordinate and equation counts, torque range, tracking, power-balance,
-    torque-agreement and replay errors, run times. Raises ModelError: a circle outside the workspace or a speed
-    the S-curve cannot reach.
-
-    Example
-    -------
-    >>> study = rigid_inverse_dynamics({"replay": False})        # doctest: +SKIP
-    >>> study["summary"]["torque_min"]                           # doctest: +SKIP
-    -11.26
-    """
+    """Inverse dynamics of the rigid 3-RRRU robot along the study's circle: dict of histories and ``summary``."""
     from femdyn.solvers.generalized_alpha import integrate
     config = study_config(config)
     motion = circle_motion(config)
@@ -334,14 +214,7 @@ def rigid_inverse_dynamics(config=None):
 
 
 def rigid_figures(study, folder):
-    """Write the study's figures: motor torques and angles, and the platform path.
-
-    ``torques.png`` (motor torques and angles against time) and ``path.png`` (platform path
-    against the circle, tracking errors).
-
-    ``study`` (dict): the result of :func:`rigid_inverse_dynamics`; ``folder`` (str or path-like): output folder
-    (created). Returns list of str: the two paths.
-    """
+    """Write the study's figures: motor torques and angles, and the platform path."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -378,17 +251,7 @@ def rigid_figures(study, folder):
 
 
 def flexible_statics(config=None, n_elements=8, load_steps=1):
-    """Static equilibrium under gravity of the robot with ANCF links 3, motors locked.
-
-    At the start of the study's circle, motors locked at their inverse-kinematics angles;
-    the rigid robot's holding torques for comparison.
-
-    ``config`` (RigidStudyConfig or dict, optional): the settings (payload, gravity, geometry); ``n_elements``
-    (int, optional): fully parameterized beam elements per link 3; ``load_steps`` (int, optional): load levels
-    of :func:`~femdyn.solvers.static.static_equilibrium`. Returns dict: ``coordinates``, ``equations``,
-    ``degrees_of_freedom`` (unlocked), holding torques ``torques`` and ``rigid_torques`` [N·m], platform-centre
-    ``displacement`` [m], ``gauges`` (strain of each gauge), ``converged`` and, on failure, ``error``.
-    """
+    """Static equilibrium under gravity of the robot with ANCF links 3, motors locked."""
     from femdyn.solvers.static import static_equilibrium
     config = study_config(config)
     start = circle_motion(config).position(0.0)

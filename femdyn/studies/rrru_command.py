@@ -16,20 +16,7 @@ HINT = ("from the command line try --halvings 8 (more step halvings), --rho-inf 
 
 
 def add_solver_options(parser, elements=True):
-    """Register the solver options of the 3-RRRU study (each overrides the configuration).
-
-    ``parser`` (argparse.ArgumentParser): the parser of ``femdyn study`` or ``femdyn demo`` (or an argument
-    group of it); ``elements`` (bool, optional): also register ``--elements`` (the demo has its own, with a
-    default).
-
-    Example
-    -------
-    >>> import argparse
-    >>> p = argparse.ArgumentParser()
-    >>> add_solver_options(p)
-    >>> p.parse_args(["--rho-inf", "0.2"]).rho_inf
-    0.2
-    """
+    """Register the solver options of the 3-RRRU study (each overrides the configuration)."""
     if elements:
         parser.add_argument("--elements", type=int, help="ANCF beam elements per flexible link (≥ 1; 2 is the "
                                                          "coarsest that runs the whole circle)")
@@ -42,20 +29,7 @@ def add_solver_options(parser, elements=True):
 
 
 def solver_options(config, args):
-    """The study's configuration with the command line's solver options applied.
-
-    ``config`` (StudyConfig): the configuration (defaults or a TOML file); ``args`` (argparse.Namespace): parsed
-    arguments with ``elements``, ``rho_inf``, ``formulation``, ``halvings`` (None: keep the configuration's).
-    Returns StudyConfig. Raises ModelError: a bad value, naming its option: ``--elements`` < 1, ``--rho-inf``
-    outside [0, 0.95], ``--halvings`` outside 0 … 20.
-
-    Example
-    -------
-    >>> import argparse
-    >>> args = argparse.Namespace(elements=2, rho_inf=None, formulation=None, halvings=0)
-    >>> solver_options(StudyConfig(), args).max_halvings
-    0
-    """
+    """The study's configuration with the command line's solver options applied."""
     checks = (("--elements", args.elements, lambda v: v >= 1, "≥ 1", "n_elements"),
               ("--rho-inf", args.rho_inf, lambda v: 0.0 <= v <= 0.95, "in [0, 0.95] (the inverse runs are "
                "index 3, unstable above 0.95)", "flexible_rho_inf"),

@@ -1,35 +1,12 @@
-"""The figures Liu et al. (2018) report for the 3-RRRU study, as numbers femdyn computes,
+"""The figures Liu et al. (2018) report for the 3-RRRU study (section 4), as numbers femdyn computes,
 and the misfit between the two.
 
-The paper's section 4 (circle of radius 0.1 m at Z = −0.8 m, 0.5 m/s, S-curve) gives:
-
-* rigid inverse dynamics: "the maximum torque occurs in limb 2, −11.1 N·m; the minimum in
-  limb 1, −8.3 N·m"; the active joint angle's positive maximum 9.8° (limb 1);
-* flexible inverse (E = 6.9e8 Pa): torque deviations from the rigid model up to 0.39 N·m,
-  joint-angle deviations up to 0.84°, mid-link transverse deformation up to 7.73 mm, platform
-  tilt up to 5.3° at start and stop and below 0.5° at cruise;
-* flexible forward dynamics driven by the rigid torques: end-effector deviation up to
-  8.7 mm in x, below 2 mm in y and z.
-
-**Torques without the limb numbering.** The paper's limb numbering relative to the circle's
-start is not known. The torque figures are read as per-limb peaks (the most negative torque
-of each limb over the circle): the largest of the three peaks is −11.1 N·m (their limb 2),
-the smallest −8.3 N·m (their limb 1). ``torque_peak_largest`` and ``torque_peak_smallest``
-compute exactly that, whichever limb carries them; the limbs are recorded beside them. The
-other reading — −8.3 N·m as the least negative torque of the whole run, the range of all
-torques — is ``torque_max``, computed as well.
-
-**The angle convention.** femdyn's motor angle is link 1's rotation about the motor axis
-from the horizontal, positive downwards; the paper's zero and sign were lost. Three
-readings are computed from the same history: ``angle_max_deg`` (femdyn's: horizontal
-zero, positive downwards), ``angle_max_up_deg`` (horizontal zero, positive upwards: the
-negated minimum) and ``angle_excursion_deg`` (zero at the start pose, positive
-downwards, limb 1 at azimuth 0°). A fit names the one it matches
-(:class:`~femdyn.studies.rrru_fit.FitConfig` ``angle_convention``).
-
-:func:`misfit` turns figures into residuals: ``ln(figure / paper)`` for a reported value,
-``max(0, ln(figure / limit))`` for a reported upper bound ("below 2 mm"); a figure of the
-wrong sign counts as a factor of 1000 off.
+The torque figures are per-limb peaks (``torque_peak_largest`` −11.1 N·m, ``torque_peak_smallest``
+−8.3 N·m), whichever limb carries them; the paper's angle convention was lost, so three readings are
+computed (``angle_max_deg``: horizontal zero, positive down; ``angle_max_up_deg``; ``angle_excursion_deg``:
+zero at the start pose). Both readings are explained in docs/rrru.md. :func:`misfit` gives
+``ln(figure / paper)`` for a reported value, ``max(0, ln(figure / limit))`` for an upper bound, and a
+factor of 1000 for a figure of the wrong sign.
 """
 import dataclasses
 import math
@@ -43,13 +20,9 @@ from .rrru_channels import motor_angles, motor_torques
 
 @dataclass(frozen=True)
 class Target:
-    """One figure of the paper.
+    """One figure of the paper (SI units, angles in degrees).
 
-    ``value`` (float): the paper's number (SI units, angles in degrees); ``unit`` (str): its unit, for tables;
-    ``kind`` ({"value", "below"}): a reported value, or an upper bound ("below 0.5°"); ``tolerance`` (float):
-    agreement asked of a fit: an absolute band for the rigid torques and angle (``absolute``), otherwise a
-    factor; ``absolute`` (bool): whether ``tolerance`` is an absolute band (units of ``value``) or a factor;
-    ``text`` (str): the paper's words.
+    ``kind`` "value" or "below" (an upper bound); ``tolerance`` is an absolute band if ``absolute``, else a factor.
     """
 
     value: float
@@ -89,32 +62,12 @@ WRONG_SIGN = math.log(1e-3)       # a figure of the wrong sign: as if a factor o
 
 
 def figure_label(name):
-    """A figure's name with its unit, for tables and plots.
-
-    ``name`` (str): a figure name. Returns str.
-
-    Example
-    -------
-    >>> figure_label("mid_link_deformation")
-    'mid_link_deformation [m]'
-    """
+    """A figure's name with its unit, for tables and plots."""
     return f"{name} [{UNITS[name]}]" if name in UNITS else name
 
 
 def torque_figures(torques):
-    """Per-limb torque peaks of a run and the overall range.
-
-    ``torques`` ((k, 3) array_like): motor torques [N·m], one column per limb. Returns dict:
-    ``torque_peak_largest`` / ``torque_peak_smallest`` [N·m]: the most and the least negative of the three
-    per-limb minima, ``torque_peak_largest_limb`` / ``torque_peak_smallest_limb`` (1-based, femdyn's numbering:
-    limb 1 at azimuth 0°), ``torque_min`` and ``torque_max`` [N·m] over all limbs and samples.
-
-    Example
-    -------
-    >>> f = torque_figures([[-9.0, -11.0, -10.0], [-7.0, -8.0, -6.0]])
-    >>> f["torque_peak_largest"], f["torque_peak_largest_limb"], f["torque_peak_smallest"], f["torque_max"]
-    (-11.0, 2, -9.0, -6.0)
-    """
+    """Per-limb torque peaks of a run and the overall range."""
     torques = np.asarray(torques, float)
     peaks = torques.min(axis=0)
     return {"torque_peak_largest": float(peaks.min()), "torque_peak_largest_limb": int(peaks.argmin()) + 1,
@@ -123,43 +76,14 @@ def torque_figures(torques):
 
 
 def angle_figures(angles):
-    """The active joint angle's maximum in the three conventions (module docstring).
-
-    ``angles`` ((k, 3) array_like): motor angles [rad] in femdyn's convention (from the horizontal, positive
-    downwards), one column per limb, the first row the start pose. Returns dict: ``angle_max_deg``,
-    ``angle_max_up_deg``, ``angle_excursion_deg`` (limb 1 from its start angle) and ``angle_min_deg`` [°].
-
-    Example
-    -------
-    >>> f = angle_figures(np.radians([[2.0, 2.0, 2.0], [12.0, 0.0, -6.0]]))
-    >>> [round(f[k], 6) for k in ("angle_max_deg", "angle_max_up_deg", "angle_excursion_deg")]
-    [12.0, 6.0, 10.0]
-    """
+    """The active joint angle's maximum in the three conventions (module docstring)."""
     deg = np.degrees(np.asarray(angles, float))
     return {"angle_max_deg": float(deg.max()), "angle_max_up_deg": float(-deg.min()),
             "angle_excursion_deg": float((deg[:, 0] - deg[0, 0]).max()), "angle_min_deg": float(deg.min())}
 
 
 def check_reachable(config, samples=360, margin=0.05):
-    """Raise unless every limb reaches the whole circle away from its singularities.
-
-    Inverse kinematics (:func:`~femdyn.robots.rrru.inverse_kinematics`) at ``samples``
-    points of the circle; at each, the limb Jacobian's singularity measure
-    ``|sin(θ1 − ψ)| cos γ`` (links 1 and 2 aligned or link 3 along the motor axis make it 0,
-    :func:`~femdyn.robots.rrru.limb_rates`) must exceed ``margin``.
-
-    ``config`` (CircleMotion): circle and geometry (:class:`~femdyn.studies.rrru.RigidStudyConfig` or
-    :class:`~femdyn.studies.rrru_study.StudyConfig`); ``samples`` (int, optional): points on the circle;
-    ``margin`` (float, optional): smallest singularity measure accepted (0.05: links 1 and 2 at least 2.9° from
-    aligned). Returns float: the smallest singularity measure met. Raises ModelError: a point out of reach (the
-    inverse kinematics' message) or too near a singularity (named with the limb and the point).
-
-    Example
-    -------
-    >>> from femdyn.studies.rrru import RigidStudyConfig
-    >>> round(check_reachable(RigidStudyConfig()), 3)
-    0.867
-    """
+    """Raise unless every limb reaches the whole circle away from its singularities."""
     from ..robots.rrru import inverse_kinematics
     from .rrru import circle_motion
     path = circle_motion(config).path
@@ -178,27 +102,7 @@ def check_reachable(config, samples=360, margin=0.05):
 
 
 def rigid_case(config, output=None):
-    """The rigid figures of one setting: a sweep case (:func:`femdyn.studies.sweep.run_case`).
-
-    Checks the whole circle's reachability first (:func:`check_reachable`), then runs
-    :func:`~femdyn.studies.rrru.rigid_inverse_dynamics` without the replay and reads the
-    torques of the instantaneous solution at every step (``reference_every = 1``: the exact
-    inverse dynamics at each sampled state, free of the integrator's O(h) transient after
-    the S-curve's jerk steps, so the torque peaks do not move with h: within 2e-4 N·m from
-    h = 1 ms to 10 ms, where the integrator's own torques move by 0.1 N·m).
-
-    ``config`` (dict): plain settings of :class:`~femdyn.studies.rrru.RigidStudyConfig` (``geometry`` a dict),
-    checked like a TOML file; ``output`` (str or None): unused (the figures are numbers; the sweep writes
-    ``case.json``). Returns dict: :func:`torque_figures`, :func:`angle_figures`, ``torque_start_1`` … ``_3``
-    (the holding torques at rest at the circle's start [N·m]) and ``singularity_margin``. Raises ModelError: a
-    bad setting, or a circle out of reach or too near a singularity.
-
-    Example
-    -------
-    >>> f = rigid_case({"h": 5e-3})                                   # doctest: +SKIP
-    >>> round(f["torque_peak_largest"], 2), f["torque_peak_largest_limb"]      # doctest: +SKIP
-    (-11.26, 2)
-    """
+    """The rigid figures of one setting: a sweep case (:func:`femdyn.studies.sweep.run_case`)."""
     from ..formats.config import config_from_dict
     from .rrru import RigidStudyConfig, rigid_inverse_dynamics
     study_config = config_from_dict(config, RigidStudyConfig, where="3-RRRU rigid figures")
@@ -217,26 +121,7 @@ FLEXIBLE_FIGURES = ("torque_difference", "angle_difference_deg", "mid_link_defor
 
 
 def flexible_case(config, output=None):
-    """The flexible figures of one setting: a sweep case running the whole study.
-
-    :func:`~femdyn.studies.rrru_study.run_study` (with the stable causal inverse unless
-    configured otherwise), its figures that the paper reports (:data:`FLEXIBLE_FIGURES`,
-    ``inverse_angle_max_deg``) and the rigid figures of its rigid run
-    (``torque_peak_largest`` … from the servo run's torques: the integrator's own, so they
-    carry its O(h) transient after the jerk steps; :func:`rigid_case` is exact).
-
-    ``config`` (dict): plain settings of :class:`~femdyn.studies.rrru_study.StudyConfig`; ``output`` (str or
-    None): folder for the study's outputs (None: nothing written). Returns dict: figure name → value (SI, angles
-    in degrees), parts not run left out; also ``inverse_torque_peak_largest``/``_smallest`` (per-limb peaks of
-    the flexible inverse's torques) and ``inverse_dynamics_residual``. Raises ModelError: a bad setting or a
-    circle out of reach; SolverError: a failed run.
-
-    Example
-    -------
-    >>> f = flexible_case({"n_elements": 2, "paraview_every": 0, "validate_inverse": False})  # doctest: +SKIP
-    >>> round(f["mid_link_deformation"], 4)                                                   # doctest: +SKIP
-    0.0072
-    """
+    """The flexible figures of one setting: a sweep case running the whole study."""
     from ..formats.config import config_from_dict
     from .rrru_study import StudyConfig, run_study
     study_config = config_from_dict(config, StudyConfig, where="3-RRRU flexible figures")
@@ -255,20 +140,7 @@ def flexible_case(config, output=None):
 
 
 def misfit(figures, names, weights=None):
-    """Residuals of figures against the paper's (module docstring).
-
-    ``figures`` (dict): figure name → value (e.g. :func:`rigid_case`'s result); the paper's figure of name ``n``
-    is ``PAPER_FIGURES[n]``, except that any ``angle_*`` figure is compared with the paper's 9.8°; ``names``
-    (sequence of str): the figures to compare; ``weights`` (dict, optional): name → weight (default 1). Returns
-    ndarray: one residual per name (0 for a reported bound that holds). Raises ModelError: a name the paper has
-    no figure for, or a figure missing from ``figures``.
-
-    Example
-    -------
-    >>> r = misfit({"torque_peak_largest": -11.1, "tilt_cruise_deg": 1.0}, ["torque_peak_largest", "tilt_cruise_deg"])
-    >>> r.round(4).tolist()
-    [0.0, 0.6931]
-    """
+    """Residuals of figures against the paper's (module docstring)."""
     weights = weights or {}
     out = []
     for name in names:
@@ -283,16 +155,7 @@ def misfit(figures, names, weights=None):
 
 def paper_target(name):
     """The paper's :class:`Target` for a figure name (any ``angle_max*``/``angle_excursion``
-    reading of the angle maximum compares with the paper's 9.8°).
-
-    ``name`` (str): a key of :data:`PAPER_FIGURES` or of :data:`ANGLE_CONVENTIONS`' values. Returns Target.
-    Raises ModelError: an unknown name (with the known ones).
-
-    Example
-    -------
-    >>> paper_target("angle_max_up_deg").value
-    9.8
-    """
+    reading of the angle maximum compares with the paper's 9.8°)."""
     if name in (*ANGLE_CONVENTIONS.values(), "inverse_angle_max_deg"):
         return PAPER_FIGURES["angle_max_deg"]
     if name.startswith("inverse_torque_peak_"):
@@ -304,15 +167,7 @@ def paper_target(name):
 
 
 def within(name, value):
-    """Whether a figure meets the agreement a fit asks of it (:class:`Target` tolerance).
-
-    ``name`` (str): figure name (:func:`paper_target`); ``value`` (float): femdyn's figure. Returns bool.
-
-    Example
-    -------
-    >>> within("torque_peak_largest", -11.9), within("mid_link_deformation", 20e-3)
-    (True, False)
-    """
+    """Whether a figure meets the agreement a fit asks of it (:class:`Target` tolerance)."""
     t = paper_target(name)
     if t.kind == "below":
         return value <= t.value * (1.0 if t.absolute else t.tolerance)

@@ -1,23 +1,12 @@
-"""Reconstructing the 3-RRRU robot's lost data (Liu et al. 2018, their Table 1) from the
-figures the paper reports: a seeded global fit by differential evolution.
+"""Reconstructing the 3-RRRU robot's lost data (Liu et al. 2018, Table 1) from the figures the paper
+reports: a seeded global fit by differential evolution (docs/rrru.md).
 
-The unknowns are dotted settings of the study (by default the lengths and masses of links
-1 and 2 and the platform's mass, :data:`BOUNDS`), searched within physically plausible
-bounds; the misfit is :func:`~femdyn.studies.rrru_figures.misfit` (log-ratio to each
-figure of the paper, or the excess over a reported bound) over the chosen figures, plus
-an optional weak pull ``prior_weight · ln(p / p_default)`` towards the documented defaults
-(:class:`~femdyn.robots.rrru.RRRUGeometry`): the paper's three rigid figures cannot fix five
-unknowns, and the pull picks, among the settings that match, the one nearest the
-documented choice. A setting whose circle is out of reach or too near a singularity
-(:func:`~femdyn.studies.rrru_figures.check_reachable`), or whose run fails, is a case that
-failed: its residuals are all :data:`PENALTY` (a large cost, never a crash).
-
-Every evaluation is a sweep case (:func:`femdyn.studies.sweep.run_case`: plain settings,
-one BLAS thread), and a generation's members are evaluated together through
-:class:`femdyn.studies.sweep.ExecutorMap` on Dask or any ``concurrent.futures`` executor,
-so a cluster makes the fit faster and the same seed gives the same result, bit for bit,
-on any executor. The optimizer is :func:`femdyn.identification.global_fit` (scipy's
-``differential_evolution``, Storn & Price 1997, in unit-box coordinates).
+The unknowns (:data:`BOUNDS`) are searched within plausible bounds; the cost is
+:func:`~femdyn.studies.rrru_figures.misfit` plus an optional pull ``prior_weight · ln(p / p_default)``
+towards the documented defaults; a failed or unreachable case costs :data:`PENALTY`. Each evaluation is a
+sweep case, a generation runs through :class:`~femdyn.studies.sweep.ExecutorMap`, so the same seed gives
+the same result on any executor; the optimizer is :func:`femdyn.identification.global_fit`
+(Storn & Price 1997).
 """
 import json
 import math
@@ -52,33 +41,15 @@ STUDIES = {"rigid": rigid_case}
 class FitConfig:
     """Settings of the fit (SI units; TOML: :func:`fit_config`).
 
-    Parameters
-    ----------
-    study : {"rigid"}
-        The case function computing the figures (``"rigid"``:
-        :func:`~femdyn.studies.rrru_figures.rigid_case`).
-    base : dict
-        Settings of the study shared by all cases (``h = 0.01``: the rigid figures move by
-        less than 2e-4 N·m and 0.002° from h = 1 ms).
-    bounds : dict
-        Dotted key → (low, high) [SI]: the unknowns and their search ranges.
-    figures : tuple of str
-        The paper's figures to match; ``angle_max_deg`` stands for the angle maximum in
-        the chosen ``angle_convention``.
-    angle_convention : {"down", "up", "start"}
-        Reading of the paper's active joint angle
-        (:mod:`~femdyn.studies.rrru_figures`): femdyn's horizontal zero positive
-        downwards, positive upwards, or zero at the start pose.
-    weights : dict
-        Figure name → weight of its residual (default 1).
-    prior_weight : float
-        Weight of the pull ``ln(p / p_default)`` towards the defaults (0: none).
-    seed : int
-        Seed of the optimizer.
-    popsize, maxiter : int
-        Population size multiplier and generations of ``differential_evolution``.
-    tol : float
-        Its relative convergence tolerance on the population's costs.
+    - ``study``: the case function, "rigid" (:func:`~femdyn.studies.rrru_figures.rigid_case`);
+    - ``base``: study settings shared by all cases (``h = 0.01`` moves the figures by < 2e-4 N·m, 0.002°);
+    - ``bounds``: dotted key → (low, high): the unknowns and their search ranges;
+    - ``figures``: the paper's figures to match (``angle_max_deg`` in the chosen ``angle_convention``);
+    - ``angle_convention``: "down", "up" or "start": reading of the paper's active joint angle;
+    - ``weights``: figure name → weight of its residual (default 1);
+    - ``prior_weight``: weight of the pull ``ln(p / p_default)`` towards the defaults (0: none);
+    - ``seed``: seed of the optimizer;
+    - ``popsize``, ``maxiter``, ``tol``: ``differential_evolution`` settings.
     """
 
     study: str = "rigid"
@@ -95,18 +66,7 @@ class FitConfig:
 
 
 def fit_config(data=None, where="fit configuration"):
-    """A checked :class:`FitConfig` from a dict (a TOML file's tables) or None.
-
-    ``data`` (dict, optional): top-level keys of :class:`FitConfig`; ``[base]`` settings of the study,
-    ``[bounds]`` dotted key → [low, high], ``[weights]`` figure → weight; ``where`` (str, optional): where the
-    settings come from, for the messages. Returns FitConfig. Raises ModelError: an unknown key, study, figure,
-    setting or convention, a bound with low ≥ high or low ≤ 0, a bad number (each named).
-
-    Example
-    -------
-    >>> fit_config({"bounds": {"geometry.link1_mass": [0.5, 3.0]}, "maxiter": 5}).bounds
-    {'geometry.link1_mass': (0.5, 3.0)}
-    """
+    """A checked :class:`FitConfig` from a dict (a TOML file's tables) or None."""
     from ..formats.config import checked_value, config_from_dict, field_default
     from .rrru import RigidStudyConfig
     data = dict(data or {})
@@ -160,38 +120,13 @@ def fit_config(data=None, where="fit configuration"):
 
 
 def figure_names(config):
-    """The figures a fit compares, the angle maximum in the configured convention.
-
-    ``config`` (FitConfig). Returns list of str.
-
-    Example
-    -------
-    >>> figure_names(FitConfig(angle_convention="up"))
-    ['torque_peak_largest', 'torque_peak_smallest', 'angle_max_up_deg']
-    """
+    """The figures a fit compares, the angle maximum in the configured convention."""
     angle = ANGLE_CONVENTIONS[config.angle_convention]
     return [angle if name == "angle_max_deg" else name for name in config.figures]
 
 
 class FitResiduals:
-    """θ ↦ residuals of one setting: the figures' misfit and the pull towards the defaults.
-
-    A module-level class (picklable): the optimizer's workers evaluate it. Each call is a
-    sweep case without an output folder (:func:`~femdyn.studies.sweep.run_case`); a
-    failed case returns :data:`PENALTY` for every residual.
-
-    ``study`` (callable): case function ``study(config: dict, output) -> dict`` of figures; ``base`` (dict):
-    plain base settings; ``keys`` (list of str): dotted keys of θ's entries; ``figures`` (list of str): figure
-    names (:func:`~femdyn.studies.rrru_figures.misfit`); ``weights`` (dict): figure → weight; ``prior_weight``
-    (float): weight of ``ln(θ / reference)``; ``reference`` ((p,) array_like): the defaults the pull goes
-    towards [SI].
-
-    Example
-    -------
-    >>> f = FitResiduals(rigid_case, {"h": 0.01}, ["geometry.link1_mass"], ["torque_peak_largest"], {}, 0.0, [2.0])
-    >>> f([2.0]).round(3).tolist()                                                  # doctest: +SKIP
-    [0.014]
-    """
+    """θ ↦ residuals of one setting: the figures' misfit and the pull towards the defaults."""
 
     def __init__(self, study, base, keys, figures, weights, prior_weight, reference):
         self.study, self.base, self.keys, self.figures = study, base, list(keys), list(figures)
@@ -212,16 +147,7 @@ class FitResiduals:
 
 @dataclass
 class FitResult:
-    """The outcome of :func:`fit`.
-
-    ``config`` (FitConfig); ``keys`` (list of str): the fitted settings; ``best`` (dict): key → fitted value
-    [SI]; ``default`` (dict): key → the value the base configuration (with the defaults) has; ``figures_best,
-    figures_default`` (dict): every figure of the study at the fitted and at the default settings; ``figures``
-    (list of str): the figures fitted; ``cost`` (float): ½ Σ residual² at the best setting; ``history`` (list of
-    float): best cost per generation; ``evaluations`` (int): cases run by the optimizer's workers; ``wall``
-    (float): wall time of the optimization [s]; ``error`` (str): "" or the error of the best setting's case (no
-    feasible setting found).
-    """
+    """The outcome of :func:`fit`."""
 
     config: FitConfig
     keys: list
@@ -238,15 +164,7 @@ class FitResult:
 
 
 def base_values(config):
-    """The values the fitted settings have in the base configuration (the defaults).
-
-    ``config`` (FitConfig). Returns dict: dotted key → value [SI].
-
-    Example
-    -------
-    >>> base_values(FitConfig())["geometry.link1_length"]
-    0.35
-    """
+    """The values the fitted settings have in the base configuration (the defaults)."""
     from ..formats.config import config_from_dict, setting_value
     from .rrru import RigidStudyConfig
     study = config_from_dict(config.base, RigidStudyConfig)
@@ -254,21 +172,7 @@ def base_values(config):
 
 
 def fit(config=None, executor=None, progress=False):
-    """Fit the lost settings to the paper's figures by seeded differential evolution.
-
-    ``config`` (FitConfig or dict, optional): the fit (a dict goes through :func:`fit_config`); ``executor``
-    (concurrent.futures.Executor, optional): where each generation's cases run (a Dask
-    ``Client.get_executor()``, ``ThreadPoolExecutor``, …); None evaluates them in this process, one by one;
-    ``progress`` (bool, optional): a progress bar counting the cases (with an executor). Returns FitResult.
-
-    Example
-    -------
-    >>> from concurrent.futures import ThreadPoolExecutor
-    >>> with ThreadPoolExecutor(2) as pool:                                        # doctest: +SKIP
-    ...     result = fit({"maxiter": 2, "popsize": 2}, pool)
-    >>> sorted(result.best)                                                         # doctest: +SKIP
-    ['geometry.link1_length', 'geometry.link1_mass', ...]
-    """
+    """Fit the lost settings to the paper's figures by seeded differential evolution."""
     from ..identification.estimators import global_fit
     config = config if isinstance(config, FitConfig) else fit_config(config)
     study, keys, names = STUDIES[config.study], list(config.bounds), figure_names(config)
@@ -291,10 +195,7 @@ def fit(config=None, executor=None, progress=False):
 
 
 def parameter_table(result):
-    """The fitted settings with their bounds, defaults and the bounds' reasons, in Markdown.
-
-    ``result`` (FitResult). Returns str.
-    """
+    """The fitted settings with their bounds, defaults and the bounds' reasons, in Markdown."""
     rows = ["| setting | fitted | default | low | high | why these bounds |", "|---|---|---|---|---|---|"]
     for key in result.keys:
         low, high = result.config.bounds[key]
@@ -306,10 +207,7 @@ def parameter_table(result):
 def residual_table(result):
     """Every figure of the paper the study computes: the paper's value, femdyn's at the
     defaults and at the fitted settings, the residual and whether it is within the
-    agreement asked (in Markdown; fitted figures marked).
-
-    ``result`` (FitResult). Returns str.
-    """
+    agreement asked (in Markdown; fitted figures marked)."""
     rows = ["| figure | paper | femdyn, defaults | femdyn, fitted | residual ln(fitted/paper) | asked | met | fitted? |",
             "|---|---|---|---|---|---|---|---|"]
     names = [n for n in (*result.figures, *ANGLE_CONVENTIONS.values(), "torque_max") if n in result.figures_best]
@@ -328,13 +226,7 @@ def residual_table(result):
 
 
 def write_fit(result, folder):
-    """Write the fit's tables, convergence history and figure.
-
-    ``parameters.md``, ``residuals.md``, ``history.csv`` (generation, best cost),
-    ``fit.json`` (everything) and ``fit.png`` (convergence; figures against the paper's).
-
-    ``result`` (FitResult); ``folder`` (str): output folder (created). Returns list of str: the paths written.
-    """
+    """Write the fit's tables, convergence history and figure."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

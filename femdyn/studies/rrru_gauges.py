@@ -22,27 +22,13 @@ DISTANCES = {"SG200": 0.2, "SG407": 0.4075, "SG600": 0.6}                       
 
 
 def rig_config(duration=0.0, n_elements=8):
-    """The study configuration of the paper's experiment: E = 6.9e10 Pa, 1.6 kg payload.
-
-    ``duration`` (float, optional): simulated time [s]; 0 runs the whole circle; ``n_elements`` (int, optional):
-    ANCF beam elements per flexible link. Returns StudyConfig: no ParaView output.
-
-    Examples
-    --------
-    >>> rig_config().payload, rig_config().geometry.E
-    (1.6, 69000000000.0)
-    """
+    """The study configuration of the paper's experiment: E = 6.9e10 Pa, 1.6 kg payload."""
     return StudyConfig(duration=duration, n_elements=n_elements, payload=1.6, geometry=RRRUGeometry(E=6.9e10),
                        paraview_every=0)
 
 
 def outer_wall_angle(robot, limb=0):
-    """Wall angle of the side of a limb's link 3 facing away from the robot's axis.
-
-    ``robot`` (RRRU): the robot handles (initial pose and geometry); ``limb`` (int, optional): limb index.
-    Returns float: angle [deg] from the section's +y axis towards +z (as :class:`~femdyn.reports.gauges.Gauge`
-    takes it).
-    """
+    """Wall angle of the side of a limb's link 3 facing away from the robot's axis."""
     pose, g = robot.pose.limbs[limb], robot.geometry
     d = (pose.A4 - pose.A2) / np.linalg.norm(pose.A4 - pose.A2)
     e_y = pose.b - d * (d @ pose.b)
@@ -53,24 +39,7 @@ def outer_wall_angle(robot, limb=0):
 
 
 def gauge_map(folder, wall_angle_deg, balance_time=0.0):
-    """Write the gauge map (TOML) and the paper's measured peaks (CSV) of the experiment.
-
-    Three axial gauges on limb 1's link 3 at 200, 407.5 and 600 mm from its upper joint;
-    peak tolerances 100 %.
-
-    ``folder`` (str or path-like): output folder (created); ``wall_angle_deg`` (float): wall angle of the gauges
-    [deg] (:func:`outer_wall_angle`); ``balance_time`` (float, optional): zero-balancing instant [s]. Returns
-    ``map_path, peaks_path`` (str): ``gauges.toml`` and ``peaks.csv`` in ``folder``.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from femdyn.reports.measurements import read_gauge_map
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     map_path, _ = gauge_map(folder, 90.0)
-    ...     [g.distance for g in read_gauge_map(map_path).gauges()]
-    [0.2, 0.4075, 0.6]
-    """
+    """Write the gauge map (TOML) and the paper's measured peaks (CSV) of the experiment."""
     os.makedirs(folder, exist_ok=True)
     lines = ['[comparison]', 'title = "3-RRRU test rig: limb 1 flexible link, axial gauges (Liu et al. 2018)"',
              f"balance_time = {balance_time}", "link_length = 0.815", "", "[tolerances]",
@@ -88,15 +57,7 @@ def gauge_map(folder, wall_angle_deg, balance_time=0.0):
 
 
 def run_test_rig(folder, config=None, progress=False):
-    """Flexible inverse dynamics of the test rig with the paper's gauges.
-
-    Writes ``folder/results`` (read by ``femdyn report strain``), ``gauges.toml`` and
-    ``peaks.csv``; the run starts from the static equilibrium under gravity.
-
-    ``folder`` (str or path-like): output folder; ``config`` (StudyConfig, optional): default
-    :func:`rig_config`; ``progress`` (bool, optional): show a progress bar. Returns tuple of str: (results
-    folder, gauge map path, peaks path).
-    """
+    """Flexible inverse dynamics of the test rig with the paper's gauges."""
     from femdyn.solvers.generalized_alpha import Options, integrate
     from femdyn.solvers.static import static_equilibrium
     config = config or rig_config()

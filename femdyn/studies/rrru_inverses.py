@@ -1,27 +1,11 @@
 """The flexible 3-RRRU inverse four ways: stable causal, plain causal, non-causal and optimal control.
 
-Liu et al. (2018) seek a *stable causal* inverse of the non-collocated servo problem; the
-published alternatives are the non-causal stable inversion of Devasia, Chen & Paden (1996)
-and the optimal-control formulation of Bastos, Seifried & Brüls (2013). On the robot they
-are compared as corrections of one nonlinear solution:
-
-1. the **stable causal** inverse (:func:`~femdyn.solvers.stable_inverse.stable_causal_inverse`):
-   the path q_s(t), λ_s(t) solved sample by sample with rate-limited inertia loads;
-2. its **residual** in the exact equations of motion, r(t) = M q̈_s + Gᵀλ_s − Q(q_s, q̇_s)
-   with the path's own rates (cubic fits over ``stable_window``): the inertia of the
-   deformation faster than the rate limit, which the stable inverse leaves out;
-3. the deviation δ that restores it, from the servo DAE linearized at the static start
-   (:func:`~femdyn.solvers.inversion.linearize`): M δ̈ + C δ̇ + K_t δ + Gᵀδλ = −r(t) with
-   the platform centre held (δy = 0), solved by each linear inverse of
-   :mod:`femdyn.solvers.inversion` — causal (forward from rest: what the plain causal
-   inverse adds, ringing at the undamped internal modes), non-causal (bounded, with pre-
-   and post-actuation) and optimal control (from rest, tracking relaxed by the input
-   weight);
-4. for reference the **plain causal** inverse itself, generalized-α on the nonlinear servo
-   DAE (ρ∞ = 0), which may stop where its internal dynamics blow up.
-
-The torques of each are u_s + δu; :func:`compare_inverses` returns them with their figures
-of merit and draws them beside the rigid robot's.
+The stable causal path (:func:`~femdyn.solvers.stable_inverse.stable_causal_inverse`) leaves a residual
+r(t) = M q̈_s + Gᵀλ_s − Q in the exact equations; the deviation δ restoring it, from the servo DAE
+linearized at the static start (M δ̈ + C δ̇ + K_t δ + Gᵀδλ = −r, platform held), is solved by each linear
+inverse of :mod:`femdyn.solvers.inversion`: causal, non-causal (Devasia, Chen & Paden 1996) and optimal
+control (Bastos, Seifried & Brüls 2013); the plain causal inverse (generalized-α, ρ∞ = 0) for reference.
+Comparison and results: docs/rrru.md.
 """
 import os
 import time
@@ -37,25 +21,7 @@ __all__ = ["compare_inverses", "inverses_figure"]
 
 
 def compare_inverses(config=None, duration=0.6, input_weight=1e-6, rate_weight=1e-8, output=None):
-    """Stable causal, plain causal, non-causal and optimal-control inverses of the flexible robot.
-
-    ``config`` (StudyConfig, optional): robot, circle and the stable inverse's settings (``n_elements``,
-    ``stable_h``, …); ``duration`` (float, optional): simulated time [s] from the start of the circle;
-    ``input_weight`` (float, optional): r of the optimal-control inverse [1/((N·m)² s)], against an output
-    weight of 1 per m²·s; ``rate_weight`` (float, optional): its penalty on the input rate [1/((N·m/s)² s)];
-    ``output`` (str, optional): folder for ``inverses.png``. Returns dict: ``t`` [s]; ``torques``: method → (k,
-    3) N·m at ``t`` ("stable causal", "causal", "non-causal", "optimal control", and "causal (nonlinear DAE)" on
-    its own times ``t_dae``, cut where it stopped; a linear inverse that fails — the exact causal one overflows
-    on the non-minimum-phase zeros — is left out, ``status`` says why); ``rigid``: (k, 3); ``residual``: largest
-    |r| over the largest |M q̈| of the stable path; ``pre_actuation`` [s] of the non-causal inverse;
-    ``summary``: per method the largest torque difference from rigid [N·m], the total variation per second
-    [N·m/s] and the largest output deviation of the linear correction [m]; ``status``: method → "completed" or
-    the failure.
-
-    Example
-    -------
-    >>> comparison = compare_inverses(StudyConfig(n_elements=2), duration=0.2)    # doctest: +SKIP
-    """
+    """Stable causal, plain causal, non-causal and optimal-control inverses of the flexible robot."""
     from femdyn.solvers.generalized_alpha import Options, integrate
     from femdyn.solvers.inversion import causal_inverse, linearize, noncausal_inverse, optimal_control_inverse
     from femdyn.solvers.stable_inverse import StableInverseOptions, path_residual, stable_causal_inverse
@@ -121,10 +87,7 @@ def compare_inverses(config=None, duration=0.6, input_weight=1e-6, rate_weight=1
 
 
 def inverses_figure(comparison):
-    """Motor torques of each inverse beside the rigid robot's, one panel per limb.
-
-    ``comparison`` (dict): the result of :func:`compare_inverses`. Returns matplotlib.figure.Figure.
-    """
+    """Motor torques of each inverse beside the rigid robot's, one panel per limb."""
     from matplotlib.figure import Figure
     fig = Figure(figsize=(8, 7.5), layout="constrained")
     axes = fig.subplots(3, 1, sharex=True)

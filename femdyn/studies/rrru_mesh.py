@@ -1,18 +1,9 @@
 """How the 3-RRRU study's figures converge with the ANCF elements per flexible link.
 
-:data:`MEASURED` holds the study's figures over the whole circle (1.507 s, h = 1 ms,
-defaults of :class:`~femdyn.studies.rrru_study.StudyConfig`) for 2, 4, 8 and 16 elements
-per link, measured with :func:`femdyn.studies.rrru_study.measure_meshes` (docs/rrru.md, "Elements
-per link"); :func:`mesh_adequacy` turns them into a judgement for a given mesh, which the
-study's summary prints.
-
-A figure counts as converged on a mesh when it and every finer measured mesh lie within
-:data:`TOLERANCE` of the finest mesh's value. With the study's default, the stable causal
-inverse, every figure converges from 2 elements per link but the mid-link deformation
-(from 4). The plain causal inverse (:data:`MEASURED_CAUSAL`) is another matter: its peak
-torques come from link oscillations that nothing damps (docs/rrru.md) and vary from mesh
-to mesh by a factor of 3; with structural damping (``RRRUGeometry(damping=0.01)``,
-:data:`MEASURED_DAMPED`) they converge on 2 elements already.
+:data:`MEASURED` holds the figures over the whole circle for 2, 4, 8 and 16 elements per link
+(:func:`~femdyn.studies.rrru_study.measure_meshes`; docs/rrru.md, "Elements per link"), also for the
+plain causal inverse and with structural damping; :func:`mesh_adequacy` judges a mesh: a figure has
+converged when it and every finer mesh lie within :data:`TOLERANCE` of the finest.
 """
 import math
 
@@ -58,17 +49,7 @@ MEASURED_DAMPED = {     # the plain causal inverse with RRRUGeometry(damping=0.0
 
 
 def coarsest_converged(figure, measured=None):
-    """The fewest elements per link from which a figure stays within :data:`TOLERANCE` of the finest mesh.
-
-    ``figure`` (str): a key of :data:`FIGURES`; ``measured`` (dict, optional): elements per link → figures
-    (default :data:`MEASURED`). Returns int or None: none when only the finest mesh itself qualifies (the figure
-    does not converge over the meshes measured).
-
-    Example
-    -------
-    >>> coarsest_converged("forward_deviation_x")
-    2
-    """
+    """The fewest elements per link from which a figure stays within :data:`TOLERANCE` of the finest mesh."""
     measured = MEASURED if measured is None else measured
     meshes = sorted(n for n in measured if figure in measured[n])
     finest = measured[meshes[-1]][figure]
@@ -81,17 +62,7 @@ def coarsest_converged(figure, measured=None):
 
 
 def mesh_adequacy(n_elements):
-    """What a mesh of the 3-RRRU study's flexible links is good for, as a sentence.
-
-    ``n_elements`` (int): ANCF beam elements per flexible link. Returns str: the figures converged on that mesh
-    (within :data:`TOLERANCE` of the 16-element values) and those for which it is too coarse, with the mesh they
-    need.
-
-    Example
-    -------
-    >>> mesh_adequacy(2).split(":")[0]
-    '2 elements per link'
-    """
+    """What a mesh of the 3-RRRU study's flexible links is good for, as a sentence."""
     good, coarse, never = [], [], []
     for figure, (label, _, _) in FIGURES.items():
         needed = coarsest_converged(figure)
@@ -113,16 +84,7 @@ def mesh_adequacy(n_elements):
 
 
 def convergence_table(measured=None):
-    """The measured figures per mesh as a Markdown table, the coarsest converged mesh last.
-
-    ``measured`` (dict, optional): elements per link → figures (default :data:`MEASURED`). Returns str:
-    Markdown: one row per figure, one column per mesh.
-
-    Example
-    -------
-    >>> convergence_table().splitlines()[0]
-    '| figure | 2 | 4 | 8 | 16 | converged from |'
-    """
+    """The measured figures per mesh as a Markdown table, the coarsest converged mesh last."""
     measured = MEASURED if measured is None else measured
     meshes = sorted(measured)
     lines = ["| figure | " + " | ".join(map(str, meshes)) + " | converged from |",

@@ -1,25 +1,10 @@
-"""What the 3-RRRU study writes and shows: every figure beside the paper's value *with a
-verdict*, the figures an engineer expects and a self-contained report page.
+"""What the 3-RRRU study writes and shows: every figure beside the paper's value with a verdict,
+the figures an engineer expects and a self-contained report page.
 
-The comparison, row by row (:data:`QUANTITIES`): femdyn's value, Liu et al.'s (2018) value
-as a :class:`Band` and a verdict from one rule (:func:`verdict`):
-
-* a value the paper reports ("up to 8.7 mm", "−11.1 N·m") is the band of
-  ±:data:`REFERENCE_TOLERANCE` (10 %) around it — the paper's figures are read from its
-  plots and text, and its link lengths and masses were lost (``docs/rrru.md``);
-* a bound ("below 2 mm", "< 0.5°") is the band from 0 to it;
-* verdicts: "within the paper's band", "within a factor of 2" (of the nearer band edge),
-  "outside (×k)", "not reported by the paper", "not run" (a part switched off, or a
-  figure this version of the computation does not provide).
-
-Every row outside the band carries a one-line reason and the section of ``docs/rrru.md``
-that explains it, from :data:`REASONS` (keyed by row, for the study's authors to edit).
-
-:func:`write_outputs` writes ``summary.md`` (:func:`summary_table`, also what
-``femdyn study rrru`` and ``femdyn demo`` print), ``summary.json`` (config, summary,
-``verdicts``), the figures (``torques.png``, ``forward.png``, ``angles.png``,
-``tilt.png``, ``deformation.png``, ``strains.png``), ``results.npz``, ``channels.csv``, the
-ParaView series and ``report.html`` (:func:`write_report`).
+Each row of :data:`QUANTITIES` compares femdyn's value with Liu et al.'s (2018) as a :class:`Band`
+(±:data:`REFERENCE_TOLERANCE` around a reported value, 0 to a reported bound) and a :func:`verdict`;
+rows outside the band carry a reason from :data:`REASONS`. :func:`write_outputs` writes ``summary.md``,
+``summary.json``, the figures, ``results.npz``, ``channels.csv``, the ParaView series and ``report.html``.
 """
 import json
 import math
@@ -44,23 +29,7 @@ _RULE = (f"A value the paper reports is the band ±{REFERENCE_TOLERANCE:.0%} aro
 # --- figures ------------------------------------------------------------------------------
 def study_figures(config, rigid, forward=None, inverse=None, system=None):
     """The study's figures, each titled with the quantity it compares and the paper's value
-    drawn where the paper gives one (Matplotlib figures outside pyplot's global state).
-
-    ``config`` (StudyConfig): the study's settings (the S-curve phases, the gauges' positions); ``rigid``
-    (Results): the rigid inverse run (``actuator {i}.torque``; coordinates of ``A1_{i}``, ``B_{i}``); ``forward,
-    inverse`` (Results, optional): the flexible forward and inverse runs (None: not run); ``system`` (System,
-    optional): the flexible inverse run's system (the platform normal's coordinates). Returns dict: file name →
-    figure: ``torques.png`` (flexible and rigid motor torques per limb, N·m), ``forward.png`` (deviation of the
-    forward run from the commanded circle, mm), ``angles.png`` (active joint angles, flexible and rigid, and
-    their difference, deg), ``tilt.png`` (platform tilt from rest, deg, phases shaded), ``deformation.png``
-    (mid-link transverse deformation per limb, mm) and ``strains.png`` (gauge strains, µε); a figure whose run
-    is missing is left out.
-
-    Example
-    -------
-    >>> figures = study_figures(config, study["rigid"], study["forward"], study["inverse"],
-    ...                         study["system"])                                 # doctest: +SKIP
-    """
+    drawn where the paper gives one (Matplotlib figures outside pyplot's global state)."""
     from .rrru import circle_motion
     motion = circle_motion(config)
     figures = {"torques.png": _torque_figure(rigid, inverse)}
@@ -243,22 +212,7 @@ _RUNS = (("rigid inverse", "rigid", "runtime_rigid"), ("flexible forward", "forw
 
 
 def write_outputs(folder, config, summary, rigid, forward=None, inverse=None, system=None):
-    """Write every output of the study into a folder.
-
-    ``folder`` (str): output folder (created); ``config`` (StudyConfig): the study's settings; ``summary``
-    (dict): ``run_study(...)["summary"]``; ``rigid`` (Results): the rigid inverse run; ``forward, inverse``
-    (Results, optional): the flexible forward and inverse runs (None: not run); ``system`` (System, optional):
-    the flexible inverse run's system (model summary, platform tilt). Returns dict: file name → path of
-    everything written: ``summary.md``, ``summary.json`` (config, summary, ``verdicts`` of :func:`verdicts`,
-    ``notes``), the figures of :func:`study_figures`, ``results.npz``, ``channels.csv`` and
-    ``paraview/motion.pvd`` (with the inverse run), ``report.html``.
-
-    Example
-    -------
-    >>> study = run_study(StudyConfig(duration=0.02, n_elements=2))                     # doctest: +SKIP
-    >>> write_outputs("out", config, study["summary"], study["rigid"], study["forward"],
-    ...               study["inverse"], study["system"])                            # doctest: +SKIP
-    """
+    """Write every output of the study into a folder."""
     from femdyn.mesh.vtk import write_series
 
     clock = time.perf_counter()
@@ -305,20 +259,7 @@ def _plain(value):
 def write_report(path, config, summary, runs, system=None, figures=None, files=(), output_time=None):
     """Write the study's report page: one self-contained HTML file (figures embedded,
     no network, a print stylesheet) with the summary table and its verdicts, the figures,
-    the settings, the model summary, solver statistics and run times.
-
-    ``path`` (str): the ``.html`` file; ``config`` (StudyConfig): the study's settings (every field is listed);
-    ``summary`` (dict): ``run_study(...)["summary"]``; ``runs`` (dict): ``"rigid"``, ``"forward"``,
-    ``"inverse"`` → Results or None; ``system`` (System, optional): the flexible inverse run's system (its
-    ``summary()``; else the runs' recorded ones); ``figures`` (dict, optional): file name → Matplotlib figure
-    (:func:`study_figures`; computed when None); ``files`` (sequence of str, optional): the files written beside
-    the page, listed on it; ``output_time`` (float, optional): time spent writing the outputs [s]. Returns str:
-    ``path``.
-
-    Example
-    -------
-    >>> write_report("out/report.html", config, study["summary"], study, study["system"])  # doctest: +SKIP
-    """
+    the settings, the model summary, solver statistics and run times."""
     from femdyn.reports.pages import cells, png, render_page
     if figures is None:
         figures = study_figures(config, runs["rigid"], runs.get("forward"), runs.get("inverse"), system)
@@ -382,17 +323,7 @@ def _setting(value):
 
 @dataclass(frozen=True)
 class Band:
-    """The paper's value of a figure as an interval, in the summary's units (SI, angles in
-    degrees).
-
-    ``low, high`` (float): the interval (``low`` ≤ ``high``); ``text`` (str): the paper's wording, in the unit
-    femdyn's value is shown in.
-
-    Example
-    -------
-    >>> Band(0.0, 0.5, "< 0.5°").factor(0.75)
-    1.5
-    """
+    """The paper's value of a figure as an interval [low, high] in the summary's units (SI, angles in degrees)."""
 
     low: float
     high: float
@@ -400,44 +331,18 @@ class Band:
 
     @classmethod
     def about(cls, value, text, tolerance=REFERENCE_TOLERANCE):
-        """A value the paper reports, as the band ±``tolerance`` around it.
-
-        ``value`` (float): the paper's value (summary units); ``text`` (str): the paper's wording; ``tolerance``
-        (float, optional): relative half width of the band. Returns Band.
-
-        Example
-        -------
-        >>> Band.about(-11.1, "−11.1 N·m")
-        Band(low=-12.21, high=-9.99, text='−11.1 N·m')
-        """
+        """A value the paper reports, as the band ±``tolerance`` around it."""
         half = tolerance * abs(value)
         return cls(round(value - half, 12), round(value + half, 12), text)
 
     @classmethod
     def below(cls, bound, text):
-        """A bound the paper gives ("below", "<"), as the band from 0 to it.
-
-        ``bound`` (float): the upper bound (summary units, > 0); ``text`` (str): the paper's wording. Returns
-        Band.
-
-        Example
-        -------
-        >>> Band.below(2e-3, "below 2 mm").high
-        0.002
-        """
+        """A bound the paper gives ("below", "<"), as the band from 0 to it."""
         return cls(0.0, bound, text)
 
     def factor(self, value):
         """How far a value lies from the band: 1 inside, else the ratio of its magnitude to
-        the nearer edge's (≥ 1); infinite for the opposite sign or zero.
-
-        ``value`` (float): femdyn's value (summary units). Returns float.
-
-        Example
-        -------
-        >>> round(Band.about(-11.1, "−11.1 N·m").factor(-25.69), 3)
-        2.104
-        """
+        the nearer edge's (≥ 1); infinite for the opposite sign or zero."""
         if self.low <= value <= self.high:
             return 1.0
         if (self.low > 0 and value <= 0) or (self.high < 0 and value >= 0):
@@ -449,22 +354,7 @@ class Band:
 
 
 def verdict(value, band):
-    """The verdict on femdyn's value beside the paper's band (the one rule of the summary).
-
-    ``value`` (float or None): femdyn's value (summary units); None: not computed; ``band`` (Band or None): the
-    paper's value; None: the paper does not report this figure. Returns (str, float or None): the verdict —
-    "within the paper's band", "within a factor of 2", "outside (×k)", "not reported by the paper" or "not run"
-    — and the factor k of :meth:`Band.factor` (None without a comparison).
-
-    Example
-    -------
-    >>> verdict(9.2e-3, Band.about(8.7e-3, "up to 8.7 mm"))
-    ("within the paper's band", 1.0)
-    >>> verdict(12.8e-3, Band.below(2e-3, "below 2 mm"))
-    ('outside (×6.4)', 6.4)
-    >>> verdict(None, Band.below(0.5, "< 0.5°")), verdict(7.8, None)
-    (('not run', None), ('not reported by the paper', None))
-    """
+    """The verdict on femdyn's value beside the paper's band (the one rule of the summary)."""
     if value is None:
         return NOT_RUN, None
     if band is None:
@@ -486,16 +376,8 @@ def _times(k):
 class Quantity:
     """One row of the summary: a figure of the study and the paper's value for it.
 
-    ``id`` (str): row name (the key of :data:`REASONS`); ``label`` (str): what the row compares, for a reader;
-    ``key`` (str): summary key of femdyn's value; ``unit`` (str): unit the value is shown in; ``scale`` (float):
-    factor from the summary's unit to ``unit`` (1e3: m → mm); ``band`` (Band or None): the paper's value (None:
-    not reported); ``part`` (int or str, optional): limb number (1–3) of a per-limb dict, or the gauge of
-    ``gauge_strain_peaks`` whose range (max − min) is compared.
-
-    Example
-    -------
-    >>> QUANTITIES[0].label
-    'rigid inverse: most negative motor torque'
+    ``scale`` converts the summary's unit to ``unit`` (1e3: m → mm); ``band`` None: not reported; ``part``: a
+    limb (1–3) of a per-limb dict or the gauge whose range is compared.
     """
 
     id: str
@@ -507,15 +389,7 @@ class Quantity:
     part: object = None
 
     def value(self, summary):
-        """femdyn's value of this row in a study summary (summary units), None if missing.
-
-        ``summary`` (dict): ``run_study(...)["summary"]``. Returns float or None.
-
-        Example
-        -------
-        >>> QUANTITIES[0].value({"rigid_torque_min": -11.27})
-        -11.27
-        """
+        """femdyn's value of this row in a study summary (summary units), None if missing."""
         found = summary.get(self.key)
         if found is None or self.part is None:
             return None if found is None else float(found)
@@ -619,19 +493,7 @@ _UNEXPLAINED = ("not explained yet: add a reason to REASONS in femdyn/studies/rr
 
 
 def verdicts(summary):
-    """Every row of :data:`QUANTITIES` with its value, the paper's band and the verdict.
-
-    ``summary`` (dict): ``run_study(...)["summary"]`` (missing keys give "not run"). Returns list of dict:
-    JSON-ready, one per row: ``id``, ``quantity``, ``key``, ``value`` (summary units or None), ``unit`` (shown),
-    ``femdyn`` and ``paper`` (text), ``band`` ([low, high] in summary units or None), ``verdict``, ``factor``,
-    ``reason`` and ``docs`` (None unless the value lies outside the band).
-
-    Example
-    -------
-    >>> rows = verdicts({"tilt_cruise_deg": 17.2})
-    >>> [(r["id"], r["verdict"]) for r in rows if r["id"].startswith("tilt")]
-    [('tilt_start_stop_deg', 'not run'), ('tilt_cruise_deg', 'outside (×34)')]
-    """
+    """Every row of :data:`QUANTITIES` with its value, the paper's band and the verdict."""
     rows = []
     for q in QUANTITIES:
         value = q.value(summary)
@@ -653,16 +515,7 @@ def _shown(value, q):
 
 
 def notes(summary):
-    """The text lines under the table: the inverse method and the zero dynamics.
-
-    ``summary`` (dict): ``run_study(...)["summary"]``. Returns list of str: one line each, "not run" for what
-    the summary lacks.
-
-    Example
-    -------
-    >>> notes({"inverse_method": "stable"})
-    ['Inverse method: stable.', 'Zero dynamics: not run.']
-    """
+    """The text lines under the table: the inverse method and the zero dynamics."""
     z = summary.get("zero_dynamics")
     if z:
         details = [z.get("classification")] + [f"{name} {z[key]:.4g}{unit}" for key, name, unit in (
@@ -675,16 +528,7 @@ def notes(summary):
 
 
 def tally(rows):
-    """How many rows have each verdict ("outside (×k)" counted as "outside").
-
-    ``rows`` (list of dict): :func:`verdicts`. Returns dict: verdict → count, in the order within, factor 2,
-    outside, not reported, not run (verdicts without a row left out).
-
-    Example
-    -------
-    >>> tally(verdicts({}))["not run"] == len(QUANTITIES)
-    True
-    """
+    """How many rows have each verdict ("outside (×k)" counted as "outside")."""
     order = (WITHIN, FACTOR_2, "outside", NOT_REPORTED, NOT_RUN)
     found = [("outside" if r["verdict"].startswith("outside") else r["verdict"]) for r in rows]
     return {v: found.count(v) for v in order if v in found}
@@ -702,20 +546,7 @@ def _footnotes(rows):
 
 def summary_table(summary):
     """The study's figures beside the paper's, with verdicts, as Markdown (``summary.md``
-    and what ``femdyn study rrru`` and ``femdyn demo`` print).
-
-    ``summary`` (dict): ``run_study(...)["summary"]``; missing figures show "not run". Returns str: a title
-    line, the table (quantity, femdyn, Liu et al. 2018, verdict), the count of verdicts and how to read them,
-    the inverse method and zero dynamics, and the numbered reasons of the rows outside the paper's band.
-
-    Example
-    -------
-    >>> print(summary_table({"duration": 0.8, "steps": 800, "tilt_cruise_deg": 17.2}))  # doctest: +ELLIPSIS
-    3-RRRU study over 0.8 s (800 steps): femdyn beside Liu et al. 2018
-    ...
-    | inverse: platform tilt from rest, cruise | 17.2° | < 0.5° | outside (×34) [1] |
-    ...
-    """
+    and what ``femdyn study rrru`` and ``femdyn demo`` print)."""
     rows = verdicts(summary)
     marks, reasons = _footnotes(rows)
     counts = ", ".join(f"{n} {v}" for v, n in tally(rows).items())

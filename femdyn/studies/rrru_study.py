@@ -1,25 +1,12 @@
-"""The whole 3-RRRU study of Liu et al. (2018), after their section 4: the platform centre
-on a circle of radius 0.1 m in the plane Z = −0.8 m at 0.5 m/s with S-curve start and stop.
+"""The whole 3-RRRU study of Liu et al. (2018), section 4: the platform centre on a circle of radius
+0.1 m at Z = −0.8 m, 0.5 m/s, S-curve start and stop.
 
-(a) rigid inverse dynamics (servo constraints, actuator torques unknown) → torques;
-(b) flexible forward dynamics driven by those torques, from the static equilibrium →
-    end-effector deviation, platform tilt, gauge strains;
-(c) flexible inverse dynamics (servo constraints on the flexible robot) → torques and active
-    joint angles and their differences from the rigid ones, tracking error, platform tilt,
-    mid-link transverse deformation, shear angles. The problem is non-collocated: its
-    internal (zero) dynamics, computed at the static start and reported, are undamped
-    oscillations from a few Hz on (and non-minimum-phase zeros far above), which the plain
-    causal inverse leaves ringing. By default the study takes the stable causal inverse of
-    :mod:`femdyn.solvers.stable_inverse` (Liu et al.'s principles made concrete: the
-    quasi-static path with rate-limited inertia loads, started from statics);
-    ``inverse_method="causal"`` keeps the plain one (generalized-α on the servo DAE, ρ∞ = 0);
-(d) strains at the gauges (200, 407.5, 600 mm from the upper joint of each link 3).
-
-:func:`run_study` writes the figures, ``results.npz`` and ``channels.csv``, a ParaView
-series of the flexible inverse run and ``summary.json`` / ``summary.md``, which puts each
-figure beside the paper's value with a verdict, and ``report.html``
-(:mod:`femdyn.studies.rrru_outputs`). :class:`StudyConfig` holds every parameter; a TOML file
-changes any of them (``femdyn study rrru config.toml``).
+(a) rigid inverse dynamics → torques; (b) flexible forward dynamics driven by them from the static
+equilibrium → end-effector deviation, tilt, gauge strains; (c) flexible inverse dynamics (by default the
+stable causal inverse of :mod:`femdyn.solvers.stable_inverse`; the problem is non-collocated) → torques,
+angles, tracking, tilt, deformation, shear, internal dynamics; (d) strains at the gauges.
+:func:`run_study` writes the outputs of :mod:`.rrru_outputs`; :class:`StudyConfig` holds every setting
+(``femdyn study rrru config.toml``). Method and results: docs/rrru.md.
 """
 import time
 from dataclasses import dataclass, field
@@ -38,59 +25,25 @@ from .rrru_outputs import PAPER, summary_table, write_outputs  # noqa: F401  (su
 
 @dataclass
 class StudyConfig(CircleMotion):
-    """Parameters of the 3-RRRU study (SI units; angles in rad).
+    """Settings of the 3-RRRU study (SI units, angles in rad), after the circle fields of :class:`CircleMotion`.
 
-    Parameters
-    ----------
-    centre, radius, normal, start_angle, speed, acceleration, jerk
-        Circle of the platform centre and its S-curve (see
-        :class:`~femdyn.studies.rrru.CircleMotion`).
-    duration : float
-        Simulated time [s]; 0 runs the whole circle (1.51 s with the defaults).
-    h : float
-        Time step [s].
-    rigid_rho_inf, flexible_rho_inf : float
-        Generalized-α ρ∞ of the rigid and the flexible runs (the plain causal flexible
-        inverse is non-collocated and needs strong damping: 0).
-    inverse_method : {"stable", "causal"}
-        The flexible inverse: the stable causal inverse
-        (:func:`~femdyn.solvers.stable_inverse.stable_causal_inverse`) or the plain causal
-        one (generalized-α on the servo DAE).
-    stable_h : float
-        Sample spacing of the stable inverse [s] (samples are solved one by one: no
-        stability limit on the spacing).
-    stable_iterations, stable_window, stable_elastic_window
-        :class:`~femdyn.solvers.stable_inverse.StableInverseOptions` ``iterations``,
-        ``window`` [s] and ``elastic_window`` [s] (the rate limit: about the period of the
-        lowest internal mode, 0.28 s for these links at E = 6.9e8 Pa).
-    zero_dynamics_samples : int
-        Samples of the flexible inverse run (evenly spread, the static start first) at which
-        the internal dynamics are computed (a dense eigenvalue problem each: about 2 s at 4
-        elements per link, 10 s at 8).
-    validate_inverse : bool
-        Also drive the flexible forward model with the flexible inverse's torques (the
-        platform should then stay nearer the circle than with the rigid torques).
-    tol_rigid, tol_flexible : float
-        Newton tolerance on the relative dynamic residual (the torques are only as accurate
-        as the dynamics are solved; a flexible model's round-off floor is higher).
-    n_elements : int
-        ANCF beam elements per flexible link (2 is the coarsest that runs the whole circle; see
-        :func:`~femdyn.studies.rrru_mesh.mesh_adequacy` for what each figure needs).
-    formulation : {"index3", "stabilized"}
-        Formulation of the forward runs (the servo inverse runs are index 3).
-    max_halvings : int
-        Step halvings a run may use to get past a step whose Newton iteration fails
-        (``Options(on_failure="retry")``); 0 stops at the first failure.
-    payload : float
-        Point mass on the platform [kg]; 1.6 on the paper's test rig.
-    gravity : (3,) tuple
-        Gravity [m/s²].
-    forward, inverse : bool
-        Run part (b), part (c).
-    paraview_every : int
-        Every k-th step of the flexible inverse run goes to the ParaView series (0: none).
-    geometry : RRRUGeometry
-        The robot (E = 6.9e8 Pa in the paper's simulation).
+    - ``duration``: simulated time, s (0: the whole circle, 1.51 s);
+    - ``h``: time step, s;
+    - ``rigid_rho_inf``, ``flexible_rho_inf``: generalized-α ρ∞ of the runs (the plain causal inverse needs 0);
+    - ``inverse_method``: "stable" (:func:`~femdyn.solvers.stable_inverse.stable_causal_inverse`) or "causal";
+    - ``stable_h``: sample spacing of the stable inverse, s;
+    - ``stable_iterations``, ``stable_window``, ``stable_elastic_window``: its ``StableInverseOptions`` (windows in s);
+    - ``zero_dynamics_samples``: samples of the flexible inverse at which the internal dynamics are computed;
+    - ``validate_inverse``: also drive the flexible forward model with the flexible inverse's torques;
+    - ``tol_rigid``, ``tol_flexible``: Newton tolerances on the relative dynamic residual;
+    - ``n_elements``: ANCF elements per flexible link (2 is the coarsest that runs the whole circle);
+    - ``formulation``: "index3" or "stabilized", of the forward runs;
+    - ``max_halvings``: step halvings a run may use past a failed Newton iteration (0: stop);
+    - ``payload``: point mass on the platform, kg (1.6 on the paper's test rig);
+    - ``gravity``: m/s²;
+    - ``forward``, ``inverse``: run part (b), part (c);
+    - ``paraview_every``: every k-th step of the flexible inverse to the ParaView series (0: none);
+    - ``geometry``: the robot (E = 6.9e8 Pa in the paper's simulation).
     """
 
     duration: float = 0.0
@@ -118,17 +71,7 @@ class StudyConfig(CircleMotion):
 
 
 def run_study(config=None, output=None, progress=False):
-    """Run parts (a)–(d) and write their outputs to ``output`` (if given).
-
-    ``config`` (StudyConfig, optional); ``output`` (str, optional): folder for figures, results, the ParaView
-    series and the summary; ``progress`` (bool): progress bars. Returns dict: ``summary`` (numbers), ``rigid``,
-    ``forward``, ``inverse`` (Results or None), ``paper`` (the paper's values for the same quantities),
-    ``system`` (the System of the flexible inverse run, None if not run). Raises StudyStopped: a part failed:
-    the parts after it are not run, every output of the parts before it and of its steps computed so far is
-    written (``summary["stopped"]`` says which part stopped, where and why); the exception's ``study`` is what
-    this function would return and its ``results`` the partial Results of the failed part; femdyn.SolverError: a
-    failure before a part's first step.
-    """
+    """Run parts (a)–(d) and write their outputs to ``output`` (if given)."""
     config = config or StudyConfig()
     motion = circle_motion(config)
     t_end = config.duration if config.duration > 0 else motion.end
@@ -205,13 +148,7 @@ def run_study(config=None, output=None, progress=False):
 
 
 class StudyStopped(SolverError):
-    """A part of the study stopped: the parts before it and its steps up to the failure are kept.
-
-    ``stopped`` (dict): ``part`` (its name), ``key`` ("rigid", "forward" or "inverse"), ``t`` (the last time
-    reached [s]) and ``reason`` (the solver's diagnosis); ``study`` (dict): what :func:`run_study` returns, with
-    the partial results of the part that stopped and ``summary["stopped"]``; ``output`` (str or None): the
-    folder the outputs were written to.
-    """
+    """A part of the study stopped: the parts before it and its steps up to the failure are kept."""
 
     def __init__(self, stopped, study, output=None):
         written = f"; everything computed so far is written to {output}" if output else ""
@@ -251,14 +188,7 @@ def headline(summary):
     """The summary numbers of :func:`run_study` that a sweep tabulates: the figures of
     :func:`summary_table` (SI units, angles in degrees), the largest gauge strain
     ``gauge_strain_max`` (absolute, over all gauges), ``duration`` and ``steps``; run times
-    are left out (they vary from run to run).
-
-    ``summary`` (dict): ``run_study(...)["summary"]``. Returns dict: name → number, parts not run left out.
-
-    Example
-    -------
-    >>> headline(run_study(StudyConfig(duration=0.01, n_elements=2))["summary"])   # doctest: +SKIP
-    """
+    are left out (they vary from run to run)."""
     out = {"duration": summary["duration"], "steps": summary["steps"]}
     out.update({key: summary[key] for key in HEADLINE if key in summary})
     if "gauge_strain_peaks" in summary:
@@ -267,17 +197,7 @@ def headline(summary):
 
 
 def sweep_case(config, output):
-    """The study as a sweep case (:func:`femdyn.studies.sweep.run_sweep`).
-
-    ``config`` (dict): plain settings of :class:`StudyConfig` (tables as dicts), checked like a TOML file;
-    ``output`` (str): folder for the study's outputs. Returns dict: :func:`headline` of the summary. Raises
-    ModelError: a bad key or value (named), a circle outside the workspace or a speed the S-curve cannot reach;
-    SolverError: a failed run.
-
-    Example
-    -------
-    >>> sweep_case({"duration": 0.01, "n_elements": 2, "forward": False}, "case")   # doctest: +SKIP
-    """
+    """The study as a sweep case (:func:`femdyn.studies.sweep.run_sweep`)."""
     from ..formats.config import config_from_dict
     study = run_study(config_from_dict(config, StudyConfig, where="3-RRRU study"), output)
     return headline(study["summary"])
@@ -430,12 +350,7 @@ def _shear(results):
 def measure_meshes(meshes=(2, 4, 8, 16), duration=0.0, damping=0.0):
     """The figures of :data:`femdyn.studies.rrru_mesh.FIGURES` for each mesh: elements per link →
     figures (SI, angles in degrees) as ``rrru_mesh.MEASURED``; ``duration`` in s (0: the whole
-    circle), ``damping`` the links' Kelvin–Voigt coefficient in s.
-
-    Example
-    -------
-    >>> measure_meshes((2,), duration=0.02)                   # doctest: +SKIP
-    """
+    circle), ``damping`` the links' Kelvin–Voigt coefficient in s."""
     out = {}
     for n in meshes:
         s = run_study(StudyConfig(n_elements=n, duration=duration, paraview_every=0,

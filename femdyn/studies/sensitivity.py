@@ -22,19 +22,7 @@ from .sweep import run_sweep
 
 
 def central_cases(parameters, step=0.05):
-    """The two cases of each setting: p (1 + δ) and p (1 − δ).
-
-    ``parameters`` (dict): dotted key → base value (> 0; whole numbers step to the nearest different integers);
-    ``step`` (float, optional): relative step δ (0 < δ < 1). Returns list of dict: overrides, in the order key 1
-    (+), key 1 (−), key 2 (+), …. Raises ModelError: a step outside (0, 1) or a base value that is not a
-    positive number (named; a setting at 0, e.g. ``geometry.damping``, needs a positive base value in the
-    sweep's base settings).
-
-    Example
-    -------
-    >>> central_cases({"payload": 2.0, "n_elements": 4}, 0.1)
-    [{'payload': 2.2}, {'payload': 1.8}, {'n_elements': 5}, {'n_elements': 3}]
-    """
+    """The two cases of each setting: p (1 + δ) and p (1 − δ)."""
     if not 0.0 < step < 1.0:
         raise ModelError(f"sensitivity: the relative step must lie in (0, 1), got {step!r}")
     cases = []
@@ -54,21 +42,7 @@ def central_cases(parameters, step=0.05):
 
 
 def normalized_sensitivities(records, parameters, figures):
-    """The matrix ``S[i, j] = d ln|figure i| / d ln parameter j`` from the central cases' records.
-
-    ``records`` (list of dict): the records of :func:`~femdyn.studies.sweep.run_sweep` for
-    :func:`central_cases`, in their order (``parameters`` and ``summary`` of each); ``parameters`` (sequence of
-    str): the dotted keys, in the order given to :func:`central_cases`; ``figures`` (sequence of str): summary
-    names. Returns ndarray (len(figures), len(parameters)): NaN where a case failed, a figure is missing or
-    changes sign or is 0.
-
-    Example
-    -------
-    >>> records = [{"status": "completed", "parameters": {"m": 1.1}, "summary": {"tau": -2.2}},
-    ...            {"status": "completed", "parameters": {"m": 0.9}, "summary": {"tau": -1.8}}]
-    >>> normalized_sensitivities(records, ["m"], ["tau"]).round(6).tolist()
-    [[1.0]]
-    """
+    """The matrix ``S[i, j] = d ln|figure i| / d ln parameter j`` from the central cases' records."""
     S = np.full((len(figures), len(parameters)), np.nan)
     for j, key in enumerate(parameters):
         up, down = records[2 * j], records[2 * j + 1]
@@ -84,18 +58,7 @@ def normalized_sensitivities(records, parameters, figures):
 
 def sensitivity_table(S, parameters, figures, digits=3):
     """The sensitivities as a Markdown table (figures down, settings across; "n/a" where
-    a case failed or the figure crosses 0).
-
-    ``S`` (ndarray (len(figures), len(parameters))): from :func:`normalized_sensitivities`; ``parameters,
-    figures`` (sequence of str): column and row names; ``digits`` (int, optional): decimals. Returns str.
-
-    Example
-    -------
-    >>> print(sensitivity_table(np.array([[1.0, np.nan]]), ["a", "b"], ["f"]), end="")
-    | d ln f / d ln p | a | b |
-    |---|---|---|
-    | f | 1.000 | n/a |
-    """
+    a case failed or the figure crosses 0)."""
     out = ["| d ln f / d ln p | " + " | ".join(parameters) + " |", "|---|" + "---|" * len(parameters)]
     for name, row in zip(figures, S):
         out.append(f"| {name} | " + " | ".join("n/a" if np.isnan(v) else f"{v:.{digits}f}" for v in row) + " |")
@@ -103,13 +66,7 @@ def sensitivity_table(S, parameters, figures, digits=3):
 
 
 def sensitivity_figure(path, S, parameters, figures, title, step):
-    """A heat map of the sensitivities, each cell annotated.
-
-    ``path`` (str): the PNG to write; ``S`` (ndarray (len(figures), len(parameters))): from
-    :func:`normalized_sensitivities`; ``parameters, figures`` (sequence of str): column and row labels
-    (settings, figures with their units); ``title`` (str): the figure's title; ``step`` (float): the relative
-    step δ, stated under the title. Returns str: ``path``.
-    """
+    """A heat map of the sensitivities, each cell annotated."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -135,24 +92,7 @@ def sensitivity_figure(path, S, parameters, figures, title, step):
 
 def run_sensitivities(study, base, parameters, figures, output, executor=None, step=0.05, title="sensitivities",
                       labels=None, progress=False):
-    """Run the central cases of every setting as a sweep and write the sensitivities.
-
-    ``study`` (callable): the sweep's case function ``study(config: dict, output: str) -> dict``; ``base``
-    (dict): plain base configuration; ``parameters`` (dict): dotted key → base value (the value the base
-    configuration has); ``figures`` (sequence of str): summary names to differentiate; ``output`` (str): folder:
-    the sweep's outputs plus ``sensitivities.csv``, ``sensitivities.md`` and ``sensitivities.png``; ``executor``
-    (concurrent.futures.Executor, optional): as in :func:`~femdyn.studies.sweep.run_sweep` (default a local Dask
-    cluster); ``step`` (float, optional): relative step δ; ``title`` (str, optional): title of the heat map;
-    ``labels`` (dict, optional): figure name → row label of the heat map (e.g. with its unit); ``progress``
-    (bool, optional): a progress bar. Returns dict: ``S`` (ndarray, figures × settings), ``parameters``,
-    ``figures``, ``records``, ``table`` (Markdown) and ``figure`` (the PNG's path).
-
-    Example
-    -------
-    >>> from femdyn.studies.rrru_figures import rigid_case
-    >>> out = run_sensitivities(rigid_case, {"h": 0.01}, {"geometry.link1_mass": 2.0},
-    ...                         ["torque_peak_largest"], "sens")                          # doctest: +SKIP
-    """
+    """Run the central cases of every setting as a sweep and write the sensitivities."""
     keys = list(parameters)
     records = run_sweep(study, base, central_cases(parameters, step), output, executor=executor, progress=progress)
     S = normalized_sensitivities(records, keys, list(figures))

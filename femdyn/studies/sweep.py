@@ -1,19 +1,9 @@
 """Parameter sweeps of a study on any ``concurrent.futures`` executor, Dask by default.
 
-A *study function* takes a plain configuration dict and an output folder and returns a
-dict of summary numbers (e.g. :func:`femdyn.studies.rrru_study.sweep_case`). A sweep runs
-it once per *case*: the base configuration with the case's overrides, given by dotted
-keys (``{"geometry.E": 6.9e9, "payload": 1.6}``), either a full grid
-(:func:`grid_cases`) or a random sample (:func:`random_cases`; the sample of case k
-depends only on the sweep's seed and k, never on which worker draws it or when).
-
-Each worker rebuilds its model from the plain dict (nothing but dicts, numbers and the
-study function's name travel to it) and runs with one BLAS thread, so a case gives the
-same numbers, bit for bit, on a thread, in another process or on another machine. A case
-that raises is recorded with its error; the others go on. :func:`run_sweep` writes one
-folder per case (``case-0000/`` … with the study's own outputs and ``case.json``) and the
-table of all cases (``cases.csv`` with full precision, ``cases.md``) plus ``sweep.json``
-(run times and workers, which do vary from run to run, are kept there, out of the tables).
+A study function ``case(config: dict, output) -> dict`` runs once per case: the base configuration with
+dotted overrides from a grid or a random sample (case k depends only on the seed and k). Workers rebuild
+the model from plain dicts and run with one BLAS thread, so a case gives the same numbers on any executor;
+a case that raises is recorded with its error. Files and usage: docs/sweeps.md.
 """
 import concurrent.futures as cf
 import contextlib
@@ -35,22 +25,12 @@ DISTRIBUTIONS = ("uniform", "log_uniform", "integers", "choice")
 
 
 def grid_cases(grid):
-    """Every combination of the values of ``grid`` (the last key varies fastest).
+    """Every combination of the values of ``grid`` (the last key varies fastest), one override dict per case.
 
     Parameters
     ----------
     grid : dict
-        Dotted key → list of values, e.g. ``{"geometry.E": [6.9e8, 6.9e9], "payload": [0.0, 1.6]}``.
-
-    Returns
-    -------
-    list of dict
-        One dict of overrides per case.
-
-    Raises
-    ------
-    ModelError
-        A key without values (named).
+        Dotted key → non-empty list of values, e.g. ``{"geometry.E": [6.9e8, 6.9e9], "payload": [0.0, 1.6]}``.
 
     Example
     -------
@@ -65,35 +45,17 @@ def grid_cases(grid):
 
 
 def random_cases(parameters, count, seed):
-    """A random sample of ``count`` cases; case k is drawn from the generator seeded by
-    ``(seed, k)`` (NumPy ``default_rng([seed, k])``), the keys in sorted order.
+    """A random sample of ``count`` override dicts; case k is drawn from ``default_rng([seed, k])``.
 
     Parameters
     ----------
     parameters : dict
-        Dotted key → distribution, one of ``{"uniform": [low, high]}``,
-        ``{"log_uniform": [low, high]}`` (0 < low: uniform in log), ``{"integers": [low,
-        high]}`` (both included) and ``{"choice": [value, ...]}``.
+        Dotted key → ``{"uniform": [low, high]}``, ``{"log_uniform": [low, high]}`` (0 < low),
+        ``{"integers": [low, high]}`` (both included) or ``{"choice": [value, ...]}``.
     count : int
         Number of cases (≥ 1).
     seed : int
         Seed of the sweep (≥ 0).
-
-    Returns
-    -------
-    list of dict
-        One dict of overrides per case (Python floats, ints or the chosen values).
-
-    Raises
-    ------
-    ModelError
-        A bad count, seed or distribution (named by its key).
-
-    Example
-    -------
-    >>> cases = random_cases({"payload": {"uniform": [0.0, 2.0]}}, count=3, seed=1)
-    >>> cases[2] == random_cases({"payload": {"uniform": [0.0, 2.0]}}, count=8, seed=1)[2]
-    True
     """
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
         raise ModelError(f"sweep random: count must be a whole number ≥ 1, got {count!r}")
@@ -134,14 +96,7 @@ def _distribution(key, spec):
 
 def run_case(study, base, overrides, folder):
     """Run one case (on a worker): the configuration is rebuilt from ``base`` and the
-    dotted ``overrides``, the study runs with one BLAS thread, its error (if any) is caught.
-
-    ``study`` (callable): ``study(config: dict, output: str) -> dict`` of summary values; ``base`` (dict): plain
-    base configuration; ``overrides`` (dict): dotted key → value; ``folder`` (str or None): the case's output
-    folder (created); None: nothing written (the study gets None), as in an optimizer's many evaluations.
-    Returns dict: ``status`` ("completed" or "failed"), ``error`` ("" or "ErrorType: message"), ``summary``
-    (flat dict), ``runtime`` (s) and ``worker`` (host and process id); also written to ``folder/case.json``.
-    """
+    dotted ``overrides``, the study runs with one BLAS thread, its error (if any) is caught."""
     from threadpoolctl import threadpool_limits
     if folder is not None:
         os.makedirs(folder, exist_ok=True)
@@ -163,24 +118,7 @@ def run_case(study, base, overrides, folder):
 
 class ExecutorMap:
     """A map-like callable on a ``concurrent.futures`` executor, for optimizers that
-    evaluate many points at once (scipy's ``differential_evolution(workers=...)``).
-
-    ``ExecutorMap(executor)(func, items)`` submits ``func(item)`` for every item to the
-    executor (a Dask ``Client.get_executor()``, ``ThreadPoolExecutor``,
-    ``ProcessPoolExecutor``, …) and returns the results in the items' order, so the
-    optimizer sees the same numbers whichever executor ran them. ``func`` must be
-    picklable for worker processes (a module-level function or class instance).
-
-    ``executor`` (concurrent.futures.Executor): where the evaluations run; ``progress`` (bool, optional): a
-    progress bar counting the evaluations. Fields: ``evaluations`` (int): items evaluated so far.
-
-    Example
-    -------
-    >>> from concurrent.futures import ThreadPoolExecutor
-    >>> with ThreadPoolExecutor(2) as pool:
-    ...     ExecutorMap(pool)(abs, [-1, 2, -3])
-    [1, 2, 3]
-    """
+    evaluate many points at once (scipy's ``differential_evolution(workers=...)``)."""
 
     def __init__(self, executor, progress=False):
         from tqdm.auto import tqdm
@@ -196,16 +134,7 @@ class ExecutorMap:
 
 
 def flat(summary, prefix=""):
-    """A nested summary as one level of dotted keys.
-
-    ``summary`` (dict or list): values, dicts and lists (indexed ``key.0``, ``key.1``, …); ``prefix`` (str): put
-    before every key. Returns dict: dotted key → value (NumPy scalars as Python numbers).
-
-    Example
-    -------
-    >>> flat({"a": 1.0, "b": {"c": [2, 3]}})
-    {'a': 1.0, 'b.c.0': 2, 'b.c.1': 3}
-    """
+    """A nested summary as one level of dotted keys."""
     out = {}
     items = summary.items() if isinstance(summary, dict) else enumerate(summary)
     for key, value in items:
@@ -224,26 +153,14 @@ def _plain(value):
 
 @contextlib.contextmanager
 def dask_executor(scheduler=None, n_workers=None):
-    """A ``concurrent.futures`` executor on Dask: a new ``distributed.LocalCluster`` of
-    single-threaded worker processes, or the cluster at ``scheduler``.
+    """A ``concurrent.futures`` executor on a new Dask ``LocalCluster`` (single-threaded workers) or at ``scheduler``.
 
     Parameters
     ----------
     scheduler : str, optional
-        Address of a running scheduler, e.g. ``"tcp://10.0.0.5:8786"`` (``dask scheduler``
-        and ``dask worker`` started on the machines; femdyn installed on every worker and
-        the output folder on a file system they share).
+        Address of a running scheduler, e.g. ``"tcp://10.0.0.5:8786"`` (femdyn on every worker, a shared output folder).
     n_workers : int, optional
         Worker processes of the local cluster (default: the CPU count).
-
-    Yields
-    ------
-    concurrent.futures.Executor
-
-    Example
-    -------
-    >>> with dask_executor(n_workers=2) as executor:                        # doctest: +SKIP
-    ...     records = run_sweep(study, base, cases, "out", executor=executor)
     """
     from distributed import Client, LocalCluster
     with contextlib.ExitStack() as stack:
@@ -257,38 +174,24 @@ def dask_executor(scheduler=None, n_workers=None):
 
 
 def run_sweep(study, base, cases, output, executor=None, progress=False):
-    """Run ``study`` for every case and write the per-case folders and the tables.
+    """Run ``study`` for every case; writes ``case-0000/`` …, ``cases.csv``, ``cases.md``, ``sweep.json``.
+
+    Returns the records in case order (``case``, ``folder`` and the record of :func:`run_case`).
 
     Parameters
     ----------
     study : callable
-        ``study(config: dict, output: str) -> dict``; a module-level function (workers in
-        other processes import it by name).
+        ``study(config: dict, output: str) -> dict``, a module-level function (workers import it by name).
     base : dict
         Plain base configuration (nested dicts for tables).
     cases : list of dict
-        Dotted overrides per case (:func:`grid_cases`, :func:`random_cases`).
+        Dotted overrides per case.
     output : str
-        Folder: ``case-0000/`` …, ``cases.csv``, ``cases.md``, ``sweep.json``.
+        Folder.
     executor : concurrent.futures.Executor, optional
-        ThreadPoolExecutor, ProcessPoolExecutor, a Dask ``Client.get_executor()``, …;
-        default a new local Dask cluster (:func:`dask_executor`).
+        Any executor; default a new local Dask cluster (:func:`dask_executor`).
     progress : bool
         A progress bar over the cases.
-
-    Returns
-    -------
-    list of dict
-        Per case, in case order: ``case`` (index), ``folder`` and the record of
-        :func:`run_case`.
-
-    Example
-    -------
-    >>> from concurrent.futures import ThreadPoolExecutor
-    >>> from femdyn.studies.rrru_study import sweep_case
-    >>> base = {"duration": 0.01, "n_elements": 2, "forward": False, "paraview_every": 0}
-    >>> with ThreadPoolExecutor(2) as pool:                                        # doctest: +SKIP
-    ...     records = run_sweep(sweep_case, base, grid_cases({"payload": [0.0, 1.6]}), "out", pool)
     """
     from threadpoolctl import threadpool_limits
     from tqdm.auto import tqdm
@@ -322,12 +225,7 @@ def run_sweep(study, base, cases, output, executor=None, progress=False):
 
 
 def table(records):
-    """Columns and rows of the sweep table.
-
-    ``records`` (list of dict): as returned by :func:`run_sweep`, in case order. Returns ``columns`` (list of
-    str): ``case``, the varied settings, ``status``, every summary value (in the order first met), ``error``;
-    ``rows`` (list of list): one per record; "" where a case has no such value (a failed case's numbers).
-    """
+    """Columns and rows of the sweep table."""
     parameters, values = {}, {}
     for r in records:
         parameters.update(dict.fromkeys(r["parameters"]))
@@ -340,11 +238,7 @@ def table(records):
 
 def write_tables(records, folder):
     """Write the table of :func:`table` as ``cases.csv`` (floats with ``repr``: every bit)
-    and ``cases.md`` (:func:`markdown_table`) into ``folder``.
-
-    ``records`` (list of dict): as returned by :func:`run_sweep`; ``folder`` (str): an existing folder. Returns
-    (str, str): the paths of the CSV and the Markdown file.
-    """
+    and ``cases.md`` (:func:`markdown_table`) into ``folder``."""
     columns, rows = table(records)
     csv_path, md_path = os.path.join(folder, "cases.csv"), os.path.join(folder, "cases.md")
     with open(csv_path, "w", newline="") as f:
@@ -357,10 +251,7 @@ def write_tables(records, folder):
 
 
 def markdown_table(records):
-    """The table of :func:`table` in Markdown, numbers to 4 significant digits.
-
-    ``records`` (list of dict): as returned by :func:`run_sweep`. Returns str.
-    """
+    """The table of :func:`table` in Markdown, numbers to 4 significant digits."""
     columns, rows = table(records)
     out = io.StringIO()
     out.write("| " + " | ".join(columns) + " |\n")

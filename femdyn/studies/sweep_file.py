@@ -1,27 +1,10 @@
-"""Sweep files: a TOML with the base configuration of a study and the cases to run.
+"""Sweep files: a TOML with the base configuration of a study and the cases to run (docs/sweeps.md).
 
-::
-
-    study = "rrru"                    # optional; a sweep name of a registered study (default: the first)
-
-    [base]                            # any settings of the study's configuration
-    duration = 0.2
-    n_elements = 4
-
-    [sweep]                           # either a full grid ...
-    grid = {"geometry.E" = [6.9e8, 6.9e9], payload = [0.0, 1.6]}
-    # ... or a random sample (case k drawn from the seed and k only)
-    # random = {count = 8, seed = 1, "geometry.E" = {log_uniform = [6.9e8, 6.9e10]},
-    #           payload = {uniform = [0, 2]}, n_elements = {choice = [2, 4]}}
-    # ... or normalized sensitivities by central differences (two cases per key, at ±step)
-    # sensitivity = {step = 0.05, keys = ["geometry.link1_mass", "payload"],
-    #                figures = ["torque_peak_largest"]}
-
-Keys of the sweep are dotted paths to single settings of the configuration dataclass;
-distributions are ``uniform``, ``log_uniform``, ``integers`` and ``choice``
-(:func:`femdyn.studies.sweep.random_cases`); a sensitivity's keys step about their base
-values (:func:`femdyn.studies.sensitivity.central_cases`). Every key and value is checked before a case
-runs: a ModelError names the bad one.
+``study`` (optional) names a registered study's sweep; ``[base]`` holds settings of its configuration;
+``[sweep]`` holds one of ``grid = {key = [values]}``, ``random = {count, seed, key = {distribution}}``
+(:func:`femdyn.studies.sweep.random_cases`) or ``sensitivity = {step, keys, figures}``
+(:func:`femdyn.studies.sensitivity.central_cases`). Keys are dotted paths to single settings; every key
+and value is checked before a case runs (ModelError names the bad one).
 """
 from dataclasses import dataclass
 
@@ -54,45 +37,12 @@ class Sweep:
 
 
 def read_sweep(path, config_class):
-    r"""The sweep in a TOML file for a study configured by a dataclass.
-
-    ``path`` (str or path-like): the sweep file (see the module docstring for its layout); ``config_class``
-    (type): the study's configuration dataclass (e.g. :class:`femdyn.studies.rrru_study.StudyConfig`). Returns
-    Sweep. Raises ModelError: unreadable file, invalid TOML, unknown table or key, bad value or distribution:
-    the message names it.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> from femdyn.studies.rrru_study import StudyConfig
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = os.path.join(folder, "sweep.toml")
-    ...     with open(path, "w") as f:
-    ...         _ = f.write('[base]\nduration = 0.2\n[sweep]\ngrid = {payload = [0.0, 1.6]}\n')
-    ...     sweep = read_sweep(path, StudyConfig)
-    >>> sweep.kind, sweep.cases
-    ('grid', [{'payload': 0.0}, {'payload': 1.6}])
-    """
+    r"""The sweep in a TOML file for a study configured by a dataclass."""
     return sweep_from_dict(read_toml(path, "sweep file"), config_class, where=path)
 
 
 def sweep_from_dict(data, config_class, where="sweep"):
-    """A :class:`Sweep` from the tables of a sweep file (see :func:`read_sweep`).
-
-    ``data`` (dict): the file's tables: optional ``study``, ``base`` and ``sweep`` (with ``grid``, ``random`` or
-    ``sensitivity``); ``config_class`` (type): the study's configuration dataclass; every base setting and swept
-    key is checked against it; ``where`` (str, optional): where the tables come from, for the messages. Returns
-    Sweep: grid cases vary the last key fastest. Raises ModelError: unknown key or table, bad value or
-    distribution.
-
-    Examples
-    --------
-    >>> from femdyn.studies.rrru_study import StudyConfig
-    >>> sweep = sweep_from_dict({"sweep": {"grid": {"payload": [0.0, 1.6], "geometry.E": [6.9e8, 6.9e9]}}},
-    ...                         StudyConfig)
-    >>> len(sweep.cases), sweep.cases[1]
-    (4, {'payload': 0.0, 'geometry.E': 6900000000.0})
-    """
+    """A :class:`Sweep` from the tables of a sweep file (see :func:`read_sweep`)."""
     unknown = sorted(set(data) - {"study", "base", "sweep"})
     if unknown:
         raise ModelError(f"{where}: unknown key {unknown[0]}; a sweep file has 'study', [base] and [sweep]")
