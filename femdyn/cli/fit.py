@@ -44,7 +44,7 @@ def run(args):
     ModelError
         An invalid fit file or ``--workers`` < 1.
     """
-    from femdyn.formats.config import read_toml
+    from femdyn.schema import read_toml
     from femdyn.studies.rrru_fit import fit, fit_config, figure_names, parameter_table, residual_table, write_fit
     from femdyn.studies.sweep import dask_executor
     config = fit_config(read_toml(args.file, "fit file") if args.file else None, where=args.file or "fit")

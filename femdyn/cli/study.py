@@ -160,7 +160,7 @@ def run(args):
     SolverError
         A failed run; its ``results`` keep the steps computed.
     """
-    from femdyn.formats.config import read_config
+    from femdyn.schema import read_config
     from femdyn.studies.rrru_outputs import summary_table
     from femdyn.studies.rrru_study import StudyConfig
     config = solver_options(read_config(args.config, StudyConfig) if args.config else StudyConfig(), args)

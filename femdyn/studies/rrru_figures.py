@@ -260,7 +260,7 @@ def rigid_case(config, output=None):
     >>> round(f["torque_peak_largest"], 2), f["torque_peak_largest_limb"]      # doctest: +SKIP
     (-11.26, 2)
     """
-    from ..formats.config import config_from_dict
+    from ..schema import config_from_dict
     from .rrru import RigidStudyConfig, rigid_inverse_dynamics
     study_config = config_from_dict(config, RigidStudyConfig, where="3-RRRU rigid figures")
     study_config = dataclasses.replace(study_config, replay=False, reference_every=1, output=None)
@@ -313,7 +313,7 @@ def flexible_case(config, output=None):
     >>> round(f["mid_link_deformation"], 4)                                                   # doctest: +SKIP
     0.0072
     """
-    from ..formats.config import config_from_dict
+    from ..schema import config_from_dict
     from .rrru_study import StudyConfig, _angles, _torques, run_study
     study_config = config_from_dict(config, StudyConfig, where="3-RRRU flexible figures")
     check_reachable(study_config)

@@ -321,7 +321,7 @@ def sweep_case(config, output):
     -------
     >>> sweep_case({"duration": 0.01, "n_elements": 2, "forward": False}, "case")   # doctest: +SKIP
     """
-    from ..formats.config import config_from_dict
+    from ..schema import config_from_dict
     study = run_study(config_from_dict(config, StudyConfig, where="3-RRRU study"), output)
     return headline(study["summary"])
 
