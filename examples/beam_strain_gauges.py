@@ -23,7 +23,7 @@ import numpy as np
 
 import femdyn
 from femdyn.elements import sections
-from femdyn.results.figures import output_folder
+from femdyn.results import output_folder
 from femdyn.results.plots import plot_channels
 from femdyn.solvers.generalized_alpha import Options, integrate
 from femdyn.solvers.static import static_equilibrium

@@ -26,7 +26,7 @@ import numpy as np
 
 import femdyn
 from femdyn.motion.timefunctions import RampedMotion
-from femdyn.results.figures import output_folder
+from femdyn.results import output_folder
 from femdyn.results.plots import plot_channels
 from femdyn.solvers.generalized_alpha import integrate
 

@@ -19,7 +19,7 @@ import os
 import numpy as np
 
 import femdyn
-from femdyn.results.figures import output_folder
+from femdyn.results import output_folder
 from femdyn.results.plots import plot_channels
 from femdyn.solvers.generalized_alpha import Options, integrate
 

@@ -15,7 +15,7 @@ import numpy as np
 from scipy.special import ellipk
 
 import femdyn
-from femdyn.results.figures import output_folder
+from femdyn.results import output_folder
 from femdyn.results.plots import plot_channels
 from femdyn.solvers.generalized_alpha import Options, integrate
 

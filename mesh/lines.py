@@ -162,6 +162,7 @@ def _interior_tangents(points):
 
 
 def _unit(v):
+    """``v`` scaled to unit length."""
     return v / np.linalg.norm(v, axis=-1, keepdims=True)
 
 

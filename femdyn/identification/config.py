@@ -93,7 +93,7 @@ def parse(config, source="config"):
     experiment = config.get("experiment", {}) if isinstance(config, dict) else {}
     kind = experiment.get("kind", "wheel_momentum") if isinstance(experiment, dict) else "wheel_momentum"
     if kind not in KINDS:
-        raise SchemaError(f"{source}: experiment.kind = '{kind}' is not one of {KINDS}")
+        raise SchemaError(f"{source}: experiment.kind: '{kind}' is not one of {KINDS}")
     _check("", config, source, kind)
     out = {"title": config.get("title", "identification")}
     for section in ("robot", "experiment", "identify", "output"):
