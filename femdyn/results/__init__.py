@@ -2,7 +2,7 @@
 configuration pictures (matplotlib), off-screen renderings (pyvista)."""
 from .plots import output_folder, plot_channels, plot_configuration, time_histories
 from .render import deflection_from_chord, largest_deflection, render_configuration
-from .store import Results, ResultsWriter, load
+from .store import Results, load
 
-__all__ = ["Results", "ResultsWriter", "load", "time_histories", "plot_channels", "plot_configuration",
+__all__ = ["Results", "load", "time_histories", "plot_channels", "plot_configuration",
            "output_folder", "render_configuration", "largest_deflection", "deflection_from_chord"]
