@@ -1,4 +1,4 @@
-"""Pictures with matplotlib (off-screen, Agg backend): time histories and the configuration
+"""Pictures with matplotlib (off-screen figures, no display): time histories and the configuration
 of a model. Every time-history figure of femdyn is drawn by :func:`time_histories`; the
 configuration comes from :func:`femdyn.mesh.configuration_geometry`. matplotlib is a
 dependency because hand-written plotting would be worse and longer."""
@@ -8,14 +8,6 @@ import os
 import numpy as np
 
 from femdyn.mesh.configuration import configuration_geometry
-
-
-def _pyplot():
-    """matplotlib.pyplot on the off-screen Agg backend (imported on first use)."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt
 
 
 def time_histories(path, t, panels, title=None, xlabel="t [s]", size=(8, 2.6), dpi=110, styles=None):
@@ -56,23 +48,44 @@ def time_histories(path, t, panels, title=None, xlabel="t [s]", size=(8, 2.6), d
     ...     os.path.getsize(path) > 0
     True
     """
-    plt = _pyplot()
+    from matplotlib.figure import Figure
+    figure = Figure(figsize=(size[0], size[1] * len(panels)))
+    draw_time_histories(figure, t, panels, title, xlabel, styles)
+    figure.tight_layout()
+    figure.savefig(path, dpi=dpi)
+    return path
+
+
+def draw_time_histories(figure, t, panels, title=None, xlabel="t [s]", styles=None, height_ratios=None):
+    """Draw time histories into a matplotlib figure: :func:`time_histories` without the file.
+
+    Parameters
+    ----------
+    figure : matplotlib.figure.Figure or SubFigure
+        Where to draw (e.g. a page of a report).
+    t, panels, title, xlabel, styles
+        As in :func:`time_histories`.
+    height_ratios : sequence of float, optional
+        Relative heights of the panels (default equal).
+
+    Returns
+    -------
+    (len(panels),) ndarray of matplotlib Axes
+        Top to bottom, sharing the x axis.
+    """
     styles = styles or {}
-    fig, axes = plt.subplots(len(panels), 1, figsize=(size[0], size[1] * len(panels)), sharex=True, squeeze=False)
-    for ax, (ylabel, series) in zip(axes[:, 0], panels):
+    axes = figure.subplots(len(panels), 1, sharex=True, squeeze=False, height_ratios=height_ratios)[:, 0]
+    for ax, (ylabel, series) in zip(axes, panels):
         for label, y in series.items():
             ax.plot(t, y, label=label, **styles.get(label, {}))
         ax.set_ylabel(ylabel)
         ax.grid(True, alpha=0.3)
         if len(series) > 1:
             ax.legend(fontsize=7, ncol=min(len(series), 4))
-    axes[-1, 0].set_xlabel(xlabel)
+    axes[-1].set_xlabel(xlabel)
     if title:
-        axes[0, 0].set_title(title)
-    fig.tight_layout()
-    fig.savefig(path, dpi=dpi)
-    plt.close(fig)
-    return path
+        axes[0].set_title(title)
+    return axes
 
 
 def plot_channels(results, channels, path="channels.png", units=None):
@@ -124,9 +137,9 @@ def plot_configuration(system, q=None, path="configuration.png", title=None):
     str or os.PathLike
         ``path``.
     """
-    plt = _pyplot()
+    from matplotlib.figure import Figure
     geometry = configuration_geometry(system, system.q0 if q is None else q, meshes=False)
-    fig = plt.figure(figsize=(6, 5))
+    fig = Figure(figsize=(6, 5))
     ax = fig.add_subplot(projection="3d")
     for name, xyz in geometry.bodies:
         ax.plot(*xyz.T, "-o", lw=2, ms=4, label=name)
@@ -141,7 +154,6 @@ def plot_configuration(system, q=None, path="configuration.png", title=None):
     ax.legend(fontsize=7, loc="upper left")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
-    plt.close(fig)
     return path
 
 
