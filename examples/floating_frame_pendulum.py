@@ -16,7 +16,8 @@ from femdyn.elements.solid_body import SolidBody
 from femdyn.formats.component import component_from_reduction, write_component
 from femdyn.mesh.generate import box_mesh
 from femdyn.mesh.vtk import write_series
-from femdyn.results import output_folder, time_histories
+from femdyn.results import time_histories
+from femdyn.results.plots import output_folder
 from femdyn.solvers.generalized_alpha import Options, integrate
 from femdyn.solvers.reduction import Interface, craig_bampton
 

@@ -24,7 +24,7 @@ from femdyn.elements import sections
 from femdyn.formats.measurements import read_gauge_map
 from femdyn.motion.timefunctions import Callable
 from femdyn.reports.gauges import add_gauge
-from femdyn.results import output_folder
+from femdyn.results.plots import output_folder
 from femdyn.solvers.generalized_alpha import Options, integrate
 
 GAUGE_MAP = """\

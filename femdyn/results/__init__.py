@@ -1,8 +1,8 @@
 """What a run leaves: the incrementally written :class:`Results` store, time-history and
 configuration pictures (matplotlib), off-screen renderings (pyvista)."""
-from .plots import draw_time_histories, output_folder, plot_channels, plot_configuration, time_histories
+from .plots import draw_time_histories, plot_channels, plot_configuration, time_histories
 from .render import deflection_from_chord, largest_deflection, render_configuration
 from .store import Results, load
 
 __all__ = ["Results", "load", "time_histories", "draw_time_histories", "plot_channels", "plot_configuration",
-           "output_folder", "render_configuration", "largest_deflection", "deflection_from_chord"]
+           "render_configuration", "largest_deflection", "deflection_from_chord"]

@@ -158,20 +158,7 @@ def plot_configuration(system, q=None, path="configuration.png", title=None):
 
 
 def output_folder(description, default="femdyn-out"):
-    """The output folder named on a script's command line (created), default ./femdyn-out.
-
-    Parameters
-    ----------
-    description : str
-        The script's description for ``--help``.
-    default : str, optional
-        Folder when none is given.
-
-    Returns
-    -------
-    str
-        The folder, created if missing.
-    """
+    """The output folder named on an example script's command line (created), default ./femdyn-out."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("out", nargs="?", default=default, help="folder for the figures (default ./femdyn-out)")
     folder = parser.parse_args().out
