@@ -40,7 +40,7 @@ def skfem_assembly(mesh, E, nu):
 
 def one(size, modes, with_skfem, order):
     from femdyn.elements.solid_body import SolidBody
-    from femdyn.formats.component import component_from_reduction
+    from femdyn.solvers.reduction import component_from_reduction
     from femdyn.mesh.generate import rod_mesh
     from femdyn.solvers.reduction import Interface, craig_bampton
     out = {"size": size}

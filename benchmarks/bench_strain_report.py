@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from femdyn.formats.measurements import read_gauge_map, read_measurements
+from femdyn.reports.measurements import read_gauge_map, read_measurements
 from femdyn.reports.strain_report import compare, write_report
 
 REPEAT = 3

@@ -247,7 +247,6 @@ class ANCFBeam3D(ANCFElement):
         return out
 
     def _mass_terms(self):
-        """Axis (ρA) and section rotary inertia: ∫ρ y² dA = ρI_z on r_y, ∫ρ z² dA = ρI_y on r_z."""
         N0 = self._nodal_shape(self.xi_mass, 0.0, 0.0)
         Ny = self._nodal_shape(self.xi_mass, 1.0, 0.0) - N0
         Nz = self._nodal_shape(self.xi_mass, 0.0, 1.0) - N0
@@ -418,18 +417,6 @@ class AxisTerm:
     s_k = (P I)_k / j^p_k (j = ‖r⁰_x‖, p_k = _ARC_POWER), the bending ones divided by ‖a‖
     and the director length as well (_UNIT_VECTORS), and the reference values subtracted
     (Nachbagauer, Gruber & Gerstmayr 2013).
-
-    Parameters
-    ----------
-    beam : ANCFBeam3D
-        The beam batch (its stiffnesses ``C_axis_diag`` and reference coordinates).
-    quad : InvariantQuadrature
-        The quadrature of the axis invariants.
-    jac : (n_el, n_g) ndarray
-        ds/dx of the reference axis at the quadrature points.
-    rows : (6,) bool array_like
-        Which strains (ε, γ_y, γ_z, κ_x, κ_y, κ_z) this quadrature integrates (all of them for
-        ANCFBeam3D; a selective integration splits them over two quadratures).
     """
 
     def __init__(self, beam, quad, jac, rows):
@@ -447,18 +434,7 @@ class AxisTerm:
         self.W_II = np.ascontiguousarray(np.einsum('sm,egs,sn->egmn', P1, self.C_gauss[:, :, linear], P1))
 
     def strains(self, I):
-        """Axis strains before reference subtraction, in x-units.
-
-        Parameters
-        ----------
-        I : (..., n_inv) ndarray
-            Axis invariants (α = a·a, a·b, a·c, c·b', b·c', a·c', a·b', b·b, c·c).
-
-        Returns
-        -------
-        (..., 6) ndarray
-            (‖a‖, γ_y, γ_z, κ_x, κ_y, κ_z) before division by powers of j; entry 0 holds ‖a‖.
-        """
+        """Axis strains before reference subtraction, in x-units."""
         s = np.einsum('sm,...m->...s', self.P, I)
         for k in np.flatnonzero(_UNIT_TANGENT):
             s[..., k] /= np.sqrt(np.prod(I[..., _UNIT_VECTORS[k]], axis=-1))
@@ -466,23 +442,7 @@ class AxisTerm:
         return s
 
     def density(self, I, z, order):
-        """Energy density ½ Σ C_k Δs_k² and its invariant derivatives (compiled, per Gauss point).
-
-        Parameters
-        ----------
-        I : (n_el, n_g, n_inv) ndarray
-            Invariants at the Gauss points.
-        z : ndarray
-            Gradient vectors (unused; part of the density interface).
-        order : int
-            0: W only; 1: W and W_I; 2: W, W_I and W_II.
-
-        Returns
-        -------
-        W, W_I, W_II : ndarray or None
-            Density per unit reference length [J/m] and its first and second derivatives with
-            respect to the invariants (None above ``order``).
-        """
+        """Energy density ½ Σ C_k Δs_k² and its invariant derivatives (compiled, per Gauss point)."""
         W, W_I, W_II = axis_strain_density(I, self.jac, self.P, self.s_ref, self.C_gauss, self.W_II, _UNIT_VECTORS,
                                            order)
         return W, (W_I if order >= 1 else None), (W_II if order >= 2 else None)
@@ -493,20 +453,6 @@ class AxisTerm:
         With s_I = ∂s/∂I: constant rows for shear and torsion (W_II), the axial row ∂ε/∂α e₀
         and the bending rows of s = (P_k·I) g, g = (I_p I_q)^(−½): P_k g − ½ (P_k·I) g
         (e_p/I_p + e_q/I_q).
-
-        Parameters
-        ----------
-        I : (n_el, n_g, n_inv) ndarray
-            Invariants at the Gauss points.
-        z : ndarray
-            Gradient vectors (unused).
-
-        Returns
-        -------
-        H : (n_el, n_g, n_inv, n_inv) ndarray
-            Damping matrix in invariant space, multiplied by the damping coefficient.
-        None
-            No term on the gradient vectors.
         """
         H = self.W_II.copy()
         e_a = 0.5 / (self.jac * np.sqrt(I[..., 0]))                       # ∂ε/∂α, ε = √α/j − 1
@@ -522,13 +468,7 @@ class AxisTerm:
         return H * self.beam.damping[:, None, None, None], None
 
     def entry(self):
-        """The term as an entry of ``ANCFElement._energy_terms``.
-
-        Returns
-        -------
-        tuple
-            (quadrature, ds/dx at its points, density, damping, None): acts on all coordinates.
-        """
+        """The term as an entry of ``ANCFElement._energy_terms``."""
         return self.quad, self.jac, self.density, self.damping, None
 
 
@@ -539,17 +479,6 @@ class SectionTerm:
     ½ Δeᵀ C_section Δe per unit reference length (Δe linear in the invariants),
     integrated with a Newton–Cotes rule on the nodes (see the module docstring of
     :mod:`femdyn.elements.ancf_beam` for why not at Gauss points).
-
-    Parameters
-    ----------
-    beam : ANCFBeam3D
-        The beam batch (its ``C_section`` and reference coordinates).
-    node_xi : (n_nodes,) array_like
-        Local coordinates ξ of the nodes.
-    weights : (n_nodes,) array_like
-        Weights of the rule on [0, 1] (trapezoidal for two nodes, Simpson for three).
-    dofs : slice
-        The director coordinates within each node's coordinates.
     """
 
     def __init__(self, beam, node_xi, weights, dofs):
@@ -567,53 +496,16 @@ class SectionTerm:
                                                    _SECTION_STRAIN_MAP))
 
     def density(self, I, z, order):
-        """Energy density ½ Δeᵀ C Δe and its invariant derivatives.
-
-        Parameters
-        ----------
-        I : (n_el, n_nodes, n_inv) ndarray
-            Director invariants (b·b, c·c, b·c) at the nodes.
-        z : ndarray
-            Director vectors (unused).
-        order : int
-            0: W only; 1: W and W_I; 2: W, W_I and W_II.
-
-        Returns
-        -------
-        W, W_I, W_II : ndarray or None
-            Density per unit reference length [J/m] and its derivatives (None above ``order``).
-        """
+        """Energy density ½ Δeᵀ C Δe and its invariant derivatives."""
         W, W_I, W_II = quadratic_density(I, self.I_ref, self.W_II, order)
         return W, (W_I if order >= 1 else None), (W_II if order >= 2 else None)
 
     def damping(self, I, z):
-        """Kelvin–Voigt damping matrix of the section strains in invariant space.
-
-        Parameters
-        ----------
-        I : (n_el, n_nodes, n_inv) ndarray
-            Director invariants at the nodes.
-        z : ndarray
-            Director vectors (unused).
-
-        Returns
-        -------
-        H : (n_el, n_nodes, n_inv, n_inv) ndarray
-            c times the constant Hessian of the density.
-        None
-            No term on the director vectors.
-        """
+        """Kelvin–Voigt damping matrix of the section strains in invariant space."""
         return np.repeat((self.W_II * self.beam.damping[:, None, None])[:, None], I.shape[1], axis=1), None
 
     def entry(self):
-        """The term as an entry of ``ANCFElement._energy_terms``.
-
-        Returns
-        -------
-        tuple
-            (quadrature, ds/dx at the nodes, density, damping, dofs): acts on the director
-            coordinates ``dofs`` of each node.
-        """
+        """The term as an entry of ``ANCFElement._energy_terms``."""
         return self.quad, self.jac, self.density, self.damping, self.dofs
 
 
@@ -624,22 +516,6 @@ def patch_recovery(mid, arc, previous, following, xi):
     sample and the one of its neighbour on the side of ξ (``following`` for ξ ≥ ½,
     ``previous`` otherwise; the other one at a chain end: extrapolation; the constant
     without neighbours). Zienkiewicz & Zhu 1992.
-
-    Parameters
-    ----------
-    mid : (n_el, k) ndarray
-        Samples at the element midpoints.
-    arc : (n_el,) ndarray
-        Element arc lengths [m].
-    previous, following : (n_el,) int ndarray
-        Index of the previous and next element along the chain, −1 for none.
-    xi : float
-        Local coordinate ξ ∈ [0, 1] at which to recover.
-
-    Returns
-    -------
-    (n_el, k) ndarray
-        Recovered values.
 
     Examples
     --------

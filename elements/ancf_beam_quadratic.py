@@ -57,16 +57,6 @@ def lagrange2(xi):
     N₁ = (1 − ξ)(1 − 2ξ), N₂ = 4ξ(1 − ξ), N₃ = ξ(2ξ − 1) (Nachbagauer, Pechstein, Irschik &
     Gerstmayr 2011, quadratic element).
 
-    Parameters
-    ----------
-    xi : float or (n_x,) array_like
-        Local coordinates ξ = x/L ∈ [0, 1].
-
-    Returns
-    -------
-    N, dN : (n_x, 3) ndarray
-        Functions and their first ξ-derivatives (first end, midpoint, second end).
-
     Examples
     --------
     >>> N, dN = lagrange2([0.0, 0.5, 0.25])
@@ -132,8 +122,6 @@ class ANCFBeamQuadratic(ANCFBeam3D):
         # without the patch recovery (and the element neighbours) of ANCFBeam3D
 
     def _reference_axis(self):
-        """Check the nodes: distinct ends, the midpoint between them (its projection on the
-        chord within the middle half), so that the quadratic axis does not fold."""
         p = self.q_ref.reshape(self.n_el, 3, 9)[:, :, :3]
         chord = np.linalg.norm(p[:, 2] - p[:, 0], axis=1)
         check(chord > 0, chord, self.kind, "end nodes coincide (zero length); move a node")
@@ -143,7 +131,6 @@ class ANCFBeamQuadratic(ANCFBeam3D):
         return p
 
     def _default_length(self, axis):
-        """Arc length of the quadratic reference axis, ∫₀¹ ‖Σ N_i'(ξ) r_i‖ dξ (8-point Gauss)."""
         xi, w = gauss_legendre(8)
         _, dN = lagrange2(xi)
         return np.linalg.norm(np.einsum('xa,ead->exd', dN, axis), axis=-1) @ w

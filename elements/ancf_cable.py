@@ -69,33 +69,7 @@ from numba import njit
 from femdyn.elements.ancf_element import ANCFElement, check, check_section, hermite
 from femdyn.elements.compiled import axial_strain, density_outputs
 from femdyn.errors import ModelError
-
-
-def skew(v):
-    """Cross-product (skew-symmetric) matrix of a batch of 3-vectors.
-
-    Parameters
-    ----------
-    v : (..., 3) ndarray
-        Vectors.
-
-    Returns
-    -------
-    (..., 3, 3) ndarray
-        [v]× with [v]× w = v × w.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> skew(np.array([0.0, 0.0, 1.0])) @ np.array([1.0, 0.0, 0.0])
-    array([0., 1., 0.])
-    """
-    out = np.zeros(v.shape + (3,))
-    out[..., 0, 1], out[..., 0, 2] = -v[..., 2], v[..., 1]
-    out[..., 1, 0], out[..., 1, 2] = v[..., 2], -v[..., 0]
-    out[..., 2, 0], out[..., 2, 1] = -v[..., 1], v[..., 0]
-    return out
-
+from femdyn.geometry import transported
 
 STRAIGHT_TOLERANCE = 1e-9      # |κ₀| L below this is round-off of a straight element
 
@@ -106,31 +80,6 @@ class ANCFCable(ANCFElement):
     The energy density ½ EA ε² + ½ EI (κ − κ₀)² is evaluated by :func:`cable_density`,
     with the signed planar curvature where ``planar`` and κ² = ‖r_x × r_xx‖²/‖r_x‖⁶
     otherwise. Use the concrete classes :class:`ANCFCable2D` and :class:`ANCFCable3D`.
-
-    Parameters
-    ----------
-    q_ref : (n_el, ndof) array_like
-        Reference nodal coordinates [r₁, r₁,ₓ, r₂, r₂,ₓ] (positions in m, global frame;
-        slopes dimensionless, pointing from node 1 towards node 2, normally unit tangents).
-    E : float or (n_el,) array_like
-        Young's modulus [Pa].
-    rho : float or (n_el,) array_like
-        Density [kg/m³].
-    section : sections.CrossSection
-        Cross section (area, second moments).
-    damping : float or (n_el,) array_like, optional
-        Kelvin–Voigt coefficient c [s] (σ_d = c E ε̇); 0 for none.
-    length : float or (n_el,) array_like, optional
-        Parameter length L [m]; default: the arc length of the reference axis
-        (:func:`~femdyn.elements.ancf_element.reference_arc_length`).
-    n_gauss : int, optional
-        Gauss points of the elastic terms along the axis (3 is exact in the linear regime).
-
-    Raises
-    ------
-    ModelError
-        For non-positive E, rho or length, negative damping, coinciding nodes, nodal slopes
-        against the chord or a section that is not a CrossSection.
     """
 
     nodal_order = (0, 1, 0, 1)
@@ -168,21 +117,6 @@ class ANCFCable(ANCFElement):
 
         ε_f = ε − y (κ_z − κ⁰_z) + z (κ_y − κ⁰_y), positive in tension, with ε the axis strain
         ‖r_x‖/‖r⁰_x‖ − 1 (what a strain gauge on the axis reads).
-
-        Parameters
-        ----------
-        qe : (n_el, ndof) array_like
-            Element coordinates, global frame.
-        xi : float
-            Local coordinate ξ = x/L ∈ [0, 1].
-        y, z : float, optional
-            Section coordinates of the fibre [m] in the section frame (2-D: y along the normal
-            n = e_z × t; 3-D: see :meth:`ANCFCable3D.section_axes`).
-
-        Returns
-        -------
-        (n_el,) ndarray
-            Strain, dimensionless.
 
         Examples
         --------
@@ -417,10 +351,7 @@ class ANCFCable3D(ANCFCable):
             guess = self.y_axis
         ey0 = self._unit(guess - np.sum(guess * t0, -1)[:, None] * t0)
         ez0 = np.cross(t0, ey0)
-        v, c = np.cross(t0, t), np.sum(t0 * t, -1)
-        V = skew(v)
-        R = np.eye(3) + V + (V @ V) / (1 + c)[:, None, None]                 # Rodrigues, t = R t₀
-        return (R @ ey0[..., None])[..., 0], (R @ ez0[..., None])[..., 0], ey0, ez0
+        return transported(t0, t, ey0), transported(t0, t, ez0), ey0, ez0
 
     @staticmethod
     def _unit(v):

@@ -26,17 +26,6 @@ def hermite(xi):
     r(ξ) = N₁ r₁ + N₂ L r₁' + N₃ r₂ + N₄ L r₂' (Gerstmayr & Shabana 2006, shape functions
     of the cable element).
 
-    Parameters
-    ----------
-    xi : float or (n_x,) array_like
-        Local coordinates ξ = x/L, dimensionless.
-
-    Returns
-    -------
-    N, dN, ddN : (n_x, 4) ndarray
-        Functions and their first and second derivatives with respect to ξ, columns in the
-        order r₁, L r₁', r₂, L r₂'.
-
     Examples
     --------
     >>> N, dN, ddN = hermite([0.0, 0.5, 1.0])
@@ -55,27 +44,6 @@ def hermite(xi):
 def per_element(value, n_el, label, kind):
     """Broadcast a scalar or per-element material or section value to one float per element.
 
-    Parameters
-    ----------
-    value : float or (n_el,) array_like
-        The value (in the SI unit of the quantity it stands for).
-    n_el : int
-        Number of elements in the batch.
-    label : str
-        Name of the quantity, used in the error message (e.g. ``"E"``).
-    kind : str
-        Element kind, used in the error message (e.g. ``"ANCFBeam3D"``).
-
-    Returns
-    -------
-    (n_el,) ndarray
-        A writable float copy.
-
-    Raises
-    ------
-    ModelError
-        If ``value`` is not numeric or has neither one nor ``n_el`` entries.
-
     Examples
     --------
     >>> per_element(2.1e11, 3, "E", "ANCFCable2D")
@@ -93,20 +61,7 @@ def per_element(value, n_el, label, kind):
 
 
 def check_section(section, kind):
-    """Check that a section argument is a :class:`~femdyn.elements.sections.CrossSection`.
-
-    Parameters
-    ----------
-    section : object
-        The value given as an element's section.
-    kind : str
-        Element kind, named in the error message.
-
-    Raises
-    ------
-    ModelError
-        If ``section`` is not a CrossSection (the message names the section constructors).
-    """
+    """Check that a section argument is a :class:`~femdyn.elements.sections.CrossSection`."""
     if not isinstance(section, CrossSection):
         raise ModelError(f"{kind}: section must be a femdyn.elements.sections.CrossSection, got {section!r} "
                          "(use sections.circular(radius) or sections.rectangular(b, h))")
@@ -121,21 +76,6 @@ def reference_arc_length(p1, t1, p2, t2, n_points=16, max_iterations=50):
     slope terms integrate to zero along the chord), so L is the chord; for curved elements
     its derivative is of the order of the squared turning angle, so a few iterations reach
     round-off.
-
-    Parameters
-    ----------
-    p1, t1, p2, t2 : (n_el, d) array_like
-        Nodal positions [m] and nodal slopes (dimensionless, normally unit tangents) of the
-        first and second node, global frame, reference configuration.
-    n_points : int, optional
-        Number of Gauss points of the arc-length integral.
-    max_iterations : int, optional
-        Maximum number of fixed-point iterations.
-
-    Returns
-    -------
-    (n_el,) ndarray
-        Parameter lengths L [m].
 
     Examples
     --------
@@ -162,24 +102,7 @@ def reference_arc_length(p1, t1, p2, t2, n_points=16, max_iterations=50):
 
 
 def check(condition, values, kind, message):
-    """Raise a ModelError for the first element where ``condition`` is False.
-
-    Parameters
-    ----------
-    condition : (n_el,) bool array
-        True where the element is acceptable.
-    values : (n_el,) array_like
-        The checked quantity; its value at the first failing element is shown.
-    kind : str
-        Element kind, named in the message.
-    message : str
-        What is wrong and how to fix it.
-
-    Raises
-    ------
-    ModelError
-        Naming the element kind and index, the message and the offending value.
-    """
+    """Raise a ModelError for the first element where ``condition`` is False."""
     bad = np.flatnonzero(~condition)
     if bad.size:
         raise ModelError(f"{kind} element {bad[0]}: {message} (got {float(values[bad[0]]):.6g})")
@@ -280,19 +203,6 @@ class ANCFElement:
 
         Sensors read the same ξ every step: the coefficients at a scalar ξ, and the
         reference configuration's fields there, are computed once and kept.
-
-        Parameters
-        ----------
-        qe : (n_el, ndof) array_like
-            Element coordinates (global frame; positions in m, gradients dimensionless).
-        xi : float or (n_x,) array_like
-            Local coordinates ξ = x/L ∈ [0, 1].
-
-        Returns
-        -------
-        (n_el, n_x, n_vec, dim) ndarray
-            The gradient vectors of the element kind (e.g. r_x, r_xx for a cable; r_x, r_y,
-            r_z, r_y,x, r_z,x for a beam), with x-derivatives per metre of parameter length.
         """
         if np.ndim(xi) == 0:
             key = float(xi)
@@ -313,20 +223,7 @@ class ANCFElement:
         return z / self.quad.vec_scale[:, None, :, None]
 
     def vectors_at(self, qe, xi):
-        """Physical gradient vectors of every element at a single ξ.
-
-        Parameters
-        ----------
-        qe : (n_el, ndof) array_like
-            Element coordinates.
-        xi : float
-            Local coordinate ξ = x/L ∈ [0, 1].
-
-        Returns
-        -------
-        (n_el, n_vec, dim) ndarray
-            As :meth:`fields` at one point.
-        """
+        """Physical gradient vectors of every element at a single ξ."""
         return self.fields(qe, float(xi))[:, 0]
 
     def _slope_length(self, xi):
@@ -335,22 +232,7 @@ class ANCFElement:
                                     lambda: np.linalg.norm(self.vectors_at(self.q_ref, xi)[:, 0], axis=-1))
 
     def reference_value(self, name, xi, evaluate):
-        """A quantity fixed by the reference configuration and ξ, computed once and kept.
-
-        Parameters
-        ----------
-        name : hashable
-            What the quantity is (with ``xi``, the key of the memo).
-        xi : float
-            Local coordinate ξ ∈ [0, 1].
-        evaluate : callable
-            ``evaluate()`` returns the quantity; called on the first request only.
-
-        Returns
-        -------
-        ndarray
-            The quantity, read-only (shared between calls).
-        """
+        """A quantity fixed by the reference configuration and ξ, computed once and kept."""
         memo = self.__dict__.setdefault("_reference_values", {})
         key = (name, float(xi))
         if key not in memo:
@@ -360,19 +242,6 @@ class ANCFElement:
 
     def shape(self, xi, y=0.0, z=0.0):
         """Shape matrix S with r(ξ, y, z) = S q_e.
-
-        Parameters
-        ----------
-        xi : float or (n_x,) array_like
-            Local coordinate ξ = x/L ∈ [0, 1] along the axis.
-        y, z : float, optional
-            Section coordinates [m] along the section's y and z directors (used by the
-            fully parameterized beams; the cable interpolates its axis only).
-
-        Returns
-        -------
-        ndarray
-            (n_el, dim, ndof) for a scalar ξ, (n_el, n_x, dim, ndof) for an array.
 
         Examples
         --------
@@ -404,11 +273,6 @@ class ANCFElement:
     def mass(self):
         """Constant consistent mass matrix ∫ρ SᵀS dV = Z ⊗ 1 of every element.
 
-        Returns
-        -------
-        (n_el, ndof, ndof) ndarray
-            Mass matrices [kg for position entries; slope entries carry the matching powers of m].
-
         Examples
         --------
         >>> from femdyn.elements.ancf_cable import ANCFCable2D
@@ -425,23 +289,7 @@ class ANCFElement:
         return np.einsum('eab,ij->eaibj', Z, np.eye(self.dim)).reshape(self.n_el, self.ndof, self.ndof)
 
     def gravity(self, g):
-        """Generalized gravity force ∫ρ Sᵀ g dV of every element.
-
-        Parameters
-        ----------
-        g : (dim,) array_like
-            Gravitational acceleration [m/s²], global frame.
-
-        Returns
-        -------
-        (n_el, ndof) ndarray
-            Generalized forces [N on position coordinates, N·m on slope coordinates].
-
-        Raises
-        ------
-        ModelError
-            If ``g`` does not have ``dim`` components.
-        """
+        """Generalized gravity force ∫ρ Sᵀ g dV of every element."""
         g = np.asarray(g, float)
         if g.shape != (self.dim,):
             raise ModelError(f"{self.kind}: gravity vector must have {self.dim} components, got shape {g.shape}")
@@ -465,23 +313,7 @@ class ANCFElement:
         return qe
 
     def strain_energy(self, qe):
-        """Elastic strain energy of every element.
-
-        Parameters
-        ----------
-        qe : (n_el, ndof) array_like
-            Element coordinates, global frame.
-
-        Returns
-        -------
-        (n_el,) ndarray
-            Strain energy U [J] (zero in the reference configuration).
-
-        Raises
-        ------
-        ModelError
-            If ``qe`` does not have the shape (n_el, ndof).
-        """
+        """Elastic strain energy of every element."""
         qe = self._coordinates(qe)
         total = np.zeros(self.n_el)
         for quad, jac, density, _, dofs in self._energy_terms():
@@ -530,27 +362,7 @@ class ANCFElement:
         return ve is not None and np.any(self.damping > 0)
 
     def internal_force(self, qe, ve=None):
-        """Elastic (and damping) generalized force ∂U/∂q of every element.
-
-        Parameters
-        ----------
-        qe : (n_el, ndof) array_like
-            Element coordinates, global frame.
-        ve : (n_el, ndof) array_like, optional
-            Element velocities; when given and the damping coefficient is positive, the
-            Kelvin–Voigt damping force D(q) v is added.
-
-        Returns
-        -------
-        (n_el, ndof) ndarray
-            F = ∂U/∂q [N on position coordinates]. It enters the equations of motion with a
-            minus sign (M q̈ = Q_applied − F).
-
-        Raises
-        ------
-        ModelError
-            If ``qe`` does not have the shape (n_el, ndof).
-        """
+        """Elastic (and damping) generalized force ∂U/∂q of every element."""
         damped = self._damped(ve)
         F, _, D = self._assemble(self._coordinates(qe), 1, damped)
         if damped:
@@ -558,27 +370,7 @@ class ANCFElement:
         return F
 
     def stiffness(self, qe, ve=None):
-        """Tangent stiffness and damping matrices of every element.
-
-        Parameters
-        ----------
-        qe : (n_el, ndof) array_like
-            Element coordinates, global frame.
-        ve : (n_el, ndof) array_like, optional
-            Element velocities; needed for the damping matrix.
-
-        Returns
-        -------
-        K : (n_el, ndof, ndof) ndarray
-            ∂F/∂q [N/m] of :meth:`internal_force`, without the q-derivative of the damping force.
-        D : (n_el, ndof, ndof) ndarray or None
-            ∂F/∂v [N·s/m], or None without ``ve`` or without damping.
-
-        Raises
-        ------
-        ModelError
-            If ``qe`` does not have the shape (n_el, ndof).
-        """
+        """Tangent stiffness and damping matrices of every element."""
         damped = self._damped(ve)
         _, K, D = self._assemble(self._coordinates(qe), 2, damped)
         return K, (D if damped else None)

@@ -113,6 +113,7 @@ CHUNK = 32
 
 @njit(cache=True)
 def _zero(a):
+    """Set every entry of ``a`` to zero in place."""
     flat = a.reshape(a.size)
     for x in range(flat.size):
         flat[x] = 0.0

@@ -19,20 +19,6 @@ from femdyn.errors import ModelError
 def second_moment(mass, com_offset, inertia_com):
     """Second moment ∫ρ x̄x̄ᵀ dV about a base point: m ḡḡᵀ + ½ tr(I_G) 1 − I_G.
 
-    Parameters
-    ----------
-    mass : float
-        Mass m [kg].
-    com_offset : (3,) array_like
-        Centre of mass ḡ relative to the base point [m], same axes as ``inertia_com``.
-    inertia_com : (3, 3) array_like
-        Inertia tensor I_G about the centre of mass [kg·m²].
-
-    Returns
-    -------
-    (3, 3) ndarray
-        ∫ρ x̄x̄ᵀ dV [kg·m²], x̄ measured from the base point.
-
     Examples
     --------
     >>> import numpy as np
@@ -48,36 +34,6 @@ def basis_mass_matrix(mass, com_offset, inertia_com, basis, is_point, name="body
 
     M = Z ⊗ I₃ with Z = ∫ρ w wᵀ dV over the weights w = (1 − Σ_points c_j, c_1, …, c_k)
     of the base point and the k basis vectors (García de Jalón & Bayo 1994, §5.3).
-
-    Parameters
-    ----------
-    mass : float
-        Mass [kg].
-    com_offset : (3,) array_like
-        Centre of mass relative to the base point p₀ [m], global frame, reference
-        configuration.
-    inertia_com : (3, 3) array_like
-        Inertia tensor about the centre of mass [kg·m²], global frame.
-    basis : (3, k) array_like
-        Basis vectors (columns) in the reference configuration [m for point differences,
-        dimensionless for unit vectors].
-    is_point : (k,) bool array_like
-        True for basis vectors that are point differences p_j − p₀ (they take weight from
-        p₀), False for unit vectors.
-    name : str, optional
-        Body name for error messages.
-
-    Returns
-    -------
-    Z : (k+1, k+1) ndarray
-        Symmetric mass factor [kg·(unit of the basis)²].
-    first : (k+1,) ndarray
-        First moment ∫ρ w dV [kg], used for gravity.
-
-    Raises
-    ------
-    ModelError
-        If part of the mass lies outside the span of the basis (k < 3).
 
     Examples
     --------
@@ -106,22 +62,7 @@ def basis_mass_matrix(mass, com_offset, inertia_com, basis, is_point, name="body
 
 
 def slender_rod(mass, length):
-    """Centre of mass and inertia tensor of a uniform slender rod along x from the origin.
-
-    Parameters
-    ----------
-    mass : float
-        Mass [kg].
-    length : float
-        Length [m].
-
-    Returns
-    -------
-    com : (3,) ndarray
-        (L/2, 0, 0) [m].
-    inertia : (3, 3) ndarray
-        diag(0, mL²/12, mL²/12) about the centre [kg·m²].
-    """
+    """Centre of mass and inertia tensor of a uniform slender rod along x from the origin."""
     return np.array([length / 2, 0.0, 0.0]), np.diag([0.0, 1.0, 1.0]) * mass * length**2 / 12
 
 
@@ -130,32 +71,6 @@ def equilateral_plate(circumradius, thickness, density=None, mass=None, name="eq
 
     Local axes: x, y in the plane, z normal. Side a = √3 R, area (3√3/4) R², in-plane
     moments m a²/24 = m R²/8 each plus m t²/12, polar m R²/4.
-
-    Parameters
-    ----------
-    circumradius : float
-        Circumradius R [m].
-    thickness : float
-        Thickness t [m] (≥ 0).
-    density : float, optional
-        Density [kg/m³]; give exactly one of ``density`` and ``mass``.
-    mass : float, optional
-        Mass [kg].
-    name : str, optional
-        Name used in error messages.
-
-    Returns
-    -------
-    m : float
-        Mass [kg].
-    inertia : (3, 3) ndarray
-        Inertia tensor about the centroid, local axes [kg·m²].
-
-    Raises
-    ------
-    ModelError
-        If both or neither of density and mass are given, or for non-positive mass or
-        radius or negative thickness.
 
     Examples
     --------

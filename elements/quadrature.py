@@ -42,18 +42,6 @@ from femdyn.elements import compiled
 def gauss_legendre(n):
     """Gauss–Legendre points and weights on [0, 1].
 
-    Parameters
-    ----------
-    n : int
-        Number of points; the rule is exact for polynomials of degree 2n − 1.
-
-    Returns
-    -------
-    xi : (n,) ndarray
-        Points in (0, 1).
-    w : (n,) ndarray
-        Weights, summing to 1.
-
     Examples
     --------
     >>> xi, w = gauss_legendre(2)
@@ -79,24 +67,6 @@ class InvariantQuadrature:
     """Integration of invariant-based energy densities over a batch of 1-D elements.
 
     See the module docstring for the chain rule it evaluates.
-
-    Parameters
-    ----------
-    coefficients : (n_g, n_vec, n_nodal) array
-        Gradient vector k at Gauss point g is z̃_k = Σ_α coefficients[g, k, α] q̃_α, where
-        q̃_α are the element's nodal vectors (dimension ``dim``) in scaled coordinates.
-    vector_order : (n_vec,) ints
-        Power p_k of L in z̃_k = L^p_k z_k (number of x-derivatives of vector k).
-    nodal_order : (n_nodal,) ints
-        Power of L in q̃_α = L^o_α q_α (1 for slope coordinates r_x, 0 otherwise).
-    invariants : list of (k, l, R)
-        I_m = z_k · R z_l with R a (dim, dim) matrix.
-    weights : (n_g,) array_like
-        Gauss weights on [0, 1].
-    length : (n_el,) array_like
-        Element parameter lengths L [m].
-    dim : int
-        Dimension of the nodal vectors (2 or 3).
     """
 
     def __init__(self, coefficients, vector_order, nodal_order, invariants, weights, length, dim):
@@ -124,70 +94,22 @@ class InvariantQuadrature:
 
     # ------------------------------------------------------------------ kinematics
     def vectors(self, qe):
-        """Physical gradient vectors z_k at the Gauss points.
-
-        Parameters
-        ----------
-        qe : (n_el, ndof) array_like
-            Element coordinates, global frame.
-
-        Returns
-        -------
-        (n_el, n_g, n_vec, dim) ndarray
-            Gradient vectors (x-derivatives per metre of parameter length).
-        """
+        """Physical gradient vectors z_k at the Gauss points."""
         q = np.ascontiguousarray(qe, dtype=float).reshape(len(self.length), self.ndof)
         return compiled.gradient_vectors(self.coef_el, q, self.dim)
 
     def invariants(self, z):
-        """Invariants I_m = z_k · R_m z_l at the Gauss points.
-
-        Parameters
-        ----------
-        z : (n_el, n_g, n_vec, dim) ndarray
-            Physical gradient vectors.
-
-        Returns
-        -------
-        (n_el, n_g, n_inv) ndarray
-            Invariants, in the order of the ``invariants`` given at construction.
-        """
+        """Invariants I_m = z_k · R_m z_l at the Gauss points."""
         return compiled.invariants(np.ascontiguousarray(z), self.k_idx, self.l_idx, self.R)
 
     def kinematics(self, qe):
-        """Gradient vectors and invariants in one compiled call.
-
-        Parameters
-        ----------
-        qe : (n_el, ndof) array_like
-            Element coordinates, global frame.
-
-        Returns
-        -------
-        z : (n_el, n_g, n_vec, dim) ndarray
-            As :meth:`vectors`.
-        I : (n_el, n_g, n_inv) ndarray
-            As :meth:`invariants`.
-        """
+        """Gradient vectors and invariants in one compiled call."""
         q = np.ascontiguousarray(qe, dtype=float).reshape(len(self.length), self.ndof)
         return compiled.kinematics(self.coef_el, q, self.k_idx, self.l_idx, self.R)
 
     # ------------------------------------------------------------------ integration
     def energy(self, W, jac):
-        """Element energies U = Σ_g w_g L j W.
-
-        Parameters
-        ----------
-        W : (n_el, n_g) ndarray
-            Energy density per unit reference arc length [J/m] at the Gauss points.
-        jac : (n_el, n_g) ndarray
-            ds/dx of the reference curve at the Gauss points.
-
-        Returns
-        -------
-        (n_el,) ndarray
-            Energy per element [J].
-        """
+        """Element energies U = Σ_g w_g L j W."""
         return np.einsum('g,eg->e', self.weights, W * jac) * self.length
 
     def _gauss_factor(self, jac):
@@ -198,63 +120,18 @@ class InvariantQuadrature:
         return cached[1]
 
     def force(self, W_I, jac, z):
-        """Generalized force F = ∂U/∂q = Σ_g w_g L j Σ_m W_I,m ∂I_m/∂q.
-
-        Parameters
-        ----------
-        W_I : (n_el, n_g, n_inv) ndarray
-            ∂W/∂I at the Gauss points.
-        jac : (n_el, n_g) ndarray
-            ds/dx of the reference curve.
-        z : (n_el, n_g, n_vec, dim) ndarray
-            Physical gradient vectors at the current configuration.
-
-        Returns
-        -------
-        (n_el, ndof) ndarray
-            Force [N on position coordinates].
-        """
+        """Generalized force F = ∂U/∂q = Σ_g w_g L j Σ_m W_I,m ∂I_m/∂q."""
         return compiled.force(self.coef_el, z, self.k_idx, self.l_idx, self.R, np.ascontiguousarray(W_I),
                               self._gauss_factor(jac))
 
     def stiffness(self, W_I, W_II, jac, z):
-        """Tangent stiffness K = ∂F/∂q, material and geometric parts.
-
-        Parameters
-        ----------
-        W_I : (n_el, n_g, n_inv) ndarray
-            ∂W/∂I at the Gauss points.
-        W_II : (n_el, n_g, n_inv, n_inv) ndarray
-            ∂²W/∂I² at the Gauss points.
-        jac : (n_el, n_g) ndarray
-            ds/dx of the reference curve.
-        z : (n_el, n_g, n_vec, dim) ndarray
-            Physical gradient vectors at the current configuration.
-
-        Returns
-        -------
-        (n_el, ndof, ndof) ndarray
-            Stiffness [N/m on position coordinates].
-        """
+        """Tangent stiffness K = ∂F/∂q, material and geometric parts."""
         return self._tangent(z, W_I, W_II, jac, True)
 
     def invariant_matrix(self, H_II, jac, z):
         """Matrix Σ_g w_g L j Σ_mn H_mn u_m u_nᵀ with u_m = ∂I_m/∂q (no geometric part).
 
         Used for damping matrices written in invariant space.
-
-        Parameters
-        ----------
-        H_II : (n_el, n_g, n_inv, n_inv) ndarray
-            The matrix H in invariant space at the Gauss points.
-        jac : (n_el, n_g) ndarray
-            ds/dx of the reference curve.
-        z : (n_el, n_g, n_vec, dim) ndarray
-            Physical gradient vectors.
-
-        Returns
-        -------
-        (n_el, ndof, ndof) ndarray
         """
         return self._tangent(z, np.zeros((0, 0, 0)), H_II, jac, False)
 
@@ -264,18 +141,6 @@ class InvariantQuadrature:
                                 np.ascontiguousarray(W_II), self._gauss_factor(jac), geometric)
 
     def project(self, H_z, jac):
-        """Matrix Σ_g w_g L j Gᵀ H_z G for a matrix acting on the gradient vectors.
-
-        Parameters
-        ----------
-        H_z : (n_el, n_g, n_z, n_z) ndarray
-            Matrix on the stacked physical gradient vectors, n_z = n_vec·dim.
-        jac : (n_el, n_g) ndarray
-            ds/dx of the reference curve.
-
-        Returns
-        -------
-        (n_el, ndof, ndof) ndarray
-        """
+        """Matrix Σ_g w_g L j Gᵀ H_z G for a matrix acting on the gradient vectors."""
         return compiled.project(self.G_nnz, self.G_row, self.G_col, self.G_val, self.vec_scale, self.dof_scale,
                                 np.ascontiguousarray(H_z), self._gauss_factor(jac))

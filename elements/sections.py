@@ -125,18 +125,6 @@ def rectangle_torsion_constant(a, b, terms=50):
     Goodier, Theory of Elasticity, 3rd ed. 1970, torsion of rectangular bars); the sides
     may be given in either order.
 
-    Parameters
-    ----------
-    a, b : float or array_like
-        Side lengths [m].
-    terms : int, optional
-        Number of odd terms of the series.
-
-    Returns
-    -------
-    float or ndarray
-        J [m⁴].
-
     Examples
     --------
     >>> round(float(rectangle_torsion_constant(1.0, 1.0)), 5)     # square: 0.1406 a⁴

@@ -39,18 +39,6 @@ def tetrahedron_rule(degree):
     (2), else a collapsed Gauss–Jacobi product x = u, y = (1−u) v, z = (1−u)(1−v) w
     (Stroud 1971, §2.7).
 
-    Parameters
-    ----------
-    degree : int
-        Polynomial degree to integrate exactly.
-
-    Returns
-    -------
-    points : (n, 3) ndarray
-        Reference coordinates ξ.
-    weights : (n,) ndarray
-        Weights, summing to 1/6.
-
     Examples
     --------
     >>> p, w = tetrahedron_rule(2); round(float(w.sum()) * 6, 12)
@@ -76,18 +64,6 @@ def tetrahedron_rule(degree):
 
 def hexahedron_rule(n):
     """n×n×n Gauss–Legendre points and weights on [−1, 1]³, exact for degree 2n−1 per axis.
-
-    Parameters
-    ----------
-    n : int
-        Points per axis.
-
-    Returns
-    -------
-    points : (n³, 3) ndarray
-        Reference coordinates ξ.
-    weights : (n³,) ndarray
-        Weights, summing to 8.
 
     Examples
     --------
@@ -186,6 +162,7 @@ class ElementType:
 
 
 def _barycentric(xi):
+    """Barycentric coordinates (n, 4) of points ξ in the reference tetrahedron."""
     return np.column_stack([1 - xi.sum(1), xi])
 
 
@@ -194,20 +171,24 @@ _TET10_EDGES = np.array([[0, 1], [1, 2], [0, 2], [0, 3], [1, 3], [2, 3]])
 
 
 def _tet4_shape(xi):
+    """Tet4 shape functions (n, 4)."""
     return _barycentric(xi)
 
 
 def _tet4_gradient(xi):
+    """Tet4 shape gradients ∂N/∂ξ (n, 4, 3)."""
     return np.broadcast_to(_DL, (len(xi), 4, 3)).copy()
 
 
 def _tet10_shape(xi):
+    """Tet10 shape functions (n, 10): corners L(2L − 1), edges 4 L_a L_b."""
     L = _barycentric(xi)
     a, b = _TET10_EDGES.T
     return np.hstack([L * (2 * L - 1), 4 * L[:, a] * L[:, b]])
 
 
 def _tet10_gradient(xi):
+    """Tet10 shape gradients ∂N/∂ξ (n, 10, 3)."""
     L = _barycentric(xi)
     a, b = _TET10_EDGES.T
     corner = (4 * L - 1)[:, :, None] * _DL[None]
@@ -216,6 +197,7 @@ def _tet10_gradient(xi):
 
 
 def _tet_inside(xi, tol):
+    """Whether points ξ lie in the reference tetrahedron (within ``tol``)."""
     return np.all(_barycentric(xi) >= -tol, axis=1)
 
 
@@ -224,10 +206,12 @@ _HEX8 = np.array([[-1, -1, -1], [1, -1, -1], [1, 1, -1], [-1, 1, -1],
 
 
 def _hex8_shape(xi):
+    """Hex8 trilinear shape functions (n, 8)."""
     return np.prod(1 + xi[:, None, :] * _HEX8[None], axis=2) / 8
 
 
 def _hex8_gradient(xi):
+    """Hex8 shape gradients ∂N/∂ξ (n, 8, 3)."""
     f = 1 + xi[:, None, :] * _HEX8[None]                          # (n, 8, 3)
     g = np.empty_like(f)
     for k in range(3):
@@ -237,6 +221,7 @@ def _hex8_gradient(xi):
 
 
 def _hex_inside(xi, tol):
+    """Whether points ξ lie in the reference cube [−1, 1]³ (within ``tol``)."""
     return np.all(np.abs(xi) <= 1 + tol, axis=1)
 
 
@@ -254,18 +239,6 @@ ELEMENT_TYPES = {e.meshio_type: e for e in (TET4, TET10, HEX8)}
 def lame(E, nu):
     """Lamé constants of an isotropic material: λ = Eν/((1+ν)(1−2ν)), μ = E/(2(1+ν)).
 
-    Parameters
-    ----------
-    E : float or array_like
-        Young's modulus [Pa].
-    nu : float or array_like
-        Poisson ratio.
-
-    Returns
-    -------
-    lam, mu : float or ndarray
-        λ and μ (the shear modulus G) [Pa].
-
     Examples
     --------
     >>> lame(2.5, 0.25)
@@ -278,18 +251,6 @@ def elasticity_matrix(E, nu):
     """Isotropic elasticity matrix D with σ = D ε in Voigt order (xx, yy, zz, yz, xz, xy).
 
     Shear strains are engineering strains γ = 2ε.
-
-    Parameters
-    ----------
-    E : float
-        Young's modulus [Pa].
-    nu : float
-        Poisson ratio.
-
-    Returns
-    -------
-    (6, 6) ndarray
-        D [Pa].
 
     Examples
     --------
@@ -307,19 +268,6 @@ def elasticity_matrix(E, nu):
 def jacobian(element, X, xi):
     """Jacobians J_ij = ∂x_i/∂ξ_j of the isoparametric map at reference points.
 
-    Parameters
-    ----------
-    element : ElementType
-        The element type.
-    X : (n_el, n_nodes, 3) array_like
-        Nodal coordinates [m], global frame.
-    xi : (n_points, 3) array_like
-        Reference coordinates.
-
-    Returns
-    -------
-    (n_el, n_points, 3, 3) ndarray
-
     Examples
     --------
     >>> jacobian(TET4, 2.0 * TET4.reference[None], [[0.1, 0.1, 0.1]])[0, 0].tolist()
@@ -330,22 +278,6 @@ def jacobian(element, X, xi):
 
 def shape_gradients(element, X, xi):
     """Physical shape-function gradients ∂N_a/∂x = ∂N_a/∂ξ J⁻¹ and det J at reference points.
-
-    Parameters
-    ----------
-    element : ElementType
-        The element type.
-    X : (n_el, n_nodes, 3) array_like
-        Nodal coordinates [m], global frame.
-    xi : (n_points, 3) array_like
-        Reference coordinates.
-
-    Returns
-    -------
-    G : (n_el, n_points, n_nodes, 3) ndarray
-        Gradients [1/m].
-    det : (n_el, n_points) ndarray
-        det J (volume ratio to the reference cell).
 
     Examples
     --------
@@ -362,12 +294,6 @@ def shape_gradients(element, X, xi):
 
 def stiffness_matrices(element, X, E, nu):
     """Element stiffness matrices (n_el, 3n, 3n) [N/m], dofs ordered (node, component).
-
-    Parameters
-    ----------
-    element : ElementType
-    X : (n_el, n_nodes, 3) nodal coordinates [m]
-    E, nu : Young's modulus [Pa] and Poisson ratio (scalars or (n_el,) arrays)
 
     Example
     -------
@@ -391,20 +317,6 @@ def stiffness_matrices(element, X, E, nu):
 def scalar_mass_matrices(element, X, rho):
     """Scalar consistent mass M_s,ab = ∫ ρ N_a N_b dV; the element mass matrix is M_s ⊗ I₃.
 
-    Parameters
-    ----------
-    element : ElementType
-        The element type.
-    X : (n_el, n, 3) array_like
-        Nodal coordinates [m].
-    rho : float or (n_el,) array_like
-        Density [kg/m³].
-
-    Returns
-    -------
-    (n_el, n, n) ndarray
-        M_s [kg].
-
     Examples
     --------
     >>> round(float(scalar_mass_matrices(TET4, TET4.reference[None], 6.0).sum()), 12)   # ρ V = 6 · 1/6
@@ -421,22 +333,6 @@ def scalar_mass_matrices(element, X, rho):
 def strains(element, X, U, xi):
     """Engineering strains at reference points (small-strain, Voigt order).
 
-    Parameters
-    ----------
-    element : ElementType
-        The element type.
-    X : (n_el, n, 3) array_like
-        Nodal coordinates [m], reference configuration.
-    U : (n_el, n, 3) array_like
-        Nodal displacements [m].
-    xi : (n_points, 3) array_like
-        Reference coordinates (the same for every element).
-
-    Returns
-    -------
-    (n_el, n_points, 6) ndarray
-        (ε_xx, ε_yy, ε_zz, γ_yz, γ_xz, γ_xy), dimensionless, global axes.
-
     Examples
     --------
     >>> X = TET4.reference[None]; U = 1e-3 * X            # uniform stretch 1e-3
@@ -451,22 +347,6 @@ def strains(element, X, U, xi):
 def strains_at(element, X, U, xi):
     """Engineering strains at one reference point per element.
 
-    Parameters
-    ----------
-    element : ElementType
-        The element type.
-    X : (n_el, n, 3) array_like
-        Nodal coordinates [m], reference configuration.
-    U : (n_el, n, 3) array_like
-        Nodal displacements [m].
-    xi : (n_el, 3) array_like
-        One reference point per element.
-
-    Returns
-    -------
-    (n_el, 6) ndarray
-        Voigt strains, as :func:`strains`.
-
     Examples
     --------
     >>> X = TET4.reference[None]
@@ -480,20 +360,6 @@ def strains_at(element, X, U, xi):
 def gradients_at(element, X, xi):
     """Physical shape-function gradients ∂N_a/∂x at one reference point per element.
 
-    Parameters
-    ----------
-    element : ElementType
-        The element type.
-    X : (n_el, n, 3) array_like
-        Nodal coordinates [m].
-    xi : (n_el, 3) array_like
-        One reference point per element.
-
-    Returns
-    -------
-    (n_el, n, 3) ndarray
-        Gradients [1/m].
-
     Examples
     --------
     >>> gradients_at(TET4, TET4.reference[None], [[0.2, 0.2, 0.2]])[0, 1].tolist()
@@ -505,6 +371,7 @@ def gradients_at(element, X, xi):
 
 
 def _voigt(H):
+    """Voigt strains (…, 6) of displacement gradients H (…, 3, 3), engineering shears."""
     eps = np.empty(H.shape[:-2] + (6,))
     for k, (i, j) in enumerate(VOIGT):
         eps[..., k] = H[..., i, i] if i == j else H[..., i, j] + H[..., j, i]
@@ -513,20 +380,6 @@ def _voigt(H):
 
 def stresses(eps, E, nu):
     """Cauchy stresses σ = D ε in Voigt order from engineering strains (linear elasticity).
-
-    Parameters
-    ----------
-    eps : (..., 6) array_like
-        Engineering strains (ε_xx, ε_yy, ε_zz, γ_yz, γ_xz, γ_xy).
-    E : float
-        Young's modulus [Pa].
-    nu : float
-        Poisson ratio.
-
-    Returns
-    -------
-    (..., 6) ndarray
-        (σ_xx, σ_yy, σ_zz, τ_yz, τ_xz, τ_xy) [Pa].
 
     Examples
     --------
@@ -541,24 +394,6 @@ def inverse_map(element, X, x, iterations=20, tol=1e-12):
 
     One step suffices for affine tetrahedra. Points outside the element give reference
     coordinates outside the cell (check with :meth:`ElementType.inside`).
-
-    Parameters
-    ----------
-    element : ElementType
-        The element type.
-    X : (n, n_nodes, 3) array_like
-        Nodal coordinates [m] of the element holding each point.
-    x : (n, 3) array_like
-        Physical points [m], global frame.
-    iterations : int, optional
-        Maximum Newton iterations.
-    tol : float, optional
-        Convergence tolerance on the reference-coordinate step.
-
-    Returns
-    -------
-    (n, 3) ndarray
-        Reference coordinates ξ.
 
     Examples
     --------
@@ -580,26 +415,6 @@ def inverse_map(element, X, x, iterations=20, tol=1e-12):
 
 def check_material(E, nu, rho, where="solid"):
     """Validate an isotropic linear-elastic material.
-
-    Parameters
-    ----------
-    E : float
-        Young's modulus [Pa], > 0.
-    nu : float
-        Poisson ratio, in (−1, 0.5).
-    rho : float
-        Density [kg/m³], > 0.
-    where : str, optional
-        Name of the object, used in error messages.
-
-    Returns
-    -------
-    (E, nu, rho) : tuple of float
-
-    Raises
-    ------
-    ModelError
-        Naming ``where``, for non-numeric values, non-positive E or ρ, or ν outside (−1, 0.5).
 
     Examples
     --------

@@ -14,16 +14,9 @@ from scipy.spatial import cKDTree
 
 from femdyn.elements import solid
 from femdyn.errors import ModelError
+from femdyn.geometry import skew
 
 CHUNK = 20000        # elements per vectorized batch (bounds memory: Tet10 K is 900 floats per element)
-
-
-def _skew(v):
-    """Cross-product matrices [v]× of vectors (..., 3)."""
-    z = np.zeros(v.shape[:-1])
-    return np.stack([np.stack([z, -v[..., 2], v[..., 1]], -1),
-                     np.stack([v[..., 2], z, -v[..., 0]], -1),
-                     np.stack([-v[..., 1], v[..., 0], z], -1)], -2)
 
 
 class _NodePattern:
@@ -179,7 +172,7 @@ class SolidBody:
         r = self.mesh.points - np.asarray(origin, float)
         R = np.zeros((self.mesh.n_nodes, 3, 6))
         R[:, :, :3] = np.eye(3)
-        R[:, :, 3:] = -_skew(r)
+        R[:, :, 3:] = -skew(r)
         return R.reshape(self.ndof, 6)
 
     # ------------------------------------------------------------------ points

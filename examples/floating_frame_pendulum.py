@@ -12,14 +12,14 @@ import os
 import numpy as np
 
 import femdyn
+from femdyn.component import write_component
 from femdyn.elements.solid_body import SolidBody
-from femdyn.formats.component import component_from_reduction, write_component
 from femdyn.mesh.generate import box_mesh
 from femdyn.mesh.vtk import write_series
 from femdyn.results import time_histories
 from femdyn.results.plots import output_folder
 from femdyn.solvers.generalized_alpha import Options, integrate
-from femdyn.solvers.reduction import Interface, craig_bampton
+from femdyn.solvers.reduction import Interface, component_from_reduction, craig_bampton
 
 L, B = 0.4, 0.02
 

@@ -15,10 +15,10 @@ import os
 
 import numpy as np
 
+from femdyn.component import read_component, write_component
 from femdyn.elements.solid_body import SolidBody
-from femdyn.formats.component import component_from_reduction, read_component, write_component
 from femdyn.mesh.generate import rod_mesh
-from femdyn.solvers.reduction import Interface, craig_bampton
+from femdyn.solvers.reduction import Interface, component_from_reduction, craig_bampton
 
 LENGTH, RADIUS, E, NU, RHO = 0.815, 0.01, 6.9e10, 0.3, 2700.0
 GAUGES = [(x, 0.0, RADIUS * 0.999) for x in (0.2, 0.4075, 0.6)]      # just inside the outer wall

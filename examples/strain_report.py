@@ -21,7 +21,7 @@ import numpy as np
 import femdyn
 from femdyn.cli.main import main as femdyn_cli
 from femdyn.elements import sections
-from femdyn.formats.measurements import read_gauge_map
+from femdyn.reports.measurements import read_gauge_map
 from femdyn.motion.timefunctions import Callable
 from femdyn.reports.gauges import add_gauge
 from femdyn.results.plots import output_folder

@@ -4,6 +4,10 @@ Every error names the offending object (node, element, joint, solver step) and s
 to fix the input, so users never have to read a numpy traceback.
 """
 
+__all__ = ["FemdynError", "ModelError", "ConstraintError", "NonFiniteError", "SolverError", "ConvergenceError",
+           "SingularMatrixError", "FemdynWarning", "UnitsWarning", "StepSizeWarning", "PhysicalConsistencyWarning",
+           "ServoWarning"]
+
 
 class FemdynError(Exception):
     """Base class of all femdyn errors."""

@@ -1,5 +1,15 @@
-"""Small geometric helpers shared by the model, the elements and the recursive solvers."""
+"""Small geometric helpers, written once for the whole library: the cross-product matrix
+(:func:`skew`), the Levi-Civita tensor (:data:`LEVI_CIVITA`) and Rodrigues' rotation
+(:func:`rotation_about`, :func:`rotation_matrix`, :func:`rotated_vector` with its derivatives,
+:func:`transported` along the smallest rotation between two directions)."""
 import numpy as np
+
+__all__ = ["skew", "LEVI_CIVITA", "rotation_about", "rotation_matrix", "rotated_vector", "transported"]
+
+LEVI_CIVITA = np.zeros((3, 3, 3))
+LEVI_CIVITA[0, 1, 2] = LEVI_CIVITA[1, 2, 0] = LEVI_CIVITA[2, 0, 1] = 1.0
+LEVI_CIVITA[0, 2, 1] = LEVI_CIVITA[2, 1, 0] = LEVI_CIVITA[1, 0, 2] = -1.0
+LEVI_CIVITA.flags.writeable = False          # ε_abc: (a × b)_i = ε_ijk a_j b_k
 
 
 def skew(v):
@@ -25,6 +35,31 @@ def skew(v):
     out[..., 1, 0], out[..., 1, 2] = v[..., 2], -v[..., 0]
     out[..., 2, 0], out[..., 2, 1] = -v[..., 1], v[..., 0]
     return out
+
+
+def rotation_about(axis, angle):
+    """Rotation matrix of an angle about a unit axis (Rodrigues' formula).
+
+    R = 1 + sin φ [k]× + (1 − cos φ) [k]×².
+
+    Parameters
+    ----------
+    axis : (3,) array_like
+        Unit axis k.
+    angle : float
+        Angle φ [rad], right-handed about ``axis``.
+
+    Returns
+    -------
+    (3, 3) ndarray
+
+    Examples
+    --------
+    >>> (rotation_about([0, 0, 1], np.pi / 2) @ [1, 0, 0]).round(12).tolist()
+    [0.0, 1.0, 0.0]
+    """
+    k = skew(np.asarray(axis, float))
+    return np.eye(3) + np.sin(angle) * k + (1.0 - np.cos(angle)) * k @ k
 
 
 def _series_coefficients(terms=16):
@@ -128,3 +163,51 @@ def rotated_vector(theta, b, second=True):
                                             + theta[:, None, None, :] * d_hth[:, :, :, None])
            + g0[:, None, None, None] * dd_hth)
     return f, df, d2f
+
+
+def rotation_matrix(theta):
+    """Rotation matrix exp([θ]×) of a rotation vector (Rodrigues' formula, exact at θ = 0).
+
+    Parameters
+    ----------
+    theta : (3,) array_like
+        Rotation vector θ [rad]: angle |θ| about the axis θ/|θ|.
+
+    Returns
+    -------
+    (3, 3) ndarray
+
+    Examples
+    --------
+    >>> rotation_matrix([0, 0, np.pi / 2]).round(12).tolist()[0]
+    [0.0, -1.0, 0.0]
+    """
+    theta = np.asarray(theta, float)
+    return rotated_vector(np.tile(theta, (3, 1)), np.eye(3), second=False)[0].T
+
+
+def transported(a, b, y):
+    """``y`` turned by the smallest rotation that takes the unit vector a to the unit vector b.
+
+    Rodrigues' formula about k = a × b with cos φ = c = a·b:
+    R y = c y + k × y + k (k·y)/(1 + c) (undefined for b = −a).
+
+    Parameters
+    ----------
+    a, b : (..., 3) array_like
+        Unit vectors (directions before and after).
+    y : (..., 3) array_like
+        Vectors to turn.
+
+    Returns
+    -------
+    (..., 3) ndarray
+
+    Examples
+    --------
+    >>> transported([1.0, 0, 0], [0, 1.0, 0], [0, 0, 1.0]).tolist()      # z is the axis: unchanged
+    [0.0, 0.0, 1.0]
+    """
+    a, b, y = (np.asarray(x, float) for x in (a, b, y))
+    k, c = np.cross(a, b), np.sum(a * b, -1)[..., None]
+    return y * c + np.cross(k, y) + k * np.sum(k * y, -1)[..., None] / (1 + c)

@@ -16,6 +16,8 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit
 
+__all__ = ["Pattern", "coo_block", "product"]
+
 
 class Pattern:
     """Fixed sparsity pattern of a matrix assembled from COO triplets.
@@ -106,19 +108,6 @@ class Pattern:
 
 def coo_block(rows, cols, values, row_offset=0, col_offset=0):
     """Shift a COO triplet set into a block of a larger matrix.
-
-    Parameters
-    ----------
-    rows, cols : array_like of int
-        Positions within the block.
-    values : array_like
-        Entries.
-    row_offset, col_offset : int, optional
-        Position of the block's first row and column.
-
-    Returns
-    -------
-    rows, cols, values : ndarray
 
     Examples
     --------

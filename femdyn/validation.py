@@ -7,27 +7,11 @@ import numpy as np
 
 from .errors import ModelError, NonFiniteError, PhysicalConsistencyWarning
 
+__all__ = ["numeric", "finite", "refuse_non_finite", "vector3", "number", "positive", "count", "inconsistent"]
+
 
 def numeric(value, what, shape=None):
     """``value`` as a float array (of ``shape`` when given), or ModelError naming ``what``.
-
-    Parameters
-    ----------
-    value : array_like
-        User input.
-    what : str
-        Names the input in the message, with its unit (e.g. "beam 'arm': E (Pa)").
-    shape : tuple of int, optional
-        Required shape.
-
-    Returns
-    -------
-    ndarray of float
-
-    Raises
-    ------
-    ModelError
-        If the value is not numeric or has another shape.
 
     Examples
     --------
@@ -46,18 +30,6 @@ def numeric(value, what, shape=None):
 def refuse_non_finite(values, what):
     """Raise :class:`~femdyn.errors.NonFiniteError` naming ``what`` and the first bad entry
     if the numeric array ``values`` holds a NaN or an infinite number.
-
-    Parameters
-    ----------
-    values : array_like
-        Numeric input (any shape).
-    what : str
-        Names the input in the message.
-
-    Raises
-    ------
-    NonFiniteError
-        If an entry is NaN or infinite.
     """
     a = np.atleast_1d(values)
     bad = np.flatnonzero(~np.isfinite(a))
@@ -67,28 +39,7 @@ def refuse_non_finite(values, what):
 
 
 def finite(value, what, shape=None):
-    """:func:`numeric` that also rejects NaN and infinite entries.
-
-    Parameters
-    ----------
-    value : array_like
-        User input.
-    what : str
-        Names the input in the message.
-    shape : tuple of int, optional
-        Required shape.
-
-    Returns
-    -------
-    ndarray of float
-
-    Raises
-    ------
-    ModelError
-        If the value is not numeric or has another shape.
-    NonFiniteError
-        If an entry is NaN or infinite (a ModelError too).
-    """
+    """:func:`numeric` that also rejects NaN and infinite entries."""
     a = numeric(value, what, shape)
     refuse_non_finite(a, what)
     return a
@@ -97,22 +48,6 @@ def finite(value, what, shape=None):
 def vector3(value, what):
     """``value`` as a float array of shape (3,) with finite entries (a point, direction or
     force of the model builder).
-
-    Parameters
-    ----------
-    value : array_like
-        User input.
-    what : str
-        Names the input in the message, with its unit.
-
-    Returns
-    -------
-    ndarray (3,)
-
-    Raises
-    ------
-    ModelError
-        If the value is not three finite numbers.
 
     Examples
     --------
@@ -130,26 +65,7 @@ def vector3(value, what):
 
 
 def number(value, what, unit):
-    """``value`` as a finite float.
-
-    Parameters
-    ----------
-    value : float
-        User input.
-    what : str
-        Names the input in the message.
-    unit : str
-        The expected unit, for the message.
-
-    Returns
-    -------
-    float
-
-    Raises
-    ------
-    ModelError
-        If the value is not a finite number.
-    """
+    """``value`` as a finite float."""
     try:
         x = float(value)
     except (TypeError, ValueError):
@@ -160,26 +76,6 @@ def number(value, what, unit):
 
 def positive(value, what, unit, allow_zero=False):
     """``value`` as a finite float that is positive (or ≥ 0 with ``allow_zero``).
-
-    Parameters
-    ----------
-    value : float
-        User input.
-    what : str
-        Names the input in the message.
-    unit : str
-        The expected unit, for the message.
-    allow_zero : bool, optional
-        Accept 0.
-
-    Returns
-    -------
-    float
-
-    Raises
-    ------
-    ModelError
-        If the value is not finite or not positive.
 
     Examples
     --------
@@ -193,24 +89,7 @@ def positive(value, what, unit, allow_zero=False):
 
 
 def count(value, what):
-    """A whole number ≥ 1 (e.g. a number of elements).
-
-    Parameters
-    ----------
-    value : int or float
-        User input (a float must be whole, e.g. 4.0).
-    what : str
-        Names the input in the message.
-
-    Returns
-    -------
-    int
-
-    Raises
-    ------
-    ModelError
-        If the value is not a whole number ≥ 1 (booleans are refused).
-    """
+    """A whole number ≥ 1 (e.g. a number of elements)."""
     try:
         whole = not isinstance(value, (bool, np.bool_)) and float(value).is_integer() and value >= 1
     except (TypeError, ValueError):
@@ -223,18 +102,6 @@ def count(value, what):
 def inconsistent(message, strict):
     """A physical-consistency failure (mass properties no body can have): ModelError when
     ``strict``, else a :class:`~femdyn.errors.PhysicalConsistencyWarning`, and go on.
-
-    Parameters
-    ----------
-    message : str
-        What is inconsistent, naming the body and the values.
-    strict : bool
-        Refuse (True) or warn and accept (False).
-
-    Raises
-    ------
-    ModelError
-        When ``strict``.
     """
     if strict:
         raise ModelError(message + " (or pass strict=False to accept it with a warning)")

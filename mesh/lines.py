@@ -10,6 +10,7 @@ import meshio
 import numpy as np
 
 from femdyn.errors import ModelError
+from femdyn.geometry import transported
 
 
 def read_line_mesh(path):
@@ -213,12 +214,11 @@ def transported_y_axes(tangents):
     t0 = tangents[0]
     ey = [section_y_axes("parallel transport", t0[None], (0.0, 0.0, 1.0) if abs(t0[1]) > 0.9 else (0.0, 1.0, 0.0))[0]]
     for a, b in zip(tangents[:-1], tangents[1:]):
-        k, c = np.cross(a, b), a @ b
+        c = a @ b
         if c <= -1 + 1e-12:
             raise ModelError(f"beam centreline: the tangent reverses between neighbouring nodes ({a.tolist()} → "
                              f"{b.tolist()}); refine the centreline")
-        y = ey[-1]
-        y = y * c + np.cross(k, y) + k * (k @ y) / (1 + c)          # Rodrigues: the rotation a → b
+        y = transported(a, b, ey[-1])
         y -= b * (b @ y)
         ey.append(y / np.linalg.norm(y))
     return np.array(ey)

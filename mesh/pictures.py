@@ -42,7 +42,7 @@ def write_mode_vtu(component, path):
     Parameters
     ----------
     component : Component
-        A reduced component with mesh shapes (:func:`~femdyn.formats.component.read_component`).
+        A reduced component with mesh shapes (:func:`~femdyn.component.read_component`).
     path : str or path-like
         The .vtu file to write.
 

@@ -34,7 +34,7 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from femdyn.errors import ConvergenceError
-from femdyn.geometry import skew
+from femdyn.geometry import rotation_matrix, skew
 
 from .initial import projection_diagonal
 
@@ -252,7 +252,7 @@ def _move(q, p, free, blocks):
     q[free] += p[:free.size]
     column = free.size
     for positions, gradients in blocks:
-        d, R = p[column:column + 3], _rotation(p[column + 3:column + 6])
+        d, R = p[column:column + 3], rotation_matrix(p[column + 3:column + 6])
         centre = q[positions].mean(axis=0)
         q[positions] = centre + d + (q[positions] - centre) @ R.T
         q[gradients] = q[gradients] @ R.T
@@ -260,10 +260,3 @@ def _move(q, p, free, blocks):
     return q
 
 
-def _rotation(theta):
-    """Rotation matrix exp([θ]×) (Rodrigues)."""
-    angle = np.linalg.norm(theta)
-    K = skew(theta)
-    if angle < 1e-12:
-        return np.eye(3) + K
-    return np.eye(3) + np.sin(angle) / angle * K + (1 - np.cos(angle)) / angle ** 2 * K @ K

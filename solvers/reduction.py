@@ -30,8 +30,9 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
-from femdyn.elements.solid_body import _skew
+from femdyn.component import modal_invariants, new_component
 from femdyn.errors import ModelError, SolverError
+from femdyn.geometry import skew
 from femdyn.solvers.eigen import Factorization, constraint_basis, sparse_eigenmodes
 
 
@@ -155,7 +156,7 @@ def interface_constraints(body, interfaces):
             seen[a] = itf.name
         R = np.zeros((len(nodes), 3, 6))                  # u_s = R_s ξ for a rigid motion of the frame
         R[:, :, :3] = np.eye(3)
-        R[:, :, 3:] = -_skew(X[nodes] - itf.origin)
+        R[:, :, 3:] = -skew(X[nodes] - itf.origin)
         frame = n + 6 * k + np.arange(6)
         udof = 3 * nodes[:, None] + np.arange(3)          # (s, 3)
         if itf.coupling == "rigid":                       # u_s − R_s ξ = 0, 3 rows per node
@@ -223,6 +224,7 @@ def craig_bampton(body, interfaces, n_modes=20, static_loads=None, damping_ratio
 
 
 def _craig_bampton(body, interfaces, n_modes, static_loads, damping_ratio, progress):
+    """:func:`craig_bampton` inside its BLAS thread limit: interface constraints, then the shared reduction."""
     if not interfaces:
         raise ModelError("craig_bampton: give at least one interface")
     names = [i.name for i in interfaces]
@@ -238,60 +240,105 @@ def _craig_bampton(body, interfaces, n_modes, static_loads, damping_ratio, progr
     Kt = (T.T @ sp.block_diag([K, sp.csr_matrix((n_b, n_b))]) @ T).tocsc()
     Mt = (T.T @ sp.block_diag([M, sp.csr_matrix((n_b, n_b))]) @ T).tocsc()
     b = np.searchsorted(independent, np.arange(n, n + n_b))
-    i = np.setdiff1d(np.arange(len(independent)), b)
-    Kii, Kib, Mii = Kt[i][:, i], Kt[i][:, b], Mt[i][:, i]
-    tell("factorization")
-    factor = Factorization(Kii, definite=True)
-    if factor.kind != "cholmod":
-        raise SolverError("craig_bampton: the interior stiffness is not positive definite: the interfaces do "
-                          "not hold the body (one rigid interface, or an averaging one with 3 non-collinear "
-                          "nodes, is needed)")
-    Psi = -factor.solve(Kib.toarray())
-    tell("normal modes")
-    count = min(int(n_modes), len(i) - 1)
-    fixed = sparse_eigenmodes(Kii, Mii, count, sigma=0.0, factorization=factor) if count > 0 else None
-    columns = [Psi] + ([fixed.modes] if fixed is not None else [])
-    if static_loads:
-        normal = fixed.modes if fixed is not None else np.zeros((len(i), 0))
-        columns.append(_static_modes(body, static_loads, independent, i, factor, Mii, normal))
-    Vi = np.hstack(columns)
-    V = np.zeros((len(independent), Vi.shape[1]))
-    V[i] = Vi
-    V[b, np.arange(n_b)] = 1.0
-    tell("orthonormalization")
-    K_cb, M_cb = V.T @ (Kt @ V), V.T @ (Mt @ V)
-    K_cb, M_cb = 0.5 * (K_cb + K_cb.T), 0.5 * (M_cb + M_cb.T)
-    lam, Z = sla.eigh(K_cb, M_cb)
-    scale = max(np.abs(lam).max(), 1.0)
-    n_rigid = int(np.sum(lam <= 1e-10 * scale))
-    basis = T @ V
-    modes = basis @ Z[:, n_rigid:]
-    omega = np.sqrt(lam[n_rigid:])
+    loads = _load_columns(body, static_loads, independent) if static_loads else None
+    r = craig_bampton_matrices(Kt, Mt, b, n_modes, loads=loads, progress=tell)
+    basis = T @ r.basis
+    omega = r.omega
     zeta = np.broadcast_to(np.asarray(damping_ratio, float), omega.shape).copy()
     if np.any(zeta < 0):
         raise ModelError(f"craig_bampton: damping ratio must be ≥ 0, got {damping_ratio}")
-    omega_fixed = fixed.omega if fixed is not None else np.zeros(0)
-    return Reduction(body, interfaces, basis, K_cb, M_cb, omega_fixed, omega, modes, n_rigid, zeta)
+    return Reduction(body, interfaces, basis, r.K_cb, r.M_cb, r.omega_fixed, omega, T @ r.modes, r.n_rigid, zeta)
 
 
-def _static_modes(body, loads, independent, interior, factor, Mii, normal):
-    """Static modes K_ii⁻¹ f of unit point forces, M-orthonormalized against ``normal``."""
+@dataclass
+class ReducedMatrices:
+    """What :func:`craig_bampton_matrices` returns (coordinates of its K, M; ω in rad/s)."""
+    basis: np.ndarray
+    K_cb: np.ndarray
+    M_cb: np.ndarray
+    modes: np.ndarray
+    omega: np.ndarray
+    omega_fixed: np.ndarray
+    n_rigid: int
+
+
+def craig_bampton_matrices(K, M, boundary, n_modes, loads=None, rigid=None, held=0, progress=None):
+    """Craig–Bampton reduction of the pair (K, M) to its ``boundary`` coordinates (module docstring).
+
+    Sparse K, M go through one CHOLMOD factorization and shift-invert Lanczos; dense ones
+    through LAPACK (``n_modes=None``: every fixed-interface mode). ``loads`` (columns in
+    the coordinates of K) add static modes; ``rigid`` is the number of lowest modes of the
+    diagonalized pair to drop (default: those with ω² ≤ 1e-10 max ω²); the first ``held``
+    boundary coordinates are held at zero (their constraint modes left out).
+    """
+    tell = progress or (lambda stage: None)
+    b = np.asarray(boundary)
+    i = np.setdiff1d(np.arange(K.shape[0]), b)
+    n_b = len(b)
+    count = len(i) if n_modes is None else int(n_modes)
+    if sp.issparse(K):
+        Kii, Kib, Mii = K[i][:, i], K[i][:, b], M[i][:, i]
+        tell("factorization")
+        factor = Factorization(Kii, definite=True)
+        if factor.kind != "cholmod":
+            raise SolverError("craig_bampton: the interior stiffness is not positive definite: the interfaces do "
+                              "not hold the body (one rigid interface, or an averaging one with 3 non-collinear "
+                              "nodes, is needed)")
+        solve = factor.solve
+        Psi = -solve(Kib.toarray())
+        tell("normal modes")
+        count = min(count, len(i) - 1)
+        fixed = sparse_eigenmodes(Kii, Mii, count, sigma=0.0, factorization=factor) if count > 0 else None
+        Phi = fixed.modes if fixed is not None else np.zeros((len(i), 0))
+        omega_fixed = fixed.omega if fixed is not None else np.zeros(0)
+    else:
+        Kii, Kib, Mii = K[np.ix_(i, i)], K[np.ix_(i, b)], M[np.ix_(i, i)]
+        if not 0 <= count <= len(i):
+            raise ModelError(f"craig_bampton: n_modes must be between 0 and {len(i)}, got {n_modes}")
+        solve = lambda rhs: np.linalg.solve(Kii, rhs)
+        Psi = -solve(Kib)
+        lam, Phi = (sla.eigh(Kii, Mii, subset_by_index=(0, count - 1)) if count
+                    else (np.zeros(0), np.zeros((len(i), 0))))
+        omega_fixed = np.sqrt(np.maximum(lam, 0.0))
+    columns = [Psi, Phi]
+    if loads is not None:
+        columns.append(_static_modes(solve, np.asarray(loads, float)[i], Mii, Phi))
+    Vi = np.hstack(columns)
+    V = np.zeros((K.shape[0], Vi.shape[1]))
+    V[i] = Vi
+    V[b, np.arange(n_b)] = 1.0
+    V = V[:, held:]
+    tell("orthonormalization")
+    K_cb, M_cb = (V.T @ (K @ V), V.T @ (M @ V)) if sp.issparse(K) else (V.T @ K @ V, V.T @ M @ V)
+    K_cb, M_cb = 0.5 * (K_cb + K_cb.T), 0.5 * (M_cb + M_cb.T)
+    lam, Z = sla.eigh(K_cb, M_cb)
+    if rigid is None:
+        rigid = int(np.sum(lam <= 1e-10 * max(np.abs(lam).max(), 1.0)))
+    return ReducedMatrices(V, K_cb, M_cb, V @ Z[:, rigid:], np.sqrt(np.maximum(lam[rigid:], 0.0)), omega_fixed,
+                           rigid)
+
+
+def _load_columns(body, loads, independent):
+    """Unit point forces at the nodes nearest the load points, in the independent coordinates."""
     position = np.full(body.ndof, -1)
     position[independent[independent < body.ndof]] = np.arange(np.sum(independent < body.ndof))
-    where = np.full(len(independent), -1)
-    where[interior] = np.arange(len(interior))
-    F = np.zeros((len(interior), len(loads)))
+    F = np.zeros((len(independent), len(loads)))
     for k, (point, direction) in enumerate(loads):
         node = np.argmin(np.linalg.norm(body.mesh.points - np.asarray(point, float), axis=1))
         d = np.asarray(direction, float)
         d = d / np.linalg.norm(d)
         for comp in range(3):
             slot = position[3 * node + comp]
-            if slot < 0 or where[slot] < 0:
+            if slot < 0:
                 raise ModelError(f"static load at {list(point)}: node {node} belongs to an interface; "
                                  "interface loads are carried by the constraint modes already")
-            F[where[slot], k] = d[comp]
-    S = factor.solve(F)
+            F[slot, k] = d[comp]
+    return F
+
+
+def _static_modes(solve, F, Mii, normal):
+    """Static modes K_ii⁻¹ f of the load columns, M-orthonormalized against ``normal``."""
+    S = solve(F)
     S -= normal @ (normal.T @ (Mii @ S))              # M-orthogonal to the normal modes
     for k in range(S.shape[1]):                       # Gram–Schmidt among themselves, unit modal mass
         for j in range(k):
@@ -300,52 +347,66 @@ def _static_modes(body, loads, independent, interior, factor, Mii, normal):
     return S
 
 
-def modal_invariants(body, shapes):
-    """Inertia shape integrals of a body with mode shapes Φ, integrated exactly with the consistent mass.
-
-    Shabana 2005, *Dynamics of Multibody Systems*, §5.5, eqs. 5.115–5.134; Wallrapp 1994 SID:
-
-        first_moment = ∫ρ x dV,  second_moment = ∫ρ x xᵀ dV,
-        Ct[i,k] = ∫ρ Φ_ik dV,     Cx[i,j,k] = ∫ρ x_i Φ_jk dV,
-        Cpp[i,j,k,l] = ∫ρ Φ_ik Φ_jl dV,   Cr[:,k] = ∫ρ x × Φ_k dV = ε_abc Cx[b,c,k].
-
-    Every other invariant follows linearly: the modal mass Σ_i Cpp[i,i] (identity for unit
-    modal mass), Shabana's S̄_ij = Cpp[i,j], the rotation–deformation coupling ∫ρ x̃ Φ̃_k dV
-    from Cx, and ∫ρ Φ̃_k Φ̃_l dV from Cpp.
+def component_from_reduction(reduction, output_points=(), gauge_points=(), mesh_shapes=True, name="link"):
+    """Collect a :class:`Reduction` of a solid body into a component (``.fdc``).
 
     Parameters
     ----------
-    body : SolidBody
-        The body (mesh frame).
-    shapes : (ndof, q) ndarray
-        Mode shapes Φ [m per unit modal coordinate], mesh frame.
+    reduction : Reduction
+        The Craig–Bampton result (:func:`craig_bampton`).
+    output_points : (p, 3) array_like, optional
+        Points [m] in the mesh frame where the mode shapes are stored.
+    gauge_points : (g, 3) array_like, optional
+        Points [m] in the mesh frame where strain modes (6 Voigt strains) are stored.
+    mesh_shapes : bool, optional
+        Also store the mesh corners and all nodal shapes (pictures).
+    name : str, optional
+        Component name.
 
     Returns
     -------
-    dict of ndarray
-        first_moment (3,) [kg·m], second_moment (3, 3) [kg·m²], Ct (3, q), Cx (3, 3, q),
-        Cpp (3, 3, q, q), Cr (3, q).
+    femdyn.component.Component
 
     Examples
     --------
-    >>> import numpy as np
     >>> from femdyn.mesh.generate import box_mesh
     >>> from femdyn.elements.solid_body import SolidBody
-    >>> body = SolidBody(box_mesh((1, 0.1, 0.1), (2, 1, 1)), E=2.1e11, nu=0.3, rho=7800)
-    >>> inv = modal_invariants(body, body.rigid_modes()[:, :1])   # a unit x translation
-    >>> round(float(inv["Ct"][0, 0]), 6), round(float(inv["first_moment"][0]), 6)   # m, m·x_G
-    (78.0, 39.0)
+    >>> body = SolidBody(box_mesh((1.0, 0.1, 0.1), (4, 1, 1)), E=2.1e11, nu=0.3, rho=7800)
+    >>> link = component_from_reduction(craig_bampton(body, [Interface("root", body.mesh.node_set("x0"))], n_modes=4))
+    >>> link.n_modes, round(float(link.mass), 9)
+    (4, 78.0)
     """
-    Ms, X = body.scalar_mass(), body.mesh.points
-    q = shapes.shape[1]
-    P = shapes.reshape(-1, 3, q)                                   # (node, component, mode)
-    MsP = np.stack([Ms @ P[:, j] for j in range(3)], 1)            # (node, j, mode)
-    w = np.asarray(Ms.sum(axis=1)).ravel()
-    eps = np.zeros((3, 3, 3))
-    eps[0, 1, 2] = eps[1, 2, 0] = eps[2, 0, 1] = 1
-    eps[0, 2, 1] = eps[2, 1, 0] = eps[1, 0, 2] = -1
-    Cx = np.einsum("ni,njk->ijk", X, MsP)
-    Cpp = np.einsum("nik,njl->ijkl", P, MsP)
-    return {"first_moment": X.T @ w, "second_moment": X.T @ (Ms @ X),
-            "Ct": np.einsum("n,njk->jk", w, P), "Cx": Cx, "Cpp": 0.5 * (Cpp + Cpp.transpose(1, 0, 3, 2)),
-            "Cr": np.einsum("abc,bck->ak", eps, Cx)}
+    body = reduction.body
+    Phi = reduction.shapes
+    q = Phi.shape[1]
+    arrays = modal_invariants(body.mesh.points, body.scalar_mass(), Phi.reshape(-1, 3, q))
+    arrays.update(frequencies=reduction.omega / (2 * np.pi), modal_mass=np.eye(q),
+                  modal_stiffness=reduction.modal_stiffness, modal_damping=reduction.modal_damping)
+    arrays["interface_origins"] = np.array([i.origin for i in reduction.interfaces], float).reshape(-1, 3)
+    arrays["interface_shapes"] = reduction.frame_rows()
+    P = np.asarray(output_points, float).reshape(-1, 3)
+    Gp = np.asarray(gauge_points, float).reshape(-1, 3)
+    arrays["output_points"] = P
+    arrays["output_shapes"] = (body.interpolation(P) @ Phi).reshape(len(P), 3, q) if len(P) else np.zeros((0, 3, q))
+    arrays["gauge_points"] = Gp
+    arrays["gauge_strain_modes"] = ((body.strain_operator(Gp) @ Phi).reshape(len(Gp), 6, q) if len(Gp)
+                                    else np.zeros((0, 6, q)))
+    if mesh_shapes:
+        arrays["mesh_points"] = body.mesh.points
+        for etype, conn in body.mesh.blocks:
+            key = "mesh_tetra" if etype.name.startswith("tet") else "mesh_hexahedron"
+            cells = conn[:, etype.corners]
+            arrays[key] = np.vstack([arrays[key], cells]) if key in arrays else cells
+        arrays["mesh_shapes"] = Phi.reshape(-1, 3, q)
+    return new_component(
+        name, arrays,
+        reference_frame="the mesh frame (origin and axes of the mesh coordinates, in m); elastic modes are "
+                        "M-orthogonal to the rigid motions (linear mean-axis condition)",
+        material={"E": body.E, "nu": body.nu, "rho": body.rho, "model": "isotropic linear elastic"},
+        mesh={"name": body.mesh.name, "nodes": int(body.mesh.n_nodes),
+              "elements": {e.name: int(len(c)) for e, c in body.mesh.blocks}},
+        reduction={"method": "craig-bampton", "normal_modes": int(len(reduction.omega_fixed)),
+                   "rigid_modes_removed": int(reduction.n_rigid), "modes": int(q),
+                   "damping_ratio": reduction.damping_ratio.tolist()},
+        interfaces=[{"name": i.name, "coupling": i.coupling, "nodes": int(len(i.nodes))}
+                    for i in reduction.interfaces])

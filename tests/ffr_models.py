@@ -7,7 +7,7 @@ import numpy as np
 
 import femdyn
 from femdyn.elements.solid_body import SolidBody
-from femdyn.formats.component import component_from_reduction
+from femdyn.solvers.reduction import component_from_reduction
 from femdyn.mesh.generate import box_mesh
 from femdyn.solvers.recursive.spatial import rotation_about
 from femdyn.solvers.reduction import Interface, craig_bampton

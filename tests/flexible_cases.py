@@ -7,7 +7,7 @@ import numpy as np
 import scipy.linalg as sla
 
 from femdyn.elements.solid_body import SolidBody
-from femdyn.formats.component import component_from_reduction
+from femdyn.solvers.reduction import component_from_reduction
 from femdyn.mesh.generate import box_mesh
 from femdyn.solvers.recursive.flexible import FlexibleTreeModel, ModalBody
 from femdyn.solvers.recursive.model import Joint

@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 import scipy.linalg as sla
 
+from femdyn import component as fc
 from femdyn.elements.solid_body import SolidBody
-from femdyn.formats import component as fc
 from femdyn.mesh.generate import box_mesh
-from femdyn.solvers.reduction import Interface, craig_bampton
+from femdyn.solvers.reduction import Interface, component_from_reduction, craig_bampton
 
 
 @pytest.fixture(scope="module")
@@ -19,7 +19,7 @@ def reduced():
     mid = np.flatnonzero(np.abs(mesh.points[:, 0] - 0.35) < 1e-9)
     red = craig_bampton(body, [Interface("root", mesh.node_sets["x0"]), Interface("tip", mesh.node_sets["x1"]),
                                Interface("mid", mid, "average")], 6, damping_ratio=0.02)
-    comp = fc.component_from_reduction(red, output_points=[(0.4, 0.005, 0.0)], gauge_points=[(0.3, 0.0, 0.004)])
+    comp = component_from_reduction(red, output_points=[(0.4, 0.005, 0.0)], gauge_points=[(0.3, 0.0, 0.004)])
     return body, red, comp
 
 

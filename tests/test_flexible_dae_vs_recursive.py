@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import femdyn
-from femdyn.formats.component import keep_modes, reference_to_interface
+from femdyn.component import keep_modes, reference_to_interface
 from femdyn.solvers.generalized_alpha import Options, integrate
 from femdyn.solvers.initial import consistent_state
 from femdyn.solvers.recursive import flexible_dynamics

@@ -157,7 +157,7 @@ def test_stiff_links_approach_the_rigid_motion():
     through the deformed inertia and the ringing it starts), at least 4× from s = 100 to 1000 (observed 5.8;
     3.6 after 0.01 s, where the ringing phase still matters), and stays below
     1 % of the rigid motion. RK4 with ωh ≈ 0.3 of the stiffest mode; the rigid twin integrated at 1e-5 s."""
-    from femdyn.formats.component import Component, reference_to_interface
+    from femdyn.component import Component, reference_to_interface
     from femdyn.solvers.recursive import simulate
     comp = reference_to_interface(bar()[0], "root")
     rng = np.random.default_rng(3)

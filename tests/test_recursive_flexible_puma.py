@@ -4,7 +4,7 @@ import pathlib
 
 import numpy as np
 
-from femdyn.formats.component import reference_to_interface
+from femdyn.component import reference_to_interface
 from femdyn.robots.flexible_puma import (E, LENGTH, PUMA_MOTION_GIVEN, RHO, THICKNESS, WIDTH, flexible_puma560,
                                          puma_link_component)
 from femdyn.solvers.recursive import flexible_dynamics as fd

@@ -3,9 +3,9 @@ import numpy as np
 import pytest
 
 from femdyn.errors import ModelError
+from femdyn.geometry import rotation_about
 from femdyn.solvers.recursive import Data, forward_dynamics
 from femdyn.robots.serial import dual_arm_links
-from femdyn.solvers.recursive.spatial import rotation_about
 from femdyn.solvers.recursive.topology import Interface, Link, build_topology, inertia_sets
 
 CONFIGURATIONS = [1, 2, 3, "loop"]

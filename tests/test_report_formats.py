@@ -3,7 +3,7 @@ that name the file, table, key or channel."""
 import pytest
 
 from femdyn.errors import FemdynError
-from femdyn.formats.measurements import Histories, Peaks, channel_unit, read_gauge_map, read_measurements
+from femdyn.reports.measurements import Histories, Peaks, channel_unit, read_gauge_map, read_measurements
 
 
 def write(path, text):

@@ -13,7 +13,7 @@ import pytest
 
 from femdyn.cli import main
 from femdyn.errors import ModelError
-from femdyn.formats.sweep import read_sweep, sweep_from_dict
+from femdyn.studies.sweep_file import read_sweep, sweep_from_dict
 from femdyn.identification.estimators import global_fit
 from femdyn.robots.rrru import RRRUGeometry
 from femdyn.studies.rrru import RigidStudyConfig, flexible_statics

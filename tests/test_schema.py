@@ -4,8 +4,8 @@ import pytest
 
 from femdyn.cli.main import main
 from femdyn.errors import FemdynError, ModelError, SchemaError
-from femdyn.formats.measurements import read_gauge_map
-from femdyn.formats.sweep import read_sweep
+from femdyn.reports.measurements import read_gauge_map
+from femdyn.studies.sweep_file import read_sweep
 from femdyn.identification import config
 from femdyn.schema import Key, check_table, read_config
 from femdyn.studies.rrru_study import StudyConfig

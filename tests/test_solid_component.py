@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from femdyn.cli.main import main
+from femdyn import component as fc
 from femdyn.elements.solid_body import SolidBody
-from femdyn.formats import component as fc
 from femdyn.mesh.generate import box_mesh, rod_mesh
-from femdyn.solvers.reduction import Interface, craig_bampton
+from femdyn.solvers.reduction import Interface, component_from_reduction, craig_bampton
 
 EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "examples", "reduce_rrru_link.py")
 
@@ -22,7 +22,7 @@ def component():
     body = SolidBody(mesh, 6.9e10, 0.3, 2700.0)
     red = craig_bampton(body, [Interface("a", mesh.node_sets["x0"]), Interface("b", mesh.node_sets["x1"], "average")],
                         8, damping_ratio=0.01)
-    return fc.component_from_reduction(red, output_points=[(0.2, 0, 0)], gauge_points=[(0.1, 0, 0.0099)])
+    return component_from_reduction(red, output_points=[(0.2, 0, 0)], gauge_points=[(0.1, 0, 0.0099)])
 
 
 def test_round_trip_is_bit_identical(component, tmp_path):

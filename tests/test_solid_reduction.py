@@ -8,10 +8,9 @@ import scipy.sparse.linalg as spla
 
 from femdyn.elements.solid_body import SolidBody
 from femdyn.errors import ModelError, SolverError
-from femdyn.formats.component import component_from_reduction
 from femdyn.mesh.generate import box_mesh
 from femdyn.solvers.eigen import constraint_basis, sparse_eigenmodes
-from femdyn.solvers.reduction import Interface, craig_bampton, interface_constraints
+from femdyn.solvers.reduction import Interface, component_from_reduction, craig_bampton, interface_constraints
 
 L, B = 0.4, 0.02
 

@@ -75,7 +75,8 @@ def run(args):
     from tqdm import tqdm
 
     from femdyn.elements.solid_body import SolidBody
-    from femdyn.formats.component import component_from_reduction, write_component
+    from femdyn.component import write_component
+    from femdyn.solvers.reduction import component_from_reduction
     from femdyn.mesh.solid import read_solid_mesh, select
     from femdyn.solvers.reduction import Interface, craig_bampton
 

@@ -39,7 +39,7 @@ def run(args):
     RenderError
         No off-screen rendering on this machine.
     """
-    from femdyn.formats.component import read_component
+    from femdyn.component import read_component
     from femdyn.mesh.pictures import render_modes, write_mode_vtu
 
     component = read_component(args.component)

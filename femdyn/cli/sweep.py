@@ -60,7 +60,7 @@ def run(args):
         Unreadable or invalid sweep file, an unknown study, or ``--workers`` < 1.
     """
     from femdyn.schema import read_toml
-    from femdyn.formats.sweep import sweep_from_dict
+    from femdyn.studies.sweep_file import sweep_from_dict
     from femdyn.studies.sweep import dask_executor, markdown_table, run_sweep
     data = read_toml(args.file, "sweep file")
     known = studies()

@@ -552,7 +552,7 @@ class Model:
         name : str
             Body name; its interface frames are the bodies ``"<name>.<interface>"``.
         component : str, path or Component
-            A ``.fdc`` file or a loaded :class:`~femdyn.formats.component.Component`.
+            A ``.fdc`` file or a loaded :class:`~femdyn.component.Component`.
         position : array_like (3,)
             Global position (m) of the component's reference-frame origin at t = 0.
         axes : array_like (3, 3), optional
@@ -579,7 +579,7 @@ class Model:
         >>> link = m.flexible_body("link", "link.fdc", position=(0, 0, 0))      # doctest: +SKIP
         >>> m.revolute("hub", m.ground, link.interface("x0"), (0, 0, 0), (0, 0, 1))   # doctest: +SKIP
         """
-        from femdyn.formats.component import Component, read_component
+        from femdyn.component import Component, read_component
         from .floating_frame import FloatingFrameBody, InterfaceFrame, modal_node_kind, truncated
         from ..geometry import rotated_vector
         what = f"flexible body '{name}'"

@@ -80,7 +80,7 @@ def truncated(component, modes, what):
 
     Parameters
     ----------
-    component : femdyn.formats.component.Component
+    component : femdyn.component.Component
     modes : int
         Modes kept (0: a rigid body).
     what : str
@@ -100,7 +100,7 @@ def truncated(component, modes, what):
     >>> truncated(component, 4, "link").n_modes            # doctest: +SKIP
     4
     """
-    from femdyn.formats.component import FIELDS, Component
+    from femdyn.component import FIELDS, Component
     if modes > component.n_modes:
         raise ModelError(f"{what}: modes = {modes}, but the component has {component.n_modes}")
     arrays = {}
@@ -337,7 +337,7 @@ class FloatingFrameBody(Part):
     Parameters
     ----------
     name : str
-    component : femdyn.formats.component.Component
+    component : femdyn.component.Component
         Already truncated to the modes kept.
     origin : Node
         Point node of the frame origin.

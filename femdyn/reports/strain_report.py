@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import FemdynError
-from ..formats.measurements import Histories, channel_unit, read_gauge_map, read_measurements
 from ..results.store import load
 from .bridge import to_strain
 from .gauges import principal_strains
+from .measurements import Histories, channel_unit, read_gauge_map, read_measurements
 from .metrics import history_metrics, peak_metrics, verdicts
 from .signals import check_samples, common_grid, estimate_lag, lowpass, zero_balance
 
@@ -151,8 +151,8 @@ def compare(results, data, gauge_map):
     Parameters
     ----------
     results : femdyn.results.store.Results
-    data : femdyn.formats.measurements.Histories or Peaks
-    gauge_map : femdyn.formats.measurements.GaugeMap
+    data : femdyn.reports.measurements.Histories or Peaks
+    gauge_map : femdyn.reports.measurements.GaugeMap
 
     Returns
     -------

@@ -43,9 +43,9 @@ import functools
 
 import numpy as np
 
+from femdyn.geometry import rotation_about
 from femdyn.solvers.recursive.flexible import FlexibleTreeModel, ModalBody
 from femdyn.solvers.recursive.model import Joint
-from femdyn.solvers.recursive.spatial import rotation_about
 
 LENGTH, MASS, E, NU, RHO = 1.0, 2.0, 2.1e11, 0.3, 7850.0
 THICKNESS = 0.002                                        # m, across the strip
@@ -77,9 +77,8 @@ def puma_link_component(normal_modes=6, damping_ratio=0.0, cells=(40, 6, 1)):
     2.0
     """
     from femdyn.elements.solid_body import SolidBody
-    from femdyn.formats.component import component_from_reduction
     from femdyn.mesh.generate import box_mesh
-    from femdyn.solvers.reduction import Interface, craig_bampton
+    from femdyn.solvers.reduction import Interface, component_from_reduction, craig_bampton
     mesh = box_mesh((LENGTH, WIDTH, THICKNESS), cells, "tet10", origin=(0.0, -WIDTH / 2, -THICKNESS / 2))
     solid = SolidBody(mesh, E, NU, RHO, name="flexible PUMA link")
     red = craig_bampton(solid, [Interface("inner", mesh.node_sets["x0"], origin=(0.0, 0.0, 0.0)),
@@ -178,14 +177,14 @@ def flexible_puma560_dae(model=None, name="flexible PUMA 560"):
     >>> run = integrate(system, 1.0, 0.005)                               # doctest: +SKIP
     >>> run["joint1.angle"][-1]                                           # doctest: +SKIP
     """
-    import femdyn
+    from femdyn.model import Model
     from femdyn.motion import Sine
     from femdyn.solvers.recursive.flexible_dynamics import FlexibleData, kinematics
     model = flexible_puma560() if model is None else model
     data = FlexibleData(model)
     kinematics(model, data, model.neutral_configuration())
     torques = {1: Sine(3.0, np.pi / 3), 3: Sine(0.3, np.pi / 6, phase=np.pi / 2), 6: Sine(0.3, np.pi / 6, phase=np.pi / 2)}
-    m = femdyn.Model(name, gravity=tuple(model.gravity))
+    m = Model(name, gravity=tuple(model.gravity))
     outer = m.ground
     for i in range(6):
         k = i + 1

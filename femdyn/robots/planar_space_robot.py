@@ -36,16 +36,6 @@ def planar_inertia(Izz):
     """Inertia entries of a flat body from its in-plane moment.
 
     Out-of-plane moments are chosen so the body is physical: Ixx = Iyy = 0.6 Izz ≥ Izz/2.
-
-    Parameters
-    ----------
-    Izz : float
-        Moment about the normal z through the centre of mass [kg·m²].
-
-    Returns
-    -------
-    tuple of float
-        (Ixx, Iyy, Izz, 0, 0, 0) [kg·m²], as :class:`~femdyn.solvers.recursive.model.Body` takes them.
     """
     return (0.6 * Izz, 0.6 * Izz, Izz, 0.0, 0.0, 0.0)
 

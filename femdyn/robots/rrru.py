@@ -178,20 +178,7 @@ def _u(theta, e_r, e_z):
 
 @dataclass
 class LimbPose:
-    """Joint variables and joint points of one limb.
-
-    Parameters
-    ----------
-    x : (3,) ndarray
-        (θ1, ψ, γ) [rad]: actuated angle and angle of link 2 about a from the horizontal
-        (positive downwards), and the out-of-plane angle of link 3 about b.
-    A1, B, A2, A4 : (3,) ndarray
-        Motor point, elbow, knee and platform joint [m], global frame.
-    a : (3,) ndarray
-        Motor (and elbow) axis.
-    b : (3,) ndarray
-        Knee axis a × u₂.
-    """
+    """Joint variables and joint points of one limb."""
 
     x: np.ndarray
     A1: np.ndarray
@@ -209,15 +196,7 @@ class LimbPose:
 
 @dataclass
 class Pose:
-    """Inverse kinematics of the whole robot at one platform position.
-
-    Parameters
-    ----------
-    centre : (3,) ndarray
-        Platform centre P [m], global frame.
-    limbs : list of LimbPose
-        The three limbs.
-    """
+    """Inverse kinematics of the whole robot at one platform position."""
 
     centre: np.ndarray
     limbs: list
@@ -233,24 +212,6 @@ def limb_inverse_kinematics(geometry, i, A4):
 
     γ from the component of A4 − A1 along a, then a planar two-link problem (see the
     module docstring).
-
-    Parameters
-    ----------
-    geometry : RRRUGeometry
-        The robot's dimensions.
-    i : int
-        Limb index.
-    A4 : (3,) ndarray
-        Platform joint of the limb [m], global frame.
-
-    Returns
-    -------
-    LimbPose
-
-    Raises
-    ------
-    ModelError
-        A4 out of reach of the limb (named, with the reach interval).
     """
     g = geometry
     A1, e_r, a, e_z = g.limb_frame(i)
@@ -291,7 +252,7 @@ def inverse_kinematics(pose, geometry=None):
         A flexible link 3 as ``n_elements`` ANCF beam elements, or as the floating-frame
         body (:meth:`~femdyn.model.builder.Model.flexible_body`) of those elements
         linearized and reduced to a component
-        (:func:`~femdyn.elements.beam_component.ancf_beam_component`, all modes, mean
+        (:func:`~femdyn.solvers.beam_component.ancf_beam_component`, all modes, mean
         axes): the two flexible models of one link, to compare in one run. Component
         links carry no strain gauges.
 
@@ -381,15 +342,6 @@ class ActuatedAngle(StateFunction):
     (:func:`limb_rates`); for ``Model.drive_angle``. Angles from the horizontal, positive
     downwards (rotation about a).
 
-    Parameters
-    ----------
-    geometry : RRRUGeometry
-        The robot's dimensions.
-    limb : int
-        Limb index.
-    trajectory : Trajectory
-        Platform-centre motion (:class:`~femdyn.motion.trajectories.Trajectory`) [m].
-
     Examples
     --------
     >>> from femdyn.motion import LinePath, PathMotion, SCurve
@@ -405,18 +357,6 @@ class ActuatedAngle(StateFunction):
         self._t, self._state = None, None
 
     def state(self, t):
-        """Angle, rate and acceleration of the motor at a time (cached for repeated calls at one t).
-
-        Parameters
-        ----------
-        t : float
-            Time [s].
-
-        Returns
-        -------
-        tuple of float
-            (θ1 [rad], θ̇1 [rad/s], θ̈1 [rad/s²]).
-        """
         if t != self._t:
             P, V, A = self.trajectory.state(t)
             pose = limb_inverse_kinematics(self.geometry, self.limb, P + self.offset)
@@ -600,7 +540,7 @@ def _component_link(m, g, i, limb, n_elements):
     """Link 3 of limb i as the floating-frame body of the component of its ANCF elements,
     reference frame at A2 with axes (link axis, b ⟂ axis, their cross product); returns
     the body's name and its lower interface frame's name."""
-    from femdyn.elements.beam_component import ancf_beam_component
+    from femdyn.solvers.beam_component import ancf_beam_component
     component = ancf_beam_component(g.link3_length, g.E, g.density, sections.circular(g.link3_radius), n_elements,
                                     nu=g.nu, name=f"link3_{i}")
     d = (limb.A4 - limb.A2) / g.link3_length

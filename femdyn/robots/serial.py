@@ -16,8 +16,8 @@
 """
 import numpy as np
 
+from femdyn.geometry import rotation_about
 from femdyn.solvers.recursive.model import Body, Joint, TreeModel
-from femdyn.solvers.recursive.spatial import rotation_about
 from femdyn.solvers.recursive.topology import Interface, Link, inertia_sets
 
 # modified DH (Craig): alpha_{i-1} (rad), a_{i-1} (m), d_i (m); AKB 1986 via Corke's mdl_puma560akb
@@ -62,20 +62,6 @@ def puma560(gravity=(0.0, 0.0, -9.81)):
 
 def rod_inertia(mass, length, radius):
     """Principal inertias of a solid cylinder along x about its centre.
-
-    Parameters
-    ----------
-    mass : float
-        Mass [kg].
-    length : float
-        Length [m].
-    radius : float
-        Radius [m].
-
-    Returns
-    -------
-    tuple of float
-        (Ixx, Iyy, Izz) = (m r²/2, m(3r² + L²)/12, m(3r² + L²)/12) [kg·m²].
 
     Examples
     --------

@@ -1,5 +1,5 @@
 """A flexible beam on a hub, modelled two ways in one run: the full ANCF beam and the
-floating-frame body of its Craig–Bampton component (:mod:`femdyn.elements.beam_component`).
+floating-frame body of its Craig–Bampton component (:mod:`femdyn.solvers.beam_component`).
 
 The hub is a light rigid body on a revolute joint to the ground; the beam lies along x,
 clamped to the hub at the origin (ANCF: ``Model.clamp``, r, r_y, r_z follow the hub;
@@ -70,7 +70,7 @@ class SpinUp(TimeFunction):
 def beam_component(length, n_elements, E, rho, section, frame="mean"):
     """The Craig–Bampton component of the ANCF beam (all modes; cached per beam and frame),
     e.g. ``beam_component(10.0, 8, SPIN_E, SPIN_RHO, SPIN_SECTION)``."""
-    from ..elements.beam_component import ancf_beam_component
+    from ..solvers.beam_component import ancf_beam_component
     return ancf_beam_component(length, E, rho, section, n_elements, frame=frame)
 
 
@@ -95,7 +95,7 @@ def hub_with_beam(link, length, n_elements, E, rho, section, axis=(0, 1, 0), gra
     modes : int, optional
         Modes kept in the floating-frame body (default all).
     frame : {"mean", "x0"}
-        Reference frame of the component's modes (:func:`~femdyn.elements.beam_component.ancf_beam_component`).
+        Reference frame of the component's modes (:func:`~femdyn.solvers.beam_component.ancf_beam_component`).
 
     Returns
     -------

@@ -12,8 +12,8 @@ import os
 
 import numpy as np
 
-from ..formats.measurements import read_gauge_map
 from ..reports.gauges import add_gauge
+from ..reports.measurements import read_gauge_map
 from ..robots.rrru import RRRUGeometry
 from .rrru import circle_motion, servo_robot
 from .rrru_study import StudyConfig
@@ -93,7 +93,7 @@ def gauge_map(folder, wall_angle_deg, balance_time=0.0):
     Examples
     --------
     >>> import tempfile
-    >>> from femdyn.formats.measurements import read_gauge_map
+    >>> from femdyn.reports.measurements import read_gauge_map
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     map_path, _ = gauge_map(folder, 90.0)
     ...     [g.distance for g in read_gauge_map(map_path).gauges()]

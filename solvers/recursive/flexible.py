@@ -2,7 +2,7 @@
 
 A :class:`ModalBody` is a floating-frame-of-reference body: a component (``.fdc``, see
 ``docs/components.md``) referenced to the interface of its inner joint (the body frame;
-:func:`~femdyn.formats.component.reference_to_interface` clamps the modes there), or a
+:func:`~femdyn.component.reference_to_interface` clamps the modes there), or a
 rigid body (no component). Its joint sits on an interface frame of the parent
 (``at``: name or index of the parent's interface; ``None``: the parent's body frame), at a
 fixed ``placement`` (R, p) relative to that frame. The mechanical model is the exact
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from femdyn.errors import ModelError
-from femdyn.formats.component import interface_index, keep_modes, reference_to_interface
+from femdyn.component import interface_index, keep_modes, reference_to_interface
 
 from .model import FREE, PRISMATIC, REVOLUTE, WORLD, Body, Joint, TreeModel, fill_joint, freeze, order_tree, \
     rigid_mass_properties
@@ -104,7 +104,7 @@ def body_component(body):
     Returns
     -------
     Component
-        Modes clamped at ``body.inner`` (:func:`~femdyn.formats.component.reference_to_interface`),
+        Modes clamped at ``body.inner`` (:func:`~femdyn.component.reference_to_interface`),
         the lowest ``body.modes`` kept."""
     c = body.component
     k = interface_index(c, body.inner)

@@ -28,31 +28,13 @@ import numpy as np
 from numba import njit
 
 from femdyn.errors import ModelError
+from femdyn.geometry import skew
 
 from .dynamics import as_vector, inverse_dynamics, kinematics
 from .spatial import cross_force
 
 PARAMETERS = ("m", "hx", "hy", "hz", "Ixx", "Ixy", "Iyy", "Ixz", "Iyz", "Izz")
 N_PARAMETERS = len(PARAMETERS)
-
-
-def skew_stack(w):
-    """Cross-product matrices of a stack of vectors.
-
-    Parameters
-    ----------
-    w : (..., 3) ndarray
-        Vectors.
-
-    Returns
-    -------
-    (..., 3, 3) ndarray
-        [w]× with [w]× x = w × x.
-    """
-    out = np.zeros(w.shape[:-1] + (3, 3))
-    out[..., 0, 1], out[..., 0, 2], out[..., 1, 2] = -w[..., 2], w[..., 1], -w[..., 0]
-    out[..., 1, 0], out[..., 2, 0], out[..., 2, 1] = w[..., 2], -w[..., 1], w[..., 0]
-    return out
 
 
 @njit(cache=True, inline="always")
@@ -209,8 +191,8 @@ def inertia_from_parameters(pi):
     out = np.zeros(pi.shape[:-1] + (6, 6))
     out[..., :3, :3] = np.stack([np.stack([xx, xy, xz], -1), np.stack([xy, yy, yz], -1),
                                  np.stack([xz, yz, zz], -1)], -2)
-    out[..., :3, 3:] = skew_stack(h)
-    out[..., 3:, :3] = -skew_stack(h)
+    out[..., :3, 3:] = skew(h)
+    out[..., 3:, :3] = -skew(h)
     out[..., 3:, 3:] = m[..., None, None] * np.eye(3)
     return out
 

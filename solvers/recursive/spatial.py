@@ -20,7 +20,7 @@ write their result into ``out`` so the recursive algorithms never allocate in th
 import numpy as np
 from numba import njit
 
-from femdyn.geometry import skew
+from femdyn.geometry import rotation_about, skew
 
 
 
@@ -56,31 +56,6 @@ def spatial_inertia(mass, com, inertia_com):
     out[3:, :3] = mass * c.T
     out[3:, 3:] = mass * np.eye(3)
     return out
-
-
-def rotation_about(axis, angle):
-    """Rotation matrix of an angle about a unit axis (Rodrigues).
-
-    Parameters
-    ----------
-    axis : (3,) array_like
-        Unit axis.
-    angle : float
-        Angle [rad], right-handed about ``axis``.
-
-    Returns
-    -------
-    (3, 3) ndarray
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> (rotation_about([0, 0, 1], np.pi / 2) @ [1, 0, 0]).round(12).tolist()
-    [0.0, 1.0, 0.0]
-    """
-    axis = np.asarray(axis, float)
-    k = skew(axis)
-    return np.eye(3) + np.sin(angle) * k + (1.0 - np.cos(angle)) * k @ k
 
 
 def rpy_matrix(rpy):

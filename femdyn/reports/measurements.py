@@ -16,12 +16,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..schema import Key, SchemaError, check_table, read_toml
 from ..errors import FemdynError
-
-from ..reports.bridge import BRIDGES, UNITS
-from ..reports.gauges import Gauge
-from ..reports.metrics import METRICS
+from ..schema import Key, SchemaError, check_table, read_toml
+from .bridge import BRIDGES, UNITS
+from .gauges import Gauge
+from .metrics import METRICS
 
 TIME_UNITS = {"s": 1.0, "ms": 1e-3}
 _HEADER = re.compile(r"^\s*(.*?)\s*(?:[\[(]\s*([^\])]*?)\s*[\])])?\s*$")

@@ -26,10 +26,10 @@ runs: a :class:`~femdyn.errors.SchemaError` names the bad one.
 from dataclasses import dataclass
 
 from ..errors import ModelError, SchemaError
-from ..studies.sensitivity import central_cases
-from ..studies.sweep import grid_cases, random_cases
 from ..schema import (check_table, checked_value, config_from_dict, field_default, read_toml, setting_value,
                       with_overrides)
+from .sensitivity import central_cases
+from .sweep import grid_cases, random_cases
 
 
 @dataclass

@@ -1,0 +1,134 @@
+"""Components (``.fdc``) of straight ANCF beams, for floating-frame bodies that describe the
+same link as a chain of ANCF elements.
+
+The fully parameterized ANCF beam (:class:`~femdyn.elements.ancf_beam.ANCFBeam3D`) is
+linearized about its straight, stress-free reference: its constant mass matrix M and its
+tangent stiffness K at the reference are those of the element code itself, so a
+floating-frame body of this component and the ANCF beam are the same model for small
+deformation. The beam is reduced by Craig & Bampton (1968) to a frame at each end node,
+coupled to the node as an ANCF clamp is (:class:`~femdyn.model.joints.Clamp`): the
+position r and the section directors r_y, r_z follow the frame (δr = t, δr_y = θ × r_y,
+δr_z = θ × r_z), the slope r_x stays free. This module is a thin adapter: it builds the
+beam as a :class:`~femdyn.model.Model`, and the reduction
+(:func:`femdyn.solvers.reduction.craig_bampton_matrices`), the inertia invariants
+(:func:`femdyn.component.modal_invariants`, the node slots r, r_x, r_y, r_z as the points,
+the constant field 1 on positions and 0 on gradients) and the header
+(:func:`femdyn.component.new_component`) are those of the solid bodies.
+"""
+import numpy as np
+
+from femdyn.component import modal_invariants, new_component
+from femdyn.errors import ModelError
+from femdyn.geometry import skew
+from femdyn.model.builder import Model
+from femdyn.sparse import Pattern
+
+from .reduction import craig_bampton_matrices
+
+
+def ancf_beam_component(length, E, rho, section, n_elements=8, n_modes=None, nu=0.3, damping_ratio=0.0,
+                        name="beam", frame="mean"):
+    """Reduce a straight ANCF beam along the reference x axis to a component.
+
+    Parameters
+    ----------
+    length : float
+        Beam length (m), from the origin along +x; section axes y, z.
+    E, rho : float
+        Young's modulus (Pa) and density (kg/m³).
+    section : femdyn.elements.sections.CrossSection
+    n_elements : int
+        ANCF beam elements (``Model.straight_beam(..., element="beam")``).
+    n_modes : int, optional
+        Fixed-interface normal modes kept (default all: the component then spans every
+        small motion of the element set).
+    nu : float
+        Poisson's ratio.
+    damping_ratio : float
+        Modal damping ratio ζ of every elastic mode.
+    name : str
+    frame : {"mean", "x0"}
+        Reference frame of the modes: "mean" (default) the free-free body's mean axes (the
+        six rigid motions are dropped; what a floating-frame body carries best through
+        large motion), "x0" the frame of the first interface (modes of the beam held at
+        x0, whose interface rows are then zero: the "tangent frame" of a cantilever).
+
+    Returns
+    -------
+    Component
+        Interfaces "x0" (origin) and "x1" (tip); output points at the nodes on the axis;
+        no gauges and no mesh (ParaView shows the output points).
+
+    Raises
+    ------
+    ModelError
+        For bad beam data (from the element code) or a mode count out of range.
+
+    Example
+    -------
+    >>> from femdyn.elements import sections
+    >>> c = ancf_beam_component(1.0, 2.1e11, 7800.0, sections.circular(0.01), 4)
+    >>> c.n_modes                      # 5 nodes × 12 − 18 held at the ends + 12 frame − 6 rigid
+    48
+    """
+    m = Model(f"{name} (reduction)", gravity=(0.0, 0.0, 0.0))
+    m.straight_beam(name, (0, 0, 0), (length, 0, 0), n_elements, E, rho, section, element="beam", nu=nu,
+                    y_axis=(0, 1, 0))
+    s = m.assemble()
+    n = s.n
+    M = s.M.toarray()
+    K = Pattern(s.k_rows, s.k_cols, (n, n)).assemble(s.tangent_values(s.q0, np.zeros(n), 0.0)[0]).toarray()
+    K = 0.5 * (K + K.T)
+    X = s.q0.reshape(-1, 3)                                   # slot reference values (r, rx, ry, rz per node)
+    if frame not in ("mean", "x0"):
+        raise ModelError(f"beam component '{name}': frame must be 'mean' or 'x0', got {frame!r}")
+    held = frame == "x0"
+    T = _clamp_frames(X, n, (0, n_elements))
+    try:
+        r = craig_bampton_matrices(T.T @ K @ T, T.T @ M @ T, np.arange(12), n_modes, rigid=0 if held else 6,
+                                   held=6 if held else 0)
+    except ModelError as err:
+        raise ModelError(f"beam component '{name}': {err}") from None
+    modes, omega = r.modes, r.omega                           # modes in [ξ_x0; ξ_x1; w]
+    shapes = T @ modes
+    q = len(omega)
+    zeta = np.full(omega.shape, float(damping_ratio))
+    if np.any(zeta < 0):
+        raise ModelError(f"beam component '{name}': damping ratio must be ≥ 0, got {damping_ratio}")
+    unity = np.zeros(len(X))
+    unity[::4] = 1.0                                          # the constant field: positions 1, gradients 0
+    arrays = modal_invariants(X, M[::3, ::3], shapes.reshape(-1, 3, q), unity)
+    r_slots = np.arange(0, len(X), 4)
+    arrays.update(frequencies=omega / (2 * np.pi), modal_mass=np.eye(q), modal_stiffness=np.diag(omega ** 2),
+                  modal_damping=np.diag(2 * zeta * omega), interface_origins=X[r_slots[[0, -1]]],
+                  interface_shapes=modes[:12].reshape(2, 6, -1), output_points=X[r_slots],
+                  output_shapes=shapes.reshape(-1, 3, q)[r_slots], gauge_points=np.zeros((0, 3)),
+                  gauge_strain_modes=np.zeros((0, 6, q)))
+    return new_component(
+        name, arrays,
+        reference_frame="the beam's reference frame: axis along x from the origin, section axes y, z; " +
+                        ("elastic modes M-orthogonal to the rigid motions (linear mean-axis condition)"
+                         if frame == "mean" else "modes of the beam held at interface x0 (its rows are zero)"),
+        material={"E": float(E), "nu": float(nu), "rho": float(rho), "model": "isotropic linear elastic"},
+        mesh={"name": f"{n_elements} ANCF beam elements", "nodes": n_elements + 1, "elements": {}},
+        reduction={"method": "craig-bampton (ANCF beam linearized at its reference)",
+                   "normal_modes": int(len(r.omega_fixed)), "rigid_modes_removed": int(r.n_rigid), "modes": int(q),
+                   "damping_ratio": zeta.tolist()},
+        interfaces=[{"name": "x0", "coupling": "ancf clamp", "nodes": 1},
+                    {"name": "x1", "coupling": "ancf clamp", "nodes": 1}])
+
+
+def _clamp_frames(X, n, nodes):
+    """T (n × (6·frames + interior)) with u = T [ξ; w]: r, r_y, r_z of each frame node follow its frame (δr = t, δr_y = θ × r_y, δr_z = θ × r_z); the rest w is free."""
+    B = np.zeros((n, 6 * len(nodes)))
+    bound = []
+    for k, node in enumerate(nodes):
+        for slot in (0, 2, 3):
+            rows = 3 * (4 * node + slot) + np.arange(3)
+            if slot == 0:
+                B[rows, 6 * k:6 * k + 3] = np.eye(3)
+            else:
+                B[rows, 6 * k + 3:6 * k + 6] = -skew(X[4 * node + slot])
+            bound.extend(rows)
+    interior = np.setdiff1d(np.arange(n), bound)
+    return np.hstack([B, np.eye(n)[:, interior]])
