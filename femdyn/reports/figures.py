@@ -125,5 +125,6 @@ def link_figure(link):
 
 
 def _bar(length):
+    """The link drawn as a grey bar of ``length`` (m)."""
     from matplotlib.patches import Rectangle
     return Rectangle((0, -0.15), length, 0.3, facecolor="0.85", edgecolor="k")
