@@ -24,7 +24,7 @@ from scipy.special import jn_zeros
 import femdyn
 from femdyn.elements import sections
 from femdyn.results.plots import output_folder
-from femdyn.solvers.modal import eigenmodes
+from femdyn.solvers.eigen import eigenmodes
 from femdyn.solvers.static import static_equilibrium
 
 LENGTH, RADIUS, E, RHO, G, ELEMENTS = 40.0, 0.0015, 2.0e11, 7800.0, 9.81, 40   # m, m, Pa, kg/m³, m/s², -

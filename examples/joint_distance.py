@@ -18,7 +18,7 @@ from scipy.linalg import eigh
 
 import femdyn
 from femdyn.results.plots import output_folder
-from femdyn.solvers.modal import eigenmodes
+from femdyn.solvers.eigen import eigenmodes
 from femdyn.solvers.static import static_equilibrium
 
 STRING, ROD, MASS, G = 1.0, 0.5, 1.0, 9.81               # m, m, kg, m/s²

@@ -28,11 +28,6 @@ from femdyn.sparse import Pattern
 class BlockLayout:
     """Named, ordered blocks of one unknown vector.
 
-    Parameters
-    ----------
-    **sizes : int
-        Block name → length, in order (e.g. ``q=n, lam=m``).
-
     Example
     -------
     >>> layout = BlockLayout(q=4, lam=1, nu=1)
@@ -49,37 +44,11 @@ class BlockLayout:
         self.size = offset
 
     def slice(self, name):
-        """The slice of a block in the stacked vector.
-
-        Parameters
-        ----------
-        name : str
-            Block name given at construction (e.g. ``"q"``, ``"lam"``).
-
-        Returns
-        -------
-        slice
-
-        Raises
-        ------
-        KeyError
-            For an unknown block name.
-        """
+        """The slice of a block in the stacked vector."""
         return slice(self.offsets[name], self.offsets[name] + self.sizes[name])
 
     def bmat(self, blocks):
         """Sparse matrix on the layout from named sub-matrices; missing blocks are zero.
-
-        Parameters
-        ----------
-        blocks : dict
-            {(row block, column block): sparse matrix of shape (size of row block, size of
-            column block)}.
-
-        Returns
-        -------
-        scipy.sparse.csc_matrix
-            (size × size).
 
         Examples
         --------
@@ -105,29 +74,6 @@ class TangentValues:
 
     :class:`SaddlePattern` assembles A = w_M M + w_C C + w_K (K + ∂(M a)/∂q + H(λ)) + D and
     the constraint blocks from them (see the module docstring).
-
-    Parameters
-    ----------
-    mass : ndarray
-        M(q) values on (mass_rows, mass_cols) [kg].
-    jacobian : ndarray
-        Φ_q values on the constraints' (jac_rows, jac_cols).
-    damping : ndarray, optional
-        C = −∂Q/∂q̇ values on (c_rows, c_cols) [N·s/m]; empty: zero.
-    stiffness : ndarray, optional
-        K = −∂Q/∂q values on (k_rows, k_cols) [N/m]; empty: zero.
-    mass_derivative : ndarray, optional
-        ∂(M(q) a)/∂q values on (md_rows, md_cols); empty: zero.
-    hessian : ndarray, optional
-        H(λ) = ∂(Φ_qᵀλ)/∂q values on the constraints' (hess_rows, hess_cols); empty: zero.
-    weights : tuple of float, optional
-        (w_M, w_C, w_K): generalized-α ((1 − α_m)/(1 − α_f), γh, βh²), statics (0, 0, 1),
-        initial conditions (1, 0, 0), eigenmodes (−σ, 0, 1).
-    diagonal : (n,) ndarray, optional
-        Added to the diagonal of the coordinate block (projection weights), or None.
-    transpose : ndarray, optional
-        Values of G on the System's (g_rows, g_cols) for the upper-right block Gᵀ of servo
-        inverse dynamics (actuator inputs); None: Φ_qᵀ, a symmetric matrix.
     """
 
     mass: np.ndarray
@@ -151,12 +97,6 @@ class SaddlePattern:
 
     The pattern holds every piece of :class:`TangentValues` and an explicit diagonal, so
     that one symbolic analysis serves every solver of a run.
-
-    Parameters
-    ----------
-    system : System
-        The assembled model (its COO patterns; with servo constraints, room for Gᵀ beside
-        Φ_qᵀ).
     """
 
     def __init__(self, system):
@@ -193,16 +133,6 @@ class SaddlePattern:
         instead of Φ_qᵀ (not symmetric). The values are summed into the pattern's own data
         array, piece by piece with its weight: the matrix returned is the same object at
         every call, overwritten by the next one.
-
-        Parameters
-        ----------
-        values : TangentValues
-            Values and weights on the System's patterns.
-
-        Returns
-        -------
-        scipy.sparse.csc_matrix
-            (n + m) × (n + m).
 
         Examples
         --------
@@ -245,16 +175,5 @@ class SaddlePattern:
         return self._matrix
 
     def coordinate_block(self, values):
-        """The (q, q) block A alone, without the diagonal term.
-
-        Parameters
-        ----------
-        values : TangentValues
-            Values and weights on the System's patterns (``diagonal`` is ignored).
-
-        Returns
-        -------
-        scipy.sparse.csc_matrix
-            n × n.
-        """
+        """The (q, q) block A alone, without the diagonal term."""
         return self.block_pattern.assemble(np.concatenate(self._block_values(values)))

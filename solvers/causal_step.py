@@ -1,22 +1,11 @@
 """The step that keeps a causal servo inverse bounded: its fast unstable zeros against generalized-α.
 
-The full analysis of the internal (zero) dynamics — damping included, every zero, the
-classification, the non-causal and optimal-control inverses — is
-:func:`femdyn.solvers.inversion.zero_dynamics`. This module screens the start of a causal
-servo run for what the integrator makes of the unstable zeros: it solves the undamped
-second-order pencil below (about four times cheaper, and with the coordinates each zero
-moves), which is enough to place a step.
+The zeros are those of :func:`femdyn.solvers.inversion.zero_dynamics` (the one zero-dynamics
+solver: the finite eigenvalues of the linearized servo problem's Rosenbrock pencil, damping
+included); this module screens the start of a causal servo run for what the integrator makes
+of the unstable ones (:func:`servo_zeros`, with the coordinates each moves).
 
-With servo constraints Ψ(q, t) = 0 and unknown actuator inputs u
-(:mod:`femdyn.model.actuators`), the motions left once the prescribed outputs are held
-still are the *zero dynamics* of the inverse problem. Linearized at a state they are the
-finite eigenvalues s of
-
-    [[K_t, Gᵀ], [Φ̄_q, 0]] v = −s² [[M, 0], [0, 0]] v,
-
-K_t = K + ∂(M q̈)/∂q + H(λ) the tangent stiffness, Gᵀ = [Φ_qᵀ, −Bᵀ] the constraint and
-actuator forces, Φ̄_q = [Φ_q; Ψ_q] (the iteration matrix of the servo run with the weights
-(1, 0, 0) and (0, 0, 1)). A zero with Re s > 0 grows as e^{st} in the exact solution: the
+A zero with Re s > 0 grows as e^{st} in the exact solution: the
 non-minimum-phase case of a non-collocated flexible robot (Seifried & Blajer 2013). The
 causal inverse (generalized-α marching forward in time) then stays bounded only when the
 integrator does not amplify that zero: the spectral radius ρ(s h) of the generalized-α map
@@ -35,19 +24,19 @@ unstable zeros (|s| h ≤ 1, resolved by the step) grow as the exact inverse doe
 removes them (a non-causal, stable inversion does).
 
 Dense eigenvalues: for the start of a run, not for inner loops; models with more than
-``DENSE_LIMIT`` coordinates + constraints are skipped.
+``DENSE_LIMIT`` coordinates + constraints are skipped. The spectral radius ρ(sh) is
+:func:`~femdyn.solvers.scheme.amplification`.
 """
 import math
 import warnings
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.linalg as sla
 
 from femdyn.errors import StepSizeWarning
 
-from .blocks import TangentValues
-from .kkt import KKTMatrix
+from .inversion import zero_dynamics
+from .scheme import amplification
 
 DENSE_LIMIT = 2500          # coordinates + constraints up to which the zeros are computed
 RESOLVED = 1.0              # |s| h up to which a zero counts as resolved by the step (its growth is the exact one)
@@ -56,106 +45,26 @@ DAMPED = 0.95               # largest spectral radius accepted for an unresolved
 
 @dataclass
 class Zero:
-    """An unstable zero of the linearized servo inverse.
-
-    Parameters
-    ----------
-    s : complex
-        Its exponent [1/s]: the zero dynamics grow as e^{st}, Re s > 0.
-    coordinates : list of str
-        Labels of the coordinates that move most in it, largest first (empty when not asked for).
-    """
+    """An unstable zero of the linearized servo inverse."""
 
     s: complex
     coordinates: list
 
 
-def amplification(sh, rho_inf):
-    """Spectral radius of the generalized-α map for ẍ = s² x at one step.
-
-    Parameters
-    ----------
-    sh : complex
-        s h, the exponent times the step (dimensionless); real and positive for a real
-        unstable zero, imaginary for an undamped oscillation.
-    rho_inf : float
-        Spectral radius at infinity ρ∞ of the scheme.
-
-    Returns
-    -------
-    complex
-        The eigenvalue of the one-step map with the largest modulus (its sign shows a
-        sign-alternating growth).
-
-    Example
-    -------
-    >>> round(amplification(3.0, 0.0).real, 3), round(abs(amplification(6.0, 0.0)), 3)
-    (-1.259, 0.5)
-    """
-    from .generalized_alpha import Parameters
-    p = Parameters.from_rho(rho_inf)
-    z2 = complex(sh) ** 2                      # h² q̈ = (sh)² q
-    # unknowns (q, h q̇, h² q̈, h² ã) of the new step from those of the old one
-    new = np.array([[1, 0, 0, -p.beta], [0, 1, 0, -p.gamma], [0, 0, -(1 - p.alpha_f), 1 - p.alpha_m],
-                    [-z2, 0, 1, 0]], complex)
-    old = np.array([[1, 1, 0, 0.5 - p.beta], [0, 1, 0, 1 - p.gamma], [0, 0, p.alpha_f, -p.alpha_m], [0, 0, 0, 0]])
-    eig = np.linalg.eigvals(np.linalg.solve(new, old))
-    return complex(eig[np.argmax(np.abs(eig))])
-
-
-def servo_zeros(system, q, lam, t=0.0, a=None, count=6, coordinates=True):
+def servo_zeros(system, q, lam, t=0.0, a=None, count=6, coordinates=True, dynamics=None):
     """The unstable zeros of the servo inverse linearized at a state (Re s > 0), slowest first.
 
-    Parameters
-    ----------
-    system : System
-        An assembled model with servo constraints and actuators.
-    q : (n,) ndarray
-        Configuration [m].
-    lam : (m,) ndarray
-        Multipliers and actuator inputs (their forces enter the tangent stiffness).
-    t : float, optional
-        Time [s].
-    a : (n,) ndarray, optional
-        Accelerations (for ∂(M q̈)/∂q; default zero, a state at rest).
-    count : int, optional
-        Largest number of coordinate labels per zero.
-    coordinates : bool, optional
-        Name the coordinates of each zero (False: eigenvalues only, about three times faster).
-
-    Returns
-    -------
-    list of Zero
-        Empty for a model without servo constraints or above ``DENSE_LIMIT``.
-
-    Example
-    -------
-    >>> zeros = servo_zeros(system, q0, lam0)          # doctest: +SKIP
-    >>> zeros[0].s, zeros[0].coordinates[:2]           # doctest: +SKIP
+    They are the unstable ones of :func:`~femdyn.solvers.inversion.zero_dynamics` (the one
+    zero-dynamics solver), with the labels of the coordinates each moves most.
     """
-    n = system.n
-    if not system.servo or n + system.m > DENSE_LIMIT:
+    if not system.servo or system.n + system.m > DENSE_LIMIT:
         return []
-    a = np.zeros(n) if a is None else a
-    kkt = KKTMatrix(system)
-    _, _, _, jac = system.residual(q, np.zeros(n), a, lam, t)
-    k_vals, c_vals = system.tangent_values(q, np.zeros(n), t)
-    pieces = (system.mass_values(q), jac, c_vals, k_vals, system.mass_derivative_values(q, a),
-              system.hessian_values(q, lam))
-    transpose = system.force_transpose_values(q, jac)
-    stiffness = kkt.assemble(TangentValues(*pieces, (0.0, 0.0, 1.0), transpose=transpose)).toarray()
-    mass = np.zeros_like(stiffness)
-    mass[:n, :n] = kkt.assemble(TangentValues(*pieces, (1.0, 0.0, 0.0), transpose=transpose)).toarray()[:n, :n]
-    with np.errstate(all="ignore"):
-        s2, vectors = sla.eig(stiffness, -mass) if coordinates else (sla.eig(stiffness, -mass, right=False), None)
-    finite = np.isfinite(s2) & (np.abs(s2) < 1e15)
+    zd = dynamics if dynamics is not None else zero_dynamics(system, q, lam, t, a=a, shapes=coordinates)
     zeros = []
-    for k in np.flatnonzero(finite):
-        s = np.sqrt(complex(s2[k]))
-        s = -s if s.real < 0 else s
+    for k, s in enumerate(zd.eigenvalues):
         if s.real > 1e-9 * abs(s):
-            labels = [system.labels[i] for i in np.argsort(-np.abs(vectors[:n, k]))[:count]] if coordinates else []
-            zeros.append(Zero(s, labels))
+            labels = [system.labels[i] for i in np.argsort(-np.abs(zd.shapes[:, k]))[:count]] if coordinates else []
+            zeros.append(Zero(complex(s), labels))
     return sorted(zeros, key=lambda z: abs(z.s))
 
 
@@ -203,33 +112,7 @@ def servo_step(system, q, lam, h, rho_inf, t=0.0, max_factor=8, zeros=None):
 
 
 def check_servo_step(system, q, lam, h, rho_inf, t=0.0, enabled=True):
-    """Warn (StepSizeWarning) when the step amplifies a fast unstable zero of a servo inverse.
-
-    Parameters
-    ----------
-    system : System
-        The assembled model.
-    q, lam : ndarray
-        The consistent initial state.
-    h : float
-        Step [s].
-    rho_inf : float
-        ρ∞ of the run.
-    t : float, optional
-        Initial time [s].
-    enabled : bool, optional
-        False skips the check (``Options(step_check=False)``).
-
-    Returns
-    -------
-    str
-        The warning's text ("" when nothing is amplified or the check did not run), for a
-        later failure's diagnosis.
-
-    Example
-    -------
-    >>> check_servo_step(system, q0, lam0, 1e-3, 0.0)  # doctest: +SKIP
-    """
+    """Warn (StepSizeWarning) when the step amplifies a fast unstable zero of a servo inverse."""
     if not enabled or not system.servo:
         return ""
     if not _amplified(servo_zeros(system, q, lam, t, coordinates=False), h, rho_inf):
@@ -250,29 +133,7 @@ def check_servo_step(system, q, lam, h, rho_inf, t=0.0, enabled=True):
 
 
 def servo_failure_note(system, state, h, rho_inf):
-    """What the zero dynamics say about a servo run that failed: a sentence for its diagnosis.
-
-    Parameters
-    ----------
-    system : System
-        The assembled model.
-    state : State
-        The last converged state (``q``, ``a``, ``lam``, ``t``).
-    h : float
-        The step that failed [s].
-    rho_inf : float
-        ρ∞ of the run.
-
-    Returns
-    -------
-    str
-        "" for a model without servo constraints, above ``DENSE_LIMIT`` or without
-        unstable zeros at that state.
-
-    Example
-    -------
-    >>> servo_failure_note(system, state, 1e-3, 0.0)   # doctest: +SKIP
-    """
+    """What the zero dynamics say about a servo run that failed: a sentence for its diagnosis."""
     zeros = servo_zeros(system, state.q, state.lam, state.t, a=state.a, coordinates=False)
     slow = [z.s for z in zeros if abs(z.s) * h <= RESOLVED]
     fast = _amplified(zeros, h, rho_inf)

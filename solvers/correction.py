@@ -42,19 +42,6 @@ from .initial import projection_diagonal
 class RigidBodyCorrection:
     """Corrector for ``Options(corrector=RigidBodyCorrection())`` (see the module docstring).
 
-    Parameters
-    ----------
-    after : int
-        Newton iterations of a step before a correction may happen.
-    stall : float
-        A residual that fell by less than this factor over one iteration has stalled.
-    per_step : int
-        Largest number of corrections within one step.
-    tol : float
-        Constraint residual ‖Φ‖∞ [m] the correction reaches.
-    max_iterations : int
-        Gauss–Newton iterations of one correction.
-
     Examples
     --------
     >>> from femdyn.solvers.generalized_alpha import Options
@@ -77,16 +64,6 @@ class RigidBodyCorrection:
         True after at least ``after`` iterations when both the constraint and the dynamic
         residual fell by less than ``stall`` over the last iteration, the constraint residual
         is above ``tol`` and fewer than ``per_step`` corrections were made in this step.
-
-        Parameters
-        ----------
-        history : list of tuple
-            (iteration, dynamic residual, constraint residual) of the step so far; a history of
-            length 1 starts a new step.
-
-        Returns
-        -------
-        bool
         """
         if len(history) == 1:
             self.done = 0
@@ -96,26 +73,7 @@ class RigidBodyCorrection:
         return con1 > 0 and con1 > self.stall * con0 and dyn1 > self.stall * dyn0 and con1 > self.tol
 
     def apply(self, step, x):
-        """Move the Newton iterate onto Φ = 0 (see the module docstring).
-
-        Parameters
-        ----------
-        step : NewtonStep
-            The stepper; its ``update`` moves q̇ and q̈ with q as the scheme ties them.
-        x : State
-            The iterate, changed in place.
-
-        Returns
-        -------
-        dict
-            ``constraint_before``, ``constraint_after`` (‖Φ‖∞ [m]) and ``largest_change`` (the
-            largest coordinate change), logged with the step.
-
-        Raises
-        ------
-        ConvergenceError
-            If the rigid motions of the flexible links cannot close the constraints.
-        """
+        """Move the Newton iterate onto Φ = 0 (see the module docstring)."""
         system = step.sys
         self.done += 1
         before = float(np.abs(system.constraints.phi(x.q, x.t)).max())
@@ -129,23 +87,12 @@ class RigidBodyCorrection:
 
     def _groups(self, system):
         if self._space is None or self._space[0] is not system:
-            self._space = (system, flexible_groups(system))
+            self._space = (system, _flexible_groups(system))
         return self._space[1]
 
 
-def flexible_groups(system):
-    """The nodes of element sets that share nodes, merged into groups moved as one rigid shape.
-
-    Parameters
-    ----------
-    system : System
-        The assembled model (its flexible element sets).
-
-    Returns
-    -------
-    list of list
-        Node objects per group.
-    """
+def _flexible_groups(system):
+    """The nodes of element sets that share nodes, merged into groups moved as one rigid shape."""
     groups = []
     for element_set in system.elements:
         nodes = {id(n): n for pair in element_set.element_nodes for n in pair}
@@ -163,33 +110,8 @@ def correct_positions(system, q, t, tol=1e-12, max_iterations=20, groups=None):
     Gauss–Newton on min ½ Δqᵀ W Δq subject to Φ(q + Δq, t) = 0 with W = M + a small
     diagonal, linearized in the free coordinates and six rigid-motion parameters per group,
     with the exact finite rotation applied to each group (Liu et al. 2018).
-
-    Parameters
-    ----------
-    system : System
-        The assembled model.
-    q : (n,) ndarray
-        Coordinates to correct.
-    t : float
-        Time [s].
-    tol : float, optional
-        Constraint residual ‖Φ‖∞ [m] to reach.
-    max_iterations : int, optional
-        Gauss–Newton iterations.
-    groups : list of list, optional
-        Groups from :func:`flexible_groups` (computed when not given).
-
-    Returns
-    -------
-    (n,) ndarray
-        The corrected coordinates.
-
-    Raises
-    ------
-    ConvergenceError
-        If the Gauss–Newton iteration does not reach ``tol``.
     """
-    groups = flexible_groups(system) if groups is None else groups
+    groups = _flexible_groups(system) if groups is None else groups
     free, blocks = _partition(system, groups)
     start, q = q, q.copy()
     W = system.mass(q) + sp.diags(projection_diagonal(system, q))

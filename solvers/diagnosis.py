@@ -16,29 +16,7 @@ import numpy as np
 
 
 def singular_saddle(system, S, q, t, dense_limit=4000, count=6):
-    """A sentence naming the redundant constraint rows or the coordinates of a massless free motion.
-
-    Parameters
-    ----------
-    system : System
-        The assembled model.
-    S : sparse matrix
-        The saddle matrix [[A, Φ_qᵀ], [Φ_q, 0]] as assembled by
-        :class:`~femdyn.solvers.blocks.SaddlePattern` ((n + m) square).
-    q : (n,) ndarray
-        Coordinates where it was assembled.
-    t : float
-        Time [s].
-    dense_limit : int, optional
-        Above this many coordinates + constraints the dense tests are skipped.
-    count : int, optional
-        Largest number of rows or coordinates named.
-
-    Returns
-    -------
-    str
-        The diagnosis, for the message of a :class:`~femdyn.errors.SingularMatrixError`.
-    """
+    """A sentence naming the redundant constraint rows or the coordinates of a massless free motion."""
     n, m = system.n, system.m
     if n + m > dense_limit:
         return (f"the model is too large ({n} coordinates, {m} constraints) for a dense diagnosis; look for "
@@ -47,30 +25,16 @@ def singular_saddle(system, S, q, t, dense_limit=4000, count=6):
     if redundant:
         return ("the constraint Jacobian is rank deficient; these rows are linearly dependent (remove redundant "
                 f"joints or use joints with fewer equations): {redundant}")
-    free = free_massless_coordinates(system, S, count)
+    free = _free_massless_coordinates(system, S, count)
     return ("Φ_q has full rank, but a motion allowed by the constraints has no inertia or stiffness; it moves the "
             f"coordinates {free}: connect these nodes to a body or a joint, give them mass, or fix them (an unused "
             "node, or the spin of a rigid beam carrying an axis vector that no joint fixes, does this)")
 
 
-def free_massless_coordinates(system, S, count=6):
+def _free_massless_coordinates(system, S, count=6):
     """Labels of the coordinates that take part in a null vector of the saddle matrix.
 
     Dense SVD: for diagnosis after a failure only.
-
-    Parameters
-    ----------
-    system : System
-        The assembled model (its coordinate labels).
-    S : sparse or dense matrix
-        The (n + m) square saddle matrix.
-    count : int, optional
-        Largest number of labels returned.
-
-    Returns
-    -------
-    list of str
-        Coordinate labels, the largest null-vector components first; empty when S is regular.
     """
     _, s, Vt = np.linalg.svd(S.toarray() if hasattr(S, "toarray") else np.asarray(S))
     null = Vt[s <= 1e-10 * max(s[0], 1e-300), :system.n]

@@ -1,25 +1,30 @@
-"""Sparse generalized symmetric eigenproblems K x = λ M x, optionally with linear
-constraints G x = 0: the lowest modes of structures of up to millions of coordinates.
+"""Free vibration and generalized eigenproblems K x = ω² M x, G x = 0: one stack for both constraint treatments.
 
-Method. Shift-invert Lanczos (ARPACK through :func:`scipy.sparse.linalg.eigsh`, Ericsson &
-Ruhe 1980, "The spectral transformation Lanczos method", Math. Comp. 35:1251–1268): the
-eigenvalues θ = 1/(λ − σ) of (K − σM)⁻¹M largest in magnitude are the λ nearest σ. The
-operator (K − σM)⁻¹ is one sparse factorization, reused for every Lanczos step: CHOLMOD
-(scikit-sparse) when K − σM is positive definite, SuperLU otherwise.
+A System linearized about (q, λ) has the tangent stiffness K_t = −∂Q/∂q + ∂(Φ_qᵀλ)/∂q and the
+mass M(q); its modes solve K_t x = ω² M x, Φ_q x = 0 (:func:`eigenmodes`). Matrices K, M with
+optional linear constraints G x = 0 (a solid mesh, a component's interior) go through
+:func:`sparse_eigenmodes`. The constraints are treated in one of two ways:
 
-Zero modes. A structure that is not fixed (free-free, or held by fewer constraints than
-its rigid motions) has λ = 0 modes; K is then singular and σ = 0 cannot be factorized. The
-default shift σ = −10⁻⁶ s (s = mean diag K / mean diag M, the scale of the highest
-eigenvalues) makes K − σM positive definite; the modes with ‖λ‖ ≤ ``zero_tol`` s are
-reported as zero (rigid) modes, separated from the elastic ones and M-orthonormal to them.
+* **saddle form** (``eigenmodes``, default): the shifted inverse (K − σM)⁻¹ on Φ_q x = 0 is one
+  solve with [[K_t − σM, Φ_qᵀ], [Φ_q, 0]] [x; μ] = [y; 0], factorized by the
+  :class:`~femdyn.solvers.kkt.KKTMatrix` every solver uses (no basis, no dense matrix);
+* **null-space basis**: x = T y with G T = 0, then Tᵀ K T y = ω² Tᵀ M T y. :func:`constraint_basis`
+  gives a sparse T (coordinates no row touches, and those in ``keep``, stay independent; a pivoted
+  QR of the touched columns picks the dependent ones, :func:`femdyn.linalg.pivoted_qr`); the dense
+  check (``eigenmodes(method="dense")``) uses an orthonormal SVD basis.
 
-Threads. ARPACK's Lanczos steps are level-2 BLAS on n × ncv arrays; threaded BLAS makes them
-several times slower on a loaded machine, so they run with one BLAS thread (threadpoolctl).
+Both run the same shift-invert Lanczos (ARPACK through :func:`scipy.sparse.linalg.eigsh`,
+generalized mode 3; Ericsson & Ruhe 1980, Math. Comp. 35:1251–1268; Grimes, Lewis & Simon 1994):
+the eigenvalues ν of (K − σM)⁻¹M largest in magnitude give the ω² = σ + 1/ν nearest σ. The
+factorization is the saddle one above or :class:`Factorization` (CHOLMOD LLᵀ when K − σM is
+positive definite, SuperLU otherwise), both with ``solve`` and ``operator``. ARPACK's Lanczos steps
+are level-2 BLAS on n × ncv arrays; threaded BLAS makes them slower on a loaded machine, so they
+run with one BLAS thread (threadpoolctl).
 
-Constraints. G x = 0 (m × n, sparse) is eliminated through a sparse null-space basis T
-(G T = 0, x = T y): coordinates named in ``keep`` and those no row touches stay
-independent, a pivoted QR of the touched columns picks the dependent ones, so T is the
-identity plus a dense block on the few constrained coordinates. Then Tᵀ K T y = λ Tᵀ M T y.
+Zero modes. A structure that is not held (free-free) has ω = 0 modes and σ = 0 cannot be
+factorized: the default shifts lie slightly below zero (relative to the stiffness-to-mass scale
+s), and modes with |ω²| ≤ ``zero_tol``·s are reported as zero (rigid-body) modes, M-orthonormal.
+SI units: ω in rad/s, f = ω/2π in Hz.
 """
 from dataclasses import dataclass
 
@@ -29,7 +34,12 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 from threadpoolctl import threadpool_limits
 
-from femdyn.errors import SolverError
+from femdyn.errors import SingularMatrixError, SolverError
+from femdyn.linalg import pivoted_qr
+from femdyn.sparse import Pattern
+
+from .blocks import TangentValues
+from .kkt import KKTMatrix
 
 DENSE_LIMIT = 400      # below this many coordinates a dense solve is faster and exact
 
@@ -76,14 +86,17 @@ class Eigenmodes:
         return self.omega[self.n_zero:], self.modes[:, self.n_zero:]
 
 
-class Factorization:
+class _Inverse:
+    """A factorized operator with ``solve(b)``; :meth:`operator` makes it a LinearOperator for ARPACK."""
+
+    def operator(self):
+        """The inverse as a :class:`scipy.sparse.linalg.LinearOperator`."""
+        return spla.LinearOperator(self.shape, matvec=self.solve, dtype=float)
+
+
+class Factorization(_Inverse):
     """A sparse factorization of a symmetric matrix A with ``solve(b)``: CHOLMOD LLᵀ when A is
     positive definite, SuperLU otherwise (``kind`` says which).
-
-    Parameters
-    ----------
-    A : sparse symmetric matrix
-    definite : try CHOLMOD first (True), or go straight to SuperLU (False)
     """
 
     def __init__(self, A, definite=True):
@@ -109,39 +122,70 @@ class Factorization:
             self.kind = "superlu"
 
     def solve(self, b):
-        """Solve A x = b with the factors.
-
-        Parameters
-        ----------
-        b : (n,) or (n, k) ndarray
-            Right-hand side(s).
-
-        Returns
-        -------
-        ndarray
-            x, shaped as ``b``.
-        """
+        """Solve A x = b with the factors."""
         return self._factor(b) if self.kind == "cholmod" else self._factor.solve(b)
 
-    def operator(self):
-        """The inverse as a :class:`scipy.sparse.linalg.LinearOperator`."""
-        return spla.LinearOperator(self.shape, matvec=self.solve, dtype=float)
+
+class SaddleInverse(_Inverse):
+    """A⁻¹ on the constraint space Φ_q x = 0: the coordinate rows of the solve with the factorized
+    saddle matrix [[A, Φ_qᵀ], [Φ_q, 0]] of a :class:`~femdyn.solvers.kkt.KKTMatrix` (A = K − σM, or M)."""
+
+    def __init__(self, kkt):
+        self.kkt, self.n, self.m = kkt, kkt.system.n, kkt.system.m
+        self.shape = (self.n, self.n)
+
+    def solve(self, y):
+        """x with A x + Φ_qᵀμ = y, Φ_q x = 0."""
+        return self.kkt.solve(np.concatenate([y, np.zeros(self.m)]))[:self.n]
+
+    @classmethod
+    def factorized(cls, kkt, values, q, t):
+        """Factorize the saddle matrix of ``values`` for accurate solves; None when it is (numerically) singular."""
+        try:
+            kkt.factorize(kkt.assemble(values), q, t)
+        except SingularMatrixError:
+            return None
+        kkt.refine = True            # Lanczos needs accurate solves, not the 1e-4 a Newton correction tolerates
+        S = kkt.matrix
+        probe = np.cos(np.arange(S.shape[0]))
+        x = kkt.solve(probe, check=False)
+        scale = abs(S).sum(axis=1).max() * np.abs(x).max() + 1.0          # ‖S‖∞‖x‖∞ + ‖b‖∞
+        accurate = np.all(np.isfinite(x)) and np.abs(S @ x - probe).max() <= 1e-8 * scale
+        return cls(kkt) if accurate else None
+
+
+def _lanczos(K, M, count, sigma, inverse, tol=0.0, v0=None):
+    """The ``count`` eigenpairs (ω² ascending, X) of K x = ω² M x nearest σ, shift-invert with ``inverse`` of K − σM."""
+    try:
+        with threadpool_limits(limits=1, user_api="blas"):   # ARPACK's level-2 BLAS: threads only cost
+            w2, X = spla.eigsh(K, k=count, M=M, sigma=sigma, which="LM", OPinv=inverse.operator(), tol=tol, v0=v0)
+    except spla.ArpackNoConvergence as err:
+        raise SolverError(f"eigenmodes: ARPACK did not converge ({err}); raise count or move the shift "
+                          "closer to the wanted eigenvalues") from None
+    order = np.argsort(w2)
+    return w2[order], X[:, order]
+
+
+def dense_modes(K, M, N=None, count=None, vectors=True):
+    """Dense eigh of Nᵀ K N y = ω² Nᵀ M N y (symmetrized; N = I by default): (ω² ascending, N y), the lowest ``count``."""
+    K, M = (np.asarray(x.toarray() if sp.issparse(x) else x) for x in (K, M))
+    if N is not None:
+        K, M = N.T @ K @ N, N.T @ M @ N
+    subset = None if count is None else (0, count - 1)
+    if not vectors:
+        return sla.eigh(0.5 * (K + K.T), 0.5 * (M + M.T), eigvals_only=True, subset_by_index=subset)
+    w2, Z = sla.eigh(0.5 * (K + K.T), 0.5 * (M + M.T), subset_by_index=subset)
+    return w2, (Z if N is None else N @ Z)
+
+
+def null_space_basis(system, q, t):
+    """Orthonormal basis N (SVD) of the null space of Φ_q at (q, t); the identity without constraints."""
+    return sla.null_space(system.constraints.jacobian(q, t).toarray()) if system.m else np.eye(system.n)
 
 
 def constraint_basis(G, n=None, keep=()):
     """A sparse basis T (n × (n − r)) of the null space of G (m × n), G T = 0, and the
     indices of the independent coordinates (x = T y, y = x[independent]).
-
-    Parameters
-    ----------
-    G : sparse or dense (m, n) constraint matrix of G x = 0
-    n : number of coordinates (default G.shape[1])
-    keep : coordinates that must stay independent (e.g. interface frame coordinates)
-
-    Raises
-    ------
-    SolverError
-        when the rows constrain the ``keep`` coordinates among themselves.
 
     Example
     -------
@@ -154,9 +198,7 @@ def constraint_basis(G, n=None, keep=()):
     touched = np.unique(G.indices)
     keep = np.asarray(keep, np.int64)
     cand = np.setdiff1d(touched, keep)
-    Q, R, piv = sla.qr(G[:, cand].toarray(), pivoting=True, mode="economic")
-    diag = np.abs(np.diag(R))
-    r = int(np.sum(diag > 1e-10 * diag.max())) if diag.size else 0
+    Q, _, piv, r = pivoted_qr(G[:, cand].toarray(), 1e-10)
     if r == 0:
         return sp.identity(n, format="csr"), np.arange(n)
     Gt = G[:, touched].toarray()
@@ -178,6 +220,122 @@ def constraint_basis(G, n=None, keep=()):
                       shape=(n, len(independent)))
     T.eliminate_zeros()
     return T, independent
+
+
+def tangent_stiffness(system, q, lam, t=0.0):
+    """Sparse tangent stiffness K_t = K + H(λ) at (q, λ), with K = −∂Q/∂q and H(λ) = ∂(Φ_qᵀλ)/∂q."""
+    k_vals, _ = system.tangent_values(q, np.zeros(system.n), t)
+    c = system.constraints
+    rows = np.concatenate([system.k_rows, c.hess_rows])
+    cols = np.concatenate([system.k_cols, c.hess_cols])
+    vals = np.concatenate([k_vals, c.hessian_values(q, lam)])
+    return Pattern(rows, cols, (system.n, system.n)).assemble(vals)
+
+
+def eigenmodes(system, q=None, lam=None, count=10, t=0.0, method="sparse", shift=None):
+    """The ``count`` lowest eigenfrequencies and mode shapes about (q, λ).
+
+    Parameters
+    ----------
+    system : System
+    q, lam : ndarray, optional
+        Configuration (m) and multipliers; default the initial configuration, unloaded.
+    count : int
+        Number of modes.
+    t : float
+        Time (s) of the constraints.
+    method : {"sparse", "dense"}
+        Shift-invert Lanczos on the saddle form (any size), or the dense null-space
+        method (small models; a check).
+    shift : float, optional
+        σ in (rad/s)²; modes nearest to it are found first. Default 0, or slightly below
+        zero (relative to the stiffness scale) when the structure has rigid-body modes
+        (ω = 0), which are then found first.
+
+    Returns
+    -------
+    omega : ndarray (count,)
+        Circular frequencies (rad/s), ascending; negative ω² (unstable equilibria) are
+        returned as 0.
+    modes : ndarray (n, count)
+        Mode shapes, M-orthonormal.
+
+    Raises
+    ------
+    SolverError
+        If the constraints leave no degree of freedom, or ``method`` is unknown.
+
+    Examples
+    --------
+    First bending frequency of a clamped steel rod, 1 m long, 10 mm radius (Euler–Bernoulli
+    ω₁ = 1.8751² √(EI/(ρA L⁴)) = 91.21 rad/s; twice, one per bending plane):
+
+    >>> import numpy as np, femdyn
+    >>> from femdyn.elements import sections
+    >>> m = femdyn.Model("cantilever", gravity=(0, 0, 0))
+    >>> beam = m.straight_beam("beam", (0, 0, 0), (1.0, 0, 0), 4, E=2.1e11, rho=7800,
+    ...                        section=sections.circular(0.01), element="cable")
+    >>> clamp = m.clamp("root", "beam.0")
+    >>> omega, modes = eigenmodes(m.assemble(), count=2)
+    >>> omega.round(1), modes.shape
+    (array([91.2, 91.2]), (30, 2))
+    """
+    q = system.q0 if q is None else q
+    lam = np.zeros(system.m) if lam is None else lam
+    if system.servo:
+        raise SolverError(f"eigenmodes: model '{system.name}' has servo constraints and actuators (an inverse "
+                          "problem); linearize the forward model (joint torques as loads) instead")
+    if method == "dense":
+        return _dense(system, q, lam, count, t)
+    if method != "sparse":
+        raise SolverError(f"eigenmodes: method must be 'sparse' or 'dense', got {method!r}")
+    return _sparse(system, q, lam, count, t, shift)
+
+
+def _sparse(system, q, lam, count, t, shift):
+    """The saddle treatment: shift-invert Lanczos with the factorized saddle matrix of K_t − σM."""
+    n, m = system.n, system.m
+    free = n - m
+    if free <= 0:
+        raise SolverError("eigenmodes: the constraints leave no degree of freedom")
+    if count >= free - 1:        # ARPACK needs count < dimension − 1: small problems go dense
+        return _dense(system, q, lam, count, t)
+    _, jac = system.constraints.evaluate(q, t)
+    k_vals, _ = system.tangent_values(q, np.zeros(n), t)
+    h_vals = system.constraints.hessian_values(q, lam)
+    M = system.mass(q).tocsr()
+    kkt = KKTMatrix(system)
+    for sigma in _shifts(shift, k_vals, h_vals, M):
+        inverse = SaddleInverse.factorized(kkt, TangentValues(system.mass_values(q), jac, stiffness=k_vals,
+                                                              hessian=h_vals, weights=(-sigma, 0.0, 1.0)), q, t)
+        if inverse is not None:
+            break
+    else:
+        raise SolverError("eigenmodes: the shifted stiffness K − σM is singular on the constraint space for "
+                          "every shift tried; give a shift (rad²/s²) away from the eigenvalues")
+    K = tangent_stiffness(system, q, lam, t)
+    w2, X = _lanczos(K, M, count, sigma, inverse, v0=inverse.solve(M @ np.cos(np.arange(n))))
+    X /= np.sqrt(np.einsum("ij,ij->j", X, M @ X))
+    return np.sqrt(np.clip(w2, 0.0, None)), X
+
+
+def _shifts(shift, k_vals, h_vals, M):
+    """Shifts to try: the user's; else 0 (regular for any structure held against rigid motion: the
+    low modes are then the best separated), then −10⁻¹⁰ and −10⁻⁶ of the stiffness-to-mass scale."""
+    if shift is not None:
+        return [float(shift)]
+    scale = max(np.abs(k_vals).max(initial=0.0), np.abs(h_vals).max(initial=0.0), 1e-300) / \
+        max(np.abs(M.data).max(initial=0.0), 1e-300)
+    return [0.0, -1e-10 * scale, -1e-6 * scale]
+
+
+def _dense(system, q, lam, count, t):
+    """The dense null-space treatment (a check for small models)."""
+    N = null_space_basis(system, q, t)
+    if N.shape[1] == 0:
+        raise SolverError("eigenmodes: the constraints leave no degree of freedom")
+    w2, X = dense_modes(tangent_stiffness(system, q, lam, t), system.mass(q), N, min(count, N.shape[1]))
+    return np.sqrt(np.clip(w2, 0.0, None)), X
 
 
 def sparse_eigenmodes(K, M, count, sigma=None, constraints=None, zero_tol=1e-8, rigid=None, tol=0.0,
@@ -239,17 +397,9 @@ def sparse_eigenmodes(K, M, count, sigma=None, constraints=None, zero_tol=1e-8, 
     scale = max(K.diagonal().mean() / dm.mean(), np.finfo(float).tiny)
     sigma = -1e-6 * scale if sigma is None else float(sigma)
     if n <= DENSE_LIMIT and factorization is None:
-        lam, X = sla.eigh(K.toarray(), M.toarray(), subset_by_index=(0, count - 1))
+        lam, X = dense_modes(K, M, count=count)
     else:
-        factor = factorization or Factorization(K - sigma * M, definite=True)
-        try:
-            with threadpool_limits(limits=1, user_api="blas"):   # ARPACK's level-2 BLAS: threads only cost
-                lam, X = spla.eigsh(K, k=count, M=M, sigma=sigma, which="LM", OPinv=factor.operator(), tol=tol)
-        except spla.ArpackNoConvergence as err:
-            raise SolverError(f"sparse_eigenmodes: ARPACK did not converge ({err}); raise count or move sigma "
-                              "closer to the wanted eigenvalues") from None
-        order = np.argsort(lam)
-        lam, X = lam[order], X[:, order]
+        lam, X = _lanczos(K, M, count, sigma, factorization or Factorization(K - sigma * M, definite=True), tol)
     n_zero = int(np.sum(np.abs(lam) <= zero_tol * scale))
     if rigid is not None and n_zero != rigid:
         raise SolverError(f"sparse_eigenmodes: found {n_zero} zero modes, expected {rigid}: the supports or "

@@ -16,7 +16,7 @@ a constrained coordinate's (q̇, ã, q̈) has the defective triple eigenvalue �
 lets oscillations of q̈ and λ grow with the step count (as Cardona & Géradin 1989 showed for
 undamped Newmark); the index-3 form therefore accepts ρ∞ ≤ 0.95 (default 0.9, which costs
 almost no accuracy at low frequencies), and ``formulation="stabilized"`` (see
-:class:`StabilizedStep`) is the choice for ρ∞ up to 1 (tests/test_core_dynamics.py
+:class:`_StabilizedStep`) is the choice for ρ∞ up to 1 (tests/test_core_dynamics.py
 measures all of this).
 
 Newton on the KKT system with the constraint rows scaled by 1/(βh²) (see
@@ -34,59 +34,10 @@ from femdyn.results.store import ResultsWriter
 
 from .blocks import TangentValues
 from .causal_step import check_servo_step, servo_failure_note
+from .scheme import Parameters
 from .initial import consistent_state
 from .kkt import ACCEPT, KKTMatrix
 from .step_size import check_step_size
-
-
-@dataclass
-class Parameters:
-    """Generalized-α coefficients (Arnold & Brüls 2007, eqs. 9–11).
-
-    Parameters
-    ----------
-    alpha_m, alpha_f : float
-        Weights of the old pseudo-acceleration and of the old acceleration in
-        (1 − α_m) ã_{n+1} + α_m ã_n = (1 − α_f) q̈_{n+1} + α_f q̈_n.
-    gamma, beta : float
-        Newmark coefficients of the velocity and position updates.
-
-    Examples
-    --------
-    >>> p = Parameters.from_rho(1.0)
-    >>> p.alpha_m, p.alpha_f, p.gamma, p.beta          # the trapezoidal rule
-    (0.5, 0.5, 0.5, 0.25)
-    """
-    alpha_m: float
-    alpha_f: float
-    gamma: float
-    beta: float
-
-    @classmethod
-    def from_rho(cls, rho_inf):
-        """Coefficients from the spectral radius at infinity ρ∞ (Chung & Hulbert 1993).
-
-        α_m = (2ρ∞ − 1)/(ρ∞ + 1), α_f = ρ∞/(ρ∞ + 1), γ = ½ + α_f − α_m, β = ¼(γ + ½)².
-
-        Parameters
-        ----------
-        rho_inf : float
-            ρ∞ ∈ [0, 1]: 1 non-dissipative, smaller values damp high frequencies.
-
-        Returns
-        -------
-        Parameters
-
-        Raises
-        ------
-        SolverError
-            If ρ∞ lies outside [0, 1].
-        """
-        if not 0.0 <= rho_inf <= 1.0:
-            raise SolverError(f"generalized-α: ρ∞ must lie in [0, 1], got {rho_inf}")
-        am, af = (2 * rho_inf - 1) / (rho_inf + 1), rho_inf / (rho_inf + 1)
-        g = 0.5 + af - am
-        return cls(am, af, g, 0.25 * (g + 0.5) ** 2)
 
 
 @dataclass
@@ -112,7 +63,7 @@ class Options:
         Largest position change [m] allowed to make the initial configuration consistent.
     formulation : {"index3", "stabilized"}
         Index-3 form, or the stabilized index-2 form enforcing Φ = 0 and Φ_q q̇ + Φ_t = 0
-        (:class:`StabilizedStep`).
+        (:class:`_StabilizedStep`).
     predictor : {"acceleration", "zero"}
         Start each step's Newton iteration from the previous q̈ or from q̈ = 0.
     max_backtracks : int
@@ -155,26 +106,8 @@ CONVERGED, STALLED_CONSTRAINTS, STALLED_DYNAMICS, DIVERGED = ("converged", "stal
 
 
 @dataclass
-class NewtonOutcome:
-    """How one step's Newton iteration ended.
-
-    Parameters
-    ----------
-    status : str
-        ``CONVERGED``, ``STALLED_CONSTRAINTS`` (the dynamic residual met its tolerance, Φ
-        did not), ``STALLED_DYNAMICS`` (the reverse, or both stalled), ``DIVERGED`` (the
-        residual became non-finite or grew a thousandfold).
-    state : State
-        The converged state, or the last iterate.
-    history : list of tuple
-        (iteration, dynamic residual, constraint residual [m]) per iteration.
-    factorizations : int
-        Factorizations of the iteration matrix within the step.
-    corrections : list of dict
-        What a corrector did within the step.
-    diagnosis : str, optional
-        For a failure: the largest residuals by coordinate and constraint, and what to try.
-    """
+class _NewtonOutcome:
+    """How one step's Newton iteration ended."""
 
     status: str
     state: object
@@ -200,21 +133,7 @@ def _stalled(history, o):
 
 
 class State:
-    """Coordinates, velocities, accelerations, pseudo-acceleration and multipliers at one time.
-
-    Parameters
-    ----------
-    t : float
-        Time [s].
-    q, v, a : (n,) ndarray
-        q, q̇, q̈ (m, m/s, m/s² for position coordinates).
-    at : (n,) ndarray
-        Pseudo-acceleration ã of the scheme.
-    lam : (m,) ndarray
-        Lagrange multipliers.
-    initial : bool, optional
-        Marks the consistent initial state (its q̈ comes from the DAE, not from the scheme).
-    """
+    """Coordinates, velocities, accelerations, pseudo-acceleration and multipliers at one time."""
 
     def __init__(self, t, q, v, a, at, lam, initial=False):
         self.t, self.q, self.v, self.a, self.at, self.lam = t, q, v, a, at, lam
@@ -222,27 +141,7 @@ class State:
 
 
 class Residuals:
-    """Residuals of one Newton iterate and what the iteration matrix needs.
-
-    Parameters
-    ----------
-    r : (n,) ndarray
-        Dynamic residual M q̈ + Φ_qᵀλ − Q [N].
-    phi : (m,) ndarray
-        Constraint residual Φ.
-    rhs : ndarray
-        Scaled right-hand side of the linear system (βh² r, Φ, …).
-    e_dyn : float
-        Relative dynamic error ‖r‖₂ / max(1 N, ‖Q‖₂).
-    e_con : float
-        Constraint error ‖Φ‖₂ [m] (stabilized form: also the velocity constraints × h).
-    jac : ndarray
-        Φ_q values on the constraint pattern.
-    Phi_q : sparse matrix, optional
-        Φ_q assembled (stabilized form).
-    merit : float, optional
-        ‖rhs‖₂, the quantity Newton reduces (computed from ``rhs`` unless given).
-    """
+    """Residuals of one Newton iterate and what the iteration matrix needs."""
 
     def __init__(self, r, phi, rhs, e_dyn, e_con, jac, Phi_q=None, merit=None):
         self.r, self.phi, self.rhs, self.e_dyn, self.e_con = r, phi, rhs, e_dyn, e_con
@@ -256,17 +155,6 @@ class NewtonStep:
     Subclasses change the unknowns and equations, not the iteration. The constraint rows
     are scaled by 1/(βh²) and the multipliers solved as βh²Δλ (Bottasso, Bauchau & Cardona
     2007).
-
-    Parameters
-    ----------
-    system : System
-        The assembled model.
-    h : float
-        Step size [s].
-    params : Parameters
-        Generalized-α coefficients.
-    options : Options
-        Tolerances and iteration settings.
     """
 
     def __init__(self, system, h, params, options):
@@ -286,18 +174,6 @@ class NewtonStep:
         a finely meshed ANCF beam peaks at a pinned node (it grows with 1/ℓ_e) and
         extrapolating it throws the first step far outside Newton's convergence region (2048
         cable elements at h = 1 ms). ``Options(predictor="zero")`` uses q̈ = 0 always.
-
-        Parameters
-        ----------
-        s : State
-            Converged state at the previous time.
-        t : float
-            Time of the new step [s].
-
-        Returns
-        -------
-        State
-            q, q̇, ã from the generalized-α update formulas with the predicted q̈.
         """
         p, h = self.p, self.h
         a = np.zeros_like(s.a) if s.initial or self.o.predictor == "zero" else s.a.copy()
@@ -307,33 +183,11 @@ class NewtonStep:
         return State(t, q, v, a, at, s.lam.copy())
 
     def begin(self, s_old, t_new):
-        """Start a step: the predicted iterate (subclasses also reset their own unknowns).
-
-        Parameters
-        ----------
-        s_old : State
-            Converged state at the previous time.
-        t_new : float
-            Time to reach [s].
-
-        Returns
-        -------
-        State
-        """
+        """Start a step: the predicted iterate (subclasses also reset their own unknowns)."""
         return self.predict(s_old, t_new)
 
     def residuals(self, x):
-        """Residuals of the iterate and the scaled right-hand side [βh² r; Φ].
-
-        Parameters
-        ----------
-        x : State
-            The current iterate.
-
-        Returns
-        -------
-        Residuals
-        """
+        """Residuals of the iterate and the scaled right-hand side [βh² r; Φ]."""
         r, Q, phi, jac = self.sys.residual(x.q, x.v, x.a, x.lam, x.t)
         r2, phi2 = r @ r, phi @ phi
         return Residuals(r, phi, np.concatenate([self.beta_h2 * r, phi]), math.sqrt(r2) / max(1.0, _norm(Q)),
@@ -344,17 +198,6 @@ class NewtonStep:
 
         Weights (βh² ∂q̈/∂q, βh² ∂q̇/∂q, βh²) = ((1 − α_m)/(1 − α_f), γh, βh²) on M, C and
         K + ∂(M a)/∂q + H(λ).
-
-        Parameters
-        ----------
-        x : State
-            The current iterate.
-        jac : ndarray
-            Φ_q values at x.q.
-
-        Returns
-        -------
-        TangentValues
         """
         sys = self.sys
         k_vals, c_vals = sys.tangent_values(x.q, x.v, x.t)
@@ -364,20 +207,7 @@ class NewtonStep:
                              transpose=sys.force_transpose_values(x.q, jac) if sys.servo else None)
 
     def factorize(self, x, res):
-        """Assemble and factorize the iteration matrix at an iterate.
-
-        Parameters
-        ----------
-        x : State
-            The current iterate.
-        res : Residuals
-            Its residuals (for the Φ_q values).
-
-        Raises
-        ------
-        SingularMatrixError
-            For a singular iteration matrix, with a diagnosis.
-        """
+        """Assemble and factorize the iteration matrix at an iterate."""
         self.kkt.factorize(self.kkt.assemble(self.matrix_values(x, res.jac)), x.q, x.t)
 
     def update(self, x, dx):
@@ -385,13 +215,6 @@ class NewtonStep:
 
         q̇ and q̈ move with q as the update formulas tie them (∂q̇/∂q = γ/(βh),
         ∂q̈/∂q = (1 − α_m)/(βh²(1 − α_f))); λ from the scaled unknown βh²Δλ.
-
-        Parameters
-        ----------
-        x : State
-            The iterate, changed in place.
-        dx : ndarray
-            Solution of the linear system [Δq; βh²Δλ; …].
         """
         n = self.sys.n
         dq = dx[:n]
@@ -401,39 +224,12 @@ class NewtonStep:
         x.lam += dx[n:n + self.sys.m] / self.beta_h2
 
     def finish(self, s_old, x):
-        """Complete a converged step: the pseudo-acceleration ã_{n+1} from q̈_{n+1}.
-
-        Parameters
-        ----------
-        s_old : State
-            Converged state at the previous time.
-        x : State
-            The converged iterate, changed in place.
-        """
+        """Complete a converged step: the pseudo-acceleration ã_{n+1} from q̈_{n+1}."""
         p = self.p
         x.at = ((1 - p.alpha_f) * x.a + p.alpha_f * s_old.a - p.alpha_m * s_old.at) / (1 - p.alpha_m)
 
     def solve(self, s_old, t_new, corrector=None):
-        """Advance from ``s_old`` to ``t_new`` by (modified) Newton.
-
-        Parameters
-        ----------
-        s_old : State
-            Converged state at the previous time.
-        t_new : float
-            Time to reach (s).
-        corrector : object, optional
-            Consulted after every residual evaluation: when ``corrector.needed(history)``
-            is true, ``corrector.apply(step, x)`` may move the iterate (e.g. the
-            transient rigid-body correction, :mod:`femdyn.solvers.correction`; ``step``
-            is this NewtonStep, whose ``update`` moves q with the velocities and
-            accelerations the scheme ties to it) and returns a dict logged with the step.
-
-        Returns
-        -------
-        NewtonOutcome
-            Never raises for lack of convergence: the status says how it ended.
-        """
+        """Advance from ``s_old`` to ``t_new`` by (modified) Newton."""
         o = self.o
         x = self.begin(s_old, t_new)
         history, corrections, factorizations, previous = [], [], self.kkt.factorizations, np.inf
@@ -470,10 +266,10 @@ class NewtonStep:
             return self._outcome(status, x, res, history, corrections, factorizations,
                                  f"no convergence in {o.max_iterations} iterations ({status})")
         self.finish(s_old, x)
-        return NewtonOutcome(status, x, history, self.kkt.factorizations - factorizations, corrections)
+        return _NewtonOutcome(status, x, history, self.kkt.factorizations - factorizations, corrections)
 
     def _outcome(self, status, x, res, history, corrections, factorizations, reason):
-        return NewtonOutcome(status, x, history, self.kkt.factorizations - factorizations, corrections,
+        return _NewtonOutcome(status, x, history, self.kkt.factorizations - factorizations, corrections,
                              self._diagnosis(x, res, reason))
 
     def _diagnosis(self, x, res, reason):
@@ -488,7 +284,7 @@ class NewtonStep:
                 "or check the loads and the initial configuration.")
 
 
-class StabilizedStep(NewtonStep):
+class _StabilizedStep(NewtonStep):
     """Stabilized index-2 (Gear–Gupta–Leimkuhler) generalized-α step.
 
     The position update gets a correction Φ_qᵀν,
@@ -497,33 +293,10 @@ class StabilizedStep(NewtonStep):
     38:1–22, §2; Lunk & Simeon 2006). Velocities then satisfy the constraints exactly and
     ρ∞ = 1 is stable: the scheme conserves energy up to O(h²). Unknowns (q, λ, ν); q̈, q̇, ã
     follow from q and ν by inverting the update formulas.
-
-    Parameters
-    ----------
-    system : System
-        The assembled model (no servo constraints).
-    h : float
-        Step size [s].
-    params : Parameters
-        Generalized-α coefficients.
-    options : Options
-        Tolerances and iteration settings.
     """
 
     def begin(self, s_old, t_new):
-        """Start a step: q̂ = q_n + h q̇_n + h²(½ − β) ã_n, ν = 0 and the predicted iterate.
-
-        Parameters
-        ----------
-        s_old : State
-            Converged state at the previous time.
-        t_new : float
-            Time to reach [s].
-
-        Returns
-        -------
-        State
-        """
+        # q̂ = q_n + h q̇_n + h²(½ − β) ã_n, ν = 0, and the predicted iterate
         p, h = self.p, self.h
         self.s_old = s_old
         self.q_hat = s_old.q + h * s_old.v + h * h * (0.5 - p.beta) * s_old.at
@@ -531,32 +304,14 @@ class StabilizedStep(NewtonStep):
         return self.predict(s_old, t_new)
 
     def kinematics(self, x, Phi_q):
-        """Set ã, q̈ and q̇ of the iterate from its q and the current ν (inverted update formulas).
-
-        Parameters
-        ----------
-        x : State
-            The iterate, changed in place.
-        Phi_q : sparse matrix
-            Constraint Jacobian at x.q.
-        """
+        """Set ã, q̈ and q̇ of the iterate from its q and the current ν (inverted update formulas)."""
         p, h, s = self.p, self.h, self.s_old
         x.at = (x.q - self.q_hat - Phi_q.T @ self.nu) / self.beta_h2
         x.a = ((1 - p.alpha_m) * x.at + p.alpha_m * s.at - p.alpha_f * s.a) / (1 - p.alpha_f)
         x.v = s.v + h * ((1 - p.gamma) * s.at + p.gamma * x.at)
 
     def residuals(self, x):
-        """Residuals [βh² r; Φ; (hβ/γ)(Φ_q q̇ + Φ_t)] of the iterate.
-
-        Parameters
-        ----------
-        x : State
-            The current iterate (its kinematics are updated first).
-
-        Returns
-        -------
-        Residuals
-        """
+        # [βh² r; Φ; (hβ/γ)(Φ_q q̇ + Φ_t)]
         sys, p, h = self.sys, self.p, self.h
         evaluated = sys.constraints.evaluate(x.q, x.t)
         Phi_q = sys.constraints.jac_pattern.assemble(evaluated[1])
@@ -567,47 +322,21 @@ class StabilizedStep(NewtonStep):
         return Residuals(r, phi, rhs, _relative(r, Q), max(_norm(phi), h * _norm(r3)), jac, Phi_q)
 
     def factorize(self, x, res):
-        """Assemble and factorize the (non-symmetric) stabilized iteration matrix.
-
-        Parameters
-        ----------
-        x : State
-            The current iterate.
-        res : Residuals
-            Its residuals (Φ_q values and matrix).
-        """
         S = self.kkt.stabilized(self.matrix_values(x, res.jac), res.Phi_q)
         self.kkt.factorize(S, x.q, x.t, symmetric=False)
 
     def update(self, x, dx):
-        """Apply a Newton correction [Δq; βh²Δλ; Δν] to the iterate in place.
-
-        Parameters
-        ----------
-        x : State
-            The iterate, changed in place.
-        dx : ndarray
-            Solution of the linear system.
-        """
+        # dx = [Δq; βh²Δλ; Δν]
         n, m = self.sys.n, self.sys.m
         x.q += dx[:n]
         x.lam += dx[n:n + m] / self.beta_h2
         self.nu += dx[n + m:]
 
     def finish(self, s_old, x):
-        """Nothing to do: ã, q̈, q̇ were set from the converged (q, ν) by the last residual evaluation.
-
-        Parameters
-        ----------
-        s_old : State
-            Converged state at the previous time.
-        x : State
-            The converged iterate.
-        """
         pass  # ã, q̈, q̇ were set from the converged (q, ν) by the last residual evaluation
 
 
-STEPPERS = {"index3": NewtonStep, "stabilized": StabilizedStep}
+STEPPERS = {"index3": NewtonStep, "stabilized": _StabilizedStep}
 
 
 def integrate(system, t_end, h, options=None, output=None, progress=False, q0=None, v0=None, t0=0.0,
@@ -744,6 +473,7 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
 
 @dataclass
 class _Step:
+    """One step's outcome: the state, the Newton history, the factorizations and the events."""
     state: object
     history: list
     factorizations: int
@@ -818,11 +548,13 @@ def _relative(r, Q):
 
 
 def _stats(system, s, iterations, factorizations, residuals, corrections):
+    """The step-statistics row of the results (iterations, factorizations, residuals, energies, corrections)."""
     return [iterations, factorizations, residuals[0], residuals[1], system.kinetic_energy(s.v, s.q),
             system.potential_energy(s.q), corrections]
 
 
 def _progress(total, enabled, name):
+    """A tqdm progress bar, or a silent stand-in."""
     if enabled:
         from tqdm import tqdm
         return tqdm(total=total, desc=name, unit="step")

@@ -33,18 +33,6 @@ def projection_diagonal(system, q):
     A unit entry (relative to the largest mass entry) on massless coordinates, and 1e-9 of
     it everywhere, so that W is definite (used by the initial projections and the rigid-body
     correction).
-
-    Parameters
-    ----------
-    system : System
-        The assembled model.
-    q : (n,) ndarray
-        Coordinates (for a configuration-dependent mass).
-
-    Returns
-    -------
-    (n,) ndarray
-        D, in the units of the mass diagonal.
     """
     d = system.mass(q).diagonal()
     scale = d.max() if d.size and d.max() > 0 else 1.0
@@ -57,6 +45,7 @@ def _projection_weight(system, q, jac):
 
 
 def _solve(kkt, values, rhs, q, t, what):
+    """Factorize the saddle matrix of ``values`` and solve; a singular one is reported as ``what``."""
     try:
         kkt.factorize(kkt.assemble(values), q, t)
     except SingularMatrixError as err:
@@ -65,29 +54,7 @@ def _solve(kkt, values, rhs, q, t, what):
 
 
 def consistent_positions(system, q, t=0.0, tol=1e-12, max_iter=30, max_correction=1e-3, kkt=None):
-    """The configuration closest to ``q`` (mass-weighted) with Φ(q, t) = 0.
-
-    Parameters
-    ----------
-    system : System
-    q : ndarray (n,)
-        Guess (m for positions).
-    t : float
-        Time (s).
-    tol : float
-        Largest ‖Φ‖ accepted (m).
-    max_correction : float
-        Largest move of any coordinate accepted (m); beyond it the model is inconsistent.
-
-    Returns
-    -------
-    ndarray (n,)
-
-    Raises
-    ------
-    ConstraintError
-        Unsatisfiable constraints, or a guess farther than ``max_correction``.
-    """
+    """The configuration closest to ``q`` (mass-weighted) with Φ(q, t) = 0."""
     c = system.constraints
     kkt = kkt or KKTMatrix(system)
     q = q.copy()
@@ -121,29 +88,6 @@ def consistent_velocities(system, q, v, t=0.0, kkt=None):
 
     Minimum-change projection: minimize ½ (v − v₀)ᵀ W (v − v₀) subject to the velocity
     constraints, W = M + D (:func:`projection_diagonal`).
-
-    Parameters
-    ----------
-    system : System
-        The assembled model.
-    q : (n,) ndarray
-        Consistent coordinates.
-    v : (n,) ndarray
-        Velocity guess [m/s for position coordinates].
-    t : float, optional
-        Time [s] (rheonomic constraints give Φ_t ≠ 0).
-    kkt : KKTMatrix, optional
-        A KKT matrix of the system to reuse.
-
-    Returns
-    -------
-    (n,) ndarray
-        Consistent velocity.
-
-    Raises
-    ------
-    SingularMatrixError
-        If the projection matrix is singular (redundant constraints).
     """
     c = system.constraints
     kkt = kkt or KKTMatrix(system)
@@ -162,35 +106,6 @@ def accelerations_and_multipliers(system, q, v, t=0.0, kkt=None):
     inputs take the place of λ (upper-right block Gᵀ); when the matrix is singular because
     the servo is non-collocated (:func:`~femdyn.solvers.servo.servo_realization`), the
     solution of least acceleration energy is taken (:func:`servo_least_squares`).
-
-    Parameters
-    ----------
-    system : System
-        The assembled model.
-    q : (n,) ndarray
-        Consistent coordinates.
-    v : (n,) ndarray
-        Consistent velocities.
-    t : float, optional
-        Time [s].
-    kkt : KKTMatrix, optional
-        A KKT matrix of the system to reuse.
-
-    Returns
-    -------
-    a : (n,) ndarray
-        Accelerations q̈ [m/s² for position coordinates].
-    lam : (m,) ndarray
-        Lagrange multipliers (or actuator inputs).
-
-    Raises
-    ------
-    SingularMatrixError
-        If the matrix is singular (redundant constraints, massless free motions) for
-        another reason than a non-collocated servo.
-    ConstraintError
-        If a non-collocated servo's acceleration equations have no solution (an
-        inconsistent start; the message names the rows).
     """
     c = system.constraints
     kkt = kkt or KKTMatrix(system)
@@ -242,32 +157,6 @@ def servo_least_squares(system, S, rhs, q, t=0.0, tol=CONSISTENT):
     factorization is (Ruiz 2001), may not exceed ``tol`` of the right-hand side (or of
     the matrix times the solution); otherwise the prescribed motion asks at t for an
     acceleration that no input can give, and the rows in conflict are named.
-
-    Parameters
-    ----------
-    system : System
-        The assembled servo model.
-    S : (n + m, n + m) ndarray
-        The dense acceleration matrix [[M, Gᵀ], [Φ_q, 0]].
-    rhs : (n + m,) ndarray
-        Its right-hand side [Q − Φ_qᵀ·0; γ] (N per unit of q; m/s² for the rows).
-    q : (n,) ndarray
-        Coordinates (m), for the mass weight.
-    t : float, optional
-        Time, s (for the message).
-    tol : float, optional
-        Relative least-squares residual accepted as round-off.
-
-    Returns
-    -------
-    (n + m,) ndarray
-        [q̈; λ] with the actuator inputs (N or N·m) in the servo rows of λ.
-
-    Raises
-    ------
-    ConstraintError
-        If the system is inconsistent; the message names the constraint rows and the
-        coordinates whose equations conflict.
 
     Examples
     --------
@@ -336,22 +225,6 @@ def check_redundancy(system, q, t=0.0, dense_limit=1000):
 
     Dense SVD, so only for m ≤ ``dense_limit``; larger models rely on the factorization's
     own check.
-
-    Parameters
-    ----------
-    system : System
-        The assembled model.
-    q : (n,) ndarray
-        Coordinates.
-    t : float, optional
-        Time [s].
-    dense_limit : int, optional
-        Largest number of constraint rows tested.
-
-    Raises
-    ------
-    ConstraintError
-        Naming the linearly dependent rows.
     """
     if system.m > dense_limit:
         return

@@ -322,6 +322,8 @@ class ZeroDynamics:
         ``"stable"`` (Re λ < −ε), ``"center"`` (Re λ within ±ε) or ``"unstable"`` (Re λ > ε).
     threshold : float
         ε, 1/s.
+    shapes : (n, k) complex ndarray, optional
+        The coordinate deviations δq of each zero (``zero_dynamics(..., shapes=True)``), else None.
 
     Examples
     --------
@@ -334,6 +336,7 @@ class ZeroDynamics:
     eigenvalues: np.ndarray
     kinds: np.ndarray
     threshold: float
+    shapes: np.ndarray = None
 
     @property
     def frequencies(self):
@@ -413,7 +416,7 @@ class ZeroDynamics:
         return f"zero dynamics: {', '.join(parts)}; {self.classification}"
 
 
-def zero_dynamics(model, q=None, lam=None, t=0.0, tol=1e-7):
+def zero_dynamics(model, q=None, lam=None, t=0.0, tol=1e-7, a=None, shapes=False):
     """The zero dynamics of a servo problem: finite eigenvalues of its Rosenbrock pencil.
 
     With y ≡ 0 the ODE of :class:`LinearServo` leaves the internal dynamics whose
@@ -435,6 +438,10 @@ def zero_dynamics(model, q=None, lam=None, t=0.0, tol=1e-7):
     tol : float, optional
         Real parts within tol·ω (ω the largest natural frequency scale of the model,
         1/s) count as zero: such zeros are "center" (undamped).
+    a : (n,) array_like, optional
+        Accelerations (with a System): adds ∂(M q̈)/∂q, see :func:`linearize`.
+    shapes : bool, optional
+        Also return each zero's coordinate deviations δq (right eigenvectors).
 
     Returns
     -------
@@ -458,18 +465,23 @@ def zero_dynamics(model, q=None, lam=None, t=0.0, tol=1e-7):
     ('non-minimum phase', 7.0711, 7.0711)
     """
     linear = model if isinstance(model, LinearServo) else linearize(
-        model, model.q0 if q is None else q, np.zeros(model.m) if lam is None else lam, t)
+        model, model.q0 if q is None else q, np.zeros(model.m) if lam is None else lam, t, a=a)
     A, E, scales = linear.pencil()
-    ab = sla.eig(A, E, right=False, homogeneous_eigvals=True)
-    alpha, beta = ab
+    if shapes:
+        (alpha, beta), vectors = sla.eig(A, E, homogeneous_eigvals=True)
+    else:
+        alpha, beta = sla.eig(A, E, right=False, homogeneous_eigvals=True)
     if np.any((np.abs(alpha) < 1e-12 * max(1.0, np.abs(alpha).max())) & (np.abs(beta) < 1e-12)):
         raise SolverError("zero_dynamics: the inverse problem is singular (an input that does not reach the "
                           "outputs, or dependent outputs); prescribe outputs the actuators can move")
     finite = np.abs(beta) > _FINITE * np.abs(alpha)
     lam_ = alpha[finite] / beta[finite]
-    lam_ = lam_[np.lexsort((lam_.imag, lam_.real, np.round(np.abs(lam_), 9)))]
+    order = np.lexsort((lam_.imag, lam_.real, np.round(np.abs(lam_), 9)))
+    lam_ = lam_[order]
     eps = tol * scales["omega"]
-    return ZeroDynamics(lam_, _kinds(lam_, eps), eps)
+    d = linear.dofs
+    dq = linear.basis @ scales["Li"].T @ vectors[:d, finite][:, order] if shapes else None    # δq = N L⁻ᵀ w
+    return ZeroDynamics(lam_, _kinds(lam_, eps), eps, dq)
 
 
 def _kinds(lam, eps):

@@ -50,14 +50,7 @@ REFINEMENTS, ACCEPT, PLAIN = 6, 1e-8, 1e-4
 
 
 class KKTMatrix:
-    """The iteration matrix of a :class:`~femdyn.model.system.System` and its factors.
-
-    Parameters
-    ----------
-    system : System
-        The assembled model; its patterns fix the matrix pattern once
-        (:class:`~femdyn.solvers.blocks.SaddlePattern`).
-    """
+    """The iteration matrix of a :class:`~femdyn.model.system.System` and its factors."""
 
     def __init__(self, system):
         self.system = system
@@ -81,16 +74,6 @@ class KKTMatrix:
 
         [[A, Φ_qᵀ], [Φ_q, 0]], or [[A, Gᵀ], [Φ_q, 0]] with actuator inputs (servo constraints);
         records whether it is symmetric for :meth:`factorize`.
-
-        Parameters
-        ----------
-        values : TangentValues
-            Values and weights of the pieces (:class:`~femdyn.solvers.blocks.TangentValues`).
-
-        Returns
-        -------
-        scipy.sparse.csc_matrix
-            (n + m) × (n + m).
         """
         self.symmetric = values.symmetric
         return self.saddle.assemble(values)
@@ -102,18 +85,6 @@ class KKTMatrix:
         A = B + w_K (K + H(λ)) (Arnold, Cardona & Brüls 2016); the curvature terms of Φ_qᵀν
         and Φ_q q̇ are left out (they only slow the Newton contraction, the residuals stay
         exact). Not symmetric.
-
-        Parameters
-        ----------
-        values : TangentValues
-            Values and weights of the pieces.
-        Phi_q : sparse matrix
-            Constraint Jacobian Φ_q (m × n).
-
-        Returns
-        -------
-        scipy.sparse.csc_matrix
-            (n + 2m) × (n + 2m).
         """
         s = self.system
         inertia = self.saddle.coordinate_block(TangentValues(values.mass, values.jacobian, values.damping,
@@ -136,23 +107,6 @@ class KKTMatrix:
         which a run does not change: it is computed at the first factorization on a pattern and
         again only when the LDLᵀ of Ŝ is rejected. CHOLMOD LDLᵀ is tried first for symmetric
         matrices, SuperLU otherwise (see the module docstring).
-
-        Parameters
-        ----------
-        matrix : scipy.sparse.csc_matrix
-            The saddle matrix S (from :meth:`assemble` or :meth:`stabilized`).
-        q : (n,) ndarray
-            Coordinates where it was assembled (for the diagnosis of a singular matrix).
-        t : float
-            Time [s] (for the diagnosis).
-        symmetric : bool, optional
-            Whether S is symmetric; default: as recorded by the last :meth:`assemble`.
-
-        Raises
-        ------
-        SingularMatrixError
-            If SuperLU finds S singular; the message names redundant constraints or the
-            coordinates of a massless free motion (:func:`~femdyn.solvers.diagnosis.singular_saddle`).
 
         Examples
         --------
@@ -240,31 +194,7 @@ class KKTMatrix:
         self.solve_factor, self.backend = lu.solve, "superlu"
 
     def solve(self, rhs, check=True, accuracy=0.0):
-        """Solve S x = rhs with the factors of the last :meth:`factorize`.
-
-        Parameters
-        ----------
-        rhs : ((n + m),) ndarray
-            Right-hand side, stacked as the unknowns ([coordinate rows; constraint rows]).
-        check : bool, optional
-            Raise on non-finite results.
-        accuracy : float, optional
-            The relative residual the caller needs. 0 (default): refined against the exact
-            S until the residual stops falling (round-off). A Newton correction needs no
-            more than ACCEPT (an error ε in it adds about ε to the contraction factor): it
-            uses the factors the probe accepted as they are, and where they need refinement
-            it stops once the equilibrated residual is at or below ``accuracy``·max|D rhs|.
-
-        Returns
-        -------
-        ndarray
-            x, stacked as the unknowns ([Δq; Δλ; …]).
-
-        Raises
-        ------
-        SingularMatrixError
-            If ``check`` and the solution has non-finite entries.
-        """
+        """Solve S x = rhs with the factors of the last :meth:`factorize`."""
         x = self.d * self._solve_scaled(self.d * rhs, accuracy)
         if check and not math.isfinite(x.sum()) and not np.all(np.isfinite(x)):    # (a finite sum: all finite)
             raise SingularMatrixError("the KKT solve returned non-finite values: the iteration matrix is "
@@ -297,21 +227,7 @@ class KKTMatrix:
         return y, size
 
     def diagnose(self, q, t, reason):
-        """Message for a singular KKT matrix, naming its cause in the model's words.
-
-        Parameters
-        ----------
-        q : (n,) ndarray
-            Coordinates where the matrix was assembled.
-        t : float
-            Time [s].
-        reason : str
-            What the factorization reported.
-
-        Returns
-        -------
-        str
-        """
+        """Message for a singular KKT matrix, naming its cause in the model's words."""
         return f"singular KKT matrix ({reason}) at t = {t:.6g} s: {singular_saddle(self.system, self.matrix, q, t)}"
 
 

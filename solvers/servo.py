@@ -56,21 +56,7 @@ DENSE_LIMIT = 3000          # coordinates + joint rows up to which P is computed
 
 @dataclass
 class ServoRealization:
-    """The decoupling matrix P = Ψ_q M_c⁻¹ Bᵀ of a servo model and what it says.
-
-    Parameters
-    ----------
-    P : (k, k) ndarray
-        Output acceleration per unit input: m/s² per N for a prescribed coordinate driven
-        by a force (rad/s² per N·m, m/s² per N·m … for the other pairings).
-    singular_values : (k,) ndarray
-        Of P, largest first, same units.
-    reference : float
-        ‖Ψ_q‖₂ ‖M_c⁻¹‖₂ ‖B‖₂, the size P would have if the inputs acted on the outputs
-        directly; singular values below ``SINGULAR`` times it count as zero.
-    rank : int
-        Numerical rank of P.
-    """
+    """The decoupling matrix P = Ψ_q M_c⁻¹ Bᵀ of a servo model and what it says."""
 
     P: np.ndarray
     singular_values: np.ndarray
@@ -190,25 +176,6 @@ def check_servo_settings(system, q, rho_inf, t=0.0, enabled=True):
     Called by :func:`~femdyn.solvers.step_size.check_step_size` at the start of
     :func:`~femdyn.solvers.generalized_alpha.integrate` (``Options(step_check=False)``
     skips it with the step check).
-
-    Parameters
-    ----------
-    system : System
-        The assembled model.
-    q : (n,) ndarray
-        The consistent initial coordinates.
-    rho_inf : float
-        The integrator's spectral radius at infinity.
-    t : float, optional
-        Initial time, s.
-    enabled : bool, optional
-        False skips the check.
-
-    Returns
-    -------
-    ServoRealization or None
-        The classification, or None when the check did not run (no servo rows, disabled,
-        or a model above the dense limit).
 
     Examples
     --------

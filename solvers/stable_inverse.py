@@ -106,27 +106,6 @@ def rate_limited_derivatives(t, q, window, rest_before=True, rest_after=False):
     5 samples). With ``rest_before`` the path is at rest before and at its first sample
     (extended by that sample; v = a = 0 there); ``rest_after`` likewise at its end.
 
-    Parameters
-    ----------
-    t : (k,) ndarray
-        Equally spaced sample times [s].
-    q : (k, n) ndarray
-        Coordinates at the samples.
-    window : float
-        Fit window [s].
-    rest_before, rest_after : bool, optional
-        The path is at rest at and before ``t[0]``, at and after ``t[-1]``.
-
-    Returns
-    -------
-    v, a : (k, n) ndarray
-        First and second time derivatives [unit of q / s, / s²].
-
-    Raises
-    ------
-    ModelError
-        Fewer than two samples or unequal spacing.
-
     Examples
     --------
     >>> t = np.linspace(0.0, 1.0, 101)
@@ -253,24 +232,6 @@ def path_residual(system, results, window, rest_after=False):
     (and damping) of the deformation faster than its rate limit, which it leaves out — the
     known force a linear correction of that path is driven by
     (:mod:`femdyn.studies.rrru_inverses`).
-
-    Parameters
-    ----------
-    system : System
-        The servo model the path belongs to.
-    results : Results
-        The path: t [s], q, λ (inputs in the servo rows).
-    window : float
-        Fit window of the rates [s].
-    rest_after : bool, optional
-        The path ends at rest.
-
-    Returns
-    -------
-    r : (k, n) ndarray
-        Residuals, N per unit of each coordinate.
-    inertia : float
-        The largest |M q̈| of the path (the scale of r).
 
     Examples
     --------

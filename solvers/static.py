@@ -83,7 +83,7 @@ def static_equilibrium(system, load_steps=1, t=0.0, q0=None, tol=1e-10, max_iter
     check_redundancy(system, q, t)
     v = np.zeros(system.n)
     kkt = KKTMatrix(system)
-    lam = least_squares_multipliers(system, q, t)
+    lam = _least_squares_multipliers(system, q, t)
     for level in np.arange(1, load_steps + 1) / load_steps:
         for _ in range(max_iterations):
             residual, Q, phi, jac = system.residual(q, v, None, lam, t, load_factor=level)
@@ -108,25 +108,11 @@ def static_equilibrium(system, load_steps=1, t=0.0, q0=None, tol=1e-10, max_iter
     return q, lam
 
 
-def least_squares_multipliers(system, q, t):
+def _least_squares_multipliers(system, q, t):
     """Multipliers λ minimizing ‖Q − Φ_qᵀλ‖ at a configuration (LSQR).
 
     They give the geometric stiffness H(λ) of the constraint forces from the first Newton
     iteration on (a pendulum has no other stiffness).
-
-    Parameters
-    ----------
-    system : System
-        The assembled model.
-    q : (n,) ndarray
-        Coordinates.
-    t : float
-        Time [s].
-
-    Returns
-    -------
-    (m,) ndarray
-        λ (empty without constraints).
     """
     if system.m == 0:
         return np.zeros(0)

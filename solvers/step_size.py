@@ -15,7 +15,7 @@ resolves it. ``Options(step_check=False)`` skips the check.
 
 The shortest period is T_min = 2π/ω_max, ω²_max the largest eigenvalue of
 K_t x = ω² M x, Φ_q x = 0 at the initial state (K_t = K + H(λ), see
-:mod:`femdyn.solvers.modal`). Models with at most ``DENSE_LIMIT`` free coordinates use the
+:mod:`femdyn.solvers.eigen`). Models with at most ``DENSE_LIMIT`` free coordinates use the
 dense null-space method; larger ones Lanczos (ARPACK ``eigsh`` mode 2, Grimes, Lewis &
 Simon 1994) at the largest end, with the constrained inverse mass applied by the saddle
 solve [[M, Φ_qᵀ], [Φ_q, 0]] [x; μ] = [y; 0] — the matrix of the initial accelerations —
@@ -25,14 +25,13 @@ factorization and some tens of solves (benchmarks/RESULTS.md).
 import warnings
 
 import numpy as np
-import scipy.linalg as sla
 import scipy.sparse.linalg as spla
 
 from femdyn.errors import StepSizeWarning
 
 from .blocks import TangentValues
+from .eigen import SaddleInverse, dense_modes, null_space_basis, tangent_stiffness
 from .kkt import KKTMatrix
-from .modal import tangent_stiffness
 from .servo import check_servo_settings
 
 NYQUIST_FRACTION = 0.5      # warn when h > T_min / 2: fewer than two steps per period
@@ -43,29 +42,6 @@ DENSE_LIMIT = 60            # free coordinates (n − m) up to which the dense m
 def highest_frequency(system, q, lam, t=0.0, tol=1e-2, kkt=None):
     """ω_max (rad/s) of the model linearized at (q, λ, t); 0 when no mode oscillates, NaN
     when Lanczos found no estimate (then the step check is skipped).
-
-    Parameters
-    ----------
-    system : System
-    q : ndarray (n,)
-        Configuration (m).
-    lam : ndarray (m,)
-        Multipliers (their constraint forces give the geometric stiffness H(λ)).
-    t : float
-        Time (s).
-    tol : float
-        Relative accuracy of ω²_max for the Lanczos method.
-    kkt : KKTMatrix, optional
-        Holding the factorized [[M, Φ_qᵀ], [Φ_q, 0]] at (q, t) — as
-        :func:`~femdyn.solvers.initial.consistent_state` leaves it — to save a factorization.
-
-    Returns
-    -------
-    float
-
-    Example
-    -------
-    >>> omega = highest_frequency(system, q, lam)        # doctest: +SKIP
     """
     K = tangent_stiffness(system, q, lam, t)
     K = 0.5 * (K + K.T)
@@ -73,20 +49,15 @@ def highest_frequency(system, q, lam, t=0.0, tol=1e-2, kkt=None):
     if free <= 0:
         return 0.0
     if free <= DENSE_LIMIT:
-        N = sla.null_space(system.constraints.jacobian(q, t).toarray()) if system.m else np.eye(system.n)
-        w2 = sla.eigh(N.T @ K.toarray() @ N, N.T @ system.mass(q).toarray() @ N, eigvals_only=True)[-1]
+        w2 = dense_modes(K, system.mass(q), null_space_basis(system, q, t), vectors=False)[-1]
         return float(np.sqrt(max(w2, 0.0)))
     if kkt is None:
         kkt = KKTMatrix(system)
         _, jac = system.constraints.evaluate(q, t)
         kkt.factorize(kkt.assemble(TangentValues(system.mass_values(q), jac)), q, t)
-    n = system.n
-
-    def constrained_inverse_mass(y):
-        return kkt.solve(np.concatenate([y, np.zeros(system.m)]))[:n]
-
-    Minv = spla.LinearOperator((n, n), matvec=constrained_inverse_mass, dtype=float)
-    start = constrained_inverse_mass(np.cos(np.arange(n)))
+    inverse = SaddleInverse(kkt)
+    Minv = inverse.operator()
+    start = inverse.solve(np.cos(np.arange(system.n)))
     try:
         w2 = spla.eigsh(K, k=1, M=system.mass(q), Minv=Minv, which="LA", tol=tol, v0=start,
                         ncv=min(free, 8), return_eigenvectors=False)[0]
@@ -104,22 +75,6 @@ def check_step_size(system, q, lam, h, rho_inf, t=0.0, enabled=True, kkt=None):
     prescribed motions are not free vibrations). A servo model is checked instead for the
     damping its realization needs (:func:`~femdyn.solvers.servo.check_servo_settings`,
     :class:`~femdyn.errors.ServoWarning`).
-
-    Parameters
-    ----------
-    system : System
-    q, lam : ndarray
-        The consistent initial state (m, and the multipliers).
-    h : float
-        Time step (s).
-    rho_inf : float
-        The integrator's spectral radius at infinity.
-    t : float
-        Initial time (s).
-    enabled : bool
-        False skips the check (``Options(step_check=False)``).
-    kkt : KKTMatrix, optional
-        The initial state's factorized mass saddle matrix (see :func:`highest_frequency`).
     """
     if system.servo:
         check_servo_settings(system, q, rho_inf, t, enabled)

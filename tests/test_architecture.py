@@ -9,7 +9,7 @@ import femdyn
 from femdyn.elements import sections
 from femdyn.solvers.generalized_alpha import CONVERGED, Options, integrate
 from femdyn.solvers.initial import consistent_state
-from femdyn.solvers.modal import eigenmodes
+from femdyn.solvers.eigen import eigenmodes
 from femdyn.solvers.static import static_equilibrium
 from models import pendulum
 from parts import FixedRadius, PointMass, PolarParticle, Spring

@@ -72,7 +72,8 @@ def recursive_four_bar():
     """Tree: crank and coupler from the ground, rocker from the ground; the loop is cut at
     the revolute joint B (axis y). Of its 5 rows, the planar loop leaves 2 independent:
     the point rows along world x and z, which independent_rows finds at the assembled q0."""
-    from femdyn.solvers.recursive import LoopClosure, independent_rows
+    from femdyn.solvers.recursive import LoopClosure
+    from femdyn.solvers.recursive.closed_loop import independent_rows
     length = lambda p, q: float(np.linalg.norm(q - p))
     angle = lambda d: np.arctan2(-d[2], d[0])          # rotation about +y taking x to d
     L1, L2, L3 = length(O, A), length(A, B), length(C, B)

@@ -10,7 +10,7 @@ from femdyn.elements import sections
 from femdyn.elements.sections import CrossSection
 from femdyn.model.sensors import BeamSensor
 from femdyn.solvers.generalized_alpha import Options, integrate
-from femdyn.solvers.modal import eigenmodes
+from femdyn.solvers.eigen import eigenmodes
 from femdyn.solvers.static import static_equilibrium
 from femdyn.sparse import Pattern
 

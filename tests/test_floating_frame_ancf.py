@@ -12,7 +12,7 @@ import femdyn
 from femdyn.elements import sections
 from femdyn.component import read_component, validate, write_component
 from femdyn.solvers.generalized_alpha import Options, integrate
-from femdyn.solvers.modal import eigenmodes
+from femdyn.solvers.eigen import eigenmodes
 from femdyn.studies.flexible_beam import beam_component, hub_with_beam, tip_deflection
 
 SECTION = sections.rectangular(0.02, 0.02)

@@ -8,7 +8,7 @@ import scipy.linalg as sla
 
 import femdyn
 from femdyn.solvers.generalized_alpha import Options, integrate
-from femdyn.solvers.modal import eigenmodes
+from femdyn.solvers.eigen import eigenmodes
 from ffr_models import L, bar, pendulum, rotation
 
 CONSERVING = Options(rho_inf=1.0, formulation="stabilized", tol_dynamic=1e-9, tol_constraint=1e-12)

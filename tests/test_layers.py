@@ -16,7 +16,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 # bottom → top; a room imports only rooms of lower layers (docs/contributing.md, "Where code goes")
 LAYERS = [
-    ["femdyn.errors", "femdyn.validation", "femdyn.geometry", "femdyn.sparse", "femdyn.schema"],
+    ["femdyn.errors", "femdyn.validation", "femdyn.geometry", "femdyn.sparse", "femdyn.linalg", "femdyn.schema"],
     ["femdyn.motion", "femdyn.elements", "femdyn.component"],
     ["femdyn.mesh"],
     ["femdyn.results"],

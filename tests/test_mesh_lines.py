@@ -6,7 +6,7 @@ import pytest
 import femdyn
 from femdyn.elements import sections
 from femdyn.mesh.lines import chains, polyline_tangents
-from femdyn.solvers.modal import eigenmodes
+from femdyn.solvers.eigen import eigenmodes
 from femdyn.solvers.static import static_equilibrium
 
 POINTS = np.array([[0, 0, 0], [0.25, 0, 0], [0.5, 0, 0], [0.75, 0, 0], [1.0, 0, 0]], float)

@@ -10,8 +10,7 @@ from femdyn.elements import sections
 from femdyn.elements.solid_body import SolidBody
 from femdyn.errors import SolverError
 from femdyn.mesh.generate import box_mesh
-from femdyn.solvers.eigen import constraint_basis, sparse_eigenmodes
-from femdyn.solvers.modal import eigenmodes
+from femdyn.solvers.eigen import constraint_basis, eigenmodes, sparse_eigenmodes
 
 L, B, E, NU, RHO = 0.4, 0.02, 2.1e11, 0.3, 7800.0
 

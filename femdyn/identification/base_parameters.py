@@ -25,6 +25,7 @@ import numpy as np
 import scipy.linalg
 
 from femdyn.errors import ModelError
+from femdyn.linalg import pivoted_qr
 
 
 @dataclass
@@ -161,9 +162,7 @@ def base_parameters(W, names, tol=1e-9):
     scale = np.where(seen, norms, 1.0)
     Ws = W / scale
     Ws[:, ~seen] = 0.0
-    _, R, P = scipy.linalg.qr(Ws, mode="economic", pivoting=True)
-    diag = np.abs(np.diag(R))
-    r = int(np.sum(diag > tol * diag[0]))
+    _, R, P, r = pivoted_qr(Ws, tol)
     independent, dependent = P[:r], P[r:]
     Ks = scipy.linalg.solve_triangular(R[:r, :r], R[:r, r:p]) if r < p else np.zeros((r, 0))
     Ks[np.abs(Ks) < 1e-12] = 0.0

@@ -13,6 +13,7 @@ import numpy as np
 from .constraints import Equation
 from .protocol import Part
 from ..errors import ModelError
+from ..linalg import independent_rows
 from .checks import cable_alternative
 from ..validation import vector3
 from .vectorfunctions import Angle, Dot, Linear
@@ -105,15 +106,10 @@ def select_independent(candidates, max_rank):
     rank : int
         The rank reached.
     """
-    kept, rows = [], np.zeros((0, 3))
-    for eq, row in candidates:
-        trial = np.vstack([rows, row])
-        if np.linalg.matrix_rank(trial, tol=1e-8) > len(rows):
-            kept.append(eq)
-            rows = trial
-        if len(rows) == max_rank:
-            break
-    return kept, len(rows)
+    candidates = list(candidates)
+    rows = np.array([row for _, row in candidates], float).reshape(-1, 3)
+    chosen = independent_rows(rows, ordered=True, atol=1e-8, limit=max_rank)
+    return [candidates[k][0] for k in chosen], len(chosen)
 
 
 class Joint(Part):

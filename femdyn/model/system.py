@@ -14,6 +14,7 @@ from .constraints import ConstraintSet, Equation
 from .loads import ConstantForce
 from .protocol import Part
 from .vectorfunctions import Dot
+from ..linalg import independent_rows
 from ..sparse import Pattern, product
 
 
@@ -576,19 +577,8 @@ def _independent_rows(primary, candidates, n, q0, tol=1e-9):
         members = np.flatnonzero(label[:m] == block)
         cols = np.flatnonzero(label[m:] == block)
         dense = rows[members][:, cols].toarray()
-        basis = _row_basis(dense[members < first], tol)
-        for k, row in zip(members[members >= first], dense[members >= first]):
-            residual = row - basis.T @ (basis @ row)
-            if np.linalg.norm(residual) <= tol * np.linalg.norm(row):
-                keep[k - first] = False
-            else:
-                basis = np.vstack([basis, residual / np.linalg.norm(residual)])
+        given = int(np.sum(members < first))            # members ascending: the primary rows come first
+        keep[members[given:] - first] = False
+        keep[members[independent_rows(dense, tol, ordered=True, given=given)] - first] = True
     return keep.tolist()
 
-
-def _row_basis(A, tol):
-    """Orthonormal basis (rows) of the row space of A (singular values > tol·max)."""
-    if A.shape[0] == 0:
-        return np.zeros((0, A.shape[1]))
-    _, s, Vt = np.linalg.svd(A, full_matrices=False)
-    return Vt[s > tol * max(s[0], 1e-300)]

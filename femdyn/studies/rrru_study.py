@@ -376,12 +376,13 @@ def _flexible_inverse(config, motion, t_end, progress):
     from femdyn.solvers.inversion import zero_dynamics
     from femdyn.solvers.stable_inverse import StableInverseOptions, stable_causal_inverse
     from femdyn.solvers.static import static_equilibrium
-    from femdyn.solvers.causal_step import servo_step
+    from femdyn.solvers.causal_step import servo_step, servo_zeros
     if config.inverse_method not in ("stable", "causal"):
         raise ModelError(f"3-RRRU study: inverse_method must be 'stable' or 'causal', got {config.inverse_method!r}")
     robot = servo_robot(config, motion, flexible=True, n_elements=config.n_elements)
     _shear_sensors(robot.model, robot)           # servo_robot has the platform centre "P"
     system = robot.model.assemble()
+    start = None
     if config.inverse_method == "stable":
         options = StableInverseOptions(config.stable_iterations, config.stable_window, config.stable_elastic_window,
                                        rest_after=t_end >= motion.end)
@@ -389,16 +390,18 @@ def _flexible_inverse(config, motion, t_end, progress):
                                                                  progress=progress), system, robot, None)
     else:
         q0, lam0 = static_equilibrium(system)
+        start = zero_dynamics(system, q0, lam0)          # once: for the step and for the summary's first sample
         # the shortest multiple of h that leaves the mesh's fast unstable zeros unamplified (solvers/causal_step.py)
-        h_inverse = servo_step(system, q0, lam0, config.h, config.flexible_rho_inf)
+        h_inverse = servo_step(system, q0, lam0, config.h, config.flexible_rho_inf,
+                               zeros=servo_zeros(system, q0, lam0, coordinates=False, dynamics=start))
         options = Options(rho_inf=config.flexible_rho_inf, tol_dynamic=config.tol_flexible, tol_constraint=1e-12,
                           **_policy(config))
         results, *_ = _keep_system(lambda: integrate(system, t_end, h_inverse, options, q0=q0, progress=progress,
                                                      start=(0.0, lam0)),     # at rest in equilibrium
                                    system, robot, None)
     samples = np.unique(np.linspace(0, len(results.t) - 1, max(1, config.zero_dynamics_samples)).astype(int))
-    zero = _zero_summary([(results.t[k], zero_dynamics(system, results.q[k], results.lam[k])) for k in samples],
-                         config.h)
+    zero = _zero_summary([(results.t[k], start if k == 0 and start is not None else      # the causal run starts at (q0, λ0)
+                           zero_dynamics(system, results.q[k], results.lam[k])) for k in samples], config.h)
     return results, system, robot, zero
 
 

@@ -8,7 +8,7 @@ from links' configuration parameters. Flexible bodies with modal coordinates:
 :class:`FlexibleTreeModel` of :class:`ModalBody` (:mod:`.flexible`), their dynamics in
 :mod:`.flexible_dynamics`, time integration by :func:`simulate_flexible`.
 """
-from .closed_loop import LoopClosure, assemble, constrained_forward_dynamics, independent_rows, project
+from .closed_loop import LoopClosure, assemble, constrained_forward_dynamics, project
 from .configuration import TreeSpace, VectorSpace
 from .control import computed_torque, track
 from .data import Data
@@ -18,7 +18,7 @@ from .flexible import FlexibleTreeModel, ModalBody, flexible_chain
 from .flexible_dynamics import FlexibleData
 from .flexible_simulation import FlexibleTrajectory, simulate_flexible
 from .floating import floating_base_inverse_dynamics
-from .integrators import Trajectory, rk4_step, simulate, zhai_step
+from .integrators import Trajectory, simulate
 from .model import Body, Joint, TreeModel
 from .topology import Interface, Link, Topology, build_topology, inertia_sets
 
@@ -26,5 +26,5 @@ __all__ = ["Body", "Data", "FlexibleData", "FlexibleTrajectory", "FlexibleTreeMo
            "LoopClosure", "ModalBody", "Topology", "Trajectory", "TreeModel", "flexible_chain", "simulate_flexible",
            "TreeSpace", "VectorSpace", "assemble", "build_topology", "center_of_mass", "computed_torque",
            "constrained_forward_dynamics", "floating_base_inverse_dynamics", "forward_dynamics", "hybrid_dynamics",
-           "independent_rows", "inertia_sets", "inverse_dynamics", "kinematics", "mass_matrix", "momentum", "project",
-           "rk4_step", "simulate", "track", "zhai_step"]
+           "inertia_sets", "inverse_dynamics", "kinematics", "mass_matrix", "momentum", "project",
+           "simulate", "track"]

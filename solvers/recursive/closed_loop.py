@@ -40,9 +40,9 @@ velocity projection); :func:`assemble` projects and then selects the rows.
 from dataclasses import dataclass, replace
 
 import numpy as np
-from scipy.linalg import qr
 
 from femdyn.errors import ConstraintError, ConvergenceError, ModelError
+from femdyn.linalg import independent_rows as _independent
 from femdyn.validation import finite
 
 from .dynamics import forward_dynamics, inverse_dynamics, kinematics
@@ -54,24 +54,14 @@ ORIENTATION_ROWS = {"spherical": (), "revolute": ((0, 2), (1, 2)),      # (axis 
                     "prismatic": ((0, 1), (1, 2), (2, 0)), "fixed": ((0, 1), (1, 2), (2, 0))}
 
 
-def joint_triad(axis):
+def _joint_triad(axis):
     """Right-handed orthonormal triad (n1, n2, u) of a joint axis.
 
     u along ``axis``, n1 from the coordinate axis least aligned with u, n2 = u × n1.
 
-    Parameters
-    ----------
-    axis : (3,) array_like
-        Joint axis, nonzero (any length).
-
-    Returns
-    -------
-    (3, 3) ndarray
-        Columns n1, n2, u.
-
     Examples
     --------
-    >>> joint_triad([0, 0, 2.0]).tolist()
+    >>> _joint_triad([0, 0, 2.0]).tolist()
     [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
     """
     u = np.asarray(axis, float) / np.linalg.norm(axis)
@@ -82,17 +72,7 @@ def joint_triad(axis):
 
 
 def cross(a, b):
-    """Cross product a × b over the last axis of 3-vectors or stacks of them.
-
-    Parameters
-    ----------
-    a, b : (..., 3) ndarray
-        Vectors (broadcast against each other).
-
-    Returns
-    -------
-    (..., 3) ndarray
-    """
+    """Cross product a × b over the last axis of 3-vectors or stacks of them."""
     a1, a2, a3 = a[..., 0], a[..., 1], a[..., 2]
     b1, b2, b3 = b[..., 0], b[..., 1], b[..., 2]
     return np.stack([a2 * b3 - a3 * b2, a3 * b1 - a1 * b3, a1 * b2 - a2 * b1], axis=-1)
@@ -173,7 +153,7 @@ class LoopClosure:
         rows = tuple(sorted({int(k) for k in rows}))
         self._set(a=int(self.a), b=int(self.b), axis=tuple(axis), rows=rows,
                   frame_a=_frame(self.frame_a, f"{name}: frame_a"), frame_b=_frame(self.frame_b, f"{name}: frame_b"))
-        triad = joint_triad(axis)
+        triad = _joint_triad(axis)
         on_a = np.asarray(self.frame_a[0]) @ triad                  # the triad in body-a coordinates (columns)
         on_b = np.asarray(self.frame_b[0]) @ triad
         on_a_normals = self.kind == "prismatic"
@@ -196,6 +176,7 @@ class LoopClosure:
 
 
 def _checked(model, closures):
+    """The closures as a tuple, each a LoopClosure of this model's bodies."""
     closures = tuple(closures)
     for c in closures:
         if not isinstance(c, LoopClosure) or max(c.a, c.b) >= model.n:
@@ -216,35 +197,13 @@ def _normals(c, Ra):
 
 
 def _closure_residual(data, c):
+    """Φ of one closure from the kinematics in ``data``."""
     Ra, Rb, xa, xb = _joint_frames(data, c)
     return np.r_[_normals(c, Ra) @ (xa - xb), np.einsum("ij,ij->i", c._pair_a @ Ra.T, c._pair_b @ Rb.T)]
 
 
 def residual(model, data, q, closures):
-    """Closure residual Φ(q) stacked over the closures.
-
-    Parameters
-    ----------
-    model : TreeModel
-        The spanning tree.
-    data : Data
-        Its workspace.
-    q : (nq,) array_like
-        Joint coordinates.
-    closures : sequence of LoopClosure
-        The cut joints.
-
-    Returns
-    -------
-    ndarray
-        Point rows [m] (x_A − x_B along the row directions), orientation rows
-        (dimensionless, ≈ relative rotation in rad).
-
-    Raises
-    ------
-    ModelError
-        For closures that do not belong to the model.
-    """
+    """Closure residual Φ(q) stacked over the closures."""
     closures = _checked(model, closures)
     kinematics(model, data, q)
     return np.concatenate([_closure_residual(data, c) for c in closures] + [np.zeros(0)])
@@ -277,24 +236,7 @@ def _closure_jacobian(model, data, c):
 
 
 def jacobian(model, data, q, closures):
-    """Closure Jacobian J in velocity coordinates, Φ̇ = J v.
-
-    Parameters
-    ----------
-    model : TreeModel
-        The spanning tree.
-    data : Data
-        Its workspace.
-    q : (nq,) array_like
-        Joint coordinates.
-    closures : sequence of LoopClosure
-        The cut joints.
-
-    Returns
-    -------
-    (rows, nv) ndarray
-        J (free joints: columns of the body twist).
-    """
+    """Closure Jacobian J in velocity coordinates, Φ̇ = J v."""
     closures = _checked(model, closures)
     kinematics(model, data, q)
     return np.vstack([_closure_jacobian(model, data, c) for c in closures] + [np.zeros((0, model.nv))])
@@ -335,26 +277,7 @@ def _closure_bias(data, c):
 
 
 def bias(model, data, q, v, closures):
-    """J̇ q̇: the closure rows' second derivative at q̈ = 0.
-
-    Parameters
-    ----------
-    model : TreeModel
-        The spanning tree.
-    data : Data
-        Its workspace.
-    q : (nq,) array_like
-        Joint coordinates.
-    v : (nv,) array_like
-        Joint velocities.
-    closures : sequence of LoopClosure
-        The cut joints.
-
-    Returns
-    -------
-    ndarray
-        m/s² for point rows, 1/s² for orientation rows.
-    """
+    """J̇ q̇: the closure rows' second derivative at q̈ = 0."""
     closures = _checked(model, closures)
     inverse_dynamics(model, data, q, v, np.zeros(model.nv), gravity=np.zeros(3))
     return np.concatenate([_closure_bias(data, c) for c in closures] + [np.zeros(0)])
@@ -369,14 +292,10 @@ def constrained_forward_dynamics(model, data, q, v, tau, closures, alpha=0.0, be
 
     Parameters
     ----------
-    model : TreeModel
-        The spanning tree.
-    data : Data
-        Its workspace.
-    q : (nq,) array_like
-        Joint coordinates.
-    v : (nv,) array_like
-        Joint velocities.
+    model, data : TreeModel, Data
+        The spanning tree and its workspace.
+    q, v : (nq,), (nv,) array_like
+        Joint coordinates and velocities.
     tau : (nv,) array_like
         Joint forces [N·m or N].
     closures : sequence of LoopClosure
@@ -423,32 +342,10 @@ def independent_rows(model, data, q, closures, tol=1e-9):
     default tol = 1e-9 lies far above the round-off of rows that vanish identically (~1e-16)
     and far below the independent rows of a non-singular configuration; choose q assembled
     (Φ = 0) and away from singular configurations, where the rank drops.
-
-    Parameters
-    ----------
-    model : TreeModel
-        The spanning tree.
-    data : Data
-        Its workspace.
-    q : (nq,) array_like
-        An assembled, non-singular configuration.
-    closures : sequence of LoopClosure
-        The cut joints.
-    tol : float, optional
-        Relative threshold on the QR diagonal.
-
-    Returns
-    -------
-    tuple of LoopClosure
-        Copies with their ``rows`` reduced.
     """
     closures = _checked(model, closures)
     J = jacobian(model, data, q, closures)
-    kept = set()
-    if J.size:
-        _, R, order = qr(J.T, mode="economic", pivoting=True)
-        diagonal = np.abs(np.diag(R))
-        kept = set(order[:int(np.sum(diagonal > tol * diagonal[0]))]) if diagonal[0] > 0 else set()
+    kept = set(_independent(J, tol).tolist())
     out, start = [], 0
     for c in closures:
         out.append(replace(c, rows=tuple(r for k, r in enumerate(c.rows) if start + k in kept)))
@@ -464,14 +361,10 @@ def project(model, data, q, v, closures, space, tol=1e-12, max_iter=20):
 
     Parameters
     ----------
-    model : TreeModel
-        The spanning tree.
-    data : Data
-        Its workspace.
-    q : (nq,) array_like
-        Joint coordinates.
-    v : (nv,) array_like
-        Joint velocities.
+    model, data : TreeModel, Data
+        The spanning tree and its workspace.
+    q, v : (nq,), (nv,) array_like
+        Joint coordinates and velocities.
     closures : sequence of LoopClosure
         The cut joints.
     space : TreeSpace or VectorSpace
@@ -511,10 +404,8 @@ def assemble(model, data, q, v, closures, space, tol=1e-9):
 
     Parameters
     ----------
-    model : TreeModel
-        The spanning tree.
-    data : Data
-        Its workspace.
+    model, data : TreeModel, Data
+        The spanning tree and its workspace.
     q : (nq,) array_like
         Joint coordinates (near an assembled configuration).
     v : (nv,) array_like

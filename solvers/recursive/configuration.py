@@ -16,46 +16,27 @@ import numpy as np
 from femdyn.geometry import skew
 
 
-def quaternion_multiply(a, b):
+def _quaternion_multiply(a, b):
     """Hamilton product a ⊗ b of quaternions stored (x, y, z, w).
-
-    Parameters
-    ----------
-    a, b : (4,) ndarray
-        Quaternions (x, y, z, w).
-
-    Returns
-    -------
-    (4,) ndarray
 
     Examples
     --------
     >>> import numpy as np
     >>> i, j = np.array([1.0, 0, 0, 0]), np.array([0, 1.0, 0, 0])
-    >>> quaternion_multiply(i, j).tolist()          # i j = k
+    >>> _quaternion_multiply(i, j).tolist()          # i j = k
     [0.0, 0.0, 1.0, 0.0]
     """
     u, s, v, t = a[:3], a[3], b[:3], b[3]
     return np.r_[s * v + t * u + np.cross(u, v), s * t - u @ v]
 
 
-def quaternion_to_matrix(quat):
+def _quaternion_to_matrix(quat):
     """Rotation matrix of a quaternion (x, y, z, w), normalized first.
-
-    Parameters
-    ----------
-    quat : (4,) array_like
-        Quaternion (x, y, z, w), nonzero.
-
-    Returns
-    -------
-    (3, 3) ndarray
-        R with vectors rotated as R x (body to parent coordinates for a free joint).
 
     Examples
     --------
     >>> import numpy as np
-    >>> R = quaternion_to_matrix([0, 0, np.sin(np.pi / 4), np.cos(np.pi / 4)])   # 90° about z
+    >>> R = _quaternion_to_matrix([0, 0, np.sin(np.pi / 4), np.cos(np.pi / 4)])   # 90° about z
     >>> (R @ [1, 0, 0]).round(12).tolist()
     [0.0, 1.0, 0.0]
     """
@@ -65,29 +46,17 @@ def quaternion_to_matrix(quat):
                      [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
 
 
-def se3_exp(twist):
+def _se3_exp(twist):
     """SE(3) exponential exp([ω; v]) of a body twist increment.
 
     Translation V v with V = 1 + (1 − cos θ)/θ² ω× + (θ − sin θ)/θ³ ω×² (Murray, Li & Sastry
     1994, ch. 2); series below θ = 1e-6 rad, where their truncation error O(θ⁴) is below
     round-off.
 
-    Parameters
-    ----------
-    twist : (6,) ndarray
-        [ω (rad); v (m)], body coordinates.
-
-    Returns
-    -------
-    quat : (4,) ndarray
-        Unit quaternion (x, y, z, w) of the rotation exp(ω×).
-    p : (3,) ndarray
-        Translation [m] in the starting body frame.
-
     Examples
     --------
     >>> import numpy as np
-    >>> quat, p = se3_exp(np.array([0, 0, np.pi, 1.0, 0, 0]))    # half turn while moving along x
+    >>> quat, p = _se3_exp(np.array([0, 0, np.pi, 1.0, 0, 0]))    # half turn while moving along x
     >>> p.round(6).tolist()                                       # a semicircle of diameter 2/π
     [0.0, 0.63662, 0.0]
     """
@@ -186,8 +155,8 @@ class TreeSpace:
         for i in m.free_joints:
             k, j = m.q_index[i], m.v_index[i]
             quat = q[k + 3:k + 7]
-            qd[k:k + 3] = quaternion_to_matrix(quat) @ v[j + 3:j + 6]
-            qd[k + 3:k + 7] = 0.5 * quaternion_multiply(quat, np.r_[v[j:j + 3], 0.0])
+            qd[k:k + 3] = _quaternion_to_matrix(quat) @ v[j + 3:j + 6]
+            qd[k + 3:k + 7] = 0.5 * _quaternion_multiply(quat, np.r_[v[j:j + 3], 0.0])
         return qd
 
     def integrate(self, q, delta):
@@ -211,9 +180,9 @@ class TreeSpace:
         for i in m.free_joints:
             k, j = m.q_index[i], m.v_index[i]
             quat = q[k + 3:k + 7] / np.linalg.norm(q[k + 3:k + 7])
-            dquat, dp = se3_exp(delta[j:j + 6])
-            out[k:k + 3] += quaternion_to_matrix(quat) @ dp
-            out[k + 3:k + 7] = quaternion_multiply(quat, dquat)
+            dquat, dp = _se3_exp(delta[j:j + 6])
+            out[k:k + 3] += _quaternion_to_matrix(quat) @ dp
+            out[k + 3:k + 7] = _quaternion_multiply(quat, dquat)
         return self.normalize(out)
 
     def normalize(self, q):

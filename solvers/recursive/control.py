@@ -20,10 +20,8 @@ def computed_torque(model, data, q, v, q_des, v_des, a_des, kp, kd):
 
     Parameters
     ----------
-    model : TreeModel
-        The tree (no free joints).
-    data : Data
-        Its workspace.
+    model, data : TreeModel, Data
+        The tree (no free joints) and its workspace.
     q, v : (nv,) array_like
         Measured joint coordinates and velocities.
     q_des, v_des, a_des : (nv,) array_like

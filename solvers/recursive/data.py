@@ -71,21 +71,7 @@ class Data:
 
 
 def check_workspace(model, data):
-    """Raise unless a workspace was built for a model of this model's sizes.
-
-    Parameters
-    ----------
-    model : TreeModel
-        The model.
-    data : Data
-        The workspace.
-
-    Raises
-    ------
-    ModelError
-        If the sizes (bodies, nq, nv) differ (a wrong workspace would make the compiled
-        sweeps write out of bounds).
-    """
+    """Raise unless a workspace was built for a model of this model's sizes."""
     if getattr(data, "sizes", None) != model.sizes:
         got = getattr(data, "sizes", type(data).__name__)
         raise ModelError(f"Data built for a model of (bodies, nq, nv) = {got} used with one of {model.sizes}; "

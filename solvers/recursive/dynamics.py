@@ -20,26 +20,7 @@ from .data import check_workspace
 
 
 def as_vector(x, size, what):
-    """A value as a contiguous float array of a given length.
-
-    Parameters
-    ----------
-    x : array_like
-        The value.
-    size : int
-        Required length.
-    what : str
-        Name for the error message (e.g. ``"q"``).
-
-    Returns
-    -------
-    (size,) ndarray
-
-    Raises
-    ------
-    ModelError
-        For None, scalars, non-numeric values and other shapes.
-    """
+    """A value as a contiguous float array of a given length."""
     try:
         a = np.asarray(x, dtype=float)
     except (TypeError, ValueError):
@@ -60,6 +41,7 @@ def _check_quaternions(model, q, bad):
 
 
 def _external(model, data, f_ext):
+    """The external spatial forces (n, 6), checked; zero when None."""
     if f_ext is None:
         return data.no_force
     f = np.ascontiguousarray(f_ext, dtype=float)
@@ -69,6 +51,7 @@ def _external(model, data, f_ext):
 
 
 def _base_acceleration(model, data, gravity):
+    """The base acceleration −g (gravity as a fictitious base acceleration, Featherstone 2008 §5.3)."""
     g = model.gravity if gravity is None else as_vector(gravity, 3, "gravity (m/s², world frame)")
     data.a0[:3] = 0.0
     data.a0[3:] = -g
@@ -102,10 +85,8 @@ def kinematics(model, data, q, v=None):
 
     Parameters
     ----------
-    model : TreeModel
-        The tree.
-    data : Data
-        Its workspace.
+    model, data : TreeModel, Data
+        The tree and its workspace.
     q : (nq,) array_like
         Joint coordinates [rad or m; free joints: position m and unit quaternion (x, y, z, w)].
     v : (nv,) array_like, optional
@@ -148,10 +129,8 @@ def inverse_dynamics(model, data, q, v, qdd, f_ext=None, gravity=None):
         The tree.
     data : Data
         Its workspace (afterwards ``data.force`` holds each joint's transmitted spatial force).
-    q : (nq,) array_like
-        Joint coordinates.
-    v : (nv,) array_like
-        Joint velocities.
+    q, v : (nq,), (nv,) array_like
+        Joint coordinates and velocities.
     qdd : (nv,) array_like
         Joint accelerations [rad/s² or m/s²].
     f_ext : (n, 6) array_like, optional
@@ -200,14 +179,10 @@ def hybrid_dynamics(model, data, q, v, prescribed, tau, qdd, f_ext=None, gravity
 
     Parameters
     ----------
-    model : TreeModel
-        The tree.
-    data : Data
-        Its workspace.
-    q : (nq,) array_like
-        Joint coordinates.
-    v : (nv,) array_like
-        Joint velocities.
+    model, data : TreeModel, Data
+        The tree and its workspace.
+    q, v : (nq,), (nv,) array_like
+        Joint coordinates and velocities.
     prescribed : sequence of bool, or str, or list of str
         The motion-given joints: one flag per joint (body order of the model), or body names.
     tau : (nv,) array_like
@@ -254,14 +229,10 @@ def forward_dynamics(model, data, q, v, tau, f_ext=None, gravity=None):
 
     Parameters
     ----------
-    model : TreeModel
-        The tree.
-    data : Data
-        Its workspace.
-    q : (nq,) array_like
-        Joint coordinates.
-    v : (nv,) array_like
-        Joint velocities.
+    model, data : TreeModel, Data
+        The tree and its workspace.
+    q, v : (nq,), (nv,) array_like
+        Joint coordinates and velocities.
     tau : (nv,) array_like
         Joint forces [N·m or N].
     f_ext : (n, 6) array_like, optional
@@ -297,6 +268,7 @@ def forward_dynamics(model, data, q, v, tau, f_ext=None, gravity=None):
 
 
 def _hybrid(model, data, q, v, mask, tau, qdd, f_ext, gravity):
+    """Run the hybrid-dynamics kernel (masked joints given q̈, the others τ)."""
     bad = kernels.hybrid(model.parent, model.joint_type, model.axis, model.tree_E, model.tree_r, model.inertia,
                          model.S, model.q_index, model.v_index, model.joint_nv, q, v, mask, tau, qdd, f_ext,
                          _base_acceleration(model, data, gravity), data.Xup, data.R_world, data.p_world, data.vel,
@@ -310,10 +282,8 @@ def mass_matrix(model, data, q):
 
     Parameters
     ----------
-    model : TreeModel
-        The tree.
-    data : Data
-        Its workspace.
+    model, data : TreeModel, Data
+        The tree and its workspace.
     q : (nq,) array_like
         Joint coordinates.
 
@@ -342,10 +312,8 @@ def center_of_mass(model, data, q):
 
     Parameters
     ----------
-    model : TreeModel
-        The tree.
-    data : Data
-        Its workspace.
+    model, data : TreeModel, Data
+        The tree and its workspace.
     q : (nq,) array_like
         Joint coordinates.
 
@@ -372,14 +340,10 @@ def momentum(model, data, q, v, about="origin"):
 
     Parameters
     ----------
-    model : TreeModel
-        The tree.
-    data : Data
-        Its workspace.
-    q : (nq,) array_like
-        Joint coordinates.
-    v : (nv,) array_like
-        Joint velocities.
+    model, data : TreeModel, Data
+        The tree and its workspace.
+    q, v : (nq,), (nv,) array_like
+        Joint coordinates and velocities.
     about : {"origin", "com"} or (3,) array_like, optional
         Reference point of the angular momentum: the world origin, the system centre of
         mass, or a point [m] in world coordinates.

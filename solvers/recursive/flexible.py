@@ -93,19 +93,8 @@ class ModalBody:
                    placement_p=body.placement_p, mass=body.mass, com=body.com, inertia=body.inertia)
 
 
-def body_component(body):
-    """The component of a flexible ModalBody, referenced to its inner interface and truncated.
-
-    Parameters
-    ----------
-    body : ModalBody
-        A body with a component.
-
-    Returns
-    -------
-    Component
-        Modes clamped at ``body.inner`` (:func:`~femdyn.component.reference_to_interface`),
-        the lowest ``body.modes`` kept."""
+def _body_component(body):
+    """The component of a flexible ModalBody, referenced to its inner interface and truncated."""
     c = body.component
     k = interface_index(c, body.inner)
     clamped = (np.abs(c.interface_origins[k]).max() == 0.0
@@ -144,7 +133,7 @@ class FlexibleTreeModel:
 
     def __init__(self, bodies, gravity=(0.0, 0.0, -9.81)):
         order_tree(self, [ModalBody.rigid(b) if isinstance(b, Body) else b for b in bodies], gravity)
-        self.components = tuple(body_component(b) if b.component is not None else None for b in self.bodies)
+        self.components = tuple(_body_component(b) if b.component is not None else None for b in self.bodies)
         self._build()
         freeze(self)
 

@@ -72,26 +72,14 @@ class FlexibleData:
 
 
 def _check(model, data):
+    """Raise when ``data`` was built for another model."""
     if getattr(data, "sizes", None) != model.sizes:
         raise ModelError(f"FlexibleData built for a model of sizes {getattr(data, 'sizes', None)} used with one of "
                          f"{model.sizes}; make one FlexibleData(model) per model")
 
 
 def kinematics(model, data, q, v=None):
-    """Body-frame poses (``data.R_world``, ``data.p_world``), extended velocities ``data.vel`` (v None: rest).
-
-    Parameters
-    ----------
-    model : FlexibleTreeModel
-    data : FlexibleData
-    q : (nq,) joint coordinates then η
-    v : (nv,) joint velocities then η̇, or None
-
-    Raises
-    ------
-    ModelError
-        Wrong sizes, a foreign workspace, a free joint without a valid quaternion.
-    """
+    """Body-frame poses (``data.R_world``, ``data.p_world``), extended velocities ``data.vel`` (v None: rest)."""
     _check(model, data)
     q = as_vector(q, model.nq, "q")
     v = np.zeros(model.nv) if v is None else as_vector(v, model.nv, "v")
@@ -104,6 +92,7 @@ def kinematics(model, data, q, v=None):
 
 
 def _body_terms(model, data, q, v, f_ext):
+    """The bodies' mass matrices and bias forces into ``data`` (modal kernels)."""
     mk.all_body_terms(model.n_modes, model.mass, model.first_moment, model.second_moment, model.Ct, model.Cx,
                       model.Cpp, model.modal_mass, model.modal_stiffness, model.modal_damping, model.eq_index,
                       model.ev_index, q, v, _external(model, data, f_ext), data.vel, data.Mb, data.bb)
@@ -117,20 +106,6 @@ def inverse_dynamics(model, data, q, v, qdd, f_ext=None, gravity=None):
     outside for the given η̈ (zero for the motion of a passive structure): for the joint
     torques of a passive flexible tree with the joint motion given, use
     :func:`hybrid_dynamics` with every joint prescribed.
-
-    Parameters
-    ----------
-    model, data : FlexibleTreeModel, FlexibleData
-    q, v, qdd : (nq,), (nv,), (nv,)
-    f_ext : (n, 6) or None; gravity : (3,) or None (the model's)
-
-    Returns
-    -------
-    (nv,) ndarray, N·m / N for joints, generalized modal forces for η
-
-    Example
-    -------
-    >>> tau = inverse_dynamics(model, FlexibleData(model), q, v, qdd)          # doctest: +SKIP
     """
     q, v = kinematics(model, data, q, v)
     qdd = as_vector(qdd, model.nv, "qdd")
@@ -151,28 +126,6 @@ def hybrid_dynamics(model, data, q, v, prescribed, tau, qdd, f_ext=None, gravity
     modal forces applied from outside (0 for a passive structure), the elastic and
     damping forces being added internally. Every joint prescribed gives the inverse
     dynamics of a passive flexible tree (joint torques and η̈); none, the forward dynamics.
-
-    Parameters
-    ----------
-    model, data : FlexibleTreeModel, FlexibleData
-    q, v : (nq,), (nv,)
-    prescribed : bools per body or body names
-    tau, qdd : (nv,) given forces / accelerations (the unknown entries are ignored)
-    f_ext : (n, 6) or None; gravity : (3,) or None
-
-    Returns
-    -------
-    (q̈, τ) : both complete (nv,) arrays
-
-    Raises
-    ------
-    ModelError
-        Bad sizes; SolverError when an articulated inertia is not positive definite
-        (a body without mass in a torque-given direction).
-
-    Example
-    -------
-    >>> qdd, tau = hybrid_dynamics(model, data, q, v, ["link2"], tau0, qdd0)   # doctest: +SKIP
     """
     fast = isinstance(prescribed, np.ndarray) and prescribed.dtype == np.bool_ and prescribed.shape == (model.n,)
     mask = prescribed if fast else _joint_mask(model, prescribed)
@@ -188,34 +141,6 @@ def forward_dynamics(model, data, q, v, tau, f_ext=None, gravity=None):
 
     The hybrid sweeps with no joint prescribed (Tian et al. 2010; Jain & Rodriguez 1995):
     O(N), no nv × nv matrix formed. Elastic and damping forces of the modes are internal.
-
-    Parameters
-    ----------
-    model, data : FlexibleTreeModel, FlexibleData
-    q, v : (nq,), (nv,) array_like
-        Joint coordinates then η; joint velocities then η̇.
-    tau : (nv,) array_like
-        Joint forces (N·m, N), then modal forces applied from outside (0 for a passive body).
-    f_ext : (n, 6) array_like or None
-        Spatial forces [n; f] on each body (body frame, about its origin).
-    gravity : (3,) array_like or None
-        Gravity [m/s²], world frame; None: the model's.
-
-    Returns
-    -------
-    (nv,) ndarray
-        q̈: joint accelerations then η̈.
-
-    Raises
-    ------
-    ModelError
-        Bad sizes.
-    SolverError
-        An articulated inertia that is not positive definite (a massless direction).
-
-    Example
-    -------
-    >>> qdd = forward_dynamics(model, data, q, v, np.zeros(model.nv))         # doctest: +SKIP
     """
     q, v = kinematics(model, data, q, v)
     tau = as_vector(tau, model.nv, "tau").copy()
@@ -225,6 +150,7 @@ def forward_dynamics(model, data, q, v, tau, f_ext=None, gravity=None):
 
 
 def _hybrid(model, data, q, v, mask, tau, qdd, f_ext, gravity):
+    """Run the flexible hybrid-dynamics sweeps (masked joints given q̈, the others τ)."""
     _body_terms(model, data, q, v, f_ext)
     bad = mk.hybrid_sweeps(model.parent, model.S, model.v_index, model.joint_nv, model.n_modes, model.ev_index, mask,
                            tau, qdd, _base_acceleration(model, data, gravity), data.Phi, data.bias, data.Mb, data.bb,
@@ -240,21 +166,6 @@ def mass_matrix(model, data, q):
     """Mass matrix (nv × nv) in [joint v; η̇] by composite inertias (RBDA ch. 6 over extended bodies).
 
     For checks (O(N²) entries); the dynamics never forms it.
-
-    Parameters
-    ----------
-    model, data : FlexibleTreeModel, FlexibleData
-    q : (nq,) array_like
-        Joint coordinates then η.
-
-    Returns
-    -------
-    (nv, nv) ndarray
-        Symmetric positive definite; modal block in the component's modal mass units (kg).
-
-    Example
-    -------
-    >>> M = mass_matrix(model, data, model.neutral_configuration())           # doctest: +SKIP
     """
     q, v = kinematics(model, data, q)
     _body_terms(model, data, q, v, None)
@@ -264,22 +175,7 @@ def mass_matrix(model, data, q):
 
 
 def energy(model, data, q, v, gravity=None):
-    """Kinetic, gravitational and elastic energy (J): T = Σ ½ νᵢᵀ Mᵢ νᵢ, V_g = −Σ g·(m p + R c̄(η)), ½ Σ ηᵀKη.
-
-    Parameters
-    ----------
-    model, data : FlexibleTreeModel, FlexibleData
-    q, v : (nq,), (nv,)
-    gravity : (3,) m/s² or None (the model's)
-
-    Returns
-    -------
-    dict with 'kinetic', 'gravity', 'elastic', 'total' (J)
-
-    Example
-    -------
-    >>> energy(model, data, q, v)["total"]                                    # doctest: +SKIP
-    """
+    """Kinetic, gravitational and elastic energy (J): T = Σ ½ νᵢᵀ Mᵢ νᵢ, V_g = −Σ g·(m p + R c̄(η)), ½ Σ ηᵀKη."""
     q, v = kinematics(model, data, q, v)
     _body_terms(model, data, q, v, None)
     g = model.gravity if gravity is None else as_vector(gravity, 3, "gravity")
@@ -298,20 +194,6 @@ def momentum(model, data, q, v, about="origin"):
     """Spatial momentum [L; p] (N·m·s, N·s) of the tree in world coordinates.
 
     Body i contributes Mᵢ[:6] νᵢ (its deformation rate included), carried to world axes.
-
-    Parameters
-    ----------
-    model, data : FlexibleTreeModel, FlexibleData
-    q, v : (nq,), (nv,)
-    about : 'origin' (L about the world origin) or a point (3,) in m
-
-    Returns
-    -------
-    (6,) ndarray [L; p]
-
-    Example
-    -------
-    >>> momentum(model, data, q, v)[3:]                                       # doctest: +SKIP
     """
     q, v = kinematics(model, data, q, v)
     _body_terms(model, data, q, v, None)

@@ -104,6 +104,7 @@ def simulate_flexible(model, q0, v0, t_end, h, method="zhai", tau=None, prescrib
 
 
 def _joint_vector(x, size, what):
+    """``x`` as a joint vector of ``size`` values, checked."""
     a = np.asarray(x, float)
     if a.shape != (size,):
         raise ModelError(f"simulate_flexible: {what} must return {size} joint values, got shape {a.shape}")

@@ -17,22 +17,7 @@ from .model import FREE
 
 
 def base_index(model):
-    """Index of the single free-floating root body.
-
-    Parameters
-    ----------
-    model : TreeModel
-        The tree.
-
-    Returns
-    -------
-    int
-
-    Raises
-    ------
-    ModelError
-        Unless the tree has exactly one root and its joint is 'free'.
-    """
+    """Index of the single free-floating root body."""
     roots = np.flatnonzero(model.parent < 0)
     if len(roots) != 1 or model.joint_type[roots[0]] != FREE:
         raise ModelError("floating-base dynamics needs exactly one root body with a 'free' joint; "
@@ -40,24 +25,10 @@ def base_index(model):
     return int(roots[0])
 
 
-def arm_wrench_on_base(model, data, base):
+def _arm_wrench_on_base(model, data, base):
     """Spatial force the children exert on the base, from the last dynamics sweep.
 
     Reads the joint forces ``data.force`` left by the last inverse or hybrid dynamics call.
-
-    Parameters
-    ----------
-    model : TreeModel
-        The tree.
-    data : Data
-        Its workspace after a dynamics sweep.
-    base : int
-        Index of the base body.
-
-    Returns
-    -------
-    (6,) ndarray
-        [n; f] (N·m, N) in base coordinates, about the base origin.
     """
     w = np.zeros(6)
     for c in np.flatnonzero(model.parent == base):
@@ -73,10 +44,8 @@ def floating_base_inverse_dynamics(model, data, q, v, qdd_joints, base_wrench=No
 
     Parameters
     ----------
-    model : TreeModel
-        The tree, with one free-floating root.
-    data : Data
-        Its workspace.
+    model, data : TreeModel, Data
+        The tree, with one free-floating root and its workspace.
     q : (nq,) array_like
         Full coordinates, base first (position m, quaternion (x, y, z, w)).
     v : (nv,) array_like
@@ -117,4 +86,4 @@ def floating_base_inverse_dynamics(model, data, q, v, qdd_joints, base_wrench=No
     prescribed = np.ones(model.n, bool)
     prescribed[base] = False
     qdd, tau = hybrid_dynamics(model, data, q, v, prescribed, tau, qdd, f_ext, gravity)
-    return tau[joints], qdd[j:j + 6], arm_wrench_on_base(model, data, base)
+    return tau[joints], qdd[j:j + 6], _arm_wrench_on_base(model, data, base)

@@ -26,24 +26,6 @@ from .configuration import VectorSpace
 def rk4_step(acceleration, t, q, v, h, space=VectorSpace()):
     """One classical fourth-order Runge–Kutta step of q̈ = a(t, q, v) on the first-order form.
 
-    Parameters
-    ----------
-    acceleration : callable
-        (t, q, v) ↦ q̈.
-    t : float
-        Time [s].
-    q, v : ndarray
-        State at t.
-    h : float
-        Step [s].
-    space : VectorSpace or TreeSpace, optional
-        Configuration space giving q̇ from v and the final normalization.
-
-    Returns
-    -------
-    q, v : ndarray
-        State at t + h.
-
     Examples
     --------
     >>> import numpy as np
@@ -68,24 +50,6 @@ def zhai_step(q, v, a, a_prev, h, psi=0.5, phi=0.5, space=VectorSpace()):
     x_{n+1} = x_n + ẋ_n h + (½ + ψ) ẍ_n h² − ψ ẍ_{n−1} h²,
     ẋ_{n+1} = ẋ_n + (1 + φ) ẍ_n h − φ ẍ_{n−1} h, with ψ = φ = 0 on the first step. The
     position increment is applied as q ⊕ δ.
-
-    Parameters
-    ----------
-    q, v, a : ndarray
-        State q_n, v_n and acceleration a_n.
-    a_prev : ndarray or None
-        a_{n−1}; None on the first step.
-    h : float
-        Step [s].
-    psi, phi : float, optional
-        Zhai's parameters ψ, φ.
-    space : VectorSpace or TreeSpace, optional
-        Configuration space giving q ⊕ δ.
-
-    Returns
-    -------
-    q, v : ndarray
-        State at t + h.
     """
     if a_prev is None:
         psi = phi = 0.0

@@ -15,7 +15,7 @@ from .spatial import congruence_add, cross_force, cross_motion, force_transform_
 
 
 @njit(cache=True, inline="always")
-def quaternion_matrix(x, y, z, w, R):
+def _quaternion_matrix(x, y, z, w, R):
     """Rotation matrix of a quaternion (x, y, z, w), normalised first.
 
     Returns False (and R = identity) when the norm is zero or not finite: such a q has no
@@ -42,7 +42,7 @@ def quaternion_matrix(x, y, z, w, R):
 
 
 @njit(cache=True, inline="always")
-def joint_transform(kind, axis, q, qi, E, r):
+def _joint_transform(kind, axis, q, qi, E, r):
     """(E, r) of the joint transform X_J(q) (RBDA table 4.1); E rotates joint- into body-coordinates.
 
     Returns False for a free joint whose quaternion has zero or non-finite norm.
@@ -64,7 +64,7 @@ def joint_transform(kind, axis, q, qi, E, r):
             r[a] = axis[a] * q[qi]
     elif kind == FREE:
         R = np.empty((3, 3))
-        valid = quaternion_matrix(q[qi + 3], q[qi + 4], q[qi + 5], q[qi + 6], R)
+        valid = _quaternion_matrix(q[qi + 3], q[qi + 4], q[qi + 5], q[qi + 6], R)
         for a in range(3):
             r[a] = q[qi + a]
             for b in range(3):
@@ -75,8 +75,8 @@ def joint_transform(kind, axis, q, qi, E, r):
 
 @njit(cache=True, inline="always")
 def body_transform(i, kind, axis, tree_E, tree_r, q, qi, EJ, rJ, E, r):
-    """(E, r) of X_i = X_J X_T: parent coordinates to body-i coordinates; False as :func:`joint_transform`."""
-    valid = joint_transform(kind, axis, q, qi, EJ, rJ)
+    """(E, r) of X_i = X_J X_T: parent coordinates to body-i coordinates; False as :func:`_joint_transform`."""
+    valid = _joint_transform(kind, axis, q, qi, EJ, rJ)
     for a in range(3):
         s = tree_r[i, a]
         for b in range(3):
@@ -178,7 +178,7 @@ def rnea(parent, kind, axis, tree_E, tree_r, inertia, S, q_index, v_index, joint
 
 
 @njit(cache=True)
-def articulated_inertias(parent, inertia, S, v_index, joint_nv, prescribed, tau, qdd, f_ext,
+def _articulated_inertias(parent, inertia, S, v_index, joint_nv, prescribed, tau, qdd, f_ext,
                          Xup, vel, bias, IA, pA, U, Dinv, u, tmp6, Ia):
     """Backward sweep of the hybrid articulated-body algorithm (RBDA table 7.1 and ch. 9).
 
@@ -336,7 +336,7 @@ def hybrid(parent, kind, axis, tree_E, tree_r, inertia, S, q_index, v_index, joi
     :func:`forward_kinematics`."""
     bad = forward_kinematics(parent, kind, axis, tree_E, tree_r, S, q_index, v_index, joint_nv, q, v,
                        Xup, R_world, p_world, vel, bias)
-    articulated_inertias(parent, inertia, S, v_index, joint_nv, prescribed, tau, qdd, f_ext,
+    _articulated_inertias(parent, inertia, S, v_index, joint_nv, prescribed, tau, qdd, f_ext,
                          Xup, vel, bias, IA, pA, U, Dinv, u, tmp6, Ia)
     accelerations(parent, S, v_index, joint_nv, prescribed, a0, Xup, bias, IA, pA, U, Dinv, u, acc, force, qdd, tau)
     return bad

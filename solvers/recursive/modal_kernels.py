@@ -38,7 +38,7 @@ from .spatial import cross_motion, plucker
 # ---------------------------------------------------------------- SO(3) helpers
 
 @njit(cache=True, inline="always")
-def so3_coefficients(t2):
+def _so3_coefficients(t2):
     """(sin t/t, (1−cos t)/t², (t−sin t)/t³, a'(t)/t, b'(t)/t) at t² = |θ|².
 
     Taylor series (to t⁸, truncation < 1e-16 relative) below t = 0.5, where the closed
@@ -61,7 +61,8 @@ def so3_coefficients(t2):
 
 
 @njit(cache=True, inline="always")
-def cross3(a, b, out):
+def _cross3(a, b, out):
+    """out = a × b (3-vectors, compiled)."""
     x = a[1] * b[2] - a[2] * b[1]
     y = a[2] * b[0] - a[0] * b[2]
     z = a[0] * b[1] - a[1] * b[0]
@@ -86,12 +87,12 @@ def interface_frame(o, T, P, m, eta, etad, R, pF, SF, w, sdot):
             thd[a] += P[a, k] * etad[k]
             pF[a] += T[a, k] * eta[k]
     t2 = th[0] * th[0] + th[1] * th[1] + th[2] * th[2]
-    s, ca, cb, da, db = so3_coefficients(t2)
+    s, ca, cb, da, db = _so3_coefficients(t2)
     K = np.zeros((3, 3))
     K[0, 1], K[0, 2], K[1, 2] = -th[2], th[1], -th[0]
     K[1, 0], K[2, 0], K[2, 1] = th[2], -th[1], th[0]
     K2 = np.empty((3, 3))
-    mat_mul(K, K, 3, 3, 3, K2)
+    _mat_mul(K, K, 3, 3, 3, K2)
     Jr = np.empty((3, 3))
     for a in range(3):
         for b in range(3):
@@ -114,12 +115,12 @@ def interface_frame(o, T, P, m, eta, etad, R, pF, SF, w, sdot):
     # J̇_r θ̇
     dot = th[0] * thd[0] + th[1] * thd[1] + th[2] * thd[2]
     c1, c2, c3 = np.empty(3), np.empty(3), np.empty(3)
-    cross3(th, thd, c1)                 # θ × θ̇
-    cross3(th, c1, c2)                  # θ × (θ × θ̇)
-    cross3(thd, c1, c3)                 # θ̇ × (θ × θ̇)
+    _cross3(th, thd, c1)                 # θ × θ̇
+    _cross3(th, c1, c2)                  # θ × (θ × θ̇)
+    _cross3(thd, c1, c3)                 # θ̇ × (θ × θ̇)
     for a in range(3):
         sdot[a] = -da * dot * c1[a] + db * dot * c2[a] + cb * c3[a]
-    cross3(w[:3], w[3:], c1)
+    _cross3(w[:3], w[3:], c1)
     for a in range(3):
         sdot[a + 3] = -c1[a]
 
@@ -127,7 +128,7 @@ def interface_frame(o, T, P, m, eta, etad, R, pF, SF, w, sdot):
 # ---------------------------------------------------------------- small dense helpers
 
 @njit(cache=True, inline="always")
-def mat_mul(A, B, rows, inner, cols, out):
+def _mat_mul(A, B, rows, inner, cols, out):
     """out[:rows, :cols] = A[:rows, :inner] B[:inner, :cols]."""
     for a in range(rows):
         for b in range(cols):
@@ -138,7 +139,7 @@ def mat_mul(A, B, rows, inner, cols, out):
 
 
 @njit(cache=True, inline="always")
-def mat_vec(A, x, rows, cols, out):
+def _mat_vec(A, x, rows, cols, out):
     """out[:rows] = A[:rows, :cols] x[:cols]."""
     for a in range(rows):
         s = 0.0
@@ -148,7 +149,7 @@ def mat_vec(A, x, rows, cols, out):
 
 
 @njit(cache=True, inline="always")
-def mat_t_vec_add(A, x, rows, cols, out):
+def _mat_t_vec_add(A, x, rows, cols, out):
     """out[:cols] += A[:rows, :cols]ᵀ x[:rows]."""
     for b in range(cols):
         s = 0.0
@@ -158,7 +159,7 @@ def mat_t_vec_add(A, x, rows, cols, out):
 
 
 @njit(cache=True, inline="always")
-def congruence6_add(Phi, P, dp, tmp, out):
+def _congruence6_add(Phi, P, dp, tmp, out):
     """out[:dp, :dp] += Φᵀ P Φ for Φ (6, dp) and a symmetric P (6, 6)."""
     for a in range(6):
         for j in range(dp):
@@ -177,7 +178,7 @@ def congruence6_add(Phi, P, dp, tmp, out):
 
 
 @njit(cache=True)
-def spd_inverse(A, n, out):
+def _spd_inverse(A, n, out):
     """out[:n, :n] = A[:n, :n]⁻¹ for a symmetric positive definite A (Cholesky). Returns False if not SPD."""
     L = np.zeros((n, n))
     for j in range(n):
@@ -284,7 +285,7 @@ def body_terms(m, mass, fm, S2, Ct, Cx, Cpp, Mee, Kq, Dq, eta, etad, nu, Mb, bb)
             Mb[6 + k, 6 + l] = Mee[k, l]
     # velocity products
     wv, tmp, tmp2 = np.empty(3), np.empty(3), np.empty(3)
-    cross3(om, v, wv)
+    _cross3(om, v, wv)
     Jw = np.empty(3)
     for a in range(3):
         Jw[a] = tr * om[a] - (S[a, 0] * w0 + S[a, 1] * w1 + S[a, 2] * w2)
@@ -296,13 +297,13 @@ def body_terms(m, mass, fm, S2, Ct, Cx, Cpp, Mee, Kq, Dq, eta, etad, nu, Mb, bb)
             for b in range(3):
                 N[a, b] += etad[k] * G[b, a, k]
     trN = N[0, 0] + N[1, 1] + N[2, 2]
-    cross3(cbar, wv, tmp)
-    cross3(om, Jw, tmp2)
+    _cross3(cbar, wv, tmp)
+    _cross3(om, Jw, tmp2)
     for a in range(3):
         bb[a] = tmp[a] + tmp2[a] + 2.0 * (trN * om[a] - (N[a, 0] * w0 + N[a, 1] * w1 + N[a, 2] * w2))
-    cross3(om, cbar, tmp)
-    cross3(om, tmp, tmp2)
-    cross3(om, Ctd, tmp)
+    _cross3(om, cbar, tmp)
+    _cross3(om, tmp, tmp2)
+    _cross3(om, Ctd, tmp)
     for a in range(3):
         bb[3 + a] = mass * wv[a] + tmp2[a] + 2.0 * tmp[a]
     ww = w0 * w0 + w1 * w1 + w2 * w2
@@ -324,7 +325,7 @@ def body_terms(m, mass, fm, S2, Ct, Cx, Cpp, Mee, Kq, Dq, eta, etad, nu, Mb, bb)
 # ---------------------------------------------------------------- sweeps
 
 @njit(cache=True)
-def column_map(S, v_index, joint_nv, nm, ev_index, i, joint_columns, G, index):
+def _column_map(S, v_index, joint_nv, nm, ev_index, i, joint_columns, G, index):
     """Columns of G_i = [[S_i, 0], [0, 1]] (d × n) and their positions in v; returns n.
 
     ``joint_columns`` False leaves out the joint's columns (a motion-given joint in the
@@ -347,14 +348,14 @@ def column_map(S, v_index, joint_nv, nm, ev_index, i, joint_columns, G, index):
 
 
 @njit(cache=True)
-def transfer_operator(Xup_i, RF, pF, SF, mp, XF, Phi_i):
+def _transfer_operator(Xup_i, RF, pF, SF, mp, XF, Phi_i):
     """X_F (6×6, parent body → interface frame F at (RF, pF)) and Φ_ip = X_i [X_F, S_F] (6 × (6 + mp))."""
     EF, X = np.empty((3, 3)), np.empty((6, 6))
     for a in range(3):
         for b in range(3):
             EF[a, b] = RF[b, a]
     plucker(EF, pF, XF)
-    mat_mul(Xup_i, XF, 6, 6, 6, X)
+    _mat_mul(Xup_i, XF, 6, 6, 6, X)
     for a in range(6):
         for b in range(6):
             Phi_i[a, b] = X[a, b]
@@ -366,11 +367,11 @@ def transfer_operator(Xup_i, RF, pF, SF, mp, XF, Phi_i):
 
 
 @njit(cache=True)
-def world_pose(R_parent, p_parent, RF, pF, E, r, R_out, p_out):
+def _world_pose(R_parent, p_parent, RF, pF, E, r, R_out, p_out):
     """Body pose in world: the interface frame (RF, pF) on the parent (R_parent, p_parent), then the body at
     origin r with axes Eᵀ in that frame."""
     RW, o = np.empty((3, 3)), np.empty(3)
-    mat_mul(R_parent, RF, 3, 3, 3, RW)
+    _mat_mul(R_parent, RF, 3, 3, 3, RW)
     for a in range(3):
         t = p_parent[a]
         for b in range(3):
@@ -415,22 +416,22 @@ def kinematics(parent, kind, axis, tree_E, tree_r, S, q_index, v_index, joint_nv
             pF[:] = at_o[i]
             w[:] = 0.0
             sdot[:] = 0.0
-        transfer_operator(Xup[i], RF, pF, SF, mp, XF, Phi[i])
+        _transfer_operator(Xup[i], RF, pF, SF, mp, XF, Phi[i])
         joint_velocity(S[i], joint_nv[i], v, v_index[i], vJ)
         if p >= 0:
-            mat_vec(XF, vel[p], 6, 6, VF)
+            _mat_vec(XF, vel[p], 6, 6, VF)
             for a in range(6):
                 VF[a] += w[a]
             cross_motion(VF, w, cF)
             for a in range(6):
                 cF[a] += sdot[a]
-            mat_vec(Xup[i], cF, 6, 6, bias[i])
-            mat_vec(Phi[i], vel[p], 6, 6 + mp, vel[i])
-            world_pose(R_world[p], p_world[p], RF, pF, E, r, R_world[i], p_world[i])
+            _mat_vec(Xup[i], cF, 6, 6, bias[i])
+            _mat_vec(Phi[i], vel[p], 6, 6 + mp, vel[i])
+            _world_pose(R_world[p], p_world[p], RF, pF, E, r, R_world[i], p_world[i])
         else:
             vel[i, :6] = 0.0
             bias[i, :] = 0.0
-            world_pose(I3, o3, RF, pF, E, r, R_world[i], p_world[i])
+            _world_pose(I3, o3, RF, pF, E, r, R_world[i], p_world[i])
         for a in range(6):
             vel[i, a] += vJ[a]
         cross_motion(vel[i], vJ, t6)
@@ -463,15 +464,15 @@ def rnea(parent, S, v_index, joint_nv, nm, ev_index, qdd, a0, Phi, bias, Mb, bb,
         p = parent[i]
         d = 6 + nm[i]
         if p >= 0:
-            mat_vec(Phi[i], acc[p], 6, 6 + nm[p], acc[i])
+            _mat_vec(Phi[i], acc[p], 6, 6 + nm[p], acc[i])
         else:
-            mat_vec(Phi[i], a0, 6, 6, acc[i])
+            _mat_vec(Phi[i], a0, 6, 6, acc[i])
         joint_velocity(S[i], joint_nv[i], qdd, v_index[i], h)
         for a in range(6):
             acc[i, a] += bias[i, a] + h[a]
         for k in range(nm[i]):
             acc[i, 6 + k] = qdd[ev_index[i] + k]
-        mat_vec(Mb[i], acc[i], d, d, force[i])
+        _mat_vec(Mb[i], acc[i], d, d, force[i])
         for a in range(d):
             force[i, a] += bb[i, a]
     for i in range(n - 1, -1, -1):
@@ -480,7 +481,7 @@ def rnea(parent, S, v_index, joint_nv, nm, ev_index, qdd, a0, Phi, bias, Mb, bb,
             tau[ev_index[i] + k] = force[i, 6 + k]
         p = parent[i]
         if p >= 0:
-            mat_t_vec_add(Phi[i], force[i], 6, 6 + nm[p], force[p])
+            _mat_t_vec_add(Phi[i], force[i], 6, 6 + nm[p], force[p])
 
 
 @njit(cache=True)
@@ -506,7 +507,7 @@ def hybrid_sweeps(parent, S, v_index, joint_nv, nm, ev_index, prescribed, tau, q
                 IA[i, a, b] = Mb[i, a, b]
     for i in range(n - 1, -1, -1):
         d = 6 + nm[i]
-        nf = column_map(S, v_index, joint_nv, nm, ev_index, i, not prescribed[i], H[i], free_index[i])
+        nf = _column_map(S, v_index, joint_nv, nm, ev_index, i, not prescribed[i], H[i], free_index[i])
         n_free[i] = nf
         for a in range(d):
             for j in range(nf):
@@ -525,7 +526,7 @@ def hybrid_sweeps(parent, S, v_index, joint_nv, nm, ev_index, prescribed, tau, q
                 for a in range(d):
                     t += H[i, a, j] * U[i, a, k]
                 Dm[j, k] = t
-        if nf > 0 and not spd_inverse(Dm, nf, Dinv[i]) and bad < 0:
+        if nf > 0 and not _spd_inverse(Dm, nf, Dinv[i]) and bad < 0:
             bad = i
         p = parent[i]
         if p < 0:
@@ -556,16 +557,16 @@ def hybrid_sweeps(parent, S, v_index, joint_nv, nm, ev_index, prescribed, tau, q
                 t += U[i, a, j] * Du[j]
             z6[a] = t
         dp = 6 + nm[p]
-        congruence6_add(Phi[i], Pp, dp, tmp, IA[p])
-        mat_t_vec_add(Phi[i], z6, 6, dp, pA[p])
+        _congruence6_add(Phi[i], Pp, dp, tmp, IA[p])
+        _mat_t_vec_add(Phi[i], z6, 6, dp, pA[p])
     rhs = np.empty(IA.shape[1])
     for i in range(n):
         p = parent[i]
         d = 6 + nm[i]
         if p >= 0:
-            mat_vec(Phi[i], acc[p], 6, 6 + nm[p], acc[i])
+            _mat_vec(Phi[i], acc[p], 6, 6 + nm[p], acc[i])
         else:
-            mat_vec(Phi[i], a0, 6, 6, acc[i])
+            _mat_vec(Phi[i], a0, 6, 6, acc[i])
         for a in range(6):
             acc[i, a] += bias[i, a]
         for a in range(6, d):
@@ -589,7 +590,7 @@ def hybrid_sweeps(parent, S, v_index, joint_nv, nm, ev_index, prescribed, tau, q
             t = qdd[free_index[i, j]]
             for a in range(d):
                 acc[i, a] += H[i, a, j] * t
-        mat_vec(IA[i], acc[i], d, d, force[i])
+        _mat_vec(IA[i], acc[i], d, d, force[i])
         for a in range(d):
             force[i, a] += pA[i, a]
         if prescribed[i]:
@@ -618,8 +619,8 @@ def crba(parent, S, v_index, joint_nv, nm, ev_index, Phi, Mb, Ic, H):
     for i in range(n - 1, -1, -1):
         p = parent[i]
         if p >= 0:
-            congruence6_add(Phi[i], Ic[i][:6, :6].copy(), 6 + nm[p], tmp, Ic[p])
-        nb = column_map(S, v_index, joint_nv, nm, ev_index, i, True, G, gi)
+            _congruence6_add(Phi[i], Ic[i][:6, :6].copy(), 6 + nm[p], tmp, Ic[p])
+        nb = _column_map(S, v_index, joint_nv, nm, ev_index, i, True, G, gi)
         if nb == 0:
             continue
         d = 6 + nm[i]
@@ -633,7 +634,7 @@ def crba(parent, S, v_index, joint_nv, nm, ev_index, Phi, Mb, Ic, H):
         cols = gi[:nb].copy()
         j = i
         while True:
-            nj = column_map(S, v_index, joint_nv, nm, ev_index, j, True, G, gi)
+            nj = _column_map(S, v_index, joint_nv, nm, ev_index, j, True, G, gi)
             dj = 6 + nm[j]
             for k in range(nb):
                 for m in range(nj):
@@ -647,7 +648,7 @@ def crba(parent, S, v_index, joint_nv, nm, ev_index, Phi, Mb, Ic, H):
                 break
             Fn = np.zeros((D, nb))
             for k in range(nb):
-                mat_t_vec_add(Phi[j], F[:, k].copy(), 6, 6 + nm[pj], Fn[:, k])
+                _mat_t_vec_add(Phi[j], F[:, k].copy(), 6, 6 + nm[pj], Fn[:, k])
             F = Fn
             j = pj
 

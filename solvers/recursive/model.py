@@ -104,22 +104,6 @@ class Body:
 def inertia_matrix(inertia, name):
     """3×3 rotational inertia from a matrix or its six entries.
 
-    Parameters
-    ----------
-    inertia : array_like
-        (3, 3) matrix or (Ixx, Iyy, Izz, Ixy, Ixz, Iyz) [kg·m²].
-    name : str
-        Body name for error messages.
-
-    Returns
-    -------
-    (3, 3) ndarray
-
-    Raises
-    ------
-    ModelError
-        For non-numeric values or another shape.
-
     Examples
     --------
     >>> inertia_matrix((1, 2, 3, 0.1, 0, 0), "link")[0].tolist()
@@ -134,7 +118,7 @@ def inertia_matrix(inertia, name):
     raise ModelError(f"body '{name}': inertia must be 3×3 or (Ixx, Iyy, Izz, Ixy, Ixz, Iyz), got shape {a.shape}")
 
 
-def check_mass_properties(name, mass, com, Ic, strict=True):
+def _check_mass_properties(name, mass, com, Ic, strict=True):
     """Raise unless (mass, com, Ic) describe a physical rigid body.
 
     Physical means: mass > 0, finite centre of mass, Ic symmetric with positive principal
@@ -142,35 +126,13 @@ def check_mass_properties(name, mass, com, Ic, strict=True):
     & Nori 2016, "Identification of fully physical consistent inertial parameters using
     optimization on manifolds", IROS).
 
-    Parameters
-    ----------
-    name : str
-        Body name for error messages.
-    mass : float
-        Mass [kg].
-    com : (3,) array_like
-        Centre of mass [m].
-    Ic : (3, 3) ndarray
-        Rotational inertia about the centre of mass [kg·m²].
-    strict : bool
-        True (default): refuse a non-physical mass or inertia. False: issue a
-        :class:`~femdyn.errors.PhysicalConsistencyWarning` and accept it — for published
-        tables that give, e.g., no mass for a link whose centre of mass lies on a fixed
-        axis, or only the moments that enter the joint forces. A non-finite or
-        non-symmetric input is refused either way.
-
-    Raises
-    ------
-    ModelError
-        Naming the body and the violated condition.
-
     Examples
     --------
     >>> import warnings
     >>> from femdyn.errors import PhysicalConsistencyWarning
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
-    ...     check_mass_properties("link1", 0.0, np.zeros(3), np.diag([0, 0.35, 0]), strict=False)
+    ...     _check_mass_properties("link1", 0.0, np.zeros(3), np.diag([0, 0.35, 0]), strict=False)
     >>> caught[0].category is PhysicalConsistencyWarning
     True
     """
@@ -193,6 +155,7 @@ def check_mass_properties(name, mass, com, Ic, strict=True):
 
 
 def _unit_axis(axis, name):
+    """The joint axis normalized; a zero or non-finite one raises."""
     a = numeric(axis, f"joint of body '{name}': axis")
     n = np.linalg.norm(a) if a.shape == (3,) else 0.0
     if not (n > 0 and np.isfinite(n)):
@@ -201,55 +164,19 @@ def _unit_axis(axis, name):
 
 
 def proper_rotation(value, what, hint=""):
-    """A value as a 3×3 rotation matrix (orthonormal to 1e-9, det +1).
-
-    Parameters
-    ----------
-    value : array_like
-        The candidate matrix.
-    what : str
-        What it is, for the error message.
-    hint : str, optional
-        Appended to the error message.
-
-    Returns
-    -------
-    (3, 3) ndarray
-
-    Raises
-    ------
-    ModelError
-        If ``value`` is not a proper rotation.
-    """
+    """A value as a 3×3 rotation matrix (orthonormal to 1e-9, det +1)."""
     R = numeric(value, what)
     if R.shape != (3, 3) or not (np.abs(R @ R.T - np.eye(3)).max() <= 1e-9 and np.linalg.det(R) > 0):
         raise ModelError(f"{what} is not a proper rotation matrix; give an orthonormal matrix with det +1{hint}")
     return R
 
 
-def parent_first_order(names, parents):
+def _parent_first_order(names, parents):
     """Indices ordering bodies so every parent precedes its children (RBDA ch. 4, regular numbering).
-
-    Parameters
-    ----------
-    names : sequence of str
-        Body names.
-    parents : sequence of str
-        Parent name of each body, or 'world'.
-
-    Returns
-    -------
-    list of int
-        Indices into ``names`` in parent-first order.
-
-    Raises
-    ------
-    ModelError
-        For a duplicate or reserved name, an unknown parent, or a cycle.
 
     Examples
     --------
-    >>> parent_first_order(["hand", "arm"], ["arm", "world"])
+    >>> _parent_first_order(["hand", "arm"], ["arm", "world"])
     [1, 0]
     """
     index = {}
@@ -279,26 +206,11 @@ def parent_first_order(names, parents):
 
 
 def order_tree(model, bodies, gravity):
-    """Set ``model.bodies`` (parent-first), ``names``, the name index and ``gravity`` (m/s²).
-
-    Parameters
-    ----------
-    model : TreeModel or FlexibleTreeModel
-        The model being built (attributes set in place).
-    bodies : iterable of Body or ModalBody
-        In any order.
-    gravity : (3,) array_like
-        Gravity [m/s²], world frame (checked for finiteness and units).
-
-    Raises
-    ------
-    ModelError
-        For an empty list, duplicate names, unknown parents or cycles.
-    """
+    """Set ``model.bodies`` (parent-first), ``names``, the name index and ``gravity`` (m/s²)."""
     bodies = list(bodies)
     if not bodies:
         raise ModelError("a tree model needs at least one body")
-    order = parent_first_order([b.name for b in bodies], [b.parent for b in bodies])
+    order = _parent_first_order([b.name for b in bodies], [b.parent for b in bodies])
     model.bodies = tuple(bodies[k] for k in order)
     model.names = tuple(b.name for b in model.bodies)
     model._index = {n: i for i, n in enumerate(model.names)}
@@ -307,57 +219,24 @@ def order_tree(model, bodies, gravity):
 
 
 def freeze(model):
-    """Make every numpy array attribute of ``model`` read-only.
-
-    Parameters
-    ----------
-    model : object
-        A built model.
-    """
+    """Make every numpy array attribute of ``model`` read-only."""
     for a in vars(model).values():
         if isinstance(a, np.ndarray):
             a.setflags(write=False)
 
 
 def rigid_mass_properties(b, strict=True):
-    """(mass kg, com (3,) m, Ic (3, 3) kg·m²) of a rigid body's data, checked by :func:`check_mass_properties`.
-
-    Parameters
-    ----------
-    b : Body or ModalBody
-        Rigid body data (``mass``, ``com``, ``inertia``).
-    strict : bool, optional
-        See :func:`check_mass_properties`.
-
-    Returns
-    -------
-    tuple
-        (mass, com, Ic).
-    """
+    """(mass kg, com (3,) m, Ic (3, 3) kg·m²) of a rigid body's data, checked by :func:`_check_mass_properties`."""
     Ic = inertia_matrix(b.inertia, b.name)
     mass = float(numeric(b.mass, f"body '{b.name}': mass (kg)", ()))
     com = numeric(b.com, f"body '{b.name}': com (m)", (3,))
-    check_mass_properties(b.name, mass, com, Ic, strict)
+    _check_mass_properties(b.name, mass, com, Ic, strict)
     return mass, com, Ic
 
 
 def fill_joint(model, i, b):
     """Write body ``b``'s joint into row i of the model's joint arrays (``joint_type``, ``joint_nq``,
     ``joint_nv``, ``tree_E``, ``tree_r``, ``axis``, ``S``).
-
-    Parameters
-    ----------
-    model : TreeModel or FlexibleTreeModel
-        The model being built.
-    i : int
-        Body index (parent-first order).
-    b : Body or ModalBody
-        The body with its joint and placement.
-
-    Raises
-    ------
-    ModelError
-        For an unknown joint kind, a bad axis or placement.
     """
     if b.joint.kind not in JOINT_KINDS:
         raise ModelError(f"body '{b.name}': unknown joint kind '{b.joint.kind}'; use one of {sorted(JOINT_KINDS)}")
@@ -486,7 +365,7 @@ class TreeModel:
         gravity : (3,) array_like, optional
             Gravitational acceleration [m/s²], world frame.
         strict : bool, optional
-            See :func:`check_mass_properties`: False accepts published tables with
+            See :func:`_check_mass_properties`: False accepts published tables with
             massless links or non-physical inertias, with a warning.
 
         Returns

@@ -38,7 +38,7 @@ N_PARAMETERS = len(PARAMETERS)
 
 
 @njit(cache=True, inline="always")
-def inertia_map_into(v, out):
+def _inertia_map_into(v, out):
     """``out`` (6, 10) = A(v) with ``I(π) v = A(v) π`` for a motion vector v = [ω; u] (6,).
 
     Rows: [Ī ω + h × u ; m u + ω × h] (RBDA eq. 2.63 written in π; Atkeson et al. 1986 eq. 9).
@@ -58,17 +58,6 @@ def inertia_map_into(v, out):
 def inertia_map(v):
     """Matrix A(v) with I(π) v = A(v) π for a motion vector (Atkeson, An & Hollerbach 1986, eq. 9).
 
-    Parameters
-    ----------
-    v : (6,) array_like
-        Motion vector [ω; u] (rad/s, m/s), body coordinates.
-
-    Returns
-    -------
-    (6, 10) ndarray
-        Columns in the order of ``PARAMETERS`` (m, h_x, h_y, h_z, Ī_xx, Ī_xy, Ī_yy, Ī_xz,
-        Ī_yz, Ī_zz).
-
     Examples
     --------
     >>> import numpy as np
@@ -77,7 +66,7 @@ def inertia_map(v):
     ((6, 10), 1.0)
     """
     out = np.empty((6, N_PARAMETERS))
-    inertia_map_into(np.ascontiguousarray(v, dtype=float), out)
+    _inertia_map_into(np.ascontiguousarray(v, dtype=float), out)
     return out
 
 
@@ -86,7 +75,7 @@ def _momentum_rows(R_world, p_world, vel, point, Y):
     """Y (6, 10 n) = Σ_i X*_i A(v_i) in world coordinates about ``point``."""
     A, ang, lin = np.empty((6, 10)), np.empty(3), np.empty(3)
     for i in range(vel.shape[0]):
-        inertia_map_into(vel[i], A)
+        _inertia_map_into(vel[i], A)
         r0, r1, r2 = p_world[i, 0] - point[0], p_world[i, 1] - point[1], p_world[i, 2] - point[2]
         for c in range(10):
             for a in range(3):
@@ -111,14 +100,14 @@ def _torque_rows(parent, S, v_index, joint_nv, Xup, vel, acc, Y):
         for b in range(Y.shape[1]):
             Y[a, b] = 0.0
     for i in range(parent.shape[0]):
-        inertia_map_into(vel[i], A)
+        _inertia_map_into(vel[i], A)
         for c in range(10):
             for a in range(6):
                 col[a] = A[a, c]
             cross_force(vel[i], col, out)
             for a in range(6):
                 F[a, c] = out[a]
-        inertia_map_into(acc[i], A)
+        _inertia_map_into(acc[i], A)
         for a in range(6):
             for c in range(10):
                 F[a, c] += A[a, c]
@@ -149,16 +138,6 @@ def parameters_from_inertia(inertia):
 
     The inverse of :func:`inertia_from_parameters`.
 
-    Parameters
-    ----------
-    inertia : (..., 6, 6) array_like
-        Spatial inertias (RBDA ch. 2).
-
-    Returns
-    -------
-    (..., 10) ndarray
-        π = [m, h_x, h_y, h_z, Ī_xx, Ī_xy, Ī_yy, Ī_xz, Ī_yz, Ī_zz] (kg, kg·m, kg·m²).
-
     Examples
     --------
     >>> import numpy as np
@@ -172,19 +151,7 @@ def parameters_from_inertia(inertia):
 
 
 def inertia_from_parameters(pi):
-    """Spatial inertias about the body origins from inertial parameters (RBDA ch. 2).
-
-    Parameters
-    ----------
-    pi : (..., 10) array_like
-        π = [m, h_x, h_y, h_z, Ī_xx, Ī_xy, Ī_yy, Ī_xz, Ī_yz, Ī_zz] (kg, kg·m, kg·m²),
-        body axes, about the body origin.
-
-    Returns
-    -------
-    (..., 6, 6) ndarray
-        [[Ī, h×], [h×ᵀ, m 1]].
-    """
+    """Spatial inertias about the body origins from inertial parameters (RBDA ch. 2)."""
     pi = np.asarray(pi, float)
     m, h = pi[..., 0], pi[..., 1:4]
     xx, xy, yy, xz, yz, zz = (pi[..., k] for k in range(4, 10))
@@ -200,16 +167,6 @@ def inertia_from_parameters(pi):
 def inertial_parameters(model):
     """Inertial parameters π of a tree: the bodies' ten parameters in parent-first order.
 
-    Parameters
-    ----------
-    model : TreeModel
-        The tree.
-
-    Returns
-    -------
-    (10 n,) ndarray
-        Units in the module docstring.
-
     Examples
     --------
     >>> from femdyn.robots.serial import puma560
@@ -220,6 +177,7 @@ def inertial_parameters(model):
 
 
 def _about_point(about):
+    """The reference point of the momentum regressor ("origin" or 3 numbers, m)."""
     if isinstance(about, str):
         if about == "origin":
             return np.zeros(3)
@@ -231,32 +189,6 @@ def _about_point(about):
 
 def momentum_regressor(model, data, q, v, about="origin"):
     """Y_h with the system spatial momentum [L; p] = Y_h π, world coordinates.
-
-    Parameters
-    ----------
-    model : TreeModel
-        The tree.
-    data : Data
-        Its workspace.
-    q : (nq,) array_like
-        Joint coordinates, in the solver's conventions.
-    v : (nv,) array_like
-        Joint velocities.
-    about : "origin" or (3,) array_like, optional
-        Reference point of the angular part: the world origin or a fixed point [m], world
-        coordinates (the momentum about the centre of mass is not linear in π).
-
-    Returns
-    -------
-    (6, 10 n) ndarray
-        Columns in the order of :func:`inertial_parameters`, so that
-        ``Y_h @ inertial_parameters(model)`` equals :func:`~femdyn.solvers.recursive.dynamics.momentum` to round-off
-        (N·m·s, N·s).
-
-    Raises
-    ------
-    ModelError
-        For malformed q, v or ``about``.
 
     Examples
     --------
@@ -276,20 +208,6 @@ def momentum_regressor(model, data, q, v, about="origin"):
 
 def first_moment_regressor(model, data, q):
     """Y_c with the system first moment Σ m_i r_i = M c = Y_c π (kg·m, world coordinates).
-
-    Parameters
-    ----------
-    model : TreeModel
-        The tree.
-    data : Data
-        Its workspace.
-    q : (nq,) array_like
-        Joint coordinates.
-
-    Returns
-    -------
-    (3, 10 n) ndarray
-        Columns in the order of :func:`inertial_parameters`.
 
     Examples
     --------
@@ -314,26 +232,6 @@ def torque_regressor(model, data, q, v, qdd, gravity=None):
 
     Gravity enters as the base acceleration −g (RBDA ch. 5), as in
     :func:`~femdyn.solvers.recursive.dynamics.inverse_dynamics`; external forces are not part of the regressor.
-
-    Parameters
-    ----------
-    model : TreeModel
-        The tree.
-    data : Data
-        Its workspace.
-    q : (nq,) array_like
-        Joint coordinates.
-    v : (nv,) array_like
-        Joint velocities.
-    qdd : (nv,) array_like
-        Joint accelerations.
-    gravity : (3,) array_like, optional
-        Override of the model's gravity [m/s²], world frame.
-
-    Returns
-    -------
-    (nv, 10 n) ndarray
-        ``Y_τ @ inertial_parameters(model)`` equals :func:`~femdyn.solvers.recursive.dynamics.inverse_dynamics`.
 
     Examples
     --------

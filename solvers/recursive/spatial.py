@@ -23,24 +23,8 @@ from numba import njit
 from femdyn.geometry import rotation_about, skew
 
 
-
-
 def spatial_inertia(mass, com, inertia_com):
     """Spatial inertia about the body frame origin, I = [[I_c + m c× c×ᵀ, m c×], [m c×ᵀ, m 1]] (RBDA ch. 2).
-
-    Parameters
-    ----------
-    mass : float
-        Mass m [kg].
-    com : (3,) array_like
-        Centre of mass c [m], body coordinates.
-    inertia_com : (3, 3) array_like
-        Rotational inertia I_c about the centre of mass, body axes [kg·m²].
-
-    Returns
-    -------
-    (6, 6) ndarray
-        For motion vectors [ω; v] and force vectors [n; f].
 
     Examples
     --------
@@ -59,17 +43,7 @@ def spatial_inertia(mass, com, inertia_com):
 
 
 def rpy_matrix(rpy):
-    """Rotation matrix from roll-pitch-yaw angles: Rz(yaw) Ry(pitch) Rx(roll).
-
-    Parameters
-    ----------
-    rpy : (3,) array_like
-        Roll, pitch, yaw [rad] (URDF convention, fixed axes x, y, z in that order).
-
-    Returns
-    -------
-    (3, 3) ndarray
-    """
+    """Rotation matrix from roll-pitch-yaw angles: Rz(yaw) Ry(pitch) Rx(roll)."""
     r, p, y = rpy
     return rotation_about([0, 0, 1], y) @ rotation_about([0, 1, 0], p) @ rotation_about([1, 0, 0], r)
 

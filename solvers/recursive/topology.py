@@ -61,18 +61,7 @@ class Interface:
 
 @dataclass(frozen=True)
 class InertiaSet:
-    """Mass properties of a link expressed in one interface frame.
-
-    Parameters
-    ----------
-    mass : float
-        Mass [kg].
-    com : (3,) tuple
-        Centre of mass [m], interface frame.
-    inertia : array_like
-        Rotational inertia about the centre of mass [kg·m²], interface axes (as for
-        :class:`~.model.Body`).
-    """
+    """Mass properties of a link expressed in one interface frame."""
     mass: float
     com: tuple
     inertia: tuple
@@ -106,27 +95,7 @@ class Link:
 
 
 def interface_frame(itf, where):
-    """(R, p) of an interface in its link's frame, checked.
-
-    Parameters
-    ----------
-    itf : Interface
-        The interface.
-    where : str
-        Location for error messages.
-
-    Returns
-    -------
-    R : (3, 3) ndarray
-        Rotation (columns: interface axes in link coordinates).
-    p : (3,) ndarray
-        Origin [m], link frame.
-
-    Raises
-    ------
-    ModelError
-        If R is not a proper rotation or p not a finite 3-vector.
-    """
+    """(R, p) of an interface in its link's frame, checked."""
     return proper_rotation(itf.R, f"{where}: R"), finite(itf.position, f"{where}: position (m)", (3,))
 
 
@@ -185,19 +154,7 @@ def inertia_sets(mass, com, inertia, interfaces):
 
 @dataclass(frozen=True)
 class Cut:
-    """A cut joint closing a loop: interface ``a_interface`` of link ``a`` meets ``b_interface`` of link ``b``.
-
-    Parameters
-    ----------
-    a : int
-        Link ID of the first link.
-    a_interface : int
-        Interface index on link a.
-    b : int
-        Link ID of the second link.
-    b_interface : int
-        Interface index on link b.
-    """
+    """A cut joint closing a loop: interface ``a_interface`` of link ``a`` meets ``b_interface`` of link ``b``."""
     a: int
     a_interface: int
     b: int
@@ -293,6 +250,7 @@ class Topology:
 
 
 def _check_links(links):
+    """Check the links (distinct IDs, symmetric pointers, one root): (links by ID, root, s)."""
     ids = sorted(l.id for l in links)
     if not ids or ids[0] < 1 or len(set(ids)) != len(ids):
         raise ModelError(f"link IDs must be distinct positive integers; got {ids}")
