@@ -325,8 +325,11 @@ def test_every_beam_sensor_quantity_on_every_element(element):
     beam = m.straight_beam("beam", (0, 0, 0), (L, 0, 0), 4, E=1e9, rho=RHO, section=section, element=element)
     m.clamp("root", "beam.0")
     kernel = beam.kernel
-    for quantity in kernel.sensor_quantities:
+    m.sensor_strain("strain", "beam", 1, 0.3, y=R)            # strain has its own entry point
+    for quantity in set(kernel.sensor_quantities) - {"strain"}:
         m.sensor_beam(quantity, "beam", 1, 0.3, quantity, y=R)
+    with pytest.raises(femdyn.ModelError, match="Model.sensor_strain"):
+        m.sensor_beam("twice", "beam", 1, 0.3, "strain")
     for quantity in set(BeamSensor.QUANTITIES) - set(kernel.sensor_quantities):
         with pytest.raises(femdyn.ModelError, match="cannot report"):
             m.sensor_beam("bad", "beam", 1, 0.3, quantity)

@@ -4,8 +4,8 @@ each through the same path as the command line."""
 import numpy as np
 import pytest
 
+from femdyn.model.sensors import Gauge
 from femdyn.reports.measurements import ComparisonSettings, GaugeMap, Histories, MapEntry
-from femdyn.reports.gauges import Gauge
 from femdyn.reports.strain_report import compare
 from femdyn.results.store import Results
 

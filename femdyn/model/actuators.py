@@ -22,25 +22,15 @@ import numpy as np
 from ..errors import ModelError
 from .constraints import Equation
 from .joints import Joint, Prismatic, Revolute, _unit
-from .protocol import Part
+from ..motion.timefunctions import as_time_function
+from .protocol import Inputs
+from .sensors import ActuatorSensor
 from .vectorfunctions import Angle, Dot, FunctionGroup, Linear, Targets
 
 
-class Actuator(Part):
+class Actuator(Inputs):
     """A joint drive with one unknown input: the torque (N·m) of a revolute joint on body B
     about its axis (−u on A), or the force (N) of a prismatic joint on B along its axis.
-
-    Parameters
-    ----------
-    name : str
-        Names the result channel ``<name>.torque`` or ``<name>.force``.
-    joint : Revolute or Prismatic
-        The driven joint; the input acts on its body B (−u on A).
-
-    Raises
-    ------
-    ModelError
-        If the joint is neither revolute nor prismatic.
     """
 
     inputs = 1
@@ -59,53 +49,19 @@ class Actuator(Part):
                              "(torque) or prismatic (force) joints")
 
     def bind(self, n):
-        """Build the batched joint coordinate s(q) (angle or slider displacement).
-
-        Parameters
-        ----------
-        n : int
-            Number of coordinates of the System.
-        """
         self.n = n
         self.group = FunctionGroup(self.kind, [self.exprs], np.zeros((1, 3)), Targets([0.0], [None]), n)
 
     def input_pattern(self):
-        """Columns of the row B = ∂s/∂q (s the joint angle or slider displacement)."""
         return self.group.cols
 
     def input_values(self, q):
-        """Values of B = ∂s/∂q on :meth:`input_pattern`.
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates.
-
-        Returns
-        -------
-        ndarray
-            rad per unit of q (revolute) or m per unit of q (prismatic).
-        """
         return self.group.evaluate(q, 0.0)[1]
 
     def input_hessian_pattern(self):
-        """(rows, cols) of ∂(Bᵀu)/∂q = u ∂²s/∂q²."""
         return self.group.h_rows, self.group.h_cols
 
     def input_hessian_values(self, q, u):
-        """Values of ∂(Bᵀu)/∂q = u ∂²s/∂q² on :meth:`input_hessian_pattern`.
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates.
-        u : float
-            The input, N·m (revolute) or N (prismatic).
-
-        Returns
-        -------
-        ndarray
-        """
         return self.group.hessian_values(q, np.array([u]))
 
 
@@ -113,24 +69,6 @@ class Servo(Joint):
     """Servo constraint: the material point ``expr`` of ``body`` follows the prescribed
     path, d_k·r(q) = f_k(t) for each direction d_k (m). Its rows carry actuator inputs,
     not multipliers (see the module docstring).
-
-    Parameters
-    ----------
-    name : str
-        Joint name.
-    body : body
-        The body whose point is prescribed.
-    expr : femdyn.model.nodes.Expr
-        The material point r(q).
-    functions : sequence of TimeFunction
-        f_k(t), m, one per direction.
-    directions : (k, 3) array_like
-        d_k, global frame (normalised).
-
-    Raises
-    ------
-    ModelError
-        If the numbers of functions and directions differ or a direction is zero.
     """
 
     kind = "servo"
@@ -144,3 +82,102 @@ class Servo(Joint):
         self._equations = [Equation(Linear, (expr,), _unit(d, f"servo '{name}' direction {k}"), 0.0, f,
                                     f"{name}: {'xyz'[k] if k < 3 else k}")
                            for k, (f, d) in enumerate(zip(functions, directions))]
+
+
+class ActuatorBuilder:
+    """The actuator constructors of :class:`~femdyn.model.Model` (``m.actuator``, ``m.servo``)."""
+
+    def actuator(self, name, joint):
+        """An actuator with an unknown input in a revolute (torque, N·m, on body B about the
+        axis) or prismatic joint (force, N, on B along the axis), solved together with the
+        motion by servo-constraint inverse dynamics (see :meth:`servo`); its input is the
+        result channel ``<name>.torque`` or ``<name>.force``.
+
+        Parameters
+        ----------
+        name : str
+            Unique part name; names the result channel.
+        joint : str or Joint
+            A revolute or prismatic joint of this model; the input acts on its
+            ``body_b`` (−u on ``body_a``).
+
+        Returns
+        -------
+        femdyn.model.actuators.Actuator
+
+        Raises
+        ------
+        ModelError
+            If the joint is unknown or neither revolute nor prismatic.
+
+        Examples
+        --------
+        See :meth:`servo` for a complete inverse-dynamics model.
+
+        >>> from femdyn.model import Model
+        >>> m = Model()
+        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
+        >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0))
+        >>> m.actuator("motor", "pivot").quantity
+        'torque'
+        """
+        if isinstance(joint, str):
+            if joint not in self.joints:
+                raise ModelError(f"actuator '{name}': unknown joint '{joint}'; known joints: {sorted(self.joints)}")
+            joint = self.joints[joint]
+        actuator = self.add(Actuator(name, joint))
+        self.add_sensor(ActuatorSensor(name, actuator))
+        return actuator
+
+    def servo(self, name, body, point, functions, directions=np.eye(3)):
+        """Servo constraint: the material point of ``body`` at ``point`` (m, initial
+        configuration) follows prescribed coordinates d_k·r = f_k(t) (m), one row per
+        direction d_k (default the global x, y, z). Every servo row needs one actuator
+        (:meth:`actuator`); their inputs are then unknowns of the DAE (inverse dynamics,
+        Blajer & Kołodziejczyk 2004).
+
+        Parameters
+        ----------
+        name : str
+            Unique joint name.
+        body : str or body
+            A body, or an ANCF node (its frame).
+        point : array_like (3,)
+            The material point, in m, global frame, at its initial position.
+        functions : sequence of TimeFunction or float
+            One per direction: the prescribed coordinate d_k·r in m (absolute, so
+            f_k(0) should be d_k·point).
+        directions : array_like (k, 3)
+            Unit directions of the prescribed coordinates (global axes).
+
+        Returns
+        -------
+        femdyn.model.actuators.Servo
+
+        Raises
+        ------
+        ModelError
+            If the numbers of functions and directions differ, a direction is zero, or
+            the point lies outside the body's span. A System whose servo rows and
+            actuators do not pair up is refused by :meth:`assemble`.
+
+        Examples
+        --------
+        Inverse dynamics of a 1 kg rod on a motor: its tip height follows 0.1 sin t; at
+        t = 0 the motor holds the weight, −m g L/2 about +y:
+
+        >>> from femdyn.model import Model
+        >>> from femdyn.motion import Sine
+        >>> from femdyn.solvers.generalized_alpha import integrate
+        >>> m = Model("arm")
+        >>> rod = m.rigid_beam("arm", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
+        >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0))
+        >>> _ = m.actuator("motor", "pivot")
+        >>> _ = m.servo("tip", "arm", (1.0, 0, 0), [Sine(0.1, 1.0)], [(0, 0, 1)])
+        >>> results = integrate(m.assemble(), t_end=0.02, h=0.01)
+        >>> round(float(results["motor.torque"][0]), 4)
+        -4.905
+        """
+        body = self.body(body)
+        functions = [as_time_function(f, f"servo '{name}' function {k}") for k, f in enumerate(functions)]
+        return self._add_joint(Servo(name, body, body.material_point(point), functions, np.atleast_2d(directions)))

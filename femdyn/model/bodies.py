@@ -14,9 +14,11 @@ from femdyn.elements import ncf
 
 from .constraints import Equation
 from .nodes import Expr
-from .protocol import Part
+from .protocol import Body
 from ..errors import ModelError
 from ..validation import inconsistent, positive, refuse_non_finite, vector3
+from .checks import check_density
+from .joints import _unit
 from .vectorfunctions import Dot
 
 
@@ -28,31 +30,11 @@ class Ground:
     span_rank = 3
 
     def material_point(self, x):
-        """The fixed point x as a constant expression.
-
-        Parameters
-        ----------
-        x : (3,) array_like
-            m, global frame.
-
-        Returns
-        -------
-        femdyn.model.nodes.Expr
-        """
+        """The fixed point x as a constant expression."""
         return Expr.constant(vector3(x, "ground point (m)"))
 
     def material_vector(self, w):
-        """The fixed vector w as a constant expression.
-
-        Parameters
-        ----------
-        w : (3,) array_like
-            Global frame.
-
-        Returns
-        -------
-        femdyn.model.nodes.Expr
-        """
+        """The fixed vector w as a constant expression."""
         return Expr.constant(vector3(w, "ground vector"))
 
     def span_basis(self):
@@ -60,13 +42,7 @@ class Ground:
         return [Expr.constant(e) for e in np.eye(3)], np.eye(3)
 
     def contains_direction(self, w):
-        """Always True: the ground carries every direction.
-
-        Parameters
-        ----------
-        w : (3,) array_like
-            A direction, global frame.
-        """
+        """Always True: the ground carries every direction."""
         return True
 
 
@@ -83,23 +59,7 @@ class Frame:
         return f"body '{self.name}'"
 
     def local(self, w):
-        """Basis coordinates c of a vector w: w = B0 c.
-
-        Parameters
-        ----------
-        w : ndarray (3,)
-            Global frame, initial configuration.
-
-        Returns
-        -------
-        ndarray (k,)
-            The coefficients of the basis vectors.
-
-        Raises
-        ------
-        ModelError
-            If w is outside the span of the basis (relative residual > 1e-9).
-        """
+        """Basis coordinates c of a vector w: w = B0 c."""
         c, *_ = np.linalg.lstsq(self.B0, w, rcond=None)
         if np.linalg.norm(self.B0 @ c - w) > 1e-9 * max(1.0, np.linalg.norm(w)):
             raise ModelError(f"{self.label}: {np.round(w, 6).tolist()} is outside the span of its basis; "
@@ -107,43 +67,11 @@ class Frame:
         return c
 
     def material_point(self, x):
-        """The material point at global position x, as an affine expression of q.
-
-        Parameters
-        ----------
-        x : (3,) array_like
-            m, global frame, initial configuration.
-
-        Returns
-        -------
-        femdyn.model.nodes.Expr
-            origin + Σ c_j b_j with constant c.
-
-        Raises
-        ------
-        ModelError
-            If x − origin is outside the span of the basis (e.g. off a rigid beam's axis).
-        """
+        """The material point at global position x, as an affine expression of q."""
         return self.origin + self._combine(self.local(vector3(x, f"{self.label}: point (m)") - self.origin0))
 
     def material_vector(self, w):
-        """The material vector equal to w in the initial configuration, as an expression of q.
-
-        Parameters
-        ----------
-        w : (3,) array_like
-            Global frame, initial configuration.
-
-        Returns
-        -------
-        femdyn.model.nodes.Expr
-            Σ c_j b_j with constant c.
-
-        Raises
-        ------
-        ModelError
-            If w is outside the span of the basis.
-        """
+        """The material vector equal to w in the initial configuration, as an expression of q."""
         return self._combine(self.local(vector3(w, f"{self.label}: vector")))
 
     def _combine(self, c):
@@ -162,22 +90,12 @@ class Frame:
         return [self.material_vector(Q[:, j]) for j in range(Q.shape[1])], Q
 
     def contains_direction(self, w):
-        """Whether the direction w lies in the span of the basis (can be a material vector).
-
-        Parameters
-        ----------
-        w : ndarray (3,)
-            Global frame, initial configuration.
-
-        Returns
-        -------
-        bool
-        """
+        """Whether the direction w lies in the span of the basis (can be a material vector)."""
         c, *_ = np.linalg.lstsq(self.B0, w, rcond=None)
         return np.linalg.norm(self.B0 @ c - w) <= 1e-9 * np.linalg.norm(w)
 
 
-class NaturalBody(Frame, Part):
+class NaturalBody(Frame, Body):
     """A rigid body on point nodes ``points`` (≥ 1) and unit-vector nodes ``vectors``.
 
     The basis vectors are b = (p_2 − p_1, …, p_k − p_1, u_1, …); the constant mass
@@ -186,33 +104,6 @@ class NaturalBody(Frame, Part):
     Build bodies with :meth:`Model.rigid_body <femdyn.model.builder.Model.rigid_body>`,
     :meth:`~femdyn.model.builder.Model.rigid_beam` or
     :meth:`~femdyn.model.builder.Model.triangle_platform`.
-
-    Parameters
-    ----------
-    name : str
-        Unique body name.
-    points : sequence of Node
-        Point nodes (≥ 1); the first is the origin.
-    vectors : sequence of Node
-        Unit-vector nodes.
-    mass : float
-        kg.
-    com : (3,) array_like
-        Centre of mass, m, global frame, initial configuration.
-    inertia : (3, 3) array_like
-        Inertia tensor about the centre of mass, kg·m², global axes, initial
-        configuration.
-    point_masses : dict, optional
-        {point node: mass in kg} added at those points.
-    strict : bool, optional
-        False accepts an inertia that violates positivity or the triangle inequality
-        with a :class:`~femdyn.errors.PhysicalConsistencyWarning` instead of refusing it.
-
-    Raises
-    ------
-    ModelError
-        If the nodes are of the wrong kind, the basis is empty, has more than 3 or
-        dependent vectors, or the mass or inertia are not physical.
     """
 
     def __init__(self, name, points, vectors, mass, com, inertia, point_masses=None, strict=True):
@@ -277,37 +168,13 @@ class NaturalBody(Frame, Part):
             self.mass += m
 
     def outline(self, q):
-        """Points to draw the body at coordinates q.
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates.
-
-        Returns
-        -------
-        ndarray (k, 3)
-            m, global frame: its point nodes, or the closed polygon of its vertices (a
-            platform).
-        """
         if hasattr(self, "vertices"):
             pts = [self.material_point(v)(q) for v in self.vertices]
             return np.array(pts + pts[:1])
         return np.array([p.expr(q) for p in self.points])
 
     def weights(self, x):
-        """Weights of the body's nodes in the material point x: r(x) = Σ w_i x_i.
-
-        Parameters
-        ----------
-        x : (3,) array_like
-            m, global frame, initial configuration.
-
-        Returns
-        -------
-        ndarray (k + 1,)
-            1 − Σ c over the points for the first point, then the basis coefficients c.
-        """
+        """Weights of the body's nodes in the material point x: r(x) = Σ w_i x_i."""
         c = self.local(np.asarray(x, float) - self.origin0)
         return np.concatenate([[1.0 - c[self.is_point].sum()], c])
 
@@ -317,30 +184,15 @@ class NaturalBody(Frame, Part):
         return np.array([n.start for n in self.nodes])
 
     def mass_coo(self):
-        """COO of M = Z ⊗ I₃ on the body's node slots."""
         s = self.node_starts()
         a, b, comp = np.meshgrid(np.arange(len(s)), np.arange(len(s)), np.arange(3), indexing="ij")
         return (s[a] + comp).ravel(), (s[b] + comp).ravel(), self.Z[a, b].ravel()
 
     def gravity(self, g):
-        """Generalized gravity force ∫ρ Cᵀ g dV = first ⊗ g (``first``: the mass-weighted node weights).
-
-        Parameters
-        ----------
-        g : ndarray (3,)
-            m/s², global frame.
-
-        Returns
-        -------
-        dofs : ndarray of int
-        values : ndarray
-            N per unit of each coordinate.
-        """
         s = self.node_starts()
         return (s[:, None] + np.arange(3)).ravel(), np.outer(self.first, g).ravel()
 
     def equations(self):
-        """The rigid conditions as constraint equations b_i·b_j = const."""
         return [Equation(Dot, (a, b), None, value, None, label) for a, b, value, label in self.rigid_conditions()]
 
     def rigid_conditions(self):
@@ -365,3 +217,226 @@ def _initial_q(body):
     for n in body.nodes:
         q[n.start:n.start + n.initial.size] = n.initial
     return q
+
+
+class BodyBuilder:
+    """The rigid-body constructors of :class:`~femdyn.model.Model` (``m.rigid_beam``, ``m.rigid_body``, …)."""
+
+    def rigid_beam(self, name, p1, p2, mass=None, density=None, area=None, end_masses=(0.0, 0.0), axis=None):
+        """Add Liu et al.'s (2018) rigid link: a uniform slender rod between two point nodes.
+
+        The rod has 6 coordinates (the two end points) and the constant 6×6 mass matrix
+        m[[1/3, 1/6], [1/6, 1/3]]⊗I₃ plus the end masses; one rigid condition keeps its
+        length. It has no spin about its own axis, so a revolute joint needs its axis
+        carried by the rod (``axis``) or by the other body.
+
+        Parameters
+        ----------
+        name : str
+            Unique body name.
+        p1, p2 : str or Node
+            The end point nodes (distinct positions); p1 is the body's first point (the
+            reference of :meth:`set_rigid_velocity`).
+        mass : float, optional
+            Rod mass, kg (without the end masses).
+        density, area : float, optional
+            kg/m³ and m², used when ``mass`` is not given: mass = ρ A L.
+        end_masses : (2,) array_like, optional
+            Point masses at p1 and p2, kg (≥ 0).
+        axis : str or Node, optional
+            A unit-vector node added to the rod's basis (e.g. the axis of a revolute
+            joint at one end, not along the rod).
+
+        Returns
+        -------
+        femdyn.model.bodies.NaturalBody
+            The body; ``body.length`` is its length in m.
+
+        Raises
+        ------
+        ModelError
+            If the ends coincide, neither ``mass`` nor ``density`` and ``area`` are
+            given, a value is not positive, or the name is taken.
+
+        Examples
+        --------
+        >>> from femdyn.model import Model
+        >>> m = Model()
+        >>> rod = m.rigid_beam("rod", m.point("A", (0, 0, 0)), m.point("B", (2.0, 0, 0)),
+        ...                    density=7800.0, area=1e-4)
+        >>> round(rod.mass, 6), float(rod.length)
+        (1.56, 2.0)
+        """
+        p1, p2 = self.node(p1), self.node(p2)
+        length = np.linalg.norm(p2.initial - p1.initial)
+        if not length > 1e-12:
+            raise ModelError(f"rigid beam '{name}': zero length (nodes '{p1.name}' and '{p2.name}' coincide); "
+                             "move one of them")
+        mass = _mass_of(f"rigid beam '{name}'", mass, density, area, length)
+        end_masses = _end_masses(name, end_masses)
+        offset, inertia_local = ncf.slender_rod(mass, length)
+        e = (p2.initial - p1.initial) / length
+        R = _frame_with_x(e)
+        vectors = [self.node(axis)] if axis is not None else []
+        body = NaturalBody(name, [p1, p2], vectors, mass, p1.initial + e * offset[0], R @ inertia_local @ R.T,
+                           point_masses={n: m for n, m in zip((p1, p2), end_masses) if m})
+        body.length = length
+        return self._add_body(body)
+
+    def rigid_body(self, name, points, vectors=(), mass=1.0, com=None, inertia=None, strict=True):
+        """Add a rigid body on natural coordinates (García de Jalón & Bayo 1994, ch. 2).
+
+        A full spatial body takes 2 points + 2 unit vectors or 3 points + 1 vector
+        (12 coordinates, 6 rigid conditions b_i·b_j = const); fewer basis vectors give a
+        body that cannot turn about some axis (a rigid beam has 2 points only). The
+        constant mass matrix follows from ``mass``, ``com`` and ``inertia``.
+
+        Parameters
+        ----------
+        name : str
+            Unique body name.
+        points : sequence of str or Node
+            Point nodes (≥ 1); the first is the body's origin.
+        vectors : sequence of str or Node, optional
+            Unit-vector nodes.
+        mass : float, optional
+            kg (positive).
+        com : (3,) array_like, optional
+            Centre of mass, m, global frame, initial configuration (default the first
+            point).
+        inertia : (3, 3) array_like, optional
+            Inertia tensor about the centre of mass, kg·m², global axes, initial
+            configuration (default zero: a point mass).
+        strict : bool, optional
+            True (default) refuses an inertia that is not positive or violates the
+            triangle inequality; False accepts it with a
+            :class:`~femdyn.errors.PhysicalConsistencyWarning` (the mass must still be
+            positive: it makes the body's mass matrix).
+
+        Returns
+        -------
+        femdyn.model.bodies.NaturalBody
+
+        Raises
+        ------
+        ModelError
+            If the basis nodes are collinear or more than 3, the mass is not positive,
+            the inertia is not a symmetric positive tensor satisfying the triangle
+            inequality (unless ``strict=False``), or the name is taken.
+        NonFiniteError
+            If a number is NaN or infinite.
+
+        Examples
+        --------
+        >>> from femdyn.model import Model
+        >>> import numpy as np
+        >>> m = Model()
+        >>> P, Q = m.point("P", (0, 0, 0)), m.point("Q", (1.0, 0, 0))
+        >>> u, v = m.vector("u", (0, 1, 0)), m.vector("v", (0, 0, 1))
+        >>> box = m.rigid_body("box", [P, Q], [u, v], mass=2.0, com=(0.5, 0, 0),
+        ...                    inertia=np.diag([0.1, 0.2, 0.2]))
+        >>> m.assemble().degrees_of_freedom()
+        6
+        """
+        points, vectors = [self.node(p) for p in points], [self.node(v) for v in vectors]
+        com = points[0].initial if com is None else vector3(com, f"rigid body '{name}': com (m)")
+        inertia = np.zeros((3, 3)) if inertia is None else inertia
+        return self._add_body(NaturalBody(name, points, vectors, positive(mass, f"rigid body '{name}': mass", "kg"),
+                                          com, inertia, strict=strict))
+
+    def triangle_platform(self, name, center, normal, circumradius, thickness=0.0, density=None, mass=None,
+                          first_vertex=(1.0, 0.0, 0.0)):
+        """Add Liu et al.'s (2018) moving platform: a uniform equilateral triangle.
+
+        Natural coordinates q_a = (A1, A2, u, v) ∈ R¹²: vertices A1, A2 (point nodes
+        ``<name>.A1``, ``<name>.A2``), the unit normal u (``<name>.u``) and the in-plane
+        unit vector v ⟂ A1A2 pointing to the third vertex (``<name>.v``). Give exactly one
+        of ``density`` and ``mass``.
+
+        Parameters
+        ----------
+        name : str
+            Unique body name (prefix of its node names).
+        center : (3,) array_like
+            Centroid, m, global frame, initial configuration.
+        normal : (3,) array_like
+            Plate normal, global frame (normalised).
+        circumradius : float
+            Distance from the centroid to each vertex, m.
+        thickness : float, optional
+            m (≥ 0); adds m t²/12 to the in-plane moments of inertia.
+        density : float, optional
+            kg/m³ (with ``thickness`` > 0).
+        mass : float, optional
+            kg.
+        first_vertex : (3,) array_like, optional
+            Direction from the centroid to A1, projected on the plate plane.
+
+        Returns
+        -------
+        femdyn.model.bodies.NaturalBody
+            The body; ``body.vertices`` are the three vertex positions (m) at t = 0,
+            counter-clockwise about the normal.
+
+        Raises
+        ------
+        ModelError
+            If ``first_vertex`` is parallel to the normal, both or neither of density and
+            mass are given, or a value is not positive.
+
+        Examples
+        --------
+        >>> from femdyn.model import Model
+        >>> m = Model()
+        >>> plate = m.triangle_platform("P", (0, 0, 1.0), (0, 0, 1), 0.2, mass=3.0)
+        >>> [round(float(x), 6) for x in plate.vertices[0]]
+        [0.2, 0.0, 1.0]
+        """
+        center, n = vector3(center, f"platform '{name}': center (m)"), _unit(normal, f"platform '{name}' normal")
+        first_vertex = vector3(first_vertex, f"platform '{name}': first_vertex")
+        d = first_vertex - n * (n @ first_vertex)
+        if np.linalg.norm(d) < 1e-9:
+            raise ModelError(f"platform '{name}': first_vertex direction is parallel to the normal")
+        d /= np.linalg.norm(d)
+        e2 = np.cross(n, d)
+        verts = [center + circumradius * (np.cos(a) * d + np.sin(a) * e2) for a in (0, 2 * np.pi / 3, 4 * np.pi / 3)]
+        if density is not None:
+            check_density(f"platform '{name}'", density)
+        m, I_local = ncf.equilateral_plate(circumradius, thickness, density, mass, f"platform '{name}'")
+        R = np.column_stack([d, e2, n])
+        A1, A2 = self.point(f"{name}.A1", verts[0]), self.point(f"{name}.A2", verts[1])
+        v = verts[2] - 0.5 * (verts[0] + verts[1])
+        u_node, v_node = self.vector(f"{name}.u", n), self.vector(f"{name}.v", v / np.linalg.norm(v))
+        body = self._add_body(NaturalBody(name, [A1, A2], [u_node, v_node], m, center, R @ I_local @ R.T))
+        body.vertices = verts
+        return body
+
+
+def _mass_of(what, mass, density, area, length):
+    """The rod mass in kg: ``mass``, or ρ A L."""
+    if mass is None:
+        if density is None or area is None:
+            raise ModelError(f"{what}: give mass (kg) or density (kg/m³) and area (m²)")
+        if not density > 0 or not area > 0:
+            raise ModelError(f"{what}: density and area must be positive, got ρ={density}, A={area}")
+        check_density(what, density)
+        mass = density * area * length
+    if not mass > 0:
+        raise ModelError(f"{what}: mass must be positive (kg), got {mass}")
+    return float(mass)
+
+
+def _end_masses(name, end_masses):
+    """Two point masses (kg, ≥ 0) at the beam's end nodes."""
+    if np.size(end_masses) != 2:
+        raise ModelError(f"rigid beam '{name}': end_masses must be two values (kg) for its two end nodes, "
+                         f"got {end_masses!r}")
+    return [positive(m, f"rigid beam '{name}': end mass", "kg", allow_zero=True) for m in np.ravel(end_masses)]
+
+
+def _frame_with_x(e):
+    """Rotation matrix whose first column is the unit vector e."""
+    helper = np.eye(3)[np.argmin(np.abs(e))]
+    y = np.cross(e, helper)
+    y /= np.linalg.norm(y)
+    return np.column_stack([e, y, np.cross(e, y)])

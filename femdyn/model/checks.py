@@ -31,21 +31,9 @@ GYRATION_FACTOR = 10.0       # radius of gyration √(I_max/m) beyond 10 × the 
 
 
 # --- non-finite numbers ------------------------------------------------------------
-def coordinate_name(system, index):
+def _coordinate_name(system, index):
     """The owner of coordinate ``index`` of q: "node 'beam.3' rx[1] (q[17])", the
     component in brackets (0, 1, 2 = x, y, z) of the node's slot.
-
-    Parameters
-    ----------
-    system : System
-        The assembled model.
-    index : int
-        Position in the global coordinate vector q.
-
-    Returns
-    -------
-    str
-        The node, slot and component, or ``"q[index]"`` for a coordinate no node owns.
     """
     for node in system.nodes.values():
         local = index - node.start
@@ -56,21 +44,6 @@ def coordinate_name(system, index):
 
 def check_finite_state(system, what, **vectors):
     """Refuse an initial state with wrong sizes or NaN/infinite entries.
-
-    Parameters
-    ----------
-    system : System
-    what : str
-        The solver call, for the message (e.g. "integrate").
-    **vectors : ndarray (n,) or None
-        The state vectors by name (``q0=…, v0=…``); None is skipped.
-
-    Raises
-    ------
-    NonFiniteError
-        Naming the node and component of every bad coordinate (at most five listed).
-    ModelError
-        For a vector of the wrong size.
 
     Example
     -------
@@ -85,7 +58,7 @@ def check_finite_state(system, what, **vectors):
                                  f"System.labels), got shape {x.shape}")
         bad = np.flatnonzero(~np.isfinite(x))
         if bad.size:
-            listed = ", ".join(f"{coordinate_name(system, i)} is {x[i]}" for i in bad[:5])
+            listed = ", ".join(f"{_coordinate_name(system, i)} is {x[i]}" for i in bad[:5])
             raise NonFiniteError(f"{what}: {name} has {bad.size} non-finite entr{'y' if bad.size == 1 else 'ies'}: "
                                  f"{listed}{', …' if bad.size > 5 else ''}; give finite numbers (SI units) or "
                                  "check the computation that produced them")
@@ -94,16 +67,6 @@ def check_finite_state(system, what, **vectors):
 def check_finite_parts(system):
     """Evaluate every part once at the initial state (q0, v0, t = 0) and refuse the model
     if a mass, gravity load, force, tangent or constraint value is NaN or infinite.
-
-    Parameters
-    ----------
-    system : System
-        The assembled model (checked by :meth:`Model.assemble`).
-
-    Raises
-    ------
-    NonFiniteError
-        Naming the part (or the constraint row) and what is not finite.
     """
     q, v = system.q0, system.v0
     for part in system.parts[1:]:          # parts[0]: the gravity load the System built from model.gravity
@@ -130,25 +93,13 @@ MODULUS_HINT = "give it in Pa (steel 2.1e11; N/mm² = MPa values are 1e6 times s
 
 
 def _warn(message):
+    """A UnitsWarning at the caller's caller."""
     warnings.warn(message, UnitsWarning, stacklevel=4)
 
 
-def check_range(what, value, bounds, unit, hint):
+def _check_range(what, value, bounds, unit, hint):
     """UnitsWarning when a (scalar or per-element) value leaves [low, high]; names the first
     offending value.
-
-    Parameters
-    ----------
-    what : str
-        Names the value in the message (part and quantity).
-    value : float or array_like
-        The value(s), SI units.
-    bounds : (float, float)
-        Plausible range [low, high] in ``unit``.
-    unit : str
-        Unit of the value and bounds, for the message.
-    hint : str
-        How to give the value in SI units.
     """
     value = np.ravel(np.asarray(value, dtype=float))
     out = value[(value < bounds[0]) | (value > bounds[1])]
@@ -159,29 +110,14 @@ def check_range(what, value, bounds, unit, hint):
 
 
 def check_density(what, rho):
-    """UnitsWarning for a density (kg/m³) outside :data:`DENSITY_RANGE`.
-
-    Parameters
-    ----------
-    what : str
-        The part, for the message.
-    rho : float or array_like
-        Density [kg/m³] (per element where it varies).
-    """
-    check_range(f"{what}: density", rho, DENSITY_RANGE, "kg/m³", "give it in kg/m³ (steel 7850, aluminium 2700; "
+    """UnitsWarning for a density (kg/m³) outside :data:`DENSITY_RANGE`."""
+    _check_range(f"{what}: density", rho, DENSITY_RANGE, "kg/m³", "give it in kg/m³ (steel 7850, aluminium 2700; "
                 "g/cm³ values are 1000 times smaller, g/mm³ or t/mm³ values far smaller)")
 
 
 def check_gravity(what, gravity):
     """UnitsWarning when ‖g‖ (m/s²) is neither 0 nor within a factor :data:`GRAVITY_FACTOR`
     of 9.81 m/s².
-
-    Parameters
-    ----------
-    what : str
-        The model, for the message.
-    gravity : (3,) array_like
-        Gravitational acceleration [m/s²], global frame.
     """
     g = float(np.linalg.norm(gravity))
     if g > 0 and not STANDARD_GRAVITY / GRAVITY_FACTOR <= g <= STANDARD_GRAVITY * GRAVITY_FACTOR:
@@ -190,14 +126,7 @@ def check_gravity(what, gravity):
 
 
 def check_units(system):
-    """UnitsWarnings for values that look like non-SI units (see the module constants).
-
-    Parameters
-    ----------
-    system : System
-        The assembled model: gravity, node extent, element-set densities and moduli,
-        rigid bodies' radii of gyration are checked.
-    """
+    """UnitsWarnings for values that look like non-SI units (see the module constants)."""
     check_gravity(f"model '{system.name}'", system.gravity)
     positions = np.array([node.initial[:3] for node in system.nodes.values()])
     extent = float(np.ptp(positions, axis=0).max()) if len(positions) else 0.0
@@ -218,7 +147,7 @@ def _check_material(element_set):
         check_density(what, rho)
     if E is None:
         return
-    check_range(f"{what}: Young's modulus E", E, MODULUS_RANGE, "Pa", MODULUS_HINT)
+    _check_range(f"{what}: Young's modulus E", E, MODULUS_RANGE, "Pa", MODULUS_HINT)
     if rho is None:
         return
     speed = np.ravel(np.sqrt(np.maximum(E, 0.0) / rho))
@@ -246,12 +175,6 @@ def _check_gyration(body, extent):
 def cable_alternative(body, instead):
     """The sentence telling what to use instead when a joint needs a direction that an ANCF
     cable node does not carry ("" when ``body`` is not a cable node).
-
-    Parameters
-    ----------
-    body : body or NodeFrame
-    instead : str
-        The joint-specific alternative, e.g. "use a spherical joint".
     """
     node = getattr(body, "node", None)
     if node is None or tuple(node.slots) != ("r", "rx"):

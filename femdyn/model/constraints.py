@@ -15,24 +15,7 @@ from .vectorfunctions import FunctionGroup, Targets
 
 @dataclass
 class Equation:
-    """One constraint row φ(x_1, …, x_k, t) = 0 over material vectors, before batching.
-
-    Parameters
-    ----------
-    kind : type
-        A function kind of :mod:`femdyn.model.vectorfunctions` (``Linear``, ``Dot``,
-        ``Angle``) giving φ, its gradient and Hessian.
-    exprs : tuple of femdyn.model.nodes.Expr
-        The kind's ``arity`` affine vectors x_j(q).
-    param : object, optional
-        Per-row parameter of the kind (the direction d of ``Linear``).
-    value : float, optional
-        Constant target c (φ = f(x) − c − f(t)).
-    function : TimeFunction, optional
-        Time-dependent part of the target (driving constraints).
-    label : str, optional
-        Row label, ``"<joint>: <condition>"``, used in messages and reactions.
-    """
+    """One constraint row φ(x_1, …, x_k, t) = 0 over material vectors, before batching."""
 
     kind: type
     exprs: tuple
@@ -43,26 +26,7 @@ class Equation:
 
 
 class ConstraintSet:
-    """All equations of a model with fixed row order (row i = equations[i]).
-
-    Parameters
-    ----------
-    equations : list of Equation
-        The rows, in global order.
-    n : int
-        Number of coordinates.
-
-    Attributes
-    ----------
-    m : int
-        Number of rows.
-    labels : list of str
-        Row labels.
-    jac_rows, jac_cols : ndarray of int
-        Fixed COO pattern of Φ_q.
-    hess_rows, hess_cols : ndarray of int
-        Fixed COO pattern of ∂(Φ_qᵀλ)/∂q.
-    """
+    """All equations of a model with fixed row order (row i = equations[i])."""
 
     def __init__(self, equations, n):
         self.equations, self.n, self.m = equations, n, len(equations)
@@ -81,20 +45,7 @@ class ConstraintSet:
         self.jac_pattern = Pattern(self.jac_rows, self.jac_cols, (self.m, n))
 
     def evaluate(self, q, t):
-        """Φ (m,) and the COO values of Φ_q on (jac_rows, jac_cols).
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates.
-        t : float
-            Time, s.
-
-        Returns
-        -------
-        phi : ndarray (m,)
-        jac : ndarray
-        """
+        """Φ (m,) and the COO values of Φ_q on (jac_rows, jac_cols)."""
         phi = np.zeros(self.m)
         vals = []
         for rows, g in self.groups:
@@ -104,76 +55,24 @@ class ConstraintSet:
         return phi, (np.concatenate(vals) if vals else np.zeros(0))
 
     def phi(self, q, t):
-        """Constraint values Φ(q, t) (m,).
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates.
-        t : float
-            Time, s.
-        """
+        """Constraint values Φ(q, t) (m,)."""
         return self.evaluate(q, t)[0]
 
     def transpose_product(self, jac_values, lam):
-        """Φ_qᵀλ from the COO values of Φ_q (no matrix is formed).
-
-        Parameters
-        ----------
-        jac_values : ndarray
-            Values of Φ_q on (jac_rows, jac_cols).
-        lam : ndarray (m,)
-            Multipliers.
-
-        Returns
-        -------
-        ndarray (n,)
-        """
+        """Φ_qᵀλ from the COO values of Φ_q (no matrix is formed)."""
         return np.bincount(self.jac_cols, weights=jac_values * lam[self.jac_rows], minlength=self.n)
 
     def jacobian(self, q, t):
-        """The sparse Jacobian Φ_q (m × n, CSR).
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates.
-        t : float
-            Time, s.
-        """
+        """The sparse Jacobian Φ_q (m × n, CSR)."""
         return self.jac_pattern.assemble(self.evaluate(q, t)[1])
 
     def hessian_values(self, q, lam):
-        """COO values of ∂(Φ_qᵀλ)/∂q = Σ λ_i ∂²Φ_i/∂q² on (hess_rows, hess_cols).
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates.
-        lam : ndarray (m,)
-            Multipliers.
-
-        Returns
-        -------
-        ndarray
-        """
+        """COO values of ∂(Φ_qᵀλ)/∂q = Σ λ_i ∂²Φ_i/∂q² on (hess_rows, hess_cols)."""
         vals = [g.hessian_values(q, lam[rows]) for rows, g in self.groups]
         return np.concatenate(vals) if vals else np.zeros(0)
 
     def acceleration_terms(self, q, v, t):
-        """Φ_t (m,) and γ (m,) with Φ_q q̈ = γ.
-
-        Parameters
-        ----------
-        q, v : ndarray (n,)
-            Coordinates and velocities.
-        t : float
-            Time, s.
-
-        Returns
-        -------
-        phi_t, gamma : ndarray (m,)
-        """
+        """Φ_t (m,) and γ (m,) with Φ_q q̈ = γ."""
         phi_t, gamma = np.zeros(self.m), np.zeros(self.m)
         for rows, g in self.groups:
             pt, zeta = g.acceleration_terms(q, v, t)

@@ -12,33 +12,39 @@ combinations of the position gradients (for the cable only the tangent r_x).
 """
 import numpy as np
 
+from femdyn.mesh.lines import (centreline_element, centreline_points, polyline_tangents, section_y_axes,
+                               transported_y_axes, unit_rows)
+
 from .bodies import Frame
+from .joints import Fix
 from .nodes import Expr
 from .protocol import Part
 from ..errors import ModelError
+from ..validation import count, vector3
 
 
 class ElementKind:
-    """A registered kind of flexible element: the node kind it uses, the components of each
-    node's coordinates its kernel takes (None: all), whether the model keeps it in a plane,
-    and ``factory(q_ref, E, rho, section, nu, damping, y_axis)`` building the batched kernel
-    from the reference coordinates q_ref (n_el, ndof).
+    """A registered kind of flexible element (made by :func:`register_element_kind`): its node
+    kind, the node components its kernel takes, the kernel factory, and how the meshing
+    helpers make its nodes (:meth:`node_values`)."""
 
-    Parameters
-    ----------
-    name, node_kind, factory, components, planar, nodes
-        As in :func:`register_element_kind`, which creates the kinds.
-    """
-
-    def __init__(self, name, node_kind, factory, components=None, planar=False, nodes=2):
+    def __init__(self, name, node_kind, factory, components=None, planar=False, nodes=2, gradients=None,
+                 section_frame=False, y_axis=False):
         self.name, self.node_kind, self.factory = name, node_kind, factory
         self.components, self.planar, self.nodes = components, planar, nodes
+        self.gradients = gradients or (lambda t, y: t)
+        self.section_frame, self.y_axis = section_frame, y_axis
+
+    def node_values(self, position, tangent, y):
+        """A node's initial coordinates: r, then the kind's gradients from the unit tangent and section y axis."""
+        return np.concatenate([position, np.ravel(self.gradients(np.asarray(tangent, float), np.asarray(y, float)))])
 
 
 ELEMENT_KINDS = {}
 
 
-def register_element_kind(name, node_kind, factory, components=None, planar=False, nodes=2):
+def register_element_kind(name, node_kind, factory, components=None, planar=False, nodes=2, gradients=None,
+                          section_frame=False, y_axis=False):
     """Register a flexible element kind for ``Model.ancf_beam(..., element=name)``.
 
     Parameters
@@ -56,39 +62,54 @@ def register_element_kind(name, node_kind, factory, components=None, planar=Fals
         The model keeps the nodes in their plane z = const (auxiliary rows).
     nodes : int
         Nodes per element along a chain (2: end to end; 3: end, midpoint, end).
+    gradients : callable, optional
+        ``gradients(t, y)`` → the node's coordinates after r, from the unit tangent t and
+        the section y axis (default t alone: r_x of a cable node); the meshing helpers
+        (``straight_beam``, ``beam_through_points``) make the nodes with it.
+    section_frame : bool
+        The nodes carry section axes (the meshing helpers transport y along a curve).
+    y_axis : bool
+        The factory takes a section y axis (the gauge frame of a cable).
 
     Returns
     -------
     ElementKind
     """
-    ELEMENT_KINDS[name] = ElementKind(name, node_kind, factory, components, planar, nodes)
+    ELEMENT_KINDS[name] = ElementKind(name, node_kind, factory, components, planar, nodes, gradients,
+                                      section_frame, y_axis)
     return ELEMENT_KINDS[name]
 
 
 def _beam3d(q_ref, E, rho, section, nu, damping, y_axis):
+    """Kernel of the fully parameterized ANCF beam."""
     from femdyn.elements.ancf_beam import ANCFBeam3D
     return ANCFBeam3D(q_ref, E, rho, section, nu=nu, damping=damping)
 
 
 def _cable3d(q_ref, E, rho, section, nu, damping, y_axis):
+    """Kernel of the 3-D ANCF cable."""
     from femdyn.elements.ancf_cable import ANCFCable3D
     return ANCFCable3D(q_ref, E, rho, section, damping=damping, y_axis=y_axis)
 
 
 def _cable2d(q_ref, E, rho, section, nu, damping, y_axis):
+    """Kernel of the planar ANCF cable."""
     from femdyn.elements.ancf_cable import ANCFCable2D
     return ANCFCable2D(q_ref, E, rho, section, damping=damping)
 
 
-register_element_kind("cable", "cable", _cable3d)
-register_element_kind("cable2d", "cable", _cable2d, components=(0, 1, 3, 4), planar=True)
 def _beam_quadratic(q_ref, E, rho, section, nu, damping, y_axis):
+    """Kernel of the three-node quadratic ANCF beam."""
     from femdyn.elements.ancf_beam_quadratic import ANCFBeamQuadratic
     return ANCFBeamQuadratic(q_ref, E, rho, section, nu=nu, damping=damping)
 
 
-register_element_kind("beam", "beam", _beam3d)
-register_element_kind("beam3", "director", _beam_quadratic, nodes=3)
+register_element_kind("cable", "cable", _cable3d, y_axis=True)
+register_element_kind("cable2d", "cable", _cable2d, components=(0, 1, 3, 4), planar=True)
+register_element_kind("beam", "beam", _beam3d, gradients=lambda t, y: (t, y, np.cross(t, y)),
+                      section_frame=True)                               # nodes r, r_x, r_y, r_z
+register_element_kind("beam3", "director", _beam_quadratic, nodes=3, gradients=lambda t, y: (y, np.cross(t, y)),
+                      section_frame=True)                               # nodes r, r_y, r_z
 
 
 class ElementSet(Part):
@@ -100,27 +121,6 @@ class ElementSet(Part):
     gets the previous and next element of each element from the shared end nodes. Built
     by :meth:`Model.ancf_beam <femdyn.model.builder.Model.ancf_beam>` and the meshing
     helpers.
-
-    Parameters
-    ----------
-    name : str
-        Unique element-set name.
-    kernel : object
-        Batched element kernel (e.g. :class:`femdyn.elements.ancf_cable.ANCFCable3D`)
-        for ``count`` elements, with ``ndof``, ``dim``, ``mass()``, ``gravity(g)``,
-        ``internal_force``, ``stiffness``, ``strain_energy`` and ``shape``.
-    nodes_per_element : sequence of sequences of Node
-        The nodes of each element, in the kernel's order.
-    n : int, optional
-        Number of coordinates of the System (set by ``bind``).
-    components : sequence of int, optional
-        Indices within each node's coordinates that the kernel uses (default all; the
-        planar cable takes x, y of r and r_x: (0, 1, 3, 4)).
-
-    Raises
-    ------
-    ModelError
-        If the nodes give another number of coordinates per element than the kernel needs.
     """
 
     def __init__(self, name, kernel, nodes_per_element, n=None, components=None):
@@ -155,56 +155,16 @@ class ElementSet(Part):
         return self.k_rows, self.k_cols, self.kernel.mass().ravel()
 
     def gravity(self, g):
-        """Generalized gravity force (dofs, ∫ρ Sᵀ g dV) of all elements.
-
-        A planar cable takes the in-plane part of g (its plane constraint carries the
-        rest).
-
-        Parameters
-        ----------
-        g : ndarray (3,)
-            m/s², global frame.
-
-        Returns
-        -------
-        dofs : ndarray of int
-        values : ndarray
-            N per unit of each coordinate.
-        """
         return self.dofs.ravel(), self.kernel.gravity(np.asarray(g, float)[:self.dim]).ravel()
 
     def _velocity(self, v):
         return v[self.dofs] if self.c_rows.size else None
 
     def force(self, q, v, t):
-        """Minus the internal (elastic and damping) forces, scattered to the coordinates.
-
-        Parameters
-        ----------
-        q, v : ndarray (n,)
-            Coordinates and their velocities.
-        t : float
-            Time, s (unused).
-
-        Returns
-        -------
-        ndarray (n,)
-        """
         return -self.internal_force(q, v)
 
     def internal_force(self, q, v):
-        """Internal (elastic plus Kelvin–Voigt damping) forces ∂U/∂q + damping, scattered to q.
-
-        Parameters
-        ----------
-        q, v : ndarray (n,)
-            Coordinates and their velocities (v is ignored without damping).
-
-        Returns
-        -------
-        ndarray (n,)
-            N per unit of each coordinate.
-        """
+        """Internal (elastic plus Kelvin–Voigt damping) forces ∂U/∂q + damping, scattered to q."""
         F = self.kernel.internal_force(q[self.dofs], self._velocity(v))
         return np.bincount(self.dofs.ravel(), weights=F.ravel(), minlength=self.n)
 
@@ -219,20 +179,7 @@ class ElementSet(Part):
         return float(self.kernel.strain_energy(q[self.dofs]).sum())
 
     def centreline(self, q, points_per_element=8):
-        """Positions along the axis, for pictures.
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates.
-        points_per_element : int, optional
-            Segments per element.
-
-        Returns
-        -------
-        ndarray (count · points_per_element + 1, 3)
-            m, global frame, from the first element's first node.
-        """
+        """Positions along the axis, for pictures."""
         xi = np.linspace(0.0, 1.0, points_per_element + 1)
         S = self.kernel.shape(xi)                       # (n_el, n_xi, dim, ndof)
         pts = np.einsum("exij,ej->exi", S, q[self.dofs])
@@ -242,24 +189,7 @@ class ElementSet(Part):
         return pts
 
     def locate(self, element, xi):
-        """Check a material position along the set and return it as (int, float).
-
-        Parameters
-        ----------
-        element : int
-            Element index, a whole number in 0 … count − 1.
-        xi : float
-            ξ ∈ [0, 1] along the element from its first node.
-
-        Returns
-        -------
-        (int, float)
-
-        Raises
-        ------
-        ModelError
-            If either is out of range or not a number.
-        """
+        """Check a material position along the set and return it as (int, float)."""
         try:
             ok = float(element).is_integer() and 0 <= element < self.count and 0.0 <= float(xi) <= 1.0
         except (TypeError, ValueError):
@@ -270,27 +200,7 @@ class ElementSet(Part):
         return int(element), float(xi)
 
     def material_point(self, element, xi, y=0.0, z=0.0):
-        """The material point (element, ξ, y, z) as an expression of q: r = S(ξ, y, z) q_e.
-
-        Parameters
-        ----------
-        element : int
-            Element index, 0 … count − 1.
-        xi : float
-            ξ ∈ [0, 1].
-        y, z : float, optional
-            Section coordinates, m (beams).
-
-        Returns
-        -------
-        femdyn.model.nodes.Expr
-
-        Raises
-        ------
-        ModelError
-            If the position is out of range or the shape functions are not isotropic
-            (S = s·I per node slot).
-        """
+        """The material point (element, ξ, y, z) as an expression of q: r = S(ξ, y, z) q_e."""
         element, xi = self.locate(element, xi)
         d = self.dim
         S = self.kernel.shape(float(xi), y, z)[element]          # (dim, ndof)
@@ -310,16 +220,6 @@ class NodeFrame(Frame):
     Joints and loads given an ANCF node (by name or object) act on this frame; the
     material points are r + Σ c_j r_j with the node's gradients r_x, r_y, r_z (those it
     has).
-
-    Parameters
-    ----------
-    node : femdyn.model.nodes.Node
-        A node of a frame kind (cable, beam, director).
-
-    Raises
-    ------
-    ModelError
-        If the node kind is not a frame kind.
     """
 
     outside_hint = ("a cable node only carries its tangent r_x: points and vectors off it need element='beam' or "
@@ -349,3 +249,337 @@ def _chain_neighbours(nodes_per_element):
     following = np.array([starts.get(id(nodes[-1]), -1) for nodes in nodes_per_element])
     return previous, following
 
+
+class BeamBuilder:
+    """The ANCF-beam constructors of :class:`~femdyn.model.Model` (``m.ancf_beam`` and the meshing helpers)."""
+
+    def ancf_beam(self, name, nodes, E, rho, section, element="cable", nu=0.3, damping=0.0, y_axis=None):
+        """Add a chain of ANCF elements between consecutive ``nodes`` (shared nodes).
+
+        Element kinds:
+
+        - "cable": ANCFCable3D on cable nodes (axial strain and curvature; straight
+          reference only);
+        - "cable2d": ANCFCable2D on cable nodes that lie in a plane z = const with r_x in
+          it (the model fixes their z components, for planar studies);
+        - "beam": ANCFBeam3D on beam nodes (extension, shear, bending, torsion;
+          locking-free);
+        - "beam3": ANCFBeamQuadratic on director nodes taken three at a time,
+          end–midpoint–end, sharing the end nodes (the same strains, fourth-order bending
+          accuracy, free of membrane locking on curves).
+
+        Each element's parameter length is the arc length of its reference axis; the
+        nodes' initial coordinates are the stress-free reference.
+
+        Parameters
+        ----------
+        name : str
+            Unique element-set name (used by sensors and loads).
+        nodes : sequence of str or Node
+            At least two nodes of the element's node kind, in order along the axis
+            ("beam3": an odd number).
+        E : float
+            Young's modulus, Pa.
+        rho : float
+            Density, kg/m³.
+        section : femdyn.elements.sections.CrossSection
+            Cross-section properties (m², m⁴), e.g. ``sections.circular(r)``.
+        element : str, optional
+            "cable" (default), "cable2d", "beam" or "beam3", or a registered kind
+            (:func:`femdyn.model.flexible.register_element_kind`).
+        nu : float, optional
+            Poisson ratio (beams: shear modulus G = E / 2(1 + ν)).
+        damping : float, optional
+            Kelvin–Voigt coefficient c, s: each strain's stress gains c times its
+            rate (σ_d = c E ε̇ for the axial strain).
+        y_axis : (3,) array_like, optional
+            Section y direction of a 3-D cable, global frame (strain recovery only; a
+            beam's section axes are its nodes' r_y, r_z).
+
+        Returns
+        -------
+        femdyn.model.flexible.ElementSet
+
+        Raises
+        ------
+        ModelError
+            If the element kind is unknown, a node has the wrong kind, the node count
+            does not fit the element, the name is taken, or the kernel rejects the
+            material or geometry.
+
+        Examples
+        --------
+        >>> from femdyn.model import Model
+        >>> from femdyn.elements import sections
+        >>> m = Model()
+        >>> nodes = [m.cable_node(f"n{i}", (0.5 * i, 0, 0)) for i in range(3)]
+        >>> cable = m.ancf_beam("cable", nodes, E=2.1e11, rho=7850.0, section=sections.circular(0.01))
+        >>> cable.count
+        2
+        """
+        nodes = [self.node(nd) for nd in nodes]
+        if len(nodes) < 2:
+            raise ModelError(f"ANCF beam '{name}': needs at least two nodes")
+        kind = _element_kind(name, element)
+        for nd in nodes:
+            if nd.kind != kind.node_kind:
+                raise ModelError(f"ANCF beam '{name}': node '{nd.name}' is a {nd.kind} node; "
+                                 f"{element} elements need {kind.node_kind} nodes")
+        if any(e.name == name for e in self.elements):
+            raise ModelError(f"element set '{name}' exists already; names must be unique")
+        if kind.nodes == 3 and len(nodes) % 2 == 0:
+            raise ModelError(f"ANCF beam '{name}': '{element}' elements take an odd number of nodes (end, midpoint, "
+                             f"end, midpoint, …, end), got {len(nodes)}")
+        groups = list(zip(nodes[:-2:2], nodes[1:-1:2], nodes[2::2]) if kind.nodes == 3 else zip(nodes[:-1], nodes[1:]))
+        if kind.planar:
+            self._make_planar(name, nodes)
+        columns = list(kind.components) if kind.components is not None else slice(None)
+        q_ref = np.array([np.concatenate([nd.initial[columns] for nd in group]) for group in groups])
+        try:
+            kernel = kind.factory(q_ref, E, rho, section, nu, damping, y_axis)
+        except ModelError as err:
+            raise type(err)(f"ANCF beam '{name}': {err}") from None
+        return self._add_element(ElementSet(name, kernel, groups, None, kind.components))
+
+    def _make_planar(self, name, nodes):
+        """Fix the out-of-plane components (r_z, r_x,z) of a planar cable's nodes: one
+        auxiliary joint "plane <node>" per node, shared by every planar cable on the node.
+        The System keeps only the rows of it that the other constraints do not already
+        imply (e.g. a clamp or a revolute about z at the node)."""
+        z0 = nodes[0].initial[2]
+        for nd in nodes:
+            if abs(nd.initial[2] - z0) > 1e-12 or abs(nd.initial[5]) > 1e-12:
+                raise ModelError(f"planar cable '{name}': node '{nd.name}' leaves the plane z = {z0:g} "
+                                 "(its r_z or r_x,z differs); planar cables lie in a plane z = const")
+            if f"plane {nd.name}" not in self.joints:
+                self._add_joint(Fix(f"plane {nd.name}", nd, components=(2, 5))).auxiliary = True
+
+    def straight_beam(self, name, start, end, n_elements, E, rho, section, element="cable", nu=0.3,
+                      damping=0.0, first=None, last=None, y_axis=None):
+        """Mesh a straight beam from ``start`` to ``end`` into ``n_elements`` equal ANCF elements.
+
+        New nodes are named ``<name>.0`` … ``<name>.<n>``; with ``element="beam3"`` each
+        element gets a midpoint node too (``<name>.0`` … ``<name>.<2n>``, the ends at even
+        indices). The cross-section axes are ``y_axis`` (projected ⟂ the beam axis) and
+        z = x × y: the nodes' r_y, r_z of beam elements, the frame of strain gauges on a
+        3-D cable.
+
+        Parameters
+        ----------
+        name : str
+            Unique element-set name (prefix of the node names).
+        start, end : (3,) array_like
+            End points of the axis, m, global frame, initial (stress-free) configuration.
+        n_elements : int
+            Number of elements (≥ 1).
+        E, rho, section, element, nu, damping
+            As in :meth:`ancf_beam` (Pa, kg/m³, cross section, element kind, Poisson
+            ratio, Kelvin–Voigt coefficient in s).
+        first, last : str or Node, optional
+            Existing nodes to reuse as the start and end node (to share them with other
+            parts). A reused node must lie at the end and carry this beam's tangent (and
+            section axes): a node has one slope, so a corner needs two nodes joined
+            rigidly (:meth:`clamp`).
+        y_axis : (3,) array_like, optional
+            Section y direction, global frame (default global y, or global z for a beam
+            along y).
+
+        Returns
+        -------
+        femdyn.model.flexible.ElementSet
+
+        Raises
+        ------
+        ModelError
+            If start and end coincide, ``n_elements`` is not a whole number ≥ 1, a reused
+            node is not at the end or has other gradients, or as in :meth:`ancf_beam`.
+
+        Examples
+        --------
+        >>> from femdyn.model import Model
+        >>> from femdyn.elements import sections
+        >>> m = Model()
+        >>> beam = m.straight_beam("arm", (0, 0, 0), (1.0, 0, 0), 4, E=7e10, rho=2700.0,
+        ...                        section=sections.rectangular(0.02, 0.01), element="beam")
+        >>> beam.count, m.node("arm.4").initial[:3].tolist()
+        (4, [1.0, 0.0, 0.0])
+        """
+        start = vector3(start, f"beam '{name}': start (m)")
+        end = vector3(end, f"beam '{name}': end (m)")
+        n_el = count(n_elements, f"beam '{name}': n_elements")
+        axis = end - start
+        length = np.linalg.norm(axis)
+        if not length > 0:
+            raise ModelError(f"beam '{name}': start and end coincide; give distinct end points (m)")
+        ex = axis / length
+        if y_axis is None:   # global y projected onto the section plane (global z for a beam along y)
+            y_axis = (0.0, 0.0, 1.0) if abs(ex[1]) > 0.9 else (0.0, 1.0, 0.0)
+        ey = section_y_axes(f"beam '{name}'", ex[None, :], y_axis)[0]
+        kind = _element_kind(name, element)
+        n_nodes = (kind.nodes - 1) * n_el + 1                 # three-node elements: midpoint nodes too
+        nodes = []
+        for i in range(n_nodes):
+            values = kind.node_values(start + axis * i / (n_nodes - 1), ex, ey)
+            given = first if i == 0 else last if i == n_nodes - 1 else None
+            if given is not None:
+                nodes.append(self._reused_node(name, given, "first" if i == 0 else "last", f"{name}.{i}", values[:3],
+                                               values[3:]))
+                continue
+            nodes.append(self.add_node(f"{name}.{i}", kind.node_kind, values))
+        return self.ancf_beam(name, nodes, E, rho, section, element, nu, damping, y_axis=ey)
+
+    def _reused_node(self, name, node, role, own_name, position, gradients):
+        """An existing node shared as the ``role`` end of beam ``name``, checked against the
+        beam's end position and nodal gradients (tangent, and section axes for beams)."""
+        node = self.node(node)
+        have = node.initial[3:3 + gradients.size] if node.initial.size >= 3 + gradients.size else None
+        if not np.allclose(node.initial[:3], position, rtol=0, atol=1e-9 * max(1.0, np.abs(position).max())):
+            raise ModelError(f"beam '{name}': node '{node.name}' (given as {role}) is at "
+                             f"{node.initial[:3].tolist()}, not at the beam's end {position.tolist()}; "
+                             "reuse a node only where the beam ends")
+        if have is not None and not np.allclose(have, gradients, rtol=0, atol=1e-9):
+            raise ModelError(f"beam '{name}': node '{node.name}' (given as {role}) has the gradients "
+                             f"{np.round(have, 6).tolist()} but this beam needs {np.round(gradients, 6).tolist()} "
+                             "(tangent, section axes) there: a shared node has one slope, so reusing it would "
+                             "make a kinked element. For a corner give this beam its own end node (leave "
+                             f"{role}= out) and join the two nodes rigidly: clamp both to one rigid body "
+                             "(m.clamp), or for element='beam' clamp the new node to the old one "
+                             f"(m.clamp(name, '{own_name}', '{node.name}'))")
+        return node
+
+    def beam_through_points(self, name, points, E, rho, section, damping=0.0, tangents=None, element=None,
+                            y_axis=None, nu=0.3):
+        """Add an ANCF chain through centreline points, one element between neighbours.
+
+        Nodes are named ``<name>.0``, ``<name>.1``, …. A centreline whose last point
+        repeats the first is a closed loop: its last element ends on the first node.
+
+        Parameters
+        ----------
+        name : str
+            Unique element-set name (prefix of the node names).
+        points : (n, 3) array_like
+            Centreline points, m, global frame, stress-free configuration.
+        E, rho, section, damping, nu
+            As in :meth:`ancf_beam` (Pa, kg/m³, cross section, Kelvin–Voigt coefficient
+            in s, Poisson ratio for beams).
+        tangents : (n, 3) array_like, optional
+            Node tangents (normalised); default second-order estimates from the points
+            (:func:`femdyn.mesh.lines.polyline_tangents`: exact on circles).
+        element : str, optional
+            The element kind:
+
+            - "cable": ANCFCable3D, straight centrelines only (the 3-D cable is a
+              straight-reference element); ``y_axis`` orients its strain gauges;
+            - "cable2d": ANCFCable2D, curves in a plane z = const (the model keeps them
+              in it);
+            - "beam": ANCFBeam3D, any curve; section y axes from the hint ``y_axis``
+              ((3,) or one per point) projected on the plane ⟂ the tangent, by default
+              the global y axis projected at the first point (global z if the curve
+              starts along y) carried along by parallel transport (no twist);
+            - "beam3": ANCFBeamQuadratic, as "beam" with the points taken three at a
+              time (end, midpoint, end, …): an odd number of points (an even one for a
+              loop);
+            - None (default): "cable" for straight centrelines, "cable2d" for curves in
+              a plane z = const, otherwise an error asking for "beam".
+        y_axis : (3,) or (n, 3) array_like, optional
+            Section y direction hint, global frame.
+
+        Returns
+        -------
+        femdyn.model.flexible.ElementSet
+
+        Raises
+        ------
+        ModelError
+            If the points are too few or repeated, the curve does not suit the element,
+            or as in :meth:`ancf_beam`.
+
+        Examples
+        --------
+        >>> from femdyn.model import Model
+        >>> import numpy as np
+        >>> from femdyn.elements import sections
+        >>> m = Model()
+        >>> angles = np.linspace(0, np.pi / 2, 5)
+        >>> arc = m.beam_through_points("arc", np.column_stack([np.cos(angles), np.sin(angles), 0 * angles]),
+        ...                             E=2e11, rho=7800.0, section=sections.circular(0.005))
+        >>> arc.count, m.node("arc.0").kind
+        (4, 'cable')
+        """
+        what = f"beam '{name}'"
+        points, closed = centreline_points(what, points)
+        if tangents is None:
+            tangents = polyline_tangents(points, closed=closed)
+        else:
+            tangents = unit_rows(f"{what}: tangents", tangents, len(points) + closed)[:len(points)]
+        element = centreline_element(what, points, tangents, closed) if element is None else element
+        kind = _element_kind(name, element)
+        ey = np.zeros_like(tangents)
+        if kind.section_frame:
+            ey = section_y_axes(what, tangents, y_axis) if y_axis is not None else transported_y_axes(tangents)
+        nodes = [self.add_node(f"{name}.{i}", kind.node_kind, kind.node_values(p, t, y))
+                 for i, (p, t, y) in enumerate(zip(points, tangents, ey))]
+        if y_axis is not None and kind.y_axis:      # strain-gauge frame of the 3-D cable
+            y_axis = section_y_axes(what, tangents, y_axis)[:len(nodes) - 1 + closed]
+        return self.ancf_beam(name, nodes + nodes[:1] * closed, E, rho, section, element, nu, damping,
+                              y_axis=y_axis if kind.y_axis else None)
+
+    def beam_from_mesh(self, name, path, E, rho, section, damping=0.0, scale=1.0, element=None, y_axis=None,
+                       nu=0.3):
+        """Add ANCF chains from a line mesh file read with meshio (VTK, Gmsh, …).
+
+        One element per line cell; several unbranched chains become ``name``,
+        ``name#1``, …; closed loops close on their first node.
+
+        Parameters
+        ----------
+        name : str
+            Name of the first element set (the others get ``#1``, ``#2``, …).
+        path : str or os.PathLike
+            Line mesh file with 2-node "line" cells.
+        E, rho, section, damping
+            As in :meth:`ancf_beam`.
+        scale : float, optional
+            Converts the file's length unit to m (e.g. 1e-3 for mm).
+        element, y_axis, nu
+            As in :meth:`beam_through_points`.
+
+        Returns
+        -------
+        list of femdyn.model.flexible.ElementSet
+            One per chain.
+
+        Raises
+        ------
+        ModelError
+            If the file cannot be read, has no line cells or branches, or as in
+            :meth:`beam_through_points`.
+
+        Examples
+        --------
+        >>> from femdyn.model import Model
+        >>> import os, tempfile, meshio, numpy as np
+        >>> from femdyn.elements import sections
+        >>> folder = tempfile.TemporaryDirectory()
+        >>> path = os.path.join(folder.name, "line.vtk")
+        >>> meshio.write_points_cells(path, np.array([[0.0, 0, 0], [500, 0, 0], [1000, 0, 0]]),
+        ...                           [("line", np.array([[0, 1], [1, 2]]))])
+        >>> m = Model()
+        >>> [b.count for b in m.beam_from_mesh("rod", path, 2e11, 7800.0, sections.circular(0.01), scale=1e-3)]
+        [2]
+        >>> folder.cleanup()
+        """
+        from femdyn.mesh.lines import read_line_mesh
+        points, chains = read_line_mesh(path)
+        return [self.beam_through_points(name if k == 0 else f"{name}#{k}", scale * points[c], E, rho, section,
+                                         damping, element=element, y_axis=y_axis, nu=nu)
+                for k, c in enumerate(chains)]
+
+
+def _element_kind(name, element):
+    """The registered kind ``element`` of beam ``name``."""
+    kind = ELEMENT_KINDS.get(element)
+    if kind is None:
+        raise ModelError(f"ANCF beam '{name}': element must be one of {sorted(ELEMENT_KINDS)}, got {element!r}")
+    return kind

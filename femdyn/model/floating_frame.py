@@ -38,33 +38,25 @@ import numpy as np
 
 from ..errors import ModelError
 from ..geometry import rotated_vector
+from ..validation import count, vector3
 from .bodies import Frame
 from .constraints import Equation
 from .nodes import KINDS, register_node_kind
-from .protocol import EMPTY, EMPTY_INT, Part
+from .protocol import EMPTY, EMPTY_INT, Body
 from .vectorfunctions import Dot, Linear
 
 I3 = np.eye(3)
 ORIENTATION_ROWS = ((0, 1), (0, 2), (1, 2), (1, 0), (2, 0), (2, 1))   # (i, j): a_i · A R e_j = 0
 
 
-def modal_node_kind(n_modes):
+def _modal_node_kind(n_modes):
     """The node kind holding ``n_modes`` modal coordinates in ⌈n/3⌉ slots of three: slot
     ``eta3k`` holds η_3k, η_3k+1, η_3k+2 as its x, y, z (the unused coordinates of the last
     slot are fixed to zero by the body). Registered on first use.
 
-    Parameters
-    ----------
-    n_modes : int
-
-    Returns
-    -------
-    str
-        The kind's name, ``"modal<slots>"``.
-
     Example
     -------
-    >>> modal_node_kind(10)
+    >>> _modal_node_kind(10)
     'modal4'
     """
     slots = -(-n_modes // 3)
@@ -77,23 +69,6 @@ def modal_node_kind(n_modes):
 def truncated(component, modes, what):
     """The component with only its first ``modes`` modes: every array with a mode axis is
     sliced (unit modal mass and diagonal stiffness keep the truncation consistent).
-
-    Parameters
-    ----------
-    component : femdyn.component.Component
-    modes : int
-        Modes kept (0: a rigid body).
-    what : str
-        Names the caller in the error message.
-
-    Returns
-    -------
-    Component
-
-    Raises
-    ------
-    ModelError
-        When the component has fewer modes.
 
     Example
     -------
@@ -123,13 +98,6 @@ class Attachment:
     held in the three directions A R_k e_j). Jacobians and Hessians are exact
     (:func:`femdyn.geometry.rotated_vector` gives the derivatives of R_k(θ)e_j).
 
-    Parameters
-    ----------
-    origins : ndarray (n_if, 3)
-        Interface origins o_k (m, reference frame).
-    translations, rotations : ndarray (n_if, 3, n_η)
-        Φ_k (m per unit η) and Ψ_k (rad per unit η).
-
     Example
     -------
     >>> kind = Attachment(c.interface_origins, c.interface_shapes[:, :3], c.interface_shapes[:, 3:])  # doctest: +SKIP
@@ -158,24 +126,6 @@ class Attachment:
 
         Point rows: φ = e_i·(x₀ − r_ref − A(o_k + Φ_k η)); axis rows:
         φ = x₀·A R_k(η) e_j (class docstring).
-
-        Parameters
-        ----------
-        X : ndarray (m, arity, 3)
-            Arguments of each row: x₀ (interface point, m, or interface axis a_i, global
-            components), r_ref (m), u, v, w (global components), then the η slots
-            (arity = 5 + ⌈n_η/3⌉).
-        params : ndarray (m, 3)
-            (interface k, row type 0 point / 1 axis, index i or j) of each row.
-        target : ndarray (m,)
-            Right-hand sides (zero for attachment rows).
-
-        Returns
-        -------
-        phi : ndarray (m,)
-            Residuals (m for point rows, dimensionless for axis rows).
-        grad : ndarray (m, 3 · arity)
-            ∂φ/∂X, flattened in the order of the arguments.
         """
         k, point, idx, A, eta = self._split(X, params)
         phi, grad = np.zeros(len(X)), np.zeros((len(X), 3 * self.arity))
@@ -206,17 +156,6 @@ class Attachment:
 
         Point rows are bilinear in (A, η); axis rows use the second derivatives of
         R_k(θ)e_j from :func:`femdyn.geometry.rotated_vector`.
-
-        Parameters
-        ----------
-        X : ndarray (m, arity, 3)
-            Arguments of each row, as in :meth:`evaluate`.
-        params : ndarray (m, 3)
-            (interface k, row type, index) of each row.
-
-        Returns
-        -------
-        ndarray (m, 3 · arity, 3 · arity)
         """
         k, point, idx, A, eta = self._split(X, params)
         k3 = 3 * self.arity
@@ -245,42 +184,15 @@ class Attachment:
     def time_terms(self, X, params, target_d1, target_d2):
         """Partial time derivatives: the attachment rows do not depend on t explicitly, so
         φ_t = −target', ∂φ_t/∂X = 0 and φ_tt = −target''.
-
-        Parameters
-        ----------
-        X : ndarray (m, arity, 3)
-            Arguments of each row.
-        params : ndarray (m, 3)
-            Unused.
-        target_d1, target_d2 : ndarray (m,)
-            First and second time derivatives of the targets.
-
-        Returns
-        -------
-        phi_t : ndarray (m,)
-        grad_t : ndarray (m, 3 · arity)
-        phi_tt : ndarray (m,)
         """
         return -target_d1, np.zeros((len(X), 3 * self.arity)), -target_d2
 
 
-class InterfaceFrame(Frame, Part):
+class InterfaceFrame(Frame, Body):
     """The massless natural-coordinate frame of one interface of an FFR body: a point node
     and three unit-vector nodes (the interface axes), held on the body by the
     :class:`Attachment` rows. Joints take it as a body (``Model.revolute(..., body.interface
     ("elbow"), ...)`` or by its name ``"<body>.<interface>"``).
-
-    Parameters
-    ----------
-    name : str
-        ``"<body>.<interface>"``.
-    body : FloatingFrameBody
-    index : int
-        Interface number in the component.
-    point : Node
-        Point node of the frame origin (m).
-    axes : list of Node
-        Unit-vector nodes of the interface axes (global components).
 
     Example
     -------
@@ -298,22 +210,9 @@ class InterfaceFrame(Frame, Part):
         self.B0 = np.column_stack([a.initial for a in axes])
 
     def outline(self, q):
-        """The frame origin, for pictures.
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates of the system.
-
-        Returns
-        -------
-        ndarray (1, 3)
-            Origin of the interface frame, m, global frame.
-        """
         return self.origin(q)[None, :]
 
     def equations(self):
-        """The 9 attachment rows (3 point, 6 axes) tying the frame to its body."""
         b, k = self.body, self.index
         args = b.attachment_arguments()
         rows = [Equation(b.attachment, (self.origin,) + args, np.array([k, 0, i]), 0.0, None,
@@ -326,31 +225,13 @@ class InterfaceFrame(Frame, Part):
         return f"InterfaceFrame({self.name!r})"
 
 
-class FloatingFrameBody(Part):
+class FloatingFrameBody(Body):
     """A flexible body in floating-frame-of-reference form built from a component.
 
     Built by :meth:`femdyn.Model.flexible_body`; see the module docstring for the
     formulation. Coordinates: the frame origin node ``<name>.origin`` (m), the axis nodes
     ``<name>.x``, ``<name>.y``, ``<name>.z`` and the modal node ``<name>.eta`` (η, unit
     modal mass); its interfaces are :class:`InterfaceFrame` bodies ``<name>.<interface>``.
-
-    Parameters
-    ----------
-    name : str
-    component : femdyn.component.Component
-        Already truncated to the modes kept.
-    origin : Node
-        Point node of the frame origin.
-    axes : list of three Node
-        Unit-vector nodes of the frame axes.
-    modal : Node or None
-        Node of the modal coordinates (None without modes).
-
-    Attributes
-    ----------
-    mass : float
-        Mass (kg).
-    interfaces : list of InterfaceFrame
 
     Example
     -------
@@ -397,24 +278,7 @@ class FloatingFrameBody(Part):
         return self.points + self.vectors + ([self.modal] if self.modal is not None else [])
 
     def interface(self, name):
-        """The :class:`InterfaceFrame` of one interface of the component.
-
-        Parameters
-        ----------
-        name : str
-            The component's interface name (without the ``"<body>."`` prefix), e.g.
-            ``"x0"``.
-
-        Returns
-        -------
-        InterfaceFrame
-            The massless frame ``"<body>.<name>"``; joints take it as a body.
-
-        Raises
-        ------
-        ModelError
-            If the component has no interface of that name (the message lists them).
-        """
+        """The :class:`InterfaceFrame` of one interface of the component."""
         for f in self.interfaces:
             if f.name == f"{self.name}.{name}":
                 return f
@@ -426,45 +290,14 @@ class FloatingFrameBody(Part):
         slots = [self.modal.slot(s) for s in self.modal.slots] if self.modal is not None else []
         return tuple([self.origin_node.expr] + [a.expr for a in self.axes] + slots)
 
-    def material_point(self, x):
-        """Refused: joints, loads and rigid-body sensors attach to the interface frames.
-
-        Parameters
-        ----------
-        x : (3,) array_like
-            The point asked for (m).
-
-        Raises
-        ------
-        ModelError
-            Always; the message names the body's interface frames
-            (``Model.body("<body>.<interface>")``) to use instead. ``material_vector`` is
-            the same method.
-        """
+    def material_point(self, x):   # refused: joints, loads and rigid sensors attach to the interface frames
         raise ModelError(f"flexible body '{self.name}': joints and loads attach to its interface frames "
                          f"{[f.name for f in self.interfaces]} (Model.body('<body>.<interface>')), not to the body")
 
     material_vector = material_point
 
     def locate_output_point(self, x):
-        """Index of the component's output point at ``x``.
-
-        Parameters
-        ----------
-        x : (3,) array_like
-            Position, m, reference-frame coordinates of the undeformed component; matched
-            to an output point within 1e-9 · max(1, ‖x‖).
-
-        Returns
-        -------
-        int
-            Row of ``component.output_points`` (and ``output_shapes``).
-
-        Raises
-        ------
-        ModelError
-            If no output point is at ``x`` (the message lists them).
-        """
+        """Index of the component's output point at ``x``."""
         P = self.component.output_points
         x = np.asarray(x, float)
         if len(P):
@@ -480,22 +313,6 @@ class FloatingFrameBody(Part):
 
         r = r_ref + A(x + Φη), ṙ = ṙ_ref + Ȧ(x + Φη) + AΦη̇ (module docstring; Shabana
         2005, §5.2).
-
-        Parameters
-        ----------
-        q, v : ndarray (n,)
-            Coordinates and velocities of the system.
-        x : (3,) ndarray
-            The material point, m, reference-frame coordinates, undeformed.
-        shape : ndarray (3, n_η)
-            Mode shapes Φ(x) at the point, m per unit η, reference frame.
-
-        Returns
-        -------
-        r : ndarray (3,)
-            Position, m, global frame.
-        rdot : ndarray (3,)
-            Velocity, m/s, global frame.
         """
         r, A, eta = self._unpack(q[self.dofs])
         vr, Adot, eta_dot = self._unpack(v[self.dofs])
@@ -503,60 +320,17 @@ class FloatingFrameBody(Part):
         return r + A @ y, vr + Adot @ y + A @ (shape @ eta_dot)
 
     def deformed(self, q, points, shapes):
-        """Deformed positions of material points: r = r_ref + A(x + Φ(x)η).
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates of the system.
-        points : ndarray (p, 3)
-            Undeformed points, m, reference-frame coordinates.
-        shapes : ndarray (p, 3, n_η)
-            Their mode shapes, m per unit η, reference frame.
-
-        Returns
-        -------
-        ndarray (p, 3)
-            Positions, m, global frame.
-        """
+        """Deformed positions of material points: r = r_ref + A(x + Φ(x)η)."""
         r, A, eta = self._unpack(q[self.dofs])
         return r + (points + shapes @ eta) @ A.T
 
     def outline(self, q):
-        """Points that sketch the body in pictures.
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates of the system.
-
-        Returns
-        -------
-        ndarray (k, 3)
-            The deformed interface origins, or the frame origin followed by the one
-            interface origin when there is a single interface; m, global frame.
-        """
         c = self.component
         pts = self.deformed(q, c.interface_origins, c.interface_shapes[:, :3])
         return pts if len(pts) > 1 else np.vstack([q[self.origin_node.dofs], pts])
 
     def mesh_cells(self, q):
-        """The deformed component mesh at ``q``, for pictures (ParaView output).
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates of the system.
-
-        Returns
-        -------
-        points : ndarray (p, 3)
-            Deformed mesh points, m, global frame; without stored mesh shapes, the
-            component's output points.
-        cells : list of (str, ndarray)
-            Cell blocks ``[("tetra", (t, 4)), ("hexahedron", (h, 8))]`` indexing
-            ``points`` (those stored); without mesh shapes ``[("vertex", (p, 1))]``.
-        """
+        """The deformed component mesh at ``q``, for pictures (ParaView output)."""
         c = self.component
         if "mesh_shapes" in c.arrays:
             cells = [(kind, c.arrays[key]) for kind, key in (("tetra", "mesh_tetra"), ("hexahedron", "mesh_hexahedron"))
@@ -566,18 +340,7 @@ class FloatingFrameBody(Part):
         return self.deformed(q, c.output_points, c.output_shapes), [("vertex", vertices)]
 
     def modal_coordinates(self, q):
-        """The modal coordinates η of the body.
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates of the system.
-
-        Returns
-        -------
-        ndarray (n_η,)
-            η, kg^½·m (modes of unit modal mass).
-        """
+        """The modal coordinates η of the body."""
         return q[self.dofs[12:]]
 
     # --- invariants as functions of η --------------------------------------------------
@@ -619,51 +382,15 @@ class FloatingFrameBody(Part):
         return M
 
     def mass_coo(self):
-        """Dense pattern of M(q) on the body's coordinates, values at the initial state."""
         return self._rows, self._cols, self._mass(self._initial).ravel()
 
     def mass_values(self, q):
-        """Values of the configuration-dependent mass matrix M(q).
-
-        M = [[Z(η) ⊗ I₃, A T_b(η)], [sym., P(AᵀA)]] (module docstring; the exact kinetic
-        energy of r = r_ref + A(x + Φη), Shabana 2005, §5.3), dense over the body's
-        coordinates (r_ref, u, v, w, η).
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates of the system.
-
-        Returns
-        -------
-        ndarray ((12 + n_η)²,)
-            Entries on the rows and columns of :meth:`mass_coo` (kg for the r_ref block,
-            kg·m and kg·m² for the axis blocks, modal units for η).
-        """
         return self._mass(q[self.dofs]).ravel()
 
     def mass_derivative_pattern(self):
         return self._rows, self._cols
 
     def mass_derivative(self, q, a):
-        """∂(M(q) a)/∂q, the mass-derivative term of the iteration matrix.
-
-        Exact: M depends on A linearly and on η at most quadratically (through Z, T_c
-        and P(AᵀA)).
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates of the system.
-        a : ndarray (n,)
-            The vector M multiplies (accelerations, in units of q̈).
-
-        Returns
-        -------
-        ndarray ((12 + n_η)²,)
-            Entries on :meth:`mass_derivative_pattern` (the dense pattern over the body's
-            coordinates).
-        """
         r, A, eta = self._unpack(q[self.dofs])
         alpha, eps = a[self.dofs[:12]].reshape(4, 3), a[self.dofs[12:]]
         T, dZ = self._T(eta), self._dZ(eta)
@@ -687,19 +414,6 @@ class FloatingFrameBody(Part):
 
     # --- forces ----------------------------------------------------------------------
     def gravity(self, g):
-        """Keep the gravity vector for :meth:`force` (the gravity of an FFR body depends on
-        A and η, so it is not a constant vector).
-
-        Parameters
-        ----------
-        g : (3,) array_like
-            Gravity, m/s², global frame.
-
-        Returns
-        -------
-        dofs, values : ndarray (0,)
-            Empty: nothing is summed as constant gravity.
-        """
         self.g = np.asarray(g, float)
         return EMPTY_INT, EMPTY
 
@@ -714,25 +428,6 @@ class FloatingFrameBody(Part):
         return Q
 
     def force(self, q, v, t):
-        """Generalized forces of the body: quadratic-velocity, elastic, damping, gravity.
-
-        Q_v,b = −2 Ȧ T_b(η) η̇, Q_v,η = −2 P(AᵀȦ) η̇ (from Lagrange's equations, Shabana
-        2005, §5.4), −K_η η − D_η η̇ on η, and gravity (m g, (f_c + Ct_c η) g, Ctᵀ Aᵀ g)
-        (module docstring).
-
-        Parameters
-        ----------
-        q, v : ndarray (n,)
-            Coordinates and velocities of the system.
-        t : float
-            Time, s (unused: no explicit time dependence).
-
-        Returns
-        -------
-        ndarray (n,)
-            Q, zero outside the body's coordinates (N for r_ref, N·m for the unit axes,
-            modal force for η).
-        """
         Q = np.zeros(self.n)
         Q[self.dofs] = self._local_force(q[self.dofs], v[self.dofs])
         return Q
@@ -741,21 +436,6 @@ class FloatingFrameBody(Part):
         return self._rows, self._cols, self._rows, self._cols
 
     def tangent_values(self, q, v, t):
-        """Analytic tangents K = −∂Q/∂q and C = −∂Q/∂q̇ of :meth:`force`.
-
-        Parameters
-        ----------
-        q, v : ndarray (n,)
-            Coordinates and velocities of the system.
-        t : float
-            Time, s (unused).
-
-        Returns
-        -------
-        k, c : ndarray ((12 + n_η)²,)
-            Entries on the dense patterns of :meth:`tangent_pattern` (both the body's
-            coordinates × coordinates).
-        """
         r, A, eta = self._unpack(q[self.dofs])
         _, Adot, eta_dot = self._unpack(v[self.dofs])
         T, g, N = self._T(eta), self.g, self.dofs.size
@@ -779,8 +459,6 @@ class FloatingFrameBody(Part):
 
     # --- constraints and energy ------------------------------------------------------------
     def equations(self):
-        """Rigid conditions of the frame axes (u·v = u·w = v·w = 0; unit lengths come with
-        the vector nodes) and η = 0 on the unused coordinates of the modal node."""
         (u, v, w) = (a.expr for a in self.axes)
         rows = [Equation(Dot, (a, b), None, 0.0, None, f"{self.name}: axes {la}·{lb}")
                 for (a, la), (b, lb) in (((u, "x"), (v, "y")), ((u, "x"), (w, "z")), ((v, "y"), (w, "z")))]
@@ -791,36 +469,92 @@ class FloatingFrameBody(Part):
         return rows
 
     def strain_energy(self, q):
-        """Elastic energy ½ ηᵀ K_η η.
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates of the system.
-
-        Returns
-        -------
-        float
-            J.
-        """
         eta = q[self.dofs[12:]]
         return 0.5 * eta @ self.K_eta @ eta
 
     def potential_energy(self, q):
-        """Strain energy plus the gravity potential −g·(m r_ref + A(f + Ct η)).
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates of the system.
-
-        Returns
-        -------
-        float
-            J (gravity potential measured from the global origin).
-        """
         r, A, eta = self._unpack(q[self.dofs])
         return self.strain_energy(q) - self.g @ (self.mass * r + A @ (self.first + self.Ct @ eta))
 
     def __repr__(self):
         return f"FloatingFrameBody({self.name!r}, {self.n_modes} modes, {len(self.interfaces)} interfaces)"
+
+
+def _interface_placements(component, position, R, eta):
+    """(name, origin in m, axes (3, 3) as columns) of each interface frame of a component placed at
+    ``position`` with reference axes R and modal coordinates η: r_ref + R(o_k + Φ_k η), R R_k(η)."""
+    names = [i.get("name", f"interface{k}") for k, i in enumerate(component.header.get("interfaces", []))]
+    names += [f"interface{k}" for k in range(len(names), len(component.interface_origins))]
+    placed = []
+    for iname, o, shape in zip(names, component.interface_origins, component.interface_shapes):
+        rot = rotated_vector(np.tile(shape[3:] @ eta, (3, 1)), np.eye(3), second=False)[0].T   # columns R_k e_j
+        placed.append((iname, position + R @ (o + shape[:3] @ eta), R @ rot))
+    return placed
+
+
+class FloatingFrameBuilder:
+    """The floating-frame constructor of :class:`~femdyn.model.Model` (``m.flexible_body``)."""
+
+    def flexible_body(self, name, component, position=(0.0, 0.0, 0.0), axes=None, modes=None, eta=None):
+        """A flexible body in floating-frame-of-reference form from a component file
+        (:mod:`femdyn.model.floating_frame`): reference frame in natural coordinates plus the
+        component's modal coordinates, and one massless frame per interface for joints.
+
+        Parameters
+        ----------
+        name : str
+            Body name; its interface frames are the bodies ``"<name>.<interface>"``.
+        component : str, path or Component
+            A ``.fdc`` file or a loaded :class:`~femdyn.component.Component`.
+        position : array_like (3,)
+            Global position (m) of the component's reference-frame origin at t = 0.
+        axes : array_like (3, 3), optional
+            Rotation matrix whose columns are the reference axes in global components
+            (default: the global axes).
+        modes : int, optional
+            Keep only the first ``modes`` modes (default all; 0 gives a rigid body).
+        eta : array_like, optional
+            Initial modal coordinates (unit modal mass; default zero).
+
+        Returns
+        -------
+        FloatingFrameBody
+
+        Raises
+        ------
+        ModelError
+            For axes that are not a rotation, a mode count out of range, a wrong η size.
+        ComponentError
+            For an unreadable or invalid component file.
+
+        Example
+        -------
+        >>> link = m.flexible_body("link", "link.fdc", position=(0, 0, 0))      # doctest: +SKIP
+        >>> m.revolute("hub", m.ground, link.interface("x0"), (0, 0, 0), (0, 0, 1))   # doctest: +SKIP
+        """
+        from femdyn.component import Component, read_component
+        what = f"flexible body '{name}'"
+        comp = component if isinstance(component, Component) else read_component(component)
+        if modes is not None and not (isinstance(modes, (int, np.integer)) and modes == 0):
+            modes = count(modes, f"{what}: modes")
+        comp = truncated(comp, comp.n_modes if modes is None else int(modes), what)
+        R = np.eye(3) if axes is None else np.asarray(axes, float)
+        if R.shape != (3, 3) or not np.allclose(R.T @ R, np.eye(3), atol=1e-9) or np.linalg.det(R) < 0:
+            raise ModelError(f"{what}: axes must be a 3×3 rotation matrix (orthonormal columns, det +1), got {R!r}")
+        n_modes = comp.n_modes
+        eta = np.zeros(n_modes) if eta is None else np.asarray(eta, float).ravel()
+        if eta.shape != (n_modes,) or not np.all(np.isfinite(eta)):
+            raise ModelError(f"{what}: eta must hold {n_modes} finite modal coordinates, got {eta!r}")
+        position = vector3(position, f"{what}: position (m)")
+        origin = self.point(f"{name}.origin", position)
+        frame_axes = [self.vector(f"{name}.{c}", R[:, k]) for k, c in enumerate("xyz")]
+        modal = None
+        if n_modes:
+            kind = _modal_node_kind(n_modes)
+            modal = self.add_node(f"{name}.eta", kind, np.concatenate([eta, np.zeros(-n_modes % 3)]))
+        body = self._add_body(FloatingFrameBody(name, comp, origin, frame_axes, modal))
+        for k, (iname, at, axes) in enumerate(_interface_placements(comp, position, R, eta)):
+            point = self.point(f"{name}.{iname}", at)
+            vecs = [self.vector(f"{name}.{iname}.{c}", axes[:, j]) for j, c in enumerate("xyz")]
+            body.interfaces.append(self._add_body(InterfaceFrame(f"{name}.{iname}", body, k, point, vecs)))
+        return body

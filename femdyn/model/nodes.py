@@ -16,22 +16,12 @@ terms of Exprs, which makes their Jacobians exact and constant-patterned.
 import numpy as np
 
 from ..errors import ModelError
+from ..validation import vector3
 
 class NodeKind:
     """A registered kind of node: its slot names (three coordinates each), whether joints
     may use a node of this kind as a frame (its gradients as material vectors, e.g. ANCF
     nodes), and whether its first slot is a unit vector (one unit-length row per node).
-
-    Parameters
-    ----------
-    name : str
-        Kind name.
-    slots : sequence of str
-        Names of the 3-coordinate slots.
-    frame : bool, optional
-        Joints may use a node of this kind as a frame.
-    unit : bool, optional
-        The node is a unit vector.
     """
 
     def __init__(self, name, slots, frame=False, unit=False):
@@ -77,22 +67,6 @@ class Node:
     Create nodes with the :class:`~femdyn.model.builder.Model` methods (``point``,
     ``vector``, ``cable_node``, …), which assign ``start``.
 
-    Parameters
-    ----------
-    name : str
-        Node name.
-    kind : str
-        A registered kind (:func:`register_node_kind`).
-    values : array_like
-        Initial coordinates, 3 per slot, global frame, SI units.
-    start : int
-        First index of the node's coordinates in the global q.
-
-    Raises
-    ------
-    ModelError
-        If the kind is unknown or the number of values does not match its slots.
-
     Examples
     --------
     >>> node = Node("tip", "cable", [1.0, 0, 0, 1.0, 0, 0], start=6)
@@ -127,23 +101,7 @@ class Node:
         return np.arange(self.start, self.start + 3 * len(self.slots))
 
     def slot(self, name="r"):
-        """The expression of one slot, e.g. ``node.slot('rx')``.
-
-        Parameters
-        ----------
-        name : str, optional
-            Slot name (default "r").
-
-        Returns
-        -------
-        Expr
-            q[s:s+3] for the slot's first index s.
-
-        Raises
-        ------
-        ModelError
-            If the node has no such slot.
-        """
+        """The expression of one slot, e.g. ``node.slot('rx')``."""
         if name not in self.slots:
             raise ModelError(f"node '{self.name}' ({self.kind}) has no slot '{name}'; it has {self.slots}")
         return Expr({self.start + 3 * self.slots.index(name): 1.0})
@@ -161,14 +119,6 @@ class Expr:
     """Affine 3-vector expression ``Σ c_k q[s_k:s_k+3] + offset`` (see module docstring).
 
     Expressions add, subtract and scale like vectors; calling one with q evaluates it.
-
-    Parameters
-    ----------
-    terms : dict, optional
-        {first index s_k of a slot: coefficient c_k}; coefficients below 1e-12 are
-        dropped (round-off of the basis solve).
-    offset : (3,) array_like, optional
-        Constant part (m for points, default zero).
 
     Examples
     --------
@@ -188,17 +138,7 @@ class Expr:
 
     @classmethod
     def constant(cls, vector):
-        """A constant expression (a ground point or vector).
-
-        Parameters
-        ----------
-        vector : (3,) array_like
-            The value, global frame.
-
-        Returns
-        -------
-        Expr
-        """
+        """A constant expression (a ground point or vector)."""
         return cls({}, vector)
 
     def __add__(self, other):
@@ -237,36 +177,13 @@ class Expr:
         return not self.terms
 
     def same_as(self, other, tol=1e-14):
-        """Whether two expressions have the same coefficients and offset (within ``tol``).
-
-        Parameters
-        ----------
-        other : Expr
-        tol : float, optional
-            Absolute tolerance on coefficients and offsets.
-
-        Returns
-        -------
-        bool
-        """
+        """Whether two expressions have the same coefficients and offset (within ``tol``)."""
         keys = set(self.terms) | set(other.terms)
         return all(abs(self.terms.get(k, 0.0) - other.terms.get(k, 0.0)) <= tol for k in keys) and \
             np.allclose(self.offset, other.offset, atol=tol, rtol=0)
 
     def coo(self, row0):
-        """COO triplets of the constant Jacobian ∂e/∂q, with rows row0 … row0 + 2.
-
-        Parameters
-        ----------
-        row0 : int
-            Row of the x component.
-
-        Returns
-        -------
-        rows, cols : ndarray of int
-        values : ndarray
-            The coefficients c_k, repeated per component.
-        """
+        """COO triplets of the constant Jacobian ∂e/∂q, with rows row0 … row0 + 2."""
         starts = np.fromiter(self.terms.keys(), int, len(self.terms))
         coefs = np.fromiter(self.terms.values(), float, len(self.terms))
         comp = np.tile(np.arange(3), len(starts))
@@ -277,9 +194,179 @@ class Expr:
 
 
 def _as_expr(x):
+    """An Expr as it is, or a constant 3-vector as an Expr."""
     if isinstance(x, Expr):
         return x
     arr = np.asarray(x, float)
     if arr.shape != (3,):
         raise ModelError(f"cannot combine a coordinate expression with {x!r}: expected a 3-vector")
     return Expr.constant(arr)
+
+
+class NodeBuilder:
+    """The node constructors of :class:`~femdyn.model.Model` (``m.point``, ``m.vector``, ANCF nodes)."""
+
+    def point(self, name, position):
+        """Add an NCF point node (3 coordinates).
+
+        Parameters
+        ----------
+        name : str
+            Unique node name.
+        position : (3,) array_like
+            m, global frame, initial configuration.
+
+        Returns
+        -------
+        femdyn.model.nodes.Node
+
+        Raises
+        ------
+        ModelError
+            If the name is taken or the position is not three finite numbers.
+
+        Examples
+        --------
+        >>> from femdyn.model import Model
+        >>> m = Model()
+        >>> m.point("O", (0, 0, 0)).kind
+        'point'
+        """
+        return self.add_node(name, "point", vector3(position, f"point node '{name}': position (m)"))
+
+    def vector(self, name, direction):
+        """Add an NCF unit-vector node (3 coordinates); its unit length is a constraint.
+
+        Give it to a body (``rigid_body(..., vectors=...)``, ``rigid_beam(..., axis=...)``)
+        to carry a joint axis or complete the body's orientation.
+
+        Parameters
+        ----------
+        name : str
+            Unique node name.
+        direction : (3,) array_like
+            Unit vector, global frame, initial configuration.
+
+        Returns
+        -------
+        femdyn.model.nodes.Node
+
+        Raises
+        ------
+        ModelError
+            If the name is taken or ``|direction|`` differs from 1 by more than 1e-9.
+
+        Examples
+        --------
+        >>> from femdyn.model import Model
+        >>> m = Model()
+        >>> m.vector("u", (0, 1, 0)).is_unit
+        True
+        """
+        d = vector3(direction, f"vector node '{name}': direction")
+        if abs(np.linalg.norm(d) - 1.0) > 1e-9:
+            raise ModelError(f"vector node '{name}': direction must be a unit vector, |d| = {np.linalg.norm(d):.12g}; "
+                             "normalise it")
+        return self.add_node(name, "vector", d)
+
+    def cable_node(self, name, position, tangent=(1.0, 0.0, 0.0)):
+        """Add an ANCF cable node: position r and position gradient r_x (6 coordinates).
+
+        Parameters
+        ----------
+        name : str
+            Unique node name.
+        position : (3,) array_like
+            r, m, global frame, initial configuration.
+        tangent : (3,) array_like, optional
+            r_x, the slope ∂r/∂x; the unit tangent of the centreline in the stress-free
+            state (default global x).
+
+        Returns
+        -------
+        femdyn.model.nodes.Node
+
+        Raises
+        ------
+        ModelError
+            If the name is taken or a vector is not three finite numbers.
+
+        Examples
+        --------
+        >>> from femdyn.model import Model
+        >>> m = Model()
+        >>> m.cable_node("c0", (0, 0, 0)).initial
+        array([0., 0., 0., 1., 0., 0.])
+        """
+        return self.add_node(name, "cable", np.concatenate([vector3(position, f"cable node '{name}': position (m)"),
+                                                             vector3(tangent, f"cable node '{name}': tangent")]))
+
+    def beam_node(self, name, position, rx=(1.0, 0.0, 0.0), ry=(0.0, 1.0, 0.0), rz=(0.0, 0.0, 1.0)):
+        """Add a fully parameterized ANCF node: r and the gradients r_x, r_y, r_z (12 coordinates).
+
+        Parameters
+        ----------
+        name : str
+            Unique node name.
+        position : (3,) array_like
+            r, m, global frame, initial configuration.
+        rx, ry, rz : (3,) array_like, optional
+            Position gradients along the material axes x (the beam axis) and y, z (the
+            section axes); in the stress-free state an orthonormal right-handed triad
+            (default the global axes).
+
+        Returns
+        -------
+        femdyn.model.nodes.Node
+
+        Raises
+        ------
+        ModelError
+            If the name is taken or a vector is not three finite numbers.
+
+        Examples
+        --------
+        >>> from femdyn.model import Model
+        >>> m = Model()
+        >>> m.beam_node("b0", (0, 0, 0)).dofs.size
+        12
+        """
+        return self.add_node(name, "beam", np.concatenate([vector3(v, f"beam node '{name}': {slot}")
+                                                            for v, slot in zip((position, rx, ry, rz),
+                                                                               ("position (m)", "rx", "ry", "rz"))]))
+
+    def director_node(self, name, position, ry=(0.0, 1.0, 0.0), rz=(0.0, 0.0, 1.0)):
+        """Add a node of the three-node quadratic ANCF beam: r and the directors r_y, r_z (9 coordinates).
+
+        The node has no slope r_x; the element interpolates r quadratically between its
+        end and midpoint nodes.
+
+        Parameters
+        ----------
+        name : str
+            Unique node name.
+        position : (3,) array_like
+            r, m, global frame, initial configuration.
+        ry, rz : (3,) array_like, optional
+            Section directors (unit vectors ⟂ the beam axis in the stress-free state;
+            default global y and z).
+
+        Returns
+        -------
+        femdyn.model.nodes.Node
+
+        Raises
+        ------
+        ModelError
+            If the name is taken or a vector is not three finite numbers.
+
+        Examples
+        --------
+        >>> from femdyn.model import Model
+        >>> m = Model()
+        >>> m.director_node("d0", (0, 0, 0)).slots
+        ('r', 'ry', 'rz')
+        """
+        return self.add_node(name, "director", np.concatenate([vector3(v, f"director node '{name}': {slot}")
+                                                                for v, slot in zip((position, ry, rz),
+                                                                                   ("position (m)", "ry", "rz"))]))

@@ -1,136 +1,45 @@
-"""The contribution protocol: what every part of a model gives the assembled System.
+"""The part contract: what a part of a model gives the assembled System, stated once.
 
-A *part* is anything that adds terms to the equations of motion
+A *part* adds terms to the equations of motion
 
     M(q) q̈ + Φ_qᵀ λ = Q(q, q̇, t),    Φ(q, t) = 0            (García de Jalón & Bayo 1994, eq. 5.2)
 
-through the coordinates of the nodes it uses: a rigid body, an ANCF element set, a load,
-a joint, and later a solid or floating-frame component. The System never asks what kind
-of part it holds; it only calls the methods below, so a new kind of body, element or load
-is a new class in its own module and touches no shared file (see ``docs/contributing.md``).
+through the coordinates of the nodes it uses (``node.dofs``): a rigid body, an ANCF element
+set, a load, a joint, a floating-frame body, or a class written outside femdyn. The System
+never asks what kind of part it holds; it calls only the methods of :class:`Part`, so a new
+kind of part is a new class in its own module (see ``docs/contributing.md``).
 
-Contract (every method has a neutral default in :class:`Part`, override what applies):
+The contract and its side contracts (each a class with neutral defaults to derive from):
 
-- ``name`` — unique within its family; names result channels and error messages.
-- ``bind(n)`` — called once on the System's own copy, with the number of coordinates n;
-  precompute index maps here. Never called on the user's Model objects.
-- **mass**: ``mass_coo()`` → (rows, cols, values) of a constant mass block (assembled once);
-  a part whose mass depends on q sets ``constant_mass = False`` and also gives
-  ``mass_values(q)`` (values on the same rows, cols) and ``mass_derivative(q, a)`` →
-  (rows, cols, values) of ∂(M(q) a)/∂q on ``mass_derivative_pattern()``.
-  Quadratic-velocity (gyroscopic, centrifugal) forces belong to ``force``.
-- ``gravity(g)`` → (dofs, values): the generalized gravity force ∫ρ Sᵀg dV for the
-  gravity vector g (m/s²) — only for constant-mass parts (it is then constant and summed once);
-  a configuration-dependent part puts gravity into ``force``.
-- **forces**: ``force(q, v, t)`` → Q contribution (n,) or None, sign as in the equation above
-  (an element's internal force enters with a minus sign); ``applied`` says whether the
-  statics load factor scales it (loads: yes; elastic and inertial forces: no).
-  ``tangent_pattern()`` → (k_rows, k_cols, c_rows, c_cols) and ``tangent_values(q, v, t)``
-  → (k, c): K = −∂Q/∂q and C = −∂Q/∂q̇ on those fixed patterns.
-- **constraints**: ``equations()`` → list of :class:`~femdyn.model.constraints.Equation`
-  (Φ_i(q, t) = 0 rows, batched by kind with exact Jacobians and Hessians).
-- **energy**: ``strain_energy(q)`` (J) — elastic energy stored in the part;
-  ``potential_energy(q)`` (J) — the strain energy plus any potential not in ``gravity``.
-
-Sensors read parts through their own methods (material points, strains), not through
-this protocol, so a part that cannot be observed still assembles and runs.
+- :class:`Part` — mass, gravity, forces and their tangents, constraint rows, energies.
+  :meth:`Model.add <femdyn.model.Model.add>` refuses an object that lacks one of them
+  (:func:`missing`).
+- :class:`Constraint` — a part whose rows the System numbers and reports: ``kind``,
+  ``servo`` (rows that carry actuator inputs), ``auxiliary`` (rows the model adds by
+  itself, of which the System keeps only those independent of the others), ``rows`` (set
+  by the System) and ``reaction(lam_rows)`` for reaction sensors. Joints derive from it.
+- :class:`Inputs` — a part with unknown actuator inputs u acting through Q_u = Bᵀu:
+  ``inputs``, ``quantity`` and the pattern and values of B and of ∂(Bᵀu)/∂q.
+- :class:`Body` — what a body offers to joints, loads, sensors and pictures:
+  ``material_point(x)``, ``material_vector(w)`` (affine :class:`~femdyn.model.nodes.Expr`),
+  ``points``/``vectors`` (its nodes, for initial velocities) and ``outline(q)`` (the
+  polyline that plots, renders and ParaView files draw; a body with a mesh also offers
+  ``mesh_cells(q)``). Element sets offer ``centreline(q)`` and
+  ``material_point(element, xi)`` instead.
+- :class:`Sensor` — a recorder: ``name``, ``columns``, ``bind(system)`` and
+  ``measure(q, v, a, lam, t)``; :meth:`Model.add_sensor <femdyn.model.Model.add_sensor>`
+  checks it.
 """
-from typing import Protocol, runtime_checkable
-
 import numpy as np
+
+from ..errors import ModelError
 
 EMPTY_INT = np.zeros(0, int)
 EMPTY = np.zeros(0)
 
 
-@runtime_checkable
-class Contribution(Protocol):
-    """Structural type of a model part (see the module docstring for the contract).
-
-    ``isinstance(obj, Contribution)`` checks that ``obj`` has the methods below; derive
-    from :class:`Part` to get neutral defaults for all of them. The methods are
-    documented on :class:`Part`.
-
-    Parameters
-    ----------
-    *args, **kwargs
-        None are taken: a protocol is a type to check against, not to instantiate.
-
-    Attributes
-    ----------
-    name : str
-        Unique within its family; names result channels and error messages.
-    applied : bool
-        Whether the statics load factor scales :meth:`force`.
-    constant_mass : bool
-        Whether the mass block is independent of q.
-    """
-
-    name: str
-    applied: bool
-    constant_mass: bool
-
-    def bind(self, n):
-        """Precompute index maps for a System of ``n`` coordinates (see :meth:`Part.bind`).
-
-        Parameters
-        ----------
-        n : int
-            Number of coordinates of the System.
-        """
-
-    def mass_coo(self):
-        """(rows, cols, values) of the mass block (see :meth:`Part.mass_coo`)."""
-
-    def gravity(self, g):
-        """Generalized gravity force (dofs, values) (see :meth:`Part.gravity`).
-
-        Parameters
-        ----------
-        g : ndarray (3,)
-            Gravity vector, m/s², global frame.
-        """
-
-    def force(self, q, v, t):
-        """Contribution to Q(q, q̇, t) (see :meth:`Part.force`).
-
-        Parameters
-        ----------
-        q, v : ndarray (n,)
-            Coordinates and their velocities (SI units per coordinate).
-        t : float
-            Time, s.
-        """
-
-    def tangent_pattern(self):
-        """(k_rows, k_cols, c_rows, c_cols) of K and C (see :meth:`Part.tangent_pattern`)."""
-
-    def tangent_values(self, q, v, t):
-        """(K values, C values) on the tangent pattern (see :meth:`Part.tangent_values`).
-
-        Parameters
-        ----------
-        q, v : ndarray (n,)
-            Coordinates and their velocities.
-        t : float
-            Time, s.
-        """
-
-    def equations(self):
-        """Constraint equations of the part (see :meth:`Part.equations`)."""
-
-    def strain_energy(self, q):
-        """Elastic energy stored in the part, J (see :meth:`Part.strain_energy`).
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates.
-        """
-
-
 class Part:
-    """Neutral implementation of :class:`Contribution`: a part that adds nothing.
+    """The part contract, with neutral defaults: a part that adds nothing.
 
     Subclasses override what they contribute; the System calls only the methods of this
     class, with the global coordinates q (n,) of the model (SI units: m for positions,
@@ -358,3 +267,232 @@ class Part:
             Energy in J (the default: :meth:`strain_energy`).
         """
         return self.strain_energy(q)
+
+
+class Constraint(Part):
+    """Side contract of a part whose :meth:`~Part.equations` the System numbers and reports.
+
+    Attributes
+    ----------
+    kind : str
+        Shown in summaries and messages ("revolute", "clamp", …).
+    servo : bool
+        The rows prescribe a motion and carry actuator inputs in their multiplier slots
+        instead of multipliers (:class:`Inputs`, :mod:`femdyn.model.actuators`).
+    auxiliary : bool
+        Rows the model adds by itself (e.g. the plane of a planar cable): the System keeps
+        only those independent of the other rows.
+    rows : ndarray of int
+        The part's global constraint rows, set by the System.
+    """
+
+    kind = "constraint"
+    servo = False
+    auxiliary = False
+    rows = None
+
+    def reaction(self, lam_rows):
+        """Physical reactions from the part's multipliers (read by reaction sensors).
+
+        Parameters
+        ----------
+        lam_rows : ndarray
+            The multipliers λ of the part's rows (``lam[part.rows]``).
+
+        Returns
+        -------
+        names : list of str
+            One per row; the default names each row by its equation label.
+        values : ndarray
+            The reactions; the default returns the multipliers as they are.
+        """
+        return [lbl.split(": ")[-1] for lbl in (e.label for e in self.equations())], lam_rows
+
+
+class Inputs(Part):
+    """Side contract of a part with unknown actuator inputs u (servo-constraint inverse dynamics).
+
+    The inputs act through Q_u = B(q)ᵀu and take the multiplier slots of the servo rows
+    (:class:`Constraint` with ``servo = True``), one input per row in model order
+    (Blajer & Kołodziejczyk 2004, eqs. 1–3).
+
+    Attributes
+    ----------
+    inputs : int
+        Number of inputs (the System counts parts with ``inputs`` > 0 as actuators).
+    quantity : str
+        "torque" (N·m) or "force" (N): names the recorded channel.
+    """
+
+    inputs = 1
+    quantity = "force"
+
+    def input_pattern(self):
+        """Columns of the row B = ∂s/∂q (s the driven joint coordinate)."""
+        return EMPTY_INT
+
+    def input_values(self, q):
+        """Values of B = ∂s/∂q on :meth:`input_pattern`.
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+            Coordinates.
+
+        Returns
+        -------
+        ndarray
+            rad or m per unit of q.
+        """
+        return EMPTY
+
+    def input_hessian_pattern(self):
+        """(rows, cols) of ∂(Bᵀu)/∂q = u ∂²s/∂q²."""
+        return EMPTY_INT, EMPTY_INT
+
+    def input_hessian_values(self, q, u):
+        """Values of ∂(Bᵀu)/∂q = u ∂²s/∂q² on :meth:`input_hessian_pattern`.
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+            Coordinates.
+        u : float
+            The input, N·m or N.
+
+        Returns
+        -------
+        ndarray
+        """
+        return EMPTY
+
+
+class Body(Part):
+    """Side contract of a body: what joints, loads, sensors and pictures read from it.
+
+    Attributes
+    ----------
+    points, vectors : list of femdyn.model.nodes.Node
+        Its point and unit-vector nodes (initial velocities of a rigid motion).
+    """
+
+    points = ()
+    vectors = ()
+
+    def material_point(self, x):
+        """The material point at global position x in the initial configuration.
+
+        Parameters
+        ----------
+        x : (3,) array_like
+            m, global frame, initial configuration.
+
+        Returns
+        -------
+        femdyn.model.nodes.Expr
+            Its position as an affine function of q.
+        """
+        raise NotImplementedError(f"{type(self).__name__} offers no material points")
+
+    def material_vector(self, w):
+        """The material direction w (global frame, initial configuration) as an Expr of q.
+
+        Parameters
+        ----------
+        w : (3,) array_like
+            Direction, global frame.
+
+        Returns
+        -------
+        femdyn.model.nodes.Expr
+        """
+        raise NotImplementedError(f"{type(self).__name__} offers no material vectors")
+
+    def outline(self, q):
+        """The polyline that draws the body (plots, renders, ParaView files).
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+            Coordinates.
+
+        Returns
+        -------
+        ndarray (k, 3)
+            Points, m, global frame.
+        """
+        return np.zeros((0, 3))
+
+
+class Sensor:
+    """The sensor contract: ``columns`` names the channels, :meth:`measure` returns their values.
+
+    Sensors are added with the ``Model.sensor_*`` methods or
+    :meth:`Model.add_sensor <femdyn.model.Model.add_sensor>`; the System binds its own
+    copies, and the results writer calls :meth:`measure` at every recorded step.
+
+    Attributes
+    ----------
+    name : str
+        Sensor name, the prefix of its channels; unique in a model.
+    columns : tuple of str
+        Channel names, ``<name>.<component>`` (may be set in :meth:`bind`).
+    """
+
+    name = "sensor"
+    columns = ()
+
+    def bind(self, system):
+        """Prepare the sensor for an assembled System (index maps, row numbers).
+
+        Parameters
+        ----------
+        system : femdyn.model.system.System
+            The System that owns this copy of the sensor.
+        """
+
+    def measure(self, q, v, a, lam, t):
+        """The sensor's values at one instant, one per column.
+
+        Parameters
+        ----------
+        q, v, a : ndarray (n,)
+            Coordinates, velocities and accelerations (a may be None).
+        lam : ndarray (m,)
+            Multipliers (actuator inputs in the servo rows); may be None for sensors
+            that do not read it.
+        t : float
+            Time, s.
+
+        Returns
+        -------
+        ndarray (len(columns),)
+            SI units, as documented by each sensor.
+        """
+        raise NotImplementedError
+
+
+def missing(obj, contract=Part):
+    """Names of ``contract`` (:class:`Part` by default, or a side contract) that ``obj`` lacks:
+    the one list of methods and attributes, read from the contract classes of this module.
+
+    >>> missing(Part()), missing(object())[:3]
+    ([], ['applied', 'bind', 'constant_mass'])
+    """
+    found = []
+    for name in sorted({n for c in contract.__mro__ if c.__module__ == __name__
+                        for n in vars(c) if not n.startswith("_")}):
+        value = getattr(contract, name)
+        if not hasattr(obj, name) or (callable(value) and not callable(getattr(obj, name))):
+            found.append(name)
+    return found
+
+
+def check(obj, contract=Part, what="model part"):
+    """Raise ModelError naming what ``obj`` lacks of ``contract`` (see :func:`missing`)."""
+    lacks = missing(obj, contract)
+    if lacks or not isinstance(getattr(obj, "name", None), str):
+        raise ModelError(f"{obj!r} is not a {what}: it lacks {lacks or ['a name (str)']}; derive it from "
+                         f"femdyn.model.protocol.{contract.__name__} and override what it contributes")
+    return obj
+

@@ -1,67 +1,33 @@
-"""Sensors: channels recorded at every output step of a run (SI units)."""
+"""Sensors: channels recorded at every output step of a run (SI units), one constructor per
+physical quantity on :class:`SensorBuilder` (``m.sensor_point``, ``m.sensor_strain``, …).
+
+Strain gauges as engineers define them (:class:`Gauge`) sit on the outer wall of an ANCF
+beam: at arc length ``distance`` (m) from a named node (or from the node a named joint
+holds), at ``wall_angle_deg`` around the section (0° on the section's +y axis, 90° on +z),
+the grid at ``direction_deg`` to the beam axis (0° axial, 90° hoop), of length
+``grid_length`` (m). Reading of a grid at angle θ to the axis on the wall, whose tangent
+along the section outline is s = (−sin φ, cos φ) (plane-stress transformation of strain,
+Dally & Riley 2005, *Experimental Stress Analysis*, 4th ed., eq. 6.4)::
+
+    ε_θ = ε_x cos²θ + ε_s sin²θ + γ_xs sinθ cosθ,
+    ε_s = −ν ε_x                          (uniaxial stress in the beam fibre),
+    γ_xs = κ_x ρ + γ_xy s_y + γ_xz s_z     (torsion at wall radius ρ, exact for a circle;
+                                           the section-mean Timoshenko shear angles).
+
+Cable elements carry no twist or shear, so there γ_xs = 0. The reading is the average of
+ε_θ over the grid length by Gauss–Legendre quadrature with ``grid_points`` points.
+"""
+from dataclasses import dataclass
+
 import numpy as np
 
 from ..errors import ModelError
-from ..validation import number
+from ..validation import number, vector3
+from .protocol import Sensor
 from .vectorfunctions import Angle, FunctionGroup, Targets
 
-
-class Sensor:
-    """Base class of sensors: ``columns`` names the channels, :meth:`measure` returns their values.
-
-    Sensors are added with the ``Model.sensor_*`` methods; the System binds its own
-    copies, and the results writer calls :meth:`measure` at every recorded step.
-
-    Attributes
-    ----------
-    name : str
-        Sensor name, the prefix of its channels.
-    columns : tuple of str
-        Channel names, ``<name>.<component>``.
-    """
-
-    columns = ()
-
-    def bind(self, system):
-        """Prepare the sensor for an assembled System (index maps, row numbers).
-
-        Parameters
-        ----------
-        system : femdyn.model.system.System
-            The System that owns this copy of the sensor.
-        """
-
-    def measure(self, q, v, a, lam, t):
-        """The sensor's values at one instant, one per column.
-
-        Parameters
-        ----------
-        q, v, a : ndarray (n,)
-            Coordinates, velocities and accelerations (a may be None).
-        lam : ndarray (m,)
-            Multipliers (actuator inputs in the servo rows); may be None for sensors
-            that do not read it.
-        t : float
-            Time, s.
-
-        Returns
-        -------
-        ndarray (len(columns),)
-            SI units, as documented by each sensor.
-        """
-        raise NotImplementedError
-
-
 class PointSensor(Sensor):
-    """Position (m) and velocity (m/s) of a material point, global frame.
-
-    Parameters
-    ----------
-    name : str
-        Channels ``<name>.x``, ``.y``, ``.z``, ``.vx``, ``.vy``, ``.vz``.
-    expr : femdyn.model.nodes.Expr
-        The material point.
-    """
+    """Position (m) and velocity (m/s) of a material point, global frame."""
 
     def __init__(self, name, expr):
         self.name, self.expr = name, expr
@@ -77,13 +43,6 @@ class JointAngleSensor(Sensor):
     (−π, π]; results unwrap it) and joint rate (rad/s) of a revolute joint.
 
     The angle is the rotation of body B relative to body A about the joint axis.
-
-    Parameters
-    ----------
-    name : str
-        Channels ``<name>.angle`` and ``<name>.rate``.
-    revolute : femdyn.model.joints.Revolute
-        The joint.
     """
 
     def __init__(self, name, revolute):
@@ -104,13 +63,6 @@ class JointAngleSensor(Sensor):
 class ReactionSensor(Sensor):
     """Reactions of one joint from its multipliers (see ``Joint.reaction``: forces on body B
     in N for coincidence rows, the drive torque in N·m for an angle drive).
-
-    Parameters
-    ----------
-    name : str
-        Prefix of the channels, one per row of the joint (named by ``Joint.reaction``).
-    joint : femdyn.model.joints.Joint
-        The joint.
     """
 
     def __init__(self, name, joint):
@@ -133,26 +85,6 @@ class BeamSensor(Sensor):
     (rad/m) and "shear" (γ_y, γ_z in rad). The kernel's ``sensor_quantities`` names the
     method that evaluates each quantity (definitions, sign conventions; for the full
     beam, bending recovered with second-order accuracy) and its columns.
-
-    Parameters
-    ----------
-    name : str
-        Prefix of the channels.
-    beam : femdyn.model.flexible.ElementSet
-        The element set.
-    element : int
-        Element index, 0 … count − 1.
-    xi : float
-        ξ ∈ [0, 1] along the element.
-    quantity : str, optional
-        One of ``QUANTITIES`` that the kernel offers (default "strain").
-    y, z : float, optional
-        Section point of a strain gauge, m, in the section axes.
-
-    Raises
-    ------
-    ModelError
-        If the kernel cannot report the quantity or a value is out of range.
     """
 
     QUANTITIES = ("strain", "curvature", "twist", "shear")
@@ -171,18 +103,6 @@ class BeamSensor(Sensor):
         self.columns = tuple(f"{name}.{c}" for c in names)
 
     def bind(self, system):
-        """Check at assembly that the kernel returns one value per column.
-
-        Parameters
-        ----------
-        system : femdyn.model.system.System
-            The System (its initial coordinates are measured once).
-
-        Raises
-        ------
-        ModelError
-            If the kernel's value count differs from the declared columns.
-        """
         width = np.size(self.measure(system.q0, None, None, None, 0.0))
         if width != len(self.columns):
             raise ModelError(f"sensor '{self.name}': {type(self.beam.kernel).__name__} returns {width} values for "
@@ -198,13 +118,6 @@ class BeamSensor(Sensor):
 class ActuatorSensor(Sensor):
     """The input of an actuator (femdyn.model.actuators): torque (N·m) or force (N), as
     solved by servo-constraint inverse dynamics.
-
-    Parameters
-    ----------
-    name : str
-        Channel ``<name>.torque`` or ``<name>.force``.
-    actuator : femdyn.model.actuators.Actuator
-        The actuator.
     """
 
     def __init__(self, name, actuator):
@@ -223,18 +136,6 @@ class FlexiblePointSensor(Sensor):
     recovered from its stored mode shapes: r = r_ref + A(x + Φ_p η) (see
     :mod:`femdyn.model.floating_frame`). Made by ``Model.sensor_point`` on a flexible body,
     e.g. ``m.sensor_point("tip", "bar", (0.4, 0, 0))``.
-
-    Parameters
-    ----------
-    name : str
-        Sensor name; channels ``<name>.x``, ``.y``, ``.z`` (m) and ``.vx``, ``.vy``,
-        ``.vz`` (m/s), global frame.
-    body : femdyn.model.floating_frame.FloatingFrameBody
-        The flexible body.
-    index : int
-        Row of the component's ``output_points`` (position x, m, reference frame) and
-        ``output_shapes`` (Φ_p, (3, n_η)) that the sensor reads
-        (:meth:`~femdyn.model.floating_frame.FloatingFrameBody.locate_output_point`).
     """
 
     def __init__(self, name, body, index):
@@ -247,21 +148,11 @@ class FlexiblePointSensor(Sensor):
         return np.concatenate(self.body.point_state(q, v, self.point, self.shape))
 
 
-class GaugeSensor(Sensor):
+class ModalStrainSensor(Sensor):
     """Strains (dimensionless, Voigt order of the component's ``strain_order``, engineering
     shear) at a gauge point of a floating-frame body: ε = E_g η, E_g the stored strain
     modes (linear strain of the modal displacement field in the reference frame). Made by
-    ``Model.sensor_gauge``, e.g. ``m.sensor_gauge("root", "bar", 0)``.
-
-    Parameters
-    ----------
-    name : str
-        Sensor name; channels ``<name>.<component>`` in ``strain_order`` (default
-        ``exx, eyy, ezz, gyz, gxz, gxy``), strain components in the reference frame.
-    body : femdyn.model.floating_frame.FloatingFrameBody
-        The flexible body.
-    index : int
-        Row of the component's ``gauge_points`` / ``gauge_strain_modes`` (E_g, (6, n_η)).
+    ``Model.sensor_strain`` on a flexible body, e.g. ``m.sensor_strain("root", "bar", 0)``.
     """
 
     def __init__(self, name, body, index):
@@ -272,3 +163,423 @@ class GaugeSensor(Sensor):
 
     def measure(self, q, v, a, lam, t):
         return self.modes @ self.body.modal_coordinates(q)
+
+
+@dataclass
+class Gauge:
+    """Geometry of one strain gauge on a beam's outer wall.
+
+    Parameters
+    ----------
+    name : str
+        Gauge name; its channels are ``<name>.strain`` and ``<name>.axial``.
+    beam : str
+        Name of the ANCF beam (element set).
+    node : str
+        Node the distance is measured from, or a joint acting on a node of the beam (a
+        clamp, or a joint on the node's frame): the distance is then measured from that node.
+    distance : float
+        Arc length from ``node`` into the beam, m (from the beam's last node the gauge
+        lies towards the first one; from any other node towards the last one).
+    wall_angle_deg : float
+        Angle around the section from its +y axis towards +z, degrees.
+    direction_deg : float
+        Grid direction measured from the beam axis towards the wall tangent s, degrees.
+    grid_length : float
+        Active grid length along the axis, m (0: a point gauge).
+    grid_points : int
+        Gauss–Legendre points over the grid.
+    poisson : float, optional
+        Poisson ratio ν for the hoop strain ε_s = −νε_x; default the beam's (full beam
+        elements). Cable elements carry none: a gauge off the axis direction on a cable
+        needs it.
+
+    Example
+    -------
+    >>> Gauge("G1", "link", "link.0", 0.2, wall_angle_deg=90.0, grid_length=0.006)  # doctest: +ELLIPSIS
+    Gauge(name='G1', ...)
+    """
+
+    name: str
+    beam: str
+    node: str
+    distance: float
+    wall_angle_deg: float = 90.0
+    direction_deg: float = 0.0
+    grid_length: float = 0.0
+    grid_points: int = 3
+    poisson: float = None
+
+
+def _reference_node(model, gauge, beam):
+    """Name of the beam node that ``gauge.node`` names."""
+    chain = _beam_nodes(beam)
+    if gauge.node in chain:
+        return gauge.node
+    joint = model.joints.get(gauge.node)
+    if joint is not None:
+        held = {getattr(x, "node", None) for x in (joint, joint.body_a, joint.body_b)}
+        on_beam = [n.name for n in held if n is not None and n.name in chain]
+        if len(on_beam) == 1:
+            return on_beam[0]
+    raise ModelError(f"gauge '{gauge.name}': '{gauge.node}' is neither a node of beam '{beam.name}' nor a joint "
+                     f"on one of its nodes; its nodes are {chain[0]} … {chain[-1]}")
+
+
+def _beam_nodes(beam):
+    """Names of the reference nodes of a beam's chain.
+
+    The nodes that start each element, and the last node; element nodes in between (as in
+    three-node elements) are not reference points.
+    """
+    return [nodes[0].name for nodes in beam.element_nodes] + [beam.element_nodes[-1][-1].name]
+
+
+class GaugeSensor(Sensor):
+    """The reading of one :class:`Gauge`, recorded every output step.
+
+    Columns ``<name>.strain`` (ε_θ averaged over the grid) and ``<name>.axial`` (ε_x
+    averaged over the grid), dimensionless, positive in tension. Made by ``Model.sensor_strain(gauge)``.
+    """
+
+    def __init__(self, gauge, beam, node=None):
+        self.gauge, self.name, self.beam = gauge, gauge.name, beam
+        self.columns = (f"{gauge.name}.strain", f"{gauge.name}.axial")
+        places, self.weights = _grid_places(gauge, beam, node or gauge.node)
+        phi, theta = np.radians(gauge.wall_angle_deg), np.radians(gauge.direction_deg)
+        kernel = beam.kernel
+        full = "twist" in kernel.sensor_quantities
+        if gauge.poisson is None and not full and np.sin(theta) ** 2 > 1e-15:
+            raise ModelError(f"gauge '{gauge.name}' at {gauge.direction_deg:g}° to the axis needs the Poisson ratio for "
+                             f"the hoop strain, and beam '{beam.name}' ({type(kernel).__name__}) carries none; give "
+                             "poisson = ν in the gauge")
+        self.parts = []
+        for element, xi in places:
+            rho = _wall_radius(kernel.section, element, phi, gauge.name)
+            y, z = rho * np.cos(phi), rho * np.sin(phi)
+            nu = float(gauge.poisson if gauge.poisson is not None else
+                       np.broadcast_to(kernel.nu, (beam.count,))[element] if full else 0.0)
+            axial = BeamSensor(f"{gauge.name}@{element}:{xi:.6g}", beam, element, xi, "strain", y, z)
+            shears = []
+            if np.sin(theta) * np.cos(theta) != 0 and full:
+                shears = [(BeamSensor(gauge.name, beam, element, xi, "twist"), np.array([rho])),
+                          (BeamSensor(gauge.name, beam, element, xi, "shear"), np.array([-np.sin(phi), np.cos(phi)]))]
+            self.parts.append((axial, nu, shears))
+        self.c2, self.s2, self.sc = np.cos(theta) ** 2, np.sin(theta) ** 2, np.sin(theta) * np.cos(theta)
+
+    def bind(self, system):
+        for axial, _, shears in self.parts:
+            axial.bind(system)
+            for sensor, _ in shears:
+                sensor.bind(system)
+
+    def measure(self, q, v, a, lam, t):
+        axial = np.empty(len(self.parts))
+        reading = np.empty(len(self.parts))
+        for k, (sensor, nu, shears) in enumerate(self.parts):
+            eps_x = float(sensor.measure(q, v, a, lam, t)[0])
+            gamma = sum(float(s.measure(q, v, a, lam, t) @ c) for s, c in shears)
+            axial[k] = eps_x
+            reading[k] = eps_x * self.c2 - nu * eps_x * self.s2 + gamma * self.sc
+        return np.array([self.weights @ reading, self.weights @ axial])
+
+
+def _grid_places(gauge, beam, node):
+    """Material places (element, ξ) of the Gauss–Legendre points over the grid and their
+    weights (summing to 1).
+    """
+    lengths = np.broadcast_to(np.asarray(beam.kernel.length, float), (beam.count,))
+    ends = np.concatenate([[0.0], np.cumsum(lengths)])
+    chain = _beam_nodes(beam)
+    if node not in chain:
+        raise ModelError(f"gauge '{gauge.name}': node '{node}' is not on beam '{beam.name}'; its nodes are "
+                         f"{chain[0]} … {chain[-1]}")
+    i = chain.index(node)
+    sign = -1.0 if i == len(chain) - 1 and i > 0 else 1.0
+    centre = ends[i] + sign * float(gauge.distance)
+    half = 0.5 * float(gauge.grid_length)
+    if not (gauge.grid_length >= 0 and centre - half >= -1e-12 and centre + half <= ends[-1] + 1e-12):
+        raise ModelError(f"gauge '{gauge.name}' is off the link: its grid spans {centre - half:.6g} … "
+                         f"{centre + half:.6g} m along beam '{beam.name}', which is {ends[-1]:.6g} m long; "
+                         f"give a distance from '{node}' that keeps the grid on the beam")
+    n = max(1, int(gauge.grid_points)) if half > 0 else 1
+    x, w = np.polynomial.legendre.leggauss(n)
+    places = []
+    for s in np.clip(centre + half * x, 0.0, ends[-1]):
+        e = int(min(np.searchsorted(ends, s, side="right") - 1, beam.count - 1))
+        places.append((e, float(np.clip((s - ends[e]) / lengths[e], 0.0, 1.0))))
+    return places, w / w.sum()
+
+
+def _wall_radius(section, element, phi, name):
+    """Distance from the centroid to the outer wall along a direction of the section.
+
+    The radius of a circular section; for any other (rectangular) one, the exit of the ray
+    through the sides c_y, c_z.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from femdyn.elements import sections
+    >>> round(float(_wall_radius(sections.rectangular(0.02, 0.01), 0, np.pi / 4, "G1")), 6)   # the corner
+    0.007071
+    """
+    try:
+        cy = float(np.broadcast_to(np.asarray(section.cy, float), (element + 1,))[element])
+        cz = float(np.broadcast_to(np.asarray(section.cz, float), (element + 1,))[element])
+    except (AttributeError, ValueError):
+        raise ModelError(f"gauge '{name}': the beam's section gives no outer-wall distances c_y, c_z") from None
+    if "circular" in getattr(section, "name", ""):
+        return cy
+    c, s = abs(np.cos(phi)), abs(np.sin(phi))
+    return min(cy / c if c > 1e-12 else np.inf, cz / s if s > 1e-12 else np.inf)
+
+
+class SensorBuilder:
+    """The sensor constructors of :class:`~femdyn.model.Model`, one per physical quantity."""
+
+    def sensor_point(self, name, body, point):
+        """Record the position and velocity of a material point of a body.
+
+        Parameters
+        ----------
+        name : str
+            Sensor name; channels ``<name>.x``, ``.y``, ``.z`` (m) and ``.vx``, ``.vy``,
+            ``.vz`` (m/s), global frame.
+        body : str or body
+            The body (or an ANCF node, or a flexible body of :meth:`flexible_body`).
+        point : (3,) array_like
+            The material point, m, global frame, initial configuration; for a flexible
+            body one of its component's output points, m, reference-frame coordinates.
+
+        Returns
+        -------
+        femdyn.model.sensors.PointSensor or femdyn.model.sensors.FlexiblePointSensor
+
+        Raises
+        ------
+        ModelError
+            If the point lies outside the body's span or the sensor name is taken.
+
+        Examples
+        --------
+        >>> from femdyn.model import Model
+        >>> m = Model()
+        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
+        >>> m.sensor_point("mid", rod, (0.5, 0, 0)).columns[:3]
+        ('mid.x', 'mid.y', 'mid.z')
+        """
+        body = self.body(body)
+        if hasattr(body, "locate_output_point"):
+            return self.add_sensor(FlexiblePointSensor(name, body, body.locate_output_point(point)))
+        return self.add_sensor(PointSensor(name, body.material_point(point)))
+
+    def sensor_strain(self, name, body=None, element=None, xi=None, y=0.0, z=0.0):
+        """Record strain: the one entry point for strain gauges, on every kind of flexible part.
+
+        - ANCF beam, a point of a section: ``m.sensor_strain(name, beam, element, xi, y=…,
+          z=…)`` records the axial strain there, channel ``<name>.strain``;
+        - a :class:`Gauge` on the outer wall of an ANCF beam (wall angle, grid direction
+          and length): ``m.sensor_strain(gauge)`` records the grid's reading
+          ``<name>.strain`` (ε_θ averaged over the grid) and the mean axial strain
+          ``<name>.axial``;
+        - floating-frame body (:meth:`flexible_body`): ``m.sensor_strain(name, body,
+          gauge)`` records the six strains at one of its component's gauge points,
+          ``<name>.exx`` … ``<name>.gxy`` (reference frame, engineering shear).
+
+        All strains are dimensionless, positive in tension.
+
+        Parameters
+        ----------
+        name : str or Gauge
+            Sensor name (it prefixes the channels), or a :class:`Gauge`, which carries its
+            name, beam and place.
+        body : str, ElementSet or FloatingFrameBody
+            The ANCF beam (element set) or the flexible body.
+        element : int, or int or (3,) array_like
+            ANCF beam: element index, 0 … count − 1, from the first node. Flexible body:
+            index of the component's gauge point, or its position, m, reference frame.
+        xi : float
+            ANCF beam: position along the element, ξ ∈ [0, 1] from its first node.
+        y, z : float, optional
+            ANCF beam: point of the cross section, m, in the section axes (the nodes'
+            r_y, r_z for beams, ``y_axis`` and x × y for a 3-D cable).
+
+        Returns
+        -------
+        Sensor
+            A :class:`BeamSensor`, :class:`GaugeSensor` or :class:`ModalStrainSensor`.
+
+        Raises
+        ------
+        ModelError
+            If the element or ξ is out of range, the gauge is off the beam or not a gauge
+            point of the body, or the sensor name is taken.
+
+        Examples
+        --------
+        >>> from femdyn.model import Model
+        >>> from femdyn.elements import sections
+        >>> m = Model()
+        >>> _ = m.straight_beam("b", (0, 0, 0), (1.0, 0, 0), 2, 2e11, 7800.0, sections.circular(0.01))
+        >>> gauge = m.sensor_strain("gauge", "b", element=0, xi=0.0, y=0.01)
+        >>> wall = m.sensor_strain(Gauge("wall", "b", "b.0", 0.25, grid_length=0.01))
+        >>> system = m.assemble()
+        >>> [float(s.measure(system.q0, None, None, None, 0.0)[0]) for s in system.sensors]   # stress-free
+        [0.0, 0.0]
+        """
+        if isinstance(name, Gauge):
+            beam = self.element_set(name.beam)
+            return self.add_sensor(GaugeSensor(name, beam, _reference_node(self, name, beam)))
+        if isinstance(body, str):
+            body = self.bodies[body] if body in self.bodies else self.element_set(body)
+        if hasattr(body, "component"):
+            return self.add_sensor(ModalStrainSensor(name, body, _gauge_index(name, body, element)))
+        if not hasattr(body, "kernel"):
+            raise ModelError(f"strain sensor '{name}': '{body.name}' is neither an ANCF beam nor a flexible body")
+        body.locate(element, xi)
+        return self.add_sensor(BeamSensor(name, body, element, xi, "strain", y, z))
+
+    def sensor_beam(self, name, beam, element, xi, quantity, y=0.0, z=0.0):
+        """Record a section quantity of an ANCF beam other than strain at (element, ξ).
+
+        Parameters
+        ----------
+        name : str
+            Sensor name; channels ``<name>.<component>``.
+        beam : str or femdyn.model.flexible.ElementSet
+            The element set.
+        element : int
+            Element index, 0 … count − 1.
+        xi : float
+            ξ ∈ [0, 1] along the element.
+        quantity : str
+            "curvature" (1/m: κ_y, κ_z for spatial elements, the signed in-plane κ_z for
+            the planar cable), and for fully parameterized beams "twist" (rad/m) and
+            "shear" (γ_y, γ_z, rad); see :class:`BeamSensor`. Strain is
+            :meth:`sensor_strain`.
+        y, z : float, optional
+            Section point, m (unused by these quantities).
+
+        Returns
+        -------
+        femdyn.model.sensors.BeamSensor
+
+        Raises
+        ------
+        ModelError
+            If ``quantity`` is "strain" or the element cannot report it, the position is
+            out of range, or the sensor name is taken.
+
+        Examples
+        --------
+        >>> from femdyn.model import Model
+        >>> from femdyn.elements import sections
+        >>> m = Model()
+        >>> _ = m.straight_beam("b", (0, 0, 0), (1.0, 0, 0), 2, 2e11, 7800.0, sections.circular(0.01))
+        >>> m.sensor_beam("k", "b", 1, 0.5, "curvature").columns
+        ('k.kappa_y', 'k.kappa_z')
+        """
+        if quantity == "strain":
+            raise ModelError(f"sensor '{name}': strain is recorded with Model.sensor_strain (one entry point for "
+                             "every strain gauge)")
+        beam = self.element_set(beam) if isinstance(beam, str) else beam
+        beam.locate(element, xi)
+        return self.add_sensor(BeamSensor(name, beam, element, xi, quantity, y, z))
+
+    def sensor_angle(self, name, revolute):
+        """Record the joint angle and rate of a revolute joint.
+
+        The angle is the rotation of ``body_b`` relative to ``body_a`` about the joint
+        axis (right-handed), ``angle0`` in the initial configuration; it is recorded
+        wrapped to (−π, π] and ``Results[...]`` unwraps it.
+
+        Parameters
+        ----------
+        name : str
+            Sensor name; channels ``<name>.angle`` (rad) and ``<name>.rate`` (rad/s).
+        revolute : str or femdyn.model.joints.Revolute
+            The revolute joint of this model.
+
+        Returns
+        -------
+        femdyn.model.sensors.JointAngleSensor
+
+        Raises
+        ------
+        ModelError
+            If ``revolute`` is not a revolute joint of the model or the name is taken.
+
+        Examples
+        --------
+        >>> from femdyn.model import Model
+        >>> m = Model()
+        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
+        >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0), angle0=0.5)
+        >>> _ = m.sensor_angle("theta", "pivot")
+        >>> system = m.assemble()
+        >>> system.sensors[0].measure(system.q0, system.v0, None, None, 0.0).tolist()
+        [0.5, 0.0]
+        """
+        return self.add_sensor(JointAngleSensor(name, self._revolute(revolute)))
+
+    def sensor_reaction(self, name, joint):
+        """Record the reactions of a joint, named and signed, from its multipliers.
+
+        Coincidence rows (spherical, revolute, universal, clamp) give the constraint
+        force on ``body_b`` (N, global frame; ``body_a`` carries −F) in channels
+        ``<name>.x``, ``.y``, ``.z``; an angle drive gives its torque on ``body_b``
+        (``<name>.torque``, N·m); orientation rows give their multipliers under their
+        row labels. See :meth:`femdyn.model.protocol.Constraint.reaction`.
+
+        Parameters
+        ----------
+        name : str
+            Sensor name.
+        joint : str or femdyn.model.joints.Joint
+            A joint of this model.
+
+        Returns
+        -------
+        femdyn.model.sensors.ReactionSensor
+
+        Raises
+        ------
+        ModelError
+            If the joint is unknown or the sensor name is taken.
+
+        Examples
+        --------
+        A hanging 2 kg rod: the pivot holds it up with 2 kg · 9.81 m/s².
+
+        >>> from femdyn.model import Model
+        >>> from femdyn.solvers.static import static_equilibrium
+        >>> m = Model()
+        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (0, 0, -1.0)), mass=2.0)
+        >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0))
+        >>> _ = m.sensor_reaction("R", "pivot")
+        >>> system = m.assemble()
+        >>> q, lam = static_equilibrium(system)
+        >>> system.sensors[0].measure(q, system.v0, None, lam, 0.0)[:3].round(6).tolist()
+        [0.0, 0.0, 19.62]
+        """
+        if isinstance(joint, str):
+            if joint not in self.joints:
+                raise ModelError(f"reaction sensor '{name}': unknown joint '{joint}'; known joints: {sorted(self.joints)}")
+            joint = self.joints[joint]
+        return self.add_sensor(ReactionSensor(name, joint))
+
+
+def _gauge_index(name, body, gauge):
+    """Row of a flexible body's gauge points named by index or reference-frame position (m)."""
+    points = body.component.gauge_points
+    if np.ndim(gauge) == 0:
+        index = int(gauge)
+        if not 0 <= index < len(points):
+            raise ModelError(f"gauge sensor '{name}': body '{body.name}' has {len(points)} gauges, got index {gauge}")
+        return index
+    dist = np.linalg.norm(points - vector3(gauge, f"gauge sensor '{name}': point (m)"), axis=1)
+    if not len(dist) or dist.min() > 1e-9 * max(1.0, np.linalg.norm(gauge)):
+        raise ModelError(f"gauge sensor '{name}': {list(gauge)} is not a gauge point of '{body.name}'; "
+                         f"its gauges are {np.round(points, 9).tolist()} (m, reference frame)")
+    return int(np.argmin(dist))

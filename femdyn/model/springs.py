@@ -23,27 +23,6 @@ class SpringDamper(Part):
     """A linear spring of stiffness k and rest length L₀ in parallel with a linear damper c
     between two material points (see the module docstring for the force and tangents).
 
-    Parameters
-    ----------
-    name : str
-        Unique part name.
-    point_a, point_b : femdyn.model.nodes.Expr
-        The material points r_a(q), r_b(q) (m), e.g. ``body.material_point(x)``.
-    stiffness : float
-        k, N/m (≥ 0).
-    damping : float, optional
-        c, N·s/m (≥ 0).
-    rest_length : float, optional
-        L₀, m (> 0; default the initial distance of the points).
-    q0 : (n,) ndarray, optional
-        Coordinates at which the default rest length is measured (the model's initial ones).
-
-    Raises
-    ------
-    ModelError
-        If k or c is negative or not finite, or the rest length (given or initial) is
-        not positive.
-
     Examples
     --------
     Two points 1.5 m apart on a spring of rest length 1 m and k = 200 N/m: a 100 N pull.
@@ -70,13 +49,6 @@ class SpringDamper(Part):
                              "attach the spring between distinct points or give rest_length")
 
     def bind(self, n):
-        """Build the constant Jacobian D of r_b − r_a on the coordinates it uses.
-
-        Parameters
-        ----------
-        n : int
-            Number of coordinates of the System.
-        """
         self.n = n
         rows, cols, vals = self.difference.coo(0)
         self.dofs = np.unique(cols)
@@ -94,59 +66,21 @@ class SpringDamper(Part):
         return d, length, e, d_dot, e @ d_dot
 
     def tension(self, q, v):
-        """The spring-damper's tension f = k (ℓ − L₀) + c ℓ̇.
-
-        Parameters
-        ----------
-        q, v : (n,) ndarray
-            Coordinates (m) and velocities (m/s).
-
-        Returns
-        -------
-        float
-            N, positive when the spring pulls its ends together.
-        """
+        """The spring-damper's tension f = k (ℓ − L₀) + c ℓ̇."""
         _, length, _, _, rate = self._state(q, v)
         return float(self.k * (length - self.L0) + self.c * rate)
 
     def force(self, q, v, t):
-        """Q = −Dᵀ f e (N per unit of each coordinate).
-
-        Parameters
-        ----------
-        q, v : (n,) ndarray
-            Coordinates and velocities.
-        t : float
-            Time, s (unused).
-
-        Returns
-        -------
-        (n,) ndarray
-        """
         _, length, e, _, rate = self._state(q, v)
         Q = np.zeros(self.n)
         np.add.at(Q, self.dofs, -self.D.T @ ((self.k * (length - self.L0) + self.c * rate) * e))
         return Q
 
     def tangent_pattern(self):
-        """Dense blocks on the spring's coordinates: (k_rows, k_cols, c_rows, c_cols)."""
         rows, cols = np.repeat(self.dofs, self.dofs.size), np.tile(self.dofs, self.dofs.size)
         return rows, cols, rows, cols
 
     def tangent_values(self, q, v, t):
-        """K = −∂Q/∂q and C = −∂Q/∂q̇ (N/m, N·s/m) on :meth:`tangent_pattern`.
-
-        Parameters
-        ----------
-        q, v : (n,) ndarray
-            Coordinates and velocities.
-        t : float
-            Time, s (unused).
-
-        Returns
-        -------
-        k, c : ndarray
-        """
         _, length, e, d_dot, rate = self._state(q, v)
         P = np.outer(e, e)
         transverse = np.eye(3) - P
@@ -155,15 +89,63 @@ class SpringDamper(Part):
         return (self.D.T @ Kd @ self.D).ravel(), (self.D.T @ (self.c * P) @ self.D).ravel()
 
     def strain_energy(self, q):
-        """½ k (ℓ − L₀)², J.
+        return 0.5 * self.k * (np.linalg.norm(self.difference(q)) - self.L0) ** 2
+
+
+class SpringBuilder:
+    """The spring constructor of :class:`~femdyn.model.Model` (``m.spring``)."""
+
+    def spring(self, name, body_a, point_a, body_b, point_b, stiffness, damping=0.0, rest_length=None):
+        """A linear spring-damper between two material points (a force element, unlike the
+        rigid :meth:`distance`): tension k (ℓ − L₀) + c ℓ̇ along the line of the points
+        (:class:`~femdyn.model.springs.SpringDamper`).
 
         Parameters
         ----------
-        q : (n,) ndarray
-            Coordinates.
+        name : str
+            Unique part name.
+        body_a : str or body
+            Body of the first point (or "ground", or an ANCF node).
+        point_a : (3,) array_like
+            First point, m, global frame, initial configuration.
+        body_b : str or body
+            Body of the second point.
+        point_b : (3,) array_like
+            Second point, m, global frame, initial configuration.
+        stiffness : float
+            k, N/m (≥ 0).
+        damping : float, optional
+            c, N·s/m (≥ 0).
+        rest_length : float, optional
+            L₀, m (default the initial distance of the points).
 
         Returns
         -------
-        float
+        femdyn.model.springs.SpringDamper
+
+        Raises
+        ------
+        ModelError
+            If a point lies outside its body's span, k or c is negative, the rest length
+            is not positive, or the name is taken.
+
+        Examples
+        --------
+        A 2 kg slider tied to the ground by a 800 N/m spring, its rest length the initial
+        distance (1 m); pulled 1 cm further out, the spring pulls back with 8 N:
+
+        >>> from femdyn.model import Model
+        >>> import numpy as np
+        >>> m = Model(gravity=(0, 0, 0))
+        >>> block = m.rigid_beam("block", m.point("A", (1.0, 0, 0)), m.point("B", (1.2, 0, 0)), mass=2.0)
+        >>> _ = m.prismatic("slider", "ground", block, (1.0, 0, 0), axis=(1, 0, 0))
+        >>> spring = m.spring("spring", "ground", (0, 0, 0), block, (1.0, 0, 0), stiffness=800.0)
+        >>> system = m.assemble()
+        >>> q = system.q0 + 0.01 * np.array([1.0, 0, 0, 1.0, 0, 0])
+        >>> float(system.forces(q, system.v0, 0.0)[[0, 3]].sum().round(9))
+        -8.0
         """
-        return 0.5 * self.k * (np.linalg.norm(self.difference(q)) - self.L0) ** 2
+        body_a, body_b = self.body(body_a), self.body(body_b)
+        pa, pb = body_a.material_point(point_a), body_b.material_point(point_b)
+        q0 = self.initial_coordinates()[0]
+        return self.add(SpringDamper(name, pa, pb, stiffness, damping, rest_length, q0))

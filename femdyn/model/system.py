@@ -2,7 +2,7 @@
 
 Holds the sparse mass matrix (CSR; its constant part assembled once), the constraint set
 and the generalized forces with their tangent patterns, all gathered from the model's
-parts through the contribution protocol (:mod:`femdyn.model.protocol`). Equations of
+parts through the part contract (:mod:`femdyn.model.protocol`). Equations of
 motion: M(q) q̈ + Φ_qᵀ λ = Q(q, q̇, t), Φ(q, t) = 0 (García de Jalón & Bayo 1994). SI units.
 """
 import numpy as np
@@ -25,7 +25,7 @@ class System:
     every part — bodies, flexible element sets, joints, loads, sensors and any part added
     with ``Model.add`` — is bound to its index ranges in that copy, so later edits or
     re-assemblies of the user's Model never change an assembled System. The System
-    evaluates only through the contribution protocol (:mod:`femdyn.model.protocol`).
+    evaluates only through the part contract (:mod:`femdyn.model.protocol`).
 
     Parameters
     ----------

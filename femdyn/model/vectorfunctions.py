@@ -27,15 +27,6 @@ def cross(a, b):
     """Row-wise cross product of (m, 3) arrays (np.cross's axis handling costs more than the
     arithmetic for the small batches met here).
 
-    Parameters
-    ----------
-    a, b : ndarray (..., 3)
-        Broadcastable batches of vectors.
-
-    Returns
-    -------
-    ndarray (..., 3)
-
     Examples
     --------
     >>> cross(np.array([[1.0, 0, 0]]), np.array([[0, 1.0, 0]]))
@@ -48,37 +39,19 @@ def cross(a, b):
     return out
 
 
-def wrap_to_pi(x):
+def _wrap_to_pi(x):
     """Angles wrapped to [−π, π).
-
-    Parameters
-    ----------
-    x : float or ndarray
-        Angles, rad.
-
-    Returns
-    -------
-    float or ndarray
-        x − 2πk in [−π, π).
 
     Examples
     --------
-    >>> float(wrap_to_pi(3 * np.pi / 2))
+    >>> float(_wrap_to_pi(3 * np.pi / 2))
     -1.5707963267948966
     """
     return (x + np.pi) % (2 * np.pi) - np.pi
 
 
 class Targets:
-    """Per-equation right-hand sides c_i + f_i(t) (f_i optional TimeFunction).
-
-    Parameters
-    ----------
-    constants : sequence of float
-        c_i, one per equation.
-    functions : sequence of TimeFunction or None
-        f_i, or None for a constant target.
-    """
+    """Per-equation right-hand sides c_i + f_i(t) (f_i optional TimeFunction)."""
 
     def __init__(self, constants, functions):
         self.c = np.asarray(constants, float)
@@ -88,18 +61,7 @@ class Targets:
             a.flags.writeable = False
 
     def derivatives(self, t):
-        """The targets and their first and second time derivatives at t.
-
-        Parameters
-        ----------
-        t : float
-            Time, s.
-
-        Returns
-        -------
-        value, first, second : ndarray (m,)
-            Read-only when no target depends on time.
-        """
+        """The targets and their first and second time derivatives at t."""
         if not self.timed:
             return self.constant
         f0, f1, f2 = self.c.copy(), np.zeros_like(self.c), np.zeros_like(self.c)
@@ -121,59 +83,17 @@ class Linear:
         """φ and its gradient ∂φ/∂x for a batch of m equations.
 
         Every kind has this signature (``evaluate``, ``hessian``, ``time_terms``).
-
-        Parameters
-        ----------
-        X : ndarray (m, arity, 3)
-            The vectors x_j of each equation.
-        d : ndarray (m, 3)
-            The kind's parameters (here the directions).
-        target : ndarray (m,)
-            Right-hand sides at the current time.
-
-        Returns
-        -------
-        phi : ndarray (m,)
-        grad : ndarray (m, 3 · arity)
         """
         return np.einsum("ij,ij->i", X[:, 0], d) - target, d.copy()
 
     @staticmethod
     def hessian(X, d):
-        """∂²φ/∂x² for a batch (zero for a linear function).
-
-        Parameters
-        ----------
-        X : ndarray (m, arity, 3)
-            The vectors.
-        d : ndarray (m, 3)
-            Parameters.
-
-        Returns
-        -------
-        ndarray (m, 3 · arity, 3 · arity)
-        """
+        """∂²φ/∂x² for a batch (zero for a linear function)."""
         return np.zeros((len(X), 3, 3))
 
     @staticmethod
     def time_terms(X, d, target_d1, target_d2):
-        """Partial time derivatives of φ: φ_t, ∂φ_t/∂x and φ_tt.
-
-        Parameters
-        ----------
-        X : ndarray (m, arity, 3)
-            The vectors.
-        d : ndarray (m, 3)
-            Parameters.
-        target_d1, target_d2 : ndarray (m,)
-            First and second time derivatives of the targets.
-
-        Returns
-        -------
-        phi_t : ndarray (m,)
-        grad_t : ndarray (m, 3 · arity)
-        phi_tt : ndarray (m,)
-        """
+        """Partial time derivatives of φ: φ_t, ∂φ_t/∂x and φ_tt."""
         return -target_d1, np.zeros((len(X), 3)), -target_d2
 
 
@@ -186,46 +106,18 @@ class Dot:
 
     @staticmethod
     def evaluate(X, params, target):
-        """φ = a·b − target and its gradient (b, a) (see :meth:`Linear.evaluate`).
-
-        Parameters
-        ----------
-        X : ndarray (m, 2, 3)
-            The vectors a, b.
-        params : ndarray
-            Unused.
-        target : ndarray (m,)
-            Right-hand sides.
-        """
+        """φ = a·b − target and its gradient (b, a) (see :meth:`Linear.evaluate`)."""
         a, b = X[:, 0], X[:, 1]
         return np.einsum("ij,ij->i", a, b) - target, np.concatenate([b, a], axis=1)
 
     @classmethod
     def hessian(cls, X, params):
-        """The constant Hessian [[0, I], [I, 0]] of a·b, broadcast over the batch.
-
-        Parameters
-        ----------
-        X : ndarray (m, 2, 3)
-            The vectors.
-        params : ndarray
-            Unused.
-        """
+        """The constant Hessian [[0, I], [I, 0]] of a·b, broadcast over the batch."""
         return np.broadcast_to(cls._H, (len(X), 6, 6))
 
     @staticmethod
     def time_terms(X, params, target_d1, target_d2):
-        """φ_t = −target', no mixed term, φ_tt = −target'' (see :meth:`Linear.time_terms`).
-
-        Parameters
-        ----------
-        X : ndarray (m, 2, 3)
-            The vectors.
-        params : ndarray
-            Unused.
-        target_d1, target_d2 : ndarray (m,)
-            Time derivatives of the targets.
-        """
+        """φ_t = −target', no mixed term, φ_tt = −target'' (see :meth:`Linear.time_terms`)."""
         return -target_d1, np.zeros((len(X), 6)), -target_d2
 
 
@@ -256,18 +148,6 @@ class Angle:
     def angle(cls, X):
         """θ = atan2(u·(a×b), a·b) and its gradient ∇θ = (c∇s − s∇c)/r².
 
-        Parameters
-        ----------
-        X : ndarray (m, 3, 3)
-            The vectors a, b, u of each equation.
-
-        Returns
-        -------
-        theta : ndarray (m,)
-            rad, in (−π, π].
-        grad : ndarray (m, 9)
-            ∂θ/∂(a, b, u).
-
         Examples
         --------
         >>> X = np.array([[[1.0, 0, 0], [0, 1.0, 0], [0, 0, 1.0]]])    # a = x, b = y, u = z
@@ -280,31 +160,13 @@ class Angle:
 
     @classmethod
     def evaluate(cls, X, params, target):
-        """φ = wrap(θ − target) and ∇θ (see :meth:`Linear.evaluate`).
-
-        Parameters
-        ----------
-        X : ndarray (m, 3, 3)
-            The vectors a, b, u.
-        params : ndarray
-            Unused.
-        target : ndarray (m,)
-            Target angles, rad.
-        """
+        """φ = wrap(θ − target) and ∇θ (see :meth:`Linear.evaluate`)."""
         theta, grad = cls.angle(X)
-        return wrap_to_pi(theta - target), grad
+        return _wrap_to_pi(theta - target), grad
 
     @classmethod
     def hessian(cls, X, params=None):
-        """H_θ (m, 9, 9) from the formula in the class docstring.
-
-        Parameters
-        ----------
-        X : ndarray (m, 3, 3)
-            The vectors a, b, u.
-        params : ndarray, optional
-            Unused.
-        """
+        """H_θ (m, 9, 9) from the formula in the class docstring."""
         a, b, u, s, c, gs, gc = cls._parts(X)
         m = len(X)
         Hs = np.zeros((m, 9, 9))
@@ -320,17 +182,7 @@ class Angle:
 
     @staticmethod
     def time_terms(X, params, target_d1, target_d2):
-        """φ_t = −target', no mixed term, φ_tt = −target'' (see :meth:`Linear.time_terms`).
-
-        Parameters
-        ----------
-        X : ndarray (m, 3, 3)
-            The vectors.
-        params : ndarray
-            Unused.
-        target_d1, target_d2 : ndarray (m,)
-            Time derivatives of the targets, rad/s and rad/s².
-        """
+        """φ_t = −target', no mixed term, φ_tt = −target'' (see :meth:`Linear.time_terms`)."""
         return -target_d1, np.zeros((len(X), 9)), -target_d2
 
 
@@ -341,19 +193,6 @@ class FunctionGroup:
     handed to the kind, ``targets`` a :class:`Targets`. The stacked Jacobian
     J = ∂X/∂q (3k·m × n) is constant; Φ_q = g·J and Σ w_i ∂²φ_i/∂q² = Jᵀ(w H)J are formed
     on fixed COO patterns computed once here.
-
-    Parameters
-    ----------
-    kind : type
-        ``Linear``, ``Dot``, ``Angle`` or another class with the same static methods.
-    exprs : list of tuple of femdyn.model.nodes.Expr
-        m tuples of ``kind.arity`` expressions.
-    params : ndarray (m, …)
-        Per-equation parameters.
-    targets : Targets
-        Right-hand sides.
-    n : int
-        Number of coordinates.
     """
 
     def __init__(self, kind, exprs, params, targets, n):
@@ -389,72 +228,25 @@ class FunctionGroup:
         self.h_coef = self.vals[ia] * self.vals[ib]
 
     def vectors(self, q):
-        """The vectors x_j = E_j q + e_j of every equation.
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates.
-
-        Returns
-        -------
-        ndarray (m, arity, 3)
-        """
+        """The vectors x_j = E_j q + e_j of every equation."""
         size = self.m * 3 * self.kind.arity
         X = np.bincount(self.rows, weights=self.vals * q[self.cols], minlength=size) + self.offset
         return X.reshape(self.m, self.kind.arity, 3)
 
     def evaluate(self, q, t):
-        """φ (m,) and the values of Φ_q on the pattern (self.eq, self.cols).
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates.
-        t : float
-            Time, s.
-
-        Returns
-        -------
-        phi : ndarray (m,)
-        jac : ndarray
-        """
+        """φ (m,) and the values of Φ_q on the pattern (self.eq, self.cols)."""
         X = self.vectors(q)
         target = self.targets.derivatives(t)[0]
         phi, grad = self.kind.evaluate(X, self.params, target)
         return phi, grad.ravel()[self.rows] * self.vals
 
     def hessian_values(self, q, weights):
-        """Values of Σ_i w_i ∂²φ_i/∂q² on the pattern (h_rows, h_cols).
-
-        Parameters
-        ----------
-        q : ndarray (n,)
-            Coordinates.
-        weights : ndarray (m,)
-            w_i (the multipliers, in the constraint Hessian).
-
-        Returns
-        -------
-        ndarray
-        """
+        """Values of Σ_i w_i ∂²φ_i/∂q² on the pattern (h_rows, h_cols)."""
         H = self.kind.hessian(self.vectors(q), self.params)
         return H.reshape(-1)[self.h_flat] * self.h_coef * weights[self.h_eq]
 
     def acceleration_terms(self, q, v, t):
-        """φ_t and ζ = vᵀ(∂²φ/∂q²)v + 2 (∂φ_t/∂q)·v + φ_tt, so that φ̈ = Φ_q q̈ + ζ.
-
-        Parameters
-        ----------
-        q, v : ndarray (n,)
-            Coordinates and velocities.
-        t : float
-            Time, s.
-
-        Returns
-        -------
-        phi_t, zeta : ndarray (m,)
-        """
+        """φ_t and ζ = vᵀ(∂²φ/∂q²)v + 2 (∂φ_t/∂q)·v + φ_tt, so that φ̈ = Φ_q q̈ + ζ."""
         X = self.vectors(q)
         V = np.bincount(self.rows, weights=self.vals * v[self.cols], minlength=self.m * 3 * self.kind.arity)
         V = V.reshape(self.m, -1)

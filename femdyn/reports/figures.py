@@ -12,16 +12,6 @@ MICRO = 1e6
 def gauge_figure(gauge, fig=None):
     """Simulated and measured strain of one gauge (top) and their difference (bottom); for
     peaks-only data the simulated history with the measured peaks as lines.
-
-    Parameters
-    ----------
-    gauge : femdyn.reports.strain_report.GaugeResult
-    fig : matplotlib.figure.Figure or SubFigure, optional
-        Where to draw (default: a new 8 × 4.4 in figure).
-
-    Returns
-    -------
-    matplotlib.figure.Figure or SubFigure
     """
     fig = fig or Figure(figsize=(8, 4.4), layout="constrained")
     simulated = {"simulated": gauge.simulated * MICRO}
@@ -44,16 +34,7 @@ def gauge_figure(gauge, fig=None):
 
 
 def peaks_figure(gauges):
-    """Grouped bars of the positive and negative peaks, simulated against measured.
-
-    Parameters
-    ----------
-    gauges : list of GaugeResult
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-    """
+    """Grouped bars of the positive and negative peaks, simulated against measured."""
     fig = Figure(figsize=(8, 3.6), layout="constrained")
     ax = fig.subplots()
     x = np.arange(len(gauges))
@@ -74,16 +55,6 @@ def peaks_figure(gauges):
 def link_figure(link):
     """Side view of the link (its first node on the left) with each gauge's grid, and the
     section with the gauges' wall angles.
-
-    Parameters
-    ----------
-    link : dict
-        ``length`` (m or None) and ``marks`` (name, position m, wall_angle_deg,
-        grid_length m), as made by ``strain_report.link_geometry``.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
     """
     marks = link["marks"]
     length = link["length"] or max([m["position"] + m["grid_length"] for m in marks] + [1.0])
@@ -125,6 +96,6 @@ def link_figure(link):
 
 
 def _bar(length):
-    """The link drawn as a grey bar of ``length`` (m)."""
+    """The grey rectangle that draws a link of the given length."""
     from matplotlib.patches import Rectangle
     return Rectangle((0, -0.15), length, 0.3, facecolor="0.85", edgecolor="k")

@@ -13,17 +13,6 @@ VERDICT_CLASSES = {"pass": "pass", "FAIL": "fail"}
 def write_html(comparison, path):
     """Write the report page.
 
-    Parameters
-    ----------
-    comparison : femdyn.reports.strain_report.Comparison
-    path : str
-        The ``.html`` file.
-
-    Returns
-    -------
-    str
-        ``path``.
-
     Example
     -------
     >>> write_html(comparison, "report/report.html")  # doctest: +SKIP

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import FemdynError
+from ..model.sensors import Gauge
 from ..schema import Key, SchemaError, check_table, read_toml
 from .bridge import BRIDGES, UNITS
-from .gauges import Gauge
 from .metrics import METRICS
 
 TIME_UNITS = {"s": 1.0, "ms": 1e-3}
@@ -28,19 +28,7 @@ _HEADER = re.compile(r"^\s*(.*?)\s*(?:[\[(]\s*([^\])]*?)\s*[\])])?\s*$")
 
 @dataclass
 class Histories:
-    """Measured time histories.
-
-    Parameters
-    ----------
-    t : (k,) ndarray
-        Sample times [s].
-    channels : dict
-        Channel name → (k,) samples (unit in ``units``).
-    units : dict
-        Channel name → unit from the header, or None.
-    path : str
-        The file read.
-    """
+    """Measured time histories."""
 
     t: np.ndarray
     channels: dict
@@ -50,17 +38,7 @@ class Histories:
 
 @dataclass
 class Peaks:
-    """Measured peaks only.
-
-    Parameters
-    ----------
-    peaks : dict
-        Channel name → (positive, negative) peak values.
-    units : dict
-        Channel name → unit, or None if not given.
-    path : str
-        The file read.
-    """
+    """Measured peaks only."""
 
     peaks: dict
     units: dict
@@ -124,6 +102,7 @@ def read_measurements(path):
 
 
 def _peaks(path, header, rows):
+    """A Peaks from the rows of a peaks-only CSV."""
     columns = [h[0].lower() for h in header]
     if columns[:3] != ["channel", "positive", "negative"] or len(columns) > 4 or columns[3:] not in ([], ["unit"]):
         raise FemdynError(f"peaks file '{path}': the header must be 'channel,positive,negative' with an optional "
@@ -137,17 +116,20 @@ def _peaks(path, header, rows):
 
 
 def _split_header(text):
+    """(name, unit or None) of a column header such as ``SG1 [mV/V]``."""
     name, unit = _HEADER.match(text).groups()
     return name, unit or None
 
 
 def _check_unit(unit, what):
+    """The unit, refused when bridges and gauges do not know it."""
     if unit is not None and unit not in UNITS:
         raise FemdynError(f"{what}: unit '{unit}' is not known; use one of {list(UNITS)}")
     return unit
 
 
 def _number(cell, path, line, column):
+    """The float in a CSV cell (empty or 'nan': NaN); the error names file, line and column."""
     cell = cell.strip()
     if cell == "" or cell.lower() == "nan":
         return float("nan")
@@ -160,24 +142,6 @@ def _number(cell, path, line, column):
 
 def channel_unit(data, channel, map_unit):
     """The unit of a measured channel: the header's and the map's must agree; one must be given.
-
-    Parameters
-    ----------
-    data : Histories or Peaks
-        The measurements.
-    channel : str
-        Channel name.
-    map_unit : str or None
-        The unit given in the gauge map.
-
-    Returns
-    -------
-    str
-
-    Raises
-    ------
-    FemdynError
-        Unknown channel (listing the file's channels), mismatched units, or no unit.
 
     Examples
     --------
@@ -200,27 +164,7 @@ def channel_unit(data, channel, map_unit):
 
 @dataclass
 class ComparisonSettings:
-    """``[comparison]`` settings of a gauge map (see docs/strain-reports.md).
-
-    Parameters
-    ----------
-    window : (float, float), optional
-        Comparison window [s] (None: the whole overlap).
-    cutoff : float, optional
-        Cutoff [Hz] of the zero-phase 4th-order Butterworth low-pass (None: no filtering).
-    max_lag : float, optional
-        Bound [s] of the alignment search (0: no alignment).
-    dt : float, optional
-        Step [s] of the common time base (None: the finer sampling interval).
-    balance_time : float, optional
-        Zero-balancing instant [s] (None: none).
-    filter_simulation : bool, optional
-        Filter the simulated history like the measured one.
-    link_length : float, optional
-        Link length [m] for the picture when the run's nodes do not give it.
-    title : str, optional
-        Report title.
-    """
+    """``[comparison]`` settings of a gauge map (see docs/strain-reports.md)."""
 
     window: tuple = None
     cutoff: float = None
@@ -234,27 +178,7 @@ class ComparisonSettings:
 
 @dataclass
 class MapEntry:
-    """One ``[gauges.NAME]`` table of a gauge map.
-
-    Parameters
-    ----------
-    name : str
-        Gauge name.
-    channel : str
-        Measured channel it is compared with.
-    gauge : Gauge, optional
-        The gauge's geometry (None when the simulated channel is given directly).
-    unit : str, optional
-        Unit of the measured channel (when the file's header has none).
-    gauge_factor : float, optional
-        Gauge factor k of a bridge channel.
-    bridge : str, optional
-        'quarter', 'half' or 'full' for a bridge channel (mV/V).
-    simulated : str, optional
-        Name of the simulated channel (default ``<name>.strain``).
-    tolerances : dict, optional
-        Metric → tolerance for this gauge, overriding the map's ``[tolerances]``.
-    """
+    """One ``[gauges.NAME]`` table of a gauge map."""
 
     name: str
     channel: str

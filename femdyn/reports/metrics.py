@@ -107,19 +107,6 @@ def history_metrics(computed, measured):
 def verdicts(values, tolerances):
     """Pass/fail of each metric that has a tolerance.
 
-    Parameters
-    ----------
-    values : dict
-        Metric name → value.
-    tolerances : dict
-        Metric name (a key of :data:`METRICS`) → tolerance.
-
-    Returns
-    -------
-    dict
-        Metric name → True (pass) / False (fail, also for a NaN value), for the metrics
-        present in both.
-
     Example
     -------
     >>> verdicts({"correlation": 0.95, "nrmse": 0.4}, {"correlation": 0.9, "nrmse": 0.3})

@@ -23,18 +23,6 @@ def _environment():
 def png(fig, dpi=100):
     """A matplotlib figure as a ``data:`` URI of a PNG image, for embedding in HTML.
 
-    Parameters
-    ----------
-    fig : matplotlib.figure.Figure
-        The figure.
-    dpi : int, optional
-        Resolution [dots per inch].
-
-    Returns
-    -------
-    str
-        ``"data:image/png;base64,…"``.
-
     Example
     -------
     >>> from matplotlib.figure import Figure
@@ -48,17 +36,6 @@ def png(fig, dpi=100):
 
 def cells(row, classes=None):
     """A table row for the templates' ``table`` macro: (text, CSS class) per cell.
-
-    Parameters
-    ----------
-    row : sequence of str
-        The cells' text.
-    classes : dict, optional
-        Text → CSS class ("pass", "fail", "warn", "muted"); other cells get none.
-
-    Returns
-    -------
-    list of (str, str)
 
     Example
     -------

@@ -14,12 +14,6 @@ A4 = (8.27, 11.69)   # inches
 def write_pdf(comparison, path):
     """Write the report PDF.
 
-    Parameters
-    ----------
-    comparison : femdyn.reports.strain_report.Comparison
-    path : str
-        The ``.pdf`` file.
-
     Example
     -------
     >>> write_pdf(comparison, "report/report.pdf")  # doctest: +SKIP
@@ -50,12 +44,14 @@ def write_pdf(comparison, path):
 
 
 def _page(title):
+    """An A4 figure with a title."""
     fig = Figure(figsize=A4)
     fig.suptitle(title, x=0.04, y=0.97, ha="left", fontsize=14, weight="bold")
     return fig
 
 
 def _table(fig, box, header, rows):
+    """A table of rows under a header in the box of the figure."""
     ax = fig.add_axes(box)
     ax.axis("off")
     table = ax.table(cellText=[list(r) for r in rows], colLabels=list(header), loc="upper center", cellLoc="right")
@@ -70,5 +66,6 @@ def _table(fig, box, header, rows):
 
 
 def _text(fig, top, lines, width=110):
+    """Monospaced lines, wrapped at ``width`` characters, from height ``top`` down."""
     wrapped = [line[k:k + width] or "" for line in lines for k in range(0, max(len(line), 1), width)]
     fig.text(0.04, top, "\n".join(wrapped[:80]), family="monospace", fontsize=7.5, va="top")

@@ -11,26 +11,6 @@ from ..errors import FemdynError
 def check_samples(t, x, what):
     """Drop NaN samples and report gaps in a measured channel.
 
-    Parameters
-    ----------
-    t, x : array_like
-        Sample times (s, increasing) and values.
-    what : str
-        The channel's name, for messages.
-
-    Returns
-    -------
-    t, x : ndarray
-        The finite samples.
-    warnings : list of str
-        One line per problem that the comparison can live with (NaN samples dropped,
-        gaps longer than 1.5 sampling intervals bridged by interpolation).
-
-    Raises
-    ------
-    FemdynError
-        Fewer than 4 finite samples, a missing time, or times not increasing.
-
     Example
     -------
     >>> t, x, w = check_samples([0, 1, 2, 3, 4], [0, float("nan"), 2, 3, 4], "SG1")
@@ -66,19 +46,6 @@ def check_samples(t, x, what):
 def zero_balance(t, x, t_balance):
     """Subtract the value at an instant, as a bridge balanced then reads zero there.
 
-    Parameters
-    ----------
-    t : array_like
-        Sample times [s], increasing.
-    x : array_like
-        Samples.
-    t_balance : float
-        Balancing instant [s] (linear interpolation between samples).
-
-    Returns
-    -------
-    ndarray
-
     Examples
     --------
     >>> zero_balance([0.0, 1.0], [5.0, 7.0], 0.0)
@@ -91,28 +58,6 @@ def lowpass(t, x, cutoff, order=4, what="the samples"):
     """Zero-phase Butterworth low-pass: the filter run forwards and backwards
     (``scipy.signal.sosfiltfilt``; Gustafsson 1996, IEEE Trans. Signal Process. 44(4)),
     so the phase lag cancels and the effective order doubles.
-
-    Parameters
-    ----------
-    t : array_like
-        Sample times (s), uniform up to jitter: the filter uses the median interval.
-    x : array_like
-        Samples.
-    cutoff : float
-        −3 dB frequency of one pass, Hz, below the Nyquist frequency.
-    order : int
-        Butterworth order of one pass.
-    what : str
-        What is filtered, for messages (e.g. "channel 'SG1'").
-
-    Returns
-    -------
-    ndarray
-
-    Raises
-    ------
-    FemdynError
-        A cutoff at or above the Nyquist frequency, or too few samples to filter.
 
     Example
     -------
@@ -130,23 +75,6 @@ def lowpass(t, x, cutoff, order=4, what="the samples"):
 
 def common_grid(ranges, dt):
     """Uniform time base over the overlap of time ranges.
-
-    Parameters
-    ----------
-    ranges : sequence of (float, float)
-        Time ranges (t_start, t_end) [s].
-    dt : float
-        Step [s].
-
-    Returns
-    -------
-    ndarray
-        From the latest start to the earliest end (inclusive where it falls on the grid).
-
-    Raises
-    ------
-    FemdynError
-        Ranges that do not overlap (naming them).
 
     Examples
     --------
@@ -168,20 +96,6 @@ def estimate_lag(reference, delayed, dt, max_lag):
     the overlapping parts (each part's mean removed, so the ends of the record do not bias
     it), refined by a parabola through the best lag and its neighbours. Several channels
     with one clock: pass 2-D arrays (channels, samples); their coefficients are summed.
-
-    Parameters
-    ----------
-    reference, delayed : array_like
-        Samples, shape (samples,) or (channels, samples).
-    dt : float
-        Grid step, s.
-    max_lag : float
-        Bound of the search, s.
-
-    Returns
-    -------
-    float
-        The lag in s (positive: ``delayed`` comes later).
 
     Example
     -------

@@ -27,29 +27,7 @@ from .signals import check_samples, common_grid, estimate_lag, lowpass, zero_bal
 
 @dataclass
 class GaugeResult:
-    """One compared gauge of a strain report.
-
-    Parameters
-    ----------
-    name : str
-        Gauge (or rosette strain) name.
-    channel : str
-        Measured channel.
-    unit : str
-        Unit of the measured channel before conversion.
-    t : ndarray
-        Common time base [s].
-    simulated : ndarray
-        Simulated strain on it (dimensionless).
-    measured : ndarray, optional
-        Measured strain on it; None for peaks-only data.
-    metrics : dict, optional
-        Metric name → value.
-    verdicts : dict, optional
-        Metric name → whether it is within tolerance.
-    tolerances : dict, optional
-        Metric name → tolerance.
-    """
+    """One compared gauge of a strain report."""
 
     name: str
     channel: str
@@ -197,15 +175,17 @@ def compare(results, data, gauge_map):
 
 
 def _result(name, channel, unit, t, s, m, tolerances):
+    """One gauge's GaugeResult: metrics and verdicts of simulated against measured."""
     values = history_metrics(s, m)
     return GaugeResult(name, channel, unit, t, s, m, values, verdicts(values, tolerances), dict(tolerances))
 
 
 def _simulated(results, entry, c, warnings):
+    """The simulated history (t, strain) of a gauge-map entry, conditioned as the settings say."""
     if entry.simulated not in results.sensor_columns:
         raise FemdynError(f"gauge '{entry.name}': the results have no channel '{entry.simulated}'; declare the "
-                          "gauge on the model before the run (femdyn.reports.gauges.add_gauge) or set simulated = "
-                          f"\"<channel>\" in its gauge-map entry; strain channels in the results: "
+                          "gauge on the model before the run (Model.sensor_strain with a femdyn.model.Gauge) or set "
+                          f"simulated = \"<channel>\" in its gauge-map entry; strain channels in the results: "
                           f"{[n for n in results.sensor_columns if n.endswith('strain')]}")
     t, x = results.t, results[entry.simulated]
     if c.cutoff and c.filter_simulation:
@@ -219,6 +199,7 @@ def _simulated(results, entry, c, warnings):
 
 
 def _measured(data, entry, c, warnings):
+    """The measured history (t, strain) of a gauge-map entry, converted and conditioned."""
     unit = channel_unit(data, entry.channel, entry.unit)
     t, x, found = check_samples(data.t, data.channels[entry.channel], entry.channel)
     warnings += found
@@ -230,6 +211,7 @@ def _measured(data, entry, c, warnings):
 
 
 def _lag(sims, meas, step, max_lag):
+    """The common time lag (s) of measured against simulated, 0 without ``max_lag``."""
     if not max_lag:
         return 0.0
     ranges = [(t[0], t[-1]) for t, _ in list(sims.values()) + list(meas.values())]
@@ -240,6 +222,7 @@ def _lag(sims, meas, step, max_lag):
 
 
 def _peaks_only(entry, data, sim, c):
+    """The simulated peaks of an entry with no measured history."""
     t, x = sim
     if c.balance_time is not None:
         x = zero_balance(t, x, c.balance_time)
@@ -256,6 +239,7 @@ def _peaks_only(entry, data, sim, c):
 
 
 def _rosettes(gauge_map, gauges):
+    """Principal strains of the gauge map's rosettes."""
     by_name = {g.name: g for g in gauges}
     entries = {e.name: e for e in gauge_map.entries}
     out = []
@@ -275,26 +259,7 @@ def _rosettes(gauge_map, gauges):
 
 
 def link_geometry(results, gauge_map):
-    """Length of the link and each gauge's mark, for the report's picture.
-
-    Parameters
-    ----------
-    results : Results
-        The run (its metadata and first configuration give the beam's node positions).
-    gauge_map : GaugeMap
-        The gauge map (``link_length`` is used when the run does not give the length).
-
-    Returns
-    -------
-    dict
-        ``length`` [m] or None, and ``marks``: per gauge its name, position [m] from the
-        link's first node, wall angle and grid direction [deg], grid length [m] and node.
-
-    Raises
-    ------
-    FemdynError
-        A gauge whose grid leaves the link (naming it).
-    """
+    """Length of the link and each gauge's mark, for the report's picture."""
     marks, length = [], gauge_map.comparison.link_length
     for e in gauge_map.entries:
         g = e.gauge
@@ -354,5 +319,6 @@ def write_report(comparison, out):
 
 
 def _finite(values):
+    """The values with NaN and infinities as None (JSON)."""
     return {k: (v if np.isfinite(v) else None) for k, v in values.items()}
 

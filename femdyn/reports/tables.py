@@ -7,16 +7,7 @@ METRIC_HEADER = ("metric", "value", "tolerance", "verdict")
 
 
 def summary_rows(comparison):
-    """One row per gauge (cells as in :data:`SUMMARY_HEADER`).
-
-    Parameters
-    ----------
-    comparison : femdyn.reports.strain_report.Comparison
-
-    Returns
-    -------
-    list of tuple of str
-    """
+    """One row per gauge (cells as in :data:`SUMMARY_HEADER`)."""
     rows = []
     for g in comparison.gauges:
         m = g.metrics
@@ -30,14 +21,6 @@ def summary_rows(comparison):
 def metric_rows(gauge):
     """Rows (metric, value, tolerance, verdict) of one gauge: its peaks, then the metrics
     of :data:`~femdyn.reports.metrics.METRICS` that it has.
-
-    Parameters
-    ----------
-    gauge : femdyn.reports.strain_report.GaugeResult
-
-    Returns
-    -------
-    list of tuple of str
     """
     rows = [(f"{side} peak sim / meas (µε)", _pair(gauge.metrics, key), "", "")
             for key, side in (("pos", "positive"), ("neg", "negative"))]
@@ -51,4 +34,5 @@ def metric_rows(gauge):
 
 
 def _pair(metrics, key):
+    """"simulated / measured" peak of a metric, in µε."""
     return f"{metrics[f'peak_{key}_sim'] * 1e6:.4g} / {metrics[f'peak_{key}_meas'] * 1e6:.4g}"

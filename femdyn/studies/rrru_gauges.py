@@ -12,7 +12,6 @@ import os
 
 import numpy as np
 
-from ..reports.gauges import add_gauge
 from ..reports.measurements import read_gauge_map
 from ..robots.rrru import RRRUGeometry
 from .rrru import circle_motion, servo_robot
@@ -142,7 +141,7 @@ def run_test_rig(folder, config=None, progress=False):
     robot = servo_robot(config, motion, flexible=True, n_elements=config.n_elements)
     map_path, peaks_path = gauge_map(folder, outer_wall_angle(robot))
     for gauge in read_gauge_map(map_path).gauges():
-        add_gauge(robot.model, gauge)
+        robot.model.sensor_strain(gauge)
     system = robot.model.assemble()
     q0, _ = static_equilibrium(system)
     results = os.path.join(folder, "results")
