@@ -14,8 +14,8 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-GUIDE = sorted([DOCS / "index.md", DOCS / "getting-started.md", DOCS / "concepts.md", DOCS / "examples.md",
-                *(DOCS / "howto").glob("*.md")])
+GUIDE = sorted([DOCS / "index.md", DOCS / "getting-started.md", DOCS / "concepts.md", DOCS / "conventions.md",
+                DOCS / "examples.md", *(DOCS / "howto").glob("*.md")])
 API_PACKAGES = ("femdyn.model", "femdyn.elements", "femdyn.solvers", "femdyn.solvers.recursive", "femdyn.mesh",
                 "femdyn.results", "femdyn.component", "femdyn.motion", "femdyn.robots", "femdyn.studies",
                 "femdyn.reports", "femdyn.identification")

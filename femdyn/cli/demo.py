@@ -5,18 +5,14 @@ import os
 import numpy as np
 
 from ..errors import ModelError, SolverError
-from .study import HINT, add_solver_options
+from ..studies import rrru_study
+from ..studies.registry import get
+from ..studies.rrru_command import add_solver_options, solver_options
+from .study import run_study, written
 
 
 def add_parser(sub):
-    """Register ``demo`` and its arguments on the sub-command parsers.
-
-    Parameters
-    ----------
-    sub : argparse._SubParsersAction
-        The sub-command parsers of :func:`femdyn.cli.main.main`; the new parser's ``func`` is
-        :func:`run`.
-    """
+    """Register ``demo`` and its arguments on the sub-command parsers."""
     d = sub.add_parser("demo", help="run the built-in example: a short form of the 3-RRRU study (femdyn study rrru), "
                                     "its summary and a picture of the deformed robot")
     d.add_argument("--out", default="femdyn-out", help="output folder (default: ./femdyn-out)")
@@ -32,48 +28,26 @@ def add_parser(sub):
 
 
 def run(args):
-    """Run the short 3-RRRU study, write ``args.out`` (the study's outputs and ``demo.png``) and print the model summary and the table beside the paper's.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        Parsed arguments: ``out``, ``t_end`` [s], ``elements``, ``step`` [s], ``magnify``, ``quiet`` and the
-        solver options ``rho_inf``, ``formulation``, ``halvings`` (:func:`femdyn.cli.study.solver_options`).
-
-    Returns
-    -------
-    int
-        Exit code 0.
-
-    Raises
-    ------
-    ModelError
-        A non-positive ``--t-end``, ``--step`` or ``--magnify``, ``--elements`` < 1, ``--rho-inf`` outside
-        [0, 0.95] or ``--halvings`` outside 0 … 20.
-    SolverError
-        A failed run (with a hint).
-    """
-    from femdyn.studies.rrru_outputs import summary_table
-    from femdyn.studies.rrru_study import StudyConfig
-
-    from .study import run_rrru, solver_options, written
+    """Run the short 3-RRRU study, write ``args.out`` (the study's outputs and ``demo.png``) and print the
+    model summary and the table beside the paper's; a bad option is a ModelError, a failed run a SolverError
+    with the study's hint."""
     for name, value in (("--t-end", args.t_end), ("--step", args.step), ("--magnify", args.magnify)):
         if not value > 0:
             raise ModelError(f"{name} must be > 0, got {value}")
-    config = solver_options(StudyConfig(duration=args.t_end, h=args.step, validate_inverse=False,
-                                        zero_dynamics_samples=1), args)          # the short form
+    config = solver_options(rrru_study.StudyConfig(duration=args.t_end, h=args.step, validate_inverse=False,
+                                                   zero_dynamics_samples=1), args)          # the short form
     print(f"3-RRRU parallel robot of Liu et al. (2018), links 3 flexible ({config.n_elements} ANCF beam elements "
           f"each, E = {config.geometry.E:.3g} Pa): the platform centre on a circle of {config.radius} m at "
           f"{config.speed} m/s for {args.t_end:g} s; rigid inverse, flexible forward and flexible inverse dynamics")
     out = os.path.abspath(args.out)
     try:
-        study = run_rrru(config, out, args.quiet, HINT)
+        study = run_study(get("rrru"), config, out, args.quiet)
     except SolverError as err:
         if getattr(err, "study", {}).get("inverse") is not None:
             _picture(err.study, config, out, args.magnify)     # the picture of the steps computed
         raise
     print(study["system"].summary())
-    print(summary_table(study["summary"]))
+    print(get("rrru").report(study["summary"]))
     _picture(study, config, out, args.magnify)
     print(written(out) + " (the full study: femdyn study rrru)")
     return 0

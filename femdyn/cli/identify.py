@@ -4,11 +4,8 @@
 def add_parser(sub):
     """Register ``identify`` and its arguments on the sub-command parsers.
 
-    Parameters
-    ----------
-    sub : argparse._SubParsersAction
-        The sub-command parsers of :func:`femdyn.cli.main.main`; the new parser's ``func`` is
-        :func:`run`.
+    ``sub`` (argparse._SubParsersAction): the sub-command parsers of :func:`femdyn.cli.main.main`; the new
+    parser's ``func`` is :func:`run`.
     """
     d = sub.add_parser("identify", help="identify inertial parameters from simulated momentum or joint-force data "
                                         "(TOML study; see examples/identify_*.toml)")
@@ -21,20 +18,8 @@ def add_parser(sub):
 def run(args):
     """Run an identification study file, print the report and write it with the plots.
 
-    Parameters
-    ----------
-    args : argparse.Namespace
-        Parsed arguments: ``config`` (study TOML), ``out``, ``no_plots``.
-
-    Returns
-    -------
-    int
-        Exit code 0.
-
-    Raises
-    ------
-    FemdynError
-        A bad study file or a failed identification.
+    ``args`` (argparse.Namespace): parsed arguments: ``config`` (study TOML), ``out``, ``no_plots``. Returns
+    int: exit code 0. Raises FemdynError: a bad study file or a failed identification.
     """
     from femdyn.identification import config, study, torque_study
 

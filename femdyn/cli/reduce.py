@@ -10,6 +10,7 @@ STAGES = ("read mesh", "assembly", "factorization", "normal modes", "orthonormal
 
 
 def _numbers(text, count, what):
+    """The comma-separated numbers of an option (m); a ModelError if there are not ``count``."""
     try:
         values = [float(v) for v in text.split(",")]
     except ValueError:
@@ -22,11 +23,8 @@ def _numbers(text, count, what):
 def add_parser(sub):
     """Register ``reduce`` and its arguments on the sub-command parsers.
 
-    Parameters
-    ----------
-    sub : argparse._SubParsersAction
-        The sub-command parsers of :func:`femdyn.cli.main.main`; the new parser's ``func`` is
-        :func:`run`.
+    ``sub`` (argparse._SubParsersAction): the sub-command parsers of :func:`femdyn.cli.main.main`; the new
+    parser's ``func`` is :func:`run`.
     """
     r = sub.add_parser("reduce", help="reduce a tetrahedral/hexahedral mesh to a flexible component file",
                        description="Craig–Bampton reduction of a meshed link: interface node sets coupled to "
@@ -57,20 +55,11 @@ def add_parser(sub):
 def run(args):
     """Reduce ``args.mesh`` (Craig–Bampton) and write the component file ``args.output``.
 
-    Parameters
-    ----------
-    args : argparse.Namespace
-        Parsed arguments: ``mesh``, ``interface`` (NAME=SELECTOR[@x,y,z], m), ``average``, ``modes``, ``output``, ``E`` [Pa], ``nu``, ``rho`` [kg/m³], ``unit``, ``damping`` (ratio ζ), ``point``, ``gauge``, ``static_load`` (x,y,z,dx,dy,dz), ``no_mesh``, ``quiet``.
-
-    Returns
-    -------
-    int
-        Exit code 0.
-
-    Raises
-    ------
-    ModelError
-        Malformed ``--interface``, ``--point``, ``--gauge`` or ``--static-load``, an ``--average`` naming no interface, or a bad mesh or material (MeshError).
+    ``args`` (argparse.Namespace): parsed arguments: ``mesh``, ``interface`` (NAME=SELECTOR[@x,y,z], m),
+    ``average``, ``modes``, ``output``, ``E`` [Pa], ``nu``, ``rho`` [kg/m³], ``unit``, ``damping`` (ratio ζ),
+    ``point``, ``gauge``, ``static_load`` (x,y,z,dx,dy,dz), ``no_mesh``, ``quiet``. Returns int: exit code 0.
+    Raises ModelError: malformed ``--interface``, ``--point``, ``--gauge`` or ``--static-load``, an
+    ``--average`` naming no interface, or a bad mesh or material (MeshError).
     """
     from tqdm import tqdm
 

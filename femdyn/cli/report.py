@@ -5,11 +5,8 @@ run's strain gauges with measurements and write report.html, report.pdf, metrics
 def add_parser(sub):
     """Register ``report`` (with its kind ``strain``) and its arguments on the sub-command parsers.
 
-    Parameters
-    ----------
-    sub : argparse._SubParsersAction
-        The sub-command parsers of :func:`femdyn.cli.main.main`; the new parser's ``func`` is
-        :func:`run`.
+    ``sub`` (argparse._SubParsersAction): the sub-command parsers of :func:`femdyn.cli.main.main`; the new
+    parser's ``func`` is :func:`run`.
     """
     r = sub.add_parser("report", help="reports comparing a run with measurements")
     kinds = r.add_subparsers(dest="kind", required=True)
@@ -24,20 +21,10 @@ def add_parser(sub):
 def run(args):
     """Write the strain report comparing a run's gauges with measurements.
 
-    Parameters
-    ----------
-    args : argparse.Namespace
-        Parsed arguments: ``results`` (run folder), ``measured`` (CSV), ``map`` (gauge map TOML), ``out``.
-
-    Returns
-    -------
-    int
-        0 when every metric is within tolerance, 1 when some is not (the report is written either way).
-
-    Raises
-    ------
-    FemdynError
-        Unreadable run, measurements or map, or non-overlapping time ranges.
+    ``args`` (argparse.Namespace): parsed arguments: ``results`` (run folder), ``measured`` (CSV), ``map``
+    (gauge map TOML), ``out``. Returns int: 0 when every metric is within tolerance, 1 when some is not (the
+    report is written either way). Raises FemdynError: unreadable run, measurements or map, or non-overlapping
+    time ranges.
     """
     from femdyn.reports.strain_report import strain_report
 

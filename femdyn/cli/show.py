@@ -5,11 +5,8 @@ import os
 def add_parser(sub):
     """Register ``show`` and its arguments on the sub-command parsers.
 
-    Parameters
-    ----------
-    sub : argparse._SubParsersAction
-        The sub-command parsers of :func:`femdyn.cli.main.main`; the new parser's ``func`` is
-        :func:`run`.
+    ``sub`` (argparse._SubParsersAction): the sub-command parsers of :func:`femdyn.cli.main.main`; the new
+    parser's ``func`` is :func:`run`.
     """
     s = sub.add_parser("show", help="summarize a component file and picture its modes")
     s.add_argument("component", help="component file written by 'femdyn reduce'")
@@ -22,22 +19,9 @@ def add_parser(sub):
 def run(args):
     """Print the summary of a component file and write its ParaView file and mode pictures.
 
-    Parameters
-    ----------
-    args : argparse.Namespace
-        Parsed arguments: ``component``, ``out`` (default ``<name>-modes``), ``modes`` (1-based), ``no_pictures``.
-
-    Returns
-    -------
-    int
-        Exit code 0.
-
-    Raises
-    ------
-    ComponentError
-        An invalid component file.
-    RenderError
-        No off-screen rendering on this machine.
+    ``args`` (argparse.Namespace): parsed arguments: ``component``, ``out`` (default ``<name>-modes``),
+    ``modes`` (1-based), ``no_pictures``. Returns int: exit code 0. Raises ComponentError: an invalid component
+    file; RenderError: no off-screen rendering on this machine.
     """
     from femdyn.component import read_component
     from femdyn.mesh.pictures import render_modes, write_mode_vtu

@@ -1,188 +1,81 @@
-"""``femdyn study rrru [config.toml]``: the 3-RRRU study of Liu et al. (2018), end to end."""
+"""``femdyn study NAME [config.toml]``: a registered study (:mod:`femdyn.studies.registry`), end to end."""
+import argparse
 import os
-from dataclasses import replace
 
 from ..errors import ModelError, SolverError
-
-HINT = ("from the command line try --halvings 8 (more step halvings), --rho-inf 0 (more damping), --step (a "
-        "smaller step), --formulation stabilized (forward run) or --elements (a finer mesh: docs/rrru.md, 'Elements "
-        "per link')")
+from ..studies.registry import get, studies
 
 
 def add_parser(sub):
-    """Register ``study`` and its arguments on the sub-command parsers.
-
-    Parameters
-    ----------
-    sub : argparse._SubParsersAction
-        The sub-command parsers of :func:`femdyn.cli.main.main`; the new parser's ``func`` is
-        :func:`run`.
-    """
-    p = sub.add_parser("study", help="run a study: 'rrru' is the 3-RRRU robot of Liu et al. 2018 (rigid and "
-                                     "flexible, inverse and forward dynamics, gauges)")
-    p.add_argument("name", choices=["rrru"], help="the study")
-    p.add_argument("config", nargs="?", help="TOML file changing any setting of femdyn.studies.rrru_study.StudyConfig")
+    """Register ``study``: one positional name per registered study, each study's options in a group."""
+    known = studies()
+    p = sub.add_parser("study", help="run a study: " + "; ".join(f"'{s.name}' is {s.description}"
+                                                                for s in known.values()),
+                       description="Run a registered study and write its outputs. Studies:\n" +
+                       "\n".join(f"  {s.name:14s} {s.description}" for s in known.values()),
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("name", metavar="STUDY", help=f"the study: {', '.join(known)}")
+    p.add_argument("config", nargs="?", help="TOML file changing any setting of the study's configuration "
+                                             "(for rrru: femdyn.studies.rrru_study.StudyConfig)")
     p.add_argument("-o", "--out", default="femdyn-study", help="output folder (default ./femdyn-study)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
-    add_solver_options(p)
-    p.set_defaults(func=run)
+    options = {}
+    for study in known.values():
+        if study.add_options:
+            group = _Recorder(p.add_argument_group(f"options of the study '{study.name}'"))
+            study.add_options(group)
+            options[study.name] = group.options
+    p.set_defaults(func=run, study_options=options)
 
 
-def add_solver_options(parser, elements=True):
-    """Register the solver options of the 3-RRRU study (each overrides the configuration).
+class _Recorder:
+    """An argument group that records the options added to it (destination → flag, default)."""
 
-    Parameters
-    ----------
-    parser : argparse.ArgumentParser
-        The parser of ``femdyn study`` or ``femdyn demo``.
-    elements : bool, optional
-        Also register ``--elements`` (the demo has its own, with a default).
+    def __init__(self, group):
+        self.group, self.options = group, {}
 
-    Example
-    -------
-    >>> import argparse
-    >>> p = argparse.ArgumentParser()
-    >>> add_solver_options(p)
-    >>> p.parse_args(["--rho-inf", "0.2"]).rho_inf
-    0.2
-    """
-    if elements:
-        parser.add_argument("--elements", type=int, help="ANCF beam elements per flexible link (≥ 1; 2 is the "
-                                                         "coarsest that runs the whole circle)")
-    parser.add_argument("--rho-inf", type=float,
-                        help="generalized-α ρ∞ of the flexible runs, 0 … 0.95 (default 0)")
-    parser.add_argument("--formulation", choices=["index3", "stabilized"],
-                        help="formulation of the flexible forward run (default index3; the inverse runs are index 3)")
-    parser.add_argument("--halvings", type=int, help="step halvings a run may use to get past a failed step, 0 … 20 "
-                                                     "(default 4; 0 stops at the first failure)")
+    def add_argument(self, *args, **kwargs):
+        action = self.group.add_argument(*args, **kwargs)
+        self.options[action.dest] = (action.option_strings[0], action.default)
+        return action
 
 
-def solver_options(config, args):
-    """The study's configuration with the command line's solver options applied.
-
-    Parameters
-    ----------
-    config : StudyConfig
-        The configuration (defaults or a TOML file).
-    args : argparse.Namespace
-        Parsed arguments with ``elements``, ``rho_inf``, ``formulation``, ``halvings``
-        (None: keep the configuration's).
-
-    Returns
-    -------
-    StudyConfig
-
-    Raises
-    ------
-    ModelError
-        A bad value, naming its option: ``--elements`` < 1, ``--rho-inf`` outside [0, 0.95],
-        ``--halvings`` outside 0 … 20.
-
-    Example
-    -------
-    >>> import argparse
-    >>> from femdyn.studies.rrru_study import StudyConfig
-    >>> args = argparse.Namespace(elements=2, rho_inf=None, formulation=None, halvings=0)
-    >>> solver_options(StudyConfig(), args).max_halvings
-    0
-    """
-    checks = (("--elements", args.elements, lambda v: v >= 1, "≥ 1", "n_elements"),
-              ("--rho-inf", args.rho_inf, lambda v: 0.0 <= v <= 0.95, "in [0, 0.95] (the inverse runs are "
-               "index 3, unstable above 0.95)", "flexible_rho_inf"),
-              ("--formulation", args.formulation, lambda v: True, "", "formulation"),
-              ("--halvings", args.halvings, lambda v: 0 <= v <= 20, "in 0 … 20", "max_halvings"))
-    changes = {}
-    for option, value, ok, rule, key in checks:
-        if value is None:
-            continue
-        if not ok(value):
-            raise ModelError(f"{option} must be {rule}, got {value}")
-        changes[key] = value
-    return replace(config, **changes)
-
-
-def run_rrru(config, out, quiet, hint):
-    """Run the 3-RRRU study into a folder; a solver failure is re-raised with a hint.
-
-    Parameters
-    ----------
-    config : StudyConfig
-        The study's settings.
-    out : str
-        Output folder.
-    quiet : bool
-        No progress bars.
-    hint : str
-        What to try, appended to the message of a SolverError.
-
-    Returns
-    -------
-    dict
-        The study (see :func:`femdyn.studies.rrru_study.run_study`).
-
-    Raises
-    ------
-    SolverError
-        The run failed; the message ends with ``hint`` and ``results`` keep the steps computed.
-        When a part stopped, the summary table of what was computed is printed first, every
-        output so far is in ``out`` and the exception's ``study`` holds the partial study.
-    """
-    from femdyn.studies.rrru_study import StudyStopped, run_study, summary_table
+def run_study(study, config, out, quiet):
+    """Run a registered study into the folder ``out``; a SolverError is re-raised with the study's
+    hint, and when it carries the partial study its summary is printed first."""
     try:
-        return run_study(config, output=out, progress=not quiet)
+        return study.run(config, out, not quiet)
     except SolverError as err:
-        failure = SolverError(f"{err}\n({hint})", getattr(err, "results", None))
-        if isinstance(err, StudyStopped):
-            print(summary_table(err.study["summary"]))
-            failure.study = err.study
+        failure = SolverError(f"{err}\n({study.hint})" if study.hint else str(err), getattr(err, "results", None))
+        partial = getattr(err, "study", None)
+        if partial is not None:
+            print(study.report(partial["summary"]))
+            failure.study = partial
         raise failure from None
 
 
 def run(args):
-    """Run the 3-RRRU study, write ``args.out`` and print the summary table with its verdicts.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        Parsed arguments: ``name`` ('rrru'), ``config`` (optional TOML changing
-        :class:`~femdyn.studies.rrru_study.StudyConfig`), ``out``, ``quiet`` and the solver
-        options of :func:`solver_options`.
-
-    Returns
-    -------
-    int
-        Exit code 0.
-
-    Raises
-    ------
-    ModelError
-        A bad configuration file or option value (named).
-    SolverError
-        A failed run; its ``results`` keep the steps computed.
-    """
+    """Run the study ``args.name`` with its configuration (``args.config``, the options), write
+    ``args.out`` and print its report; an unknown name or a bad setting is a ModelError."""
     from femdyn.schema import read_config
-    from femdyn.studies.rrru_outputs import summary_table
-    from femdyn.studies.rrru_study import StudyConfig
-    config = solver_options(read_config(args.config, StudyConfig) if args.config else StudyConfig(), args)
+    study = get(args.name)
+    own = args.study_options.get(study.name, {})
+    for other, options in args.study_options.items():
+        for dest, (flag, default) in options.items():
+            if dest not in own and getattr(args, dest) != default:
+                raise ModelError(f"{flag} is an option of the study '{other}', not of '{study.name}'")
+    config = read_config(args.config, study.config) if args.config else study.config()
+    if study.apply_options:
+        config = study.apply_options(config, args)
     out = os.path.abspath(args.out)
-    study = run_rrru(config, out, args.quiet, HINT)
-    print(summary_table(study["summary"]))
+    result = run_study(study, config, out, args.quiet)
+    print(study.report(result["summary"]))
     print(written(out))
     return 0
 
 
 def written(out):
-    """The line naming the output folder and the files in it.
-
-    Parameters
-    ----------
-    out : str
-        The study's output folder.
-
-    Returns
-    -------
-    str
-        "output written to <out>: report.html (…), summary.md, …", the report first.
+    """The line naming the output folder and the files in it, the report first.
 
     Example
     -------

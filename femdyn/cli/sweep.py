@@ -2,37 +2,17 @@
 import os
 
 from ..errors import ModelError
-
-
-def studies():
-    """The studies a sweep file may name.
-
-    Returns
-    -------
-    dict
-        Name → (configuration dataclass, case function ``f(config: dict, output: str) -> dict``).
-    """
-    from femdyn.studies.rrru import RigidStudyConfig
-    from femdyn.studies.rrru_figures import flexible_case, rigid_case
-    from femdyn.studies.rrru_study import StudyConfig, sweep_case
-    return {"rrru": (StudyConfig, sweep_case), "rrru_rigid": (RigidStudyConfig, rigid_case),
-            "rrru_flexible": (StudyConfig, flexible_case)}
+from ..studies.registry import sweep_cases
 
 
 def add_parser(sub):
-    """Register ``sweep`` and its arguments on the sub-command parsers.
-
-    Parameters
-    ----------
-    sub : argparse._SubParsersAction
-        The sub-command parsers of :func:`femdyn.cli.main.main`; the new parser's ``func`` is
-        :func:`run`.
-    """
+    """Register ``sweep`` and its arguments; the sweep names come from the registered studies."""
+    names = list(sweep_cases())
     p = sub.add_parser("sweep", help="run a study for a grid or a random sample of its settings on Dask "
                                      "(a local cluster, or --scheduler)")
-    p.add_argument("file", help="sweep TOML: study = 'rrru' (default), 'rrru_rigid' or 'rrru_flexible', [base] settings, [sweep] "
-                                "grid = {…}, random = {count, seed, …} or sensitivity = {step, keys, figures} "
-                                "(docs/sweeps.md)")
+    p.add_argument("file", help=f"sweep TOML: study = {' or '.join(repr(n) for n in names)} (default "
+                                f"{names[0]!r}), [base] settings, [sweep] grid = {{…}}, random = {{count, seed, …}} "
+                                "or sensitivity = {step, keys, figures} (docs/sweeps.md)")
     p.add_argument("-o", "--out", default="femdyn-sweep", help="output folder (default ./femdyn-sweep)")
     p.add_argument("--scheduler", help="address of a running Dask scheduler, e.g. tcp://host:8786 "
                                        "(default: a local cluster on this machine)")
@@ -42,45 +22,30 @@ def add_parser(sub):
 
 
 def run(args):
-    """Read a sweep file, run its cases on Dask, write ``args.out`` and print the table.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        Parsed arguments: ``file`` (sweep TOML), ``out``, ``scheduler`` (Dask address), ``workers``, ``quiet``.
-
-    Returns
-    -------
-    int
-        Exit code 0, also when cases failed (they are in the table with their errors).
-
-    Raises
-    ------
-    ModelError
-        Unreadable or invalid sweep file, an unknown study, or ``--workers`` < 1.
-    """
+    """Read a sweep file, run its cases on Dask, write ``args.out`` and print the table (exit code 0
+    also when cases failed); an unreadable or invalid file, an unknown study or ``--workers`` < 1
+    is a ModelError."""
     from femdyn.schema import read_toml
     from femdyn.studies.sweep_file import sweep_from_dict
     from femdyn.studies.sweep import dask_executor, markdown_table, run_sweep
     data = read_toml(args.file, "sweep file")
-    known = studies()
-    name = data.get("study", "rrru")
+    known = sweep_cases()
+    name = data.get("study", next(iter(known)))
     if name not in known:
         raise ModelError(f"{args.file}: unknown study {name!r}; known studies: {sorted(known)}")
     if args.workers is not None and args.workers < 1:
         raise ModelError(f"--workers must be ≥ 1, got {args.workers}")
-    config_class, case = known[name]
+    config_class, case, label = known[name]
     sweep = sweep_from_dict(data, config_class, where=args.file)
     out = os.path.abspath(args.out)
     print(f"{len(sweep.cases)} cases ({sweep.kind}) of the study '{name}' on "
           f"{args.scheduler or 'a local Dask cluster'}")
     with dask_executor(args.scheduler, args.workers) as executor:
         if sweep.kind == "sensitivity":
-            from femdyn.studies.rrru_figures import figure_label
             from femdyn.studies.sensitivity import run_sensitivities
             result = run_sensitivities(case, sweep.base, sweep.parameters, sweep.figures, out, executor=executor,
                                        step=sweep.step, title=f"Sensitivities of the study '{name}' ({args.file})",
-                                       labels={f: figure_label(f) for f in sweep.figures}, progress=not args.quiet)
+                                       labels={f: label(f) for f in sweep.figures}, progress=not args.quiet)
             records = result["records"]
         else:
             records = run_sweep(case, sweep.base, sweep.cases, out, executor=executor, progress=not args.quiet)

@@ -94,22 +94,9 @@ class BaseParameters:
 def combination_name(names, index, dependent, coefficients, tol=1e-10):
     """'a + 0.5·b − 2·c': parameter ``names[index]`` plus the dependent ones weighted by ``coefficients``.
 
-    Parameters
-    ----------
-    names : sequence of str
-        All parameter names.
-    index : int
-        The independent parameter.
-    dependent : sequence of int
-        Indices of the dependent parameters.
-    coefficients : sequence of float
-        Their weights (a row of K).
-    tol : float, optional
-        Weights below it are left out.
-
-    Returns
-    -------
-    str
+    ``names`` (sequence of str): all parameter names; ``index`` (int): the independent parameter; ``dependent``
+    (sequence of int): indices of the dependent parameters; ``coefficients`` (sequence of float): their weights
+    (a row of K); ``tol`` (float, optional): weights below it are left out. Returns str.
 
     Examples
     --------
@@ -178,18 +165,9 @@ def base_parameters(W, names, tol=1e-9):
 def random_states(model, rng, count):
     """``count`` random (q, v, q̈) of ``model``: joint values in [−π, π], unit quaternions, standard normal v, q̈.
 
-    Parameters
-    ----------
-    model : femdyn.solvers.recursive.model.TreeModel
-        The tree (free joints get a position in [−1, 1]³ m and a random unit quaternion).
-    rng : numpy.random.Generator
-        Random source.
-    count : int
-        Number of states.
-
-    Returns
-    -------
-    list of (ndarray (nq,), ndarray (nv,), ndarray (nv,))
+    ``model`` (femdyn.solvers.recursive.model.TreeModel): the tree (free joints get a position in [−1, 1]³ m and
+    a random unit quaternion); ``rng`` (numpy.random.Generator): random source; ``count`` (int): number of
+    states. Returns list of (ndarray (nq,), ndarray (nv,), ndarray (nv,)).
     """
     out = []
     for _ in range(count):

@@ -65,24 +65,11 @@ def _numbers(values, where):
 def parse(config, source="config"):
     """Checked configuration (dict) with defaults filled in, from a parsed TOML dict.
 
-    Parameters
-    ----------
-    config : dict
-        The parsed TOML (sections as in the module docstring).
-    source : str, optional
-        Names the file in error messages.
-
-    Returns
-    -------
-    dict
-        Sections "title", "robot", "experiment", "identify", "output", every default
-        filled in and numbers converted to float.
-
-    Raises
-    ------
-    SchemaError
-        For an unknown section or key, a value of the wrong kind, a missing required
-        key, a non-positive duration or limit, or lists of unequal length.
+    ``config`` (dict): the parsed TOML (sections as in the module docstring); ``source`` (str, optional): names
+    the file in error messages. Returns dict: sections "title", "robot", "experiment", "identify", "output",
+    every default filled in and numbers converted to float. Raises SchemaError: for an unknown section or key, a
+    value of the wrong kind, a missing required key, a non-positive duration or limit, or lists of unequal
+    length.
 
     Examples
     --------
@@ -123,19 +110,7 @@ def parse(config, source="config"):
 def load(path):
     """Read and check a TOML study file.
 
-    Parameters
-    ----------
-    path : str or os.PathLike
-        The TOML file.
-
-    Returns
-    -------
-    dict
-        As :func:`parse`.
-
-    Raises
-    ------
-    SchemaError
-        For syntax errors, unknown keys and bad values (naming the file and key).
+    ``path`` (str or os.PathLike): the TOML file. Returns dict: as :func:`parse`. Raises SchemaError: for syntax
+    errors, unknown keys and bad values (naming the file and key).
     """
     return parse(read_toml(path, "identification study"), str(path))

@@ -58,6 +58,7 @@ class Estimate:
 
 
 def _weights(sigma, N):
+    """Row weights 1/σ and whether σ was given (ones and False without)."""
     if sigma is None:
         return np.ones(N), False
     s = np.broadcast_to(np.asarray(sigma, float), (N,))
@@ -69,20 +70,10 @@ def _weights(sigma, N):
 def unseen_directions(J, rtol=1e-10):
     """The parameter directions a Jacobian cannot see.
 
-    Parameters
-    ----------
-    J : array_like (N, p)
-        Jacobian or regressor.
-    rtol : float, optional
-        Directions with singular value s ≤ rtol·s_max count as unseen (missing singular
-        values of a wide J are 0).
-
-    Returns
-    -------
-    s : ndarray
-        Singular values of J.
-    directions : ndarray (k, p)
-        Orthonormal rows of Vᵀ spanning the unseen directions.
+    ``J`` (array_like (N, p)): Jacobian or regressor; ``rtol`` (float, optional): directions with singular value
+    s ≤ rtol·s_max count as unseen (missing singular values of a wide J are 0). Returns ``s`` (ndarray):
+    singular values of J; ``directions`` (ndarray (k, p)): orthonormal rows of Vᵀ spanning the unseen
+    directions.
 
     Examples
     --------
@@ -162,18 +153,8 @@ def least_squares(W, y, sigma=None, names=None):
 def jacobian(f, theta, step=1e-6):
     """Central-difference Jacobian ∂f/∂θ (N, p).
 
-    Parameters
-    ----------
-    f : callable
-        θ ↦ ndarray (N,).
-    theta : array_like (p,)
-        Where to differentiate.
-    step : float, optional
-        Relative step: h_k = step · max(\\|θ_k\\|, 1e-3).
-
-    Returns
-    -------
-    ndarray (N, p)
+    ``f`` (callable): θ ↦ ndarray (N,); ``theta`` (array_like (p,)): where to differentiate; ``step`` (float,
+    optional): relative step: h_k = step · max(\\|θ_k\\|, 1e-3). Returns ndarray (N, p).
 
     Examples
     --------
@@ -249,6 +230,7 @@ def linearized_iteration(f, y, theta0, iterations=1, sigma=None, names=None, tol
 
 
 def _estimate_at(f, y, theta, w, known, names, history):
+    """The Estimate at θ: covariance, condition number and the cost appended to the history."""
     r = (y - f(theta)) * w
     J = jacobian(f, theta) * w[:, None]
     s = np.linalg.svd(J, compute_uv=False)

@@ -117,18 +117,9 @@ class Fourier:
 def stacked_regressor(rows_of_sample, trajectory, times):
     """W (N·rows, p): the rows ``rows_of_sample(q, v, q̈)`` stacked over ``trajectory`` at ``times`` (s).
 
-    Parameters
-    ----------
-    rows_of_sample : callable
-        (q, q̇, q̈) ↦ regressor rows (rows, p) of one sample.
-    trajectory : callable
-        t ↦ (q, q̇, q̈), e.g. :class:`Cubic` or :class:`Fourier`.
-    times : array_like (N,)
-        Sample instants, s.
-
-    Returns
-    -------
-    ndarray (N·rows, p)
+    ``rows_of_sample`` (callable): (q, q̇, q̈) ↦ regressor rows (rows, p) of one sample; ``trajectory``
+    (callable): t ↦ (q, q̇, q̈), e.g. :class:`Cubic` or :class:`Fourier`; ``times`` (array_like (N,)): sample
+    instants, s. Returns ndarray (N·rows, p).
 
     Examples
     --------

@@ -176,6 +176,7 @@ def merge_body(model, name):
 
 
 def _coordinates_without(model, i):
+    """Masks of q and v without the coordinates of joint i."""
     q = np.ones(model.nq, bool)
     v = np.ones(model.nv, bool)
     q[model.q_index[i]:model.q_index[i] + model.joint_nq[i]] = False
@@ -184,6 +185,7 @@ def _coordinates_without(model, i):
 
 
 def _sample_indices(duration, step, interval):
+    """Step indices of the samples, every ``interval`` s (a multiple of the step) up to ``duration``."""
     ratio = interval / step
     if abs(ratio - round(ratio)) > 1e-9 * ratio or interval <= 0:
         raise ModelError(f"sample interval {interval} s must be a positive multiple of the step {step} s")
@@ -194,22 +196,10 @@ def _sample_indices(duration, step, interval):
 def relative_wheel_momentum(model, data, q, v, wheel):
     """Spin momentum of body ``wheel`` relative to its parent, [L; p] about the world origin (world axes).
 
-    Parameters
-    ----------
-    model : femdyn.solvers.recursive.model.TreeModel
-        The tree.
-    data : femdyn.solvers.recursive.Data
-        Workspace of the model (its kinematics are updated).
-    q, v : ndarray
-        Configuration and velocity of the tree.
-    wheel : str
-        The wheel body.
-
-    Returns
-    -------
-    ndarray (6,)
-        Angular momentum (N·m·s) and linear momentum (N·s) of the wheel's spin, I_w S q̇_w
-        transformed to the world origin.
+    ``model`` (femdyn.solvers.recursive.model.TreeModel): the tree; ``data`` (femdyn.solvers.recursive.Data):
+    workspace of the model (its kinematics are updated); ``q, v`` (ndarray): configuration and velocity of the
+    tree; ``wheel`` (str): the wheel body. Returns ndarray (6,): angular momentum (N·m·s) and linear momentum
+    (N·s) of the wheel's spin, I_w S q̇_w transformed to the world origin.
     """
     kinematics(model, data, q, v)
     i = model.index(wheel)
@@ -222,23 +212,10 @@ def relative_wheel_momentum(model, data, q, v, wheel):
 def planar_attitude(q, vi_base, v, qi_base):
     """Base rotation angle about z (rad) from its quaternion, and its rate (rad/s) for planar motion.
 
-    Parameters
-    ----------
-    q : ndarray (nq,)
-        Configuration; the base quaternion (x, y, z, w) at ``qi_base + 3``.
-    vi_base : int
-        Index of the base's velocity in v (angular velocity first, body axes).
-    v : ndarray (nv,)
-        Velocity.
-    qi_base : int
-        Index of the base's configuration in q.
-
-    Returns
-    -------
-    angle : float
-        rad, 2 atan2(q_z, q_w).
-    rate : float
-        rad/s, the z component of the base's angular velocity.
+    ``q`` (ndarray (nq,)): configuration; the base quaternion (x, y, z, w) at ``qi_base + 3``; ``vi_base``
+    (int): index of the base's velocity in v (angular velocity first, body axes); ``v`` (ndarray (nv,)):
+    velocity; ``qi_base`` (int): index of the base's configuration in q. Returns ``angle`` (float): rad, 2
+    atan2(q_z, q_w); ``rate`` (float): rad/s, the z component of the base's angular velocity.
     """
     x, y, z, w = q[qi_base + 3:qi_base + 7]
     return 2.0 * np.arctan2(z, w), v[vi_base + 2]

@@ -51,20 +51,10 @@ def parameter_names(model):
 def to_parameters(mass, com, inertia_com):
     """π_i (10,) of a body from its physical parameters (parallel-axis theorem).
 
-    Parameters
-    ----------
-    mass : float
-        m, kg.
-    com : (3,) array_like
-        Centre of mass c, m, body axes, from the body origin.
-    inertia_com : (3, 3) array_like
-        Rotational inertia about the centre of mass I_c, kg·m², body axes.
-
-    Returns
-    -------
-    ndarray (10,)
-        (m, m c, Ī_xx, Ī_xy, Ī_yy, Ī_xz, Ī_yz, Ī_zz) with Ī the inertia about the origin,
-        kg, kg·m, kg·m².
+    ``mass`` (float): m, kg; ``com`` ((3,) array_like): centre of mass c, m, body axes, from the body origin;
+    ``inertia_com`` ((3, 3) array_like): rotational inertia about the centre of mass I_c, kg·m², body axes.
+    Returns ndarray (10,): (m, m c, Ī_xx, Ī_xy, Ī_yy, Ī_xz, Ī_yz, Ī_zz) with Ī the inertia about the origin, kg,
+    kg·m, kg·m².
 
     Examples
     --------
@@ -79,24 +69,9 @@ def to_parameters(mass, com, inertia_com):
 def to_physical(pi_body):
     """Physical parameters of one body's π_i: the inverse of :func:`to_parameters`.
 
-    Parameters
-    ----------
-    pi_body : (10,) array_like
-        One body's inertial parameters.
-
-    Returns
-    -------
-    mass : float
-        kg.
-    com : ndarray (3,)
-        m, body axes.
-    inertia : ndarray (3, 3)
-        About the centre of mass, kg·m², body axes.
-
-    Raises
-    ------
-    ModelError
-        For a mass that is not positive (the centre of mass is undefined).
+    ``pi_body`` ((10,) array_like): one body's inertial parameters. Returns ``mass`` (float): kg; ``com``
+    (ndarray (3,)): m, body axes; ``inertia`` (ndarray (3, 3)): about the centre of mass, kg·m², body axes.
+    Raises ModelError: for a mass that is not positive (the centre of mass is undefined).
     """
     m, h = pi_body[0], np.asarray(pi_body[1:4])
     if not m > 0:
@@ -110,15 +85,8 @@ def to_physical(pi_body):
 def pseudo_inertia(pi_body):
     """Pseudo-inertia J (4×4) of one body's π_i (Wensing et al. 2017, eq. 9).
 
-    Parameters
-    ----------
-    pi_body : (10,) array_like
-        One body's inertial parameters.
-
-    Returns
-    -------
-    ndarray (4, 4)
-        Positive definite iff π_i is physically consistent.
+    ``pi_body`` ((10,) array_like): one body's inertial parameters. Returns ndarray (4, 4): positive definite
+    iff π_i is physically consistent.
     """
     m, h = pi_body[0], np.asarray(pi_body[1:4])
     xx, xy, yy, xz, yz, zz = pi_body[4:]
@@ -133,19 +101,9 @@ def pseudo_inertia(pi_body):
 class BodyConsistency:
     """Physical-consistency checks of one body (see the module doc); ``ok`` when all hold.
 
-    Parameters
-    ----------
-    name : str
-        Body name.
-    mass : float
-        kg.
-    principal_moments : ndarray (3,)
-        Principal moments about the centre of mass, kg·m², ascending (NaN without a
-        positive mass).
-    triangle : bool
-        Whether I_1 ≤ I_2 + I_3 holds.
-    pseudo_inertia_min : float
-        Smallest eigenvalue of the pseudo-inertia (kg·m²).
+    ``name`` (str): body name; ``mass`` (float): kg; ``principal_moments`` (ndarray (3,)): principal moments
+    about the centre of mass, kg·m², ascending (NaN without a positive mass); ``triangle`` (bool): whether I_1 ≤
+    I_2 + I_3 holds; ``pseudo_inertia_min`` (float): smallest eigenvalue of the pseudo-inertia (kg·m²).
     """
     name: str
     mass: float

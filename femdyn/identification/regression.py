@@ -23,6 +23,7 @@ from .experiment import MOMENTUM_CHANNELS
 
 
 def _channels(names):
+    """Indices of the named momentum channels in MOMENTUM_CHANNELS."""
     bad = [c for c in names if c not in MOMENTUM_CHANNELS]
     if bad:
         raise ModelError(f"momentum channels {bad} unknown; use some of {MOMENTUM_CHANNELS}")

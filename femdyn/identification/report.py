@@ -19,18 +19,9 @@ from ..results import time_histories
 def table(headers, rows, digits=6):
     """A Markdown table (str): numbers with ``digits`` significant digits, strings as they are.
 
-    Parameters
-    ----------
-    headers : sequence of str
-        Column titles.
-    rows : sequence of sequences
-        Cells: floats (∞ for +inf, — for NaN) or anything printed with ``str``.
-    digits : int, optional
-        Significant digits of floats.
-
-    Returns
-    -------
-    str
+    ``headers`` (sequence of str): column titles; ``rows`` (sequence of sequences): cells: floats (∞ for +inf, —
+    for NaN) or anything printed with ``str``; ``digits`` (int, optional): significant digits of floats. Returns
+    str.
 
     Example
     -------
@@ -55,24 +46,10 @@ def identifiability(J, theta, names, sigma):
     Directions the data cannot see (singular value ≤ 1e-10 of the largest) are named,
     and parameters involved in them get an infinite relative std.
 
-    Parameters
-    ----------
-    J : ndarray (N, p)
-        Jacobian of the measurements at θ.
-    theta : array_like (p,)
-        The estimate.
-    names : sequence of str
-        Parameter names.
-    sigma : float
-        Noise standard deviation, units of the measurements (0: the relative std column
-        is left out).
-
-    Returns
-    -------
-    text : str
-        Markdown table and findings.
-    rel_std : ndarray (p,)
-        σ_k / \\|θ_k\\| (for σ = 1 when sigma is 0).
+    ``J`` (ndarray (N, p)): Jacobian of the measurements at θ; ``theta`` (array_like (p,)): the estimate;
+    ``names`` (sequence of str): parameter names; ``sigma`` (float): noise standard deviation, units of the
+    measurements (0: the relative std column is left out). Returns ``text`` (str): Markdown table and findings;
+    ``rel_std`` (ndarray (p,)): σ_k / \\|θ_k\\| (for σ = 1 when sigma is 0).
 
     Examples
     --------
@@ -113,23 +90,10 @@ def identifiability(J, theta, names, sigma):
 def plot_fit(path, t, series, ylabel, title):
     """Measured and predicted channels against the sample number.
 
-    Parameters
-    ----------
-    path : str or os.PathLike
-        PNG file to write.
-    t : array_like (N,)
-        Sample numbers (x axis).
-    series : dict
-        label → (N,) values; the first is drawn as measured points, the others as lines.
-    ylabel : str
-        y-axis label with unit.
-    title : str
-        Figure title.
-
-    Returns
-    -------
-    str or os.PathLike
-        ``path``.
+    ``path`` (str or os.PathLike): PNG file to write; ``t`` (array_like (N,)): sample numbers (x axis);
+    ``series`` (dict): label → (N,) values; the first is drawn as measured points, the others as lines;
+    ``ylabel`` (str): y-axis label with unit; ``title`` (str): figure title. Returns str or os.PathLike:
+    ``path``.
     """
     first = next(iter(series))
     return time_histories(path, t, [(ylabel, series)], title, xlabel="sample", size=(8, 3.5),
@@ -139,23 +103,9 @@ def plot_fit(path, t, series, ylabel, title):
 def plot_estimates(path, names, truth, estimates, title):
     """Bar chart of estimate/true − 1 (%) per parameter for each estimator.
 
-    Parameters
-    ----------
-    path : str or os.PathLike
-        PNG file to write.
-    names : sequence of str
-        Parameter names.
-    truth : array_like (p,)
-        True values.
-    estimates : dict
-        Estimator label → θ (p,).
-    title : str
-        Figure title.
-
-    Returns
-    -------
-    str or os.PathLike
-        ``path``.
+    ``path`` (str or os.PathLike): PNG file to write; ``names`` (sequence of str): parameter names; ``truth``
+    (array_like (p,)): true values; ``estimates`` (dict): estimator label → θ (p,); ``title`` (str): figure
+    title. Returns str or os.PathLike: ``path``.
     """
     import matplotlib
     matplotlib.use("Agg")

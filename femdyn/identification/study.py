@@ -41,24 +41,11 @@ class StudyResult:
     """Everything :func:`run` computed: the nonlinear estimates per method (θ), the linear
     base-parameter estimate, the texts of the report and the files written.
 
-    Parameters
-    ----------
-    names : list of str
-        Selected physical parameters θ (``body.quantity``).
-    truth, nominal : ndarray (p,)
-        True and nominal θ (kg, m, kg·m²).
-    estimates : dict
-        Method label → :class:`~.estimators.Estimate` of θ.
-    base : BaseParameters
-        Base parameters of the linear form.
-    beta_true : ndarray (r,)
-        Their true values.
-    linear : Estimate
-        Least-squares estimate of the base parameters.
-    text : str
-        The Markdown report.
-    files : list of str, optional
-        Files written.
+    ``names`` (list of str): selected physical parameters θ (``body.quantity``); ``truth, nominal`` (ndarray
+    (p,)): true and nominal θ (kg, m, kg·m²); ``estimates`` (dict): method label →
+    :class:`~.estimators.Estimate` of θ; ``base`` (BaseParameters): base parameters of the linear form;
+    ``beta_true`` (ndarray (r,)): their true values; ``linear`` (Estimate): least-squares estimate of the base
+    parameters; ``text`` (str): the Markdown report; ``files`` (list of str, optional): files written.
     """
     names: list
     truth: np.ndarray
@@ -74,19 +61,8 @@ class StudyResult:
 def robot(config):
     """The configured robot (a TreeModel) and its wheel's name.
 
-    Parameters
-    ----------
-    config : dict
-        Checked configuration (:func:`~.config.parse`).
-
-    Returns
-    -------
-    (TreeModel, str)
-
-    Raises
-    ------
-    ModelError
-        If the built-in robot is unknown.
+    ``config`` (dict): checked configuration (:func:`~.config.parse`). Returns (TreeModel, str). Raises
+    ModelError: if the built-in robot is unknown.
     """
     name = config["robot"]["builtin"]
     if name not in ROBOTS:
@@ -97,16 +73,8 @@ def robot(config):
 def plan_columns(model, wheel):
     """Names of the planned coordinates: the base (attitude about z) and the arm joints, in model order.
 
-    Parameters
-    ----------
-    model : TreeModel
-        Free-floating robot.
-    wheel : str
-        The reaction wheel (not planned).
-
-    Returns
-    -------
-    list of str
+    ``model`` (TreeModel): free-floating robot; ``wheel`` (str): the reaction wheel (not planned). Returns list
+    of str.
     """
     base, w = base_index(model), model.index(wheel)
     return [model.names[base]] + [model.names[i] for i in range(model.n)
@@ -116,23 +84,9 @@ def plan_columns(model, wheel):
 def cubic_plan(columns, final_deg, duration):
     """:class:`~.excitation.Cubic` from rest at zero to ``final_deg`` (others stay at 0).
 
-    Parameters
-    ----------
-    columns : sequence of str
-        Planned coordinates (:func:`plan_columns`).
-    final_deg : dict
-        Coordinate → final value, degrees.
-    duration : float
-        Plan time, s.
-
-    Returns
-    -------
-    Cubic
-
-    Raises
-    ------
-    ModelError
-        If a coordinate is not planned.
+    ``columns`` (sequence of str): planned coordinates (:func:`plan_columns`); ``final_deg`` (dict): coordinate
+    → final value, degrees; ``duration`` (float): plan time, s. Returns Cubic. Raises ModelError: if a
+    coordinate is not planned.
     """
     unknown = sorted(set(final_deg) - set(columns))
     if unknown:
@@ -144,14 +98,8 @@ def cubic_plan(columns, final_deg, duration):
 def concatenate(parts):
     """One :class:`~.experiment.Measurements` from several (samples one after the other).
 
-    Parameters
-    ----------
-    parts : sequence of Measurements
-        Same channels and kind; channels, kind and noise level are taken from the first.
-
-    Returns
-    -------
-    Measurements
+    ``parts`` (sequence of Measurements): same channels and kind; channels, kind and noise level are taken from
+    the first. Returns Measurements.
     """
     first = parts[0]
     return Measurements(np.concatenate([m.t for m in parts]), np.vstack([m.q for m in parts]),
@@ -162,17 +110,8 @@ def concatenate(parts):
 def simulate_experiments(config, log=print):
     """(Measurements of all plans, identified model): step 1 of :func:`run`.
 
-    Parameters
-    ----------
-    config : dict
-        Checked configuration.
-    log : callable, optional
-        Receives progress lines.
-
-    Returns
-    -------
-    (Measurements, TreeModel)
-        Noisy samples of all plans, and the robot with the wheel merged into the base.
+    ``config`` (dict): checked configuration; ``log`` (callable, optional): receives progress lines. Returns
+    (Measurements, TreeModel): noisy samples of all plans, and the robot with the wheel merged into the base.
     """
     model, wheel = robot(config)
     ex = config["experiment"]
@@ -188,6 +127,7 @@ def simulate_experiments(config, log=print):
 
 
 def _selection(model, names):
+    """The Selection of dotted parameter names (``body.parameter``)."""
     entries = [tuple(n.split(".")) for n in names]
     return Selection(model, entries)
 
@@ -195,15 +135,7 @@ def _selection(model, names):
 def physical_margin(selection):
     """g(θ) = smallest eigenvalue of every body's pseudo-inertia divided by its mass (m²): ≥ 0 when physical.
 
-    Parameters
-    ----------
-    selection : Selection
-        Maps θ to π.
-
-    Returns
-    -------
-    callable
-        θ ↦ ndarray (n,), one margin per body.
+    ``selection`` (Selection): maps θ to π. Returns callable: θ ↦ ndarray (n,), one margin per body.
     """
     def g(theta):
         pi = selection.parameters(theta).reshape(-1, 10)
@@ -215,20 +147,9 @@ def physical_margin(selection):
 def linear_form(model, meas, channels, sigma):
     """(BaseParameters, true β, Estimate) of the linear momentum regression (step 2 of :func:`run`).
 
-    Parameters
-    ----------
-    model : TreeModel
-        The identified model (true parameters).
-    meas : Measurements
-        Momentum samples.
-    channels : sequence of str
-        Momentum channels to use.
-    sigma : float
-        Noise standard deviation, N·m·s (0: unweighted).
-
-    Returns
-    -------
-    (BaseParameters, ndarray, Estimate)
+    ``model`` (TreeModel): the identified model (true parameters); ``meas`` (Measurements): momentum samples;
+    ``channels`` (sequence of str): momentum channels to use; ``sigma`` (float): noise standard deviation, N·m·s
+    (0: unweighted). Returns (BaseParameters, ndarray, Estimate).
     """
     W, y = momentum_rows(model, meas, channels)
     base = base_parameters(W, parameter_names(model))
@@ -239,22 +160,11 @@ def linear_form(model, meas, channels, sigma):
 def nonlinear_form(model, meas, ident, sigma, log=print):
     """(Selection, f, y, {method: Estimate}) of the centroidal-momentum fits (step 3 of :func:`run`).
 
-    Parameters
-    ----------
-    model : TreeModel
-        The identified model (values of the quantities not selected).
-    meas : Measurements
-        Momentum samples (``Lz`` is used).
-    ident : dict
-        The [identify] section: parameters, nominal, bounds, iterations, optimizer settings.
-    sigma : float
-        Noise standard deviation, N·m·s (0: unweighted).
-    log : callable, optional
-        Receives progress lines.
-
-    Returns
-    -------
-    (Selection, callable, ndarray, dict)
+    ``model`` (TreeModel): the identified model (values of the quantities not selected); ``meas``
+    (Measurements): momentum samples (``Lz`` is used); ``ident`` (dict): the [identify] section: parameters,
+    nominal, bounds, iterations, optimizer settings; ``sigma`` (float): noise standard deviation, N·m·s (0:
+    unweighted); ``log`` (callable, optional): receives progress lines. Returns (Selection, callable, ndarray,
+    dict).
     """
     sel = _selection(model, ident["parameters"])
     centroidal = CentroidalMomentum(model, meas.q, meas.v, axes=(2,))
@@ -279,18 +189,8 @@ def estimates_table(names, truth, nominal, estimates):
     """Markdown table: true, nominal and each method's estimate, the errors in %, and the
     standard deviation reported with the last method's estimate.
 
-    Parameters
-    ----------
-    names : sequence of str
-        Parameter names.
-    truth, nominal : array_like (p,)
-        True and nominal values.
-    estimates : dict
-        Method label → Estimate.
-
-    Returns
-    -------
-    str
+    ``names`` (sequence of str): parameter names; ``truth, nominal`` (array_like (p,)): true and nominal values;
+    ``estimates`` (dict): method label → Estimate. Returns str.
     """
     last = list(estimates.values())[-1]
     headers = (["parameter", "true", "nominal"] + list(estimates) + [f"error % ({m})" for m in estimates]
@@ -307,26 +207,11 @@ def run(config, out=None, log=print, experiments=None):
     """Run the study of ``config`` (see :mod:`.config`); write tables and plots to ``out``
     (default: the configured folder; an empty string: write nothing).
 
-    Parameters
-    ----------
-    config : dict
-        Checked configuration (:func:`~.config.load`).
-    out : str, optional
-        Output folder (default the configured one; "" writes nothing).
-    log : callable, optional
-        Receives progress lines.
-    experiments : (Measurements, TreeModel), optional
-        Replaces the simulation of step 1 (e.g. real data, or earlier runs plus a new
-        plan).
-
-    Returns
-    -------
-    StudyResult
-
-    Raises
-    ------
-    ModelError
-        If a selected parameter name is unknown (checked before simulating).
+    ``config`` (dict): checked configuration (:func:`~.config.load`); ``out`` (str, optional): output folder
+    (default the configured one; "" writes nothing); ``log`` (callable, optional): receives progress lines;
+    ``experiments`` ((Measurements, TreeModel), optional): replaces the simulation of step 1 (e.g. real data, or
+    earlier runs plus a new plan). Returns StudyResult. Raises ModelError: if a selected parameter name is
+    unknown (checked before simulating).
     """
     _selection(robot(config)[0], config["identify"]["parameters"])          # bad names fail before simulating
     meas, model = experiments if experiments is not None else simulate_experiments(config, log)

@@ -35,18 +35,9 @@ ROBOTS = {"puma560": puma560, "space_arm": space_arm}
 class TorqueStudyResult:
     """Base parameters, their true values and estimate, the report text and the files written.
 
-    Parameters
-    ----------
-    base : BaseParameters
-        Structural base parameters of the arm.
-    beta_true : ndarray (r,)
-        Their true values.
-    estimate : Estimate
-        Least-squares estimate from the simulated joint forces.
-    text : str
-        The Markdown report.
-    files : list of str, optional
-        Files written.
+    ``base`` (BaseParameters): structural base parameters of the arm; ``beta_true`` (ndarray (r,)): their true
+    values; ``estimate`` (Estimate): least-squares estimate from the simulated joint forces; ``text`` (str): the
+    Markdown report; ``files`` (list of str, optional): files written.
     """
     base: object
     beta_true: np.ndarray
@@ -58,23 +49,10 @@ class TorqueStudyResult:
 def run(config, out=None, log=print):
     """Run the joint-force study of ``config`` (steps in the module docstring).
 
-    Parameters
-    ----------
-    config : dict
-        Checked configuration with ``kind = "joint_torque"`` (:func:`~.config.load`).
-    out : str, optional
-        Output folder (default the configured one; "" writes nothing).
-    log : callable, optional
-        Receives progress lines.
-
-    Returns
-    -------
-    TorqueStudyResult
-
-    Raises
-    ------
-    ModelError
-        If the built-in robot is unknown.
+    ``config`` (dict): checked configuration with ``kind = "joint_torque"`` (:func:`~.config.load`); ``out``
+    (str, optional): output folder (default the configured one; "" writes nothing); ``log`` (callable,
+    optional): receives progress lines. Returns TorqueStudyResult. Raises ModelError: if the built-in robot is
+    unknown.
     """
     name = config["robot"]["builtin"]
     if name not in ROBOTS:

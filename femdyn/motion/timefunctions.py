@@ -222,10 +222,7 @@ class SmoothStep(TimeFunction):
 class Sum(TimeFunction):
     """f(t) + g(t), as built by ``f + g``.
 
-    Parameters
-    ----------
-    f, g : TimeFunction
-        The terms (same unit).
+    ``f, g`` (TimeFunction): the terms (same unit).
     """
 
     def __init__(self, f, g):
@@ -244,12 +241,7 @@ class Sum(TimeFunction):
 class Scaled(TimeFunction):
     """k·f(t), as built by ``k * f``.
 
-    Parameters
-    ----------
-    f : TimeFunction
-        The function.
-    factor : float
-        k.
+    ``f`` (TimeFunction): the function; ``factor`` (float): k.
     """
 
     def __init__(self, f, factor):
@@ -269,13 +261,8 @@ class Callable(TimeFunction):
     """Wraps a plain Python function; derivatives by central differences with step
     ``dt`` (truncation error O(dt²)·f''' for d1, O(dt²)·f'''' for d2).
 
-    Parameters
-    ----------
-    func : callable
-        f(t) → float, t in s.
-    dt : float, optional
-        Difference step, s. The round-off error of d2 grows as ε·f/dt², so keep
-        dt ≳ 1e-4 s for f of order 1.
+    ``func`` (callable): f(t) → float, t in s; ``dt`` (float, optional): difference step, s. The round-off error
+    of d2 grows as ε·f/dt², so keep dt ≳ 1e-4 s for f of order 1.
 
     Examples
     --------

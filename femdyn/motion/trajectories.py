@@ -453,12 +453,7 @@ class Trajectory:
 class Component(TimeFunction):
     """f(t) = d·r(t) for a :class:`Trajectory` r and a fixed unit vector d.
 
-    Parameters
-    ----------
-    trajectory : Trajectory
-        r(t), m.
-    direction : ndarray (3,)
-        d, a unit vector, global frame.
+    ``trajectory`` (Trajectory): r(t), m; ``direction`` (ndarray (3,)): d, a unit vector, global frame.
     """
 
     def __init__(self, trajectory, direction):

@@ -16,13 +16,20 @@ stiffness only softens (the centrifugal terms of its exact inertia), and above t
 cantilever frequency (3.8 rad/s for this beam) its deflection grows without bound while
 the ANCF beam, which stiffens under its centrifugal tension, stays bounded (Kane et al.
 1987). SI units.
+
+``femdyn study spin_up [config.toml]`` runs :func:`run_spin_up` (:class:`SpinUpConfig`).
 """
+import json
+import os
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
 from ..elements import sections
+from ..errors import ModelError
 from ..motion.timefunctions import TimeFunction
+from .record import Study
 
 # Simo & Vu-Quoc's beam as a square ANCF section with EA = 2.8e7 N, EI = 1.4e4 N m², ρA = 1.2 kg/m
 SPIN_LENGTH, SPIN_WIDTH = 10.0, np.sqrt(12 * 1.4e4 / 2.8e7)
@@ -34,12 +41,7 @@ class SpinUp(TimeFunction):
     """Hub angle (rad) of the spin-up manoeuvre: smooth acceleration from rest to the rate
     ω_s (rad/s) over T_s (s), then constant rate (Simo & Vu-Quoc 1986, eq. 6.1).
 
-    Parameters
-    ----------
-    rate : float
-        Final angular rate ω_s (rad/s).
-    duration : float
-        Spin-up time T_s (s).
+    ``rate`` (float): final angular rate ω_s (rad/s); ``duration`` (float): spin-up time T_s (s).
 
     Example
     -------
@@ -79,28 +81,14 @@ def hub_with_beam(link, length, n_elements, E, rho, section, axis=(0, 1, 0), gra
     """The hub (10 g; point O at the origin and its three axes ``hub.x``, ``hub.y``, ``hub.z``)
     on a revolute joint about ``axis`` carrying a straight beam along x.
 
-    Parameters
-    ----------
-    link : {"ancf", "ffr"}
-        The full ANCF beam (``n_elements`` ANCFBeam3D elements) or the floating-frame body
-        of its component (the same elements linearized and reduced).
-    length, n_elements, E, rho, section
-        Beam length (m), elements, Young's modulus (Pa), density (kg/m³), cross-section.
-    axis : array_like (3,)
-        Hinge axis (global, unit).
-    gravity : array_like (3,)
-        m/s².
-    angle : TimeFunction, optional
-        Prescribed hub angle (rad); free hinge when None.
-    modes : int, optional
-        Modes kept in the floating-frame body (default all).
-    frame : {"mean", "x0"}
-        Reference frame of the component's modes (:func:`~femdyn.solvers.beam_component.ancf_beam_component`).
-
-    Returns
-    -------
-    femdyn.Model
-        With the sensor ``tip`` (position and velocity of the beam's tip, m, m/s).
+    ``link`` ({"ancf", "ffr"}): the full ANCF beam (``n_elements`` ANCFBeam3D elements) or the floating-frame
+    body of its component (the same elements linearized and reduced); ``length, n_elements, E, rho, section``:
+    beam length (m), elements, Young's modulus (Pa), density (kg/m³), cross-section; ``axis`` (array_like (3,)):
+    hinge axis (global, unit); ``gravity`` (array_like (3,)): m/s²; ``angle`` (TimeFunction, optional):
+    prescribed hub angle (rad); free hinge when None; ``modes`` (int, optional): modes kept in the
+    floating-frame body (default all); ``frame`` ({"mean", "x0"}): reference frame of the component's modes
+    (:func:`~femdyn.solvers.beam_component.ancf_beam_component`). Returns femdyn.Model: with the sensor ``tip``
+    (position and velocity of the beam's tip, m, m/s).
 
     Example
     -------
@@ -131,52 +119,26 @@ def tip_deflection(results, system, axis):
     global origin: the deflection relative to the rigid hub frame for the axes across the
     beam, e.g. ``tip_deflection(results, system, 1)`` in the plane of a spin about z.
 
-    Parameters
-    ----------
-    results : femdyn.results.Results
-        A run with the point sensor ``"tip"`` (channels ``tip.x``, ``tip.y``, ``tip.z``).
-    system : System
-        The assembled model of the run, with the hub's unit-vector nodes ``hub.x``,
-        ``hub.y``, ``hub.z``.
-    axis : {0, 1, 2}
-        The hub axis e (x, y, z of the hub frame; the beam lies along x).
-
-    Returns
-    -------
-    ndarray (n_steps,)
-        (r_tip − O)·e at every stored step, m.
+    ``results`` (femdyn.results.Results): a run with the point sensor ``"tip"`` (channels ``tip.x``, ``tip.y``,
+    ``tip.z``); ``system`` (System): the assembled model of the run, with the hub's unit-vector nodes ``hub.x``,
+    ``hub.y``, ``hub.z``; ``axis`` ({0, 1, 2}): the hub axis e (x, y, z of the hub frame; the beam lies along
+    x). Returns ndarray (n_steps,): (r_tip − O)·e at every stored step, m.
     """
     tip = np.column_stack([results["tip.x"], results["tip.y"], results["tip.z"]])
     e = results.q[:, system.nodes[f"hub.{'xyz'[axis]}"].dofs]
     return np.einsum("ti,ti->t", tip, e)
 
 
-def spin_up(link, rate, duration=15.0, t_end=15.0, h=0.01, n_elements=8, modes=None, frame="mean"):
+def spin_up(link, rate, duration=15.0, t_end=15.0, h=0.01, n_elements=8, modes=None, frame="mean", progress=False):
     """Run the spin-up of Simo & Vu-Quoc's beam about the vertical hub axis z.
 
-    Parameters
-    ----------
-    link : {"ancf", "ffr"}
-    rate, duration : float
-        ω_s (rad/s) and T_s (s) of :class:`SpinUp`.
-    t_end, h : float
-        End time and step (s); generalized-α, ρ∞ = 0.6.
-    n_elements : int
-        ANCF elements of the beam (and of its component).
-    modes : int, optional
-        Modes of the floating-frame body.
-    frame : {"mean", "x0"}
-        Reference frame of its modes.
-
-    Returns
-    -------
-    t : ndarray
-        Times reached (s); a linear modal body above its critical rate may stop early
-        when its deflection has grown beyond what Newton can follow.
-    deflection : ndarray
-        In-plane tip deflection (m) relative to the hub frame.
-    status : str
-        The run's status ("completed" or the reason it stopped).
+    ``link`` ({"ancf", "ffr"}); ``rate, duration`` (float): ω_s (rad/s) and T_s (s) of :class:`SpinUp`; ``t_end,
+    h`` (float): end time and step (s); generalized-α, ρ∞ = 0.6; ``n_elements`` (int): ANCF elements of the beam
+    (and of its component); ``modes`` (int, optional): modes of the floating-frame body; ``frame`` ({"mean",
+    "x0"}): reference frame of its modes; ``progress`` (bool, optional): a progress bar. Returns ``t``
+    (ndarray): times reached (s); a linear modal body above its critical rate may stop early when its deflection
+    has grown beyond what Newton can follow; ``deflection`` (ndarray): in-plane tip deflection (m) relative to
+    the hub frame; ``status`` (str): the run's status ("completed" or the reason it stopped).
 
     Example
     -------
@@ -188,9 +150,50 @@ def spin_up(link, rate, duration=15.0, t_end=15.0, h=0.01, n_elements=8, modes=N
                       gravity=(0, 0, 0), angle=SpinUp(rate, duration), modes=modes, frame=frame)
     s = m.assemble()
     try:
-        r = integrate(s, t_end, h, Options(rho_inf=0.6))
+        r = integrate(s, t_end, h, Options(rho_inf=0.6), progress=progress)
     except SolverError as err:
         if err.results is None:
             raise
         r = err.results
     return r.t, tip_deflection(r, s, 1), r.status
+
+
+@dataclass
+class SpinUpConfig:
+    """Settings of ``femdyn study spin_up`` (a TOML file sets any): the beam ``link`` ("ancf" or
+    "ffr"), ω_s ``rate`` [rad/s] and T_s ``duration`` [s] of :class:`SpinUp`, ``t_end`` and ``h``
+    [s], ``n_elements``, ``modes`` of the floating-frame body (0: all) and its ``frame`` ("mean"
+    or "x0")."""
+
+    link: str = "ancf"
+    rate: float = 4.0
+    duration: float = 15.0
+    t_end: float = 15.0
+    h: float = 0.01
+    n_elements: int = 8
+    modes: int = 0
+    frame: str = "mean"
+
+
+def run_spin_up(config, output=None, progress=False):
+    """Run :func:`spin_up` with a :class:`SpinUpConfig`; write ``tip.csv`` (t [s], in-plane tip
+    deflection [m]) and ``summary.json`` into ``output`` (if given); return ``summary``, ``t``
+    and ``deflection``."""
+    for key, allowed in (("link", ("ancf", "ffr")), ("frame", ("mean", "x0"))):
+        if getattr(config, key) not in allowed:
+            raise ModelError(f"spin-up study: {key} must be one of {allowed}, got {getattr(config, key)!r}")
+    t, deflection, status = spin_up(config.link, config.rate, config.duration, config.t_end, config.h,
+                                    config.n_elements, config.modes or None, config.frame, progress)
+    summary = {"link": config.link, "rate": config.rate, "status": status, "t_reached": float(t[-1]),
+               "tip_deflection_max": float(np.abs(deflection).max())}
+    if output:
+        os.makedirs(output, exist_ok=True)
+        np.savetxt(os.path.join(output, "tip.csv"), np.column_stack([t, deflection]), delimiter=",",
+                   header="t,deflection", comments="")
+        with open(os.path.join(output, "summary.json"), "w", encoding="utf-8") as f:
+            json.dump(summary, f, indent=1)
+    return {"summary": summary, "t": t, "deflection": deflection}
+
+
+STUDY = Study("spin_up", "a 10 m beam spun up on a hub (Simo & Vu-Quoc 1986): the ANCF beam or its "
+                         "floating-frame body (link = 'ffr')", SpinUpConfig, run_spin_up)

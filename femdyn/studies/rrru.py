@@ -28,6 +28,7 @@ import numpy as np
 from ..errors import FemdynError, ModelError
 from ..motion import CirclePath, PathMotion, SCurve, Tabulated
 from ..robots.rrru import ActuatedAngle, RRRUGeometry, rrru
+from .rrru_channels import tracking_error
 
 
 @dataclass
@@ -108,19 +109,8 @@ class RigidStudyConfig(CircleMotion):
 def study_config(config=None):
     """A :class:`RigidStudyConfig` from None, a config or a dict of its fields.
 
-    Parameters
-    ----------
-    config : RigidStudyConfig, dict or None
-        The settings (None: the defaults).
-
-    Returns
-    -------
-    RigidStudyConfig
-
-    Raises
-    ------
-    ModelError
-        Unknown keys (named, with the known ones).
+    ``config`` (RigidStudyConfig, dict or None): the settings (None: the defaults). Returns RigidStudyConfig.
+    Raises ModelError: unknown keys (named, with the known ones).
 
     Examples
     --------
@@ -141,20 +131,9 @@ def study_config(config=None):
 def circle_motion(config):
     """The platform-centre trajectory of the study: circle × S-curve, one turn, rest to rest.
 
-    Parameters
-    ----------
-    config : CircleMotion
-        The circle and its speed limits (any config deriving from it).
-
-    Returns
-    -------
-    PathMotion
-        Position, velocity and acceleration of the platform centre [m, m/s, m/s²].
-
-    Raises
-    ------
-    ModelError
-        A speed the S-curve cannot reach on the circle.
+    ``config`` (CircleMotion): the circle and its speed limits (any config deriving from it). Returns
+    PathMotion: position, velocity and acceleration of the platform centre [m, m/s, m/s²]. Raises ModelError: a
+    speed the S-curve cannot reach on the circle.
 
     Examples
     --------
@@ -174,17 +153,8 @@ def driven_robot(config, motion):
     angles prescribed). Sensors: ``torque {i}.torque`` (N·m on link 1 about a),
     ``motor {i}.angle``/``.rate`` and the platform centre ``P.x``, ``P.y``, ``P.z``.
 
-    Parameters
-    ----------
-    config : RigidStudyConfig
-        Payload, gravity and geometry.
-    motion : PathMotion
-        The platform-centre motion (:func:`circle_motion`).
-
-    Returns
-    -------
-    RRRU
-        The robot handles; its model is not yet assembled.
+    ``config`` (RigidStudyConfig): payload, gravity and geometry; ``motion`` (PathMotion): the platform-centre
+    motion (:func:`circle_motion`). Returns RRRU: the robot handles; its model is not yet assembled.
     """
     robot = rrru(pose=motion.position(motion.start), payload=config.payload, gravity=config.gravity,
                  geometry=config.geometry)
@@ -207,20 +177,9 @@ def servo_robot(config, motion, flexible=False, n_elements=8):
     With ``flexible`` the links 3 are ANCF beams (non-collocated: see
     :mod:`femdyn.model.actuators` for the index and the damping it needs).
 
-    Parameters
-    ----------
-    config : RigidStudyConfig or StudyConfig
-        Payload, gravity and geometry.
-    motion : PathMotion
-        The platform-centre motion.
-    flexible : bool, optional
-        ANCF links 3.
-    n_elements : int, optional
-        Elements per flexible link.
-
-    Returns
-    -------
-    RRRU
+    ``config`` (RigidStudyConfig or StudyConfig): payload, gravity and geometry; ``motion`` (PathMotion): the
+    platform-centre motion; ``flexible`` (bool, optional): ANCF links 3; ``n_elements`` (int, optional):
+    elements per flexible link. Returns RRRU.
     """
     robot = rrru(pose=motion.position(motion.start), flexible=flexible, n_elements=n_elements, payload=config.payload,
                  gravity=config.gravity, geometry=config.geometry)
@@ -239,21 +198,9 @@ def instantaneous_torques(system, robot, q, v, t):
     M q̈ + Φ_qᵀλ = Q, Φ_q q̈ = γ at each state, velocities projected on Φ_q v = −Φ_t first;
     an angle drive's multiplier is minus its torque.
 
-    Parameters
-    ----------
-    system : System
-        The assembled driven robot (:func:`driven_robot`).
-    robot : RRRU
-        Its handles.
-    q, v : (k, n) ndarray
-        Recorded coordinates and velocities.
-    t : (k,) ndarray
-        Their times [s].
-
-    Returns
-    -------
-    (k, 3) ndarray
-        Torques [N·m] on link 1 about the motor axis a.
+    ``system`` (System): the assembled driven robot (:func:`driven_robot`); ``robot`` (RRRU): its handles; ``q,
+    v`` ((k, n) ndarray): recorded coordinates and velocities; ``t`` ((k,) ndarray): their times [s]. Returns
+    (k, 3) ndarray: torques [N·m] on link 1 about the motor axis a.
     """
     from femdyn.solvers.initial import accelerations_and_multipliers, consistent_velocities
     rows = [system.joint_rows[f"drive {i}"][0] for i in range(len(robot.motors))]
@@ -273,25 +220,11 @@ def power_balance(t, torques, rates, energy, breakpoints, margin):
     the integrator's accelerations carry an O(h) transient that generalized-α damps within
     a few steps). Integrated: the work–energy theorem, trapezoid rule, all samples.
 
-    Parameters
-    ----------
-    t : (k,) ndarray
-        Times [s].
-    torques : (k, 3) ndarray
-        Motor torques [N·m].
-    rates : (k, 3) ndarray
-        Motor rates [rad/s].
-    energy : (k,) ndarray
-        Kinetic plus gravity potential energy [J].
-    breakpoints : array_like
-        Times of the jerk steps of the profile [s].
-    margin : float
-        Samples closer than this to a breakpoint are left out of the pointwise test [s].
-
-    Returns
-    -------
-    dict
-        ``power_max`` [W], ``power_balance_error`` and ``work_energy_error`` (relative).
+    ``t`` ((k,) ndarray): times [s]; ``torques`` ((k, 3) ndarray): motor torques [N·m]; ``rates`` ((k, 3)
+    ndarray): motor rates [rad/s]; ``energy`` ((k,) ndarray): kinetic plus gravity potential energy [J];
+    ``breakpoints`` (array_like): times of the jerk steps of the profile [s]; ``margin`` (float): samples closer
+    than this to a breakpoint are left out of the pointwise test [s]. Returns dict: ``power_max`` [W],
+    ``power_balance_error`` and ``work_energy_error`` (relative).
 
     Examples
     --------
@@ -315,23 +248,11 @@ def power_balance(t, torques, rates, energy, breakpoints, margin):
 def replay_torques(config, motion, t, torques):
     """Forward dynamics of the rigid robot driven by tabulated torques (cubic splines through the samples).
 
-    Parameters
-    ----------
-    config : RigidStudyConfig
-        Payload, gravity, geometry, step and Newton settings.
-    motion : PathMotion
-        The motion whose start is the initial pose and whose end the end time.
-    t : (k,) ndarray
-        Sample times [s].
-    torques : (k, 3) ndarray
-        Motor torques [N·m].
-
-    Returns
-    -------
-    results : Results
-        The forward run.
-    error : (k',) ndarray
-        Distance of the platform centre from the prescribed motion [m] at each step.
+    ``config`` (RigidStudyConfig): payload, gravity, geometry, step and Newton settings; ``motion``
+    (PathMotion): the motion whose start is the initial pose and whose end the end time; ``t`` ((k,) ndarray):
+    sample times [s]; ``torques`` ((k, 3) ndarray): motor torques [N·m]. Returns ``results`` (Results): the
+    forward run; ``error`` ((k',) ndarray): distance of the platform centre from the prescribed motion [m] at
+    each step.
     """
     from femdyn.solvers.generalized_alpha import integrate
     robot = rrru(pose=motion.position(motion.start), payload=config.payload, gravity=config.gravity,
@@ -341,40 +262,25 @@ def replay_torques(config, motion, t, torques):
         m.torque(f"motor torque {i}", motor, Tabulated(t, torques[:, i]))
     m.sensor_point("P", robot.platform, robot.centre)
     res = integrate(m.assemble(), motion.end, config.h, _options(config))
-    return res, _tracking_error(res, motion)
+    return res, tracking_error(res, motion)
 
 
 def _options(config):
+    """Generalized-α options of the rigid runs."""
     from femdyn.solvers.generalized_alpha import Options
     return Options(rho_inf=config.rho_inf, tol_dynamic=config.tol_dynamic)
 
-
-def _tracking_error(results, motion):
-    P = np.column_stack([results[f"P.{c}"] for c in "xyz"])
-    target = np.array([motion.position(t) for t in results.t])
-    return np.linalg.norm(P - target, axis=1)
 
 
 def rigid_inverse_dynamics(config=None):
     """Inverse dynamics of the rigid 3-RRRU robot along the study's circle.
 
-    Parameters
-    ----------
-    config : RigidStudyConfig or dict, optional
-
-    Returns
-    -------
-    dict
-        ``t`` (s), ``torques`` (n, 3) N·m, ``angles``, ``rates`` (rad, rad/s, exact IK),
-        ``reference_t``, ``reference_torques`` (instantaneous solution), ``results`` (the run),
-        ``replay`` and ``replay_error`` (m) if replayed, ``figures`` (paths) and
-        ``summary``: degrees of freedom, coordinate and equation counts, torque range,
-        tracking, power-balance, torque-agreement and replay errors, run times.
-
-    Raises
-    ------
-    ModelError
-        A circle outside the workspace or a speed the S-curve cannot reach.
+    ``config`` (RigidStudyConfig or dict, optional). Returns dict: ``t`` (s), ``torques`` (n, 3) N·m,
+    ``angles``, ``rates`` (rad, rad/s, exact IK), ``reference_t``, ``reference_torques`` (instantaneous
+    solution), ``results`` (the run), ``replay`` and ``replay_error`` (m) if replayed, ``figures`` (paths) and
+    ``summary``: degrees of freedom, coordinate and equation counts, torque range, tracking, power-balance,
+    torque-agreement and replay errors, run times. Raises ModelError: a circle outside the workspace or a speed
+    the S-curve cannot reach.
 
     Example
     -------
@@ -407,7 +313,7 @@ def rigid_inverse_dynamics(config=None):
         "degrees_of_freedom_driven": system.degrees_of_freedom(),
         "duration": motion.duration, "cruise_speed": motion.profile.peak_speed, "steps": len(t) - 1,
         "torque_min": float(torques.min()), "torque_max": float(torques.max()),
-        "tracking_error": float(_tracking_error(res, motion).max()),
+        "tracking_error": float(tracking_error(res, motion).max()),
         "angle_error": float(np.abs(np.column_stack([res[f"motor {i}.angle"] for i in range(3)]) - angles).max()),
         "torque_difference_max": float(np.abs(torques[every] - reference).max()),
         "torque_difference_smooth": float(np.abs(torques[every] - reference)[far].max()),
@@ -433,17 +339,8 @@ def rigid_figures(study, folder):
     ``torques.png`` (motor torques and angles against time) and ``path.png`` (platform path
     against the circle, tracking errors).
 
-    Parameters
-    ----------
-    study : dict
-        The result of :func:`rigid_inverse_dynamics`.
-    folder : str or path-like
-        Output folder (created).
-
-    Returns
-    -------
-    list of str
-        The two paths.
+    ``study`` (dict): the result of :func:`rigid_inverse_dynamics`; ``folder`` (str or path-like): output folder
+    (created). Returns list of str: the two paths.
     """
     import matplotlib
     matplotlib.use("Agg")
@@ -463,7 +360,7 @@ def rigid_figures(study, folder):
     if "replay" in study:
         ax.plot(study["replay"]["P.x"], study["replay"]["P.y"], ":", lw=1.5, label="forward, replayed torques")
         ax2.semilogy(study["replay"].t, np.maximum(study["replay_error"], 1e-16), label="forward replay")
-    ax2.semilogy(t, np.maximum(_tracking_error(res, motion), 1e-16), label="inverse dynamics")
+    ax2.semilogy(t, np.maximum(tracking_error(res, motion), 1e-16), label="inverse dynamics")
     ax.set_aspect("equal")
     ax.set_xlabel("X [m]")
     ax.set_ylabel("Y [m]")
@@ -486,21 +383,11 @@ def flexible_statics(config=None, n_elements=8, load_steps=1):
     At the start of the study's circle, motors locked at their inverse-kinematics angles;
     the rigid robot's holding torques for comparison.
 
-    Parameters
-    ----------
-    config : RigidStudyConfig or dict, optional
-        The settings (payload, gravity, geometry).
-    n_elements : int, optional
-        Fully parameterized beam elements per link 3.
-    load_steps : int, optional
-        Load levels of :func:`~femdyn.solvers.static.static_equilibrium`.
-
-    Returns
-    -------
-    dict
-        ``coordinates``, ``equations``, ``degrees_of_freedom`` (unlocked), holding torques
-        ``torques`` and ``rigid_torques`` [N·m], platform-centre ``displacement`` [m],
-        ``gauges`` (strain of each gauge), ``converged`` and, on failure, ``error``.
+    ``config`` (RigidStudyConfig or dict, optional): the settings (payload, gravity, geometry); ``n_elements``
+    (int, optional): fully parameterized beam elements per link 3; ``load_steps`` (int, optional): load levels
+    of :func:`~femdyn.solvers.static.static_equilibrium`. Returns dict: ``coordinates``, ``equations``,
+    ``degrees_of_freedom`` (unlocked), holding torques ``torques`` and ``rigid_torques`` [N·m], platform-centre
+    ``displacement`` [m], ``gauges`` (strain of each gauge), ``converged`` and, on failure, ``error``.
     """
     from femdyn.solvers.static import static_equilibrium
     config = study_config(config)

@@ -38,27 +38,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ModelError
+from .rrru_channels import motor_angles, motor_torques
 
 
 @dataclass(frozen=True)
 class Target:
     """One figure of the paper.
 
-    Parameters
-    ----------
-    value : float
-        The paper's number (SI units, angles in degrees).
-    unit : str
-        Its unit, for tables.
-    kind : {"value", "below"}
-        A reported value, or an upper bound ("below 0.5°").
-    tolerance : float
-        Agreement asked of a fit: an absolute band for the rigid torques and angle
-        (``absolute``), otherwise a factor.
-    absolute : bool
-        Whether ``tolerance`` is an absolute band (units of ``value``) or a factor.
-    text : str
-        The paper's words.
+    ``value`` (float): the paper's number (SI units, angles in degrees); ``unit`` (str): its unit, for tables;
+    ``kind`` ({"value", "below"}): a reported value, or an upper bound ("below 0.5°"); ``tolerance`` (float):
+    agreement asked of a fit: an absolute band for the rigid torques and angle (``absolute``), otherwise a
+    factor; ``absolute`` (bool): whether ``tolerance`` is an absolute band (units of ``value``) or a factor;
+    ``text`` (str): the paper's words.
     """
 
     value: float
@@ -100,14 +91,7 @@ WRONG_SIGN = math.log(1e-3)       # a figure of the wrong sign: as if a factor o
 def figure_label(name):
     """A figure's name with its unit, for tables and plots.
 
-    Parameters
-    ----------
-    name : str
-        A figure name.
-
-    Returns
-    -------
-    str
+    ``name`` (str): a figure name. Returns str.
 
     Example
     -------
@@ -120,18 +104,10 @@ def figure_label(name):
 def torque_figures(torques):
     """Per-limb torque peaks of a run and the overall range.
 
-    Parameters
-    ----------
-    torques : (k, 3) array_like
-        Motor torques [N·m], one column per limb.
-
-    Returns
-    -------
-    dict
-        ``torque_peak_largest`` / ``torque_peak_smallest`` [N·m]: the most and the least
-        negative of the three per-limb minima, ``torque_peak_largest_limb`` /
-        ``torque_peak_smallest_limb`` (1-based, femdyn's numbering: limb 1 at azimuth 0°),
-        ``torque_min`` and ``torque_max`` [N·m] over all limbs and samples.
+    ``torques`` ((k, 3) array_like): motor torques [N·m], one column per limb. Returns dict:
+    ``torque_peak_largest`` / ``torque_peak_smallest`` [N·m]: the most and the least negative of the three
+    per-limb minima, ``torque_peak_largest_limb`` / ``torque_peak_smallest_limb`` (1-based, femdyn's numbering:
+    limb 1 at azimuth 0°), ``torque_min`` and ``torque_max`` [N·m] over all limbs and samples.
 
     Example
     -------
@@ -149,17 +125,9 @@ def torque_figures(torques):
 def angle_figures(angles):
     """The active joint angle's maximum in the three conventions (module docstring).
 
-    Parameters
-    ----------
-    angles : (k, 3) array_like
-        Motor angles [rad] in femdyn's convention (from the horizontal, positive
-        downwards), one column per limb, the first row the start pose.
-
-    Returns
-    -------
-    dict
-        ``angle_max_deg``, ``angle_max_up_deg``, ``angle_excursion_deg`` (limb 1 from its
-        start angle) and ``angle_min_deg`` [°].
+    ``angles`` ((k, 3) array_like): motor angles [rad] in femdyn's convention (from the horizontal, positive
+    downwards), one column per limb, the first row the start pose. Returns dict: ``angle_max_deg``,
+    ``angle_max_up_deg``, ``angle_excursion_deg`` (limb 1 from its start angle) and ``angle_min_deg`` [°].
 
     Example
     -------
@@ -180,27 +148,11 @@ def check_reachable(config, samples=360, margin=0.05):
     ``|sin(θ1 − ψ)| cos γ`` (links 1 and 2 aligned or link 3 along the motor axis make it 0,
     :func:`~femdyn.robots.rrru.limb_rates`) must exceed ``margin``.
 
-    Parameters
-    ----------
-    config : CircleMotion
-        Circle and geometry (:class:`~femdyn.studies.rrru.RigidStudyConfig` or
-        :class:`~femdyn.studies.rrru_study.StudyConfig`).
-    samples : int, optional
-        Points on the circle.
-    margin : float, optional
-        Smallest singularity measure accepted (0.05: links 1 and 2 at least 2.9° from
-        aligned).
-
-    Returns
-    -------
-    float
-        The smallest singularity measure met.
-
-    Raises
-    ------
-    ModelError
-        A point out of reach (the inverse kinematics' message) or too near a singularity
-        (named with the limb and the point).
+    ``config`` (CircleMotion): circle and geometry (:class:`~femdyn.studies.rrru.RigidStudyConfig` or
+    :class:`~femdyn.studies.rrru_study.StudyConfig`); ``samples`` (int, optional): points on the circle;
+    ``margin`` (float, optional): smallest singularity measure accepted (0.05: links 1 and 2 at least 2.9° from
+    aligned). Returns float: the smallest singularity measure met. Raises ModelError: a point out of reach (the
+    inverse kinematics' message) or too near a singularity (named with the limb and the point).
 
     Example
     -------
@@ -235,24 +187,11 @@ def rigid_case(config, output=None):
     the S-curve's jerk steps, so the torque peaks do not move with h: within 2e-4 N·m from
     h = 1 ms to 10 ms, where the integrator's own torques move by 0.1 N·m).
 
-    Parameters
-    ----------
-    config : dict
-        Plain settings of :class:`~femdyn.studies.rrru.RigidStudyConfig` (``geometry`` a
-        dict), checked like a TOML file.
-    output : str or None
-        Unused (the figures are numbers; the sweep writes ``case.json``).
-
-    Returns
-    -------
-    dict
-        :func:`torque_figures`, :func:`angle_figures`, ``torque_start_1`` … ``_3`` (the
-        holding torques at rest at the circle's start [N·m]) and ``singularity_margin``.
-
-    Raises
-    ------
-    ModelError
-        A bad setting, or a circle out of reach or too near a singularity.
+    ``config`` (dict): plain settings of :class:`~femdyn.studies.rrru.RigidStudyConfig` (``geometry`` a dict),
+    checked like a TOML file; ``output`` (str or None): unused (the figures are numbers; the sweep writes
+    ``case.json``). Returns dict: :func:`torque_figures`, :func:`angle_figures`, ``torque_start_1`` … ``_3``
+    (the holding torques at rest at the circle's start [N·m]) and ``singularity_margin``. Raises ModelError: a
+    bad setting, or a circle out of reach or too near a singularity.
 
     Example
     -------
@@ -286,26 +225,11 @@ def flexible_case(config, output=None):
     (``torque_peak_largest`` … from the servo run's torques: the integrator's own, so they
     carry its O(h) transient after the jerk steps; :func:`rigid_case` is exact).
 
-    Parameters
-    ----------
-    config : dict
-        Plain settings of :class:`~femdyn.studies.rrru_study.StudyConfig`.
-    output : str or None
-        Folder for the study's outputs (None: nothing written).
-
-    Returns
-    -------
-    dict
-        Figure name → value (SI, angles in degrees), parts not run left out; also
-        ``inverse_torque_peak_largest``/``_smallest`` (per-limb peaks of the flexible
-        inverse's torques) and ``inverse_dynamics_residual``.
-
-    Raises
-    ------
-    ModelError
-        A bad setting or a circle out of reach.
-    SolverError
-        A failed run.
+    ``config`` (dict): plain settings of :class:`~femdyn.studies.rrru_study.StudyConfig`; ``output`` (str or
+    None): folder for the study's outputs (None: nothing written). Returns dict: figure name → value (SI, angles
+    in degrees), parts not run left out; also ``inverse_torque_peak_largest``/``_smallest`` (per-limb peaks of
+    the flexible inverse's torques) and ``inverse_dynamics_residual``. Raises ModelError: a bad setting or a
+    circle out of reach; SolverError: a failed run.
 
     Example
     -------
@@ -314,17 +238,17 @@ def flexible_case(config, output=None):
     0.0072
     """
     from ..schema import config_from_dict
-    from .rrru_study import StudyConfig, _angles, _torques, run_study
+    from .rrru_study import StudyConfig, run_study
     study_config = config_from_dict(config, StudyConfig, where="3-RRRU flexible figures")
     check_reachable(study_config)
     study = run_study(study_config, output)
     summary = study["summary"]
     out = {k: float(summary[k]) for k in (*FLEXIBLE_FIGURES, "inverse_angle_max_deg", "rigid_angle_max_deg",
                                           "inverse_dynamics_residual", "static_tilt_deg") if k in summary}
-    out.update(torque_figures(_torques(study["rigid"])))
-    out["angle_max_deg"] = float(np.degrees(_angles(study["rigid"]).max()))
+    out.update(torque_figures(motor_torques(study["rigid"])))
+    out["angle_max_deg"] = float(np.degrees(motor_angles(study["rigid"]).max()))
     if study["inverse"] is not None:
-        inverse = torque_figures(_torques(study["inverse"]))
+        inverse = torque_figures(motor_torques(study["inverse"]))
         out.update(inverse_torque_peak_largest=inverse["torque_peak_largest"],
                    inverse_torque_peak_smallest=inverse["torque_peak_smallest"])
     return out
@@ -333,26 +257,11 @@ def flexible_case(config, output=None):
 def misfit(figures, names, weights=None):
     """Residuals of figures against the paper's (module docstring).
 
-    Parameters
-    ----------
-    figures : dict
-        Figure name → value (e.g. :func:`rigid_case`'s result); the paper's figure of name
-        ``n`` is ``PAPER_FIGURES[n]``, except that any ``angle_*`` figure is compared with
-        the paper's 9.8°.
-    names : sequence of str
-        The figures to compare.
-    weights : dict, optional
-        Name → weight (default 1).
-
-    Returns
-    -------
-    ndarray
-        One residual per name (0 for a reported bound that holds).
-
-    Raises
-    ------
-    ModelError
-        A name the paper has no figure for, or a figure missing from ``figures``.
+    ``figures`` (dict): figure name → value (e.g. :func:`rigid_case`'s result); the paper's figure of name ``n``
+    is ``PAPER_FIGURES[n]``, except that any ``angle_*`` figure is compared with the paper's 9.8°; ``names``
+    (sequence of str): the figures to compare; ``weights`` (dict, optional): name → weight (default 1). Returns
+    ndarray: one residual per name (0 for a reported bound that holds). Raises ModelError: a name the paper has
+    no figure for, or a figure missing from ``figures``.
 
     Example
     -------
@@ -376,19 +285,8 @@ def paper_target(name):
     """The paper's :class:`Target` for a figure name (any ``angle_max*``/``angle_excursion``
     reading of the angle maximum compares with the paper's 9.8°).
 
-    Parameters
-    ----------
-    name : str
-        A key of :data:`PAPER_FIGURES` or of :data:`ANGLE_CONVENTIONS`' values.
-
-    Returns
-    -------
-    Target
-
-    Raises
-    ------
-    ModelError
-        An unknown name (with the known ones).
+    ``name`` (str): a key of :data:`PAPER_FIGURES` or of :data:`ANGLE_CONVENTIONS`' values. Returns Target.
+    Raises ModelError: an unknown name (with the known ones).
 
     Example
     -------
@@ -408,16 +306,7 @@ def paper_target(name):
 def within(name, value):
     """Whether a figure meets the agreement a fit asks of it (:class:`Target` tolerance).
 
-    Parameters
-    ----------
-    name : str
-        Figure name (:func:`paper_target`).
-    value : float
-        femdyn's figure.
-
-    Returns
-    -------
-    bool
+    ``name`` (str): figure name (:func:`paper_target`); ``value`` (float): femdyn's figure. Returns bool.
 
     Example
     -------

@@ -97,23 +97,10 @@ class FitConfig:
 def fit_config(data=None, where="fit configuration"):
     """A checked :class:`FitConfig` from a dict (a TOML file's tables) or None.
 
-    Parameters
-    ----------
-    data : dict, optional
-        Top-level keys of :class:`FitConfig`; ``[base]`` settings of the study,
-        ``[bounds]`` dotted key → [low, high], ``[weights]`` figure → weight.
-    where : str, optional
-        Where the settings come from, for the messages.
-
-    Returns
-    -------
-    FitConfig
-
-    Raises
-    ------
-    SchemaError
-        An unknown key, study, figure, setting or convention, a bound with low ≥ high or
-        low ≤ 0, a bad number (each named).
+    ``data`` (dict, optional): top-level keys of :class:`FitConfig`; ``[base]`` settings of the study,
+    ``[bounds]`` dotted key → [low, high], ``[weights]`` figure → weight; ``where`` (str, optional): where the
+    settings come from, for the messages. Returns FitConfig. Raises SchemaError: an unknown key, study, figure,
+    setting or convention, a bound with low ≥ high or low ≤ 0, a bad number (each named).
 
     Example
     -------
@@ -172,13 +159,7 @@ def fit_config(data=None, where="fit configuration"):
 def figure_names(config):
     """The figures a fit compares, the angle maximum in the configured convention.
 
-    Parameters
-    ----------
-    config : FitConfig
-
-    Returns
-    -------
-    list of str
+    ``config`` (FitConfig). Returns list of str.
 
     Example
     -------
@@ -196,22 +177,11 @@ class FitResiduals:
     sweep case without an output folder (:func:`~femdyn.studies.sweep.run_case`); a
     failed case returns :data:`PENALTY` for every residual.
 
-    Parameters
-    ----------
-    study : callable
-        Case function ``study(config: dict, output) -> dict`` of figures.
-    base : dict
-        Plain base settings.
-    keys : list of str
-        Dotted keys of θ's entries.
-    figures : list of str
-        Figure names (:func:`~femdyn.studies.rrru_figures.misfit`).
-    weights : dict
-        Figure → weight.
-    prior_weight : float
-        Weight of ``ln(θ / reference)``.
-    reference : (p,) array_like
-        The defaults the pull goes towards [SI].
+    ``study`` (callable): case function ``study(config: dict, output) -> dict`` of figures; ``base`` (dict):
+    plain base settings; ``keys`` (list of str): dotted keys of θ's entries; ``figures`` (list of str): figure
+    names (:func:`~femdyn.studies.rrru_figures.misfit`); ``weights`` (dict): figure → weight; ``prior_weight``
+    (float): weight of ``ln(θ / reference)``; ``reference`` ((p,) array_like): the defaults the pull goes
+    towards [SI].
 
     Example
     -------
@@ -241,29 +211,13 @@ class FitResiduals:
 class FitResult:
     """The outcome of :func:`fit`.
 
-    Parameters
-    ----------
-    config : FitConfig
-    keys : list of str
-        The fitted settings.
-    best : dict
-        Key → fitted value [SI].
-    default : dict
-        Key → the value the base configuration (with the defaults) has.
-    figures_best, figures_default : dict
-        Every figure of the study at the fitted and at the default settings.
-    figures : list of str
-        The figures fitted.
-    cost : float
-        ½ Σ residual² at the best setting.
-    history : list of float
-        Best cost per generation.
-    evaluations : int
-        Cases run by the optimizer's workers.
-    wall : float
-        Wall time of the optimization [s].
-    error : str
-        "" or the error of the best setting's case (no feasible setting found).
+    ``config`` (FitConfig); ``keys`` (list of str): the fitted settings; ``best`` (dict): key → fitted value
+    [SI]; ``default`` (dict): key → the value the base configuration (with the defaults) has; ``figures_best,
+    figures_default`` (dict): every figure of the study at the fitted and at the default settings; ``figures``
+    (list of str): the figures fitted; ``cost`` (float): ½ Σ residual² at the best setting; ``history`` (list of
+    float): best cost per generation; ``evaluations`` (int): cases run by the optimizer's workers; ``wall``
+    (float): wall time of the optimization [s]; ``error`` (str): "" or the error of the best setting's case (no
+    feasible setting found).
     """
 
     config: FitConfig
@@ -283,14 +237,7 @@ class FitResult:
 def base_values(config):
     """The values the fitted settings have in the base configuration (the defaults).
 
-    Parameters
-    ----------
-    config : FitConfig
-
-    Returns
-    -------
-    dict
-        Dotted key → value [SI].
+    ``config`` (FitConfig). Returns dict: dotted key → value [SI].
 
     Example
     -------
@@ -306,19 +253,10 @@ def base_values(config):
 def fit(config=None, executor=None, progress=False):
     """Fit the lost settings to the paper's figures by seeded differential evolution.
 
-    Parameters
-    ----------
-    config : FitConfig or dict, optional
-        The fit (a dict goes through :func:`fit_config`).
-    executor : concurrent.futures.Executor, optional
-        Where each generation's cases run (a Dask ``Client.get_executor()``,
-        ``ThreadPoolExecutor``, …); None evaluates them in this process, one by one.
-    progress : bool, optional
-        A progress bar counting the cases (with an executor).
-
-    Returns
-    -------
-    FitResult
+    ``config`` (FitConfig or dict, optional): the fit (a dict goes through :func:`fit_config`); ``executor``
+    (concurrent.futures.Executor, optional): where each generation's cases run (a Dask
+    ``Client.get_executor()``, ``ThreadPoolExecutor``, …); None evaluates them in this process, one by one;
+    ``progress`` (bool, optional): a progress bar counting the cases (with an executor). Returns FitResult.
 
     Example
     -------
@@ -352,13 +290,7 @@ def fit(config=None, executor=None, progress=False):
 def parameter_table(result):
     """The fitted settings with their bounds, defaults and the bounds' reasons, in Markdown.
 
-    Parameters
-    ----------
-    result : FitResult
-
-    Returns
-    -------
-    str
+    ``result`` (FitResult). Returns str.
     """
     rows = ["| setting | fitted | default | low | high | why these bounds |", "|---|---|---|---|---|---|"]
     for key in result.keys:
@@ -373,13 +305,7 @@ def residual_table(result):
     defaults and at the fitted settings, the residual and whether it is within the
     agreement asked (in Markdown; fitted figures marked).
 
-    Parameters
-    ----------
-    result : FitResult
-
-    Returns
-    -------
-    str
+    ``result`` (FitResult). Returns str.
     """
     rows = ["| figure | paper | femdyn, defaults | femdyn, fitted | residual ln(fitted/paper) | asked | met | fitted? |",
             "|---|---|---|---|---|---|---|---|"]
@@ -404,16 +330,7 @@ def write_fit(result, folder):
     ``parameters.md``, ``residuals.md``, ``history.csv`` (generation, best cost),
     ``fit.json`` (everything) and ``fit.png`` (convergence; figures against the paper's).
 
-    Parameters
-    ----------
-    result : FitResult
-    folder : str
-        Output folder (created).
-
-    Returns
-    -------
-    list of str
-        The paths written.
+    ``result`` (FitResult); ``folder`` (str): output folder (created). Returns list of str: the paths written.
     """
     import matplotlib
     matplotlib.use("Agg")

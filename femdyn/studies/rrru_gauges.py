@@ -24,17 +24,8 @@ DISTANCES = {"SG200": 0.2, "SG407": 0.4075, "SG600": 0.6}                       
 def rig_config(duration=0.0, n_elements=8):
     """The study configuration of the paper's experiment: E = 6.9e10 Pa, 1.6 kg payload.
 
-    Parameters
-    ----------
-    duration : float, optional
-        Simulated time [s]; 0 runs the whole circle.
-    n_elements : int, optional
-        ANCF beam elements per flexible link.
-
-    Returns
-    -------
-    StudyConfig
-        No ParaView output.
+    ``duration`` (float, optional): simulated time [s]; 0 runs the whole circle; ``n_elements`` (int, optional):
+    ANCF beam elements per flexible link. Returns StudyConfig: no ParaView output.
 
     Examples
     --------
@@ -48,17 +39,9 @@ def rig_config(duration=0.0, n_elements=8):
 def outer_wall_angle(robot, limb=0):
     """Wall angle of the side of a limb's link 3 facing away from the robot's axis.
 
-    Parameters
-    ----------
-    robot : RRRU
-        The robot handles (initial pose and geometry).
-    limb : int, optional
-        Limb index.
-
-    Returns
-    -------
-    float
-        Angle [deg] from the section's +y axis towards +z (as :class:`~femdyn.reports.gauges.Gauge` takes it).
+    ``robot`` (RRRU): the robot handles (initial pose and geometry); ``limb`` (int, optional): limb index.
+    Returns float: angle [deg] from the section's +y axis towards +z (as :class:`~femdyn.reports.gauges.Gauge`
+    takes it).
     """
     pose, g = robot.pose.limbs[limb], robot.geometry
     d = (pose.A4 - pose.A2) / np.linalg.norm(pose.A4 - pose.A2)
@@ -75,19 +58,9 @@ def gauge_map(folder, wall_angle_deg, balance_time=0.0):
     Three axial gauges on limb 1's link 3 at 200, 407.5 and 600 mm from its upper joint;
     peak tolerances 100 %.
 
-    Parameters
-    ----------
-    folder : str or path-like
-        Output folder (created).
-    wall_angle_deg : float
-        Wall angle of the gauges [deg] (:func:`outer_wall_angle`).
-    balance_time : float, optional
-        Zero-balancing instant [s].
-
-    Returns
-    -------
-    map_path, peaks_path : str
-        ``gauges.toml`` and ``peaks.csv`` in ``folder``.
+    ``folder`` (str or path-like): output folder (created); ``wall_angle_deg`` (float): wall angle of the gauges
+    [deg] (:func:`outer_wall_angle`); ``balance_time`` (float, optional): zero-balancing instant [s]. Returns
+    ``map_path, peaks_path`` (str): ``gauges.toml`` and ``peaks.csv`` in ``folder``.
 
     Examples
     --------
@@ -120,19 +93,9 @@ def run_test_rig(folder, config=None, progress=False):
     Writes ``folder/results`` (read by ``femdyn report strain``), ``gauges.toml`` and
     ``peaks.csv``; the run starts from the static equilibrium under gravity.
 
-    Parameters
-    ----------
-    folder : str or path-like
-        Output folder.
-    config : StudyConfig, optional
-        Default :func:`rig_config`.
-    progress : bool, optional
-        Show a progress bar.
-
-    Returns
-    -------
-    tuple of str
-        (results folder, gauge map path, peaks path).
+    ``folder`` (str or path-like): output folder; ``config`` (StudyConfig, optional): default
+    :func:`rig_config`; ``progress`` (bool, optional): show a progress bar. Returns tuple of str: (results
+    folder, gauge map path, peaks path).
     """
     from femdyn.solvers.generalized_alpha import Options, integrate
     from femdyn.solvers.static import static_equilibrium

@@ -29,8 +29,9 @@ import time
 import numpy as np
 
 from ..errors import FemdynError
+from .rrru_channels import motor_torques, resampled
 from .rrru import circle_motion, servo_robot
-from .rrru_study import StudyConfig, _at, _rigid, _torques
+from .rrru_study import StudyConfig, run_rigid
 
 __all__ = ["compare_inverses", "inverses_figure"]
 
@@ -38,31 +39,18 @@ __all__ = ["compare_inverses", "inverses_figure"]
 def compare_inverses(config=None, duration=0.6, input_weight=1e-6, rate_weight=1e-8, output=None):
     """Stable causal, plain causal, non-causal and optimal-control inverses of the flexible robot.
 
-    Parameters
-    ----------
-    config : StudyConfig, optional
-        Robot, circle and the stable inverse's settings (``n_elements``, ``stable_h``, …).
-    duration : float, optional
-        Simulated time [s] from the start of the circle.
-    input_weight : float, optional
-        R of the optimal-control inverse [1/((N·m)² s)], against an output weight of 1 per m²·s.
-    rate_weight : float, optional
-        Its penalty on the input rate [1/((N·m/s)² s)].
-    output : str, optional
-        Folder for ``inverses.png``.
-
-    Returns
-    -------
-    dict
-        ``t`` [s]; ``torques``: method → (k, 3) N·m at ``t`` ("stable causal", "causal",
-        "non-causal", "optimal control", and "causal (nonlinear DAE)" on its own times
-        ``t_dae``, cut where it stopped; a linear inverse that fails — the exact causal one
-        overflows on the non-minimum-phase zeros — is left out, ``status`` says why);
-        ``rigid``: (k, 3); ``residual``: largest |r| over
-        the largest |M q̈| of the stable path; ``pre_actuation`` [s] of the non-causal
-        inverse; ``summary``: per method the largest torque difference from rigid [N·m], the
-        total variation per second [N·m/s] and the largest output deviation of the linear
-        correction [m]; ``status``: method → "completed" or the failure.
+    ``config`` (StudyConfig, optional): robot, circle and the stable inverse's settings (``n_elements``,
+    ``stable_h``, …); ``duration`` (float, optional): simulated time [s] from the start of the circle;
+    ``input_weight`` (float, optional): r of the optimal-control inverse [1/((N·m)² s)], against an output
+    weight of 1 per m²·s; ``rate_weight`` (float, optional): its penalty on the input rate [1/((N·m/s)² s)];
+    ``output`` (str, optional): folder for ``inverses.png``. Returns dict: ``t`` [s]; ``torques``: method → (k,
+    3) N·m at ``t`` ("stable causal", "causal", "non-causal", "optimal control", and "causal (nonlinear DAE)" on
+    its own times ``t_dae``, cut where it stopped; a linear inverse that fails — the exact causal one overflows
+    on the non-minimum-phase zeros — is left out, ``status`` says why); ``rigid``: (k, 3); ``residual``: largest
+    |r| over the largest |M q̈| of the stable path; ``pre_actuation`` [s] of the non-causal inverse;
+    ``summary``: per method the largest torque difference from rigid [N·m], the total variation per second
+    [N·m/s] and the largest output deviation of the linear correction [m]; ``status``: method → "completed" or
+    the failure.
 
     Example
     -------
@@ -96,8 +84,8 @@ def compare_inverses(config=None, duration=0.6, input_weight=1e-6, rate_weight=1
     for name, inv in corrections.items():
         inside = (inv.t >= t[0] - 1e-12) & (inv.t <= t[-1] + 1e-12)
         torques[name] = u_s + inv.u[inside][:len(t)]
-    rigid_run = _rigid(config, motion, duration)
-    rigid = _at(rigid_run, t, _torques(rigid_run))
+    rigid_run = run_rigid(config, motion, duration)
+    rigid = resampled(rigid_run, t, motor_torques(rigid_run))
     t_dae, u_dae = None, None
     try:
         dae = integrate(system, duration, config.h, Options(rho_inf=config.flexible_rho_inf,
@@ -108,7 +96,7 @@ def compare_inverses(config=None, duration=0.6, input_weight=1e-6, rate_weight=1
         dae = getattr(err, "results", None)
         status["causal (nonlinear DAE)"] = f"failed: {err}"
     if dae is not None and len(dae.t):
-        t_dae, u_dae = dae.t, _torques(dae)
+        t_dae, u_dae = dae.t, motor_torques(dae)
     summary = {}
     for name, u in torques.items():
         summary[name] = {"torque_difference": float(np.abs(u - rigid).max()),
@@ -117,7 +105,7 @@ def compare_inverses(config=None, duration=0.6, input_weight=1e-6, rate_weight=1
                          else 0.0,
                          "runtime": clock.get(name)}
     if u_dae is not None:
-        r_dae = _at(rigid_run, t_dae, _torques(rigid_run))
+        r_dae = resampled(rigid_run, t_dae, motor_torques(rigid_run))
         summary["causal (nonlinear DAE)"] = {
             "torque_difference": float(np.abs(u_dae - r_dae).max()),
             "variation_per_second": float(np.abs(np.diff(u_dae, axis=0)).sum(axis=0).max() / t_dae[-1]),
@@ -135,14 +123,7 @@ def compare_inverses(config=None, duration=0.6, input_weight=1e-6, rate_weight=1
 def inverses_figure(comparison):
     """Motor torques of each inverse beside the rigid robot's, one panel per limb.
 
-    Parameters
-    ----------
-    comparison : dict
-        The result of :func:`compare_inverses`.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
+    ``comparison`` (dict): the result of :func:`compare_inverses`. Returns matplotlib.figure.Figure.
     """
     from matplotlib.figure import Figure
     fig = Figure(figsize=(8, 7.5), layout="constrained")

@@ -2,8 +2,8 @@
 
 :data:`MEASURED` holds the study's figures over the whole circle (1.507 s, h = 1 ms,
 defaults of :class:`~femdyn.studies.rrru_study.StudyConfig`) for 2, 4, 8 and 16 elements
-per link, measured with ``python -m femdyn.studies.rrru_mesh`` (docs/rrru.md, "Elements per
-link"); :func:`mesh_adequacy` turns them into a judgement for a given mesh, which the
+per link, measured with :func:`femdyn.studies.rrru_study.measure_meshes` (docs/rrru.md, "Elements
+per link"); :func:`mesh_adequacy` turns them into a judgement for a given mesh, which the
 study's summary prints.
 
 A figure counts as converged on a mesh when it and every finer measured mesh lie within
@@ -60,18 +60,9 @@ MEASURED_DAMPED = {     # the plain causal inverse with RRRUGeometry(damping=0.0
 def coarsest_converged(figure, measured=None):
     """The fewest elements per link from which a figure stays within :data:`TOLERANCE` of the finest mesh.
 
-    Parameters
-    ----------
-    figure : str
-        A key of :data:`FIGURES`.
-    measured : dict, optional
-        Elements per link → figures (default :data:`MEASURED`).
-
-    Returns
-    -------
-    int or None
-        None when only the finest mesh itself qualifies (the figure does not converge over
-        the meshes measured).
+    ``figure`` (str): a key of :data:`FIGURES`; ``measured`` (dict, optional): elements per link → figures
+    (default :data:`MEASURED`). Returns int or None: none when only the finest mesh itself qualifies (the figure
+    does not converge over the meshes measured).
 
     Example
     -------
@@ -92,16 +83,9 @@ def coarsest_converged(figure, measured=None):
 def mesh_adequacy(n_elements):
     """What a mesh of the 3-RRRU study's flexible links is good for, as a sentence.
 
-    Parameters
-    ----------
-    n_elements : int
-        ANCF beam elements per flexible link.
-
-    Returns
-    -------
-    str
-        The figures converged on that mesh (within :data:`TOLERANCE` of the 16-element
-        values) and those for which it is too coarse, with the mesh they need.
+    ``n_elements`` (int): ANCF beam elements per flexible link. Returns str: the figures converged on that mesh
+    (within :data:`TOLERANCE` of the 16-element values) and those for which it is too coarse, with the mesh they
+    need.
 
     Example
     -------
@@ -131,15 +115,8 @@ def mesh_adequacy(n_elements):
 def convergence_table(measured=None):
     """The measured figures per mesh as a Markdown table, the coarsest converged mesh last.
 
-    Parameters
-    ----------
-    measured : dict, optional
-        Elements per link → figures (default :data:`MEASURED`).
-
-    Returns
-    -------
-    str
-        Markdown: one row per figure, one column per mesh.
+    ``measured`` (dict, optional): elements per link → figures (default :data:`MEASURED`). Returns str:
+    Markdown: one row per figure, one column per mesh.
 
     Example
     -------
@@ -162,39 +139,3 @@ def convergence_table(measured=None):
 def _fmt(x):
     """Three significant digits."""
     return f"{x:.3g}" if math.isfinite(x) else "–"
-
-
-def measure(meshes=(2, 4, 8, 16), duration=0.0, damping=0.0):
-    """Run the study for each mesh and collect the figures of :data:`FIGURES`.
-
-    Parameters
-    ----------
-    meshes : sequence of int
-        Elements per link.
-    duration : float
-        Simulated time [s]; 0: the whole circle.
-    damping : float
-        Kelvin–Voigt coefficient of the links [s] (``RRRUGeometry.damping``).
-
-    Returns
-    -------
-    dict
-        Elements per link → figures (SI units, angles in degrees), as :data:`MEASURED`.
-
-    Example
-    -------
-    >>> measure((2,), duration=0.02)                   # doctest: +SKIP
-    """
-    from ..robots.rrru import RRRUGeometry
-    from .rrru_study import StudyConfig, run_study
-    out = {}
-    for n in meshes:
-        s = run_study(StudyConfig(n_elements=n, duration=duration, paraview_every=0,
-                                  geometry=RRRUGeometry(damping=damping)))["summary"]
-        s["torque_span"] = s["inverse_torque_max"] - s["inverse_torque_min"]
-        out[n] = {key: float(s[key]) for key in FIGURES if key in s}
-    return out
-
-
-if __name__ == "__main__":
-    print(convergence_table(measure()))

@@ -29,6 +29,8 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from .rrru_channels import commanded_positions, gauge_channels, motor_torques, platform_positions, platform_tilt
+
 REFERENCE_TOLERANCE = 0.1
 WITHIN, FACTOR_2, NOT_REPORTED, NOT_RUN = ("within the paper's band", "within a factor of 2",
                                            "not reported by the paper", "not run")
@@ -44,26 +46,15 @@ def study_figures(config, rigid, forward=None, inverse=None, system=None):
     """The study's figures, each titled with the quantity it compares and the paper's value
     drawn where the paper gives one (Matplotlib figures outside pyplot's global state).
 
-    Parameters
-    ----------
-    config : StudyConfig
-        The study's settings (the S-curve phases, the gauges' positions).
-    rigid : Results
-        The rigid inverse run (``actuator {i}.torque``; coordinates of ``A1_{i}``, ``B_{i}``).
-    forward, inverse : Results, optional
-        The flexible forward and inverse runs (None: not run).
-    system : System, optional
-        The flexible inverse run's system (the platform normal's coordinates).
-
-    Returns
-    -------
-    dict
-        File name → figure: ``torques.png`` (flexible and rigid motor torques per limb, N·m),
-        ``forward.png`` (deviation of the forward run from the commanded circle, mm),
-        ``angles.png`` (active joint angles, flexible and rigid, and their difference,
-        deg), ``tilt.png`` (platform tilt from rest, deg, phases shaded),
-        ``deformation.png`` (mid-link transverse deformation per limb, mm) and
-        ``strains.png`` (gauge strains, µε); a figure whose run is missing is left out.
+    ``config`` (StudyConfig): the study's settings (the S-curve phases, the gauges' positions); ``rigid``
+    (Results): the rigid inverse run (``actuator {i}.torque``; coordinates of ``A1_{i}``, ``B_{i}``); ``forward,
+    inverse`` (Results, optional): the flexible forward and inverse runs (None: not run); ``system`` (System,
+    optional): the flexible inverse run's system (the platform normal's coordinates). Returns dict: file name →
+    figure: ``torques.png`` (flexible and rigid motor torques per limb, N·m), ``forward.png`` (deviation of the
+    forward run from the commanded circle, mm), ``angles.png`` (active joint angles, flexible and rigid, and
+    their difference, deg), ``tilt.png`` (platform tilt from rest, deg, phases shaded), ``deformation.png``
+    (mid-link transverse deformation per limb, mm) and ``strains.png`` (gauge strains, µε); a figure whose run
+    is missing is left out.
 
     Example
     -------
@@ -71,7 +62,6 @@ def study_figures(config, rigid, forward=None, inverse=None, system=None):
     ...                         study["system"])                                 # doctest: +SKIP
     """
     from .rrru import circle_motion
-    from .rrru_study import _gauge_channels
     motion = circle_motion(config)
     figures = {"torques.png": _torque_figure(rigid, inverse)}
     if forward is not None:
@@ -81,7 +71,7 @@ def study_figures(config, rigid, forward=None, inverse=None, system=None):
         if system is not None:
             figures["tilt.png"] = _tilt_figure(inverse, system, motion)
         figures["deformation.png"] = _deformation_figure(inverse)
-        if _gauge_channels(inverse):
+        if gauge_channels(inverse):
             figures["strains.png"] = _strain_figure(inverse, config.geometry.gauges)
     return figures
 
@@ -104,10 +94,10 @@ def _paper_line(ax, y, text, **kw):
 
 
 def _torque_figure(rigid, inverse):
-    from .rrru_study import _torques
+    """torques.png: motor torques per limb, flexible and rigid, with the paper's extremes."""
     fig, axes = _figure("Motor torques: flexible inverse dynamics (solid) beside the rigid robot (dashed)", 3, 7.0)
-    rigid_torques = _torques(rigid)
-    flexible = None if inverse is None else _torques(inverse)
+    rigid_torques = motor_torques(rigid)
+    flexible = None if inverse is None else motor_torques(inverse)
     paper = {0: (-8.3, "paper: limb 1's extreme −8.3 N·m"), 1: (-11.1, "paper: largest −11.1 N·m")}
     for i, ax in enumerate(axes):
         if flexible is not None:
@@ -121,8 +111,8 @@ def _torque_figure(rigid, inverse):
 
 
 def _forward_figure(forward, motion):
-    from .rrru_study import _positions, _targets
-    deviation = 1e3 * (_positions(forward) - _targets(forward, motion))
+    """forward.png: the forward run's deviation from the commanded circle."""
+    deviation = 1e3 * (platform_positions(forward) - commanded_positions(forward, motion))
     fig, (ax,) = _figure("Forward dynamics driven by the rigid torques: platform-centre deviation from the "
                          "commanded circle\n(at t = 0 the static sag under gravity: the run starts from equilibrium)")
     for k, c in enumerate("xyz"):
@@ -151,6 +141,7 @@ def _motor_angles(results):
 
 
 def _angle_figure(rigid, inverse):
+    """angles.png: active joint angles, flexible and rigid, and their difference."""
     flexible = np.degrees(_motor_angles(inverse))
     reference = np.degrees(_motor_angles(rigid))
     at_inverse = np.column_stack([np.interp(inverse.t, rigid.t, reference[:, i]) for i in range(3)])   # own steps
@@ -171,8 +162,8 @@ def _angle_figure(rigid, inverse):
 
 
 def _tilt_figure(inverse, system, motion):
-    from .rrru_study import _tilt
-    tilt = np.degrees(_tilt(inverse, system, inverse.q[0]))
+    """tilt.png: platform tilt from rest with the S-curve's phases shaded."""
+    tilt = np.degrees(platform_tilt(inverse, system, inverse.q[0]))
     fig, (ax,) = _figure("Platform tilt from its rest orientation, flexible inverse dynamics")
     b, t_end = motion.profile.breakpoints, inverse.t[-1]
     phases = [(b[0], b[3], "start/stop (S-curve)", "C1", 5.3), (b[3], b[4], "cruise", "C2", 0.5),
@@ -206,6 +197,7 @@ def _mid_deflections(results):
 
 
 def _deformation_figure(inverse):
+    """deformation.png: mid-link transverse deformation per limb."""
     fig, (ax,) = _figure("Mid-link transverse deformation of the flexible links 3 (middle node from the chord)")
     deflection = 1e3 * _mid_deflections(inverse)
     for i in range(3):
@@ -218,6 +210,7 @@ def _deformation_figure(inverse):
 
 
 def _strain_figure(inverse, distances):
+    """strains.png: gauge strains per limb."""
     fig, axes = _figure("Axial strain at the gauges on the outer wall of each link 3, flexible inverse dynamics\n"
                         "(not zero-balanced: the static strain under gravity included)", 3, 7.4)
     for i, ax in enumerate(axes):
@@ -252,28 +245,13 @@ _RUNS = (("rigid inverse", "rigid", "runtime_rigid"), ("flexible forward", "forw
 def write_outputs(folder, config, summary, rigid, forward=None, inverse=None, system=None):
     """Write every output of the study into a folder.
 
-    Parameters
-    ----------
-    folder : str
-        Output folder (created).
-    config : StudyConfig
-        The study's settings.
-    summary : dict
-        ``run_study(...)["summary"]``.
-    rigid : Results
-        The rigid inverse run.
-    forward, inverse : Results, optional
-        The flexible forward and inverse runs (None: not run).
-    system : System, optional
-        The flexible inverse run's system (model summary, platform tilt).
-
-    Returns
-    -------
-    dict
-        File name → path of everything written: ``summary.md``, ``summary.json`` (config,
-        summary, ``verdicts`` of :func:`verdicts`, ``notes``), the figures of
-        :func:`study_figures`, ``results.npz``, ``channels.csv`` and ``paraview/motion.pvd``
-        (with the inverse run), ``report.html``.
+    ``folder`` (str): output folder (created); ``config`` (StudyConfig): the study's settings; ``summary``
+    (dict): ``run_study(...)["summary"]``; ``rigid`` (Results): the rigid inverse run; ``forward, inverse``
+    (Results, optional): the flexible forward and inverse runs (None: not run); ``system`` (System, optional):
+    the flexible inverse run's system (model summary, platform tilt). Returns dict: file name → path of
+    everything written: ``summary.md``, ``summary.json`` (config, summary, ``verdicts`` of :func:`verdicts`,
+    ``notes``), the figures of :func:`study_figures`, ``results.npz``, ``channels.csv`` and
+    ``paraview/motion.pvd`` (with the inverse run), ``report.html``.
 
     Example
     -------
@@ -283,7 +261,6 @@ def write_outputs(folder, config, summary, rigid, forward=None, inverse=None, sy
     """
     from femdyn.mesh.vtk import write_series
 
-    from .rrru_study import _gauge_channels, _torques
     clock = time.perf_counter()
     os.makedirs(folder, exist_ok=True)
     written = {}
@@ -292,13 +269,12 @@ def write_outputs(folder, config, summary, rigid, forward=None, inverse=None, sy
         written[name] = os.path.join(folder, name)
         return written[name]
 
-    arrays = {"t": rigid.t, "rigid_torques": _torques(rigid)}
+    arrays = {"t": rigid.t, "rigid_torques": motor_torques(rigid)}
     if forward is not None:
-        from .rrru_study import _positions
-        arrays.update(forward_t=forward.t, forward_position=_positions(forward))
+        arrays.update(forward_t=forward.t, forward_position=platform_positions(forward))
     if inverse is not None:
-        gauges = _gauge_channels(inverse)
-        arrays.update(inverse_t=inverse.t, inverse_torques=_torques(inverse),
+        gauges = gauge_channels(inverse)
+        arrays.update(inverse_t=inverse.t, inverse_torques=motor_torques(inverse),
                       gauges=np.column_stack([inverse[c] for c in gauges]) if gauges else np.zeros((len(inverse.t), 0)))
         inverse.to_csv(path("channels.csv"),
                        [f"actuator {i}.torque" for i in range(3)] + ["P.x", "P.y", "P.z"] + gauges)
@@ -331,29 +307,13 @@ def write_report(path, config, summary, runs, system=None, figures=None, files=(
     no network, a print stylesheet) with the summary table and its verdicts, the figures,
     the settings, the model summary, solver statistics and run times.
 
-    Parameters
-    ----------
-    path : str
-        The ``.html`` file.
-    config : StudyConfig
-        The study's settings (every field is listed).
-    summary : dict
-        ``run_study(...)["summary"]``.
-    runs : dict
-        ``"rigid"``, ``"forward"``, ``"inverse"`` → Results or None.
-    system : System, optional
-        The flexible inverse run's system (its ``summary()``; else the runs' recorded ones).
-    figures : dict, optional
-        File name → Matplotlib figure (:func:`study_figures`; computed when None).
-    files : sequence of str, optional
-        The files written beside the page, listed on it.
-    output_time : float, optional
-        Time spent writing the outputs [s].
-
-    Returns
-    -------
-    str
-        ``path``.
+    ``path`` (str): the ``.html`` file; ``config`` (StudyConfig): the study's settings (every field is listed);
+    ``summary`` (dict): ``run_study(...)["summary"]``; ``runs`` (dict): ``"rigid"``, ``"forward"``,
+    ``"inverse"`` → Results or None; ``system`` (System, optional): the flexible inverse run's system (its
+    ``summary()``; else the runs' recorded ones); ``figures`` (dict, optional): file name → Matplotlib figure
+    (:func:`study_figures`; computed when None); ``files`` (sequence of str, optional): the files written beside
+    the page, listed on it; ``output_time`` (float, optional): time spent writing the outputs [s]. Returns str:
+    ``path``.
 
     Example
     -------
@@ -398,6 +358,7 @@ def _statistics(results):
 
 
 def _seconds(value):
+    """A duration as text (empty for None)."""
     return "" if value is None else f"{value:.3g} s"
 
 
@@ -424,12 +385,8 @@ class Band:
     """The paper's value of a figure as an interval, in the summary's units (SI, angles in
     degrees).
 
-    Parameters
-    ----------
-    low, high : float
-        The interval (``low`` ≤ ``high``).
-    text : str
-        The paper's wording, in the unit femdyn's value is shown in.
+    ``low, high`` (float): the interval (``low`` ≤ ``high``); ``text`` (str): the paper's wording, in the unit
+    femdyn's value is shown in.
 
     Example
     -------
@@ -445,18 +402,8 @@ class Band:
     def about(cls, value, text, tolerance=REFERENCE_TOLERANCE):
         """A value the paper reports, as the band ±``tolerance`` around it.
 
-        Parameters
-        ----------
-        value : float
-            The paper's value (summary units).
-        text : str
-            The paper's wording.
-        tolerance : float, optional
-            Relative half width of the band.
-
-        Returns
-        -------
-        Band
+        ``value`` (float): the paper's value (summary units); ``text`` (str): the paper's wording; ``tolerance``
+        (float, optional): relative half width of the band. Returns Band.
 
         Example
         -------
@@ -470,16 +417,8 @@ class Band:
     def below(cls, bound, text):
         """A bound the paper gives ("below", "<"), as the band from 0 to it.
 
-        Parameters
-        ----------
-        bound : float
-            The upper bound (summary units, > 0).
-        text : str
-            The paper's wording.
-
-        Returns
-        -------
-        Band
+        ``bound`` (float): the upper bound (summary units, > 0); ``text`` (str): the paper's wording. Returns
+        Band.
 
         Example
         -------
@@ -492,14 +431,7 @@ class Band:
         """How far a value lies from the band: 1 inside, else the ratio of its magnitude to
         the nearer edge's (≥ 1); infinite for the opposite sign or zero.
 
-        Parameters
-        ----------
-        value : float
-            femdyn's value (summary units).
-
-        Returns
-        -------
-        float
+        ``value`` (float): femdyn's value (summary units). Returns float.
 
         Example
         -------
@@ -519,19 +451,10 @@ class Band:
 def verdict(value, band):
     """The verdict on femdyn's value beside the paper's band (the one rule of the summary).
 
-    Parameters
-    ----------
-    value : float or None
-        femdyn's value (summary units); None: not computed.
-    band : Band or None
-        The paper's value; None: the paper does not report this figure.
-
-    Returns
-    -------
-    (str, float or None)
-        The verdict — "within the paper's band", "within a factor of 2", "outside (×k)",
-        "not reported by the paper" or "not run" — and the factor k of
-        :meth:`Band.factor` (None without a comparison).
+    ``value`` (float or None): femdyn's value (summary units); None: not computed; ``band`` (Band or None): the
+    paper's value; None: the paper does not report this figure. Returns (str, float or None): the verdict —
+    "within the paper's band", "within a factor of 2", "outside (×k)", "not reported by the paper" or "not run"
+    — and the factor k of :meth:`Band.factor` (None without a comparison).
 
     Example
     -------
@@ -563,23 +486,11 @@ def _times(k):
 class Quantity:
     """One row of the summary: a figure of the study and the paper's value for it.
 
-    Parameters
-    ----------
-    id : str
-        Row name (the key of :data:`REASONS`).
-    label : str
-        What the row compares, for a reader.
-    key : str
-        Summary key of femdyn's value.
-    unit : str
-        Unit the value is shown in.
-    scale : float
-        Factor from the summary's unit to ``unit`` (1e3: m → mm).
-    band : Band or None
-        The paper's value (None: not reported).
-    part : int or str, optional
-        Limb number (1–3) of a per-limb dict, or the gauge of ``gauge_strain_peaks`` whose
-        range (max − min) is compared.
+    ``id`` (str): row name (the key of :data:`REASONS`); ``label`` (str): what the row compares, for a reader;
+    ``key`` (str): summary key of femdyn's value; ``unit`` (str): unit the value is shown in; ``scale`` (float):
+    factor from the summary's unit to ``unit`` (1e3: m → mm); ``band`` (Band or None): the paper's value (None:
+    not reported); ``part`` (int or str, optional): limb number (1–3) of a per-limb dict, or the gauge of
+    ``gauge_strain_peaks`` whose range (max − min) is compared.
 
     Example
     -------
@@ -598,14 +509,7 @@ class Quantity:
     def value(self, summary):
         """femdyn's value of this row in a study summary (summary units), None if missing.
 
-        Parameters
-        ----------
-        summary : dict
-            ``run_study(...)["summary"]``.
-
-        Returns
-        -------
-        float or None
+        ``summary`` (dict): ``run_study(...)["summary"]``. Returns float or None.
 
         Example
         -------
@@ -717,18 +621,10 @@ _UNEXPLAINED = ("not explained yet: add a reason to REASONS in femdyn/studies/rr
 def verdicts(summary):
     """Every row of :data:`QUANTITIES` with its value, the paper's band and the verdict.
 
-    Parameters
-    ----------
-    summary : dict
-        ``run_study(...)["summary"]`` (missing keys give "not run").
-
-    Returns
-    -------
-    list of dict
-        JSON-ready, one per row: ``id``, ``quantity``, ``key``, ``value`` (summary units or
-        None), ``unit`` (shown), ``femdyn`` and ``paper`` (text), ``band`` ([low, high] in
-        summary units or None), ``verdict``, ``factor``, ``reason`` and ``docs`` (None
-        unless the value lies outside the band).
+    ``summary`` (dict): ``run_study(...)["summary"]`` (missing keys give "not run"). Returns list of dict:
+    JSON-ready, one per row: ``id``, ``quantity``, ``key``, ``value`` (summary units or None), ``unit`` (shown),
+    ``femdyn`` and ``paper`` (text), ``band`` ([low, high] in summary units or None), ``verdict``, ``factor``,
+    ``reason`` and ``docs`` (None unless the value lies outside the band).
 
     Example
     -------
@@ -759,15 +655,8 @@ def _shown(value, q):
 def notes(summary):
     """The text lines under the table: the inverse method and the zero dynamics.
 
-    Parameters
-    ----------
-    summary : dict
-        ``run_study(...)["summary"]``.
-
-    Returns
-    -------
-    list of str
-        One line each, "not run" for what the summary lacks.
+    ``summary`` (dict): ``run_study(...)["summary"]``. Returns list of str: one line each, "not run" for what
+    the summary lacks.
 
     Example
     -------
@@ -788,16 +677,8 @@ def notes(summary):
 def tally(rows):
     """How many rows have each verdict ("outside (×k)" counted as "outside").
 
-    Parameters
-    ----------
-    rows : list of dict
-        :func:`verdicts`.
-
-    Returns
-    -------
-    dict
-        Verdict → count, in the order within, factor 2, outside, not reported, not run
-        (verdicts without a row left out).
+    ``rows`` (list of dict): :func:`verdicts`. Returns dict: verdict → count, in the order within, factor 2,
+    outside, not reported, not run (verdicts without a row left out).
 
     Example
     -------
@@ -823,17 +704,9 @@ def summary_table(summary):
     """The study's figures beside the paper's, with verdicts, as Markdown (``summary.md``
     and what ``femdyn study rrru`` and ``femdyn demo`` print).
 
-    Parameters
-    ----------
-    summary : dict
-        ``run_study(...)["summary"]``; missing figures show "not run".
-
-    Returns
-    -------
-    str
-        A title line, the table (quantity, femdyn, Liu et al. 2018, verdict), the count of
-        verdicts and how to read them, the inverse method and zero dynamics, and the
-        numbered reasons of the rows outside the paper's band.
+    ``summary`` (dict): ``run_study(...)["summary"]``; missing figures show "not run". Returns str: a title
+    line, the table (quantity, femdyn, Liu et al. 2018, verdict), the count of verdicts and how to read them,
+    the inverse method and zero dynamics, and the numbered reasons of the rows outside the paper's band.
 
     Example
     -------

@@ -29,8 +29,10 @@ import numpy as np
 from ..errors import ModelError, SolverError
 from ..motion import Tabulated
 from ..robots.rrru import RRRUGeometry, rrru
+from .rrru_channels import (commanded_positions, gauge_channels, motor_angles, motor_torques, platform_positions,
+                            platform_tilt, resampled, tracking_error)
 from .rrru import CircleMotion, circle_motion, servo_robot
-from .rrru_mesh import mesh_adequacy
+from .rrru_mesh import FIGURES as MESH_FIGURES, mesh_adequacy
 from .rrru_outputs import PAPER, summary_table, write_outputs  # noqa: F401  (summary_table: re-exported)
 
 
@@ -118,42 +120,26 @@ class StudyConfig(CircleMotion):
 def run_study(config=None, output=None, progress=False):
     """Run parts (a)–(d) and write their outputs to ``output`` (if given).
 
-    Parameters
-    ----------
-    config : StudyConfig, optional
-    output : str, optional
-        Folder for figures, results, the ParaView series and the summary.
-    progress : bool
-        Progress bars.
-
-    Returns
-    -------
-    dict
-        ``summary`` (numbers), ``rigid``, ``forward``, ``inverse`` (Results or None),
-        ``paper`` (the paper's values for the same quantities), ``system`` (the System of
-        the flexible inverse run, None if not run).
-
-    Raises
-    ------
-    StudyStopped
-        A part failed: the parts after it are not run, every output of the parts before
-        it and of its steps computed so far is written (``summary["stopped"]`` says which
-        part stopped, where and why); the exception's ``study`` is what this function
-        would return and its ``results`` the partial Results of the failed part.
-    femdyn.SolverError
-        A failure before a part's first step.
+    ``config`` (StudyConfig, optional); ``output`` (str, optional): folder for figures, results, the ParaView
+    series and the summary; ``progress`` (bool): progress bars. Returns dict: ``summary`` (numbers), ``rigid``,
+    ``forward``, ``inverse`` (Results or None), ``paper`` (the paper's values for the same quantities),
+    ``system`` (the System of the flexible inverse run, None if not run). Raises StudyStopped: a part failed:
+    the parts after it are not run, every output of the parts before it and of its steps computed so far is
+    written (``summary["stopped"]`` says which part stopped, where and why); the exception's ``study`` is what
+    this function would return and its ``results`` the partial Results of the failed part; femdyn.SolverError: a
+    failure before a part's first step.
     """
     config = config or StudyConfig()
     motion = circle_motion(config)
     t_end = config.duration if config.duration > 0 else motion.end
     summary, clock = {"duration": t_end, "steps": int(round(t_end / config.h))}, time.perf_counter()
 
-    rigid = _part(summary, "rigid", lambda: _rigid(config, motion, t_end, progress))
+    rigid = _part(summary, "rigid", lambda: run_rigid(config, motion, t_end, progress))
     if rigid is None:                    # nothing computed at all
         raise SolverError(summary["stopped"]["reason"])
-    torques = _torques(rigid)
+    torques = motor_torques(rigid)
     summary.update(rigid_torque_min=float(torques.min()), rigid_torque_max=float(torques.max()),
-                   rigid_tracking_error=_tracking(rigid, motion).max(), runtime_rigid=time.perf_counter() - clock)
+                   rigid_tracking_error=tracking_error(rigid, motion).max(), runtime_rigid=time.perf_counter() - clock)
 
     forward = inverse = system = None
     if config.forward and "stopped" not in summary:
@@ -161,39 +147,39 @@ def run_study(config=None, output=None, progress=False):
         forward, system = _part(summary, "forward", lambda: _forward(config, motion, t_end, rigid.t, torques,
                                                                      progress)) or (None, None)
     if forward is not None:
-        deviation = _positions(forward) - _targets(forward, motion)
+        deviation = platform_positions(forward) - commanded_positions(forward, motion)
         summary.update(forward_deviation_x=float(np.abs(deviation[:, 0]).max()),
                        forward_deviation_yz=float(np.abs(deviation[:, 1:]).max()),
-                       forward_tilt_deg=float(np.degrees(_tilt(forward, system)).max()),
+                       forward_tilt_deg=float(np.degrees(platform_tilt(forward, system)).max()),
                        forward_runtime=time.perf_counter() - clock)
     if config.inverse and "stopped" not in summary:
         clock = time.perf_counter()
         inverse, system, robot, zero = _part(summary, "inverse", lambda: _flexible_inverse(
             config, motion, t_end, progress)) or (None, system, None, None)
     if inverse is not None:
-        flexible_torques = _torques(inverse)
-        reference = _at(rigid, inverse.t, torques)
-        angles, rigid_angles = _angles(inverse), _at(rigid, inverse.t, _angles(rigid))
+        flexible_torques = motor_torques(inverse)
+        reference = resampled(rigid, inverse.t, torques)
+        angles, rigid_angles = motor_angles(inverse), resampled(rigid, inverse.t, motor_angles(rigid))
         cruise = _cruise(inverse.t, motion)
-        tilt = np.degrees(_tilt(inverse, system, inverse.q[0]))
+        tilt = np.degrees(platform_tilt(inverse, system, inverse.q[0]))
         summary.update(
             inverse_method=config.inverse_method,
             inverse_step=float(inverse.t[1] - inverse.t[0]) if len(inverse.t) > 1 else config.h,
-            inverse_tracking_error=_tracking(inverse, motion).max(),
+            inverse_tracking_error=tracking_error(inverse, motion).max(),
             inverse_torque_min=float(flexible_torques.min()), inverse_torque_max=float(flexible_torques.max()),
             inverse_torque_extreme_limb={i + 1: float(flexible_torques[np.argmax(np.abs(flexible_torques[:, i])), i])
                                          for i in range(3)},
             torque_difference=float(np.abs(flexible_torques - reference).max()),
             inverse_angle_max_deg=float(np.degrees(angles.max())),
-            rigid_angle_max_deg=float(np.degrees(_angles(rigid).max())),
+            rigid_angle_max_deg=float(np.degrees(motor_angles(rigid).max())),
             angle_difference_deg=float(np.degrees(np.abs(angles - rigid_angles).max())),
             tilt_start_stop_deg=float(tilt[~cruise].max()), tilt_cruise_deg=float(tilt[cruise].max(initial=0.0)),
-            static_tilt_deg=float(np.degrees(_tilt(inverse, system)[0])),
+            static_tilt_deg=float(np.degrees(platform_tilt(inverse, system)[0])),
             torque_difference_at_rest=float(np.abs(flexible_torques[0] - torques[0]).max()),
             mid_link_deformation=float(_mid_deflection(inverse, system, robot).max()),
             shear_angle_deg=float(np.degrees(_shear(inverse)).max()),
             gauge_strain_peaks={name: [float(inverse[name].max()), float(inverse[name].min())]
-                                for name in _gauge_channels(inverse)},
+                                for name in gauge_channels(inverse)},
             inverse_runtime=time.perf_counter() - clock)
         if zero is not None:
             summary["zero_dynamics"] = zero
@@ -203,9 +189,9 @@ def run_study(config=None, output=None, progress=False):
         if config.forward and config.validate_inverse and "stopped" not in summary:
             replay, _ = _forward(config, motion, t_end, inverse.t, flexible_torques, progress, inverse.q[0])
             summary["forward_inverse_deviation"] = float(np.linalg.norm(
-                _positions(replay) - _targets(replay, motion), axis=1).max())
+                platform_positions(replay) - commanded_positions(replay, motion), axis=1).max())
             summary["forward_rigid_deviation"] = float(np.linalg.norm(
-                _positions(forward) - _targets(forward, motion), axis=1).max())
+                platform_positions(forward) - commanded_positions(forward, motion), axis=1).max())
     summary["mesh"] = mesh_adequacy(config.n_elements)
     summary["paper"] = PAPER
     system = system if inverse is not None else None
@@ -221,16 +207,10 @@ def run_study(config=None, output=None, progress=False):
 class StudyStopped(SolverError):
     """A part of the study stopped: the parts before it and its steps up to the failure are kept.
 
-    Parameters
-    ----------
-    stopped : dict
-        ``part`` (its name), ``key`` ("rigid", "forward" or "inverse"), ``t`` (the last time
-        reached [s]) and ``reason`` (the solver's diagnosis).
-    study : dict
-        What :func:`run_study` returns, with the partial results of the part that stopped
-        and ``summary["stopped"]``.
-    output : str or None
-        The folder the outputs were written to.
+    ``stopped`` (dict): ``part`` (its name), ``key`` ("rigid", "forward" or "inverse"), ``t`` (the last time
+    reached [s]) and ``reason`` (the solver's diagnosis); ``study`` (dict): what :func:`run_study` returns, with
+    the partial results of the part that stopped and ``summary["stopped"]``; ``output`` (str or None): the
+    folder the outputs were written to.
     """
 
     def __init__(self, stopped, study, output=None):
@@ -273,15 +253,7 @@ def headline(summary):
     ``gauge_strain_max`` (absolute, over all gauges), ``duration`` and ``steps``; run times
     are left out (they vary from run to run).
 
-    Parameters
-    ----------
-    summary : dict
-        ``run_study(...)["summary"]``.
-
-    Returns
-    -------
-    dict
-        Name → number, parts not run left out.
+    ``summary`` (dict): ``run_study(...)["summary"]``. Returns dict: name → number, parts not run left out.
 
     Example
     -------
@@ -297,25 +269,10 @@ def headline(summary):
 def sweep_case(config, output):
     """The study as a sweep case (:func:`femdyn.studies.sweep.run_sweep`).
 
-    Parameters
-    ----------
-    config : dict
-        Plain settings of :class:`StudyConfig` (tables as dicts), checked like a TOML file.
-    output : str
-        Folder for the study's outputs.
-
-    Returns
-    -------
-    dict
-        :func:`headline` of the summary.
-
-    Raises
-    ------
-    ModelError
-        A bad key or value (named), a circle outside the workspace or a speed the S-curve
-        cannot reach.
-    SolverError
-        A failed run.
+    ``config`` (dict): plain settings of :class:`StudyConfig` (tables as dicts), checked like a TOML file;
+    ``output`` (str): folder for the study's outputs. Returns dict: :func:`headline` of the summary. Raises
+    ModelError: a bad key or value (named), a circle outside the workspace or a speed the S-curve cannot reach;
+    SolverError: a failed run.
 
     Example
     -------
@@ -326,7 +283,7 @@ def sweep_case(config, output):
     return headline(study["summary"])
 
 
-def _rigid(config, motion, t_end, progress=False):
+def run_rigid(config, motion, t_end, progress=False):
     """The rigid robot's inverse dynamics: servo constraints on the platform centre."""
     from femdyn.solvers.generalized_alpha import Options, integrate
     options = Options(rho_inf=config.rigid_rho_inf, tol_dynamic=config.tol_rigid, tol_constraint=1e-12,
@@ -431,14 +388,6 @@ def _zero_summary(samples, h, band=100.0):
             "unresolved_at_h": int(len(start.unresolved(h))), "band_hz": band, "along_path": along}
 
 
-def _at(results, t, values):
-    """Samples of a run's channel matrix (rows at ``results.t``) at other times, linearly."""
-    return np.column_stack([np.interp(t, results.t, values[:, k]) for k in range(values.shape[1])])
-
-
-def _angles(results):
-    """Active joint angles θ1 (rad), one column per limb."""
-    return np.column_stack([results[f"motor {i}.angle"] for i in range(3)])
 
 
 def _shear_sensors(m, robot):
@@ -448,29 +397,9 @@ def _shear_sensors(m, robot):
         m.sensor_beam(f"shear {i}", f"link3_{i}", n // 2, 0.0 if n % 2 == 0 else 0.5, "shear")
 
 
-def _torques(results):
-    return np.column_stack([results[f"actuator {i}.torque"] for i in range(3)])
 
 
-def _positions(results):
-    return np.column_stack([results[f"P.{c}"] for c in "xyz"])
 
-
-def _targets(results, motion):
-    return np.array([motion.position(t) for t in results.t])
-
-
-def _tracking(results, motion):
-    return np.linalg.norm(_positions(results) - _targets(results, motion), axis=1)
-
-
-def _tilt(results, system, q_reference=None):
-    """Angle (rad) of the platform normal from its direction in ``q_reference`` (by default
-    the rigid robot's, global z) at each sample."""
-    n = system.nodes["platform.n"]
-    reference = np.array([0.0, 0.0, 1.0]) if q_reference is None else q_reference[n.dofs]
-    cosine = results.q[:, n.dofs] @ reference / np.linalg.norm(reference)
-    return np.arccos(np.clip(cosine, -1.0, 1.0))
 
 
 def _cruise(t, motion):
@@ -493,9 +422,24 @@ def _mid_deflection(results, system, robot):
 
 
 def _shear(results):
+    """Largest shear angle (rad) of the mid-link shear sensors per sample (zeros without them)."""
     return np.max([np.abs(results[f"shear {i}.{c}"]) for i in range(3) for c in ("gamma_y", "gamma_z")
                    if f"shear {i}.{c}" in results.sensor_columns] or [np.zeros(len(results.t))], axis=0)
 
 
-def _gauge_channels(results):
-    return [c for c in results.sensor_columns if c.startswith("gauge ")]
+def measure_meshes(meshes=(2, 4, 8, 16), duration=0.0, damping=0.0):
+    """The figures of :data:`femdyn.studies.rrru_mesh.FIGURES` for each mesh: elements per link →
+    figures (SI, angles in degrees) as ``rrru_mesh.MEASURED``; ``duration`` in s (0: the whole
+    circle), ``damping`` the links' Kelvin–Voigt coefficient in s.
+
+    Example
+    -------
+    >>> measure_meshes((2,), duration=0.02)                   # doctest: +SKIP
+    """
+    out = {}
+    for n in meshes:
+        s = run_study(StudyConfig(n_elements=n, duration=duration, paraview_every=0,
+                                  geometry=RRRUGeometry(damping=damping)))["summary"]
+        s["torque_span"] = s["inverse_torque_max"] - s["inverse_torque_min"]
+        out[n] = {key: float(s[key]) for key in MESH_FIGURES if key in s}
+    return out

@@ -24,24 +24,11 @@ from .sweep import run_sweep
 def central_cases(parameters, step=0.05):
     """The two cases of each setting: p (1 + δ) and p (1 − δ).
 
-    Parameters
-    ----------
-    parameters : dict
-        Dotted key → base value (> 0; whole numbers step to the nearest different integers).
-    step : float, optional
-        Relative step δ (0 < δ < 1).
-
-    Returns
-    -------
-    list of dict
-        Overrides, in the order key 1 (+), key 1 (−), key 2 (+), ….
-
-    Raises
-    ------
-    ModelError
-        A step outside (0, 1) or a base value that is not a positive number (named; a
-        setting at 0, e.g. ``geometry.damping``, needs a positive base value in the sweep's
-        base settings).
+    ``parameters`` (dict): dotted key → base value (> 0; whole numbers step to the nearest different integers);
+    ``step`` (float, optional): relative step δ (0 < δ < 1). Returns list of dict: overrides, in the order key 1
+    (+), key 1 (−), key 2 (+), …. Raises ModelError: a step outside (0, 1) or a base value that is not a
+    positive number (named; a setting at 0, e.g. ``geometry.damping``, needs a positive base value in the
+    sweep's base settings).
 
     Example
     -------
@@ -69,20 +56,11 @@ def central_cases(parameters, step=0.05):
 def normalized_sensitivities(records, parameters, figures):
     """The matrix ``S[i, j] = d ln|figure i| / d ln parameter j`` from the central cases' records.
 
-    Parameters
-    ----------
-    records : list of dict
-        The records of :func:`~femdyn.studies.sweep.run_sweep` for :func:`central_cases`,
-        in their order (``parameters`` and ``summary`` of each).
-    parameters : sequence of str
-        The dotted keys, in the order given to :func:`central_cases`.
-    figures : sequence of str
-        Summary names.
-
-    Returns
-    -------
-    ndarray (len(figures), len(parameters))
-        NaN where a case failed, a figure is missing or changes sign or is 0.
+    ``records`` (list of dict): the records of :func:`~femdyn.studies.sweep.run_sweep` for
+    :func:`central_cases`, in their order (``parameters`` and ``summary`` of each); ``parameters`` (sequence of
+    str): the dotted keys, in the order given to :func:`central_cases`; ``figures`` (sequence of str): summary
+    names. Returns ndarray (len(figures), len(parameters)): NaN where a case failed, a figure is missing or
+    changes sign or is 0.
 
     Example
     -------
@@ -108,18 +86,8 @@ def sensitivity_table(S, parameters, figures, digits=3):
     """The sensitivities as a Markdown table (figures down, settings across; "n/a" where
     a case failed or the figure crosses 0).
 
-    Parameters
-    ----------
-    S : ndarray (len(figures), len(parameters))
-        From :func:`normalized_sensitivities`.
-    parameters, figures : sequence of str
-        Column and row names.
-    digits : int, optional
-        Decimals.
-
-    Returns
-    -------
-    str
+    ``S`` (ndarray (len(figures), len(parameters))): from :func:`normalized_sensitivities`; ``parameters,
+    figures`` (sequence of str): column and row names; ``digits`` (int, optional): decimals. Returns str.
 
     Example
     -------
@@ -137,23 +105,10 @@ def sensitivity_table(S, parameters, figures, digits=3):
 def sensitivity_figure(path, S, parameters, figures, title, step):
     """A heat map of the sensitivities, each cell annotated.
 
-    Parameters
-    ----------
-    path : str
-        The PNG to write.
-    S : ndarray (len(figures), len(parameters))
-        From :func:`normalized_sensitivities`.
-    parameters, figures : sequence of str
-        Column and row labels (settings, figures with their units).
-    title : str
-        The figure's title.
-    step : float
-        The relative step δ, stated under the title.
-
-    Returns
-    -------
-    str
-        ``path``.
+    ``path`` (str): the PNG to write; ``S`` (ndarray (len(figures), len(parameters))): from
+    :func:`normalized_sensitivities`; ``parameters, figures`` (sequence of str): column and row labels
+    (settings, figures with their units); ``title`` (str): the figure's title; ``step`` (float): the relative
+    step δ, stated under the title. Returns str: ``path``.
     """
     import matplotlib
     matplotlib.use("Agg")
@@ -182,35 +137,15 @@ def run_sensitivities(study, base, parameters, figures, output, executor=None, s
                       labels=None, progress=False):
     """Run the central cases of every setting as a sweep and write the sensitivities.
 
-    Parameters
-    ----------
-    study : callable
-        The sweep's case function ``study(config: dict, output: str) -> dict``.
-    base : dict
-        Plain base configuration.
-    parameters : dict
-        Dotted key → base value (the value the base configuration has).
-    figures : sequence of str
-        Summary names to differentiate.
-    output : str
-        Folder: the sweep's outputs plus ``sensitivities.csv``, ``sensitivities.md`` and
-        ``sensitivities.png``.
-    executor : concurrent.futures.Executor, optional
-        As in :func:`~femdyn.studies.sweep.run_sweep` (default a local Dask cluster).
-    step : float, optional
-        Relative step δ.
-    title : str, optional
-        Title of the heat map.
-    labels : dict, optional
-        Figure name → row label of the heat map (e.g. with its unit).
-    progress : bool, optional
-        A progress bar.
-
-    Returns
-    -------
-    dict
-        ``S`` (ndarray, figures × settings), ``parameters``, ``figures``, ``records``,
-        ``table`` (Markdown) and ``figure`` (the PNG's path).
+    ``study`` (callable): the sweep's case function ``study(config: dict, output: str) -> dict``; ``base``
+    (dict): plain base configuration; ``parameters`` (dict): dotted key → base value (the value the base
+    configuration has); ``figures`` (sequence of str): summary names to differentiate; ``output`` (str): folder:
+    the sweep's outputs plus ``sensitivities.csv``, ``sensitivities.md`` and ``sensitivities.png``; ``executor``
+    (concurrent.futures.Executor, optional): as in :func:`~femdyn.studies.sweep.run_sweep` (default a local Dask
+    cluster); ``step`` (float, optional): relative step δ; ``title`` (str, optional): title of the heat map;
+    ``labels`` (dict, optional): figure name → row label of the heat map (e.g. with its unit); ``progress``
+    (bool, optional): a progress bar. Returns dict: ``S`` (ndarray, figures × settings), ``parameters``,
+    ``figures``, ``records``, ``table`` (Markdown) and ``figure`` (the PNG's path).
 
     Example
     -------

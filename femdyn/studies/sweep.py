@@ -136,24 +136,11 @@ def run_case(study, base, overrides, folder):
     """Run one case (on a worker): the configuration is rebuilt from ``base`` and the
     dotted ``overrides``, the study runs with one BLAS thread, its error (if any) is caught.
 
-    Parameters
-    ----------
-    study : callable
-        ``study(config: dict, output: str) -> dict`` of summary values.
-    base : dict
-        Plain base configuration.
-    overrides : dict
-        Dotted key → value.
-    folder : str or None
-        The case's output folder (created); None: nothing written (the study gets None),
-        as in an optimizer's many evaluations.
-
-    Returns
-    -------
-    dict
-        ``status`` ("completed" or "failed"), ``error`` ("" or "ErrorType: message"),
-        ``summary`` (flat dict), ``runtime`` (s) and ``worker`` (host and process id);
-        also written to ``folder/case.json``.
+    ``study`` (callable): ``study(config: dict, output: str) -> dict`` of summary values; ``base`` (dict): plain
+    base configuration; ``overrides`` (dict): dotted key → value; ``folder`` (str or None): the case's output
+    folder (created); None: nothing written (the study gets None), as in an optimizer's many evaluations.
+    Returns dict: ``status`` ("completed" or "failed"), ``error`` ("" or "ErrorType: message"), ``summary``
+    (flat dict), ``runtime`` (s) and ``worker`` (host and process id); also written to ``folder/case.json``.
     """
     from threadpoolctl import threadpool_limits
     if folder is not None:
@@ -184,17 +171,8 @@ class ExecutorMap:
     optimizer sees the same numbers whichever executor ran them. ``func`` must be
     picklable for worker processes (a module-level function or class instance).
 
-    Parameters
-    ----------
-    executor : concurrent.futures.Executor
-        Where the evaluations run.
-    progress : bool, optional
-        A progress bar counting the evaluations.
-
-    Attributes
-    ----------
-    evaluations : int
-        Items evaluated so far.
+    ``executor`` (concurrent.futures.Executor): where the evaluations run; ``progress`` (bool, optional): a
+    progress bar counting the evaluations. Fields: ``evaluations`` (int): items evaluated so far.
 
     Example
     -------
@@ -220,17 +198,8 @@ class ExecutorMap:
 def flat(summary, prefix=""):
     """A nested summary as one level of dotted keys.
 
-    Parameters
-    ----------
-    summary : dict or list
-        Values, dicts and lists (indexed ``key.0``, ``key.1``, …).
-    prefix : str
-        Put before every key.
-
-    Returns
-    -------
-    dict
-        Dotted key → value (NumPy scalars as Python numbers).
+    ``summary`` (dict or list): values, dicts and lists (indexed ``key.0``, ``key.1``, …); ``prefix`` (str): put
+    before every key. Returns dict: dotted key → value (NumPy scalars as Python numbers).
 
     Example
     -------
@@ -355,18 +324,9 @@ def run_sweep(study, base, cases, output, executor=None, progress=False):
 def table(records):
     """Columns and rows of the sweep table.
 
-    Parameters
-    ----------
-    records : list of dict
-        As returned by :func:`run_sweep`, in case order.
-
-    Returns
-    -------
-    columns : list of str
-        ``case``, the varied settings, ``status``, every summary value (in the order
-        first met), ``error``.
-    rows : list of list
-        One per record; "" where a case has no such value (a failed case's numbers).
+    ``records`` (list of dict): as returned by :func:`run_sweep`, in case order. Returns ``columns`` (list of
+    str): ``case``, the varied settings, ``status``, every summary value (in the order first met), ``error``;
+    ``rows`` (list of list): one per record; "" where a case has no such value (a failed case's numbers).
     """
     parameters, values = {}, {}
     for r in records:
@@ -382,17 +342,8 @@ def write_tables(records, folder):
     """Write the table of :func:`table` as ``cases.csv`` (floats with ``repr``: every bit)
     and ``cases.md`` (:func:`markdown_table`) into ``folder``.
 
-    Parameters
-    ----------
-    records : list of dict
-        As returned by :func:`run_sweep`.
-    folder : str
-        An existing folder.
-
-    Returns
-    -------
-    (str, str)
-        The paths of the CSV and the Markdown file.
+    ``records`` (list of dict): as returned by :func:`run_sweep`; ``folder`` (str): an existing folder. Returns
+    (str, str): the paths of the CSV and the Markdown file.
     """
     columns, rows = table(records)
     csv_path, md_path = os.path.join(folder, "cases.csv"), os.path.join(folder, "cases.md")
@@ -408,14 +359,7 @@ def write_tables(records, folder):
 def markdown_table(records):
     """The table of :func:`table` in Markdown, numbers to 4 significant digits.
 
-    Parameters
-    ----------
-    records : list of dict
-        As returned by :func:`run_sweep`.
-
-    Returns
-    -------
-    str
+    ``records`` (list of dict): as returned by :func:`run_sweep`. Returns str.
     """
     columns, rows = table(records)
     out = io.StringIO()

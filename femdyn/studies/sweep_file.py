@@ -2,7 +2,7 @@
 
 ::
 
-    study = "rrru"                    # optional; the study's name (femdyn sweep knows "rrru")
+    study = "rrru"                    # optional; a sweep name of a registered study (default: the first)
 
     [base]                            # any settings of the study's configuration
     duration = 0.2
@@ -36,24 +36,12 @@ from .sweep import grid_cases, random_cases
 class Sweep:
     """A sweep read from a file.
 
-    Parameters
-    ----------
-    study : str or None
-        The ``study`` key of the file (None when absent).
-    base : dict
-        The ``[base]`` table (plain settings).
-    cases : list of dict
-        Dotted overrides of each case, in case order.
-    kind : str
-        "grid", "random" or "sensitivity".
-    seed : int or None, optional
-        Seed of a random sample.
-    parameters : dict or None, optional
-        A sensitivity's keys → their base values.
-    figures : list or None, optional
-        A sensitivity's summary names.
-    step : float or None, optional
-        A sensitivity's relative step.
+    ``study`` (str or None): the ``study`` key of the file (None when absent); ``base`` (dict): the ``[base]``
+    table (plain settings); ``cases`` (list of dict): dotted overrides of each case, in case order; ``kind``
+    (str): "grid", "random" or "sensitivity"; ``seed`` (int or None, optional): seed of a random sample;
+    ``parameters`` (dict or None, optional): a sensitivity's keys → their base values; ``figures`` (list or
+    None, optional): a sensitivity's summary names; ``step`` (float or None, optional): a sensitivity's relative
+    step.
     """
 
     study: str
@@ -69,22 +57,10 @@ class Sweep:
 def read_sweep(path, config_class):
     r"""The sweep in a TOML file for a study configured by a dataclass.
 
-    Parameters
-    ----------
-    path : str or path-like
-        The sweep file (see the module docstring for its layout).
-    config_class : type
-        The study's configuration dataclass (e.g. :class:`femdyn.studies.rrru_study.StudyConfig`).
-
-    Returns
-    -------
-    Sweep
-
-    Raises
-    ------
-    SchemaError
-        Unreadable file, invalid TOML, unknown table or key, bad value or distribution:
-        the message names it.
+    ``path`` (str or path-like): the sweep file (see the module docstring for its layout); ``config_class``
+    (type): the study's configuration dataclass (e.g. :class:`femdyn.studies.rrru_study.StudyConfig`). Returns
+    Sweep. Raises SchemaError: unreadable file, invalid TOML, unknown table or key, bad value or distribution:
+    the message names it.
 
     Examples
     --------
@@ -104,26 +80,11 @@ def read_sweep(path, config_class):
 def sweep_from_dict(data, config_class, where="sweep"):
     """A :class:`Sweep` from the tables of a sweep file (see :func:`read_sweep`).
 
-    Parameters
-    ----------
-    data : dict
-        The file's tables: optional ``study``, ``base`` and ``sweep`` (with ``grid``,
-        ``random`` or ``sensitivity``).
-    config_class : type
-        The study's configuration dataclass; every base setting and swept key is checked
-        against it.
-    where : str, optional
-        Where the tables come from, for the messages.
-
-    Returns
-    -------
-    Sweep
-        Grid cases vary the last key fastest.
-
-    Raises
-    ------
-    SchemaError
-        Unknown key or table, bad value or distribution.
+    ``data`` (dict): the file's tables: optional ``study``, ``base`` and ``sweep`` (with ``grid``, ``random`` or
+    ``sensitivity``); ``config_class`` (type): the study's configuration dataclass; every base setting and swept
+    key is checked against it; ``where`` (str, optional): where the tables come from, for the messages. Returns
+    Sweep: grid cases vary the last key fastest. Raises SchemaError: unknown key or table, bad value or
+    distribution.
 
     Examples
     --------
@@ -163,7 +124,7 @@ def sweep_from_dict(data, config_class, where="sweep"):
 
 
 def _grid(table, config_class, where):
-    """The cases of ``sweep.grid``, its values checked."""
+    """The cases of a ``[sweep] grid`` table, every value checked against the configuration."""
     for key, values in table.items():
         default = field_default(config_class, key, where=f"{where} sweep.grid")
         if not isinstance(values, list) or not values:
@@ -173,7 +134,7 @@ def _grid(table, config_class, where):
 
 
 def _random(table, config_class, where):
-    """The cases of ``sweep.random``, its distributions checked."""
+    """The cases of a ``[sweep] random`` table, every distribution checked against the configuration."""
     parameters = {k: v for k, v in table.items() if k not in ("count", "seed")}
     if "count" not in table or "seed" not in table:
         raise SchemaError(f"{where}: sweep.random needs count (number of cases) and seed")
