@@ -1,19 +1,10 @@
 """Components (``.fdc``) of straight ANCF beams, for floating-frame bodies that describe the
 same link as a chain of ANCF elements.
 
-The fully parameterized ANCF beam (:class:`~femdyn.elements.ancf_beam.ANCFBeam3D`) is
-linearized about its straight, stress-free reference: its constant mass matrix M and its
-tangent stiffness K at the reference are those of the element code itself, so a
-floating-frame body of this component and the ANCF beam are the same model for small
-deformation. The beam is reduced by Craig & Bampton (1968) to a frame at each end node,
-coupled to the node as an ANCF clamp is (:class:`~femdyn.model.joints.Clamp`): the
-position r and the section directors r_y, r_z follow the frame (δr = t, δr_y = θ × r_y,
-δr_z = θ × r_z), the slope r_x stays free. This module is a thin adapter: it builds the
-beam as a :class:`~femdyn.model.Model`, and the reduction
-(:func:`femdyn.solvers.reduction.craig_bampton_matrices`), the inertia invariants
-(:func:`femdyn.component.modal_invariants`, the node slots r, r_x, r_y, r_z as the points,
-the constant field 1 on positions and 0 on gradients) and the header
-(:func:`femdyn.component.new_component`) are those of the solid bodies.
+The beam (:class:`~femdyn.elements.ancf_beam.ANCFBeam3D`) is linearized about its straight
+reference and reduced by Craig & Bampton (1968) to a frame at each end node, coupled as an
+ANCF clamp is (r, r_y, r_z follow the frame, r_x free). A thin adapter over
+:func:`femdyn.solvers.reduction.craig_bampton_matrices` and :mod:`femdyn.component`.
 """
 import numpy as np
 
@@ -28,49 +19,7 @@ from .reduction import craig_bampton_matrices
 
 def ancf_beam_component(length, E, rho, section, n_elements=8, n_modes=None, nu=0.3, damping_ratio=0.0,
                         name="beam", frame="mean"):
-    """Reduce a straight ANCF beam along the reference x axis to a component.
-
-    Parameters
-    ----------
-    length : float
-        Beam length (m), from the origin along +x; section axes y, z.
-    E, rho : float
-        Young's modulus (Pa) and density (kg/m³).
-    section : femdyn.elements.sections.CrossSection
-    n_elements : int
-        ANCF beam elements (``Model.straight_beam(..., element="beam")``).
-    n_modes : int, optional
-        Fixed-interface normal modes kept (default all: the component then spans every
-        small motion of the element set).
-    nu : float
-        Poisson's ratio.
-    damping_ratio : float
-        Modal damping ratio ζ of every elastic mode.
-    name : str
-    frame : {"mean", "x0"}
-        Reference frame of the modes: "mean" (default) the free-free body's mean axes (the
-        six rigid motions are dropped; what a floating-frame body carries best through
-        large motion), "x0" the frame of the first interface (modes of the beam held at
-        x0, whose interface rows are then zero: the "tangent frame" of a cantilever).
-
-    Returns
-    -------
-    Component
-        Interfaces "x0" (origin) and "x1" (tip); output points at the nodes on the axis;
-        no gauges and no mesh (ParaView shows the output points).
-
-    Raises
-    ------
-    ModelError
-        For bad beam data (from the element code) or a mode count out of range.
-
-    Example
-    -------
-    >>> from femdyn.elements import sections
-    >>> c = ancf_beam_component(1.0, 2.1e11, 7800.0, sections.circular(0.01), 4)
-    >>> c.n_modes                      # 5 nodes × 12 − 18 held at the ends + 12 frame − 6 rigid
-    48
-    """
+    """Reduce a straight ANCF beam along the reference x axis to a component."""
     m = Model(f"{name} (reduction)", gravity=(0.0, 0.0, 0.0))
     m.straight_beam(name, (0, 0, 0), (length, 0, 0), n_elements, E, rho, section, element="beam", nu=nu,
                     y_axis=(0, 1, 0))

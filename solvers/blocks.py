@@ -1,21 +1,12 @@
 """Block layout of the unknowns and the sparse block assembler of saddle-point matrices.
 
-Every Newton-type solver of femdyn solves for a stacked vector x = [Δq; Δλ; …] whose
-blocks are named here once: ``q`` (n coordinates), ``lam`` (m multipliers) and optional
-blocks such as ``nu`` (m position-correction multipliers of the stabilized index-2 form,
-Arnold, Cardona & Brüls 2016) or ``u`` (actuator inputs of servo constraints, Blajer &
-Kołodziejczyk 2004). :class:`BlockLayout` gives each block its slice;
-:class:`SaddlePattern` assembles the symmetric saddle matrix
+:class:`BlockLayout` names the blocks of x = [Δq; Δλ; …] (``q``, ``lam``, ``nu`` of the
+stabilized index-2 form, ``u`` of servo inputs); :class:`SaddlePattern` assembles
 
     S = [[w_M M(q) + w_C C + w_K (K + ∂(M a)/∂q + H(λ)) + D,  Φ_qᵀ],
          [Φ_q,                                                 0  ]]
 
-on one fixed CSC pattern from the COO values the System provides, for every user:
-the generalized-α iteration matrix (w_M = (1 − α_m)/(1 − α_f), w_C = γh, w_K = βh²),
-statics (w_K = 1), the consistent initial state (w_M = 1; D = a diagonal weight for the
-position and velocity projections), the shift-invert operator of the eigenmodes
-(w_M = −σ, w_K = 1) and the diagnosis of singular matrices. ``bmat`` assembles layouts
-with further blocks from sparse sub-matrices.
+on one fixed CSC pattern for every solver (weights: docs/solvers.md).
 """
 from dataclasses import dataclass, field
 
@@ -26,14 +17,7 @@ from femdyn.sparse import Pattern
 
 
 class BlockLayout:
-    """Named, ordered blocks of one unknown vector.
-
-    Example
-    -------
-    >>> layout = BlockLayout(q=4, lam=1, nu=1)
-    >>> layout.slice("lam"), layout.size
-    (slice(4, 5, None), 6)
-    """
+    """Named, ordered blocks of one unknown vector."""
 
     def __init__(self, **sizes):
         self.sizes = {name: int(size) for name, size in sizes.items()}
@@ -48,18 +32,7 @@ class BlockLayout:
         return slice(self.offsets[name], self.offsets[name] + self.sizes[name])
 
     def bmat(self, blocks):
-        """Sparse matrix on the layout from named sub-matrices; missing blocks are zero.
-
-        Examples
-        --------
-        >>> import scipy.sparse as sp
-        >>> layout = BlockLayout(q=2, lam=1)
-        >>> S = layout.bmat({("q", "q"): sp.identity(2), ("lam", "q"): sp.csc_matrix([[1.0, -1.0]])})
-        >>> S.toarray()
-        array([[ 1.,  0.,  0.],
-               [ 0.,  1.,  0.],
-               [ 1., -1.,  0.]])
-        """
+        """Sparse matrix on the layout from named sub-matrices; missing blocks are zero."""
         names = list(self.sizes)
         grid = [[blocks.get((r, c)) for c in names] for r in names]
         for i, r in enumerate(names):      # bmat needs a known size in every block row and column
@@ -70,11 +43,7 @@ class BlockLayout:
 
 @dataclass
 class TangentValues:
-    """COO values of the pieces of an iteration matrix, each on the System's fixed pattern.
-
-    :class:`SaddlePattern` assembles A = w_M M + w_C C + w_K (K + ∂(M a)/∂q + H(λ)) + D and
-    the constraint blocks from them (see the module docstring).
-    """
+    """COO values of the pieces of an iteration matrix, each on the System's fixed pattern."""
 
     mass: np.ndarray
     jacobian: np.ndarray
@@ -93,11 +62,7 @@ class TangentValues:
 
 
 class SaddlePattern:
-    """Fixed CSC pattern of the (q, λ) saddle matrix of a System (see the module docstring).
-
-    The pattern holds every piece of :class:`TangentValues` and an explicit diagonal, so
-    that one symbolic analysis serves every solver of a run.
-    """
+    """Fixed CSC pattern of the (q, λ) saddle matrix of a System (see the module docstring)."""
 
     def __init__(self, system):
         self.system = system
@@ -127,28 +92,7 @@ class SaddlePattern:
         return [w * x if len(x) else np.zeros(self.lengths[i]) for w, x, i in pieces]
 
     def assemble(self, values):
-        """The saddle matrix S = [[A, Φ_qᵀ], [Φ_q, 0]] for given values.
-
-        With servo constraints and ``values.transpose`` given, the upper-right block is Gᵀ
-        instead of Φ_qᵀ (not symmetric). The values are summed into the pattern's own data
-        array, piece by piece with its weight: the matrix returned is the same object at
-        every call, overwritten by the next one.
-
-        Examples
-        --------
-        >>> import femdyn
-        >>> from femdyn.solvers.blocks import SaddlePattern, TangentValues
-        >>> m = femdyn.Model("pendulum", gravity=(0, 0, -9.81))
-        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
-        >>> m.revolute("pivot", m.ground, rod, point=(0, 0, 0), axis=(0, 1, 0))
-        Revolute('pivot', ground → rod)
-        >>> system = m.assemble()
-        >>> q = system.q0
-        >>> _, jac = system.constraints.evaluate(q, 0.0)
-        >>> S = SaddlePattern(system).assemble(TangentValues(system.mass_values(q), jac))
-        >>> S.shape, bool(abs(S - S.T).max() == 0)
-        ((11, 11), True)
-        """
+        """The saddle matrix S = [[A, Φ_qᵀ], [Φ_q, 0]] for given values."""
         pieces = [(w, x) for w, x in zip(values.weights + (values.weights[2],) * 2,
                                          (values.mass, values.damping, values.stiffness,
                                           values.mass_derivative, values.hessian))]

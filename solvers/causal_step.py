@@ -1,31 +1,12 @@
 """The step that keeps a causal servo inverse bounded: its fast unstable zeros against generalized-α.
 
-The zeros are those of :func:`femdyn.solvers.inversion.zero_dynamics` (the one zero-dynamics
-solver: the finite eigenvalues of the linearized servo problem's Rosenbrock pencil, damping
-included); this module screens the start of a causal servo run for what the integrator makes
-of the unstable ones (:func:`servo_zeros`, with the coordinates each moves).
-
-A zero with Re s > 0 grows as e^{st} in the exact solution: the
-non-minimum-phase case of a non-collocated flexible robot (Seifried & Blajer 2013). The
-causal inverse (generalized-α marching forward in time) then stays bounded only when the
-integrator does not amplify that zero: the spectral radius ρ(s h) of the generalized-α map
-applied to ẍ = s² x must stay below 1. At ρ∞ = 0, ρ(μh) for a real zero s = μ is −20.8 at
-μh = 1.5, −1.26 at μh = 3 and falls below 1 at μh ≈ 3.45 (−0.5 at μh = 6): a fast unstable
-zero is harmless while the step leaves it *unresolved* (μh > 3.45) and blows the run up,
-with a sign-alternating torque, when it is resolved partly (1 < μh < 3.45), which a
-*smaller* step makes worse.
-
-An ANCF mesh has such zeros near its joints, at rates that grow as the elements get shorter
-(about 3.1e3, 4.5e3, 7.7e3 s⁻¹ for the 3-RRRU robot with 2, 4, 8 elements per link, E =
-6.9e8 Pa): a coarse mesh brings them into reach of h = 1 ms. :func:`servo_step` finds the
-shortest multiple of a step that leaves every unstable zero unamplified;
-:func:`check_servo_step` warns at the start of a servo run whose step amplifies one. Slow
-unstable zeros (|s| h ≤ 1, resolved by the step) grow as the exact inverse does: no step
-removes them (a non-causal, stable inversion does).
-
-Dense eigenvalues: for the start of a run, not for inner loops; models with more than
-``DENSE_LIMIT`` coordinates + constraints are skipped. The spectral radius ρ(sh) is
-:func:`~femdyn.solvers.scheme.amplification`.
+The zeros are those of :func:`femdyn.solvers.inversion.zero_dynamics`; a zero with Re s > 0
+(non-minimum phase, Seifried & Blajer 2013) is harmless to a causal run while the step leaves
+it unresolved and blows the run up when it is resolved partly: at ρ∞ = 0 the spectral radius
+ρ(μh) of the generalized-α map (:func:`~femdyn.solvers.scheme.amplification`) is above 1 for
+1 < μh < 3.45. :func:`servo_step` finds the shortest multiple of a step that leaves every
+unstable zero unamplified; :func:`check_servo_step` warns when the step amplifies one.
+Dense eigenvalues, skipped above ``DENSE_LIMIT``. Details: docs/solvers.md.
 """
 import math
 import warnings
@@ -52,11 +33,7 @@ class Zero:
 
 
 def servo_zeros(system, q, lam, t=0.0, a=None, count=6, coordinates=True, dynamics=None):
-    """The unstable zeros of the servo inverse linearized at a state (Re s > 0), slowest first.
-
-    They are the unstable ones of :func:`~femdyn.solvers.inversion.zero_dynamics` (the one
-    zero-dynamics solver), with the labels of the coordinates each moves most.
-    """
+    """The unstable zeros of the servo inverse linearized at a state (Re s > 0), slowest first."""
     if not system.servo or system.n + system.m > DENSE_LIMIT:
         return []
     zd = dynamics if dynamics is not None else zero_dynamics(system, q, lam, t, a=a, shapes=coordinates)
@@ -98,11 +75,6 @@ def servo_step(system, q, lam, h, rho_inf, t=0.0, max_factor=8, zeros=None):
     -------
     float
         k h [s]; h itself for a model without servo constraints or without such zeros.
-
-    Example
-    -------
-    >>> servo_step(system, q0, lam0, 1e-3, 0.0)        # doctest: +SKIP
-    0.002
     """
     zeros = servo_zeros(system, q, lam, t, coordinates=False) if zeros is None else zeros
     for k in range(1, max_factor + 1):

@@ -1,33 +1,12 @@
 """Transient rigid-body correction: restore Φ = 0 within a generalized-α step by moving
-flexible links as rigid shapes.
+flexible links as rigid shapes (Liu et al. 2018).
 
-Liu et al. (2018) observed that Newton's iteration on a rigid-flexible robot can stall in
-the constraints: the elastic coordinates of the flexible links, stiff and light, take up
-the constraint violation instead of the rigid motion that should. Their remedy: freeze
-every flexible link's deformation, move each flexible link as a rigid shape and each rigid
-body through its natural coordinates by the smallest mass-weighted ("minimum energy")
-change that satisfies Φ(q, t) = 0, then continue Newton from there.
-
-:class:`RigidBodyCorrection` does this for any model, as a corrector of
-:func:`~femdyn.solvers.generalized_alpha.integrate` (``Options(corrector=...)``):
-
-- *trigger* — within a step, after at least ``after`` iterations, the constraint residual
-  is above its tolerance and fell by less than ``stall`` over the last iteration while
-  the dynamic residual did too (both stalled); at most ``per_step`` corrections a step;
-- *correction space* — every coordinate outside the flexible element sets moves freely
-  (rigid bodies change through their natural coordinates; their rigid conditions are
-  rows of Φ); the coordinates of each group of element sets that share nodes move only
-  by a rigid motion of the group, r → c + d + R(θ)(r − c) for positions and g → R(θ) g
-  for position gradients (c the group's centroid), six parameters (d, θ) per group.
-  Strain energy is invariant under these motions (the ANCF elements are objective).
-- *minimum change* — Gauss–Newton on min ½ Δqᵀ W Δq subject to Φ(q + Δq, t) = 0 with
-  W = M + a small diagonal (massless coordinates), linearized in the parameters,
-  [[TᵀWT, (Φ_q T)ᵀ], [Φ_q T, 0]] [p; μ] = [−TᵀWΔq; −Φ], with the exact finite rotation
-  applied to each group, until ‖Φ‖ ≤ ``tol``.
-- *scheme consistency* — the change goes through the stepper's update, so q̇ and q̈ of the
-  iterate move with q as the generalized-α formulas tie them (Arnold & Brüls 2007).
-
-Each correction is logged with the residuals before and after and the size of the change.
+When Newton stalls in the constraints, :class:`RigidBodyCorrection` (``Options(corrector=...)``)
+freezes each flexible group's deformation and finds the smallest mass-weighted change
+min ½ Δqᵀ W Δq subject to Φ(q + Δq, t) = 0, the groups moving rigidly
+(r → c + d + R(θ)(r − c), g → R(θ) g), by Gauss–Newton on
+[[TᵀWT, (Φ_q T)ᵀ], [Φ_q T, 0]] [p; μ] = [−TᵀWΔq; −Φ]. Trigger, correction space and
+consistency with the scheme: docs/solvers.md ("Rigid-body correction").
 """
 import numpy as np
 import scipy.sparse as sp
@@ -40,14 +19,7 @@ from .initial import projection_diagonal
 
 
 class RigidBodyCorrection:
-    """Corrector for ``Options(corrector=RigidBodyCorrection())`` (see the module docstring).
-
-    Examples
-    --------
-    >>> from femdyn.solvers.generalized_alpha import Options
-    >>> Options(corrector=RigidBodyCorrection(after=2)).corrector
-    RigidBodyCorrection(after=2, stall=0.5, per_step=2)
-    """
+    """Corrector for ``Options(corrector=RigidBodyCorrection())`` (see the module docstring)."""
 
     def __init__(self, after=3, stall=0.5, per_step=2, tol=1e-12, max_iterations=20):
         self.after, self.stall, self.per_step, self.tol = after, stall, per_step, tol
@@ -59,12 +31,7 @@ class RigidBodyCorrection:
         return f"RigidBodyCorrection(after={self.after}, stall={self.stall}, per_step={self.per_step})"
 
     def needed(self, history):
-        """Whether the Newton iteration of the current step has stalled in the constraints.
-
-        True after at least ``after`` iterations when both the constraint and the dynamic
-        residual fell by less than ``stall`` over the last iteration, the constraint residual
-        is above ``tol`` and fewer than ``per_step`` corrections were made in this step.
-        """
+        """Whether the Newton iteration of the current step has stalled in the constraints."""
         if len(history) == 1:
             self.done = 0
         if len(history) <= self.after or self.done >= self.per_step:
@@ -105,12 +72,7 @@ def _flexible_groups(system):
 
 
 def correct_positions(system, q, t, tol=1e-12, max_iterations=20, groups=None):
-    """Smallest mass-weighted change of q, flexible groups moving rigidly, that makes Φ(q, t) = 0.
-
-    Gauss–Newton on min ½ Δqᵀ W Δq subject to Φ(q + Δq, t) = 0 with W = M + a small
-    diagonal, linearized in the free coordinates and six rigid-motion parameters per group,
-    with the exact finite rotation applied to each group (Liu et al. 2018).
-    """
+    """Smallest mass-weighted change of q making Φ(q, t) = 0, flexible groups moved rigidly (Liu et al. 2018)."""
     groups = _flexible_groups(system) if groups is None else groups
     free, blocks = _partition(system, groups)
     start, q = q, q.copy()
@@ -149,9 +111,7 @@ def _partition(system, groups):
 
 
 def _motion_basis(system, q, free, blocks):
-    """T (n × p): identity columns for the ``free`` coordinates, then six columns
-    (translation d, rotation θ) per group of ``blocks``, linearized at q:
-    δr = d + θ × (r − c), δg = θ × g."""
+    """T (n × p): identity columns for ``free`` coordinates, six (d, θ) per group: δr = d + θ × (r − c), δg = θ × g."""
     rows, cols, vals = [free], [np.arange(free.size)], [np.ones(free.size)]
     column = free.size
     for positions, gradients in blocks:
@@ -168,8 +128,7 @@ def _motion_basis(system, q, free, blocks):
 
 
 def _move(q, p, free, blocks):
-    """Apply the parameters p: free coordinates added, each group moved rigidly (exact
-    rotation about its centroid)."""
+    """Apply the parameters p: free coordinates added, each group moved rigidly (exact rotation about its centroid)."""
     q = q.copy()
     q[free] += p[:free.size]
     column = free.size

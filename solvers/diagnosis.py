@@ -32,10 +32,7 @@ def singular_saddle(system, S, q, t, dense_limit=4000, count=6):
 
 
 def _free_massless_coordinates(system, S, count=6):
-    """Labels of the coordinates that take part in a null vector of the saddle matrix.
-
-    Dense SVD: for diagnosis after a failure only.
-    """
+    """Labels of the coordinates that take part in a null vector of the saddle matrix."""
     _, s, Vt = np.linalg.svd(S.toarray() if hasattr(S, "toarray") else np.asarray(S))
     null = Vt[s <= 1e-10 * max(s[0], 1e-300), :system.n]
     if not null.size:

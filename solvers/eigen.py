@@ -1,30 +1,12 @@
 """Free vibration and generalized eigenproblems K x = ω² M x, G x = 0: one stack for both constraint treatments.
 
-A System linearized about (q, λ) has the tangent stiffness K_t = −∂Q/∂q + ∂(Φ_qᵀλ)/∂q and the
-mass M(q); its modes solve K_t x = ω² M x, Φ_q x = 0 (:func:`eigenmodes`). Matrices K, M with
-optional linear constraints G x = 0 (a solid mesh, a component's interior) go through
-:func:`sparse_eigenmodes`. The constraints are treated in one of two ways:
-
-* **saddle form** (``eigenmodes``, default): the shifted inverse (K − σM)⁻¹ on Φ_q x = 0 is one
-  solve with [[K_t − σM, Φ_qᵀ], [Φ_q, 0]] [x; μ] = [y; 0], factorized by the
-  :class:`~femdyn.solvers.kkt.KKTMatrix` every solver uses (no basis, no dense matrix);
-* **null-space basis**: x = T y with G T = 0, then Tᵀ K T y = ω² Tᵀ M T y. :func:`constraint_basis`
-  gives a sparse T (coordinates no row touches, and those in ``keep``, stay independent; a pivoted
-  QR of the touched columns picks the dependent ones, :func:`femdyn.linalg.pivoted_qr`); the dense
-  check (``eigenmodes(method="dense")``) uses an orthonormal SVD basis.
-
-Both run the same shift-invert Lanczos (ARPACK through :func:`scipy.sparse.linalg.eigsh`,
-generalized mode 3; Ericsson & Ruhe 1980, Math. Comp. 35:1251–1268; Grimes, Lewis & Simon 1994):
-the eigenvalues ν of (K − σM)⁻¹M largest in magnitude give the ω² = σ + 1/ν nearest σ. The
-factorization is the saddle one above or :class:`Factorization` (CHOLMOD LLᵀ when K − σM is
-positive definite, SuperLU otherwise), both with ``solve`` and ``operator``. ARPACK's Lanczos steps
-are level-2 BLAS on n × ncv arrays; threaded BLAS makes them slower on a loaded machine, so they
-run with one BLAS thread (threadpoolctl).
-
-Zero modes. A structure that is not held (free-free) has ω = 0 modes and σ = 0 cannot be
-factorized: the default shifts lie slightly below zero (relative to the stiffness-to-mass scale
-s), and modes with |ω²| ≤ ``zero_tol``·s are reported as zero (rigid-body) modes, M-orthonormal.
-SI units: ω in rad/s, f = ω/2π in Hz.
+:func:`eigenmodes` solves K_t x = ω² M x, Φ_q x = 0 for a System about (q, λ)
+(K_t = −∂Q/∂q + ∂(Φ_qᵀλ)/∂q) in saddle form, one KKT solve per shift-invert step;
+:func:`sparse_eigenmodes` solves matrices K, M with optional G x = 0 on a null-space basis
+(:func:`constraint_basis`). Both use shift-invert Lanczos (ARPACK ``eigsh`` mode 3; Ericsson &
+Ruhe 1980, Math. Comp. 35:1251–1268; Grimes, Lewis & Simon 1994); rigid-body modes
+(|ω²| ≤ ``zero_tol``·s) are reported as zero, M-orthonormal. ω in rad/s.
+Details: docs/solvers.md ("Eigenmodes").
 """
 from dataclasses import dataclass
 
@@ -56,13 +38,6 @@ class Eigenmodes:
         M-orthonormal mode shapes (xᵀ M x = 1) in the original coordinates.
     n_zero : int
         Number of leading zero (rigid-body) modes.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> r = Eigenmodes(np.array([0.0, 4.0]), np.eye(2), 1)
-    >>> r.omega.tolist(), r.elastic[0].tolist()
-    ([0.0, 2.0], [2.0])
     """
     eigenvalues: np.ndarray
     modes: np.ndarray
@@ -95,9 +70,7 @@ class _Inverse:
 
 
 class Factorization(_Inverse):
-    """A sparse factorization of a symmetric matrix A with ``solve(b)``: CHOLMOD LLᵀ when A is
-    positive definite, SuperLU otherwise (``kind`` says which).
-    """
+    """Sparse factorization of a symmetric A with ``solve(b)``: CHOLMOD LLᵀ if positive definite, else SuperLU."""
 
     def __init__(self, A, definite=True):
         A = sp.csc_matrix(A)
@@ -127,8 +100,7 @@ class Factorization(_Inverse):
 
 
 class SaddleInverse(_Inverse):
-    """A⁻¹ on the constraint space Φ_q x = 0: the coordinate rows of the solve with the factorized
-    saddle matrix [[A, Φ_qᵀ], [Φ_q, 0]] of a :class:`~femdyn.solvers.kkt.KKTMatrix` (A = K − σM, or M)."""
+    """A⁻¹ on Φ_q x = 0 from the factorized saddle [[A, Φ_qᵀ], [Φ_q, 0]] of a KKTMatrix (A = K − σM, or M)."""
 
     def __init__(self, kkt):
         self.kkt, self.n, self.m = kkt, kkt.system.n, kkt.system.m
@@ -184,15 +156,7 @@ def null_space_basis(system, q, t):
 
 
 def constraint_basis(G, n=None, keep=()):
-    """A sparse basis T (n × (n − r)) of the null space of G (m × n), G T = 0, and the
-    indices of the independent coordinates (x = T y, y = x[independent]).
-
-    Example
-    -------
-    >>> T, free = constraint_basis(sp.csr_matrix([[1.0, -1.0, 0.0]]))   # x0 = x1
-    >>> T.toarray().round(12).tolist(), free.tolist()
-    ([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]], [1, 2])
-    """
+    """Sparse null-space basis T of G (G T = 0) and the independent coordinates (x = T y, y = x[independent])."""
     G = sp.csr_matrix(G)
     n = G.shape[1] if n is None else n
     touched = np.unique(G.indices)
@@ -245,18 +209,14 @@ def eigenmodes(system, q=None, lam=None, count=10, t=0.0, method="sparse", shift
     t : float
         Time (s) of the constraints.
     method : {"sparse", "dense"}
-        Shift-invert Lanczos on the saddle form (any size), or the dense null-space
-        method (small models; a check).
+        Shift-invert Lanczos on the saddle form (any size), or the dense null-space method (small models; a check).
     shift : float, optional
-        σ in (rad/s)²; modes nearest to it are found first. Default 0, or slightly below
-        zero (relative to the stiffness scale) when the structure has rigid-body modes
-        (ω = 0), which are then found first.
+        σ in (rad/s)²; default 0, or slightly below zero for a structure with rigid-body modes.
 
     Returns
     -------
     omega : ndarray (count,)
-        Circular frequencies (rad/s), ascending; negative ω² (unstable equilibria) are
-        returned as 0.
+        Circular frequencies (rad/s), ascending; negative ω² returned as 0.
     modes : ndarray (n, count)
         Mode shapes, M-orthonormal.
 
@@ -320,8 +280,7 @@ def _sparse(system, q, lam, count, t, shift):
 
 
 def _shifts(shift, k_vals, h_vals, M):
-    """Shifts to try: the user's; else 0 (regular for any structure held against rigid motion: the
-    low modes are then the best separated), then −10⁻¹⁰ and −10⁻⁶ of the stiffness-to-mass scale."""
+    """Shifts to try: the user's; else 0, then −10⁻¹⁰ and −10⁻⁶ of the stiffness-to-mass scale."""
     if shift is not None:
         return [float(shift)]
     scale = max(np.abs(k_vals).max(initial=0.0), np.abs(h_vals).max(initial=0.0), 1e-300) / \
@@ -354,8 +313,7 @@ def sparse_eigenmodes(K, M, count, sigma=None, constraints=None, zero_tol=1e-8, 
     rigid : expected number of zero modes (e.g. 6 free-free), checked when given
     tol : ARPACK's relative accuracy (0: machine precision)
     factorization : optional :class:`Factorization` of K − σM (with the given ``sigma``) to
-        reuse, e.g. the one a static condensation already computed; not with ``constraints``
-        or ``fixed``
+        reuse, e.g. the one a static condensation already computed; not with ``constraints`` or ``fixed``
     fixed : optional indices of coordinates held at zero (supports: e.g. the dofs of a
         clamped node set), removed before solving; the modes are returned with zeros there
 
@@ -366,8 +324,7 @@ def sparse_eigenmodes(K, M, count, sigma=None, constraints=None, zero_tol=1e-8, 
     Raises
     ------
     SolverError
-        singular K − σM, ARPACK failing to converge, or a zero-mode count different from
-        ``rigid``.
+        singular K − σM, ARPACK failing to converge, or a zero-mode count different from ``rigid``.
 
     Example
     -------

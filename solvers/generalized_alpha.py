@@ -1,28 +1,16 @@
 """Generalized-α for index-3 DAEs M q̈ + Φ_qᵀλ = Q(q, q̇, t), Φ(q, t) = 0.
 
-Arnold & Brüls (2007), "Convergence of the generalized-α scheme for constrained
-mechanical systems", Multibody Syst. Dyn. 18:185–202, eqs. (9)–(11): with the
+Arnold & Brüls (2007), Multibody Syst. Dyn. 18:185–202, eqs. (9)–(11), with the
 pseudo-acceleration ã::
 
     q_{n+1} = q_n + h q̇_n + h²(½ − β) ã_n + h² β ã_{n+1},
     q̇_{n+1} = q̇_n + h(1 − γ) ã_n + h γ ã_{n+1},
     (1 − α_m) ã_{n+1} + α_m ã_n = (1 − α_f) q̈_{n+1} + α_f q̈_n,
 
-and the equations of motion and Φ = 0 enforced at t_{n+1}. Parameters from the spectral
-radius at infinity ρ∞ (Chung & Hulbert 1993): α_m = (2ρ∞ − 1)/(ρ∞ + 1),
-α_f = ρ∞/(ρ∞ + 1), γ = ½ + α_f − α_m, β = ¼(γ + ½)². Second-order accurate; ρ∞ = 1 is
-non-dissipative for ODEs, ρ∞ < 1 damps high frequencies. For the index-3 DAE the map of
-a constrained coordinate's (q̇, ã, q̈) has the defective triple eigenvalue −ρ∞, so ρ∞ = 1
-lets oscillations of q̈ and λ grow with the step count (as Cardona & Géradin 1989 showed for
-undamped Newmark); the index-3 form therefore accepts ρ∞ ≤ 0.95 (default 0.9, which costs
-almost no accuracy at low frequencies), and ``formulation="stabilized"`` (see
-:class:`_StabilizedStep`) is the choice for ρ∞ up to 1 (tests/test_core_dynamics.py
-measures all of this).
-
-Newton on the KKT system with the constraint rows scaled by 1/(βh²) (see
-:mod:`femdyn.solvers.kkt`), factorization reuse while the contraction is good.
-Convergence (Liu et al. 2018): dynamic residual ‖M q̈ + Φ_qᵀλ − Q‖₂ / max(1 N, ‖Q‖₂) ≤ tol_dynamic
-(default 1e-6) and constraint residual ‖Φ‖₂ ≤ tol_constraint (default 1e-8, m).
+parameters from ρ∞ (Chung & Hulbert 1993). The index-3 form accepts ρ∞ ≤ 0.95;
+``formulation="stabilized"`` (Arnold, Cardona & Brüls 2016) allows ρ∞ up to 1. Newton on the
+scaled KKT system (:mod:`femdyn.solvers.kkt`); convergence as Liu et al. (2018).
+Details: docs/solvers.md ("Generalized-α on index-3 DAEs").
 """
 import math
 from dataclasses import asdict, dataclass
@@ -42,28 +30,24 @@ from .step_size import check_step_size
 
 @dataclass
 class Options:
-    """Settings of :func:`integrate`.
+    """Settings of :func:`integrate` (method notes: docs/solvers.md).
 
     Parameters
     ----------
     rho_inf : float
-        Spectral radius at infinity ρ∞; ≤ 0.95 for the index-3 form, up to 1 for
-        ``formulation="stabilized"`` (see the module docstring).
+        Spectral radius at infinity ρ∞; ≤ 0.95 for the index-3 form, up to 1 stabilized.
     tol_dynamic : float
         Relative dynamic residual ‖M q̈ + Φ_qᵀλ − Q‖₂ / max(1 N, ‖Q‖₂) accepted.
     tol_constraint : float
         Constraint residual ‖Φ‖₂ accepted [m].
     max_iterations : int
-        Newton iterations per step (a fine ANCF mesh released from rest needs up to ~30 in
-        its first steps).
+        Newton iterations per step.
     contraction : float
-        Refactorize when a residual measure drops by less than this factor (measured on
-        ``benchmarks/bench_*.py``, see ``benchmarks/RESULTS.md``).
+        Refactorize when a residual drops by less than this factor (benchmarks/RESULTS.md).
     max_correction : float
-        Largest position change [m] allowed to make the initial configuration consistent.
+        Largest position change [m] accepted to make the initial configuration consistent.
     formulation : {"index3", "stabilized"}
-        Index-3 form, or the stabilized index-2 form enforcing Φ = 0 and Φ_q q̇ + Φ_t = 0
-        (:class:`_StabilizedStep`).
+        Index-3 form, or the stabilized index-2 form (also Φ_q q̇ + Φ_t = 0).
     predictor : {"acceleration", "zero"}
         Start each step's Newton iteration from the previous q̈ or from q̈ = 0.
     max_backtracks : int
@@ -71,15 +55,9 @@ class Options:
     on_failure : {"stop", "retry"}
         End the run with a diagnosis, or reject the step and cover it by two half steps.
     max_halvings : int
-        Deepest "retry" bisection (h/2⁴ at the least by default).
+        Deepest "retry" bisection.
     corrector : object, optional
-        Consulted within Newton (see :meth:`NewtonStep.solve`), e.g.
-        :class:`~femdyn.solvers.correction.RigidBodyCorrection`.
-
-    Examples
-    --------
-    >>> Options(rho_inf=0.8, on_failure="retry").tol_constraint
-    1e-08
+        Consulted within Newton, e.g. :class:`~femdyn.solvers.correction.RigidBodyCorrection`.
     """
 
     rho_inf: float = 0.9
@@ -151,11 +129,7 @@ class Residuals:
 
 class NewtonStep:
     """One generalized-α step of the index-3 form, solved by (modified) Newton on the scaled KKT system.
-
-    Subclasses change the unknowns and equations, not the iteration. The constraint rows
-    are scaled by 1/(βh²) and the multipliers solved as βh²Δλ (Bottasso, Bauchau & Cardona
-    2007).
-    """
+    Constraint rows scaled by 1/(βh²) (Bottasso, Bauchau & Cardona 2007)."""
 
     def __init__(self, system, h, params, options):
         self.sys, self.h, self.p, self.o = system, h, params, options
@@ -167,14 +141,7 @@ class NewtonStep:
 
     def predict(self, s, t):
         """Predicted state at the start of the Newton iteration.
-
-        From a state the scheme computed, q̈_{n+1} = q̈_n (constant acceleration: fewest
-        iterations on smooth motion). From the consistent initial state (t₀), q̈_{n+1} = 0
-        (Géradin & Cardona 2001, Flexible Multibody Dynamics, §9.4): the initial acceleration of
-        a finely meshed ANCF beam peaks at a pinned node (it grows with 1/ℓ_e) and
-        extrapolating it throws the first step far outside Newton's convergence region (2048
-        cable elements at h = 1 ms). ``Options(predictor="zero")`` uses q̈ = 0 always.
-        """
+        Géradin & Cardona 2001, Flexible Multibody Dynamics, §9.4."""
         p, h = self.p, self.h
         a = np.zeros_like(s.a) if s.initial or self.o.predictor == "zero" else s.a.copy()
         at = ((1 - p.alpha_f) * a + p.alpha_f * s.a - p.alpha_m * s.at) / (1 - p.alpha_m)
@@ -194,11 +161,7 @@ class NewtonStep:
                          math.sqrt(phi2), jac, merit=math.sqrt(self.beta_h2 ** 2 * r2 + phi2))
 
     def matrix_values(self, x, jac):
-        """The pieces of the iteration matrix at an iterate.
-
-        Weights (βh² ∂q̈/∂q, βh² ∂q̇/∂q, βh²) = ((1 − α_m)/(1 − α_f), γh, βh²) on M, C and
-        K + ∂(M a)/∂q + H(λ).
-        """
+        """The pieces of the iteration matrix at an iterate."""
         sys = self.sys
         k_vals, c_vals = sys.tangent_values(x.q, x.v, x.t)
         return TangentValues(sys.mass_values(x.q), jac, c_vals, k_vals, sys.mass_derivative_values(x.q, x.a),
@@ -211,11 +174,7 @@ class NewtonStep:
         self.kkt.factorize(self.kkt.assemble(self.matrix_values(x, res.jac)), x.q, x.t)
 
     def update(self, x, dx):
-        """Apply a Newton correction to the iterate in place.
-
-        q̇ and q̈ move with q as the update formulas tie them (∂q̇/∂q = γ/(βh),
-        ∂q̈/∂q = (1 − α_m)/(βh²(1 − α_f))); λ from the scaled unknown βh²Δλ.
-        """
+        """Apply a Newton correction to the iterate in place."""
         n = self.sys.n
         dq = dx[:n]
         x.q += dq
@@ -286,14 +245,7 @@ class NewtonStep:
 
 class _StabilizedStep(NewtonStep):
     """Stabilized index-2 (Gear–Gupta–Leimkuhler) generalized-α step.
-
-    The position update gets a correction Φ_qᵀν,
-    q_{n+1} = q_n + h q̇_n + h²(½ − β) ã_n + h² β ã_{n+1} + Φ_qᵀν, and both Φ = 0 and
-    Φ_q q̇_{n+1} + Φ_t = 0 are enforced (Arnold, Cardona & Brüls 2016, Multibody Syst. Dyn.
-    38:1–22, §2; Lunk & Simeon 2006). Velocities then satisfy the constraints exactly and
-    ρ∞ = 1 is stable: the scheme conserves energy up to O(h²). Unknowns (q, λ, ν); q̈, q̇, ã
-    follow from q and ν by inverting the update formulas.
-    """
+    Arnold, Cardona & Brüls 2016, Multibody Syst. Dyn. 38:1–22, §2; Lunk & Simeon 2006."""
 
     def begin(self, s_old, t_new):
         # q̂ = q_n + h q̇_n + h²(½ − β) ã_n, ν = 0, and the predicted iterate
@@ -343,29 +295,20 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
               record_every=1, start=None):
     """Simulate a model from ``t0`` to ``t_end`` with generalized-α and a fixed step.
 
-    The run starts from a consistent initial state
-    (:func:`~femdyn.solvers.initial.consistent_state`) and takes ⌈(t_end − t0)/h⌉ steps: it
-    ends at the first step at or after ``t_end``. Every ``record_every``-th step (and the
-    last) is recorded; the Newton residual history is kept for every step. When a step's
-    Newton iteration does not converge, ``options.on_failure`` decides: "stop" (default)
-    ends the run with the diagnosis; "retry" rejects the step and covers its interval by
-    two half steps, recursively up to ``options.max_halvings`` times, and takes the next
-    step at the user's h again. Every rejection and every correction is logged in
-    ``Results.events`` and counted in the ``corrections`` column. A servo inverse run is
-    checked at its start for unstable zeros the step amplifies
-    (:func:`~femdyn.solvers.causal_step.check_servo_step`, a StepSizeWarning), and its
-    failure's diagnosis says what its zero dynamics were at the last converged state.
+    Starts from :func:`~femdyn.solvers.initial.consistent_state` and ends at the first step at
+    or after ``t_end``. A step that does not converge ends the run ("stop") or is covered by
+    two half steps ("retry", ``options.on_failure``); rejections and corrections are logged in
+    ``Results.events``. Servo runs are checked at the start for amplified unstable zeros.
+    Symbols and units: docs/conventions.md.
 
     Parameters
     ----------
     system : System
-        The assembled model (``Model.assemble()``).
-    t_end : float
-        End time [s].
-    h : float
-        Step size [s].
+        The assembled model.
+    t_end, h : float
+        End time and step size [s].
     options : Options, optional
-        Scheme and Newton settings (default ``Options()``: index 3, ρ∞ = 0.9).
+        Scheme and Newton settings (default: index 3, ρ∞ = 0.9).
     output : str or path-like, optional
         Folder the results are written to as the run proceeds.
     progress : bool, optional
@@ -375,40 +318,28 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
     t0 : float, optional
         Initial time [s].
     record_every : int, optional
-        Record every k-th step.
+        Record every k-th step (and the last).
     start : (a, λ) tuple of ndarray, optional
-        Initial accelerations and multipliers to use instead of the solution of the
-        acceleration-level equations, e.g. ``(0, λ_static)`` for a run starting at rest from a
-        static equilibrium. A servo inverse with flexible parts between its actuators and its
-        prescribed outputs needs this on a fine mesh: its acceleration-level equations are
-        ill-conditioned (the inputs reach the outputs only through the decaying entries of
-        M⁻¹; 3-RRRU with 16 elements per link turns the 3e-9 N residual of its static
-        equilibrium into initial torques 40 N·m off and accelerations of 9e3 m/s²). They
-        must satisfy the equations of motion to ``START_TOLERANCE`` (relative; a check against
-        a wrong start, not an accuracy demand: the first step's Newton iteration takes over).
+        Initial accelerations and multipliers instead of solving for them, e.g. ``(0, λ_static)``
+        for a non-collocated servo on a fine mesh; checked to ``START_TOLERANCE``.
 
     Returns
     -------
     Results
-        Time, coordinates, velocities, accelerations, multipliers, sensors and step
-        statistics; also written to ``output`` if given.
+        Time, coordinates, velocities, accelerations, multipliers, sensors and step statistics.
 
     Raises
     ------
     SolverError
-        Bad settings (h ≤ 0, t_end ≤ t0, ρ∞ > 0.95 with the index-3 form, an unknown
-        formulation or failure policy, servo constraints with the stabilized form), or a
-        failure (``ConvergenceError`` for Newton, ``SingularMatrixError`` for a singular
-        iteration matrix); its ``results`` hold every step computed before it. Any other
-        exception (an error in a user function, Ctrl-C) also leaves every computed step in
-        the folder, marked "interrupted", before it propagates.
+        Bad settings, or a failure (``ConvergenceError``, ``SingularMatrixError``); its
+        ``results`` hold every step computed before it (also kept in ``output``).
     ConstraintError
         Inconsistent initial configuration or redundant constraints.
 
     Examples
     --------
-    A uniform rod of 1 m released horizontally about a pivot at one end starts with the
-    angular acceleration 3g/(2L), so after 10 ms its angle is ½ · 14.715 · 0.01² rad:
+    A rod of 1 m released horizontally about one end starts at 3g/(2L): after 10 ms its
+    angle is ½ · 14.715 · 0.01² rad.
 
     >>> import femdyn
     >>> m = femdyn.Model("pendulum", gravity=(0, 0, -9.81))

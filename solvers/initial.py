@@ -28,12 +28,7 @@ ABSOLUTE = 1e-12      # its absolute floor (equilibrated units) for right-hand s
 
 
 def projection_diagonal(system, q):
-    """Diagonal D of the minimum-change weight W = M(q) + D.
-
-    A unit entry (relative to the largest mass entry) on massless coordinates, and 1e-9 of
-    it everywhere, so that W is definite (used by the initial projections and the rigid-body
-    correction).
-    """
+    """Diagonal D of the minimum-change weight W = M(q) + D."""
     d = system.mass(q).diagonal()
     scale = d.max() if d.size and d.max() > 0 else 1.0
     return np.where(d > 0, 0.0, scale) + 1e-9 * scale
@@ -84,11 +79,7 @@ def consistent_positions(system, q, t=0.0, tol=1e-12, max_iter=30, max_correctio
 
 
 def consistent_velocities(system, q, v, t=0.0, kkt=None):
-    """The velocity closest to a guess (mass-weighted) with Φ_q v + Φ_t = 0.
-
-    Minimum-change projection: minimize ½ (v − v₀)ᵀ W (v − v₀) subject to the velocity
-    constraints, W = M + D (:func:`projection_diagonal`).
-    """
+    """The velocity closest to a guess (mass-weighted) with Φ_q v + Φ_t = 0."""
     c = system.constraints
     kkt = kkt or KKTMatrix(system)
     _, jac = c.evaluate(q, t)
@@ -99,14 +90,7 @@ def consistent_velocities(system, q, v, t=0.0, kkt=None):
 
 
 def accelerations_and_multipliers(system, q, v, t=0.0, kkt=None):
-    """Accelerations q̈ and multipliers λ from [[M, Φ_qᵀ], [Φ_q, 0]] [q̈; λ] = [Q; γ].
-
-    γ = −(Φ_q q̇)_q q̇ − 2Φ_qt q̇ − Φ_tt are the acceleration terms of the constraints; the
-    constraint forces on the coordinates are −Φ_qᵀλ. With servo constraints the actuator
-    inputs take the place of λ (upper-right block Gᵀ); when the matrix is singular because
-    the servo is non-collocated (:func:`~femdyn.solvers.servo.servo_realization`), the
-    solution of least acceleration energy is taken (:func:`servo_least_squares`).
-    """
+    """Accelerations q̈ and multipliers λ from [[M, Φ_qᵀ], [Φ_q, 0]] [q̈; λ] = [Q; γ]."""
     c = system.constraints
     kkt = kkt or KKTMatrix(system)
     r, Q, _, jac = system.residual(q, v, None, np.zeros(system.m), t)
@@ -135,49 +119,7 @@ def _noncollocated(system, q, t):
 
 def servo_least_squares(system, S, rhs, q, t=0.0, tol=CONSISTENT):
     """The mass-weighted minimum-norm solution of a singular servo acceleration system.
-
-    For a non-collocated servo (relative degree > 2) the acceleration matrix
-    S = [[M, Gᵀ], [Φ_q, 0]] of :func:`accelerations_and_multipliers` is singular by
-    structure: an input and the acceleration of the body it drives appear in one equation
-    only (the decoupling matrix P of :mod:`femdyn.solvers.servo` is singular). Among all
-    solutions of S [q̈; λ] = b this returns the one of least acceleration energy
-    ½ q̈ᵀ(M + D)q̈ (D the weight of the massless coordinates, :func:`projection_diagonal`):
-    the minimum-norm solution in the metric of the mass. Why this one: a non-collocated
-    inverse problem is well posed only from a state its prescribed motion implies; the
-    motions it is solved for in practice start at rest, in equilibrium, with derivatives
-    up to the relative degree vanishing (rest-to-rest manoeuvres: Seifried & Blajer 2013,
-    Mech. Sci. 4:113–129; Altmann & Heiland 2017, Multibody Syst. Dyn. 40:75–98, on the
-    smoothness a servo problem of high index needs), and then every body of the flat-output parametrization starts with zero
-    acceleration and the inputs hold the static load — a solution of S x = b with q̈ = 0,
-    which is the one of least acceleration energy. For other consistent starts the
-    difference lies in the directions S cannot see; generalized-α at ρ∞ ≤ 0.2 damps the
-    transient it makes.
-
-    The system must be consistent: its least-squares residual, equilibrated as the KKT
-    factorization is (Ruiz 2001), may not exceed ``tol`` of the right-hand side (or of
-    the matrix times the solution); otherwise the prescribed motion asks at t for an
-    acceleration that no input can give, and the rows in conflict are named.
-
-    Examples
-    --------
-    Two sliders joined by a spring, a force on the first, the second prescribed along a
-    quintic smoothstep (relative degree 4): the start at rest is found (zero accelerations,
-    zero input) where the acceleration matrix is singular.
-
-    >>> import numpy as np, femdyn
-    >>> m = femdyn.Model("chain", gravity=(0, 0, 0))
-    >>> a = m.rigid_beam("a", m.point("A1", (-1.0, 0, 0)), m.point("A2", (-0.9, 0, 0)), mass=1.0)
-    >>> b = m.rigid_beam("b", m.point("B1", (0.0, 0, 0)), m.point("B2", (0.1, 0, 0)), mass=1.0)
-    >>> _ = m.prismatic("guide a", "ground", a, (-1.0, 0, 0), (1, 0, 0))
-    >>> _ = m.prismatic("guide b", "ground", b, (0.0, 0, 0), (1, 0, 0))
-    >>> _ = m.spring("spring", a, (-0.9, 0, 0), b, (0.0, 0, 0), stiffness=100.0)
-    >>> _ = m.actuator("push", "guide a")
-    >>> _ = m.servo("out", b, (0, 0, 0), [femdyn.SmoothStep(0.0, 1.0, 0.0, 0.1)], [(1, 0, 0)])
-    >>> system = m.assemble()
-    >>> q, v, acc, lam = consistent_state(system)
-    >>> bool(np.allclose(acc, 0.0) and np.allclose(lam, 0.0))
-    True
-    """
+    Rest-to-rest starts: Seifried & Blajer 2013, Mech. Sci. 4:113–129; Altmann & Heiland 2017."""
     n = system.n
     d = _equilibration(S)
     U, s, Vt = np.linalg.svd(d[:, None] * S * d[None, :])
@@ -221,11 +163,7 @@ def _inconsistent_start(system, conflict, residual, size, t, count=6):
 
 
 def check_redundancy(system, q, t=0.0, dense_limit=1000):
-    """Raise if constraint rows are linearly dependent at q.
-
-    Dense SVD, so only for m ≤ ``dense_limit``; larger models rely on the factorization's
-    own check.
-    """
+    """Raise if constraint rows are linearly dependent at q."""
     if system.m > dense_limit:
         return
     redundant = system.redundant_constraints(q, t)
@@ -238,47 +176,39 @@ def check_redundancy(system, q, t=0.0, dense_limit=1000):
 def consistent_state(system, q=None, v=None, t=0.0, max_correction=1e-3, kkt=None):
     """Initial state (q, v, q̈, λ) consistent at position, velocity and acceleration level.
 
-    Positions by :func:`consistent_positions`, then :func:`check_redundancy`,
-    :func:`consistent_velocities` and :func:`accelerations_and_multipliers`, all sharing one
-    :class:`~femdyn.solvers.kkt.KKTMatrix`.
-
     Parameters
     ----------
     system : System
         The assembled model.
-    q : (n,) array_like, optional
-        Position guess (default: the model's initial configuration ``system.q0``).
-    v : (n,) array_like, optional
-        Velocity guess (default ``system.v0``).
+    q, v : (n,) array_like, optional
+        Position and velocity guesses (default ``system.q0``, ``system.v0``).
     t : float, optional
         Initial time [s].
     max_correction : float, optional
         Largest move [m] of any coordinate accepted when projecting the positions.
     kkt : KKTMatrix, optional
-        A KKT matrix of the system to use; it is left holding the factorized
-        [[M, Φ_qᵀ], [Φ_q, 0]] of the accelerations (the step-size check reuses it).
+        KKT matrix to use; left holding the factorized [[M, Φ_qᵀ], [Φ_q, 0]].
 
     Returns
     -------
     q, v, a : (n,) ndarray
         Consistent coordinates, velocities and accelerations.
     lam : (m,) ndarray
-        Lagrange multipliers (constraint forces −Φ_qᵀλ).
+        Lagrange multipliers.
 
     Raises
     ------
     NonFiniteError
-        A NaN or infinite entry in ``q`` or ``v`` (named by node and component).
+        A NaN or infinite entry in ``q`` or ``v``.
     ConstraintError
-        Unsatisfiable or redundant constraints, a guess farther than ``max_correction``,
-        or an inconsistent start of a non-collocated servo.
+        Unsatisfiable or redundant constraints, a guess farther than ``max_correction``, or an
+        inconsistent non-collocated servo start.
     SingularMatrixError
-        Singular projection or acceleration matrix (other than a non-collocated servo's).
+        Singular projection or acceleration matrix.
 
     Examples
     --------
-    A uniform rod released horizontally about a pivot at one end: the free end starts to
-    fall with 3g/2.
+    A rod released horizontally about one end: its free end starts to fall with 3g/2.
 
     >>> import femdyn
     >>> m = femdyn.Model("pendulum", gravity=(0, 0, -9.81))

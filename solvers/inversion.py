@@ -1,36 +1,15 @@
 """Inversion of servo problems, linearized: zero dynamics and bounded inverses.
 
-A servo problem (:mod:`femdyn.model.actuators`) prescribes outputs y = Ψ(q, t) and leaves
-the actuator inputs u unknown. Linearized about a state (q, λ) it reads (Blajer &
-Kołodziejczyk 2004, eqs. 1–3, differentiated once in q)
+Linearized about (q, λ), a servo problem reads (Blajer & Kołodziejczyk 2004, eqs. 1–3)
 
     M δq̈ + C δq̇ + K_t δq + Φ_qᵀ δμ = f(t) + Bᵀ u,   Φ_q δq = 0,   Ψ_q δq = y(t),
 
-with K_t = K + ∂(Gᵀλ)/∂q (G = Φ_q with the servo rows replaced by −B), δμ the joint
-multipliers, B the input rows and Ψ_q the servo rows of the constraint Jacobian. With an
-orthonormal basis N of the null space of the joint rows, δq = N z gives the ODE
-
-    Nᵀ M N z̈ + Nᵀ C N ż + Nᵀ K_t N z = Nᵀ f + Nᵀ Bᵀ u,   y = Ψ_q N z.
-
-Its *zero dynamics* (the motion left when y ≡ 0; Isidori 1995, *Nonlinear Control Systems*) are the finite
-eigenvalues of the Rosenbrock pencil of this system; collocated actuation gives
-minimum-phase or undamped (purely imaginary) zeros, flexible links between the actuator
-and the prescribed point also give real or complex-quartet zeros in the right half-plane
-(non-minimum phase: Seifried 2014, *Dynamics of Underactuated Multibody Systems*).
-
-The causal inverse (:func:`causal_inverse`) integrates the zero dynamics forward from rest:
-it grows without bound for non-minimum-phase zeros. The bounded non-causal inverse
-(:func:`noncausal_inverse`, Devasia, Chen & Paden 1996, IEEE TAC 41(7):930–942)
-integrates the stable part forward and the unstable part backward in time, which needs
-the desired output in advance and starts the input before the motion (pre-actuation).
-The optimal-control inverse (:func:`optimal_control_inverse`, Bastos, Seifried & Brüls
-2013, Multibody Syst. Dyn. 30:359–376) trades tracking against input effort from a
-causal start.
-
-All matrices are dense: meant for linear models of up to a few thousand coordinates
-(the eigen-decomposition costs O((2d + p)³) for d degrees of freedom and p inputs).
-SI units: times in s, eigenvalues in 1/s, frequencies in Hz; u in N·m (revolute
-actuators) or N (prismatic), y in m.
+and with δq = N z (N a basis of the joint rows' null space) an ODE in z. Its zero dynamics
+(Isidori 1995) are the finite eigenvalues of its Rosenbrock pencil. Inverses:
+:func:`causal_inverse` (forward from rest), :func:`noncausal_inverse` (Devasia, Chen & Paden
+1996, IEEE TAC 41(7):930–942: stable part forward, unstable backward) and
+:func:`optimal_control_inverse` (Bastos, Seifried & Brüls 2013, Multibody Syst. Dyn.
+30:359–376). Dense: up to a few thousand coordinates. Derivations and checks: docs/inversion.md.
 """
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -170,23 +149,10 @@ class LinearServo:
 
         Returns
         -------
-        A : (2d, 2d) ndarray
-            1/s.
-        B_u, B_f : ndarray
-            (2d, p) and (2d, d).
-        C_y : (p, 2d) ndarray
-            m per unit of x.
+        A, B_u, B_f, C_y : ndarray
+            (2d, 2d) [1/s], (2d, p), (2d, d), (p, 2d).
         to_z : (d, d) ndarray
             L⁻ᵀ, so that z = to_z w.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> lin = LinearServo(np.diag([1.0, 2.0]), np.zeros((2, 2)), [[100.0, -100.0], [-100.0, 100.0]],
-        ...                   np.zeros((0, 2)), [[-1.0, 2.0]], [[1.0, 0.0]])
-        >>> A, B_u, B_f, C_y, to_z = lin.state_space()
-        >>> A.shape, B_u.shape, C_y.shape
-        ((4, 4), (4, 1), (1, 4))
         """
         Li, K, C, B, Cy, _ = self._normalized
         d, p = len(K), self.p
@@ -212,15 +178,6 @@ class LinearServo:
         ------
         SolverError
             If an input moves no free coordinate or an output is moved by none.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> lin = LinearServo(np.diag([1.0, 2.0]), np.zeros((2, 2)), [[100.0, -100.0], [-100.0, 100.0]],
-        ...                   np.zeros((0, 2)), [[-1.0, 2.0]], [[1.0, 0.0]])
-        >>> A, E, scales = lin.pencil()
-        >>> A.shape, float(np.trace(E))          # 2d + p = 5; one algebraic row
-        ((5, 5), 4.0)
         """
         Li, K, C, B, Cy, omega = self._normalized
         d, p = len(K), self.p
@@ -243,9 +200,7 @@ class LinearServo:
 def linearize(system, q, lam, t=0.0, v=None, a=None):
     """Linearize a servo System about (q, λ) (and optionally q̇, q̈).
 
-    K_t = K + H(λ) with K = −∂Q/∂q (:meth:`~femdyn.model.system.System.tangent_values`) and
-    H = ∂(Gᵀλ)/∂q (:meth:`~femdyn.model.system.System.hessian_values`, the actuator inputs
-    in the servo rows of λ), plus ∂(M(q)q̈)/∂q when ``a`` is given; C = −∂Q/∂q̇ at ``v``.
+    K_t = −∂Q/∂q + ∂(Gᵀλ)/∂q (+ ∂(M q̈)/∂q when ``a`` is given), C = −∂Q/∂q̇ at ``v``.
 
     Parameters
     ----------
@@ -324,13 +279,6 @@ class ZeroDynamics:
         ε, 1/s.
     shapes : (n, k) complex ndarray, optional
         The coordinate deviations δq of each zero (``zero_dynamics(..., shapes=True)``), else None.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> zd = ZeroDynamics(np.array([-1j, 1j]), np.array(["center", "center"]), 1e-6)
-    >>> zd.classification, zd.counts["center"], round(zd.lowest_frequency, 4)
-    ('marginally stable: undamped internal oscillations', 2, 0.1592)
     """
 
     eigenvalues: np.ndarray
@@ -391,13 +339,6 @@ class ZeroDynamics:
         -------
         ndarray
             Those eigenvalues, 1/s.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> zd = ZeroDynamics(np.array([-100j, 100j]), np.array(["center", "center"]), 1e-6)
-        >>> zd.unresolved(1e-3).size, zd.unresolved(0.02).size
-        (0, 2)
         """
         return self.eigenvalues[np.abs(self.eigenvalues) * h > limit]
 
@@ -419,11 +360,8 @@ class ZeroDynamics:
 def zero_dynamics(model, q=None, lam=None, t=0.0, tol=1e-7, a=None, shapes=False):
     """The zero dynamics of a servo problem: finite eigenvalues of its Rosenbrock pencil.
 
-    With y ≡ 0 the ODE of :class:`LinearServo` leaves the internal dynamics whose
-    eigenvalues are the invariant zeros, the finite generalized eigenvalues of
-    [[A − sI, B], [C, 0]] (Rosenbrock 1970; Emami-Naeini & Van Dooren 1982, Automatica
-    18:415–430), here from the QZ algorithm on the scaled pencil of
-    :meth:`LinearServo.pencil` (``scipy.linalg.eig``, dense: O((2d + p)³)).
+    Rosenbrock 1970; Emami-Naeini & Van Dooren 1982, Automatica 18:415–430; QZ on the scaled
+    pencil of :meth:`LinearServo.pencil`, dense O((2d + p)³).
 
     Parameters
     ----------
@@ -509,14 +447,6 @@ class Inverse:
         (first, last) time of the requested horizon, s.
     method : str
         ``"causal"``, ``"non-causal"`` or ``"optimal control"``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> r = Inverse(np.zeros(2), np.zeros((2, 1)), np.zeros((2, 2)), np.zeros((2, 2)), np.zeros((2, 1)),
-    ...             np.zeros((2, 4)), (0.0, 0.0), "causal")
-    >>> r.pre_actuation
-    0.0
     """
 
     t: np.ndarray
@@ -535,12 +465,8 @@ class Inverse:
 
 
 def causal_inverse(linear, t, y_desired=None, forcing=None):
-    """The exact inverse integrated forward in time from rest: every internal mode starts at
-    the equilibrium of the initial inputs (rest when y_d(t₀) = 0 and f(t₀) = 0).
-
-    It grows like e^{Re λ t} for non-minimum-phase zeros and keeps ringing at undamped
-    ones: a reference for :func:`noncausal_inverse` and :func:`optimal_control_inverse`.
-    Integration as in :func:`noncausal_inverse` (exact for inputs linear between samples).
+    """The exact inverse integrated forward in time from rest (every internal mode at the
+    equilibrium of the initial inputs); grows like e^{Re λ t} for non-minimum-phase zeros.
 
     Parameters
     ----------
@@ -563,18 +489,6 @@ def causal_inverse(linear, t, y_desired=None, forcing=None):
         If the times are not uniform or the signals do not match them.
     SolverError
         If the inverse problem is singular.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> lin = LinearServo(M=np.diag([1.0, 2.0]), C=np.zeros((2, 2)),
-    ...                   K=np.array([[100.0, -100.0], [-100.0, 100.0]]), constraints=np.zeros((0, 2)),
-    ...                   outputs=np.array([[-1.0, 2.0]]), inputs=np.array([[1.0, 0.0]]))
-    >>> t = np.linspace(0.0, 3.0, 3001)
-    >>> y = np.where(t < 1, 1e-3 * (4 * t * (1 - t)) ** 5, 0.0)
-    >>> r = causal_inverse(lin, t, y)
-    >>> bool(np.abs(r.u[-1, 0]) > 100 * np.abs(r.u[t < 1, 0]).max())     # grows like e^(7.07 t)
-    True
     """
     t, s, nf = _signals(linear, t, y_desired, forcing)
     return _invert(linear, t, s, nf, {"stable": "forward", "center": "forward", "unstable": "forward"},
@@ -584,23 +498,11 @@ def causal_inverse(linear, t, y_desired=None, forcing=None):
 def noncausal_inverse(linear, t, y_desired=None, forcing=None, center="split", padding=None, tol=1e-7):
     """The bounded non-causal inverse (Devasia, Chen & Paden 1996: stable part forward, unstable backward).
 
-    The pencil of :meth:`LinearServo.pencil` is brought to Weierstrass form by QZ and
-    generalized Sylvester equations (Kågström & Van Dooren 1992): its infinite part gives
-    the input algebraically from the outputs and their derivatives (splines of odd degree
-    above the nilpotency index), its finite part the internal dynamics ẇ = T w + G s(t),
-    which Schur reordering and Sylvester equations split into stable, center and unstable
-    parts (the dichotomy). Stable parts are integrated forward from the equilibrium of the
-    first inputs, unstable parts backward from that of the last ones (pre-actuation), each
-    exactly for inputs linear between samples (Van Loan 1978, IEEE TAC 23:395–404).
-
-    Center (undamped) parts have no bounded decaying solution: any solution is exact and
-    bounded, they differ by a free oscillation. ``"split"`` (default) takes half the
-    causal and half the anti-causal solution: the input rings with half the causal
-    amplitude before and after the motion — of all exact solutions the one with the
-    larger of the two ringing amplitudes least; it is Bayo's (1987) frequency-domain inverse
-    with the poles on the imaginary axis taken as principal values. ``"forward"`` is
-    causal on those modes (rest before, full ringing after), ``"backward"`` the reverse.
-    A damping ratio was not chosen because it makes the inverse inexact.
+    Weierstrass form of :meth:`LinearServo.pencil` (Kågström & Van Dooren 1992); the internal
+    dynamics split into stable, center and unstable parts, each integrated exactly for inputs
+    linear between samples (Van Loan 1978, IEEE TAC 23:395–404). Center (undamped) modes:
+    ``"split"`` takes half the causal and half the anti-causal solution (Bayo 1987 with
+    principal values), ``"forward"`` / ``"backward"`` one of them (docs/inversion.md, §3).
 
     Parameters
     ----------
@@ -611,14 +513,12 @@ def noncausal_inverse(linear, t, y_desired=None, forcing=None, center="split", p
     y_desired : (k, p) or (k,) array_like, optional
         Desired output deviations, m (default zero).
     forcing : (k, n) array_like, optional
-        Known generalized force deviations f(t), N per unit of q (default zero), e.g. the
-        residual force of a quasi-static path.
+        Known generalized force deviations f(t), N per unit of q (default zero).
     center : {"split", "forward", "backward"}, optional
-        Treatment of the undamped internal modes (see above).
+        Treatment of the undamped internal modes.
     padding : float or (float, float), optional
-        Pre- and post-actuation windows added before and after ``t``, s; the signals are
-        held at their first and last values there. Default 12 time constants of the
-        slowest unstable (before) and stable (after) zero, each at most the span of ``t``.
+        Pre- and post-actuation windows, s (signals held there); default 12 time constants of
+        the slowest unstable (before) and stable (after) zero, at most the span of ``t``.
     tol : float, optional
         Threshold of the center modes, as in :func:`zero_dynamics`.
 
@@ -636,8 +536,8 @@ def noncausal_inverse(linear, t, y_desired=None, forcing=None, center="split", p
 
     Examples
     --------
-    The two masses of :class:`LinearServo` with y = −x₁ + 2x₂ (non-minimum phase): the
-    input starts before the motion and stays bounded:
+    Two masses with y = −x₁ + 2x₂ (non-minimum phase): the input starts before the motion and
+    stays bounded:
 
     >>> import numpy as np
     >>> lin = LinearServo(M=np.diag([1.0, 2.0]), C=np.zeros((2, 2)),
@@ -727,8 +627,7 @@ def _decompose(linear, tol):
 
 
 def _split(T, select):
-    """T = V diag(T₁, T₂) W (W = V⁻¹) with the eigenvalues ``select`` picks in T₁ (Schur
-    reordering and a Sylvester equation, Golub & Van Loan 2013, §7.6.3)."""
+    """T = V diag(T₁, T₂) V⁻¹ with the ``select``ed eigenvalues in T₁ (Golub & Van Loan 2013, §7.6.3)."""
     m = len(T)
     if m == 0:
         return (T, np.zeros((0, 0)), np.zeros((0, 0))), (T, np.zeros((0, 0)), np.zeros((0, 0)))
@@ -744,9 +643,7 @@ def _split(T, select):
 
 
 def _propagate(T, sigma, h, direction):
-    """w' = T w + σ(t), σ linear between samples, from the equilibrium at the start
-    (forward) or at the end (backward, as forward in reversed time with −T, so that only
-    decaying exponentials are formed); exact (Van Loan 1978)."""
+    """w' = T w + σ(t), σ linear between samples, forward or backward from equilibrium; exact (Van Loan 1978)."""
     if direction == "backward":
         return _propagate(-T, -sigma[::-1], h, "forward")[::-1]
     k, m = len(sigma), len(T)
@@ -767,8 +664,7 @@ def _propagate(T, sigma, h, direction):
 
 
 def _invert(linear, t, s, d, modes, window, method, parts):
-    """Solve E ξ̇ = A ξ + b for the given signals with each group of internal modes
-    integrated as ``modes`` says (``parts`` from :func:`_decompose`); the result on the times ``t``."""
+    """Solve E ξ̇ = A ξ + b on the times ``t``, each group of internal modes integrated as ``modes`` says."""
     T, G, Nil, H, Zs, Zf, eps = parts
     h = t[1] - t[0]
     groups, rest = [], (T, np.eye(len(T)), np.eye(len(T)))
@@ -809,8 +705,7 @@ def _invert(linear, t, s, d, modes, window, method, parts):
 
 
 def _fast(Nil, H, t, s):
-    """The infinite part: x_f = −Σₖ Nᵏ H s⁽ᵏ⁾ (N nilpotent), derivatives from a spline of
-    odd degree above the nilpotency index."""
+    """The infinite part x_f = −Σₖ Nᵏ H s⁽ᵏ⁾ (N nilpotent), derivatives from an odd-degree spline."""
     n2 = len(Nil)
     if n2 == 0:
         return np.zeros((len(t), 0))
@@ -838,18 +733,12 @@ def _fast(Nil, H, t, s):
 
 def optimal_control_inverse(linear, t, y_desired=None, forcing=None, *, input_weight, output_weight=None,
                             rate_weight=None):
-    """Inverse dynamics as optimal control (Bastos, Seifried & Brüls 2013, for
-    the linear model): minimize ∫ (y − y_d)ᵀ W (y − y_d) + uᵀ R u dt over the horizon,
-    subject to the linear dynamics from rest (fixed initial state, free final state).
+    """Inverse dynamics as optimal control (Bastos, Seifried & Brüls 2013, for the linear model).
 
-    Solved as a finite-horizon linear-quadratic tracking problem in discrete time at the
-    sample step: u held constant over each step (zero-order hold), y_d and f linear
-    between samples, and the cost integral discretized exactly with the dynamics (Van
-    Loan 1978, Theorem 1), which keeps the intersample error in the cost (no sampling-zero
-    ringing as R → 0). Backward Riccati recursion for the cost-to-go xᵀP x + 2pᵀx, then
-    the forward sweep (Anderson & Moore 1990, *Optimal Control: Linear Quadratic
-    Methods*); the whole desired trajectory is used in advance. Dense:
-    O(k (2d)³) for k samples.
+    Minimizes ∫ (y − y_d)ᵀ W (y − y_d) + uᵀ R u dt from rest (free final state) as a
+    discrete-time LQ tracking problem: zero-order-hold u, cost discretized exactly (Van Loan
+    1978, Theorem 1), backward Riccati recursion and forward sweep (Anderson & Moore 1990).
+    O(k (2d)³) for k samples; docs/inversion.md, §4.
 
     Parameters
     ----------
@@ -866,11 +755,7 @@ def optimal_control_inverse(linear, t, y_desired=None, forcing=None, *, input_we
     output_weight : float or (p, p) array_like, optional
         W, per m² and s (default the identity).
     rate_weight : float or (p, p) array_like, optional
-        R_r, a penalty ∫ u̇ᵀ R_r u̇ dt on the input rate (per (N·m/s)² and s): u becomes a
-        state starting at 0, continuous and linear between samples. Without it the input
-        at the start tends to an impulse as R → 0 for non-minimum-phase zeros (the jump of
-        the internal state the motion asks for: the cheap-control limit, Kwakernaak &
-        Sivan 1972, *Linear Optimal Control Systems*).
+        R_r of a penalty ∫ u̇ᵀ R_r u̇ dt (per (N·m/s)² and s): keeps u continuous at the start.
 
     Returns
     -------
@@ -881,21 +766,7 @@ def optimal_control_inverse(linear, t, y_desired=None, forcing=None, *, input_we
     Raises
     ------
     ModelError
-        If the times are not uniform, the signals do not match them, or a weight is not
-        positive definite.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> lin = LinearServo(M=np.diag([1.0, 2.0]), C=np.zeros((2, 2)),
-    ...                   K=np.array([[100.0, -100.0], [-100.0, 100.0]]), constraints=np.zeros((0, 2)),
-    ...                   outputs=np.array([[-1.0, 2.0]]), inputs=np.array([[1.0, 0.0]]))
-    >>> t = np.linspace(0.0, 2.0, 401)
-    >>> y = np.where(t < 1, 1e-3 * (4 * t * (1 - t)) ** 5, 0.0)
-    >>> r = optimal_control_inverse(lin, t, y, input_weight=1e-4)       # non-minimum phase
-    >>> error, peak = np.abs(r.y[:, 0] - y).max(), np.abs(r.u).max()
-    >>> bool(error < 0.3e-3), bool(peak < 0.1), bool(np.abs(causal_inverse(lin, t, y).u).max() > 1e4)
-    (True, True, True)
+        If the times are not uniform, the signals do not match them, or a weight is not positive definite.
     """
     t, s, d = _signals(linear, t, y_desired, forcing)
     p, k, h = linear.p, len(t), t[1] - t[0]

@@ -1,31 +1,12 @@
 """Sparse KKT iteration matrix with a fixed pattern and factorization reuse.
 
-S = [[A, Φ_qᵀ], [Φ_q, 0]] with A = w_M M + w_C C + w_K (K + H(λ)), assembled by
+S = [[A, Φ_qᵀ], [Φ_q, 0]], A = w_M M + w_C C + w_K (K + H(λ)), assembled by
 :class:`~femdyn.solvers.blocks.SaddlePattern`; the weights come from the integrator
-(generalized-α: w_M = (1−α_m)/(1−α_f), w_C = γh, w_K = βh²: the constraint rows scaled by
-1/(βh²), Bottasso, Bauchau & Cardona 2007), from statics (w_M = w_C = 0, w_K = 1), from the
-initial conditions (w_M = 1) or from the eigenmodes (w_M = −σ, w_K = 1).
-
-Factorization. S is symmetric; with a positive definite A it is quasi-definite, and an
-LDLᵀ factorization exists for any symmetric ordering (Vanderbei 1995, SIAM J. Optim.
-5:100–113). CHOLMOD (scikit-sparse) computes it with an AMD ordering analysed once for the
-fixed pattern; A is made definite by a tiny diagonal on massless coordinates and the zero
-block by −δI (relative 1e-8 and 1e-10). δ trades the perturbation of the solution (∝ δ)
-against the growth of the LDLᵀ's pivots without pivoting (∝ 1/δ): for the rigid chain of
-benchmarks/bench_chain.py, whose joint-axis vectors are massless, a solve's relative
-residual is 2e-4 at δ = 1e-12, 2e-6 at 1e-10, 2e-7 at 1e-9. Every user of these factors
-is a Newton iteration, where an error ε in the correction only adds about ε to the
-contraction factor (the integrator refactorizes above 0.1). So when one step of
-iterative refinement changes a probe solution by less than 1e-4 relative, in the
-coordinates and in the multipliers alike, the factors are accepted and a Newton
-correction uses them as they are; otherwise a Newton correction is refined against the
-exact S until its residual is below 1e-8 of its right-hand side (at most 6 steps), and
-the factorization is accepted when the refined probe solve is accurate to 1e-8. Solves
-that ask for full accuracy (statics, initial conditions, eigenmodes: ``accuracy=0``) are
-always refined, until the residual stops falling. When the refined solution is not
-accurate (an indefinite A, e.g. a statically unstable structure) or the matrix is not
-symmetric, SuperLU with partial pivoting is used instead. Factors are kept and reused
-until the caller asks for new ones.
+(w_M = (1−α_m)/(1−α_f), w_C = γh, w_K = βh²; Bottasso, Bauchau & Cardona 2007), statics,
+the initial conditions or the eigenmodes. S is quasi-definite for a positive definite A, so
+CHOLMOD's LDLᵀ exists for any symmetric ordering (Vanderbei 1995, SIAM J. Optim. 5:100–113);
+regularization −δI, Ruiz (2001) equilibration and iterative refinement, SuperLU as the
+fallback. Tolerances and their measurements: docs/solvers.md ("The saddle (KKT) matrix").
 """
 import math
 
@@ -70,22 +51,13 @@ class KKTMatrix:
         return self.solve_factor
 
     def assemble(self, values):
-        """The saddle matrix for given values, on the fixed pattern.
-
-        [[A, Φ_qᵀ], [Φ_q, 0]], or [[A, Gᵀ], [Φ_q, 0]] with actuator inputs (servo constraints);
-        records whether it is symmetric for :meth:`factorize`.
-        """
+        """The saddle matrix for given values, on the fixed pattern."""
         self.symmetric = values.symmetric
         return self.saddle.assemble(values)
 
     def stabilized(self, values, Phi_q):
         """Iteration matrix of the stabilized index-2 formulation (unknowns Δq, βh²Δλ, Δν).
-
-        [[A, Φ_qᵀ, −B Φ_qᵀ], [Φ_q, 0, 0], [Φ_q, 0, −Φ_q Φ_qᵀ]] with B = w_M M + w_C C and
-        A = B + w_K (K + H(λ)) (Arnold, Cardona & Brüls 2016); the curvature terms of Φ_qᵀν
-        and Φ_q q̇ are left out (they only slow the Newton contraction, the residuals stay
-        exact). Not symmetric.
-        """
+        A = B + w_K (K + H(λ)) (Arnold, Cardona & Brüls 2016)."""
         s = self.system
         inertia = self.saddle.coordinate_block(TangentValues(values.mass, values.jacobian, values.damping,
                                                              weights=values.weights))
@@ -98,34 +70,7 @@ class KKTMatrix:
     # --- factorization -------------------------------------------------------------
     def factorize(self, matrix, q, t, symmetric=None):
         """Factorize a saddle matrix for later :meth:`solve` calls.
-
-        S is first equilibrated symmetrically, Ŝ = D S D with D = diag(1/√max‖row‖) (one Ruiz
-        step: Ruiz 2001, RAL-TR-2001-034): the positions, the position gradients of ANCF nodes
-        (whose entries scale with powers of the element length) and the multipliers then have
-        entries of order one, so the regularization, the accuracy tests and the pivoting act on
-        comparable numbers however fine the mesh. D depends on the orders of magnitude only,
-        which a run does not change: it is computed at the first factorization on a pattern and
-        again only when the LDLᵀ of Ŝ is rejected. CHOLMOD LDLᵀ is tried first for symmetric
-        matrices, SuperLU otherwise (see the module docstring).
-
-        Examples
-        --------
-        >>> import numpy as np, femdyn
-        >>> from femdyn.solvers.blocks import TangentValues
-        >>> m = femdyn.Model("pendulum", gravity=(0, 0, -9.81))
-        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
-        >>> m.revolute("pivot", m.ground, rod, point=(0, 0, 0), axis=(0, 1, 0))
-        Revolute('pivot', ground → rod)
-        >>> system = m.assemble()
-        >>> q = system.q0
-        >>> _, jac = system.constraints.evaluate(q, 0.0)
-        >>> kkt = KKTMatrix(system)
-        >>> S = kkt.assemble(TangentValues(system.mass_values(q), jac))
-        >>> kkt.factorize(S, q, 0.0)
-        >>> b = np.cos(np.arange(S.shape[0]))
-        >>> bool(np.abs(S @ kkt.solve(b) - b).max() < 1e-10)
-        True
-        """
+        Symmetric equilibration Ŝ = D S D, D = diag(1/√max‖row‖) (Ruiz 2001, RAL-TR-2001-034)."""
         self.matrix = matrix
         self.factorizations += 1
         symmetric = getattr(self, "symmetric", True) if symmetric is None else symmetric
@@ -137,9 +82,7 @@ class KKTMatrix:
         self._lu(self.scaled, q, t)
 
     def _equilibrate(self, S, symmetric, force):
-        """Set D (``self.d``) and Ŝ = D S D (``self.scaled``); D is recomputed when ``force``d or
-        for a new pattern. Returns whether D was recomputed. Ŝ and the regularized copy the
-        LDLᵀ factorizes keep their arrays for the pattern: the values are written in place."""
+        """Set D and Ŝ = D S D in place (D recomputed when forced or for a new pattern); whether D changed."""
         new = force or getattr(self, "_scaled_of", None) is not S.indptr
         if new:
             self.d = _equilibration(S, symmetric)
@@ -202,16 +145,14 @@ class KKTMatrix:
         return x
 
     def _solve_scaled(self, rhs, accuracy=0.0):
-        """Solve Ŝ y = rhs, refined against the exact Ŝ where the factors or the caller need it
-        (see :meth:`solve`)."""
+        """Solve Ŝ y = rhs, refined against the exact Ŝ where the factors or the caller need it (see :meth:`solve`)."""
         y = self.solve_factor(rhs)
         if self.backend == "cholmod-ldl" and (self.refine or not accuracy):
             y = self._refined(rhs, y, accuracy)[0]
         return y
 
     def _refined(self, rhs, y, accuracy):
-        """Iterative refinement of y against the exact Ŝ until max|rhs − Ŝy| ≤ ``accuracy``·max|rhs|
-        (at least 1e-14 of it) or it stops falling, at most REFINEMENTS steps: (y, max|rhs − Ŝy|)."""
+        """Refine y against the exact Ŝ to ``accuracy`` (≥ 1e-14) or until it stalls: (y, max|rhs − Ŝy|)."""
         residual = rhs - product(self.scaled, y, self._scratch)
         size = np.abs(residual).max(initial=0.0)
         target = max(accuracy, 1e-14) * np.abs(rhs).max(initial=0.0)

@@ -1,27 +1,14 @@
 """Craig–Bampton reduction of a solid body to interface frames and modal coordinates.
 
-Interfaces. Each interface is a node set coupled to a frame at ``origin`` (default: the
-centroid of its nodes) with 6 coordinates ξ = (t, θ) [m, rad] (small translation and
-rotation). Coupling ``'rigid'`` (RBE2-like) moves every node with the frame,
-u_s = t + θ × (x_s − origin); coupling ``'average'`` (RBE3-like) makes the frame follow the
-least-squares rigid fit of its nodes, ξ = (Σ R_sᵀR_s)⁻¹ Σ R_sᵀ u_s with R_s = [1, −[x_s − o]×],
-without stiffening them. Both are linear constraints G [u; ξ] = 0, eliminated by the
-null-space basis of :func:`femdyn.solvers.eigen.constraint_basis` with the frame
-coordinates kept independent.
+Interfaces: a node set coupled to a frame ξ = (t, θ) [m, rad], ``'rigid'`` (RBE2-like) or
+``'average'`` (RBE3-like, least-squares rigid fit), as linear constraints G [u; ξ] = 0.
+Reduction (Craig & Bampton 1968, AIAA J. 6:1313–1319), ξ the boundary:
 
-Reduction (Craig & Bampton 1968, "Coupling of substructures for dynamic analyses",
-AIAA J. 6:1313–1319). With the frame coordinates ξ as boundary b and all else interior i:
+    u_i = Ψ ξ + Φ η,   Ψ = −K_ii⁻¹ K_ib,   K_ii Φ = M_ii Φ Ω²,
 
-    u_i = Ψ ξ + Φ η,   Ψ = −K_ii⁻¹ K_ib (constraint modes),   K_ii Φ = M_ii Φ Ω² (fixed-interface modes),
-
-plus, on request, static modes K_ii⁻¹ F of point loads, made M-orthogonal to Φ. One CHOLMOD
-factorization of K_ii serves Ψ, the static modes and the shift-invert Lanczos for Φ
-(shift 0). The reduced matrices K_r = Vᵀ K V, M_r = Vᵀ M V are then diagonalized,
-K_r Z = M_r Z Λ, so the component's basis has unit modal mass and diagonal stiffness
-ω²; its zero-frequency members are the rigid motions (6 for a free body), which a
-floating frame of reference carries itself: they are dropped, and the remaining modes are
-M-orthogonal to every rigid motion (the linear mean-axis condition, Agrawal & Shabana
-1985). Modal damping: D = diag(2 ζ ω).
+plus optional static modes; the reduced pair is diagonalized and its rigid motions dropped
+(linear mean-axis condition, Agrawal & Shabana 1985). Modal damping D = diag(2 ζ ω).
+Steps and options: docs/components.md.
 """
 from dataclasses import dataclass, field
 
@@ -38,16 +25,7 @@ from femdyn.solvers.eigen import Factorization, constraint_basis, sparse_eigenmo
 
 @dataclass
 class Interface:
-    """A node set coupled to an interface frame.
-
-    Parameters
-    ----------
-    name : str
-    nodes : node indices of the mesh
-    coupling : 'rigid' (RBE2-like) or 'average' (RBE3-like)
-    origin : (3,) frame origin [m] in the mesh frame (default: centroid of the nodes);
-        the frame's axes are the mesh axes
-    """
+    """A node set coupled to an interface frame."""
     name: str
     nodes: np.ndarray
     coupling: str = "rigid"
@@ -56,30 +34,7 @@ class Interface:
 
 @dataclass
 class Reduction:
-    """Result of :func:`craig_bampton`: a reduced flexible component.
-
-    Parameters
-    ----------
-    body : SolidBody
-        The body reduced.
-    interfaces : list of Interface
-        The interfaces (origins filled in).
-    basis : (ndof + 6 n_if, n_cb) ndarray
-        Craig–Bampton basis in [u; ξ]; its first 6 n_if columns are the constraint modes
-        (unit frame motions), then normal and static modes.
-    K_cb, M_cb : (n_cb, n_cb) ndarray
-        Reduced stiffness [N/m] and mass [kg] in that basis.
-    omega_fixed : (k,) ndarray
-        Fixed-interface frequencies [rad/s].
-    omega : (n_q,) ndarray
-        Frequencies of the component's elastic modes [rad/s].
-    modes : (ndof + 6 n_if, n_q) ndarray
-        Elastic component modes, unit modal mass, in [u; ξ] [m per unit modal coordinate].
-    n_rigid : int
-        Rigid modes dropped by the diagonalization (6 for a free body).
-    damping_ratio : (n_q,) ndarray, optional
-        Modal damping ratios ζ.
-    """
+    """Result of :func:`craig_bampton`: a reduced flexible component."""
     body: object
     interfaces: list
     basis: np.ndarray
@@ -116,31 +71,7 @@ class Reduction:
 
 
 def interface_constraints(body, interfaces):
-    """Constraint matrix G of the interface couplings, G [u; ξ] = 0; fills in the interface origins.
-
-    'rigid' couplings give three rows per node, u_s − R_s ξ = 0 with R_s = [1, −[x_s − o]×];
-    'average' couplings six rows, ξ − (Σ R_sᵀR_s)⁻¹ Σ R_sᵀ u_s = 0 (see the module docstring).
-
-    Parameters
-    ----------
-    body : SolidBody
-        The body (mesh coordinates in m).
-    interfaces : list of Interface
-        Disjoint node sets; their ``nodes`` are sorted and ``origin`` set (default: the
-        centroid of the nodes) in place.
-
-    Returns
-    -------
-    scipy.sparse.csr_matrix
-        G (rows × (ndof + 6 n_if)); the frame coordinates (t [m], θ [rad]) of interface k
-        are the columns ndof + 6k … ndof + 6k + 5.
-
-    Raises
-    ------
-    ModelError
-        For empty or overlapping node sets, an averaging set too small to define a rotation
-        (fewer than 3 nodes not on one line) or an unknown coupling.
-    """
+    """Constraint matrix G of the interface couplings, G [u; ξ] = 0; fills in the interface origins."""
     X, n = body.mesh.points, body.ndof
     rows, cols, vals, row = [], [], [], 0
     seen = {}
@@ -184,41 +115,7 @@ def interface_constraints(body, interfaces):
 
 def craig_bampton(body, interfaces, n_modes=20, static_loads=None, damping_ratio=0.0, progress=None,
                   blas_threads=1):
-    """Reduce ``body`` to its interface frames plus ``n_modes`` fixed-interface modes.
-
-    Parameters
-    ----------
-    body : SolidBody
-    interfaces : list of Interface (at least one)
-    n_modes : fixed-interface normal modes kept
-    static_loads : optional list of (point (3,) [m], direction (3,)): a static mode for a
-        unit force at the node nearest each point
-    damping_ratio : modal damping ratio ζ (scalar or per elastic mode)
-    progress : optional callable(stage: str) told before each expensive stage
-    blas_threads : BLAS threads during the reduction (default 1: on a shared 2-core
-        machine threaded OpenBLAS made the 60k-dof reduction 2.4 times slower; raise it
-        on an idle many-core machine, where CHOLMOD's supernodes profit from threads)
-
-    Returns
-    -------
-    Reduction
-
-    Raises
-    ------
-    ModelError for bad interfaces; SolverError when the interfaces do not hold the body
-    (K_ii singular) or the eigen-solver fails.
-
-    Examples
-    --------
-    A steel bar 1 m × 0.1 m × 0.1 m reduced to one interface frame at its end x = 0:
-
-    >>> from femdyn.mesh.generate import box_mesh
-    >>> from femdyn.elements.solid_body import SolidBody
-    >>> body = SolidBody(box_mesh((1.0, 0.1, 0.1), (4, 1, 1)), E=2.1e11, nu=0.3, rho=7800)
-    >>> red = craig_bampton(body, [Interface("root", body.mesh.node_set("x0"))], n_modes=4)
-    >>> red.basis.shape[1], red.n_rigid, red.modes.shape     # [u; ξ]: 60 nodal + 6 frame coordinates
-    (10, 6, (66, 4))
-    """
+    """Reduce ``body`` to its interface frames plus ``n_modes`` fixed-interface modes."""
     with threadpool_limits(limits=blas_threads, user_api="blas"):
         return _craig_bampton(body, interfaces, n_modes, static_loads, damping_ratio, progress)
 
@@ -263,14 +160,7 @@ class ReducedMatrices:
 
 
 def craig_bampton_matrices(K, M, boundary, n_modes, loads=None, rigid=None, held=0, progress=None):
-    """Craig–Bampton reduction of the pair (K, M) to its ``boundary`` coordinates (module docstring).
-
-    Sparse K, M go through one CHOLMOD factorization and shift-invert Lanczos; dense ones
-    through LAPACK (``n_modes=None``: every fixed-interface mode). ``loads`` (columns in
-    the coordinates of K) add static modes; ``rigid`` is the number of lowest modes of the
-    diagonalized pair to drop (default: those with ω² ≤ 1e-10 max ω²); the first ``held``
-    boundary coordinates are held at zero (their constraint modes left out).
-    """
+    """Craig–Bampton reduction of the pair (K, M) to its ``boundary`` coordinates (module docstring)."""
     tell = progress or (lambda stage: None)
     b = np.asarray(boundary)
     i = np.setdiff1d(np.arange(K.shape[0]), b)
@@ -348,34 +238,7 @@ def _static_modes(solve, F, Mii, normal):
 
 
 def component_from_reduction(reduction, output_points=(), gauge_points=(), mesh_shapes=True, name="link"):
-    """Collect a :class:`Reduction` of a solid body into a component (``.fdc``).
-
-    Parameters
-    ----------
-    reduction : Reduction
-        The Craig–Bampton result (:func:`craig_bampton`).
-    output_points : (p, 3) array_like, optional
-        Points [m] in the mesh frame where the mode shapes are stored.
-    gauge_points : (g, 3) array_like, optional
-        Points [m] in the mesh frame where strain modes (6 Voigt strains) are stored.
-    mesh_shapes : bool, optional
-        Also store the mesh corners and all nodal shapes (pictures).
-    name : str, optional
-        Component name.
-
-    Returns
-    -------
-    femdyn.component.Component
-
-    Examples
-    --------
-    >>> from femdyn.mesh.generate import box_mesh
-    >>> from femdyn.elements.solid_body import SolidBody
-    >>> body = SolidBody(box_mesh((1.0, 0.1, 0.1), (4, 1, 1)), E=2.1e11, nu=0.3, rho=7800)
-    >>> link = component_from_reduction(craig_bampton(body, [Interface("root", body.mesh.node_set("x0"))], n_modes=4))
-    >>> link.n_modes, round(float(link.mass), 9)
-    (4, 78.0)
-    """
+    """Collect a :class:`Reduction` of a solid body into a component (``.fdc``)."""
     body = reduction.body
     Phi = reduction.shapes
     q = Phi.shape[1]

@@ -1,45 +1,16 @@
-"""How the actuators realize the servo constraints, and the integrator settings that follows.
+"""How the actuators realize the servo constraints, and the integrator settings that follow.
 
 Servo-constraint inverse dynamics (Blajer & Kołodziejczyk 2004, Multibody Syst. Dyn.
-11:343–364) solves M q̈ + Φ_qᵀλ − Bᵀu = Q, Φ = 0, Ψ(q, t) = 0 for the motion and the
-inputs u. Differentiating the servo constraints twice and eliminating q̈ gives
+11:343–364) solves M q̈ + Φ_qᵀλ − Bᵀu = Q, Φ = 0, Ψ(q, t) = 0. The decoupling matrix
 
-    Ψ_q q̈ = Ψ_q M_c⁻¹ (Q + Bᵀu) + … ,   P = Ψ_q M_c⁻¹ Bᵀ,
+    P = Ψ_q M_c⁻¹ Bᵀ   (M_c⁻¹ the inverse mass on Φ_q q̈ = γ; Blajer & Kołodziejczyk 2007)
 
-with M_c⁻¹ the inverse mass restricted to the joint constraints Φ_q q̈ = γ, i.e. the
-upper-left block of [[M, Φ_qᵀ], [Φ_q, 0]]⁻¹ (Blajer & Kołodziejczyk 2007, Nonlinear Dyn.
-50:781–791, the projection of the servo constraints on the subspace the joints leave).
-P (k × k, one row per servo row, one column per input) tells how the inputs reach the
-prescribed outputs (Blajer & Kołodziejczyk 2007; Seifried & Blajer 2013, Mech. Sci.
-4:113–129; Blajer, Seifried & Kołodziejczyk 2015, Arch. Appl. Mech. 85:1191–1207, who
-name the realizations):
-
-* **tangent realization** (rank P = k, *collocated* here): every output is accelerated
-  directly by the inputs; the inverse problem is an index-3 DAE and generalized-α solves
-  it with its usual settings;
-* **orthogonal realization** (P = 0) and **mixed** (0 < rank P < k), *non-collocated*:
-  an input reaches some output only through other bodies and compliant elements (a chain
-  of masses and springs, an elastic link, a crane's rope), the relative degree exceeds 2
-  and the differentiation index 3. The acceleration equations of the start are then
-  singular (:func:`~femdyn.solvers.initial.accelerations_and_multipliers` solves them in
-  the least-squares sense), and generalized-α needs strong numerical damping:
-  :func:`check_servo_settings` warns (:class:`~femdyn.errors.ServoWarning`) above
-  ``RHO_NONCOLLOCATED``.
-
-Flexible links: the consistent mass matrix of an ANCF mesh couples its nodes, so P of an
-arm whose links are elastic is not exactly zero but tiny against the reference
-‖Ψ_q‖ ‖M_c⁻¹‖ ‖B‖ (measured at the start of the 3-RRRU robot of femdyn.studies.rrru:
-σ/σ_ref = 0.076–0.085 with rigid links, 4.7e-11–7.4e-11 with 4 ANCF beam elements per
-link); it counts as non-collocated, which is how it behaves (tests/test_rrru_inverse.py
-runs it at ρ∞ = 0). Its start stays regular (the sparse factorization accepts it).
-
-The threshold was measured on the mass-spring chains of ``tests/test_servo_start.py``
-(rest-to-rest motions; N = 2 sliders, relative degree 4, h = 1 ms; N = 3, relative degree
-6, h = 4 ms; command in ``docs/input-checks.md``). The largest input error, relative to
-the peak input, grows geometrically with ρ∞, by about 2× (r = 4) and 3.3× (r = 6) per
-0.1: 3.6e-5 and 7.4e-5 at ρ∞ = 0, 1.1e-4 and 7.3e-4 at 0.2, 9.2e-4 and 3.1e-2 at 0.5,
-0.26 and 380 (diverged) at 0.9. At ρ∞ ≤ 0.2 the error stays within 10× of the best;
-the default 0.9 loses the inputs of relative degree 6 altogether.
+classifies the realization (Blajer, Seifried & Kołodziejczyk 2015, Arch. Appl. Mech.
+85:1191–1207): tangent (rank P = k, *collocated*: index 3, usual settings) or orthogonal /
+mixed (*non-collocated*: higher index, singular start, strong numerical damping needed;
+:func:`check_servo_settings` warns above ``RHO_NONCOLLOCATED``). Flexible ANCF links make
+P tiny rather than zero and count as non-collocated. The threshold and its measurements:
+docs/input-checks.md ("Servo constraints").
 """
 import warnings
 from dataclasses import dataclass
@@ -49,7 +20,7 @@ import scipy.linalg as sla
 
 from femdyn.errors import ServoWarning, SingularMatrixError
 
-RHO_NONCOLLOCATED = 0.2     # above it a non-collocated servo's input error grows 2–3× per 0.1 of ρ∞ (module doc)
+RHO_NONCOLLOCATED = 0.2     # above it a non-collocated servo's input error grows 2–3× per 0.1 of ρ∞ (docs/input-checks.md)
 SINGULAR = 1e-8             # σ_i(P) ≤ SINGULAR · ‖Ψ_q‖ ‖M_c⁻¹‖ ‖B‖ counts as zero
 DENSE_LIMIT = 3000          # coordinates + joint rows up to which P is computed (dense LU)
 
@@ -89,11 +60,8 @@ class ServoRealization:
 def servo_realization(system, q, t=0.0, dense_limit=DENSE_LIMIT):
     """Classify a servo model at a state by its decoupling matrix P = Ψ_q M_c⁻¹ Bᵀ.
 
-    P is the output acceleration of the servo constraints per unit actuator input with
-    the joint constraints enforced (Blajer & Kołodziejczyk 2007, see the module
-    docstring); it is the Schur complement whose regularity decides whether the
-    acceleration matrix of the start, [[M, Φ_qᵀ, −Bᵀ], [Φ_q, 0, 0], [Ψ_q, 0, 0]], is regular.
-    Dense: the joint saddle [[M, Φ_qᵀ], [Φ_q, 0]] is LU-factorized once.
+    P (output acceleration per unit input, joints enforced; Blajer & Kołodziejczyk 2007) decides
+    whether the start's acceleration matrix is regular. Dense (one LU of the joint saddle).
 
     Parameters
     ----------
@@ -170,28 +138,7 @@ def _constrained_inverse_mass(system, q, joints, t):
 
 
 def check_servo_settings(system, q, rho_inf, t=0.0, enabled=True):
-    """Warn (:class:`~femdyn.errors.ServoWarning`) when a non-collocated servo model runs
-    with ρ∞ above ``RHO_NONCOLLOCATED``.
-
-    Called by :func:`~femdyn.solvers.step_size.check_step_size` at the start of
-    :func:`~femdyn.solvers.generalized_alpha.integrate` (``Options(step_check=False)``
-    skips it with the step check).
-
-    Examples
-    --------
-    A rod on a motor with its tip height prescribed is collocated: no warning at the
-    default ρ∞ = 0.9.
-
-    >>> import femdyn
-    >>> m = femdyn.Model("arm")
-    >>> rod = m.rigid_beam("arm", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
-    >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0))
-    >>> _ = m.actuator("motor", "pivot")
-    >>> _ = m.servo("tip", "arm", (1.0, 0, 0), [0.0], [(0, 0, 1)])
-    >>> system = m.assemble()
-    >>> check_servo_settings(system, system.q0, 0.9).verdict.split(" (")[0]
-    'collocated'
-    """
+    """Warn (ServoWarning) when a non-collocated servo model runs with ρ∞ above ``RHO_NONCOLLOCATED``."""
     if not enabled or not system.input_rows.size:
         return None
     realization = servo_realization(system, q, t)

@@ -1,51 +1,15 @@
 """A stable causal inverse of servo problems: the quasi-static path with rate-limited inertia loads.
 
-A servo problem whose actuators reach the prescribed point only through flexible links is
-non-collocated: its inverse has internal (zero) dynamics — the motions left free when the
-outputs are prescribed (:mod:`femdyn.solvers.inversion`). Integrated forward in time from
-rest (the plain causal inverse, :func:`~femdyn.solvers.generalized_alpha.integrate` on the
-servo model), the undamped internal oscillations excited by the trajectory never decay, and
-non-minimum-phase zeros grow; the non-causal inverse (Devasia, Chen & Paden 1996) is bounded
-but needs pre- and post-actuation. Liu, Zhao, Zhou & Wang (2018, section 3.4) ask instead
-for a *stable causal* solution built on four principles; this module makes them concrete:
+Liu, Zhao, Zhou & Wang (2018, §3.4) ask for a *stable causal* inverse of a non-collocated
+servo problem; here each sample solves, by Newton,
 
-1. **Energy-optimal among the admissible solutions.** Exact tracking leaves a family of
-   solutions, one per initial state of the internal dynamics; every member but one carries
-   free internal vibration. The inverse here is the member without it: at each sample the
-   coordinates q and the multipliers λ (actuator inputs u in the servo rows) satisfy the
-   equations of motion with the inertia loads of the path itself,
+    M(q) a(t) + Gᵀ(q) λ − Q(q, v(t), t) = 0,   Φ(q, t) = 0,   Ψ(q, t) = 0,
 
-       M(q) a(t) + Gᵀ(q) λ − Q(q, v(t), t) = 0,   Φ(q, t) = 0,   Ψ(q, t) = 0,
-
-   solved by Newton sample by sample (no time integration, so no homogeneous solution is
-   ever generated). The velocities and accelerations v, a are those of the previous
-   approximation of the path (successive approximation; the zeroth is the kinematically
-   driven static path, a = v = 0): the fixed point is the bounded particular solution of the
-   inverse problem wherever it converges, i.e. for trajectory content below the lowest
-   internal frequency (the quasi-static expansion of flexible manipulators, e.g. Siciliano &
-   Book 1988; in mechanism design the kineto-elastodynamic quasi-static solution).
-2. **Smooth, with limited rates of change from sample to sample.** The accelerations a are
-   the second derivative of a local cubic least-squares fit over a window of ``window``
-   seconds (Savitzky & Golay 1964): content faster than the window is not asked of the links,
-   which bounds the inputs' rates and keeps the successive approximation contractive.
-3. **The initial point solved separately**: static equilibrium at rest; the path is padded
-   with that rest state before t = 0, so the inputs start from the holding torques.
-4. **Dynamics and constraints compatible**: every sample satisfies all constraints,
-   servo rows included, to Newton's tolerance.
-
-Velocity-dependent forces (structural damping, quadratic velocity terms) are loads of the
-previous approximation, Q(q, v) − Q(q, 0) on its path with its own rates, as the inertia
-loads are: each sample's Newton then needs no q-derivative of a damping force. That lag
-converges while the damping time times the rates it sees stays below about one (the
-3-RRRU links with Kelvin–Voigt 2 ms: yes; 10 ms: no — heavily damped internal dynamics
-decay anyway, and the causal inverse is the one to use there).
-
-What it does not resolve is reported, not hidden: ``Results.meta["stable_inverse"]`` holds
-the change of the inputs in the last approximation and the *unresolved inertia* — the
-part of the final path's own inertia force M q̈ that the rate-limited loads leave out,
-relative to the largest inertia force. Feeding the inputs to the forward model
-(``Model.torque`` with :class:`~femdyn.motion.Tabulated`) is the independent check: the
-prescribed point then follows its path to within what that residual allows.
+with v, a the rates of the previous approximation of the path (successive approximation from
+the kinematically driven static path; Savitzky & Golay 1964 cubic fits over ``window`` s),
+starting from static equilibrium at rest. No time integration, so no free internal vibration.
+What the rate limit leaves out is reported in ``Results.meta["stable_inverse"]``.
+Method, convergence and limits: docs/solvers.md ("The stable causal inverse"), docs/rrru.md.
 """
 from dataclasses import asdict, dataclass
 
@@ -64,27 +28,18 @@ __all__ = ["StableInverseOptions", "stable_causal_inverse", "rate_limited_deriva
 
 @dataclass
 class StableInverseOptions:
-    """Settings of :func:`stable_causal_inverse`.
+    """Settings of :func:`stable_causal_inverse` (method: docs/solvers.md).
 
     Parameters
     ----------
     iterations : int
-        Successive approximations of the inertia (and velocity-dependent) loads after the kinematically driven
-        static path (0: statics along the path only; 1: the inertia of that path, the
-        kineto-elastostatic solution; 2 and more: the inertia of the deformation too).
+        Successive approximations of the inertia loads after the driven static path (0: statics only).
     window : float
-        Length [s] of the local cubic fit whose derivatives give the velocities and
-        accelerations of the kinematically driven static path (the rigid-body motion with
-        its static sag); shorter than the trajectory's own time scales.
+        Length [s] of the cubic fit giving the rates of the driven static path.
     elastic_window : float
-        The rate limit [s]: length of the local cubic fit for the rates of the deformation
-        that the inertia loads cause (the path minus the static path). About the period of
-        the lowest internal mode (:func:`~femdyn.solvers.inversion.zero_dynamics`) keeps the
-        successive approximation contractive: the links are not asked to follow content
-        faster than their internal dynamics.
+        The rate limit [s] for the deformation's rates; about the lowest internal period.
     rest_after : bool
-        The motion ends at rest at ``t_end`` (the path is extended after it by its last
-        sample, at rest, as it is before t = 0).
+        The motion ends at rest at ``t_end``.
     tol : float
         Newton tolerance, relative to the largest generalized force, and on ‖Φ‖ [m].
     max_newton : int
@@ -101,18 +56,7 @@ class StableInverseOptions:
 
 def rate_limited_derivatives(t, q, window, rest_before=True, rest_after=False):
     """Velocities and accelerations of a sampled path from a local cubic least-squares fit.
-
-    Savitzky & Golay (1964) filter of polynomial order 3 over ``window`` seconds (at least
-    5 samples). With ``rest_before`` the path is at rest before and at its first sample
-    (extended by that sample; v = a = 0 there); ``rest_after`` likewise at its end.
-
-    Examples
-    --------
-    >>> t = np.linspace(0.0, 1.0, 101)
-    >>> v, a = rate_limited_derivatives(t, (t**3)[:, None], 0.05, rest_before=False)
-    >>> bool(np.allclose(a[:, 0], 6 * t))          # a cubic is fitted exactly
-    True
-    """
+    Savitzky & Golay (1964) filter of order 3 over ``window`` seconds."""
     t = np.asarray(t, float)
     if len(t) < 2 or not np.allclose(np.diff(t), t[1] - t[0], rtol=1e-6):
         raise ModelError("rate-limited derivatives: the samples must be at least two and equally spaced in time")
@@ -156,18 +100,15 @@ def stable_causal_inverse(system, t_end, h, options=None, q0=None, output=None, 
     Returns
     -------
     Results
-        t, q, v, a, λ (actuator inputs in the servo rows: ``<actuator>.torque`` channels),
-        the sensors; ``meta["stable_inverse"]``: the options, ``input_change`` (largest
-        change of an input in the last approximation, in its unit), ``unresolved_inertia``
-        (relative, see the module docstring) and ``newton_iterations`` (largest per sample).
+        With ``<actuator>.torque`` channels; ``meta["stable_inverse"]``: the options,
+        ``input_change``, ``unresolved_inertia`` (relative) and ``newton_iterations``.
 
     Raises
     ------
     ModelError
         A model without servo constraints, or bad settings.
     ConvergenceError
-        A sample where Newton does not converge; its ``results`` hold the samples of that
-        approximation before it.
+        A sample where Newton does not converge; its ``results`` hold the samples of that approximation before it.
 
     Examples
     --------
@@ -225,32 +166,7 @@ def stable_causal_inverse(system, t_end, h, options=None, q0=None, output=None, 
 
 
 def path_residual(system, results, window, rest_after=False):
-    """The residual of a sampled path in the exact equations of motion, with its own rates.
-
-    r = M(q) q̈ + Gᵀλ − Q(q, q̇, t) at every sample, q̇ and q̈ local cubic fits over
-    ``window`` (:func:`rate_limited_derivatives`): for a stable inverse's path, the inertia
-    (and damping) of the deformation faster than its rate limit, which it leaves out — the
-    known force a linear correction of that path is driven by
-    (:mod:`femdyn.studies.rrru_inverses`).
-
-    Examples
-    --------
-    A rigid pendulum has no deformation: its stable inverse leaves no residual but the
-    window's rounding of the motion.
-
-    >>> import femdyn
-    >>> from femdyn.motion import SmoothStep
-    >>> m = femdyn.Model("servo pendulum", gravity=(0, 0, -9.81))
-    >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (0.8, 0, 0)), mass=1.2)
-    >>> _ = m.revolute("pivot", m.ground, rod, (0, 0, 0), (0, 1, 0))
-    >>> _ = m.actuator("motor", "pivot")
-    >>> _ = m.servo("tip", rod, (0.8, 0, 0), [SmoothStep(0.0, 0.5, 0.0, -0.3)], [(0, 0, 1)])
-    >>> system = m.assemble()
-    >>> path = stable_causal_inverse(system, 0.6, 0.005, StableInverseOptions(iterations=2, rest_after=True))
-    >>> r, inertia = path_residual(system, path, 0.02, rest_after=True)
-    >>> bool(abs(r).max() < 1e-6 * inertia)
-    True
-    """
+    """The residual of a sampled path in the exact equations of motion, with its own rates."""
     v, a = rate_limited_derivatives(results.t, results.q, window, rest_after=rest_after)
     r = np.array([system.residual(q, vk, ak, lam, tk)[0]
                   for q, vk, ak, lam, tk in zip(results.q, v, a, results.lam, results.t)])
@@ -263,10 +179,7 @@ def _writer(system, folder, h, options):
 
 
 def _sweep(system, t, v, a, rest, previous, options, writer):
-    """Solve every sample of the path for the given rates, each from the previous approximation's
-    sample (path, multipliers) or, in the first, from the rest state (q, λ) extrapolated along
-    the path; returns coordinates, multipliers and Newton iteration counts (recording each
-    sample when a writer is given)."""
+    """Solve every sample for the given rates, each from the previous approximation: (q, λ, Newton counts)."""
     kkt = KKTMatrix(system)
     path, inputs, newton = np.empty((len(t), system.n)), np.empty((len(t), system.m)), np.zeros(len(t), int)
     for k, tk in enumerate(t):
@@ -294,19 +207,14 @@ def _sweep(system, t, v, a, rest, previous, options, writer):
 
 
 def _rate_forces(system, q, v, t):
-    """The velocity-dependent part Q(q, v, t) − Q(q, 0, t) of the forces (damping, quadratic
-    velocity terms) on the previous approximation's sample, or None when the model has none."""
+    """Q(q, v, t) − Q(q, 0, t) on the previous approximation's sample, or None when the model has none."""
     if not len(system.c_rows):
         return None
     return system.forces(q, v, t) - system.forces(q, np.zeros(system.n), t)
 
 
 def _sample(system, kkt, q, lam, rate_forces, a, t, options):
-    """Newton on M a + Gᵀλ − Q(q, 0, t) − Q_v = 0, Φ(q, t) = 0 for (q, λ) at one sample, the
-    accelerations and the velocity-dependent forces Q_v given (those of the previous
-    approximation, like the rates: no q-derivative of a damping force is needed); the tangent
-    is factorized again only when the residual falls by less than ten times (chord iterations
-    in between)."""
+    """Chord-Newton on M a + Gᵀλ − Q(q, 0, t) − Q_v = 0, Φ(q, t) = 0 for (q, λ) at one sample."""
     q, lam = q.copy(), lam.copy()
     v = np.zeros(system.n)
     last = np.inf
@@ -339,8 +247,7 @@ def _sample(system, kkt, q, lam, rate_forces, a, t, options):
 
 
 def _unresolved(system, path, a_used, t, options):
-    """Largest ‖M (q̈ − a)‖ over the largest ‖M q̈‖, q̈ the final path's own second derivative
-    (cubic fits over the path window, not the rate limit)."""
+    """Largest ‖M (q̈ − a)‖ over the largest ‖M q̈‖, q̈ the final path's own second derivative."""
     _, own = rate_limited_derivatives(t, path, options.window, rest_after=options.rest_after)
     M = system.mass(path[0])
     left = np.linalg.norm(M @ (own - a_used).T, axis=0).max()

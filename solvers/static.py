@@ -20,14 +20,9 @@ from .kkt import KKTMatrix
 def static_equilibrium(system, load_steps=1, t=0.0, q0=None, tol=1e-10, max_iterations=50, max_correction=1e-3):
     """Static equilibrium Q(q) − Φ_qᵀλ = 0, Φ(q) = 0 under the full loads, by Newton with load stepping.
 
-    The applied loads are scaled by 1/N, 2/N, …, 1 (N = ``load_steps``), each level starting
-    from the previous solution. The start (default: the model's configuration) must satisfy
-    the constraints to within ``max_correction`` and the constraints must be independent,
-    as for a dynamic run (:func:`~femdyn.solvers.initial.consistent_positions`,
-    :func:`~femdyn.solvers.initial.check_redundancy`). Convergence:
-    ‖Q − Φ_qᵀλ‖₂ ≤ tol·max(1 N, ‖Q‖₂) and ‖Φ‖₂ ≤ tol, or a Newton correction below 1e-13
-    of the coordinates (the round-off floor of stiff structures, whose residual cannot fall
-    under ~ε·EA).
+    Loads are scaled by 1/N, 2/N, …, 1 (N = ``load_steps``). Converged when
+    ‖Q − Φ_qᵀλ‖₂ ≤ tol·max(1 N, ‖Q‖₂) and ‖Φ‖₂ ≤ tol, or when the correction falls below
+    1e-13 of the coordinates (round-off floor of stiff structures).
 
     Parameters
     ----------
@@ -38,25 +33,25 @@ def static_equilibrium(system, load_steps=1, t=0.0, q0=None, tol=1e-10, max_iter
     t : float, optional
         Time [s] at which constraints and loads are evaluated.
     q0 : (n,) array_like, optional
-        Start configuration (global coordinates; m for positions).
+        Start configuration (default: the model's).
     tol : float, optional
         Relative force tolerance and constraint tolerance [m].
     max_iterations : int, optional
         Newton iterations per load level.
     max_correction : float, optional
-        Largest move [m] of any coordinate accepted to make the start consistent.
+        Largest move [m] accepted to make the start consistent.
 
     Returns
     -------
     q : (n,) ndarray
         Equilibrium coordinates.
     lam : (m,) ndarray
-        Lagrange multipliers; the constraint forces on the coordinates are −Φ_qᵀλ.
+        Lagrange multipliers (constraint forces −Φ_qᵀλ).
 
     Raises
     ------
     ConvergenceError
-        No convergence at a load level (the message names the largest residuals).
+        No convergence at a load level.
     ConstraintError
         Inconsistent start or redundant constraints.
     SingularMatrixError
@@ -109,11 +104,7 @@ def static_equilibrium(system, load_steps=1, t=0.0, q0=None, tol=1e-10, max_iter
 
 
 def _least_squares_multipliers(system, q, t):
-    """Multipliers λ minimizing ‖Q − Φ_qᵀλ‖ at a configuration (LSQR).
-
-    They give the geometric stiffness H(λ) of the constraint forces from the first Newton
-    iteration on (a pendulum has no other stiffness).
-    """
+    """Multipliers λ minimizing ‖Q − Φ_qᵀλ‖ at a configuration (LSQR)."""
     if system.m == 0:
         return np.zeros(0)
     _, jac = system.constraints.evaluate(q, t)

@@ -1,26 +1,11 @@
 """The time step against the shortest period of the linearized model.
 
-Generalized-α is unconditionally stable (Chung & Hulbert 1993): a step longer than a
-vibration period does not make a run blow up, it leaves that mode unresolved. A mode
-sampled fewer than twice per period (h > T/2, the Nyquist limit: ``NYQUIST_FRACTION``)
-cannot be represented; its numerical response is aliased. Whether that matters depends on
-the numerical damping: as ωh → ∞ the spectral radius of the scheme tends to ρ∞, so with
-ρ∞ < ``UNDAMPED_RHO`` (0.95) every unresolved mode loses at least 5 % of its amplitude per
-step and is gone after some tens of steps — the intended way of removing the stiff axial
-and high bending modes of ANCF meshes (Liu et al. 2018 use ρ∞ = 0.9 for this). With
-ρ∞ ≥ 0.95 (the stabilized form at ρ∞ = 1 conserves energy) the unresolved mode stays in
-the results with a wrong period, and :func:`check_step_size` warns
-(:class:`~femdyn.errors.StepSizeWarning`) with the period and the largest step that
-resolves it. ``Options(step_check=False)`` skips the check.
-
-The shortest period is T_min = 2π/ω_max, ω²_max the largest eigenvalue of
-K_t x = ω² M x, Φ_q x = 0 at the initial state (K_t = K + H(λ), see
-:mod:`femdyn.solvers.eigen`). Models with at most ``DENSE_LIMIT`` free coordinates use the
-dense null-space method; larger ones Lanczos (ARPACK ``eigsh`` mode 2, Grimes, Lewis &
-Simon 1994) at the largest end, with the constrained inverse mass applied by the saddle
-solve [[M, Φ_qᵀ], [Φ_q, 0]] [x; μ] = [y; 0] — the matrix of the initial accelerations —
-factorized once. A loose tolerance (1e-2 on ω²) is enough for a warning: the cost is one
-factorization and some tens of solves (benchmarks/RESULTS.md).
+Generalized-α is unconditionally stable (Chung & Hulbert 1993): a mode sampled fewer than
+twice per period (h > T/2, ``NYQUIST_FRACTION``) is aliased, and damped away only when
+ρ∞ < ``UNDAMPED_RHO``; otherwise :func:`check_step_size` warns
+(:class:`~femdyn.errors.StepSizeWarning`). T_min = 2π/ω_max of K_t x = ω² M x, Φ_q x = 0 at
+the initial state: dense below ``DENSE_LIMIT``, else Lanczos (ARPACK mode 2; Grimes, Lewis &
+Simon 1994). Details: docs/input-checks.md, docs/solvers.md.
 """
 import warnings
 
@@ -40,9 +25,7 @@ DENSE_LIMIT = 60            # free coordinates (n − m) up to which the dense m
 
 
 def highest_frequency(system, q, lam, t=0.0, tol=1e-2, kkt=None):
-    """ω_max (rad/s) of the model linearized at (q, λ, t); 0 when no mode oscillates, NaN
-    when Lanczos found no estimate (then the step check is skipped).
-    """
+    """ω_max (rad/s) of the model linearized at (q, λ, t); 0 if no mode oscillates, NaN without estimate."""
     K = tangent_stiffness(system, q, lam, t)
     K = 0.5 * (K + K.T)
     free = system.n - system.m
@@ -69,12 +52,8 @@ def highest_frequency(system, q, lam, t=0.0, tol=1e-2, kkt=None):
 
 
 def check_step_size(system, q, lam, h, rho_inf, t=0.0, enabled=True, kkt=None):
-    """Warn (StepSizeWarning) when ``h`` exceeds ``NYQUIST_FRACTION`` of the shortest period
-    of the linearized model and ρ∞ ≥ ``UNDAMPED_RHO`` (see the module doc); returns T_min
-    (s), or None when the check did not run (disabled, ρ∞ < 0.95, or a servo model, whose
-    prescribed motions are not free vibrations). A servo model is checked instead for the
-    damping its realization needs (:func:`~femdyn.solvers.servo.check_servo_settings`,
-    :class:`~femdyn.errors.ServoWarning`).
+    """Warn (StepSizeWarning) when h > ``NYQUIST_FRACTION`` · T_min and ρ∞ ≥ ``UNDAMPED_RHO``; T_min (s) or None.
+    Servo models are checked for their damping instead (:func:`~femdyn.solvers.servo.check_servo_settings`).
     """
     if system.servo:
         check_servo_settings(system, q, rho_inf, t, enabled)

@@ -1,21 +1,7 @@
 """Actuators with unknown inputs and servo constraints: inverse dynamics in the DAE.
 
-A servo constraint prescribes where a material point goes, Ψ(q, t) = 0 (one row per
-prescribed direction); an actuator is a joint drive whose input u (a torque in N·m or a
-force in N) is unknown and acts through Q_u = B(q)ᵀu. Together they form the extended
-index-3 DAE of servo-constraint inverse dynamics (Blajer & Kołodziejczyk 2004, Multibody
-Syst. Dyn. 11:343–364, eqs. 1–3; Liu et al. 2018 for the 3-RRRU robot):
-
-    M q̈ + Φ_qᵀλ − Bᵀu = Q,   Φ(q, t) = 0,   Ψ(q, t) = 0.
-
-The inputs take the multiplier slots of the servo rows (input k ↔ the k-th servo row in
-model order), so the same generalized-α iteration solves for (q, λ, u); the iteration
-matrix is [[A, Φ_qᵀ, −Bᵀ], [Φ_q, 0, 0], [Ψ_q, 0, 0]], unsymmetric unless B = −Ψ_q
-(collocated). Rigid manipulators and collocated actuation give an index-3 problem;
-flexible links between the actuators and the prescribed point (non-collocated) raise the
-differentiation index of the inverse problem to 5 for the elastic coordinates (Seifried &
-Blajer 2013, Multibody Syst. Dyn. 29:437–459), which generalized-α tolerates with
-numerical damping (ρ∞ ≤ 0.9) and steps that resolve the first elastic modes.
+An input u (N·m or N) acts through Q_u = B(q)ᵀu in the multiplier slot of a servo row Ψ(q, t) = 0
+(Blajer & Kołodziejczyk 2004, eqs. 1–3); the extended DAE and its index: docs/inversion.md.
 """
 import numpy as np
 
@@ -29,9 +15,7 @@ from .vectorfunctions import Angle, Dot, FunctionGroup, Linear, Targets
 
 
 class Actuator(Inputs):
-    """A joint drive with one unknown input: the torque (N·m) of a revolute joint on body B
-    about its axis (−u on A), or the force (N) of a prismatic joint on B along its axis.
-    """
+    """A joint drive with one unknown input: torque (N·m) of a revolute or force (N) of a prismatic joint, on B."""
 
     inputs = 1
 
@@ -66,10 +50,7 @@ class Actuator(Inputs):
 
 
 class Servo(Joint):
-    """Servo constraint: the material point ``expr`` of ``body`` follows the prescribed
-    path, d_k·r(q) = f_k(t) for each direction d_k (m). Its rows carry actuator inputs,
-    not multipliers (see the module docstring).
-    """
+    """Servo constraint: the point ``expr`` of ``body`` follows d_k·r(q) = f_k(t), m; its rows carry actuator inputs."""
 
     kind = "servo"
     servo = True
@@ -88,38 +69,16 @@ class ActuatorBuilder:
     """The actuator constructors of :class:`~femdyn.model.Model` (``m.actuator``, ``m.servo``)."""
 
     def actuator(self, name, joint):
-        """An actuator with an unknown input in a revolute (torque, N·m, on body B about the
-        axis) or prismatic joint (force, N, on B along the axis), solved together with the
-        motion by servo-constraint inverse dynamics (see :meth:`servo`); its input is the
-        result channel ``<name>.torque`` or ``<name>.force``.
+        """Add an actuator with an unknown input in a revolute (torque, N·m) or prismatic (force, N) joint.
+
+        The input acts on ``body_b`` (−u on ``body_a``), is solved with the motion (:meth:`servo`) and
+        recorded as ``<name>.torque`` or ``<name>.force``.
 
         Parameters
         ----------
         name : str
-            Unique part name; names the result channel.
         joint : str or Joint
-            A revolute or prismatic joint of this model; the input acts on its
-            ``body_b`` (−u on ``body_a``).
-
-        Returns
-        -------
-        femdyn.model.actuators.Actuator
-
-        Raises
-        ------
-        ModelError
-            If the joint is unknown or neither revolute nor prismatic.
-
-        Examples
-        --------
-        See :meth:`servo` for a complete inverse-dynamics model.
-
-        >>> from femdyn.model import Model
-        >>> m = Model()
-        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
-        >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0))
-        >>> m.actuator("motor", "pivot").quantity
-        'torque'
+            A revolute or prismatic joint of this model.
         """
         if isinstance(joint, str):
             if joint not in self.joints:
@@ -130,53 +89,22 @@ class ActuatorBuilder:
         return actuator
 
     def servo(self, name, body, point, functions, directions=np.eye(3)):
-        """Servo constraint: the material point of ``body`` at ``point`` (m, initial
-        configuration) follows prescribed coordinates d_k·r = f_k(t) (m), one row per
-        direction d_k (default the global x, y, z). Every servo row needs one actuator
-        (:meth:`actuator`); their inputs are then unknowns of the DAE (inverse dynamics,
-        Blajer & Kołodziejczyk 2004).
+        """Add a servo constraint: a material point follows d_k·r = f_k(t), m, one row per direction d_k.
+
+        Every servo row needs one :meth:`actuator`; their inputs become unknowns of the DAE
+        (Blajer & Kołodziejczyk 2004; docs/inversion.md).
 
         Parameters
         ----------
         name : str
-            Unique joint name.
         body : str or body
-            A body, or an ANCF node (its frame).
+            A body, or an ANCF node.
         point : array_like (3,)
-            The material point, in m, global frame, at its initial position.
+            The material point, m.
         functions : sequence of TimeFunction or float
-            One per direction: the prescribed coordinate d_k·r in m (absolute, so
-            f_k(0) should be d_k·point).
+            One per direction, absolute (f_k(0) should be d_k·point), m.
         directions : array_like (k, 3)
-            Unit directions of the prescribed coordinates (global axes).
-
-        Returns
-        -------
-        femdyn.model.actuators.Servo
-
-        Raises
-        ------
-        ModelError
-            If the numbers of functions and directions differ, a direction is zero, or
-            the point lies outside the body's span. A System whose servo rows and
-            actuators do not pair up is refused by :meth:`assemble`.
-
-        Examples
-        --------
-        Inverse dynamics of a 1 kg rod on a motor: its tip height follows 0.1 sin t; at
-        t = 0 the motor holds the weight, −m g L/2 about +y:
-
-        >>> from femdyn.model import Model
-        >>> from femdyn.motion import Sine
-        >>> from femdyn.solvers.generalized_alpha import integrate
-        >>> m = Model("arm")
-        >>> rod = m.rigid_beam("arm", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
-        >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0))
-        >>> _ = m.actuator("motor", "pivot")
-        >>> _ = m.servo("tip", "arm", (1.0, 0, 0), [Sine(0.1, 1.0)], [(0, 0, 1)])
-        >>> results = integrate(m.assemble(), t_end=0.02, h=0.01)
-        >>> round(float(results["motor.torque"][0]), 4)
-        -4.905
+            Unit directions (default global x, y, z).
         """
         body = self.body(body)
         functions = [as_time_function(f, f"servo '{name}' function {k}") for k, f in enumerate(functions)]

@@ -1,12 +1,7 @@
 """Rigid bodies in natural coordinates and the ground.
 
-:class:`NaturalBody` covers the rigid beam of Liu et al. 2018 (two points, 6 coordinates,
-1 rigid condition), a beam that also carries a joint-axis unit vector (two points + one
-vector, 9 coordinates, 3 conditions) and the full spatial body (two points + two unit
-vectors, or three points + one vector: 12 coordinates, 6 conditions), with constant mass
-matrix (see :mod:`femdyn.elements.ncf`). Rigid conditions: every pair of basis vectors
-keeps its dot product, b_i·b_j = const (García de Jalón & Bayo 1994, §2.2); unit length
-of vector nodes is imposed once per node by the model.
+:class:`NaturalBody`: Liu et al.'s (2018) rigid beam (two points), a beam with an axis vector, or a
+full spatial body; constant mass matrix, rigid conditions b_i·b_j = const (García de Jalón & Bayo 1994, §2.2).
 """
 import numpy as np
 
@@ -47,10 +42,7 @@ class Ground:
 
 
 class Frame:
-    """Material points and vectors of anything described by a base point and basis
-    vectors that are affine in q: x = origin + Σ c_j b_j with constant c (natural-coordinate
-    bodies, ANCF nodes). Subclasses set ``name``, ``origin`` (Expr), ``basis`` (Exprs),
-    ``B0`` (3×k initial basis) and ``origin0`` (initial base point)."""
+    """Material points and vectors x = origin + Σ c_j b_j of a base point and basis vectors affine in q."""
 
     outside_hint = "the point or direction must lie in the span of its basis"
 
@@ -96,15 +88,7 @@ class Frame:
 
 
 class NaturalBody(Frame, Body):
-    """A rigid body on point nodes ``points`` (≥ 1) and unit-vector nodes ``vectors``.
-
-    The basis vectors are b = (p_2 − p_1, …, p_k − p_1, u_1, …); the constant mass
-    matrix is Z ⊗ I₃ with Z from the mass, first and second moments expressed in that
-    basis (García de Jalón & Bayo 1994, §2.3 and §5.3; :func:`femdyn.elements.ncf.basis_mass_matrix`).
-    Build bodies with :meth:`Model.rigid_body <femdyn.model.builder.Model.rigid_body>`,
-    :meth:`~femdyn.model.builder.Model.rigid_beam` or
-    :meth:`~femdyn.model.builder.Model.triangle_platform`.
-    """
+    """A rigid body on point nodes ``points`` (≥ 1) and unit-vector nodes ``vectors``."""
 
     def __init__(self, name, points, vectors, mass, com, inertia, point_masses=None, strict=True):
         self.name = name
@@ -225,47 +209,23 @@ class BodyBuilder:
     def rigid_beam(self, name, p1, p2, mass=None, density=None, area=None, end_masses=(0.0, 0.0), axis=None):
         """Add Liu et al.'s (2018) rigid link: a uniform slender rod between two point nodes.
 
-        The rod has 6 coordinates (the two end points) and the constant 6×6 mass matrix
-        m[[1/3, 1/6], [1/6, 1/3]]⊗I₃ plus the end masses; one rigid condition keeps its
-        length. It has no spin about its own axis, so a revolute joint needs its axis
-        carried by the rod (``axis``) or by the other body.
+        6 coordinates, constant mass matrix m[[1/3, 1/6], [1/6, 1/3]]⊗I₃ plus the end masses, one
+        rigid condition; no spin about its own axis, so a revolute joint needs its axis carried by
+        the rod (``axis``) or by the other body. ``body.length`` is its length, m.
 
         Parameters
         ----------
         name : str
-            Unique body name.
         p1, p2 : str or Node
-            The end point nodes (distinct positions); p1 is the body's first point (the
-            reference of :meth:`set_rigid_velocity`).
+            The end point nodes; p1 is the body's first point (reference of :meth:`set_rigid_velocity`).
         mass : float, optional
             Rod mass, kg (without the end masses).
         density, area : float, optional
             kg/m³ and m², used when ``mass`` is not given: mass = ρ A L.
         end_masses : (2,) array_like, optional
-            Point masses at p1 and p2, kg (≥ 0).
+            Point masses at p1 and p2, kg.
         axis : str or Node, optional
-            A unit-vector node added to the rod's basis (e.g. the axis of a revolute
-            joint at one end, not along the rod).
-
-        Returns
-        -------
-        femdyn.model.bodies.NaturalBody
-            The body; ``body.length`` is its length in m.
-
-        Raises
-        ------
-        ModelError
-            If the ends coincide, neither ``mass`` nor ``density`` and ``area`` are
-            given, a value is not positive, or the name is taken.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> m = Model()
-        >>> rod = m.rigid_beam("rod", m.point("A", (0, 0, 0)), m.point("B", (2.0, 0, 0)),
-        ...                    density=7800.0, area=1e-4)
-        >>> round(rod.mass, 6), float(rod.length)
-        (1.56, 2.0)
+            A unit-vector node added to the rod's basis (a revolute axis not along the rod).
         """
         p1, p2 = self.node(p1), self.node(p2)
         length = np.linalg.norm(p2.initial - p1.initial)
@@ -286,57 +246,24 @@ class BodyBuilder:
     def rigid_body(self, name, points, vectors=(), mass=1.0, com=None, inertia=None, strict=True):
         """Add a rigid body on natural coordinates (García de Jalón & Bayo 1994, ch. 2).
 
-        A full spatial body takes 2 points + 2 unit vectors or 3 points + 1 vector
-        (12 coordinates, 6 rigid conditions b_i·b_j = const); fewer basis vectors give a
-        body that cannot turn about some axis (a rigid beam has 2 points only). The
-        constant mass matrix follows from ``mass``, ``com`` and ``inertia``.
+        A full spatial body takes 2 points + 2 unit vectors or 3 points + 1 vector (12 coordinates,
+        6 rigid conditions b_i·b_j = const); fewer basis vectors leave it unable to turn about some axis.
 
         Parameters
         ----------
         name : str
-            Unique body name.
         points : sequence of str or Node
             Point nodes (≥ 1); the first is the body's origin.
         vectors : sequence of str or Node, optional
             Unit-vector nodes.
         mass : float, optional
-            kg (positive).
+            kg.
         com : (3,) array_like, optional
-            Centre of mass, m, global frame, initial configuration (default the first
-            point).
+            Centre of mass, m (default the first point).
         inertia : (3, 3) array_like, optional
-            Inertia tensor about the centre of mass, kg·m², global axes, initial
-            configuration (default zero: a point mass).
+            Inertia tensor about the centre of mass, kg·m² (default zero: a point mass).
         strict : bool, optional
-            True (default) refuses an inertia that is not positive or violates the
-            triangle inequality; False accepts it with a
-            :class:`~femdyn.errors.PhysicalConsistencyWarning` (the mass must still be
-            positive: it makes the body's mass matrix).
-
-        Returns
-        -------
-        femdyn.model.bodies.NaturalBody
-
-        Raises
-        ------
-        ModelError
-            If the basis nodes are collinear or more than 3, the mass is not positive,
-            the inertia is not a symmetric positive tensor satisfying the triangle
-            inequality (unless ``strict=False``), or the name is taken.
-        NonFiniteError
-            If a number is NaN or infinite.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> import numpy as np
-        >>> m = Model()
-        >>> P, Q = m.point("P", (0, 0, 0)), m.point("Q", (1.0, 0, 0))
-        >>> u, v = m.vector("u", (0, 1, 0)), m.vector("v", (0, 0, 1))
-        >>> box = m.rigid_body("box", [P, Q], [u, v], mass=2.0, com=(0.5, 0, 0),
-        ...                    inertia=np.diag([0.1, 0.2, 0.2]))
-        >>> m.assemble().degrees_of_freedom()
-        6
+            False accepts a non-physical inertia with a PhysicalConsistencyWarning instead of an error.
         """
         points, vectors = [self.node(p) for p in points], [self.node(v) for v in vectors]
         com = points[0].initial if com is None else vector3(com, f"rigid body '{name}': com (m)")
@@ -348,49 +275,22 @@ class BodyBuilder:
                           first_vertex=(1.0, 0.0, 0.0)):
         """Add Liu et al.'s (2018) moving platform: a uniform equilateral triangle.
 
-        Natural coordinates q_a = (A1, A2, u, v) ∈ R¹²: vertices A1, A2 (point nodes
-        ``<name>.A1``, ``<name>.A2``), the unit normal u (``<name>.u``) and the in-plane
-        unit vector v ⟂ A1A2 pointing to the third vertex (``<name>.v``). Give exactly one
-        of ``density`` and ``mass``.
+        Nodes ``<name>.A1``, ``<name>.A2`` (vertices), ``<name>.u`` (normal), ``<name>.v`` (in-plane ⟂ A1A2);
+        ``body.vertices`` at t = 0, counter-clockwise about the normal.
 
         Parameters
         ----------
         name : str
-            Unique body name (prefix of its node names).
-        center : (3,) array_like
-            Centroid, m, global frame, initial configuration.
-        normal : (3,) array_like
-            Plate normal, global frame (normalised).
+        center, normal : (3,) array_like
+            Centroid, m, and plate normal.
         circumradius : float
             Distance from the centroid to each vertex, m.
         thickness : float, optional
-            m (≥ 0); adds m t²/12 to the in-plane moments of inertia.
-        density : float, optional
-            kg/m³ (with ``thickness`` > 0).
-        mass : float, optional
-            kg.
+            m; adds m t²/12 to the in-plane moments of inertia.
+        density, mass : float, optional
+            kg/m³ (with ``thickness`` > 0) or kg: exactly one.
         first_vertex : (3,) array_like, optional
             Direction from the centroid to A1, projected on the plate plane.
-
-        Returns
-        -------
-        femdyn.model.bodies.NaturalBody
-            The body; ``body.vertices`` are the three vertex positions (m) at t = 0,
-            counter-clockwise about the normal.
-
-        Raises
-        ------
-        ModelError
-            If ``first_vertex`` is parallel to the normal, both or neither of density and
-            mass are given, or a value is not positive.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> m = Model()
-        >>> plate = m.triangle_platform("P", (0, 0, 1.0), (0, 0, 1), 0.2, mass=3.0)
-        >>> [round(float(x), 6) for x in plate.vertices[0]]
-        [0.2, 0.0, 1.0]
         """
         center, n = vector3(center, f"platform '{name}': center (m)"), _unit(normal, f"platform '{name}' normal")
         first_vertex = vector3(first_vertex, f"platform '{name}': first_vertex")

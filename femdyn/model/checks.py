@@ -1,19 +1,7 @@
-"""Checks that make bad input fail loudly, named in the model's own words.
+"""Checks that make bad input fail loudly, once per model or solver call (reasons: docs/input-checks.md).
 
-* Non-finite numbers (:class:`~femdyn.errors.NonFiniteError`): every part's mass,
-  gravity load, forces and tangents and every constraint row at the initial
-  configuration when the model is assembled (:func:`check_finite_parts`, naming the
-  part or the row), and any initial state a solver is given or starts from
-  (:func:`check_finite_state`, naming the node and the component of each bad coordinate).
-* Suspicious units (:class:`~femdyn.errors.UnitsWarning`, :func:`check_units`): gravity
-  far from 9.81 m/s², a model larger than a kilometre, densities and Young's moduli
-  outside the range of engineering materials, rigid-body inertia too large for the
-  body's mass and the model's size. The thresholds are the module constants below;
-  ``docs/input-checks.md`` gives the reasons.
-* What to use instead when a joint cannot act on an ANCF cable node
-  (:func:`cable_alternative`).
-
-All of them run once per model or per solver call, never inside a time step.
+Non-finite numbers (NonFiniteError) at assembly and a solver's start; suspicious units
+(UnitsWarning; thresholds are the module constants); alternatives to a joint on a cable node.
 """
 import warnings
 
@@ -32,9 +20,7 @@ GYRATION_FACTOR = 10.0       # radius of gyration √(I_max/m) beyond 10 × the 
 
 # --- non-finite numbers ------------------------------------------------------------
 def _coordinate_name(system, index):
-    """The owner of coordinate ``index`` of q: "node 'beam.3' rx[1] (q[17])", the
-    component in brackets (0, 1, 2 = x, y, z) of the node's slot.
-    """
+    """The owner of coordinate ``index`` of q, e.g. "node 'beam.3' rx[1] (q[17])"."""
     for node in system.nodes.values():
         local = index - node.start
         if 0 <= local < node.initial.size:
@@ -43,12 +29,7 @@ def _coordinate_name(system, index):
 
 
 def check_finite_state(system, what, **vectors):
-    """Refuse an initial state with wrong sizes or NaN/infinite entries.
-
-    Example
-    -------
-    >>> check_finite_state(system, "integrate", q0=q0, v0=None)      # doctest: +SKIP
-    """
+    """Refuse an initial state with wrong sizes or NaN/infinite entries."""
     for name, x in vectors.items():
         if x is None:
             continue
@@ -65,9 +46,7 @@ def check_finite_state(system, what, **vectors):
 
 
 def check_finite_parts(system):
-    """Evaluate every part once at the initial state (q0, v0, t = 0) and refuse the model
-    if a mass, gravity load, force, tangent or constraint value is NaN or infinite.
-    """
+    """Refuse the model if a part's mass, gravity, force, tangent or constraint value at (q0, v0, 0) is not finite."""
     q, v = system.q0, system.v0
     for part in system.parts[1:]:          # parts[0]: the gravity load the System built from model.gravity
         values = part.mass_values(q) if not part.constant_mass else part.mass_coo()[2]
@@ -98,9 +77,7 @@ def _warn(message):
 
 
 def _check_range(what, value, bounds, unit, hint):
-    """UnitsWarning when a (scalar or per-element) value leaves [low, high]; names the first
-    offending value.
-    """
+    """UnitsWarning naming the first (scalar or per-element) value outside [low, high]."""
     value = np.ravel(np.asarray(value, dtype=float))
     out = value[(value < bounds[0]) | (value > bounds[1])]
     if out.size:
@@ -116,9 +93,7 @@ def check_density(what, rho):
 
 
 def check_gravity(what, gravity):
-    """UnitsWarning when ‖g‖ (m/s²) is neither 0 nor within a factor :data:`GRAVITY_FACTOR`
-    of 9.81 m/s².
-    """
+    """UnitsWarning when ‖g‖ is neither 0 nor within a factor :data:`GRAVITY_FACTOR` of 9.81 m/s²."""
     g = float(np.linalg.norm(gravity))
     if g > 0 and not STANDARD_GRAVITY / GRAVITY_FACTOR <= g <= STANDARD_GRAVITY * GRAVITY_FACTOR:
         _warn(f"{what}: gravity magnitude {g:.6g} m/s² is far from {STANDARD_GRAVITY} m/s²; femdyn works in m, kg, "
@@ -158,8 +133,7 @@ def _check_material(element_set):
 
 
 def _check_gyration(body, extent):
-    """UnitsWarning when the body's largest principal moment implies a radius of gyration
-    √(I_max/m) more than :data:`GYRATION_FACTOR` times the model's extent."""
+    """UnitsWarning when √(I_max/m) exceeds :data:`GYRATION_FACTOR` times the model's extent."""
     inertia, mass = getattr(body, "inertia", None), getattr(body, "mass", 0.0)
     if inertia is None or not mass > 0 or not extent > 0:
         return
@@ -173,9 +147,7 @@ def _check_gyration(body, extent):
 
 # --- joints at ANCF cable nodes ------------------------------------------------------------
 def cable_alternative(body, instead):
-    """The sentence telling what to use instead when a joint needs a direction that an ANCF
-    cable node does not carry ("" when ``body`` is not a cable node).
-    """
+    """What to use instead when a joint needs a direction a cable node lacks ("" if ``body`` is none)."""
     node = getattr(body, "node", None)
     if node is None or tuple(node.slots) != ("r", "rx"):
         return ""

@@ -1,9 +1,7 @@
 """Constraint equations Φ(q, t) = 0 gathered from joints, bodies and nodes.
 
-Each joint yields :class:`Equation` records; :class:`ConstraintSet` groups them by kind
-into :class:`~femdyn.model.vectorfunctions.FunctionGroup` batches and provides, in global row
-order, Φ, the sparse Jacobian Φ_q, the Hessian term ∂(Φ_qᵀλ)/∂q, Φ_t and the
-acceleration right-hand side γ = −ζ with Φ̈ = Φ_q q̈ + ζ.
+:class:`ConstraintSet` batches the :class:`Equation` records by kind and gives, in global row
+order, Φ, Φ_q, ∂(Φ_qᵀλ)/∂q, Φ_t and γ = −ζ with Φ̈ = Φ_q q̈ + ζ.
 """
 from dataclasses import dataclass
 

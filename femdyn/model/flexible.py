@@ -1,14 +1,7 @@
 """Flexible ANCF beams in a model: element sets on shared nodes, and node frames.
 
-An :class:`ElementSet` wraps one batched kernel of :mod:`femdyn.elements` (all elements
-of one beam share a type; its kernel evaluates every element at once) and scatters it
-into the global vectors through a fixed (n_el, ndof) map of coordinate indices:
-constant mass (assembled once by the System), gravity, internal forces, tangent
-stiffness and damping on fixed patterns, strain energy. SI units.
-
-A :class:`NodeFrame` lets joints act on an ANCF node as on a body: its points are
-r + c·r_x (+ c_y r_y + c_z r_z for a fully parameterized node), its material vectors
-combinations of the position gradients (for the cable only the tangent r_x).
+An :class:`ElementSet` scatters one batched kernel of :mod:`femdyn.elements` through a fixed
+(n_el, ndof) index map; a :class:`NodeFrame` lets joints act on an ANCF node as on a body.
 """
 import numpy as np
 
@@ -24,9 +17,7 @@ from ..validation import count, vector3
 
 
 class ElementKind:
-    """A registered kind of flexible element (made by :func:`register_element_kind`): its node
-    kind, the node components its kernel takes, the kernel factory, and how the meshing
-    helpers make its nodes (:meth:`node_values`)."""
+    """A registered kind of flexible element: node kind, kernel components and factory, and how nodes are made."""
 
     def __init__(self, name, node_kind, factory, components=None, planar=False, nodes=2, gradients=None,
                  section_frame=False, y_axis=False):
@@ -52,28 +43,17 @@ def register_element_kind(name, node_kind, factory, components=None, planar=Fals
     name : str
         The ``element`` argument that selects it.
     node_kind : str
-        Kind of node the elements connect (see :func:`femdyn.model.nodes.register_node_kind`).
+        Kind of node the elements connect (:func:`femdyn.model.nodes.register_node_kind`).
     factory : callable
-        ``factory(q_ref, E, rho, section, nu, damping, y_axis)`` → batched kernel; q_ref is
-        (n_el, ndof) in m, E in Pa, ρ in kg/m³, ν Poisson's ratio, damping in s.
+        ``factory(q_ref, E, rho, section, nu, damping, y_axis)`` → batched kernel; q_ref (n_el, ndof).
     components : sequence of int, optional
         Indices within each node's coordinates the kernel takes (default all).
-    planar : bool
-        The model keeps the nodes in their plane z = const (auxiliary rows).
+    planar, section_frame, y_axis : bool
+        Nodes kept in a plane z = const; nodes carry section axes; the factory takes a section y axis.
     nodes : int
         Nodes per element along a chain (2: end to end; 3: end, midpoint, end).
     gradients : callable, optional
-        ``gradients(t, y)`` → the node's coordinates after r, from the unit tangent t and
-        the section y axis (default t alone: r_x of a cable node); the meshing helpers
-        (``straight_beam``, ``beam_through_points``) make the nodes with it.
-    section_frame : bool
-        The nodes carry section axes (the meshing helpers transport y along a curve).
-    y_axis : bool
-        The factory takes a section y axis (the gauge frame of a cable).
-
-    Returns
-    -------
-    ElementKind
+        ``gradients(t, y)`` → the node's coordinates after r from unit tangent and section y (default t).
     """
     ELEMENT_KINDS[name] = ElementKind(name, node_kind, factory, components, planar, nodes, gradients,
                                       section_frame, y_axis)
@@ -113,15 +93,7 @@ register_element_kind("beam3", "director", _beam_quadratic, nodes=3, gradients=l
 
 
 class ElementSet(Part):
-    """A chain (or any connectivity) of flexible elements of one kernel type, each on any number of nodes.
-
-    The batched kernel computes element matrices and forces on the element coordinates
-    q_e; the set scatters them to the global coordinates through the fixed map
-    ``dofs`` (count, ndof). A kernel with ``neighbours`` (strain recovery along a chain)
-    gets the previous and next element of each element from the shared end nodes. Built
-    by :meth:`Model.ancf_beam <femdyn.model.builder.Model.ancf_beam>` and the meshing
-    helpers.
-    """
+    """A chain (or any connectivity) of flexible elements of one kernel type, each on any number of nodes."""
 
     def __init__(self, name, kernel, nodes_per_element, n=None, components=None):
         self.name, self.kernel = name, kernel
@@ -144,8 +116,7 @@ class ElementSet(Part):
 
     @property
     def mass(self):
-        """Total mass (kg): tᵀ M_e t summed over the elements, t the element coordinates of a
-        unit rigid translation along x (S(ξ) t = e_x at every ξ, solved by least squares)."""
+        """Total mass, kg: tᵀ M_e t summed over the elements, t a unit rigid translation along x."""
         S = self.kernel.shape(np.linspace(0.0, 1.0, 5))[0]      # (n_xi, dim, ndof) of element 0
         target = np.tile(np.eye(self.dim)[0], len(S))
         t = np.linalg.lstsq(S.reshape(-1, self.kernel.ndof), target, rcond=None)[0]
@@ -215,12 +186,7 @@ class ElementSet(Part):
 
 
 class NodeFrame(Frame):
-    """Body-like view of an ANCF node for joints: base point r, basis vectors the gradients.
-
-    Joints and loads given an ANCF node (by name or object) act on this frame; the
-    material points are r + Σ c_j r_j with the node's gradients r_x, r_y, r_z (those it
-    has).
-    """
+    """Body-like view of an ANCF node for joints: base point r, basis vectors the gradients."""
 
     outside_hint = ("a cable node only carries its tangent r_x: points and vectors off it need element='beam' or "
                     "'beam3' nodes (full frames), or a rigid body clamped to the node (Model.clamp)")
@@ -241,8 +207,7 @@ class NodeFrame(Frame):
 
 
 def _chain_neighbours(nodes_per_element):
-    """(previous, next) element of each element (−1: none): the element ending on its first
-    node and the one starting on its last node (closed rings included)."""
+    """(previous, next) element of each element, −1 for none (closed rings included)."""
     starts = {id(nodes[0]): e for e, nodes in enumerate(nodes_per_element)}
     ends = {id(nodes[-1]): e for e, nodes in enumerate(nodes_per_element)}
     previous = np.array([ends.get(id(nodes[0]), -1) for nodes in nodes_per_element])
@@ -254,68 +219,29 @@ class BeamBuilder:
     """The ANCF-beam constructors of :class:`~femdyn.model.Model` (``m.ancf_beam`` and the meshing helpers)."""
 
     def ancf_beam(self, name, nodes, E, rho, section, element="cable", nu=0.3, damping=0.0, y_axis=None):
-        """Add a chain of ANCF elements between consecutive ``nodes`` (shared nodes).
-
-        Element kinds:
-
-        - "cable": ANCFCable3D on cable nodes (axial strain and curvature; straight
-          reference only);
-        - "cable2d": ANCFCable2D on cable nodes that lie in a plane z = const with r_x in
-          it (the model fixes their z components, for planar studies);
-        - "beam": ANCFBeam3D on beam nodes (extension, shear, bending, torsion;
-          locking-free);
-        - "beam3": ANCFBeamQuadratic on director nodes taken three at a time,
-          end–midpoint–end, sharing the end nodes (the same strains, fourth-order bending
-          accuracy, free of membrane locking on curves).
-
-        Each element's parameter length is the arc length of its reference axis; the
-        nodes' initial coordinates are the stress-free reference.
+        """Add a chain of ANCF elements between consecutive ``nodes`` (shared nodes; initial coordinates stress-free).
 
         Parameters
         ----------
         name : str
-            Unique element-set name (used by sensors and loads).
+            Element-set name (used by sensors and loads).
         nodes : sequence of str or Node
-            At least two nodes of the element's node kind, in order along the axis
-            ("beam3": an odd number).
+            At least two nodes of the kind's node kind, along the axis ("beam3": an odd number).
         E : float
             Young's modulus, Pa.
         rho : float
             Density, kg/m³.
         section : femdyn.elements.sections.CrossSection
-            Cross-section properties (m², m⁴), e.g. ``sections.circular(r)``.
+            Cross-section properties, e.g. ``sections.circular(r)``.
         element : str, optional
-            "cable" (default), "cable2d", "beam" or "beam3", or a registered kind
-            (:func:`femdyn.model.flexible.register_element_kind`).
+            "cable" (ANCFCable3D, straight reference; default), "cable2d" (plane z = const), "beam" (ANCFBeam3D,
+            locking-free), "beam3" (ANCFBeamQuadratic, nodes end–midpoint–end) or a registered kind.
         nu : float, optional
-            Poisson ratio (beams: shear modulus G = E / 2(1 + ν)).
+            Poisson ratio (beams: G = E / 2(1 + ν)).
         damping : float, optional
-            Kelvin–Voigt coefficient c, s: each strain's stress gains c times its
-            rate (σ_d = c E ε̇ for the axial strain).
+            Kelvin–Voigt coefficient c, s (σ_d = c E ε̇ for the axial strain).
         y_axis : (3,) array_like, optional
-            Section y direction of a 3-D cable, global frame (strain recovery only; a
-            beam's section axes are its nodes' r_y, r_z).
-
-        Returns
-        -------
-        femdyn.model.flexible.ElementSet
-
-        Raises
-        ------
-        ModelError
-            If the element kind is unknown, a node has the wrong kind, the node count
-            does not fit the element, the name is taken, or the kernel rejects the
-            material or geometry.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> from femdyn.elements import sections
-        >>> m = Model()
-        >>> nodes = [m.cable_node(f"n{i}", (0.5 * i, 0, 0)) for i in range(3)]
-        >>> cable = m.ancf_beam("cable", nodes, E=2.1e11, rho=7850.0, section=sections.circular(0.01))
-        >>> cable.count
-        2
+            Section y direction of a 3-D cable (strain recovery only).
         """
         nodes = [self.node(nd) for nd in nodes]
         if len(nodes) < 2:
@@ -342,10 +268,7 @@ class BeamBuilder:
         return self._add_element(ElementSet(name, kernel, groups, None, kind.components))
 
     def _make_planar(self, name, nodes):
-        """Fix the out-of-plane components (r_z, r_x,z) of a planar cable's nodes: one
-        auxiliary joint "plane <node>" per node, shared by every planar cable on the node.
-        The System keeps only the rows of it that the other constraints do not already
-        imply (e.g. a clamp or a revolute about z at the node)."""
+        """Fix a planar cable's out-of-plane components by one auxiliary joint "plane <node>" per node."""
         z0 = nodes[0].initial[2]
         for nd in nodes:
             if abs(nd.initial[2] - z0) > 1e-12 or abs(nd.initial[5]) > 1e-12:
@@ -358,51 +281,23 @@ class BeamBuilder:
                       damping=0.0, first=None, last=None, y_axis=None):
         """Mesh a straight beam from ``start`` to ``end`` into ``n_elements`` equal ANCF elements.
 
-        New nodes are named ``<name>.0`` … ``<name>.<n>``; with ``element="beam3"`` each
-        element gets a midpoint node too (``<name>.0`` … ``<name>.<2n>``, the ends at even
-        indices). The cross-section axes are ``y_axis`` (projected ⟂ the beam axis) and
-        z = x × y: the nodes' r_y, r_z of beam elements, the frame of strain gauges on a
-        3-D cable.
+        Nodes ``<name>.0`` … ``<name>.<n>`` ("beam3": midpoints too, ends at even indices); section
+        axes ``y_axis`` (projected ⟂ the axis) and z = x × y.
 
         Parameters
         ----------
         name : str
-            Unique element-set name (prefix of the node names).
+            Element-set name (prefix of the node names).
         start, end : (3,) array_like
-            End points of the axis, m, global frame, initial (stress-free) configuration.
+            End points of the axis, m, stress-free.
         n_elements : int
-            Number of elements (≥ 1).
+            Number of elements.
         E, rho, section, element, nu, damping
-            As in :meth:`ancf_beam` (Pa, kg/m³, cross section, element kind, Poisson
-            ratio, Kelvin–Voigt coefficient in s).
+            As in :meth:`ancf_beam`.
         first, last : str or Node, optional
-            Existing nodes to reuse as the start and end node (to share them with other
-            parts). A reused node must lie at the end and carry this beam's tangent (and
-            section axes): a node has one slope, so a corner needs two nodes joined
-            rigidly (:meth:`clamp`).
+            Existing end nodes to reuse; they must carry this beam's tangent (a corner needs a :meth:`clamp`).
         y_axis : (3,) array_like, optional
-            Section y direction, global frame (default global y, or global z for a beam
-            along y).
-
-        Returns
-        -------
-        femdyn.model.flexible.ElementSet
-
-        Raises
-        ------
-        ModelError
-            If start and end coincide, ``n_elements`` is not a whole number ≥ 1, a reused
-            node is not at the end or has other gradients, or as in :meth:`ancf_beam`.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> from femdyn.elements import sections
-        >>> m = Model()
-        >>> beam = m.straight_beam("arm", (0, 0, 0), (1.0, 0, 0), 4, E=7e10, rho=2700.0,
-        ...                        section=sections.rectangular(0.02, 0.01), element="beam")
-        >>> beam.count, m.node("arm.4").initial[:3].tolist()
-        (4, [1.0, 0.0, 0.0])
+            Section y direction (default global y, or global z for a beam along y).
         """
         start = vector3(start, f"beam '{name}': start (m)")
         end = vector3(end, f"beam '{name}': end (m)")
@@ -429,8 +324,7 @@ class BeamBuilder:
         return self.ancf_beam(name, nodes, E, rho, section, element, nu, damping, y_axis=ey)
 
     def _reused_node(self, name, node, role, own_name, position, gradients):
-        """An existing node shared as the ``role`` end of beam ``name``, checked against the
-        beam's end position and nodal gradients (tangent, and section axes for beams)."""
+        """An existing node shared as the ``role`` end of beam ``name``, checked against its end and gradients."""
         node = self.node(node)
         have = node.initial[3:3 + gradients.size] if node.initial.size >= 3 + gradients.size else None
         if not np.allclose(node.initial[:3], position, rtol=0, atol=1e-9 * max(1.0, np.abs(position).max())):
@@ -449,63 +343,25 @@ class BeamBuilder:
 
     def beam_through_points(self, name, points, E, rho, section, damping=0.0, tangents=None, element=None,
                             y_axis=None, nu=0.3):
-        """Add an ANCF chain through centreline points, one element between neighbours.
+        """Add an ANCF chain through centreline points, one element between neighbours (nodes ``<name>.0``, …).
 
-        Nodes are named ``<name>.0``, ``<name>.1``, …. A centreline whose last point
-        repeats the first is a closed loop: its last element ends on the first node.
+        A centreline whose last point repeats the first is a closed loop.
 
         Parameters
         ----------
         name : str
-            Unique element-set name (prefix of the node names).
+            Element-set name (prefix of the node names).
         points : (n, 3) array_like
-            Centreline points, m, global frame, stress-free configuration.
+            Centreline points, m, stress-free.
         E, rho, section, damping, nu
-            As in :meth:`ancf_beam` (Pa, kg/m³, cross section, Kelvin–Voigt coefficient
-            in s, Poisson ratio for beams).
+            As in :meth:`ancf_beam`.
         tangents : (n, 3) array_like, optional
-            Node tangents (normalised); default second-order estimates from the points
-            (:func:`femdyn.mesh.lines.polyline_tangents`: exact on circles).
+            Node tangents (default second-order estimates, exact on circles: ``polyline_tangents``).
         element : str, optional
-            The element kind:
-
-            - "cable": ANCFCable3D, straight centrelines only (the 3-D cable is a
-              straight-reference element); ``y_axis`` orients its strain gauges;
-            - "cable2d": ANCFCable2D, curves in a plane z = const (the model keeps them
-              in it);
-            - "beam": ANCFBeam3D, any curve; section y axes from the hint ``y_axis``
-              ((3,) or one per point) projected on the plane ⟂ the tangent, by default
-              the global y axis projected at the first point (global z if the curve
-              starts along y) carried along by parallel transport (no twist);
-            - "beam3": ANCFBeamQuadratic, as "beam" with the points taken three at a
-              time (end, midpoint, end, …): an odd number of points (an even one for a
-              loop);
-            - None (default): "cable" for straight centrelines, "cable2d" for curves in
-              a plane z = const, otherwise an error asking for "beam".
+            As in :meth:`ancf_beam`; "beam"/"beam3" transport the section y axis along the curve (no twist).
+            Default: "cable" for straight centrelines, "cable2d" for planar curves, else an error asking for "beam".
         y_axis : (3,) or (n, 3) array_like, optional
-            Section y direction hint, global frame.
-
-        Returns
-        -------
-        femdyn.model.flexible.ElementSet
-
-        Raises
-        ------
-        ModelError
-            If the points are too few or repeated, the curve does not suit the element,
-            or as in :meth:`ancf_beam`.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> import numpy as np
-        >>> from femdyn.elements import sections
-        >>> m = Model()
-        >>> angles = np.linspace(0, np.pi / 2, 5)
-        >>> arc = m.beam_through_points("arc", np.column_stack([np.cos(angles), np.sin(angles), 0 * angles]),
-        ...                             E=2e11, rho=7800.0, section=sections.circular(0.005))
-        >>> arc.count, m.node("arc.0").kind
-        (4, 'cable')
+            Section y direction hint, projected ⟂ the tangent (default global y, or z if the curve starts along y).
         """
         what = f"beam '{name}'"
         points, closed = centreline_points(what, points)
@@ -527,48 +383,22 @@ class BeamBuilder:
 
     def beam_from_mesh(self, name, path, E, rho, section, damping=0.0, scale=1.0, element=None, y_axis=None,
                        nu=0.3):
-        """Add ANCF chains from a line mesh file read with meshio (VTK, Gmsh, …).
+        """Add ANCF chains from a line mesh file read with meshio (VTK, Gmsh, …); returns one ElementSet per chain.
 
-        One element per line cell; several unbranched chains become ``name``,
-        ``name#1``, …; closed loops close on their first node.
+        One element per line cell; chains become ``name``, ``name#1``, …; closed loops close on their first node.
 
         Parameters
         ----------
         name : str
-            Name of the first element set (the others get ``#1``, ``#2``, …).
+            Name of the first element set.
         path : str or os.PathLike
             Line mesh file with 2-node "line" cells.
         E, rho, section, damping
             As in :meth:`ancf_beam`.
         scale : float, optional
-            Converts the file's length unit to m (e.g. 1e-3 for mm).
+            The file's length unit in m (e.g. 1e-3 for mm).
         element, y_axis, nu
             As in :meth:`beam_through_points`.
-
-        Returns
-        -------
-        list of femdyn.model.flexible.ElementSet
-            One per chain.
-
-        Raises
-        ------
-        ModelError
-            If the file cannot be read, has no line cells or branches, or as in
-            :meth:`beam_through_points`.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> import os, tempfile, meshio, numpy as np
-        >>> from femdyn.elements import sections
-        >>> folder = tempfile.TemporaryDirectory()
-        >>> path = os.path.join(folder.name, "line.vtk")
-        >>> meshio.write_points_cells(path, np.array([[0.0, 0, 0], [500, 0, 0], [1000, 0, 0]]),
-        ...                           [("line", np.array([[0, 1], [1, 2]]))])
-        >>> m = Model()
-        >>> [b.count for b in m.beam_from_mesh("rod", path, 2e11, 7800.0, sections.circular(0.01), scale=1e-3)]
-        [2]
-        >>> folder.cleanup()
         """
         from femdyn.mesh.lines import read_line_mesh
         points, chains = read_line_mesh(path)

@@ -1,38 +1,9 @@
 """Floating-frame-of-reference (FFR) bodies built from component files (``.fdc``).
 
-Kinematics (Shabana 2005, *Dynamics of Multibody Systems*, 3rd ed., §5.1–5.5, with the
-reference frame in natural coordinates after García de Jalón & Bayo 1994, ch. 2). The
-material point x (reference frame coordinates, m) of the body is at
-
-    r(x) = r_ref + A (x + Φ(x) η),      A = [u v w],
-
-with r_ref (m) the frame origin, u, v, w the unit vectors of its axes (global components)
-and η the modal coordinates of the component (unit modal mass). The body's coordinates
-are q_b = (r_ref, u, v, w, η): 12 + n_η, with the six rigid conditions u·v = u·w = v·w = 0
-and |u| = |v| = |w| = 1. A is *linear* in q, so r is bilinear in (A, η): with ŷ = (1, x +
-Φη) and the component's inertia invariants (mass, first and second moment, Ct, Cx, Cpp;
-see ``docs/components.md``) the kinetic energy ½∫ρ|ṙ|²dV is exact, no term dropped:
-
-    M(q) = [[Z(η) ⊗ I₃, [A T_b(η)]_b], [sym., P(AᵀA)]],
-    Z = ∫ρ ŷŷᵀ dV,  T_0 = Ct,  T_c(η)[j, k] = ∫ρ y_c Φ_jk dV = Cx[c, j, k] + Cpp[c, j, l, k] η_l,
-    P(G)[k, l] = G_ij Cpp[i, j, k, l].
-
-Because r is bilinear, r̈ = J q̈ + 2 Ȧ Φ η̇ (J = ∂r/∂q), and the quadratic-velocity force
-Q_v = −∫ρ Jᵀ(2ȦΦη̇) dV (Lagrange's equations: ∫ρ Jᵀ r̈ dV = M q̈ − Q_v) is
-
-    Q_v,b = −2 Ȧ T_b(η) η̇   (b = r_ref, u, v, w),      Q_v,η = −2 P(AᵀȦ) η̇.
-
-Elastic and damping forces −K_η η − D_η η̇ (modal stiffness and damping of the component),
-gravity ∫ρ Jᵀ g dV = (m g, (f_c + Ct_c η) g, Ctᵀ Aᵀ g) (configuration dependent through η
-and A). All tangents are analytic: ∂(M a)/∂q, K = −∂Q/∂q, C = −∂Q/∂q̇.
-
-Interface frames. Interface k of the component has origin o_k and the rows Φ_k (translation)
-and Ψ_k (rotation) of ``interface_shapes``; its frame is at r_ref + A(o_k + Φ_k η) with axes
-A R_k(η), R_k = exp([Ψ_k η]×) — the exact rotation of the interface's rotation vector. Each
-interface is a massless natural-coordinate frame of its own (:class:`InterfaceFrame`: a
-point and three unit vectors, 12 coordinates) tied to the body by the nonlinear attachment
-equations of :class:`Attachment` (3 rows for the point, 6 for the axes); every existing joint
-acts on it as on a rigid body, unchanged.
+r(x) = r_ref + A (x + Φ(x) η), A = [u v w] in natural coordinates (Shabana 2005, §5.1–5.5;
+García de Jalón & Bayo 1994, ch. 2); M(q), quadratic-velocity forces and tangents are exact.
+Each interface is a massless frame (:class:`InterfaceFrame`) tied by :class:`Attachment` rows.
+Formulation: docs/floating-frame.md; invariants: docs/components.md.
 """
 import numpy as np
 
@@ -50,15 +21,7 @@ ORIENTATION_ROWS = ((0, 1), (0, 2), (1, 2), (1, 0), (2, 0), (2, 1))   # (i, j): 
 
 
 def _modal_node_kind(n_modes):
-    """The node kind holding ``n_modes`` modal coordinates in ⌈n/3⌉ slots of three: slot
-    ``eta3k`` holds η_3k, η_3k+1, η_3k+2 as its x, y, z (the unused coordinates of the last
-    slot are fixed to zero by the body). Registered on first use.
-
-    Example
-    -------
-    >>> _modal_node_kind(10)
-    'modal4'
-    """
+    """The node kind holding ``n_modes`` modal coordinates in ⌈n/3⌉ slots ``eta3k`` (registered on first use)."""
     slots = -(-n_modes // 3)
     name = f"modal{slots}"
     if name not in KINDS:
@@ -67,14 +30,7 @@ def _modal_node_kind(n_modes):
 
 
 def truncated(component, modes, what):
-    """The component with only its first ``modes`` modes: every array with a mode axis is
-    sliced (unit modal mass and diagonal stiffness keep the truncation consistent).
-
-    Example
-    -------
-    >>> truncated(component, 4, "link").n_modes            # doctest: +SKIP
-    4
-    """
+    """The component with only its first ``modes`` modes (every mode axis sliced)."""
     from femdyn.component import FIELDS, Component
     if modes > component.n_modes:
         raise ModelError(f"{what}: modes = {modes}, but the component has {component.n_modes}")
@@ -87,21 +43,7 @@ def truncated(component, modes, what):
 
 
 class Attachment:
-    """Constraint kind of the interface frames of one FFR body (see
-    :mod:`femdyn.model.vectorfunctions` for the kind protocol).
-
-    Arguments of every row: X = (x₀, r_ref, u, v, w, η slots); ``params`` rows
-    (interface k, row type, index). Row type 0, index i (point):
-    φ = e_i·(x₀ − r_ref − A(o_k + Φ_k η)), x₀ the interface point. Row type 1, index j
-    (axes): φ = x₀ · A R_k(η) e_j with x₀ an axis a_i (i ≠ j) of the interface frame, so that
-    with the unit lengths of a_i the frame equals A R_k: 6 rows, independent (each a_i is
-    held in the three directions A R_k e_j). Jacobians and Hessians are exact
-    (:func:`femdyn.geometry.rotated_vector` gives the derivatives of R_k(θ)e_j).
-
-    Example
-    -------
-    >>> kind = Attachment(c.interface_origins, c.interface_shapes[:, :3], c.interface_shapes[:, 3:])  # doctest: +SKIP
-    """
+    """Constraint kind of the interface frames of one FFR body (kind protocol: :mod:`femdyn.model.vectorfunctions`)."""
 
     def __init__(self, origins, translations, rotations):
         self.origins, self.Phi, self.Psi = origins, translations, rotations
@@ -122,11 +64,7 @@ class Attachment:
         return k, kind == 0, idx, X[:, 2:5], eta
 
     def evaluate(self, X, params, target):
-        """Attachment residuals φ and their exact gradients for a batch of rows.
-
-        Point rows: φ = e_i·(x₀ − r_ref − A(o_k + Φ_k η)); axis rows:
-        φ = x₀·A R_k(η) e_j (class docstring).
-        """
+        """Attachment residuals φ and their exact gradients for a batch of rows."""
         k, point, idx, A, eta = self._split(X, params)
         phi, grad = np.zeros(len(X)), np.zeros((len(X), 3 * self.arity))
         rows = np.flatnonzero(point)
@@ -152,11 +90,7 @@ class Attachment:
         return phi - target, grad
 
     def hessian(self, X, params):
-        """Exact ∂²φ/∂X² of the attachment rows (symmetric).
-
-        Point rows are bilinear in (A, η); axis rows use the second derivatives of
-        R_k(θ)e_j from :func:`femdyn.geometry.rotated_vector`.
-        """
+        """Exact ∂²φ/∂X² of the attachment rows (symmetric)."""
         k, point, idx, A, eta = self._split(X, params)
         k3 = 3 * self.arity
         H = np.zeros((len(X), k3, k3))
@@ -182,22 +116,12 @@ class Attachment:
         return H + H.transpose(0, 2, 1)
 
     def time_terms(self, X, params, target_d1, target_d2):
-        """Partial time derivatives: the attachment rows do not depend on t explicitly, so
-        φ_t = −target', ∂φ_t/∂X = 0 and φ_tt = −target''.
-        """
+        """Partial time derivatives: φ_t = −target', ∂φ_t/∂X = 0, φ_tt = −target''."""
         return -target_d1, np.zeros((len(X), 3 * self.arity)), -target_d2
 
 
 class InterfaceFrame(Frame, Body):
-    """The massless natural-coordinate frame of one interface of an FFR body: a point node
-    and three unit-vector nodes (the interface axes), held on the body by the
-    :class:`Attachment` rows. Joints take it as a body (``Model.revolute(..., body.interface
-    ("elbow"), ...)`` or by its name ``"<body>.<interface>"``).
-
-    Example
-    -------
-    >>> m.revolute("hinge", m.ground, "bar.root", (0, 0, 0), (0, 1, 0))     # doctest: +SKIP
-    """
+    """The massless frame (point + three unit vectors) of one interface of an FFR body, held by :class:`Attachment`."""
 
     mass = 0.0
 
@@ -226,18 +150,7 @@ class InterfaceFrame(Frame, Body):
 
 
 class FloatingFrameBody(Body):
-    """A flexible body in floating-frame-of-reference form built from a component.
-
-    Built by :meth:`femdyn.Model.flexible_body`; see the module docstring for the
-    formulation. Coordinates: the frame origin node ``<name>.origin`` (m), the axis nodes
-    ``<name>.x``, ``<name>.y``, ``<name>.z`` and the modal node ``<name>.eta`` (η, unit
-    modal mass); its interfaces are :class:`InterfaceFrame` bodies ``<name>.<interface>``.
-
-    Example
-    -------
-    >>> bar = m.flexible_body("bar", "bar.fdc")                           # doctest: +SKIP
-    >>> bar.interface("root"), bar.mass                                  # doctest: +SKIP
-    """
+    """A flexible body in floating-frame-of-reference form built from a component."""
 
     constant_mass = False
 
@@ -309,11 +222,7 @@ class FloatingFrameBody(Body):
                          "component again with this point among its output points")
 
     def point_state(self, q, v, x, shape):
-        """Position and velocity of a material point of the body.
-
-        r = r_ref + A(x + Φη), ṙ = ṙ_ref + Ȧ(x + Φη) + AΦη̇ (module docstring; Shabana
-        2005, §5.2).
-        """
+        """Position and velocity of a material point of the body."""
         r, A, eta = self._unpack(q[self.dofs])
         vr, Adot, eta_dot = self._unpack(v[self.dofs])
         y = x + shape @ eta
@@ -481,8 +390,7 @@ class FloatingFrameBody(Body):
 
 
 def _interface_placements(component, position, R, eta):
-    """(name, origin in m, axes (3, 3) as columns) of each interface frame of a component placed at
-    ``position`` with reference axes R and modal coordinates η: r_ref + R(o_k + Φ_k η), R R_k(η)."""
+    """(name, origin m, axes (3, 3)) of each interface frame: r_ref + R(o_k + Φ_k η), R R_k(η)."""
     names = [i.get("name", f"interface{k}") for k, i in enumerate(component.header.get("interfaces", []))]
     names += [f"interface{k}" for k in range(len(names), len(component.interface_origins))]
     placed = []
@@ -496,41 +404,21 @@ class FloatingFrameBuilder:
     """The floating-frame constructor of :class:`~femdyn.model.Model` (``m.flexible_body``)."""
 
     def flexible_body(self, name, component, position=(0.0, 0.0, 0.0), axes=None, modes=None, eta=None):
-        """A flexible body in floating-frame-of-reference form from a component file
-        (:mod:`femdyn.model.floating_frame`): reference frame in natural coordinates plus the
-        component's modal coordinates, and one massless frame per interface for joints.
+        """Add a floating-frame body from a component file; its interface frames are bodies ``"<name>.<interface>"``.
 
         Parameters
         ----------
         name : str
-            Body name; its interface frames are the bodies ``"<name>.<interface>"``.
         component : str, path or Component
             A ``.fdc`` file or a loaded :class:`~femdyn.component.Component`.
         position : array_like (3,)
-            Global position (m) of the component's reference-frame origin at t = 0.
+            Position of the component's reference-frame origin at t = 0, m.
         axes : array_like (3, 3), optional
-            Rotation matrix whose columns are the reference axes in global components
-            (default: the global axes).
+            Rotation matrix whose columns are the reference axes (default the global axes).
         modes : int, optional
             Keep only the first ``modes`` modes (default all; 0 gives a rigid body).
         eta : array_like, optional
             Initial modal coordinates (unit modal mass; default zero).
-
-        Returns
-        -------
-        FloatingFrameBody
-
-        Raises
-        ------
-        ModelError
-            For axes that are not a rotation, a mode count out of range, a wrong η size.
-        ComponentError
-            For an unreadable or invalid component file.
-
-        Example
-        -------
-        >>> link = m.flexible_body("link", "link.fdc", position=(0, 0, 0))      # doctest: +SKIP
-        >>> m.revolute("hub", m.ground, link.interface("x0"), (0, 0, 0), (0, 0, 1))   # doctest: +SKIP
         """
         from femdyn.component import Component, read_component
         what = f"flexible body '{name}'"

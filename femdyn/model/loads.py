@@ -1,9 +1,4 @@
-"""Applied generalized forces Q(q, v, t) and their tangents.
-
-Sign convention: Q enters M q̈ + Φ_qᵀλ = Q; the tangent returned is the stiffness
-K = −∂Q/∂q (and C = −∂Q/∂v), as COO values on a fixed pattern. Forces in N, torques
-in N·m, positions in m.
-"""
+"""Applied generalized forces Q(q, v, t), entering M q̈ + Φ_qᵀλ = Q, with K = −∂Q/∂q on a fixed pattern."""
 import numpy as np
 
 from ..motion.timefunctions import as_time_function
@@ -13,12 +8,7 @@ from .vectorfunctions import Angle, FunctionGroup, Targets
 
 
 class Load(Part):
-    """Base class of applied loads (scaled by the statics load factor); ``k_rows``,
-    ``k_cols`` give the pattern of the stiffness K = −∂Q/∂q, possibly empty.
-
-    Subclasses implement :meth:`force` and, for configuration-dependent loads,
-    :meth:`stiffness_values` on the pattern (``k_rows``, ``k_cols``) set in ``bind``.
-    """
+    """Base class of applied loads (scaled by the statics load factor); ``k_rows``, ``k_cols``: pattern of K."""
 
     name = "load"
     applied = True
@@ -42,11 +32,7 @@ class Load(Part):
 
 
 class PointForce(Load):
-    """A force F·f(t) (N, global components) at a material point: Q = Cᵀ F f(t).
-
-    C = ∂r/∂q is the constant Jacobian of the material point, so the load has no
-    stiffness.
-    """
+    """A force F·f(t) (N, global components) at a material point: Q = Cᵀ F f(t)."""
 
     def __init__(self, name, expr, force, function=1.0):
         self.name, self.expr = name, expr
@@ -91,9 +77,7 @@ class ScaledForce(ConstantForce):
 
 
 class JointTorque(Load):
-    """Actuator torque T(t) (N·m) in a revolute joint, acting on B (and −T on A) about the
-    axis: Q = T ∂θ/∂q by virtual power, K = −T ∂²θ/∂q² (see :class:`~femdyn.model.vectorfunctions.Angle`).
-    """
+    """Torque T(t) (N·m) in a revolute joint, on B (−T on A): Q = T ∂θ/∂q, K = −T ∂²θ/∂q²."""
 
     def __init__(self, name, revolute, function):
         self.name, self.revolute = name, revolute
@@ -119,122 +103,46 @@ class LoadBuilder:
     """The load constructors of :class:`~femdyn.model.Model` (``m.torque``, ``m.force``, beam loads)."""
 
     def torque(self, name, revolute, function):
-        """Apply a prescribed torque T(t) in a revolute joint.
-
-        T acts on ``body_b`` of the joint about its axis and −T on ``body_a``; a
-        positive T drives the joint angle up (:meth:`revolute`). Generalized force
-        Q = T ∂θ/∂q by virtual power, with its stiffness −T ∂²θ/∂q².
+        """Apply a torque T(t) in a revolute joint: on ``body_b`` about the axis, −T on ``body_a``; Q = T ∂θ/∂q.
 
         Parameters
         ----------
         name : str
-            Load name.
         revolute : str or femdyn.model.joints.Revolute
-            The revolute joint of this model.
         function : TimeFunction, float or callable
             T(t), N·m.
-
-        Returns
-        -------
-        femdyn.model.loads.JointTorque
-
-        Raises
-        ------
-        ModelError
-            If ``revolute`` is not a revolute joint of the model or ``function`` is not
-            a function of time.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> m = Model(gravity=(0, 0, 0))
-        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=3.0)
-        >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 0, 1))
-        >>> _ = m.torque("motor", "pivot", 1.0)                 # 1 N·m about +z
-        >>> system = m.assemble()
-        >>> float(system.forces(system.q0, system.v0, 0.0)[4])      # on A.y: T/L = 1 N
-        1.0
         """
         return self._add_load(JointTorque(name, self._revolute(revolute), function))
 
     def force(self, name, body, point, force, function=1.0):
-        """Apply a force F·f(t) at a material point of a body: Q = Cᵀ F f(t).
-
-        The force keeps its global direction as the body moves (no follower load).
+        """Apply a force F·f(t) of fixed global direction at a material point of a body: Q = Cᵀ F f(t).
 
         Parameters
         ----------
         name : str
-            Load name.
         body : str or body
             The body (or "ground", or an ANCF node).
         point : (3,) array_like
-            Point of application, m, global frame, initial configuration (a material
-            point of the body).
+            Point of application, m.
         force : (3,) array_like
-            F, N, global frame.
+            F, N.
         function : TimeFunction, float or callable, optional
             Dimensionless scale f(t) (default 1).
-
-        Returns
-        -------
-        femdyn.model.loads.PointForce
-
-        Raises
-        ------
-        ModelError
-            If the point lies outside the body's span or a value is malformed.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> m = Model(gravity=(0, 0, 0))
-        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
-        >>> _ = m.force("push", rod, (0.25, 0, 0), (0, 0, 4.0))
-        >>> system = m.assemble()
-        >>> system.forces(system.q0, system.v0, 0.0).tolist()   # shared 3:1 by O and A
-        [0.0, 0.0, 3.0, 0.0, 0.0, 1.0]
         """
         return self._add_load(PointForce(name, self.body(body).material_point(point),
                                           vector3(force, f"force '{name}' (N)"), function))
 
     def beam_load(self, name, beam, load, function=1.0):
-        """Apply a distributed load w·f(t) per unit reference length along an ANCF beam.
-
-        Q = ∫ Sᵀ w dx f(t), i.e. the kernel's gravity vector for w/(ρA); the load keeps
-        its global direction.
+        """Apply a distributed load w·f(t) per unit reference length along an ANCF beam: Q = ∫ Sᵀ w dx f(t).
 
         Parameters
         ----------
         name : str
-            Load name.
         beam : str or femdyn.model.flexible.ElementSet
-            The element set.
         load : (3,) array_like
-            w, N/m, global frame; a planar cable also takes the two in-plane
-            components (x, y).
+            w, N/m (a planar cable also takes (x, y)).
         function : TimeFunction, float or callable, optional
             Dimensionless scale f(t) (default 1).
-
-        Returns
-        -------
-        femdyn.model.loads.ScaledForce
-
-        Raises
-        ------
-        ModelError
-            If the beam is unknown or the load malformed.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> from femdyn.elements import sections
-        >>> m = Model(gravity=(0, 0, 0))
-        >>> _ = m.straight_beam("b", (0, 0, 0), (2.0, 0, 0), 4, 2e11, 7800.0, sections.circular(0.01))
-        >>> _ = m.beam_load("wind", "b", (0, 0, -10.0))
-        >>> system = m.assemble()
-        >>> round(float(system.forces(system.q0, system.v0, 0.0)[2::6].sum()), 9)   # total: w L
-        -20.0
         """
         beam = self.element_set(beam) if isinstance(beam, str) else beam
         w = _beam_vector(beam, load, f"beam load '{name}' (N/m)")
@@ -250,37 +158,14 @@ class LoadBuilder:
         Parameters
         ----------
         name : str
-            Load name.
         beam : str or femdyn.model.flexible.ElementSet
-            The element set.
         element : int
-            Element index, 0 … count − 1.
         xi : float
             ξ ∈ [0, 1] along the element.
         force : (3,) array_like
-            F, N, global frame; a planar cable also takes (x, y).
+            F, N (a planar cable also takes (x, y)).
         function : TimeFunction, float or callable, optional
             Dimensionless scale f(t) (default 1).
-
-        Returns
-        -------
-        femdyn.model.loads.PointForce
-
-        Raises
-        ------
-        ModelError
-            If the position is out of range or the force malformed.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> from femdyn.elements import sections
-        >>> m = Model(gravity=(0, 0, 0))
-        >>> _ = m.straight_beam("b", (0, 0, 0), (1.0, 0, 0), 2, 2e11, 7800.0, sections.circular(0.01))
-        >>> _ = m.beam_force("tip", "b", 1, 1.0, (0, 0, -5.0))
-        >>> system = m.assemble()
-        >>> float(system.forces(system.q0, system.v0, 0.0)[system.nodes["b.2"].dofs[2]])
-        -5.0
         """
         beam = self.element_set(beam) if isinstance(beam, str) else beam
         return self._add_load(PointForce(name, beam.material_point(element, xi),

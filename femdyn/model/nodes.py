@@ -1,17 +1,8 @@
 """Nodes and affine coordinate expressions.
 
-All coordinates live in one global vector q (SI units: m for positions, dimensionless
-for unit vectors and position gradients). A node owns one or more *slots* of three
-consecutive coordinates: an NCF point (slot ``r``), an NCF unit vector (slot ``u``),
-an ANCF cable node (``r``, ``rx``), a fully parameterized ANCF node (``r``, ``rx``,
-``ry``, ``rz``) or a node of the quadratic beam (``r``, ``ry``, ``rz``).
-
-An :class:`Expr` is an affine 3-vector function of q,
-``e(q) = Σ_k c_k · q[s_k : s_k+3] + offset``, where s_k is the first index of a slot.
-Material points and vectors of natural-coordinate bodies are such expressions
-(García de Jalón & Bayo, *Kinematic and Dynamic Simulation of Multibody Systems*, 1994,
-ch. 2), and so are ground points (offset only). Every constraint and load is written in
-terms of Exprs, which makes their Jacobians exact and constant-patterned.
+A node owns slots of three consecutive coordinates of q (``r``, ``u``, ``rx``, ``ry``, ``rz``).
+An :class:`Expr` is an affine 3-vector e(q) = Σ_k c_k · q[s_k : s_k+3] + offset: material points
+and vectors of bodies (García de Jalón & Bayo 1994, ch. 2), so Jacobians are exact and constant-patterned.
 """
 import numpy as np
 
@@ -19,10 +10,7 @@ from ..errors import ModelError
 from ..validation import vector3
 
 class NodeKind:
-    """A registered kind of node: its slot names (three coordinates each), whether joints
-    may use a node of this kind as a frame (its gradients as material vectors, e.g. ANCF
-    nodes), and whether its first slot is a unit vector (one unit-length row per node).
-    """
+    """A registered kind of node: slot names, whether joints may use it as a frame, whether it is a unit vector."""
 
     def __init__(self, name, slots, frame=False, unit=False):
         self.name, self.slots, self.frame, self.unit = name, tuple(slots), frame, unit
@@ -37,18 +25,13 @@ def register_node_kind(name, slots, frame=False, unit=False):
     Parameters
     ----------
     name : str
-        Kind name, as given to ``Node`` and shown in messages.
+        Kind name.
     slots : sequence of str
         Names of the node's 3-coordinate slots (e.g. ``("r", "rx")``).
     frame : bool
-        Joints may act on the node as on a body (position + gradient vectors).
+        Joints may act on the node as on a body.
     unit : bool
-        The node is a unit vector: the System adds one unit-length constraint per node.
-
-    Example
-    -------
-    >>> register_node_kind("polar", ("p",)).slots
-    ('p',)
+        The node is a unit vector (one unit-length constraint per node).
     """
     KINDS[name] = NodeKind(name, slots, frame, unit)
     return KINDS[name]
@@ -62,17 +45,7 @@ register_node_kind("director", ("r", "ry", "rz"), frame=True)   # node of the th
 
 
 class Node:
-    """A named owner of coordinates of a registered kind. ``start`` is its first index in q.
-
-    Create nodes with the :class:`~femdyn.model.builder.Model` methods (``point``,
-    ``vector``, ``cable_node``, …), which assign ``start``.
-
-    Examples
-    --------
-    >>> node = Node("tip", "cable", [1.0, 0, 0, 1.0, 0, 0], start=6)
-    >>> node.dofs, node.slot("rx")
-    (array([ 6,  7,  8,  9, 10, 11]), Expr({9: 1.0}, offset=[0.0, 0.0, 0.0]))
-    """
+    """A named owner of coordinates of a registered kind. ``start`` is its first index in q."""
 
     def __init__(self, name, kind, values, start):
         if kind not in KINDS:
@@ -116,17 +89,7 @@ class Node:
 
 
 class Expr:
-    """Affine 3-vector expression ``Σ c_k q[s_k:s_k+3] + offset`` (see module docstring).
-
-    Expressions add, subtract and scale like vectors; calling one with q evaluates it.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> mid = 0.5 * Expr({0: 1.0}) + 0.5 * Expr({3: 1.0})      # midpoint of two point nodes
-    >>> mid(np.array([0.0, 0, 0, 2.0, 4.0, 0]))
-    array([1., 2., 0.])
-    """
+    """Affine 3-vector expression ``Σ c_k q[s_k:s_k+3] + offset`` (see module docstring)."""
 
     __slots__ = ("terms", "offset")
 
@@ -212,56 +175,19 @@ class NodeBuilder:
         Parameters
         ----------
         name : str
-            Unique node name.
         position : (3,) array_like
-            m, global frame, initial configuration.
-
-        Returns
-        -------
-        femdyn.model.nodes.Node
-
-        Raises
-        ------
-        ModelError
-            If the name is taken or the position is not three finite numbers.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> m = Model()
-        >>> m.point("O", (0, 0, 0)).kind
-        'point'
+            m.
         """
         return self.add_node(name, "point", vector3(position, f"point node '{name}': position (m)"))
 
     def vector(self, name, direction):
-        """Add an NCF unit-vector node (3 coordinates); its unit length is a constraint.
-
-        Give it to a body (``rigid_body(..., vectors=...)``, ``rigid_beam(..., axis=...)``)
-        to carry a joint axis or complete the body's orientation.
+        """Add an NCF unit-vector node (3 coordinates, unit length constrained), e.g. a body's joint axis.
 
         Parameters
         ----------
         name : str
-            Unique node name.
         direction : (3,) array_like
-            Unit vector, global frame, initial configuration.
-
-        Returns
-        -------
-        femdyn.model.nodes.Node
-
-        Raises
-        ------
-        ModelError
-            If the name is taken or ``|direction|`` differs from 1 by more than 1e-9.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> m = Model()
-        >>> m.vector("u", (0, 1, 0)).is_unit
-        True
+            Unit vector.
         """
         d = vector3(direction, f"vector node '{name}': direction")
         if abs(np.linalg.norm(d) - 1.0) > 1e-9:
@@ -270,33 +196,15 @@ class NodeBuilder:
         return self.add_node(name, "vector", d)
 
     def cable_node(self, name, position, tangent=(1.0, 0.0, 0.0)):
-        """Add an ANCF cable node: position r and position gradient r_x (6 coordinates).
+        """Add an ANCF cable node: position r and gradient r_x (6 coordinates).
 
         Parameters
         ----------
         name : str
-            Unique node name.
         position : (3,) array_like
-            r, m, global frame, initial configuration.
+            r, m.
         tangent : (3,) array_like, optional
-            r_x, the slope ∂r/∂x; the unit tangent of the centreline in the stress-free
-            state (default global x).
-
-        Returns
-        -------
-        femdyn.model.nodes.Node
-
-        Raises
-        ------
-        ModelError
-            If the name is taken or a vector is not three finite numbers.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> m = Model()
-        >>> m.cable_node("c0", (0, 0, 0)).initial
-        array([0., 0., 0., 1., 0., 0.])
+            r_x, the unit tangent in the stress-free state (default global x).
         """
         return self.add_node(name, "cable", np.concatenate([vector3(position, f"cable node '{name}': position (m)"),
                                                              vector3(tangent, f"cable node '{name}': tangent")]))
@@ -307,65 +215,25 @@ class NodeBuilder:
         Parameters
         ----------
         name : str
-            Unique node name.
         position : (3,) array_like
-            r, m, global frame, initial configuration.
+            r, m.
         rx, ry, rz : (3,) array_like, optional
-            Position gradients along the material axes x (the beam axis) and y, z (the
-            section axes); in the stress-free state an orthonormal right-handed triad
-            (default the global axes).
-
-        Returns
-        -------
-        femdyn.model.nodes.Node
-
-        Raises
-        ------
-        ModelError
-            If the name is taken or a vector is not three finite numbers.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> m = Model()
-        >>> m.beam_node("b0", (0, 0, 0)).dofs.size
-        12
+            Gradients along the beam axis and the section axes; orthonormal when stress-free (default global axes).
         """
         return self.add_node(name, "beam", np.concatenate([vector3(v, f"beam node '{name}': {slot}")
                                                             for v, slot in zip((position, rx, ry, rz),
                                                                                ("position (m)", "rx", "ry", "rz"))]))
 
     def director_node(self, name, position, ry=(0.0, 1.0, 0.0), rz=(0.0, 0.0, 1.0)):
-        """Add a node of the three-node quadratic ANCF beam: r and the directors r_y, r_z (9 coordinates).
-
-        The node has no slope r_x; the element interpolates r quadratically between its
-        end and midpoint nodes.
+        """Add a node of the quadratic ANCF beam: r and the directors r_y, r_z (9 coordinates, no slope).
 
         Parameters
         ----------
         name : str
-            Unique node name.
         position : (3,) array_like
-            r, m, global frame, initial configuration.
+            r, m.
         ry, rz : (3,) array_like, optional
-            Section directors (unit vectors ⟂ the beam axis in the stress-free state;
-            default global y and z).
-
-        Returns
-        -------
-        femdyn.model.nodes.Node
-
-        Raises
-        ------
-        ModelError
-            If the name is taken or a vector is not three finite numbers.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> m = Model()
-        >>> m.director_node("d0", (0, 0, 0)).slots
-        ('r', 'ry', 'rz')
+            Section directors, unit, ⟂ the axis when stress-free (default global y and z).
         """
         return self.add_node(name, "director", np.concatenate([vector3(v, f"director node '{name}': {slot}")
                                                                 for v, slot in zip((position, ry, rz),

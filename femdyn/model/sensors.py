@@ -1,21 +1,7 @@
-"""Sensors: channels recorded at every output step of a run (SI units), one constructor per
-physical quantity on :class:`SensorBuilder` (``m.sensor_point``, ``m.sensor_strain``, …).
+"""Sensors: channels recorded at every output step, one ``Model.sensor_*`` constructor per quantity.
 
-Strain gauges as engineers define them (:class:`Gauge`) sit on the outer wall of an ANCF
-beam: at arc length ``distance`` (m) from a named node (or from the node a named joint
-holds), at ``wall_angle_deg`` around the section (0° on the section's +y axis, 90° on +z),
-the grid at ``direction_deg`` to the beam axis (0° axial, 90° hoop), of length
-``grid_length`` (m). Reading of a grid at angle θ to the axis on the wall, whose tangent
-along the section outline is s = (−sin φ, cos φ) (plane-stress transformation of strain,
-Dally & Riley 2005, *Experimental Stress Analysis*, 4th ed., eq. 6.4)::
-
-    ε_θ = ε_x cos²θ + ε_s sin²θ + γ_xs sinθ cosθ,
-    ε_s = −ν ε_x                          (uniaxial stress in the beam fibre),
-    γ_xs = κ_x ρ + γ_xy s_y + γ_xz s_z     (torsion at wall radius ρ, exact for a circle;
-                                           the section-mean Timoshenko shear angles).
-
-Cable elements carry no twist or shear, so there γ_xs = 0. The reading is the average of
-ε_θ over the grid length by Gauss–Legendre quadrature with ``grid_points`` points.
+A :class:`Gauge` reads ε_θ = ε_x cos²θ + ε_s sin²θ + γ_xs sinθ cosθ on a beam's wall (Dally & Riley
+2005, eq. 6.4), averaged over its grid; details: docs/strain-reports.md.
 """
 from dataclasses import dataclass
 
@@ -39,11 +25,7 @@ class PointSensor(Sensor):
 
 
 class JointAngleSensor(Sensor):
-    """Joint angle (rad, from the initial configuration plus the joint's offset, wrapped to
-    (−π, π]; results unwrap it) and joint rate (rad/s) of a revolute joint.
-
-    The angle is the rotation of body B relative to body A about the joint axis.
-    """
+    """Joint angle (rad, wrapped to (−π, π]) and rate (rad/s) of a revolute joint."""
 
     def __init__(self, name, revolute):
         self.name, self.revolute = name, revolute
@@ -61,9 +43,7 @@ class JointAngleSensor(Sensor):
 
 
 class ReactionSensor(Sensor):
-    """Reactions of one joint from its multipliers (see ``Joint.reaction``: forces on body B
-    in N for coincidence rows, the drive torque in N·m for an angle drive).
-    """
+    """Reactions of one joint from its multipliers (see ``Constraint.reaction``)."""
 
     def __init__(self, name, joint):
         self.name, self.joint = name, joint
@@ -78,14 +58,7 @@ class ReactionSensor(Sensor):
 
 
 class BeamSensor(Sensor):
-    """A strain quantity at a material point of an ANCF beam, recorded every step:
-    "strain" (axial strain at section point (y, z) [m]: the reading of a strain gauge
-    bonded there, dimensionless), "curvature" (1/m: κ_y, κ_z for spatial elements, the
-    signed in-plane κ_z for the planar cable), and for fully parameterized beams "twist"
-    (rad/m) and "shear" (γ_y, γ_z in rad). The kernel's ``sensor_quantities`` names the
-    method that evaluates each quantity (definitions, sign conventions; for the full
-    beam, bending recovered with second-order accuracy) and its columns.
-    """
+    """A strain quantity at a material point of an ANCF beam (the kernel's ``sensor_quantities`` defines each)."""
 
     QUANTITIES = ("strain", "curvature", "twist", "shear")
 
@@ -116,9 +89,7 @@ class BeamSensor(Sensor):
 
 
 class ActuatorSensor(Sensor):
-    """The input of an actuator (femdyn.model.actuators): torque (N·m) or force (N), as
-    solved by servo-constraint inverse dynamics.
-    """
+    """The input of an actuator, torque (N·m) or force (N), as solved by servo-constraint inverse dynamics."""
 
     def __init__(self, name, actuator):
         self.name, self.actuator = name, actuator
@@ -132,11 +103,7 @@ class ActuatorSensor(Sensor):
 
 
 class FlexiblePointSensor(Sensor):
-    """Position (m) and velocity (m/s) of an output point of a floating-frame body,
-    recovered from its stored mode shapes: r = r_ref + A(x + Φ_p η) (see
-    :mod:`femdyn.model.floating_frame`). Made by ``Model.sensor_point`` on a flexible body,
-    e.g. ``m.sensor_point("tip", "bar", (0.4, 0, 0))``.
-    """
+    """Position (m) and velocity (m/s) of an output point of a floating-frame body: r = r_ref + A(x + Φ_p η)."""
 
     def __init__(self, name, body, index):
         self.name, self.body, self.index = name, body, index
@@ -149,11 +116,7 @@ class FlexiblePointSensor(Sensor):
 
 
 class ModalStrainSensor(Sensor):
-    """Strains (dimensionless, Voigt order of the component's ``strain_order``, engineering
-    shear) at a gauge point of a floating-frame body: ε = E_g η, E_g the stored strain
-    modes (linear strain of the modal displacement field in the reference frame). Made by
-    ``Model.sensor_strain`` on a flexible body, e.g. ``m.sensor_strain("root", "bar", 0)``.
-    """
+    """Strains ε = E_g η (Voigt order of the component's ``strain_order``) at a gauge point of a floating-frame body."""
 
     def __init__(self, name, body, index):
         self.name, self.body, self.index = name, body, index
@@ -167,37 +130,24 @@ class ModalStrainSensor(Sensor):
 
 @dataclass
 class Gauge:
-    """Geometry of one strain gauge on a beam's outer wall.
+    """Geometry of one strain gauge on a beam's outer wall (channels ``<name>.strain``, ``<name>.axial``).
 
     Parameters
     ----------
-    name : str
-        Gauge name; its channels are ``<name>.strain`` and ``<name>.axial``.
-    beam : str
-        Name of the ANCF beam (element set).
+    name, beam : str
+        Gauge name and ANCF beam (element set) name.
     node : str
-        Node the distance is measured from, or a joint acting on a node of the beam (a
-        clamp, or a joint on the node's frame): the distance is then measured from that node.
+        Node the distance is measured from, or a joint acting on a node of the beam.
     distance : float
-        Arc length from ``node`` into the beam, m (from the beam's last node the gauge
-        lies towards the first one; from any other node towards the last one).
-    wall_angle_deg : float
-        Angle around the section from its +y axis towards +z, degrees.
-    direction_deg : float
-        Grid direction measured from the beam axis towards the wall tangent s, degrees.
+        Arc length from ``node`` into the beam, m (from the last node towards the first, else towards the last).
+    wall_angle_deg, direction_deg : float
+        Angle around the section from +y towards +z, and grid direction from the axis, degrees.
     grid_length : float
         Active grid length along the axis, m (0: a point gauge).
     grid_points : int
         Gauss–Legendre points over the grid.
     poisson : float, optional
-        Poisson ratio ν for the hoop strain ε_s = −νε_x; default the beam's (full beam
-        elements). Cable elements carry none: a gauge off the axis direction on a cable
-        needs it.
-
-    Example
-    -------
-    >>> Gauge("G1", "link", "link.0", 0.2, wall_angle_deg=90.0, grid_length=0.006)  # doctest: +ELLIPSIS
-    Gauge(name='G1', ...)
+        ν for the hoop strain ε_s = −νε_x; default the beam's (a cable has none).
     """
 
     name: str
@@ -227,20 +177,12 @@ def _reference_node(model, gauge, beam):
 
 
 def _beam_nodes(beam):
-    """Names of the reference nodes of a beam's chain.
-
-    The nodes that start each element, and the last node; element nodes in between (as in
-    three-node elements) are not reference points.
-    """
+    """Names of the reference nodes of a beam's chain."""
     return [nodes[0].name for nodes in beam.element_nodes] + [beam.element_nodes[-1][-1].name]
 
 
 class GaugeSensor(Sensor):
-    """The reading of one :class:`Gauge`, recorded every output step.
-
-    Columns ``<name>.strain`` (ε_θ averaged over the grid) and ``<name>.axial`` (ε_x
-    averaged over the grid), dimensionless, positive in tension. Made by ``Model.sensor_strain(gauge)``.
-    """
+    """The reading of one :class:`Gauge`, recorded every output step."""
 
     def __init__(self, gauge, beam, node=None):
         self.gauge, self.name, self.beam = gauge, gauge.name, beam
@@ -285,9 +227,7 @@ class GaugeSensor(Sensor):
 
 
 def _grid_places(gauge, beam, node):
-    """Material places (element, ξ) of the Gauss–Legendre points over the grid and their
-    weights (summing to 1).
-    """
+    """Material places (element, ξ) of the Gauss–Legendre points over the grid, with weights summing to 1."""
     lengths = np.broadcast_to(np.asarray(beam.kernel.length, float), (beam.count,))
     ends = np.concatenate([[0.0], np.cumsum(lengths)])
     chain = _beam_nodes(beam)
@@ -312,18 +252,7 @@ def _grid_places(gauge, beam, node):
 
 
 def _wall_radius(section, element, phi, name):
-    """Distance from the centroid to the outer wall along a direction of the section.
-
-    The radius of a circular section; for any other (rectangular) one, the exit of the ray
-    through the sides c_y, c_z.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from femdyn.elements import sections
-    >>> round(float(_wall_radius(sections.rectangular(0.02, 0.01), 0, np.pi / 4, "G1")), 6)   # the corner
-    0.007071
-    """
+    """Distance from the centroid to the outer wall along a direction of the section."""
     try:
         cy = float(np.broadcast_to(np.asarray(section.cy, float), (element + 1,))[element])
         cz = float(np.broadcast_to(np.asarray(section.cz, float), (element + 1,))[element])
@@ -339,35 +268,15 @@ class SensorBuilder:
     """The sensor constructors of :class:`~femdyn.model.Model`, one per physical quantity."""
 
     def sensor_point(self, name, body, point):
-        """Record the position and velocity of a material point of a body.
+        """Record position (``<name>.x``, ``.y``, ``.z``, m) and velocity (``.vx`` …, m/s) of a material point.
 
         Parameters
         ----------
         name : str
-            Sensor name; channels ``<name>.x``, ``.y``, ``.z`` (m) and ``.vx``, ``.vy``,
-            ``.vz`` (m/s), global frame.
         body : str or body
-            The body (or an ANCF node, or a flexible body of :meth:`flexible_body`).
+            The body (or an ANCF node, or a flexible body).
         point : (3,) array_like
-            The material point, m, global frame, initial configuration; for a flexible
-            body one of its component's output points, m, reference-frame coordinates.
-
-        Returns
-        -------
-        femdyn.model.sensors.PointSensor or femdyn.model.sensors.FlexiblePointSensor
-
-        Raises
-        ------
-        ModelError
-            If the point lies outside the body's span or the sensor name is taken.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> m = Model()
-        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
-        >>> m.sensor_point("mid", rod, (0.5, 0, 0)).columns[:3]
-        ('mid.x', 'mid.y', 'mid.z')
+            The material point, m; for a flexible body one of its component's output points (reference frame).
         """
         body = self.body(body)
         if hasattr(body, "locate_output_point"):
@@ -375,58 +284,25 @@ class SensorBuilder:
         return self.add_sensor(PointSensor(name, body.material_point(point)))
 
     def sensor_strain(self, name, body=None, element=None, xi=None, y=0.0, z=0.0):
-        """Record strain: the one entry point for strain gauges, on every kind of flexible part.
+        """Record strain (dimensionless, positive in tension) on any kind of flexible part.
 
-        - ANCF beam, a point of a section: ``m.sensor_strain(name, beam, element, xi, y=…,
-          z=…)`` records the axial strain there, channel ``<name>.strain``;
-        - a :class:`Gauge` on the outer wall of an ANCF beam (wall angle, grid direction
-          and length): ``m.sensor_strain(gauge)`` records the grid's reading
-          ``<name>.strain`` (ε_θ averaged over the grid) and the mean axial strain
-          ``<name>.axial``;
-        - floating-frame body (:meth:`flexible_body`): ``m.sensor_strain(name, body,
-          gauge)`` records the six strains at one of its component's gauge points,
-          ``<name>.exx`` … ``<name>.gxy`` (reference frame, engineering shear).
-
-        All strains are dimensionless, positive in tension.
+        ``m.sensor_strain(name, beam, element, xi, y=…, z=…)``: axial strain at a section point of
+        an ANCF beam (``<name>.strain``); ``m.sensor_strain(gauge)``: a :class:`Gauge`'s reading and
+        mean axial strain; ``m.sensor_strain(name, body, gauge)``: the six strains ``<name>.exx`` …
+        ``<name>.gxy`` at a gauge point of a flexible body (reference frame, engineering shear).
 
         Parameters
         ----------
         name : str or Gauge
-            Sensor name (it prefixes the channels), or a :class:`Gauge`, which carries its
-            name, beam and place.
+            Sensor name (prefix of the channels), or a :class:`Gauge`.
         body : str, ElementSet or FloatingFrameBody
-            The ANCF beam (element set) or the flexible body.
+            The ANCF beam or the flexible body.
         element : int, or int or (3,) array_like
-            ANCF beam: element index, 0 … count − 1, from the first node. Flexible body:
-            index of the component's gauge point, or its position, m, reference frame.
+            ANCF beam: element index from the first node. Flexible body: gauge point index or position, m.
         xi : float
-            ANCF beam: position along the element, ξ ∈ [0, 1] from its first node.
+            ANCF beam: ξ ∈ [0, 1] along the element.
         y, z : float, optional
-            ANCF beam: point of the cross section, m, in the section axes (the nodes'
-            r_y, r_z for beams, ``y_axis`` and x × y for a 3-D cable).
-
-        Returns
-        -------
-        Sensor
-            A :class:`BeamSensor`, :class:`GaugeSensor` or :class:`ModalStrainSensor`.
-
-        Raises
-        ------
-        ModelError
-            If the element or ξ is out of range, the gauge is off the beam or not a gauge
-            point of the body, or the sensor name is taken.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> from femdyn.elements import sections
-        >>> m = Model()
-        >>> _ = m.straight_beam("b", (0, 0, 0), (1.0, 0, 0), 2, 2e11, 7800.0, sections.circular(0.01))
-        >>> gauge = m.sensor_strain("gauge", "b", element=0, xi=0.0, y=0.01)
-        >>> wall = m.sensor_strain(Gauge("wall", "b", "b.0", 0.25, grid_length=0.01))
-        >>> system = m.assemble()
-        >>> [float(s.measure(system.q0, None, None, None, 0.0)[0]) for s in system.sensors]   # stress-free
-        [0.0, 0.0]
+            ANCF beam: point of the cross section, m, in the section axes.
         """
         if isinstance(name, Gauge):
             beam = self.element_set(name.beam)
@@ -441,44 +317,20 @@ class SensorBuilder:
         return self.add_sensor(BeamSensor(name, body, element, xi, "strain", y, z))
 
     def sensor_beam(self, name, beam, element, xi, quantity, y=0.0, z=0.0):
-        """Record a section quantity of an ANCF beam other than strain at (element, ξ).
+        """Record a section quantity of an ANCF beam other than strain at (element, ξ): ``<name>.<component>``.
 
         Parameters
         ----------
         name : str
-            Sensor name; channels ``<name>.<component>``.
         beam : str or femdyn.model.flexible.ElementSet
-            The element set.
         element : int
             Element index, 0 … count − 1.
         xi : float
             ξ ∈ [0, 1] along the element.
         quantity : str
-            "curvature" (1/m: κ_y, κ_z for spatial elements, the signed in-plane κ_z for
-            the planar cable), and for fully parameterized beams "twist" (rad/m) and
-            "shear" (γ_y, γ_z, rad); see :class:`BeamSensor`. Strain is
-            :meth:`sensor_strain`.
+            "curvature" (1/m), or for full beams "twist" (rad/m) and "shear" (rad).
         y, z : float, optional
             Section point, m (unused by these quantities).
-
-        Returns
-        -------
-        femdyn.model.sensors.BeamSensor
-
-        Raises
-        ------
-        ModelError
-            If ``quantity`` is "strain" or the element cannot report it, the position is
-            out of range, or the sensor name is taken.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> from femdyn.elements import sections
-        >>> m = Model()
-        >>> _ = m.straight_beam("b", (0, 0, 0), (1.0, 0, 0), 2, 2e11, 7800.0, sections.circular(0.01))
-        >>> m.sensor_beam("k", "b", 1, 0.5, "curvature").columns
-        ('k.kappa_y', 'k.kappa_z')
         """
         if quantity == "strain":
             raise ModelError(f"sensor '{name}': strain is recorded with Model.sensor_strain (one entry point for "
@@ -488,80 +340,27 @@ class SensorBuilder:
         return self.add_sensor(BeamSensor(name, beam, element, xi, quantity, y, z))
 
     def sensor_angle(self, name, revolute):
-        """Record the joint angle and rate of a revolute joint.
+        """Record a revolute joint's angle (``<name>.angle``, rad, wrapped to (−π, π]) and rate (``.rate``, rad/s).
 
-        The angle is the rotation of ``body_b`` relative to ``body_a`` about the joint
-        axis (right-handed), ``angle0`` in the initial configuration; it is recorded
-        wrapped to (−π, π] and ``Results[...]`` unwraps it.
+        The angle is that of :meth:`revolute`; ``Results[...]`` unwraps it.
 
         Parameters
         ----------
         name : str
-            Sensor name; channels ``<name>.angle`` (rad) and ``<name>.rate`` (rad/s).
         revolute : str or femdyn.model.joints.Revolute
-            The revolute joint of this model.
-
-        Returns
-        -------
-        femdyn.model.sensors.JointAngleSensor
-
-        Raises
-        ------
-        ModelError
-            If ``revolute`` is not a revolute joint of the model or the name is taken.
-
-        Examples
-        --------
-        >>> from femdyn.model import Model
-        >>> m = Model()
-        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
-        >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0), angle0=0.5)
-        >>> _ = m.sensor_angle("theta", "pivot")
-        >>> system = m.assemble()
-        >>> system.sensors[0].measure(system.q0, system.v0, None, None, 0.0).tolist()
-        [0.5, 0.0]
         """
         return self.add_sensor(JointAngleSensor(name, self._revolute(revolute)))
 
     def sensor_reaction(self, name, joint):
         """Record the reactions of a joint, named and signed, from its multipliers.
 
-        Coincidence rows (spherical, revolute, universal, clamp) give the constraint
-        force on ``body_b`` (N, global frame; ``body_a`` carries −F) in channels
-        ``<name>.x``, ``.y``, ``.z``; an angle drive gives its torque on ``body_b``
-        (``<name>.torque``, N·m); orientation rows give their multipliers under their
-        row labels. See :meth:`femdyn.model.protocol.Constraint.reaction`.
+        Coincidence rows give the force on ``body_b`` (``<name>.x``, ``.y``, ``.z``, N); an angle drive
+        its torque (``<name>.torque``, N·m); other rows their multipliers by row label.
 
         Parameters
         ----------
         name : str
-            Sensor name.
         joint : str or femdyn.model.joints.Joint
-            A joint of this model.
-
-        Returns
-        -------
-        femdyn.model.sensors.ReactionSensor
-
-        Raises
-        ------
-        ModelError
-            If the joint is unknown or the sensor name is taken.
-
-        Examples
-        --------
-        A hanging 2 kg rod: the pivot holds it up with 2 kg · 9.81 m/s².
-
-        >>> from femdyn.model import Model
-        >>> from femdyn.solvers.static import static_equilibrium
-        >>> m = Model()
-        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (0, 0, -1.0)), mass=2.0)
-        >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0))
-        >>> _ = m.sensor_reaction("R", "pivot")
-        >>> system = m.assemble()
-        >>> q, lam = static_equilibrium(system)
-        >>> system.sensors[0].measure(q, system.v0, None, lam, 0.0)[:3].round(6).tolist()
-        [0.0, 0.0, 19.62]
         """
         if isinstance(joint, str):
             if joint not in self.joints:

@@ -1,16 +1,7 @@
 """A linear spring-damper between two material points.
 
-The points are affine expressions of q (:class:`~femdyn.model.nodes.Expr`), so their
-difference d = r_b − r_a = D q + d₀ has a constant Jacobian D (3 × k, on the k coordinates
-the two points use). With ℓ = ‖d‖, e = d/ℓ and ℓ̇ = e·ḋ, the tension (N, positive when
-stretched) is f = k (ℓ − L₀) + c ℓ̇; it pulls b towards a: Q = −Dᵀ f e. The tangents
-follow by the chain rule with ∂e/∂d = (I − eeᵀ)/ℓ and ∂ℓ̇/∂d = ḋᵀ(I − eeᵀ)/ℓ:
-
-    K = −∂Q/∂q = Dᵀ [k eeᵀ + (f/ℓ)(I − eeᵀ) + (c/ℓ) e ḋᵀ(I − eeᵀ)] D,
-    C = −∂Q/∂q̇ = Dᵀ c eeᵀ D,
-
-K being unsymmetric only through the damper's last term (ḋ off the spring's line).
-The potential energy is ½ k (ℓ − L₀)²; the damper dissipates c ℓ̇² (W).
+With d = r_b − r_a = D q + d₀, ℓ = ‖d‖, e = d/ℓ: tension f = k (ℓ − L₀) + c ℓ̇, Q = −Dᵀ f e,
+K = Dᵀ [k eeᵀ + (f/ℓ)(I − eeᵀ) + (c/ℓ) e ḋᵀ(I − eeᵀ)] D, C = Dᵀ c eeᵀ D.
 """
 import numpy as np
 
@@ -20,21 +11,7 @@ from .protocol import Part
 
 
 class SpringDamper(Part):
-    """A linear spring of stiffness k and rest length L₀ in parallel with a linear damper c
-    between two material points (see the module docstring for the force and tangents).
-
-    Examples
-    --------
-    Two points 1.5 m apart on a spring of rest length 1 m and k = 200 N/m: a 100 N pull.
-
-    >>> import numpy as np
-    >>> from femdyn.model.nodes import Expr
-    >>> s = SpringDamper("s", Expr({0: 1.0}), Expr({3: 1.0}), 200.0, rest_length=1.0)
-    >>> s.bind(6)
-    >>> q = np.array([0.0, 0, 0, 1.5, 0, 0])
-    >>> s.tension(q, np.zeros(6)), s.force(q, np.zeros(6), 0.0)[[0, 3]].tolist()
-    (100.0, [100.0, -100.0])
-    """
+    """A linear spring (k, L₀) in parallel with a linear damper c between two material points."""
 
     def __init__(self, name, point_a, point_b, stiffness, damping=0.0, rest_length=None, q0=None):
         self.name = name
@@ -96,54 +73,21 @@ class SpringBuilder:
     """The spring constructor of :class:`~femdyn.model.Model` (``m.spring``)."""
 
     def spring(self, name, body_a, point_a, body_b, point_b, stiffness, damping=0.0, rest_length=None):
-        """A linear spring-damper between two material points (a force element, unlike the
-        rigid :meth:`distance`): tension k (ℓ − L₀) + c ℓ̇ along the line of the points
-        (:class:`~femdyn.model.springs.SpringDamper`).
+        """Add a linear spring-damper between two material points: tension k (ℓ − L₀) + c ℓ̇ along their line.
 
         Parameters
         ----------
         name : str
-            Unique part name.
-        body_a : str or body
-            Body of the first point (or "ground", or an ANCF node).
-        point_a : (3,) array_like
-            First point, m, global frame, initial configuration.
-        body_b : str or body
-            Body of the second point.
-        point_b : (3,) array_like
-            Second point, m, global frame, initial configuration.
+        body_a, body_b : str or body
+            Bodies of the first and second point.
+        point_a, point_b : (3,) array_like
+            The two points, m.
         stiffness : float
-            k, N/m (≥ 0).
+            k, N/m.
         damping : float, optional
-            c, N·s/m (≥ 0).
+            c, N·s/m.
         rest_length : float, optional
-            L₀, m (default the initial distance of the points).
-
-        Returns
-        -------
-        femdyn.model.springs.SpringDamper
-
-        Raises
-        ------
-        ModelError
-            If a point lies outside its body's span, k or c is negative, the rest length
-            is not positive, or the name is taken.
-
-        Examples
-        --------
-        A 2 kg slider tied to the ground by a 800 N/m spring, its rest length the initial
-        distance (1 m); pulled 1 cm further out, the spring pulls back with 8 N:
-
-        >>> from femdyn.model import Model
-        >>> import numpy as np
-        >>> m = Model(gravity=(0, 0, 0))
-        >>> block = m.rigid_beam("block", m.point("A", (1.0, 0, 0)), m.point("B", (1.2, 0, 0)), mass=2.0)
-        >>> _ = m.prismatic("slider", "ground", block, (1.0, 0, 0), axis=(1, 0, 0))
-        >>> spring = m.spring("spring", "ground", (0, 0, 0), block, (1.0, 0, 0), stiffness=800.0)
-        >>> system = m.assemble()
-        >>> q = system.q0 + 0.01 * np.array([1.0, 0, 0, 1.0, 0, 0])
-        >>> float(system.forces(q, system.v0, 0.0)[[0, 3]].sum().round(9))
-        -8.0
+            L₀, m (default the initial distance).
         """
         body_a, body_b = self.body(body_a), self.body(body_b)
         pa, pb = body_a.material_point(point_a), body_b.material_point(point_b)

@@ -1,9 +1,7 @@
-"""The assembled, frozen form of a model.
-
-Holds the sparse mass matrix (CSR; its constant part assembled once), the constraint set
-and the generalized forces with their tangent patterns, all gathered from the model's
-parts through the part contract (:mod:`femdyn.model.protocol`). Equations of
-motion: M(q) q̈ + Φ_qᵀ λ = Q(q, q̇, t), Φ(q, t) = 0 (García de Jalón & Bayo 1994). SI units.
+"""The assembled, frozen form of a model: sparse mass matrix (CSR, constant part assembled once),
+constraint set, generalized forces and their tangent patterns, all gathered through the part
+contract (:mod:`femdyn.model.protocol`). M(q) q̈ + Φ_qᵀ λ = Q(q, q̇, t), Φ(q, t) = 0 (García de
+Jalón & Bayo 1994); symbols and units: docs/conventions.md.
 """
 import numpy as np
 import scipy.sparse
@@ -21,51 +19,23 @@ from ..sparse import Pattern, product
 class System:
     """The assembled, frozen form of a :class:`~femdyn.model.builder.Model`.
 
-    ``Model.assemble()`` hands the System a private copy of the model (``System.model``):
-    every part — bodies, flexible element sets, joints, loads, sensors and any part added
-    with ``Model.add`` — is bound to its index ranges in that copy, so later edits or
-    re-assemblies of the user's Model never change an assembled System. The System
-    evaluates only through the part contract (:mod:`femdyn.model.protocol`).
+    ``Model.assemble()`` hands the System a private copy of the model, bound in place, so later
+    edits of the user's Model never change it. Raises ModelError if the model has no nodes or the
+    servo rows and actuators do not pair up.
 
     Parameters
     ----------
     model : femdyn.model.builder.Model
-        The System's own copy of the model (``Model.assemble`` makes it); it is bound
-        in place.
-
-    Raises
-    ------
-    ModelError
-        If the model has no nodes, or the servo rows and actuators do not pair up.
+        The System's own copy of the model (``Model.assemble`` makes it).
 
     Attributes
     ----------
     n, m : int
         Number of coordinates q and of constraint equations Φ.
-    parts : list
-        Every contribution, in assembly order (bodies, element sets, joints, loads, others).
     constraints : ConstraintSet
-        Φ, Φ_q, the Hessian term, Φ_t and γ in fixed row order.
-    joint_rows : dict
-        Constraint rows of each joint, by name.
-    mass_rows, mass_cols : ndarray
-        COO pattern of the mass matrix (constant parts first, then configuration-dependent).
-    constant_mass : bool
-        Whether M is independent of q (then ``M`` is assembled once).
+        Φ, Φ_q, the Hessian term, Φ_t and γ in fixed row order (``joint_rows``: each joint's rows).
     q0, v0 : ndarray (n,)
-        Initial coordinates and velocity guesses.
-    labels : list of str
-        Coordinate labels ``<node>.<slot><x|y|z>``.
-
-    Examples
-    --------
-    >>> import femdyn
-    >>> m = femdyn.Model("pendulum")
-    >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
-    >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0))
-    >>> system = m.assemble()
-    >>> system.n, system.m, system.labels[3]
-    (6, 5, 'A.rx')
+        Initial coordinates and velocity guesses (``labels``: ``<node>.<slot><x|y|z>``).
     """
 
     def __init__(self, model):
@@ -115,9 +85,7 @@ class System:
         self.M = self.mass_pattern.assemble(self.mass_values(self.q0))
 
     def _assemble_constraints(self):
-        """Rows of the nodes, bodies, parts and joints; of the auxiliary joints (rows the
-        model adds by itself, e.g. the plane of a planar cable) only the rows independent
-        of the others."""
+        """Constraint rows of the parts; of auxiliary rows only those independent of the others."""
         equations = [Equation(Dot, (n.expr, n.expr), None, 1.0, None, f"{n.name}: unit length")
                      for n in self.nodes.values() if n.is_unit]
         joints = self.joints
@@ -136,9 +104,7 @@ class System:
         self.m = self.constraints.m
 
     def _assemble_inputs(self):
-        """Actuator inputs in the multiplier slots of the servo rows (femdyn.model.actuators):
-        the pattern of G, whose transpose carries λ and u into the dynamics (G = Φ_q with
-        the servo rows replaced by −B), and of the Hessian of Gᵀλ."""
+        """Pattern of G (Φ_q with the servo rows replaced by −B) and of the Hessian of Gᵀλ."""
         c = self.constraints
         self.actuators = [p for p in self.parts if getattr(p, "inputs", 0)]
         rows = [self.joint_rows[name] for name, j in self.joints.items() if j.servo]
@@ -167,34 +133,23 @@ class System:
         Parameters
         ----------
         q : ndarray (n,)
-            Coordinates.
         jac : ndarray
             Values of Φ_q on the constraint pattern (from ``constraints.evaluate``).
-
-        Returns
-        -------
-        ndarray
         """
         if not self.servo:
             return jac
         return np.concatenate([jac[self._kept]] + [-a.input_values(q) for a in self.actuators])
 
     def constraint_force(self, q, jac, lam):
-        """Gᵀλ: the constraint forces Φ_qᵀλ minus the actuator forces Bᵀu (u in the servo slots of λ).
+        """Gᵀλ (n,): the constraint forces Φ_qᵀλ minus the actuator forces Bᵀu (u in the servo slots of λ).
 
         Parameters
         ----------
         q : ndarray (n,)
-            Coordinates.
         jac : ndarray
             Values of Φ_q on the constraint pattern.
         lam : ndarray (m,)
-            Multipliers, with the actuator inputs (N·m or N) in the servo rows.
-
-        Returns
-        -------
-        ndarray (n,)
-            N per unit of each coordinate.
+            Multipliers, with the actuator inputs in the servo rows.
         """
         if not self.servo:
             return self.constraints.transpose_product(jac, lam)
@@ -207,13 +162,8 @@ class System:
         Parameters
         ----------
         q : ndarray (n,)
-            Coordinates.
         lam : ndarray (m,)
             Multipliers and actuator inputs.
-
-        Returns
-        -------
-        ndarray
         """
         if not self.servo:
             return self.constraints.hessian_values(q, lam)
@@ -248,54 +198,29 @@ class System:
         ----------
         q : ndarray (n,)
             Coordinates (unused for a constant mass).
-
-        Returns
-        -------
-        ndarray
         """
         if self.constant_mass:
             return self._constant_mass_values
         return np.concatenate([self._constant_mass_values] + [p.mass_values(q) for p in self.variable_mass_parts])
 
     def mass(self, q=None):
-        """The mass matrix M(q) (CSR, kg and kg·m per unit of q); ``M`` itself when constant.
+        """The mass matrix M(q), CSR (n × n); ``M`` itself when constant.
 
         Parameters
         ----------
         q : ndarray (n,), optional
             Coordinates (default: M at q0).
-
-        Returns
-        -------
-        scipy.sparse.csr_matrix (n × n)
-
-        Examples
-        --------
-        A 1 kg uniform rod on two end points: M = m[[1/3, 1/6], [1/6, 1/3]]⊗I₃.
-
-        >>> import femdyn
-        >>> m = femdyn.Model()
-        >>> _ = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
-        >>> m.assemble().mass().toarray()[0, [0, 3]].round(6).tolist()
-        [0.333333, 0.166667]
         """
         if self.constant_mass or q is None:
             return self.M
         return self.mass_pattern.assemble(self.mass_values(q))
 
     def inertia_force(self, q, a):
-        """M(q) q̈ (N per unit of q).
+        """M(q) q̈ (n,).
 
         Parameters
         ----------
-        q : ndarray (n,)
-            Coordinates.
-        a : ndarray (n,)
-            Accelerations q̈.
-
-        Returns
-        -------
-        ndarray (n,)
+        q, a : ndarray (n,)
         """
         return product(self.mass(q), a)
 
@@ -304,45 +229,21 @@ class System:
 
         Parameters
         ----------
-        q : ndarray (n,)
-            Coordinates.
-        a : ndarray (n,)
-            Accelerations q̈.
-
-        Returns
-        -------
-        ndarray
+        q, a : ndarray (n,)
         """
         if self.constant_mass:
             return np.zeros(0)
         return np.concatenate([p.mass_derivative(q, a) for p in self.variable_mass_parts])
 
     def forces(self, q, v, t, load_factor=1.0):
-        """Q(q, v, t): the applied loads scaled by ``load_factor`` (gravity included), plus the
-        parts' internal forces (elastic, damping, quadratic-velocity).
+        """Q(q, v, t) (n,): applied loads scaled by ``load_factor`` (gravity included) plus internal forces.
 
         Parameters
         ----------
         q, v : ndarray (n,)
-            Coordinates and velocities.
         t : float
-            Time, s.
         load_factor : float, optional
             Scale of the applied loads (statics continuation); 1 in dynamics.
-
-        Returns
-        -------
-        ndarray (n,)
-            N per unit of each coordinate.
-
-        Examples
-        --------
-        >>> import femdyn
-        >>> m = femdyn.Model(gravity=(0, 0, -10.0))
-        >>> _ = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=2.0)
-        >>> system = m.assemble()
-        >>> system.forces(system.q0, system.v0, 0.0).tolist()      # the weight shared by O and A
-        [0.0, 0.0, -10.0, 0.0, 0.0, -10.0]
         """
         Q = self.gravity_force.copy() if load_factor == 1.0 else load_factor * self.gravity_force
         for part in self.force_parts:
@@ -352,20 +253,14 @@ class System:
         return Q
 
     def tangent_values(self, q, v, t, load_factor=1.0):
-        """COO values of K = −∂Q/∂q on (k_rows, k_cols) and C = −∂Q/∂v on (c_rows, c_cols).
+        """COO values (k, c) of K = −∂Q/∂q on (k_rows, k_cols) and C = −∂Q/∂v on (c_rows, c_cols).
 
         Parameters
         ----------
         q, v : ndarray (n,)
-            Coordinates and velocities.
         t : float
-            Time, s.
         load_factor : float, optional
             Scale of the applied loads' tangents.
-
-        Returns
-        -------
-        k, c : ndarray
         """
         k, c = [], []
         for part in self.tangent_parts:
@@ -375,22 +270,19 @@ class System:
         return (np.concatenate(k) if k else np.zeros(0)), (np.concatenate(c) if c else np.zeros(0))
 
     def residual(self, q, v, a, lam, t, load_factor=1.0, constraints=None):
-        """The dynamic residual r = M(q) q̈ + Φ_qᵀλ − Bᵀu − Q(q, q̇, t), with what it was made of
-        (u, the actuator inputs, sit in the servo rows of ``lam``).
+        """The dynamic residual r = M(q) q̈ + Φ_qᵀλ − Bᵀu − Q(q, q̇, t), the one statement of the equations of motion.
 
-        The one place the equations of motion are written; the integrators, the initial
-        conditions and statics (q̈ = 0) all call it.
+        The integrators, the initial conditions and statics (q̈ = 0) all call it; u, the actuator
+        inputs, sit in the servo rows of ``lam``.
 
         Parameters
         ----------
         q, v : ndarray (n,)
-            Coordinates and velocities.
         a : ndarray (n,) or None
-            Accelerations q̈ (None: statics, no inertia term).
+            Accelerations (None: statics, no inertia term).
         lam : ndarray (m,)
             Multipliers, actuator inputs in the servo rows.
         t : float
-            Time, s.
         load_factor : float, optional
             Scale of the applied loads.
         constraints : tuple, optional
@@ -398,12 +290,8 @@ class System:
 
         Returns
         -------
-        r : ndarray (n,)
-            Residual (N per unit of q).
-        Q : ndarray (n,)
-            Generalized forces.
-        phi : ndarray (m,)
-            Constraint values Φ(q, t).
+        r, Q, phi : ndarray
+            Residual (n,), generalized forces (n,), constraint values Φ(q, t) (m,).
         jac : ndarray
             COO values of Φ_q on (constraints.jac_rows, constraints.jac_cols).
         """
@@ -420,13 +308,8 @@ class System:
         Parameters
         ----------
         v : ndarray (n,)
-            Velocities.
         q : ndarray (n,), optional
             Coordinates (needed for a configuration-dependent mass).
-
-        Returns
-        -------
-        float
         """
         return 0.5 * v @ product(self.mass(q), v)
 
@@ -436,11 +319,6 @@ class System:
         Parameters
         ----------
         q : ndarray (n,)
-            Coordinates.
-
-        Returns
-        -------
-        float
         """
         return -self.gravity_force @ q + sum(p.potential_energy(q) for p in self.energy_parts)
 
@@ -451,20 +329,12 @@ class System:
 
     # --- diagnosis ---------------------------------------------------------------
     def rank_of_jacobian(self, q, t=0.0):
-        """Numerical rank of Φ_q (dense SVD; meant for model checks, not inner loops).
+        """(rank, singular values) of Φ_q, rank counted above 1e-9 × the largest (dense SVD: for model checks).
 
         Parameters
         ----------
         q : ndarray (n,)
-            Coordinates.
         t : float, optional
-            Time, s.
-
-        Returns
-        -------
-        rank : int
-            Singular values above 1e-9 × the largest.
-        singular_values : ndarray
         """
         if self.m == 0:
             return 0, np.zeros(0)
@@ -472,32 +342,14 @@ class System:
         return int(np.sum(s > 1e-9 * max(s[0], 1e-300))), s
 
     def redundant_constraints(self, q, t=0.0, count=6):
-        """Labels of the constraint rows that take part in a linear dependency of Φ_q.
+        """Labels of the constraint rows in a linear dependency of Φ_q (empty at full row rank).
 
         Parameters
         ----------
         q : ndarray (n,)
-            Coordinates.
         t : float, optional
-            Time, s.
         count : int, optional
             At most this many labels, the most involved first.
-
-        Returns
-        -------
-        list of str
-            Empty when Φ_q has full row rank.
-
-        Examples
-        --------
-        >>> import femdyn
-        >>> m = femdyn.Model()
-        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
-        >>> _ = m.fix("O")
-        >>> _ = m.spherical("ball", "ground", rod, (0, 0, 0))     # fixes O a second time
-        >>> system = m.assemble()
-        >>> sorted(system.redundant_constraints(system.q0))
-        ['ball: x', 'ball: y', 'ball: z', 'fix O: O.rx', 'fix O: O.ry', 'fix O: O.rz']
         """
         Phi_q = self.constraints.jacobian(q, t).toarray()
         U, s, _ = np.linalg.svd(Phi_q, full_matrices=self.m > self.n)   # full U only when m > n
@@ -516,11 +368,6 @@ class System:
         q : ndarray (n,), optional
             Coordinates (default q0).
         t : float, optional
-            Time, s.
-
-        Returns
-        -------
-        int
         """
         return self.n - self.rank_of_jacobian(self.q0 if q is None else q, t)[0]
 
@@ -530,11 +377,7 @@ class System:
         Parameters
         ----------
         dense_limit : int, optional
-            The rank of Φ_q (dense SVD) is computed only for m ≤ ``dense_limit``.
-
-        Returns
-        -------
-        str
+            Above this many constraint rows the rank is not computed.
         """
         if self.m <= dense_limit:
             rank = self.rank_of_jacobian(self.q0)[0]
@@ -556,14 +399,7 @@ def _overrides(part, method):
 
 
 def _independent_rows(primary, candidates, n, q0, tol=1e-9):
-    """For each candidate equation, whether to keep it: a candidate is kept only if its
-    Jacobian row at q0 is linearly independent of the primary rows and of the candidates
-    kept before it (relative residual of its projection on their span > ``tol``).
-
-    Dependencies can only occur within a connected block of rows that share coordinates
-    (connected components of the row–coordinate incidence graph), so each block is
-    tested with a dense orthogonal projection of its own rows; the auxiliary rows of a
-    planar cable touch only their node, which keeps these blocks small for long cables."""
+    """Whether to keep each candidate: its Jacobian row at q0 independent of the primary rows and the kept ones."""
     if not candidates:
         return []
     rows = ConstraintSet(primary + candidates, n).jacobian(q0, 0.0).tocsr()

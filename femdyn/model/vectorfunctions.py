@@ -1,17 +1,8 @@
-"""Scalar functions of a few coordinate 3-vectors, evaluated as a batch.
+"""Scalar functions φ(x_1, …, x_k, t) of affine coordinate 3-vectors x_j = E_j q + e_j, evaluated as a batch.
 
-Every constraint equation, joint angle and joint torque in femdyn is a scalar function
-φ(x_1, …, x_k, t) of k affine vectors x_j = E_j q + e_j (see :mod:`femdyn.model.nodes`).
-A *kind* gives φ, its gradient g = ∂φ/∂x (3k), its Hessian H (3k × 3k) and its partial
-time derivatives, vectorized over m equations. :class:`FunctionGroup` chains them with
-the constant matrices E_j into sparse q-Jacobians and Hessians with a fixed pattern.
-
-Kinds (natural-coordinate constraints after García de Jalón & Bayo 1994, ch. 3):
-
-* ``Linear``: φ = d·x − f(t)                  (fixing, coincidence, prescribed coordinate)
-* ``Dot``:    φ = a·b − c                      (rigid-body conditions, perpendicularity, distance)
-* ``Angle``:  φ = wrap(θ(a, b, u) − θ₀ − f(t)) with θ = atan2(u·(a×b), a·b), the rotation
-  from a to b about u (joint angle drives; θ itself for sensors and joint torques).
+Kinds (García de Jalón & Bayo 1994, ch. 3): ``Linear`` d·x − f(t), ``Dot`` a·b − c, ``Angle``
+wrap(θ(a, b, u) − θ₀ − f(t)), θ = atan2(u·(a×b), a·b); :class:`FunctionGroup` chains them with
+E_j into sparse q-Jacobians and Hessians with a fixed pattern.
 """
 import numpy as np
 
@@ -24,14 +15,7 @@ I3 = np.eye(3)
 
 
 def cross(a, b):
-    """Row-wise cross product of (m, 3) arrays (np.cross's axis handling costs more than the
-    arithmetic for the small batches met here).
-
-    Examples
-    --------
-    >>> cross(np.array([[1.0, 0, 0]]), np.array([[0, 1.0, 0]]))
-    array([[0., 0., 1.]])
-    """
+    """Row-wise cross product of (m, 3) arrays (cheaper than np.cross for small batches)."""
     out = np.empty(np.broadcast_shapes(a.shape, b.shape))
     out[..., 0] = a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1]
     out[..., 1] = a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2]
@@ -40,13 +24,7 @@ def cross(a, b):
 
 
 def _wrap_to_pi(x):
-    """Angles wrapped to [−π, π).
-
-    Examples
-    --------
-    >>> float(_wrap_to_pi(3 * np.pi / 2))
-    -1.5707963267948966
-    """
+    """Angles wrapped to [−π, π)."""
     return (x + np.pi) % (2 * np.pi) - np.pi
 
 
@@ -80,10 +58,7 @@ class Linear:
 
     @staticmethod
     def evaluate(X, d, target):
-        """φ and its gradient ∂φ/∂x for a batch of m equations.
-
-        Every kind has this signature (``evaluate``, ``hessian``, ``time_terms``).
-        """
+        """φ and its gradient ∂φ/∂x for a batch of m equations."""
         return np.einsum("ij,ij->i", X[:, 0], d) - target, d.copy()
 
     @staticmethod
@@ -122,14 +97,7 @@ class Dot:
 
 
 class Angle:
-    """θ(a, b, u) = atan2(u·(a×b), a·b): rotation of b relative to a about u.
-
-    With s = u·(a×b), c = a·b and r² = s² + c²:
-    ∇θ = (c∇s − s∇c)/r²,
-    H_θ = (c H_s − s H_c + ∇s∇cᵀ − ∇c∇sᵀ)/r² − 2 ∇θ (s∇s + c∇c)ᵀ/r²,
-    with ∂s/∂(a, b, u) = (b×u, u×a, a×b), ∂c/∂(a, b, u) = (b, a, 0).
-    φ = wrap(θ − target(t)) for drives; ``params`` unused.
-    """
+    """θ(a, b, u) = atan2(u·(a×b), a·b): rotation of b relative to a about u."""
 
     arity = 3
     mask = np.ones((9, 9), bool)
@@ -146,14 +114,7 @@ class Angle:
 
     @classmethod
     def angle(cls, X):
-        """θ = atan2(u·(a×b), a·b) and its gradient ∇θ = (c∇s − s∇c)/r².
-
-        Examples
-        --------
-        >>> X = np.array([[[1.0, 0, 0], [0, 1.0, 0], [0, 0, 1.0]]])    # a = x, b = y, u = z
-        >>> float(Angle.angle(X)[0][0])
-        1.5707963267948966
-        """
+        """θ = atan2(u·(a×b), a·b) and its gradient ∇θ = (c∇s − s∇c)/r²."""
         _, _, _, s, c, gs, gc = cls._parts(X)
         r2 = (s * s + c * c)[:, None]
         return np.arctan2(s, c), (c[:, None] * gs - s[:, None] * gc) / r2
@@ -187,13 +148,7 @@ class Angle:
 
 
 class FunctionGroup:
-    """m functions of one kind over affine vectors, chained to the global coordinates.
-
-    ``exprs`` is a list of m tuples of ``kind.arity`` Exprs, ``params`` an (m, …) array
-    handed to the kind, ``targets`` a :class:`Targets`. The stacked Jacobian
-    J = ∂X/∂q (3k·m × n) is constant; Φ_q = g·J and Σ w_i ∂²φ_i/∂q² = Jᵀ(w H)J are formed
-    on fixed COO patterns computed once here.
-    """
+    """m functions of one kind over affine vectors, chained to the global coordinates."""
 
     def __init__(self, kind, exprs, params, targets, n):
         self.kind, self.params, self.targets, self.m = kind, params, targets, len(exprs)

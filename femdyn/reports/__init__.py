@@ -1,15 +1,9 @@
-"""Strain-gauge comparison reports: gauges declared on a model, measured bridge signals
-converted to strain, signal conditioning, validation metrics, and the HTML/PDF/JSON report.
+"""Strain-gauge comparison reports: measured bridge signals converted to strain, signal
+conditioning, validation metrics, and the HTML/PDF/JSON report (``femdyn report strain``).
 
-Gauges are declared on the model (:class:`femdyn.model.Gauge`, ``Model.sensor_strain``).
-Modules: :mod:`.measurements` (measured histories and peaks, gauge maps),
-:mod:`.gauges` (rosettes), :mod:`.bridge`
-(Wheatstone-bridge output to strain), :mod:`.signals` (zero-balancing, filtering,
-resampling, alignment), :mod:`.metrics` (peaks, RMS, correlation, Sprague–Geers,
-Russell), :mod:`.figures`, :mod:`.html`, :mod:`.pdf` (the report's pieces) and
-:mod:`.strain_report` (the whole comparison, as run by ``femdyn report strain``).
-:mod:`.pages` renders every report page (this one and the 3-RRRU study's) from the
-Jinja2 templates in ``templates/``: one base template and stylesheet.
+Gauges are declared on the model (:class:`femdyn.model.Gauge`, ``Model.sensor_strain``);
+:mod:`.pages` renders every report page from the Jinja2 templates in ``templates/``. Bad input
+raises FemdynError naming the channel, gauge, key or file. Guide: docs/strain-reports.md.
 """
 from .bridge import bridge_to_strain, to_strain
 from .gauges import principal_strains

@@ -1,20 +1,9 @@
-"""Wheatstone-bridge output to strain (Hoffmann 1989, *An Introduction to Measurements
-using Strain Gages*, HBM, ch. 7; Vishay Micro-Measurements Tech Note TN-507-1).
+"""Wheatstone-bridge output to strain (Hoffmann 1989, *An Introduction to Measurements using
+Strain Gages*, ch. 7; Vishay Tech Note TN-507-1).
 
-The bridge ratio V_r = V_out/V_ex (dimensionless; measured in mV/V, so V_r = reading·10⁻³)
-is the output of a bridge balanced at zero strain. Every configuration here uses gauges of
-one gauge factor k that all see strains of the same magnitude ε, with signs placed so
-their effects add (bending: one gauge on the tension side, its partner on the
-compression side):
-
-* ``quarter``: one active gauge, three completion resistors.
-  V_r = kε / (4 + 2kε)  ⇒  ε = 4V_r / (k (1 − 2V_r))   (exact; the 2kε term is the
-  quarter bridge's non-linearity).
-* ``half``: two active gauges, +ε and −ε, in adjacent arms.  V_r = kε/2  ⇒  ε = 2V_r/k.
-* ``full``: four active gauges, ±ε in alternate arms.  V_r = kε  ⇒  ε = V_r/k.
-
-The half and full bridges are linear because the resistance changes of adjacent arms
-cancel in the arm sums.
+The bridge ratio V_r = V_out/V_ex of a bridge balanced at zero strain: ``quarter``
+ε = 4V_r / (k (1 − 2V_r)) (exact, non-linear), ``half`` ε = 2V_r/k, ``full`` ε = V_r/k.
+Configurations and signs: docs/strain-reports.md.
 """
 import numpy as np
 
@@ -25,26 +14,16 @@ UNITS = {"strain": 1.0, "µε": 1e-6, "ue": 1e-6, "microstrain": 1e-6, "mV/V": N
 
 
 def bridge_to_strain(ratio, gauge_factor, bridge):
-    """Strain from a bridge ratio.
+    """Strain (dimensionless, positive in tension) from a bridge ratio.
 
     Parameters
     ----------
     ratio : array_like
         V_out/V_ex, dimensionless (divide mV/V by 1000).
     gauge_factor : float
-        k = (ΔR/R)/ε of the gauges, dimensionless (about 2 for metal foil).
+        k = (ΔR/R)/ε of the gauges (about 2 for metal foil).
     bridge : {"quarter", "half", "full"}
-        Number of active gauges (see the module text).
-
-    Returns
-    -------
-    ndarray
-        Strain, dimensionless (positive = tension).
-
-    Raises
-    ------
-    FemdynError
-        Unknown bridge type or a gauge factor that is not positive.
+        Number of active gauges.
 
     Example
     -------
@@ -74,21 +53,6 @@ def to_strain(values, unit, what, gauge_factor=None, bridge=None):
         The channel's name, for messages.
     gauge_factor, bridge : float, str, optional
         Needed for bridge units (see :func:`bridge_to_strain`).
-
-    Returns
-    -------
-    ndarray
-        Strain, dimensionless.
-
-    Raises
-    ------
-    FemdynError
-        Unknown unit, or a bridge unit without gauge factor and bridge type.
-
-    Example
-    -------
-    >>> to_strain([10.0], "µε", "SG1")
-    array([1.e-05])
     """
     if unit not in UNITS:
         raise FemdynError(f"channel '{what}': unit {unit!r} is not known; use one of {list(UNITS)}")

@@ -1,36 +1,22 @@
-"""Rosettes: three gauges at one place turned into principal strains.
-
-The gauges themselves are declared on the model before a run
-(:class:`femdyn.model.sensors.Gauge`, ``Model.sensor_strain``).
-"""
+"""Rosettes: three gauges at one place turned into principal strains (gauges are declared on the model)."""
 import numpy as np
 
 from ..errors import FemdynError
 
 
 def principal_strains(readings, directions_deg):
-    """Principal strains of a three-gauge rosette.
+    """Principal strains (eps1, eps2) and the direction of eps1 in degrees of a three-gauge rosette.
 
-    Solves ε_i = ε_x cos²θ_i + ε_s sin²θ_i + γ_xs sinθ_i cosθ_i for (ε_x, ε_s, γ_xs),
-    then ε₁,₂ = (ε_x + ε_s)/2 ± √(((ε_x − ε_s)/2)² + (γ_xs/2)²) and the angle of ε₁ from
-    the x axis θ_p = ½ atan2(γ_xs, ε_x − ε_s) (Dally & Riley 2005, eqs. 9.9–9.11).
+    Solves ε_i = ε_x cos²θ_i + ε_s sin²θ_i + γ_xs sinθ_i cosθ_i for (ε_x, ε_s, γ_xs), then
+    ε₁,₂ = (ε_x + ε_s)/2 ± √(((ε_x − ε_s)/2)² + (γ_xs/2)²), θ_p = ½ atan2(γ_xs, ε_x − ε_s)
+    (Dally & Riley 2005, eqs. 9.9–9.11).
 
     Parameters
     ----------
     readings : array_like, shape (3, ...)
-        The three gauges' strains (dimensionless), any trailing shape (e.g. time).
+        The three gauges' strains, any trailing shape (e.g. time).
     directions_deg : sequence of 3 floats
         Their grid directions from the x axis, degrees.
-
-    Returns
-    -------
-    eps1, eps2, angle_deg : ndarray
-        Maximum and minimum principal strain, and the direction of ``eps1`` in degrees.
-
-    Raises
-    ------
-    FemdynError
-        Not three gauges, or directions that do not determine the strain state.
 
     Example
     -------

@@ -11,12 +11,7 @@ VERDICT_CLASSES = {"pass": "pass", "FAIL": "fail"}
 
 
 def write_html(comparison, path):
-    """Write the report page.
-
-    Example
-    -------
-    >>> write_html(comparison, "report/report.html")  # doctest: +SKIP
-    """
+    """Write the report page."""
     gauges = [{"name": g.name, "channel": g.channel, "unit": g.unit, "figure": png(gauge_figure(g)),
                "rows": [cells(row, VERDICT_CLASSES) for row in metric_rows(g)]} for g in comparison.gauges]
     render_page("strain.html", path, title=comparison.title, passed=comparison.passed,

@@ -1,14 +1,6 @@
-"""Measured strain data and gauge maps.
-
-* Time histories: CSV, first column time (``t`` or ``time``, unit s or ms in brackets),
-  one column per channel; units in the header as ``SG1 [mV/V]`` or ``SG1 (µε)`` or in
-  the gauge map. Empty cells read as NaN.
-* Peaks only: CSV with the header ``channel,positive,negative[,unit]``, one row per
-  channel (what a paper or a data-logger summary gives).
-* Gauge map (TOML): ``[comparison]`` settings, ``[tolerances]``, one ``[gauges.NAME]``
-  table per gauge tying the simulated gauge to a measured channel, optional
-  ``[rosettes.NAME]``. Keys are listed in docs/strain-reports.md; a misspelt key is an
-  error naming the table and the known keys.
+"""Measured strain data and gauge maps: time-history CSV (first column time, s or ms; one column
+per channel, units in the header or the map; empty cells NaN), peaks-only CSV
+(``channel,positive,negative[,unit]``) and the TOML gauge map (keys: docs/strain-reports.md).
 """
 import csv
 import re
@@ -46,33 +38,12 @@ class Peaks:
 
 
 def read_measurements(path):
-    """Read a measurement CSV file, time histories or peaks only (see the module text).
+    """Read a measurement CSV file: time histories (Histories) or peaks only (Peaks).
 
     Parameters
     ----------
     path : str
         The CSV file.
-
-    Returns
-    -------
-    Histories or Peaks
-
-    Raises
-    ------
-    FemdynError
-        Missing file, no time column, an unknown unit, a row of the wrong length, a cell
-        that is not a number.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = os.path.join(folder, "measured.csv")
-    ...     with open(path, "w") as f:
-    ...         _ = f.write("time [ms],SG1 [µε]\\n0,0.0\\n1,2.5\\n2,\\n")
-    ...     data = read_measurements(path)
-    >>> data.t.tolist(), data.channels["SG1"].tolist(), data.units["SG1"]
-    ([0.0, 0.001, 0.002], [0.0, 2.5, nan], 'µε')
     """
     try:
         with open(path, newline="", encoding="utf-8-sig") as f:
@@ -142,11 +113,6 @@ def _number(cell, path, line, column):
 
 def channel_unit(data, channel, map_unit):
     """The unit of a measured channel: the header's and the map's must agree; one must be given.
-
-    Examples
-    --------
-    >>> channel_unit(Peaks({"SG1": (1e-5, -1e-5)}, {"SG1": "strain"}, "p.csv"), "SG1", None)
-    'strain'
     """
     known = data.channels if isinstance(data, Histories) else data.peaks
     if channel not in known:
@@ -225,34 +191,12 @@ _ENTRY = {**_GEOMETRY, "channel": Key(str, required=True, hint="the measured col
 
 
 def read_gauge_map(path):
-    """Read a gauge map (TOML).
+    """Read a gauge map (TOML); unknown tables or keys are refused, naming them and the known ones.
 
     Parameters
     ----------
     path : str
-
-    Returns
-    -------
-    GaugeMap
-
-    Raises
-    ------
-    SchemaError
-        Missing file, TOML syntax, unknown tables or keys (naming them and listing the
-        known ones), a gauge with half of its geometry, an unknown bridge or metric,
-        a rosette naming unknown gauges.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> text = '[comparison]\\ncutoff = 100.0\\n[gauges.G1]\\nchannel = "SG1"\\nsimulated = "tip.strain"\\n'
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = os.path.join(folder, "gauges.toml")
-    ...     with open(path, "w") as f:
-    ...         _ = f.write(text)
-    ...     gauge_map = read_gauge_map(path)
-    >>> [(e.name, e.channel, e.simulated) for e in gauge_map.entries], gauge_map.comparison.cutoff
-    ([('G1', 'SG1', 'tip.strain')], 100.0)
+        The TOML file.
     """
     doc = read_toml(path, "gauge map")
     where = f"gauge map '{path}'"

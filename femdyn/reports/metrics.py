@@ -1,15 +1,7 @@
-"""Validation metrics for a computed history c(t) against a measured one m(t), both
-sampled on one uniform time base (integrals become sums; the step cancels in every
-ratio). Definitions, formulas and sources are in docs/strain-reports.md:
-
-* peaks: max and min of each, and the relative errors (c_peak − m_peak)/‖m_peak‖;
-* RMS error √(mean (c − m)²) and its normalized form RMSE / √(mean m²);
-* Pearson's correlation coefficient;
-* Sprague & Geers 2004 (IJNME 60:2467, eqs. 44–46): M = √(ψ_cc/ψ_mm) − 1,
-  P = arccos(ψ_mc/√(ψ_mm ψ_cc))/π, C = √(M² + P²), ψ_ab = ∫ a b dt;
-* Russell 1997 (Proc. 68th Shock and Vibration Symposium, 175–184):
-  m_R = (ψ_cc − ψ_mm)/√(ψ_cc ψ_mm), RM = sign(m_R) log₁₀(1 + ‖m_R‖), RP = P,
-  RC = √(π/4 (RM² + RP²)).
+"""Validation metrics for a computed history c(t) against a measured one m(t) on one uniform
+time base: peaks and their relative errors, RMS error, Pearson's correlation, Sprague & Geers
+2004 (IJNME 60:2467, eqs. 44–46) and Russell 1997 magnitude, phase and combined errors.
+Definitions, formulas and sources: docs/strain-reports.md.
 """
 import numpy as np
 
@@ -32,23 +24,14 @@ METRICS = {
 
 
 def peak_metrics(computed_peaks, measured_peaks):
-    """Peak values and their relative errors.
+    """Peak values and their relative errors: ``peak_pos_sim``, ``peak_pos_meas``, ``peak_pos_error``, same for ``neg``.
+
+    An error is NaN where the measured peak is 0.
 
     Parameters
     ----------
     computed_peaks, measured_peaks : (float, float)
-        (positive, negative) peaks of the simulation and the measurement (strain).
-
-    Returns
-    -------
-    dict
-        ``peak_pos_sim``, ``peak_pos_meas``, ``peak_pos_error`` and the same for ``neg``;
-        an error is NaN where the measured peak is 0.
-
-    Example
-    -------
-    >>> round(peak_metrics((1.1e-5, -0.9e-5), (1e-5, -1e-5))["peak_pos_error"], 12)
-    0.1
+        (positive, negative) peaks of the simulation and the measurement.
     """
     out = {}
     for key, c, m in (("pos", computed_peaks[0], measured_peaks[0]), ("neg", computed_peaks[1], measured_peaks[1])):
@@ -58,23 +41,14 @@ def peak_metrics(computed_peaks, measured_peaks):
 
 
 def history_metrics(computed, measured):
-    """Every metric of :data:`METRICS` for two histories on one uniform time base.
+    """Every metric of :data:`METRICS` (name → value) for two histories on one uniform time base.
+
+    A history that is identically zero is refused (the energy metrics divide by ∫m² and ∫c²).
 
     Parameters
     ----------
     computed, measured : array_like
-        Strains (dimensionless), same length ≥ 2.
-
-    Returns
-    -------
-    dict
-        Metric name → value (peaks as in :func:`peak_metrics`).
-
-    Raises
-    ------
-    FemdynError
-        Different lengths, too few samples, or a history that is identically zero
-        (the energy-based metrics divide by ∫m² and ∫c²).
+        Strains, same length ≥ 2.
 
     Example
     -------
@@ -105,13 +79,7 @@ def history_metrics(computed, measured):
 
 
 def verdicts(values, tolerances):
-    """Pass/fail of each metric that has a tolerance.
-
-    Example
-    -------
-    >>> verdicts({"correlation": 0.95, "nrmse": 0.4}, {"correlation": 0.9, "nrmse": 0.3})
-    {'correlation': True, 'nrmse': False}
-    """
+    """Pass/fail of each metric that has a tolerance."""
     out = {}
     for name, tol in tolerances.items():
         if name in values:

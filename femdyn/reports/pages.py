@@ -21,33 +21,20 @@ def _environment():
 
 
 def png(fig, dpi=100):
-    """A matplotlib figure as a ``data:`` URI of a PNG image, for embedding in HTML.
-
-    Example
-    -------
-    >>> from matplotlib.figure import Figure
-    >>> png(Figure(figsize=(1, 1)))[:22]
-    'data:image/png;base64,'
-    """
+    """A matplotlib figure as a ``data:`` URI of a PNG image, for embedding in HTML."""
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi)
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
 def cells(row, classes=None):
-    """A table row for the templates' ``table`` macro: (text, CSS class) per cell.
-
-    Example
-    -------
-    >>> cells(("G1", "pass"), {"pass": "pass"})
-    [('G1', ''), ('pass', 'pass')]
-    """
+    """A table row for the templates' ``table`` macro: (text, CSS class) per cell."""
     classes = classes or {}
     return [(text, classes.get(text, "")) for text in row]
 
 
 def render_page(template, path=None, **context):
-    """Render a report template (it extends ``base.html``) and write it as UTF-8.
+    """Render a report template (it extends ``base.html``), write it as UTF-8 and return the text.
 
     Parameters
     ----------
@@ -57,11 +44,6 @@ def render_page(template, path=None, **context):
         The ``.html`` file to write; None only returns the text.
     **context
         The template's variables (``title`` at least); strings are escaped.
-
-    Returns
-    -------
-    str
-        The page.
 
     Example
     -------

@@ -12,12 +12,7 @@ A4 = (8.27, 11.69)   # inches
 
 
 def write_pdf(comparison, path):
-    """Write the report PDF.
-
-    Example
-    -------
-    >>> write_pdf(comparison, "report/report.pdf")  # doctest: +SKIP
-    """
+    """Write the report PDF."""
     verdict = "all metrics within tolerance" if comparison.passed else "some metrics outside tolerance"
     with PdfPages(path) as pdf:
         page = _page(comparison.title)

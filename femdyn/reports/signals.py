@@ -9,14 +9,7 @@ from ..errors import FemdynError
 
 
 def check_samples(t, x, what):
-    """Drop NaN samples and report gaps in a measured channel.
-
-    Example
-    -------
-    >>> t, x, w = check_samples([0, 1, 2, 3, 4], [0, float("nan"), 2, 3, 4], "SG1")
-    >>> len(t), w[0].startswith("channel 'SG1': 1 NaN")
-    (4, True)
-    """
+    """Drop NaN samples and report gaps in a measured channel."""
     t, x = np.asarray(t, float), np.asarray(x, float)
     if not np.all(np.isfinite(t)):
         k = int(np.flatnonzero(~np.isfinite(t))[0])
@@ -45,11 +38,6 @@ def check_samples(t, x, what):
 
 def zero_balance(t, x, t_balance):
     """Subtract the value at an instant, as a bridge balanced then reads zero there.
-
-    Examples
-    --------
-    >>> zero_balance([0.0, 1.0], [5.0, 7.0], 0.0)
-    array([0., 2.])
     """
     return np.asarray(x, float) - np.interp(t_balance, t, x)
 
@@ -57,12 +45,7 @@ def zero_balance(t, x, t_balance):
 def lowpass(t, x, cutoff, order=4, what="the samples"):
     """Zero-phase Butterworth low-pass: the filter run forwards and backwards
     (``scipy.signal.sosfiltfilt``; Gustafsson 1996, IEEE Trans. Signal Process. 44(4)),
-    so the phase lag cancels and the effective order doubles.
-
-    Example
-    -------
-    >>> t = np.arange(0, 1, 1e-3); y = lowpass(t, np.sin(2 * np.pi * 5 * t), 50.0)
-    """
+    so the phase lag cancels and the effective order doubles."""
     fs = 1.0 / np.median(np.diff(t))
     if not 0 < cutoff < 0.5 * fs:
         raise FemdynError(f"low-pass cutoff {cutoff!r} Hz must lie between 0 and the Nyquist frequency "
@@ -75,11 +58,6 @@ def lowpass(t, x, cutoff, order=4, what="the samples"):
 
 def common_grid(ranges, dt):
     """Uniform time base over the overlap of time ranges.
-
-    Examples
-    --------
-    >>> common_grid([(0, 1), (0.5, 2)], 0.25)
-    array([0.5 , 0.75, 1.  ])
     """
     start, end = max(r[0] for r in ranges), min(r[1] for r in ranges)
     if not end > start:
@@ -95,14 +73,7 @@ def estimate_lag(reference, delayed, dt, max_lag):
     ``dt``: the lag within ±``max_lag`` (s) that maximizes the correlation coefficient of
     the overlapping parts (each part's mean removed, so the ends of the record do not bias
     it), refined by a parabola through the best lag and its neighbours. Several channels
-    with one clock: pass 2-D arrays (channels, samples); their coefficients are summed.
-
-    Example
-    -------
-    >>> t = np.arange(0, 2, 1e-3); ref = np.sin(2 * np.pi * 3 * t)
-    >>> round(estimate_lag(ref, np.sin(2 * np.pi * 3 * (t - 0.02)), 1e-3, 0.05), 4)
-    0.02
-    """
+    with one clock: pass 2-D arrays (channels, samples); their coefficients are summed."""
     a, b = np.atleast_2d(np.asarray(reference, float)), np.atleast_2d(np.asarray(delayed, float))
     n = a.shape[1]
     k_max = int(min(np.floor(max_lag / dt), n - 4))

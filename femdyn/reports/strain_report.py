@@ -1,13 +1,7 @@
-"""The whole strain-gauge comparison: from a results folder, a measurement file and a
-gauge map to the per-gauge histories, metrics and verdicts (:func:`compare`), and from
-those to the report folder (:func:`write_report`: ``report.html``, ``report.pdf``,
-``metrics.json``). ``femdyn report strain`` runs :func:`strain_report`.
-
-Order of operations for time histories (docs/strain-reports.md explains each step):
-measured channel → NaN/gap check → strain (unit, bridge) → its own uniform sampling →
-zero-phase low-pass (both signals, same cutoff) → common lag by cross-correlation
-(all gauges, one clock) → zero-balance at ``balance_time`` (both) → common time base in
-the comparison window → metrics and verdicts.
+"""The whole strain-gauge comparison: results, measurements and gauge map to per-gauge
+histories, metrics and verdicts (:func:`compare`), then the report folder (:func:`write_report`:
+``report.html``, ``report.pdf``, ``metrics.json``). The order of the signal operations (unit,
+resampling, low-pass, lag, zero-balance, window) is explained in docs/strain-reports.md.
 """
 import json
 import os
@@ -55,15 +49,13 @@ class Comparison:
     gauges : list of GaugeResult
         Compared gauges, rosette principal strains appended as ``<rosette>.eps1``/``.eps2``.
     lag : float
-        Time [s] by which the measurement lags the simulation.
-    settings : dict
-        The comparison settings used.
+        Time by which the measurement lags the simulation, s.
+    settings, meta : dict
+        The comparison settings used and the run's metadata.
     warnings : list of str
         What the reader should know (gaps bridged, samples dropped, …).
-    meta : dict
-        The run's metadata.
     link : dict
-        Link length [m] or None, and the gauges' marks (:func:`link_geometry`).
+        Link length (m) or None, and the gauges' marks (:func:`link_geometry`).
     peaks_only : bool, optional
         Whether the measurement gives peaks only.
     """
@@ -92,7 +84,7 @@ class Comparison:
 
 
 def strain_report(results_folder, measured_path, map_path, out):
-    """Compare a run with measurements and write the report folder.
+    """Compare a run with measurements and write the report folder; returns (Comparison, paths by kind).
 
     Parameters
     ----------
@@ -104,42 +96,19 @@ def strain_report(results_folder, measured_path, map_path, out):
         Gauge map (TOML).
     out : str
         Report folder (created).
-
-    Returns
-    -------
-    (Comparison, dict)
-        The comparison and the written paths (keys "html", "pdf", "json").
-
-    Raises
-    ------
-    FemdynError
-        Any bad input, naming the channel, gauge, key or file.
-
-    Example
-    -------
-    >>> comparison, paths = strain_report("run/results", "measured.csv", "gauges.toml", "report")  # doctest: +SKIP
     """
     comparison = compare(load(results_folder), read_measurements(measured_path), read_gauge_map(map_path))
     return comparison, write_report(comparison, out)
 
 
 def compare(results, data, gauge_map):
-    """Process both sides and compute every metric (see the module text).
+    """Process both sides and compute every metric: a :class:`Comparison`.
 
     Parameters
     ----------
     results : femdyn.results.store.Results
     data : femdyn.reports.measurements.Histories or Peaks
     gauge_map : femdyn.reports.measurements.GaugeMap
-
-    Returns
-    -------
-    Comparison
-
-    Raises
-    ------
-    FemdynError
-        Unknown channels, mismatched units, non-overlapping times, a gauge off the link.
     """
     c = gauge_map.comparison
     link = link_geometry(results, gauge_map)
@@ -291,19 +260,13 @@ def _beam_nodes(meta, q0, beam):
 
 
 def write_report(comparison, out):
-    """Write ``report.html``, ``report.pdf`` and ``metrics.json`` into a folder.
+    """Write ``report.html``, ``report.pdf`` and ``metrics.json`` into a folder; returns the paths by kind.
 
     Parameters
     ----------
     comparison : Comparison
-        The compared gauges.
     out : str or path-like
         Output folder (created).
-
-    Returns
-    -------
-    dict
-        Paths by kind ("html", "pdf", "json").
     """
     from .html import write_html
     from .pdf import write_pdf

@@ -1,41 +1,14 @@
 """Closed loops: a spanning tree plus cut-joint constraints solved with Lagrange multipliers.
 
-Cutting one joint of every loop leaves a tree (Wang et al.; RBDA ch. 8, "closed-loop
-systems"); each cut joint becomes constraint rows Φ(q) = 0 between a joint frame A on
-body a and a joint frame B on body b, which coincide when the cut joint is at zero. With
-u the joint axis and (n1, n2, u) a right-handed orthonormal triad of the joint frame
-(carried by body a as n1, n2, u and by body b as n1_B, n2_B, u_B), the rows are the point
-and perpendicularity constraints of García de Jalón & Bayo 1994 (*Kinematic and Dynamic
-Simulation of Multibody Systems*, ch. 3):
-
-    kind        point rows n·(x_A − x_B)               orientation rows (dot products)
-    spherical   n = world x, y, z                      —
-    revolute    n = world x, y, z                      n1·u_B, n2·u_B        (axes stay aligned)
-    prismatic   n = n1, n2 (fixed in A)                n1·n2_B, n2·u_B, u·n1_B
-    fixed       n = world x, y, z                      n1·n2_B, n2·u_B, u·n1_B
-
-Point rows are in m; orientation rows are dimensionless, to first order the components of
-the relative rotation (rad) across the axes the joint does not allow. Every row is a dot
-product f·g of two world vectors, each fixed in the world, fixed in a body (ḟ = ω × f),
-or the gap x_A − x_B, so its derivatives follow from the body velocities and accelerations:
-
-    Φ = f·g,    Φ̇ = ḟ·g + f·ġ = J v,    J̇v = f̈·g + 2 ḟ·ġ + f·g̈   (f̈, g̈ at q̈ = 0),
-
-with J in the velocity coordinates v (nv columns; a free joint's body twist). The
-dynamics is
+Each cut joint gives point and perpendicularity rows Φ(q) = 0 between its frames on two
+bodies (García de Jalón & Bayo 1994, ch. 3); the dynamics
 
     H q̈ + C = τ + Jᵀ λ,      J q̈ = −J̇ q̇ − 2α Φ̇ − β² Φ        (RBDA ch. 8; Baumgarte 1972)
 
-and the multipliers are solved *first* (Wang et al.): with the tree's forward dynamics
-q̈₀ = ABA(τ) and Y = H⁻¹ Jᵀ (one ABA per constraint row, zero velocity and gravity),
-λ = (J Y)⁻¹ (−J̇q̇ − 2αΦ̇ − β²Φ − J q̈₀), then q̈ = q̈₀ + Y λ.
-
-A planar loop makes some rows vanish identically (out-of-plane motion), and (J Y) is then
-singular: :func:`independent_rows` keeps a largest independent subset, chosen by a
-rank-revealing QR factorisation with column pivoting of Jᵀ at an assembled configuration
-(Golub & Van Loan 2013, *Matrix Computations*, §5.4.2). :func:`project` restores Φ = 0
-and J v = 0 by minimum-norm Gauss–Newton steps (Bayo & Ledesma 1996 style position and
-velocity projection); :func:`assemble` projects and then selects the rows.
+is solved multipliers first (Wang et al.): λ = (J H⁻¹ Jᵀ)⁻¹ (…), one ABA per row.
+:func:`independent_rows` keeps independent rows (pivoted QR, Golub & Van Loan 2013, §5.4.2);
+:func:`project` restores Φ = 0, J v = 0 (Bayo & Ledesma 1996); :func:`assemble` does both.
+Row table and derivation: docs/solvers.md ("Recursive trees").
 """
 from dataclasses import dataclass, replace
 
@@ -55,15 +28,7 @@ ORIENTATION_ROWS = {"spherical": (), "revolute": ((0, 2), (1, 2)),      # (axis 
 
 
 def _joint_triad(axis):
-    """Right-handed orthonormal triad (n1, n2, u) of a joint axis.
-
-    u along ``axis``, n1 from the coordinate axis least aligned with u, n2 = u × n1.
-
-    Examples
-    --------
-    >>> _joint_triad([0, 0, 2.0]).tolist()
-    [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
-    """
+    """Right-handed orthonormal triad (n1, n2, u) of a joint axis."""
     u = np.asarray(axis, float) / np.linalg.norm(axis)
     e = np.eye(3)[np.argmin(np.abs(u))]
     n1 = e - (e @ u) * u
@@ -90,11 +55,9 @@ def _frame(frame, what):
 
 @dataclass(frozen=True)
 class LoopClosure:
-    """The constraint rows of one cut joint (see the table of the module docstring).
+    """The constraint rows of one cut joint (rows: docs/solvers.md, "Closed loops").
 
-    Rows are imposed between the joint frame A on body a and the joint frame B on body b,
-    which coincide when the cut joint is at zero; the multipliers' constraint forces Jᵀλ
-    act on body a, their reactions on body b.
+    Frames A (body a) and B (body b) coincide at zero; the forces Jᵀλ act on a, reactions on b.
 
     Parameters
     ----------
@@ -103,8 +66,7 @@ class LoopClosure:
     a : int
         Tree index of body a.
     frame_a : tuple
-        (R, p) of the joint frame in body-a coordinates: R's columns are the frame axes,
-        p the origin [m].
+        (R, p) of the joint frame in body-a coordinates: R's columns are the frame axes, p the origin [m].
     b : int
         Tree index of body b (≠ a).
     frame_b : tuple
@@ -112,21 +74,12 @@ class LoopClosure:
     axis : (3,) tuple, optional
         Joint axis in joint-frame coordinates (revolute, prismatic).
     rows : tuple of int, optional
-        Indices into the kind's candidate rows (point rows first, then orientation rows)
-        that are imposed — all by default, usually chosen by :func:`independent_rows`.
+        Imposed candidate rows (point rows first); all by default, see :func:`independent_rows`.
 
     Raises
     ------
     ModelError
-        For an unknown kind, equal or negative body indices, a zero axis, bad frames or row
-        indices out of range.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> cut = LoopClosure("revolute", 0, (np.eye(3), (1.0, 0, 0)), 1, (np.eye(3), (0, 0, 0)), axis=(0, 1, 0))
-    >>> cut.size                                          # 3 point rows + 2 orientation rows
-    5
+        For an unknown kind, equal or negative body indices, a zero axis, bad frames or row indices out of range.
     """
     kind: str
     a: int
@@ -210,10 +163,7 @@ def residual(model, data, q, closures):
 
 
 def _body_jacobian(model, data, body, x):
-    """(J_ω, J_x), 3 × nv each: world angular velocity of ``body`` and velocity of the world point x fixed to it.
-
-    Joint i contributes R_i S_i in world axes: ω = R S_ω, and x moves with v_o + ω × (x − p_i).
-    """
+    """(J_ω, J_x), 3 × nv each: world angular velocity of ``body`` and velocity of the world point x fixed to it."""
     Jw, Jx = np.zeros((3, model.nv)), np.zeros((3, model.nv))
     i = body
     while i >= 0:
@@ -226,7 +176,7 @@ def _body_jacobian(model, data, body, x):
 
 
 def _closure_jacobian(model, data, c):
-    """Rows (f × g)ᵀ J_ω + fᵀ J_g of Φ = f·g (module doc) for the point and orientation rows of ``c``."""
+    """Rows (f × g)ᵀ J_ω + fᵀ J_g of Φ = f·g (docs/solvers.md) for the point and orientation rows of ``c``."""
     Ra, Rb, xa, xb = _joint_frames(data, c)
     Jw_a, Jx_a = _body_jacobian(model, data, c.a, xa)
     Jw_b, Jx_b = _body_jacobian(model, data, c.b, xb)
@@ -244,10 +194,7 @@ def jacobian(model, data, q, closures):
 
 def _frame_motion(data, body, r):
     """World angular velocity and acceleration of ``body``, and position, velocity and acceleration of its
-    point r (body coordinates), from ``data.vel``/``data.acc`` of a gravity-free RNEA sweep at q̈ = 0.
-
-    Point acceleration a_o + α × r + ω × (v_o + ω × r) from the spatial acceleration (RBDA ch. 2).
-    """
+    point r (body coordinates), from ``data.vel``/``data.acc`` of a gravity-free RNEA sweep at q̈ = 0."""
     R, (w, v_o), (alpha, a_o) = data.R_world[body], data.vel[body].reshape(2, 3), data.acc[body].reshape(2, 3)
     v_point = v_o + cross(w, r)
     a_point = a_o + cross(alpha, r) + cross(w, v_point)
@@ -261,7 +208,7 @@ def _spin(w, alpha, vectors):
 
 
 def _closure_bias(data, c):
-    """J̇v = f̈·g + 2 ḟ·ġ + f·g̈ for every row of ``c`` (module doc)."""
+    """J̇v = f̈·g + 2 ḟ·ġ + f·g̈ for every row of ``c`` (docs/solvers.md)."""
     wa, alpha_a, xa, va, acc_a = _frame_motion(data, c.a, np.asarray(c.frame_a[1]))
     wb, alpha_b, xb, vb, acc_b = _frame_motion(data, c.b, np.asarray(c.frame_b[1]))
     Ra, Rb = data.R_world[c.a], data.R_world[c.b]
@@ -286,9 +233,7 @@ def bias(model, data, q, v, closures):
 def constrained_forward_dynamics(model, data, q, v, tau, closures, alpha=0.0, beta=0.0):
     """Accelerations and multipliers of the closed-loop system: multipliers first, then the tree's ABA.
 
-    H q̈ + C = τ + Jᵀλ with J q̈ = −J̇ q̇ − 2α Φ̇ − β² Φ (RBDA ch. 8; Baumgarte 1972; Wang
-    et al.): λ = (J Y)⁻¹ (−J̇q̇ − 2αΦ̇ − β²Φ − J q̈₀) with q̈₀ = ABA(τ), Y = H⁻¹ Jᵀ, then
-    q̈ = q̈₀ + Y λ.
+    λ = (J Y)⁻¹ (−J̇q̇ − 2αΦ̇ − β²Φ − J q̈₀), q̈₀ = ABA(τ), Y = H⁻¹ Jᵀ, q̈ = q̈₀ + Y λ (RBDA ch. 8; Baumgarte 1972).
 
     Parameters
     ----------
@@ -336,13 +281,7 @@ def constrained_forward_dynamics(model, data, q, v, tau, closures, alpha=0.0, be
 
 def independent_rows(model, data, q, closures, tol=1e-9):
     """The closures with only a largest independent subset of their rows, chosen at q.
-
-    Rank-revealing QR with column pivoting of Jᵀ (Golub & Van Loan 2013, §5.4.2): the pivot
-    order ranks the rows, and row k of that order is kept while ‖R_kk‖ > tol·‖R_00‖. The
-    default tol = 1e-9 lies far above the round-off of rows that vanish identically (~1e-16)
-    and far below the independent rows of a non-singular configuration; choose q assembled
-    (Φ = 0) and away from singular configurations, where the rank drops.
-    """
+    Rank-revealing QR of Jᵀ (Golub & Van Loan 2013, §5.4.2)."""
     closures = _checked(model, closures)
     J = jacobian(model, data, q, closures)
     kept = set(_independent(J, tol).tolist())
@@ -356,8 +295,7 @@ def independent_rows(model, data, q, closures, tol=1e-9):
 def project(model, data, q, v, closures, space, tol=1e-12, max_iter=20):
     """Restore Φ(q) = 0 and J v = 0 by minimum-norm corrections.
 
-    Gauss–Newton in q ⊕ δ with least-squares steps (dependent rows allowed), then the
-    minimum-norm velocity correction (Bayo & Ledesma 1996 style projection).
+    Least-squares Gauss–Newton in q ⊕ δ, then the velocity projection (Bayo & Ledesma 1996).
 
     Parameters
     ----------
@@ -406,10 +344,8 @@ def assemble(model, data, q, v, closures, space, tol=1e-9):
     ----------
     model, data : TreeModel, Data
         The spanning tree and its workspace.
-    q : (nq,) array_like
-        Joint coordinates (near an assembled configuration).
-    v : (nv,) array_like
-        Joint velocities.
+    q, v : (nq,), (nv,) array_like
+        Joint coordinates (near an assembled configuration) and velocities.
     closures : sequence of LoopClosure
         The cut joints, all rows.
     space : TreeSpace or VectorSpace

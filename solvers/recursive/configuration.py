@@ -1,15 +1,8 @@
 """Configuration space of a tree: q̇ from v, Lie-group update q ⊕ δ, quaternion normalisation.
 
-Free joints carry q = [p; quaternion (x, y, z, w)] and a body-frame twist v = [ω; v_o]
-(see :mod:`.model`). Two updates are offered:
-
-* :meth:`TreeSpace.rate` — q̇ = (R v_o, ½ q ⊗ (ω, 0)) for integrating q in R⁷ with any
-  Runge–Kutta method, followed by :meth:`TreeSpace.normalize` (quaternion projection);
-* :meth:`TreeSpace.integrate` — q ⊕ δ = (p, R)·exp(δ) with the SE(3) exponential (Murray,
-  Li & Sastry 1994, ch. 2, exponential coordinates of SE(3)), exact for a constant body twist, for increment-based
-  schemes such as Zhai's method.
-
-:class:`VectorSpace` gives the same three operations for ordinary vector states.
+:meth:`TreeSpace.rate` (q̇ = (R v_o, ½ q ⊗ (ω, 0)), then :meth:`TreeSpace.normalize`) or
+:meth:`TreeSpace.integrate` (q ⊕ δ = (p, R)·exp(δ), SE(3) exponential, Murray, Li & Sastry
+1994, ch. 2); :class:`VectorSpace` for ordinary vector states.
 """
 import numpy as np
 
@@ -17,29 +10,13 @@ from femdyn.geometry import skew
 
 
 def _quaternion_multiply(a, b):
-    """Hamilton product a ⊗ b of quaternions stored (x, y, z, w).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> i, j = np.array([1.0, 0, 0, 0]), np.array([0, 1.0, 0, 0])
-    >>> _quaternion_multiply(i, j).tolist()          # i j = k
-    [0.0, 0.0, 1.0, 0.0]
-    """
+    """Hamilton product a ⊗ b of quaternions stored (x, y, z, w)."""
     u, s, v, t = a[:3], a[3], b[:3], b[3]
     return np.r_[s * v + t * u + np.cross(u, v), s * t - u @ v]
 
 
 def _quaternion_to_matrix(quat):
-    """Rotation matrix of a quaternion (x, y, z, w), normalized first.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> R = _quaternion_to_matrix([0, 0, np.sin(np.pi / 4), np.cos(np.pi / 4)])   # 90° about z
-    >>> (R @ [1, 0, 0]).round(12).tolist()
-    [0.0, 1.0, 0.0]
-    """
+    """Rotation matrix of a quaternion (x, y, z, w), normalized first."""
     x, y, z, w = np.asarray(quat, float) / np.linalg.norm(quat)
     return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
                      [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
@@ -48,18 +25,7 @@ def _quaternion_to_matrix(quat):
 
 def _se3_exp(twist):
     """SE(3) exponential exp([ω; v]) of a body twist increment.
-
-    Translation V v with V = 1 + (1 − cos θ)/θ² ω× + (θ − sin θ)/θ³ ω×² (Murray, Li & Sastry
-    1994, ch. 2); series below θ = 1e-6 rad, where their truncation error O(θ⁴) is below
-    round-off.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> quat, p = _se3_exp(np.array([0, 0, np.pi, 1.0, 0, 0]))    # half turn while moving along x
-    >>> p.round(6).tolist()                                       # a semicircle of diameter 2/π
-    [0.0, 0.63662, 0.0]
-    """
+    Murray, Li & Sastry 1994, ch. 2; series below θ = 1e-6 rad."""
     w, v = twist[:3], twist[3:]
     theta = np.linalg.norm(w)
     W = skew(w)
@@ -80,14 +46,8 @@ class VectorSpace:
 
         Parameters
         ----------
-        q : ndarray
-            State (unused).
-        v : array_like
-            Velocity.
-
-        Returns
-        -------
-        ndarray
+        q, v : ndarray
+            State (unused) and velocity.
         """
         return np.asarray(v, float)
 
@@ -96,14 +56,8 @@ class VectorSpace:
 
         Parameters
         ----------
-        q : ndarray
-            State.
-        delta : ndarray
-            Increment.
-
-        Returns
-        -------
-        ndarray
+        q, delta : ndarray
+            State and increment.
         """
         return q + delta
 
@@ -114,10 +68,6 @@ class VectorSpace:
         ----------
         q : ndarray
             State.
-
-        Returns
-        -------
-        ndarray
         """
         return q
 
@@ -139,15 +89,8 @@ class TreeSpace:
 
         Parameters
         ----------
-        q : (nq,) ndarray
-            Joint coordinates.
-        v : (nv,) ndarray
-            Joint velocities (free joints: body twist [ω; v_o] in body coordinates).
-
-        Returns
-        -------
-        (nq,) ndarray
-            q̇ (free joints: position rate in parent coordinates and quaternion rate).
+        q, v : (nq,), (nv,) ndarray
+            Joint coordinates and velocities (free joints: body twist [ω; v_o], body coordinates).
         """
         m = self.model
         qd = np.zeros(m.nq)
@@ -164,15 +107,8 @@ class TreeSpace:
 
         Parameters
         ----------
-        q : (nq,) ndarray
-            Joint coordinates.
-        delta : (nv,) ndarray
-            Tangent increment (free joints: twist increment [θ (rad); d (m)] in body coordinates).
-
-        Returns
-        -------
-        (nq,) ndarray
-            Updated coordinates with unit quaternions.
+        q, delta : (nq,), (nv,) ndarray
+            Joint coordinates and tangent increment (free joints: [θ (rad); d (m)], body coordinates).
         """
         m = self.model
         out = np.array(q, float)
@@ -192,10 +128,6 @@ class TreeSpace:
         ----------
         q : (nq,) array_like
             Joint coordinates.
-
-        Returns
-        -------
-        (nq,) ndarray
         """
         m = self.model
         out = np.array(q, float)

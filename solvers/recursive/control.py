@@ -1,8 +1,4 @@
 """Computed-torque (inverse-dynamics) control, Qiu et al.; Siciliano et al. 2009, *Robotics*, ch. 8.
-
-τ = ID(q, v, q̈_d + K_d (v_d − v) + K_p (q_d − q)): the inverse model in the inner loop
-linearises the arm into decoupled double integrators with error dynamics
-ë + K_d ė + K_p e = 0.
 """
 from femdyn.errors import ModelError
 
@@ -14,9 +10,7 @@ from .integrators import simulate
 def computed_torque(model, data, q, v, q_des, v_des, a_des, kp, kd):
     """Joint forces of the computed-torque law τ = ID(q, v, q̈_d + K_d (v_d − v) + K_p (q_d − q)).
 
-    Siciliano et al. 2009, *Robotics*, ch. 8; Qiu et al. The error dynamics are
-    ë + K_d ė + K_p e = 0 for an exact model. Models with only scalar joints (the position
-    error is q_d − q).
+    Error dynamics ë + K_d ė + K_p e = 0 for an exact model (Siciliano et al. 2009, ch. 8; Qiu et al.).
 
     Parameters
     ----------
@@ -26,10 +20,8 @@ def computed_torque(model, data, q, v, q_des, v_des, a_des, kp, kd):
         Measured joint coordinates and velocities.
     q_des, v_des, a_des : (nv,) array_like
         Desired coordinates, velocities and accelerations.
-    kp : float or (nv,) array_like
-        Position gain K_p [1/s²].
-    kd : float or (nv,) array_like
-        Velocity gain K_d [1/s].
+    kp, kd : float or (nv,) array_like
+        Gains K_p [1/s²] and K_d [1/s].
 
     Returns
     -------
@@ -72,19 +64,6 @@ def track(model, desired, q0, v0, t_end, h, kp, kd):
     Returns
     -------
     Trajectory
-
-    Examples
-    --------
-    Holding a pendulum at its start from rest: it stays there.
-
-    >>> import numpy as np
-    >>> from femdyn.solvers.recursive import Body, Joint, TreeModel
-    >>> rod = Body("rod", "world", Joint("revolute", (0, 1, 0)), mass=1.0, com=(0.5, 0, 0),
-    ...            inertia=(1e-4, 1 / 12, 1 / 12, 0, 0, 0))
-    >>> hold = lambda t: (np.zeros(1), np.zeros(1), np.zeros(1))
-    >>> run = track(TreeModel([rod]), hold, [0.0], [0.0], 0.1, 0.01, kp=100.0, kd=20.0)
-    >>> run.q.shape, float(abs(run.q).max()) < 1e-12
-    ((11, 1), True)
     """
     data = Data(model)
 

@@ -1,16 +1,9 @@
 """Workspace of the recursive algorithms: every array they write, allocated once per model.
 
-Separating the immutable :class:`~.model.TreeModel` from this mutable workspace follows
-Pinocchio's Model/Data split (Carpentier et al. 2019): one model can serve several
-threads or simulations, each with its own ``Data``. After a call, the arrays hold the
-intermediate quantities of the last algorithm run (body-i coordinates, SI units):
-``Xup`` parent-to-body transforms, ``R_world``/``p_world`` body poses (rotation, m),
-``vel`` spatial velocities, ``acc`` spatial accelerations offset by −g (RBDA ch. 5),
-``bias`` velocity-product accelerations c_i, ``force`` the spatial force (N·m, N) that
-each joint transmits from parent to body, ``IA``/``pA`` articulated inertias and bias forces.
-``sizes`` = (n, nq, nv) of the model it was built for: every algorithm compares it with
-its model's before touching the arrays (a workspace of the wrong size would make the
-compiled sweeps write out of bounds).
+The Model/Data split of Pinocchio (Carpentier et al. 2019): one model can serve several
+workspaces. After a call the arrays hold the last run's intermediate quantities in body
+coordinates (``Xup``, ``R_world``/``p_world``, ``vel``, ``acc`` offset by −g, ``bias``,
+``force``, ``IA``/``pA``); ``sizes`` = (n, nq, nv) is checked by every algorithm.
 """
 import numpy as np
 
@@ -20,8 +13,7 @@ from femdyn.errors import ModelError
 class Data:
     """Preallocated workspace of the recursive algorithms for one :class:`~.model.TreeModel`.
 
-    After a call the arrays hold the intermediate quantities of the last algorithm run (see
-    the module docstring); one model may serve several workspaces (threads, simulations).
+    Holds the last run's intermediate quantities; one model may serve several workspaces.
 
     Parameters
     ----------
@@ -32,13 +24,6 @@ class Data:
     ------
     ModelError
         If ``model`` is not a TreeModel.
-
-    Examples
-    --------
-    >>> from femdyn.solvers.recursive import Body, Joint, TreeModel
-    >>> rod = Body("rod", "world", Joint(), mass=1.0, inertia=(1, 1, 1, 0, 0, 0))
-    >>> Data(TreeModel([rod])).M.shape
-    (1, 1)
     """
 
     def __init__(self, model):

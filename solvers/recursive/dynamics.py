@@ -2,14 +2,12 @@
 
 * :func:`inverse_dynamics` — recursive Newton–Euler, RBDA table 5.1 (Luh, Walker & Paul 1980);
 * :func:`forward_dynamics` — articulated-body algorithm, RBDA table 7.1 (Featherstone 1983);
-* :func:`hybrid_dynamics` — each joint torque-given or motion-given, RBDA ch. 9; the same
-  O(N) sweeps as the "hybrid" SOA recursions of Jain & Rodriguez (Tian et al. 2010);
+* :func:`hybrid_dynamics` — each joint torque- or motion-given, RBDA ch. 9 (Tian et al. 2010);
 * :func:`mass_matrix` — composite-rigid-body algorithm, RBDA ch. 6;
-* :func:`center_of_mass`, :func:`momentum` — system centre of mass (m) and spatial momentum.
+* :func:`center_of_mass`, :func:`momentum`.
 
-Units: q in rad or m (free joints: m and a unit quaternion), v in rad/s or m/s, q̈ in
-rad/s² or m/s², τ in N·m or N; external forces ``f_ext`` are spatial forces [n; f]
-(N·m, N) acting on each body, expressed in body coordinates about the body origin.
+Units and frames: docs/conventions.md; ``f_ext`` are spatial forces [n; f] on each body,
+body coordinates, about the body origin.
 """
 import numpy as np
 
@@ -79,9 +77,7 @@ def _joint_mask(model, prescribed):
 def kinematics(model, data, q, v=None):
     """Forward kinematics: body placements, world poses and spatial velocities, stored in ``data``.
 
-    Fills ``data.Xup`` (parent-to-body transforms), ``data.R_world`` (body axes in world
-    coordinates), ``data.p_world`` (body origins [m], world frame) and ``data.vel`` (body
-    spatial velocities [ω; v] in body coordinates).
+    Fills ``data.Xup``, ``data.R_world``, ``data.p_world`` [m] and ``data.vel`` ([ω; v], body coordinates).
 
     Parameters
     ----------
@@ -96,17 +92,6 @@ def kinematics(model, data, q, v=None):
     ------
     ModelError
         For wrong sizes, a workspace of another model, or a free joint with a zero quaternion.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from femdyn.solvers.recursive import Body, Data, Joint, TreeModel
-    >>> rod = Body("rod", "world", Joint("revolute", (0, 1, 0)), mass=1.0, com=(0.5, 0, 0),
-    ...            inertia=(1e-4, 1 / 12, 1 / 12, 0, 0, 0))
-    >>> model = TreeModel([rod]); data = Data(model)
-    >>> kinematics(model, data, [np.pi / 2])      # a quarter turn about +y: body x → world −z
-    >>> data.R_world[0][:, 0].round(12).tolist()
-    [0.0, 0.0, -1.0]
     """
     check_workspace(model, data)
     q = as_vector(q, model.nq, "q")
@@ -125,17 +110,14 @@ def inverse_dynamics(model, data, q, v, qdd, f_ext=None, gravity=None):
 
     Parameters
     ----------
-    model : TreeModel
-        The tree.
-    data : Data
-        Its workspace (afterwards ``data.force`` holds each joint's transmitted spatial force).
+    model, data : TreeModel, Data
+        The tree and its workspace (then ``data.force``: each joint's transmitted spatial force).
     q, v : (nq,), (nv,) array_like
         Joint coordinates and velocities.
     qdd : (nv,) array_like
         Joint accelerations [rad/s² or m/s²].
     f_ext : (n, 6) array_like, optional
-        External spatial forces [n; f] (N·m, N) on each body, body coordinates, about the
-        body origin.
+        External spatial forces [n; f] (N·m, N) on each body, body coordinates, about the body origin.
     gravity : (3,) array_like, optional
         Gravity [m/s²], world frame (default: the model's).
 
@@ -173,9 +155,7 @@ def inverse_dynamics(model, data, q, v, qdd, f_ext=None, gravity=None):
 def hybrid_dynamics(model, data, q, v, prescribed, tau, qdd, f_ext=None, gravity=None):
     """Hybrid dynamics in O(N): each joint torque-given or motion-given.
 
-    RBDA ch. 9; the hybrid SOA recursions of Jain & Rodriguez (Tian et al. 2010).
-    Motion-given joints are treated as prescribed-acceleration joints: their articulated
-    inertia passes to the parent whole, and their known acceleration enters the bias force.
+    RBDA ch. 9; Jain & Rodriguez's hybrid recursions (Tian et al. 2010).
 
     Parameters
     ----------
@@ -205,16 +185,6 @@ def hybrid_dynamics(model, data, q, v, prescribed, tau, qdd, f_ext=None, gravity
     ------
     ModelError
         For wrong sizes, bad ``prescribed`` flags or an unknown body name.
-
-    Examples
-    --------
-    >>> from femdyn.solvers.recursive import Body, Data, Joint, TreeModel
-    >>> rod = Body("rod", "world", Joint("revolute", (0, 1, 0)), mass=1.0, com=(0.5, 0, 0),
-    ...            inertia=(1e-4, 1 / 12, 1 / 12, 0, 0, 0))
-    >>> model = TreeModel([rod]); data = Data(model)
-    >>> qdd, tau = hybrid_dynamics(model, data, [0.0], [0.0], ["rod"], [0.0], [1.0])
-    >>> tau.round(6)                    # (1/3)·1 − 4.905: inertia torque minus gravity's
-    array([-4.571667])
     """
     check_workspace(model, data)
     mask = _joint_mask(model, prescribed)
@@ -249,17 +219,6 @@ def forward_dynamics(model, data, q, v, tau, f_ext=None, gravity=None):
     ------
     ModelError
         For wrong sizes or a workspace of another model.
-
-    Examples
-    --------
-    A rod released horizontally about a pivot at one end: 3g/(2L).
-
-    >>> from femdyn.solvers.recursive import Body, Data, Joint, TreeModel
-    >>> rod = Body("rod", "world", Joint("revolute", (0, 1, 0)), mass=1.0, com=(0.5, 0, 0),
-    ...            inertia=(1e-4, 1 / 12, 1 / 12, 0, 0, 0))
-    >>> model = TreeModel([rod]); data = Data(model)
-    >>> forward_dynamics(model, data, [0.0], [0.0], [0.0]).round(12)
-    array([14.715])
     """
     check_workspace(model, data)
     q, v, tau = as_vector(q, model.nq, "q"), as_vector(v, model.nv, "v"), as_vector(tau, model.nv, "tau")
@@ -291,15 +250,6 @@ def mass_matrix(model, data, q):
     -------
     (nv, nv) ndarray
         H [kg·m² for rotations, kg for translations, kg·m for couplings].
-
-    Examples
-    --------
-    >>> from femdyn.solvers.recursive import Body, Data, Joint, TreeModel
-    >>> rod = Body("rod", "world", Joint("revolute", (0, 1, 0)), mass=1.0, com=(0.5, 0, 0),
-    ...            inertia=(1e-4, 1 / 12, 1 / 12, 0, 0, 0))
-    >>> model = TreeModel([rod])
-    >>> mass_matrix(model, Data(model), [0.0]).round(6)          # m L²/3
-    array([[0.333333]])
     """
     kinematics(model, data, q)
     kernels.crba(model.parent, model.inertia, model.S, model.v_index, model.joint_nv, data.Xup, data.Ic,
@@ -345,8 +295,7 @@ def momentum(model, data, q, v, about="origin"):
     q, v : (nq,), (nv,) array_like
         Joint coordinates and velocities.
     about : {"origin", "com"} or (3,) array_like, optional
-        Reference point of the angular momentum: the world origin, the system centre of
-        mass, or a point [m] in world coordinates.
+        Reference point of L: world origin, system centre of mass, or a world point [m].
 
     Returns
     -------
@@ -357,15 +306,6 @@ def momentum(model, data, q, v, about="origin"):
     ------
     ModelError
         For an unknown ``about``.
-
-    Examples
-    --------
-    >>> from femdyn.solvers.recursive import Body, Data, Joint, TreeModel
-    >>> rod = Body("rod", "world", Joint("revolute", (0, 1, 0)), mass=1.0, com=(0.5, 0, 0),
-    ...            inertia=(1e-4, 1 / 12, 1 / 12, 0, 0, 0))
-    >>> model = TreeModel([rod])
-    >>> momentum(model, Data(model), [0.0], [3.0]).round(12).tolist()   # L_y = m L²/3 · ω, p_z = −m ω L/2
-    [0.0, 1.0, 0.0, 0.0, 0.0, -1.5]
     """
     kinematics(model, data, q, v)
     h = np.einsum("iab,ib->ia", model.inertia, data.vel)       # body momenta, body coordinates

@@ -1,23 +1,12 @@
 """Trees of flexible bodies with modal coordinates for the recursive O(N) solvers.
 
-A :class:`ModalBody` is a floating-frame-of-reference body: a component (``.fdc``, see
-``docs/components.md``) referenced to the interface of its inner joint (the body frame;
-:func:`~femdyn.component.reference_to_interface` clamps the modes there), or a
-rigid body (no component). Its joint sits on an interface frame of the parent
-(``at``: name or index of the parent's interface; ``None``: the parent's body frame), at a
-fixed ``placement`` (R, p) relative to that frame. The mechanical model is the exact
-floating frame with a linear modal field (Shabana 2005, ch. 5):
+A :class:`ModalBody` is a floating-frame body (a component ``.fdc`` referenced to its inner
+joint's interface, or rigid) with the linear modal field of Shabana (2005, ch. 5):
 
-    r = r_ref + R (x + Φ(x) η),    interface k: origin o_k + Φ_k η, axes exp([Ψ_k η]×),
+    r = r_ref + R (x + Φ(x) η),    interface k: origin o_k + Φ_k η, axes exp([Ψ_k η]×).
 
-with the elastic force −K η and damping −D η̇ of the component.
-
-Generalized coordinates of a :class:`FlexibleTreeModel` (``nq``, ``nv`` entries): first
-every joint's coordinates in body order (as :class:`~.model.TreeModel`: revolute and
-prismatic 1, free 7 in q and 6 in v), then every flexible body's modal coordinates η in
-body order (``model.eta_slice(name)``). Generalized forces τ follow v: joint forces, then
-modal forces applied from outside (zero for a passive structure; the elastic and damping
-forces are internal).
+Coordinates of a :class:`FlexibleTreeModel`: every joint's, then every body's η
+(``eta_slice``). Model and coordinates: docs/recursive-flexible.md.
 """
 from dataclasses import dataclass, field
 
@@ -43,22 +32,15 @@ class ModalBody:
     joint : Joint
         Joint to the parent (axis in the joint frame).
     component : Component or None
-        Flexible body; referenced to interface ``inner`` unless that interface already
-        has zero rows at the origin (it is then used as given).
+        Flexible body, referenced to interface ``inner`` (None: rigid).
     inner : str or int
         The component's interface at the inner joint: the body frame.
     modes : int or None
         Keep the lowest ``modes`` modes after referencing (None: all).
     at : str, int or None
-        Interface of the parent (a flexible body) that carries the joint; None: the
-        parent's body frame.
+        Interface of the parent (a flexible body) that carries the joint; None: the parent's body frame.
     placement_R, placement_p : joint frame relative to that frame (axes, m).
-    mass, com, inertia : rigid body data (kg, m, kg·m² about the centre of mass as in
-        :class:`~.model.Body`), used when ``component`` is None.
-
-    Example
-    -------
-    >>> link = ModalBody("link1", "world", Joint("revolute", (0, 0, 1)), component=bar, modes=3)  # doctest: +SKIP
+    mass, com, inertia : rigid body data as in :class:`~.model.Body`, used when ``component`` is None.
     """
     name: str
     parent: str
@@ -82,12 +64,7 @@ class ModalBody:
         body : Body
             Rigid body with its joint, placement and mass properties.
         at : str, int or None, optional
-            Interface of a flexible parent that carries the joint (None: the parent's
-            body frame).
-
-        Returns
-        -------
-        ModalBody
+            Interface of a flexible parent that carries the joint (None: the parent's body frame).
         """
         return cls(body.name, body.parent, body.joint, at=at, placement_R=body.placement_R,
                    placement_p=body.placement_p, mass=body.mass, com=body.com, inertia=body.inertia)
@@ -109,16 +86,11 @@ def _body_component(body):
 class FlexibleTreeModel:
     """Immutable tree of rigid and flexible bodies: the arrays of the compiled sweeps.
 
-    Attributes (read-only arrays, parent-first order): those of :class:`~.model.TreeModel`
-    for the joints (``parent``, ``joint_type``, ``axis``, ``tree_E``, ``tree_r``, ``S``,
-    ``q_index``, ``v_index``, ``joint_nq``, ``joint_nv``), plus ``n_modes`` (modes per
-    body), ``eq_index``/``ev_index`` (first modal coordinate of each body in q and v),
-    the invariants ``mass``, ``first_moment``, ``second_moment``, ``Ct``, ``Cx``, ``Cpp``,
-    ``modal_mass``, ``modal_stiffness``, ``modal_damping`` (zero-padded to the largest
-    mode count), the attachment interfaces ``at_origin`` (n, 3), ``at_translation``,
-    ``at_rotation`` (n, 3, modes) (Φ_k, Ψ_k of the parent's interface, body frame of the
-    parent), ``components`` (the referenced components, None for rigid bodies);
-    ``nq``, ``nv`` (joint + modal), ``n_eta``; ``gravity``.
+    Read-only arrays in parent-first order: the joint arrays of :class:`~.model.TreeModel`, plus
+    ``n_modes``, ``eq_index``/``ev_index``, the component invariants (``mass``, ``first_moment``,
+    ``second_moment``, ``Ct``, ``Cx``, ``Cpp``, ``modal_*``), the attachment interfaces
+    (``at_origin``, ``at_translation`` Φ_k, ``at_rotation`` Ψ_k), ``components``, ``nq``, ``nv``,
+    ``n_eta``, ``gravity`` (docs/recursive-flexible.md).
 
     Parameters
     ----------
@@ -208,11 +180,7 @@ class FlexibleTreeModel:
         name : str
             A flexible body's name.
         velocity : bool, optional
-            Index the velocity vector v (joint velocities first) instead of q.
-
-        Returns
-        -------
-        slice"""
+            Index the velocity vector v (joint velocities first) instead of q."""
         i = self.index(name)
         start = (self.ev_index if velocity else self.eq_index)[i]
         return slice(int(start), int(start + self.n_modes[i]))
@@ -233,8 +201,7 @@ def flexible_chain(components, joints, placements=None, inner=0, outer=1, modes=
     ----------
     components : list of Component (one per body; None for a rigid body is not accepted here)
     joints : list of Joint (joint k connects body k to body k − 1, the first to the world)
-    placements : list of (R, p) per joint, relative to the parent's interface frame (the
-        world for the first); default identity
+    placements : list of (R, p) per joint, relative to the parent's interface frame; default identity
     inner, outer : interface (name or index) of each component at its inner and outer joint
     modes : modes kept per body (int or None)
     gravity : (3,) m/s²
@@ -243,10 +210,6 @@ def flexible_chain(components, joints, placements=None, inner=0, outer=1, modes=
     Returns
     -------
     FlexibleTreeModel
-
-    Example
-    -------
-    >>> model = flexible_chain([bar] * 6, [Joint("revolute", (0, 0, 1))] * 6, modes=3)   # doctest: +SKIP
     """
     if len(components) != len(joints):
         raise ModelError(f"flexible_chain: {len(components)} components but {len(joints)} joints; give one joint "

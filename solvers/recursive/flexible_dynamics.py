@@ -1,19 +1,8 @@
 """Recursive dynamics of trees of flexible bodies: the public functions over (model, data).
 
-* :func:`inverse_dynamics` — all accelerations given (joints and modes): joint forces and
-  the modal forces that must be applied (Tian et al. 2010, eq. (1)–(2));
-* :func:`hybrid_dynamics` — each joint torque- or motion-given, modal coordinates always
-  force-given (applied modal force in τ, usually 0): O(N) articulated sweeps (Tian et
-  al. 2010's hybrid recursions; RBDA ch. 9). With every joint motion-given this *is* the
-  inverse dynamics of a passive flexible tree (joint torques and η̈ returned); with none,
-  the forward dynamics;
-* :func:`forward_dynamics` — all joints torque-given;
-* :func:`mass_matrix` — composite-inertia mass matrix (checks; O(N·depth));
-* :func:`energy`, :func:`momentum` — kinetic, gravitational and elastic energy; spatial momentum.
-
-Vectors follow :class:`~.flexible.FlexibleTreeModel`: q = [joint q; η], v = [joint v; η̇],
-q̈ and τ like v. External wrenches ``f_ext`` (n, 6) act on the body frames (body
-coordinates, about the origin). Units SI.
+Inverse dynamics (Tian et al. 2010, eqs. 1–2), hybrid and forward dynamics (O(N) articulated
+sweeps; RBDA ch. 9), the composite-inertia mass matrix, energy and momentum. Vectors follow
+:class:`~.flexible.FlexibleTreeModel`: q = [joint q; η], v = [joint v; η̇]; docs/recursive-flexible.md.
 """
 import numpy as np
 
@@ -26,11 +15,8 @@ from .dynamics import _base_acceleration, _check_quaternions, _external, _joint_
 class FlexibleData:
     """Preallocated workspace of one :class:`~.flexible.FlexibleTreeModel` (see :class:`~.data.Data`).
 
-    After a call: ``Xup`` joint transforms, ``Phi`` transfer operators (n, 6, 6 + modes),
-    ``R_world``/``p_world`` body-frame poses, ``vel``/``acc`` extended velocities and
-    accelerations [V; η̇] (accelerations offset by −g), ``bias`` c_i, ``Mb``/``bb`` body
-    mass matrices and forces, ``IA``/``pA`` articulated quantities, ``force`` extended
-    generalized forces F_i.
+    Adds ``Phi`` (transfer operators), extended ``vel``/``acc`` [V; η̇], ``Mb``/``bb`` (body mass
+    matrices and forces) and extended ``force`` F_i to the arrays of :class:`~.data.Data`.
 
     Parameters
     ----------
@@ -40,10 +26,6 @@ class FlexibleData:
     ------
     ModelError
         ``model`` is not a FlexibleTreeModel.
-
-    Example
-    -------
-    >>> data = FlexibleData(model)                                             # doctest: +SKIP
     """
 
     def __init__(self, model):
@@ -100,13 +82,7 @@ def _body_terms(model, data, q, v, f_ext):
 
 def inverse_dynamics(model, data, q, v, qdd, f_ext=None, gravity=None):
     """Generalized forces τ (nv,) that produce q̈ at (q, v): joint forces, then applied modal forces.
-
-    Recursive Newton–Euler over the extended bodies (Tian et al. 2010, eq. (1)–(2)). The
-    modal entries are the forces that must be applied to the modal coordinates from
-    outside for the given η̈ (zero for the motion of a passive structure): for the joint
-    torques of a passive flexible tree with the joint motion given, use
-    :func:`hybrid_dynamics` with every joint prescribed.
-    """
+    Recursive Newton–Euler over extended bodies (Tian et al. 2010, eqs. 1–2)."""
     q, v = kinematics(model, data, q, v)
     qdd = as_vector(qdd, model.nv, "qdd")
     _body_terms(model, data, q, v, f_ext)
@@ -118,15 +94,7 @@ def inverse_dynamics(model, data, q, v, qdd, f_ext=None, gravity=None):
 
 
 def hybrid_dynamics(model, data, q, v, prescribed, tau, qdd, f_ext=None, gravity=None):
-    """Hybrid dynamics in O(N): motion-given joints return forces, the rest accelerations.
-
-    ``prescribed`` flags the motion-given joints (one bool per body, or body names); their
-    accelerations are read from ``qdd``. Torque-given joints read their forces from
-    ``tau``; modal coordinates are always force-given: their entries of ``tau`` are the
-    modal forces applied from outside (0 for a passive structure), the elastic and
-    damping forces being added internally. Every joint prescribed gives the inverse
-    dynamics of a passive flexible tree (joint torques and η̈); none, the forward dynamics.
-    """
+    """Hybrid dynamics in O(N): motion-given joints return forces, the rest accelerations."""
     fast = isinstance(prescribed, np.ndarray) and prescribed.dtype == np.bool_ and prescribed.shape == (model.n,)
     mask = prescribed if fast else _joint_mask(model, prescribed)
     q, v = kinematics(model, data, q, v)
@@ -138,10 +106,7 @@ def hybrid_dynamics(model, data, q, v, prescribed, tau, qdd, f_ext=None, gravity
 
 def forward_dynamics(model, data, q, v, tau, f_ext=None, gravity=None):
     """Accelerations q̈ (nv,) (joints, then η̈) under the generalized forces τ (nv,): articulated-body sweeps.
-
-    The hybrid sweeps with no joint prescribed (Tian et al. 2010; Jain & Rodriguez 1995):
-    O(N), no nv × nv matrix formed. Elastic and damping forces of the modes are internal.
-    """
+    Tian et al. 2010; Jain & Rodriguez 1995."""
     q, v = kinematics(model, data, q, v)
     tau = as_vector(tau, model.nv, "tau").copy()
     qdd = np.zeros(model.nv)
@@ -163,10 +128,7 @@ def _hybrid(model, data, q, v, mask, tau, qdd, f_ext, gravity):
 
 
 def mass_matrix(model, data, q):
-    """Mass matrix (nv × nv) in [joint v; η̇] by composite inertias (RBDA ch. 6 over extended bodies).
-
-    For checks (O(N²) entries); the dynamics never forms it.
-    """
+    """Mass matrix (nv × nv) in [joint v; η̇] by composite inertias (RBDA ch. 6 over extended bodies)."""
     q, v = kinematics(model, data, q)
     _body_terms(model, data, q, v, None)
     mk.crba(model.parent, model.S, model.v_index, model.joint_nv, model.n_modes, model.ev_index, data.Phi,
@@ -191,10 +153,7 @@ def energy(model, data, q, v, gravity=None):
 
 
 def momentum(model, data, q, v, about="origin"):
-    """Spatial momentum [L; p] (N·m·s, N·s) of the tree in world coordinates.
-
-    Body i contributes Mᵢ[:6] νᵢ (its deformation rate included), carried to world axes.
-    """
+    """Spatial momentum [L; p] (N·m·s, N·s) of the tree in world coordinates."""
     q, v = kinematics(model, data, q, v)
     _body_terms(model, data, q, v, None)
     h = np.einsum("iab,ib->ia", data.Mb[:, :6], data.vel)

@@ -1,12 +1,8 @@
 """Time integration of flexible trees: joint coordinates (quaternions included) and modal coordinates.
 
-The state is (q, v) of a :class:`~.flexible.FlexibleTreeModel` — joint coordinates then η,
-joint velocities then η̇ — integrated by :func:`~.integrators.simulate` on the model's
-configuration space (:class:`~.configuration.TreeSpace`: η are plain vector coordinates,
-free joints use the SE(3) update) with classical RK4 or Zhai's explicit two-step method
-(Zhai 1996; Tian et al. 2010 use ψ = φ = 0.5, h = 0.005 s; ψ = φ = 0 on the first step).
-Accelerations come from :func:`~.flexible_dynamics.hybrid_dynamics` with the given joint
-forces τ(t) and, for motion-given joints, accelerations q̈(t).
+(q, v) of a :class:`~.flexible.FlexibleTreeModel` integrated by :func:`~.integrators.simulate`
+on a :class:`~.configuration.TreeSpace` with RK4 or Zhai's method (Zhai 1996; Tian et al.
+2010), accelerations from :func:`~.flexible_dynamics.hybrid_dynamics`.
 """
 from dataclasses import dataclass
 
@@ -36,10 +32,6 @@ class FlexibleTrajectory:
         Joint forces: the given ones and those computed for motion-given joints [N·m, N].
     state_q, state_v : ndarray
         The full vectors (joints then η) per sample.
-
-    t (s); q, v, a: joint coordinates, velocities, accelerations; eta, eta_rate, eta_acc:
-    modal coordinates and their rates; tau: joint forces (given ones and those computed
-    for motion-given joints, N·m or N); state_q, state_v: the full vectors (joint then η).
     """
     t: np.ndarray
     q: np.ndarray
@@ -76,11 +68,6 @@ def simulate_flexible(model, q0, v0, t_end, h, method="zhai", tau=None, prescrib
     Raises
     ------
     ModelError for bad input; SolverError when the state stops being finite.
-
-    Example
-    -------
-    >>> run = simulate_flexible(model, model.neutral_configuration(), np.zeros(model.nv), 1.0, 0.005)  # doctest: +SKIP
-    >>> run.eta[-1]                                                      # doctest: +SKIP
     """
     data = FlexibleData(model)
     mask = _joint_mask(model, prescribed)

@@ -1,11 +1,8 @@
 """Free-floating base: inverse dynamics with a freely moving base (Qiu et al.).
 
-With the joint motions prescribed and the base free (no external wrench on it), the
-inverse problem is a hybrid one (RBDA ch. 9): the base's six coordinates are
-torque-given (zero) and the arm joints motion-given. One hybrid sweep returns the joint
-forces and the base acceleration; the disturbance wrench that the arm exerts on the
-base is the sum of the joint wrenches transmitted to the base's children, carried to the
-base frame (the RNEA force recursion, RBDA table 5.1, read from the base side).
+One hybrid sweep (RBDA ch. 9) with the base torque-given and the arm joints motion-given
+gives the joint forces and the base acceleration; the disturbance wrench on the base is the
+RNEA force recursion (RBDA table 5.1) read from the base side.
 """
 import numpy as np
 
@@ -26,10 +23,7 @@ def base_index(model):
 
 
 def _arm_wrench_on_base(model, data, base):
-    """Spatial force the children exert on the base, from the last dynamics sweep.
-
-    Reads the joint forces ``data.force`` left by the last inverse or hybrid dynamics call.
-    """
+    """Spatial force the children exert on the base, from the last dynamics sweep."""
     w = np.zeros(6)
     for c in np.flatnonzero(model.parent == base):
         w -= data.Xup[c].T @ data.force[c]
@@ -39,22 +33,16 @@ def _arm_wrench_on_base(model, data, base):
 def floating_base_inverse_dynamics(model, data, q, v, qdd_joints, base_wrench=None, f_ext=None, gravity=None):
     """Joint forces, base acceleration and disturbance wrench for prescribed joint motions (Qiu et al.).
 
-    One hybrid sweep (RBDA ch. 9) with the base torque-given and the arm joints
-    motion-given.
-
     Parameters
     ----------
     model, data : TreeModel, Data
         The tree, with one free-floating root and its workspace.
-    q : (nq,) array_like
-        Full coordinates, base first (position m, quaternion (x, y, z, w)).
-    v : (nv,) array_like
-        Full velocities, base twist [ω; v_o] in base coordinates first.
+    q, v : (nq,), (nv,) array_like
+        Full coordinates and velocities, base first (free joint, see :class:`~.model.Joint`).
     qdd_joints : (nv − 6,) array_like
         Accelerations of the non-base joints.
     base_wrench : (6,) array_like, optional
-        External spatial force [n; f] (N·m, N) on the base, base coordinates; default zero
-        (free floating).
+        External spatial force [n; f] (N·m, N) on the base, base coordinates; default zero (free floating).
     f_ext : (n, 6) array_like, optional
         External spatial forces per body, body coordinates.
     gravity : (3,) array_like, optional

@@ -1,18 +1,12 @@
 """Fixed-step integrators for second-order systems q̈ = a(t, q, v).
 
-* :func:`rk4_step` — classical fourth-order Runge–Kutta on the first-order form
-  (q, v), with q̇ from the configuration space (Qiu et al., step 0.01 s);
-* :func:`zhai_step` — Zhai's explicit two-step method (Zhai 1996, "Two simple fast
-  integration methods for large-scale dynamic problems in engineering", IJNME 39;
-  Tian et al. 2010):
+:func:`rk4_step` (classical Runge–Kutta on (q, v)) and :func:`zhai_step` (Zhai 1996, IJNME 39;
+Tian et al. 2010):
 
-      x_{n+1} = x_n + ẋ_n h + (½ + ψ) ẍ_n h² − ψ ẍ_{n−1} h²,
-      ẋ_{n+1} = ẋ_n + (1 + φ) ẍ_n h − φ ẍ_{n−1} h,
+    x_{n+1} = x_n + ẋ_n h + (½ + ψ) ẍ_n h² − ψ ẍ_{n−1} h²,   ẋ_{n+1} = ẋ_n + (1 + φ) ẍ_n h − φ ẍ_{n−1} h,
 
-  with ψ = φ = 0 on the first step (no ẍ_{n−1} yet). The position update is applied as a
-  tangent increment, ``q ⊕ δ`` (see :mod:`.configuration`).
-
-:func:`simulate` runs either of them and records the trajectory.
+ψ = φ = 0 on the first step; positions updated as q ⊕ δ (:mod:`.configuration`).
+:func:`simulate` runs either and records the trajectory.
 """
 from dataclasses import dataclass
 
@@ -24,15 +18,7 @@ from .configuration import VectorSpace
 
 
 def rk4_step(acceleration, t, q, v, h, space=VectorSpace()):
-    """One classical fourth-order Runge–Kutta step of q̈ = a(t, q, v) on the first-order form.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> q, v = rk4_step(lambda t, q, v: -q, 0.0, np.array([1.0]), np.array([0.0]), 0.1)
-    >>> bool(abs(q[0] - np.cos(0.1)) < 1e-7)              # harmonic oscillator, error O(h⁵)
-    True
-    """
+    """One classical fourth-order Runge–Kutta step of q̈ = a(t, q, v) on the first-order form."""
     def f(tk, qk, vk):
         return space.rate(qk, vk), acceleration(tk, qk, vk)
 
@@ -45,12 +31,7 @@ def rk4_step(acceleration, t, q, v, h, space=VectorSpace()):
 
 
 def zhai_step(q, v, a, a_prev, h, psi=0.5, phi=0.5, space=VectorSpace()):
-    """One step of Zhai's explicit two-step method (Zhai 1996).
-
-    x_{n+1} = x_n + ẋ_n h + (½ + ψ) ẍ_n h² − ψ ẍ_{n−1} h²,
-    ẋ_{n+1} = ẋ_n + (1 + φ) ẍ_n h − φ ẍ_{n−1} h, with ψ = φ = 0 on the first step. The
-    position increment is applied as q ⊕ δ.
-    """
+    """One step of Zhai's explicit two-step method (Zhai 1996)."""
     if a_prev is None:
         psi = phi = 0.0
         a_prev = a
@@ -66,12 +47,8 @@ class Trajectory:
     ----------
     t : (k,) ndarray
         Times [s].
-    q : (k, nq) ndarray
-        Coordinates.
-    v : (k, nv) ndarray
-        Velocities.
-    a : (k, nv) ndarray
-        Accelerations.
+    q, v, a : (k, nq), (k, nv), (k, nv) ndarray
+        Coordinates, velocities and accelerations.
     """
     t: np.ndarray
     q: np.ndarray
@@ -83,10 +60,7 @@ def simulate(acceleration, q0, v0, t_end, h, method="rk4", space=VectorSpace(), 
              project=None, t0=0.0, recorded=None):
     """Integrate q̈ = acceleration(t, q, v) from t0 to t_end with a fixed step.
 
-    Step count (femdyn's convention for fixed-step runs): ceil((t_end − t0)/h − 1e-9)
-    steps, at least one — the run ends at the first step at or after t_end, never before it
-    (the 1e-9 absorbs round-off in the quotient, e.g. 0.8/5e-4 = 1600.0000000000002 gives
-    1600 steps). So t_end = 1, h = 0.3 ends at 1.2 s, and t_end = 0.01, h = 0.1 at 0.1 s.
+    Ends at the first step at or after t_end (ceil((t_end − t0)/h − 1e-9) steps, at least one).
 
     Parameters
     ----------
@@ -94,10 +68,8 @@ def simulate(acceleration, q0, v0, t_end, h, method="rk4", space=VectorSpace(), 
         (t, q, v) ↦ q̈.
     q0, v0 : array_like
         Initial state.
-    t_end : float
-        End time [s].
-    h : float
-        Step [s].
+    t_end, h : float
+        End time and step [s].
     method : {"rk4", "zhai"}, optional
         Integrator (:func:`rk4_step` or :func:`zhai_step`).
     space : VectorSpace or TreeSpace, optional
@@ -105,14 +77,11 @@ def simulate(acceleration, q0, v0, t_end, h, method="rk4", space=VectorSpace(), 
     psi, phi : float, optional
         Zhai's parameters.
     project : callable, optional
-        (q, v) ↦ (q, v) applied after every step (e.g. :func:`.closed_loop.project` to hold
-        closure constraints).
+        (q, v) ↦ (q, v) after every step, e.g. :func:`.closed_loop.project`.
     t0 : float, optional
         Start time [s].
     recorded : callable, optional
-        Called with no argument right after each sample's acceleration is evaluated (the
-        initial one included), so a caller can keep by-products of that evaluation (e.g.
-        the forces of motion-given joints).
+        Called after each sample's acceleration is evaluated, to keep its by-products.
 
     Returns
     -------
@@ -124,12 +93,6 @@ def simulate(acceleration, q0, v0, t_end, h, method="rk4", space=VectorSpace(), 
         For an unknown method, h ≤ 0 or t_end ≤ t0.
     SolverError
         When the state stops being finite (``results`` holds the samples so far).
-
-    Examples
-    --------
-    >>> run = simulate(lambda t, q, v: -q, [1.0], [0.0], 1.0, 0.3)
-    >>> run.t.round(12).tolist()                        # ends at the first step at or after t_end
-    [0.0, 0.3, 0.6, 0.9, 1.2]
     """
     if method not in ("rk4", "zhai"):
         raise ModelError(f"simulate: unknown method '{method}'; use 'rk4' or 'zhai'")

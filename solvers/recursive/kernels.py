@@ -1,11 +1,8 @@
 """Compiled sweeps over a kinematic tree (numba): RNEA, hybrid ABA, CRBA.
 
-Each kernel takes the model arrays (see :class:`~.model.TreeModel`) and a workspace
-(see :class:`~.data.Data`) and loops over the bodies in parent-first order, as in
-Featherstone's RBDA tables 5.1 (RNEA), 7.1 (ABA), and chapters 6 (CRBA) and 9 (hybrid dynamics).
-All quantities of body i are in body-i coordinates. Gravity enters as a fictitious
-base acceleration ``a_0 = −[0; g]`` (RBDA ch. 5), so the body accelerations stored in the
-workspace are offset by −g; joint accelerations and forces are the physical ones.
+Loops in parent-first order as in RBDA tables 5.1 (RNEA), 7.1 (ABA), ch. 6 (CRBA) and ch. 9
+(hybrid); body-i quantities in body-i coordinates; gravity as the base acceleration
+a_0 = −[0; g] (RBDA ch. 5), so stored body accelerations are offset by −g.
 """
 import numpy as np
 from numba import njit
@@ -16,11 +13,7 @@ from .spatial import congruence_add, cross_force, cross_motion, force_transform_
 
 @njit(cache=True, inline="always")
 def _quaternion_matrix(x, y, z, w, R):
-    """Rotation matrix of a quaternion (x, y, z, w), normalised first.
-
-    Returns False (and R = identity) when the norm is zero or not finite: such a q has no
-    rotation, and the caller reports it.
-    """
+    """Rotation matrix of a quaternion (x, y, z, w), normalised first."""
     norm2 = x * x + y * y + z * z + w * w
     if not (norm2 > 0.0 and norm2 < np.inf):
         for a in range(3):
@@ -43,10 +36,7 @@ def _quaternion_matrix(x, y, z, w, R):
 
 @njit(cache=True, inline="always")
 def _joint_transform(kind, axis, q, qi, E, r):
-    """(E, r) of the joint transform X_J(q) (RBDA table 4.1); E rotates joint- into body-coordinates.
-
-    Returns False for a free joint whose quaternion has zero or non-finite norm.
-    """
+    """(E, r) of the joint transform X_J(q) (RBDA table 4.1); E rotates joint- into body-coordinates."""
     for a in range(3):
         r[a] = 0.0
         for b in range(3):
@@ -112,10 +102,7 @@ def joint_force(S, nv, f, vi, tau):
 @njit(cache=True)
 def forward_kinematics(parent, kind, axis, tree_E, tree_r, S, q_index, v_index, joint_nv, q, v,
                        Xup, R_world, p_world, vel, bias):
-    """Placements, world poses, body velocities, velocity-product terms c_i = v_i × S q̇ (RBDA table 5.1).
-
-    Returns −1, or the first body whose free-joint quaternion has zero or non-finite norm.
-    """
+    """Placements, world poses, body velocities, velocity-product terms c_i = v_i × S q̇ (RBDA table 5.1)."""
     E, r, EJ, rJ, vJ = np.empty((3, 3)), np.empty(3), np.empty((3, 3)), np.empty(3), np.empty(6)
     bad = -1
     for i in range(parent.shape[0]):
@@ -151,10 +138,7 @@ def forward_kinematics(parent, kind, axis, tree_E, tree_r, S, q_index, v_index, 
 @njit(cache=True)
 def rnea(parent, kind, axis, tree_E, tree_r, inertia, S, q_index, v_index, joint_nv, q, v, qdd, a0, f_ext,
          Xup, R_world, p_world, vel, acc, bias, force, tau):
-    """Recursive Newton–Euler inverse dynamics (RBDA table 5.1): τ = ID(q, q̇, q̈).
-
-    Returns as :func:`forward_kinematics`.
-    """
+    """Recursive Newton–Euler inverse dynamics (RBDA table 5.1): τ = ID(q, q̇, q̈)."""
     bad = forward_kinematics(parent, kind, axis, tree_E, tree_r, S, q_index, v_index, joint_nv, q, v,
                        Xup, R_world, p_world, vel, bias)
     Iv, h = np.empty(6), np.empty(6)
@@ -180,12 +164,7 @@ def rnea(parent, kind, axis, tree_E, tree_r, inertia, S, q_index, v_index, joint
 @njit(cache=True)
 def _articulated_inertias(parent, inertia, S, v_index, joint_nv, prescribed, tau, qdd, f_ext,
                          Xup, vel, bias, IA, pA, U, Dinv, u, tmp6, Ia):
-    """Backward sweep of the hybrid articulated-body algorithm (RBDA table 7.1 and ch. 9).
-
-    Torque-given joints are eliminated as in the ABA; motion-given (``prescribed``) and
-    fixed joints pass the whole articulated inertia to the parent and their known
-    acceleration into the bias force.
-    """
+    """Backward sweep of the hybrid articulated-body algorithm (RBDA table 7.1 and ch. 9)."""
     n = parent.shape[0]
     Iv, h = np.empty(6), np.empty(6)
     for i in range(n):

@@ -1,32 +1,12 @@
 """Compiled sweeps over a tree of flexible bodies with modal coordinates (numba).
 
-Body i carries its joint coordinates and m_i modal coordinates η_i; its *extended*
-velocity is ν_i = [V_i; η̇_i] (d_i = 6 + m_i entries, V_i = [ω; v] the spatial velocity of
-the body (reference) frame in body coordinates, RBDA convention). A child c sits on an
-interface frame F of its parent p, whose pose in p's frame depends on η_p:
-
-    origin o_k + Φ_k η_p,   orientation R_k(η_p) = exp([Ψ_k η_p]×)   (R_k0 = 1),
-
-so V_c = X_c (X_F V_p + S_F η̇_p) + S_c q̇_c = Φ_cp ν_p + S_c q̇_c, with the interface's
-relative twist S_F η̇ = [J_r(θ) Ψ_k; R_kᵀ Φ_k] η̇ in F coordinates (θ = Ψ_k η, J_r the right
-Jacobian of SO(3): R_kᵀ J_l(θ) = J_r(θ)). This is the operator structure of Jain &
-Rodriguez's flexible SOA (Tian et al. 2010, eq. (1): velocity recursion with the
-"rigid-body transformation" Φ and the joint map H*, here G_i = [[S_i, 0], [0, 1]]).
-
-Each body obeys M_i(η) α_i + b_i(ν_i, η_i) + [0; K η + D η̇] − [f_ext; 0]
-+ Σ_c Φ_ciᵀ f_c = F_i (extended generalized force: joint wrench on rows 0–5, applied
-modal force on rows 6…), with the exact floating-frame mass matrix and quadratic-velocity
-forces of the linear modal field r = r_ref + R (x + Φ(x) η), written with the component
-invariants (Shabana 2005, §5.5; see :func:`body_terms`). Gravity enters as the base
-acceleration −g (RBDA ch. 5), which is exact for the deformed body too.
-
-The algorithms (all O(N) except the mass matrix):
-
-* :func:`rnea`     — inverse dynamics, Tian et al. 2010 eq. (1)–(2) / RBDA table 5.1;
-* :func:`hybrid`   — articulated-body sweeps with, per body, the unknown columns of G_i
-  (modal always, the joint's when torque-given) eliminated (Tian et al. 2010's hybrid
-  recursions; RBDA table 7.1 and ch. 9);
-* :func:`crba`     — composite-inertia mass matrix in the generalized coordinates (RBDA ch. 6).
+Extended velocities ν_i = [V_i; η̇_i]; a child on an interface frame of its parent (origin
+o_k + Φ_k η_p, axes exp([Ψ_k η_p]×)) moves as V_c = Φ_cp ν_p + S_c q̇_c — the operator
+structure of Jain & Rodriguez's flexible SOA (Tian et al. 2010, eq. (1)). Each body's mass
+matrix and quadratic-velocity forces are the exact floating-frame ones of a linear modal
+field (Shabana 2005, §5.5; :func:`body_terms`). :func:`rnea` (Tian et al. 2010, eqs. 1–2;
+RBDA table 5.1), :func:`hybrid_sweeps` (RBDA table 7.1, ch. 9) and :func:`crba` (RBDA ch. 6).
+Derivation: docs/recursive-flexible.md.
 """
 import numpy as np
 from numba import njit
@@ -39,11 +19,7 @@ from .spatial import cross_motion, plucker
 
 @njit(cache=True, inline="always")
 def _so3_coefficients(t2):
-    """(sin t/t, (1−cos t)/t², (t−sin t)/t³, a'(t)/t, b'(t)/t) at t² = |θ|².
-
-    Taylor series (to t⁸, truncation < 1e-16 relative) below t = 0.5, where the closed
-    forms lose digits to cancellation.
-    """
+    """(sin t/t, (1−cos t)/t², (t−sin t)/t³, a'(t)/t, b'(t)/t) at t² = |θ|²."""
     if t2 < 0.25:
         s = 1.0 - t2 / 6 * (1.0 - t2 / 20 * (1.0 - t2 / 42 * (1.0 - t2 / 72)))
         a = 0.5 - t2 / 24 * (1.0 - t2 / 30 * (1.0 - t2 / 56 * (1.0 - t2 / 90)))
@@ -71,14 +47,7 @@ def _cross3(a, b, out):
 
 @njit(cache=True)
 def interface_frame(o, T, P, m, eta, etad, R, pF, SF, w, sdot):
-    """Pose, modal subspace and bias of an interface frame on a flexible body.
-
-    o (3), T = Φ_k (3, m), P = Ψ_k (3, m); η, η̇ of the body. Writes R = exp([Ψη]×) and
-    pF = o + Φ_k η (the frame in body coordinates), SF (6, m) = [J_r(θ) Ψ_k; Rᵀ Φ_k]
-    (relative twist per unit η̇, frame coordinates), w = SF η̇, and
-    sdot = (d/dt SF) η̇ = [J̇_r θ̇; −(J_r θ̇) × (Rᵀ Φ_k η̇)], with
-    J̇_r θ̇ = −ȧ θ×θ̇ + ḃ θ×(θ×θ̇) + b θ̇×(θ×θ̇) for J_r = 1 − a [θ]× + b [θ]×².
-    """
+    """Pose, modal subspace and bias of an interface frame on a flexible body."""
     th, thd = np.zeros(3), np.zeros(3)
     for a in range(3):
         pF[a] = o[a]
@@ -216,22 +185,7 @@ def _spd_inverse(A, n, out):
 @njit(cache=True)
 def body_terms(m, mass, fm, S2, Ct, Cx, Cpp, Mee, Kq, Dq, eta, etad, nu, Mb, bb):
     """Generalized mass M (d×d) and forces b + [0; Kη + Dη̇] (d) of one flexible body, d = 6 + m.
-
-    With u = x + Φη and w = Φη̇ (body coordinates), the velocity of a material point is
-    v_P = v − u × ω + w, so T = ½ νᵀ M ν with (Shabana 2005, §5.5 invariants):
-
-        M = [[J, [c̄]×, ∫u×Φ], [[c̄]×ᵀ, m 1, Ct], [·, ·, ∫ΦᵀΦ]],   c̄ = ∫ρu = first_moment + Ct η,
-        J = tr(S₂) 1 − S₂,   S₂ = ∫ρ u uᵀ = second_moment + Cxη + (Cxη)ᵀ + Cpp:ηη,
-
-    and d'Alembert's principle with the velocity-product acceleration of a point
-    κ = ω × v + ω × (ω × u) + 2 ω × w gives b = ∫ρ [u×κ; κ; Φᵀκ] dV:
-
-        b_ω = c̄ × (ω × v) + ω × (J ω) + 2 (tr N ω − N ω),        N = ∫ρ w uᵀ,
-        b_v = m ω × v + ω × (ω × c̄) + 2 ω × (Ct η̇),
-        b_k = Ct_kᵀ (ω × v) + ωᵀ G_k ω − |ω|² tr G_k + 2 Σ_l η̇_l ω · ∫ρ Φ_l × Φ_k,
-
-    with G_k = ∫ρ u Φ_kᵀ = Cx[:, :, k] + Σ_l Cpp[:, :, l, k] η_l. No term is dropped.
-    """
+    Shabana 2005, §5.5 (modal invariants)."""
     w0, w1, w2 = nu[0], nu[1], nu[2]
     om = nu[:3]
     v = nu[3:6]
@@ -326,11 +280,7 @@ def body_terms(m, mass, fm, S2, Ct, Cx, Cpp, Mee, Kq, Dq, eta, etad, nu, Mb, bb)
 
 @njit(cache=True)
 def _column_map(S, v_index, joint_nv, nm, ev_index, i, joint_columns, G, index):
-    """Columns of G_i = [[S_i, 0], [0, 1]] (d × n) and their positions in v; returns n.
-
-    ``joint_columns`` False leaves out the joint's columns (a motion-given joint in the
-    hybrid sweeps: only the unknown accelerations are eliminated).
-    """
+    """Columns of G_i = [[S_i, 0], [0, 1]] (d × n) and their positions in v; returns n."""
     d = 6 + nm[i]
     nb = 0
     if joint_columns:
@@ -392,10 +342,7 @@ def _world_pose(R_parent, p_parent, RF, pF, E, r, R_out, p_out):
 def kinematics(parent, kind, axis, tree_E, tree_r, S, q_index, v_index, joint_nv, nm, eq_index, ev_index,
                at_o, at_T, at_P, q, v, Xup, Phi, R_world, p_world, vel, bias):
     """Transforms X_i, transfer operators Φ_ip (6 × d_p), world poses, extended velocities ν_i and the
-    velocity-product accelerations c_i = X_i (V_F × S_F η̇_p + Ṡ_F η̇_p) + V_i × S_i q̇_i.
-
-    Returns −1, or the first body whose free-joint quaternion has zero or non-finite norm.
-    """
+    velocity-product accelerations c_i = X_i (V_F × S_F η̇_p + Ṡ_F η̇_p) + V_i × S_i q̇_i."""
     E, r, EJ, rJ, vJ = np.empty((3, 3)), np.empty(3), np.empty((3, 3)), np.empty(3), np.empty(6)
     RF, pF, I3, o3 = np.empty((3, 3)), np.empty(3), np.eye(3), np.zeros(3)
     M = at_T.shape[2]
@@ -487,14 +434,7 @@ def rnea(parent, S, v_index, joint_nv, nm, ev_index, qdd, a0, Phi, bias, Mb, bb,
 @njit(cache=True)
 def hybrid_sweeps(parent, S, v_index, joint_nv, nm, ev_index, prescribed, tau, qdd, a0, Phi, bias, Mb, bb,
                   IA, pA, U, Dinv, u, H, free_index, n_free, acc, force):
-    """Hybrid articulated-body sweeps over extended bodies (Tian et al. 2010's hybrid recursions; RBDA ch. 9).
-
-    Backward: with H the unknown columns of G_i, U = P H, D = Hᵀ U, u = τ_f − Hᵀ z,
-    P⁺ = P − U D⁻¹ Uᵀ, z⁺ = z + P⁺ y_known + U D⁻¹ u (y_known = c_i + S q̈_i of a motion-given joint), and
-    the parent receives Φᵀ P⁺[:6, :6] Φ and Φᵀ z⁺[:6]. Forward: y = Φ α_p + c_i (+ S q̈_i),
-    β̇_f = D⁻¹(u − Uᵀ y), α_i = y + H β̇_f, F_i = P α_i + z, τ_i = S_iᵀ F_i[:6] of motion-given joints.
-    Returns −1, or the first body whose D is not positive definite.
-    """
+    """Hybrid articulated-body sweeps over extended bodies (Tian et al. 2010's hybrid recursions; RBDA ch. 9)."""
     n = parent.shape[0]
     bad = -1
     Pp, tmp = np.empty((6, 6)), np.empty((6, IA.shape[1]))

@@ -1,24 +1,10 @@
 """Immutable kinematic-tree model: bodies, joints, spatial inertias, gravity.
 
-The model follows RBDA ch. 4 (Featherstone 2008): bodies are numbered so that every
-parent comes before its children (``parent[i] < i``, −1 is the fixed world), body i is
-connected to its parent by joint i, and the transform from the parent frame to the body
-frame is ``X_i = X_J(q_i) X_T,i`` with the fixed joint placement ``X_T`` (tree
-transform) and the joint transform ``X_J``.
-
-Joint kinds and their coordinates (q: configuration, v: velocity):
-
-* ``revolute``  – rotation q (rad) about a unit axis of the joint frame; v = q̇ (rad/s);
-* ``prismatic`` – translation q (m) along a unit axis; v = q̇ (m/s);
-* ``fixed``     – no coordinates (a welded body);
-* ``free``      – 6-dof joint for a floating base: q = [p (m, 3), quaternion (x, y, z, w)]
-  with p the body origin and the quaternion the body orientation, both relative to the
-  parent frame; v = [ω; v_o] (rad/s, m/s) is the body's spatial velocity relative to the
-  parent, *in body coordinates* (RBDA table 4.1, "free joint" with S = 1).
-
-A placement ``(R, p)`` puts the joint frame at position p (m, parent coordinates) with
-axes R (columns are the joint-frame axes in parent coordinates); the body frame
-coincides with the joint frame at q = 0.
+RBDA ch. 4 (Featherstone 2008): parent-first numbering (``parent[i] < i``, −1 the world),
+joint i between body i and its parent, ``X_i = X_J(q_i) X_T,i``. Joint kinds ``revolute``,
+``prismatic`` (one coordinate, rad or m), ``fixed`` and ``free`` (q = [p, quaternion
+(x, y, z, w)], v = [ω; v_o] in body coordinates, RBDA table 4.1). Conventions and
+placements: docs/solvers.md ("Recursive trees"), docs/conventions.md.
 """
 from dataclasses import dataclass, field
 
@@ -46,13 +32,7 @@ class Joint:
     kind : {"revolute", "prismatic", "fixed", "free"}
         Joint kind (see the module docstring for the coordinates of each).
     axis : (3,) tuple
-        Rotation axis (revolute) or translation direction (prismatic) in the joint frame,
-        normalized by :class:`TreeModel`; ignored by fixed and free joints.
-
-    Examples
-    --------
-    >>> Joint("prismatic", (1, 0, 0)).kind
-    'prismatic'
+        Rotation axis or translation direction in the joint frame (normalized; unused by fixed, free).
     """
     kind: str = "revolute"
     axis: tuple = (0.0, 0.0, 1.0)
@@ -75,21 +55,11 @@ class Body:
     com : (3,) tuple, optional
         Centre of mass [m] in body coordinates.
     inertia : tuple, optional
-        Rotational inertia about the centre of mass in body axes [kg·m²]: a 3×3 matrix or
-        its entries (Ixx, Iyy, Izz, Ixy, Ixz, Iyz), the off-diagonal entries as in URDF
-        (Ixy = −∫xy dm).
+        About the centre of mass, body axes [kg·m²]: 3×3, or (Ixx, Iyy, Izz, Ixy, Ixz, Iyz) as in URDF.
     placement_R : (3, 3) tuple, optional
-        Joint-frame axes in parent coordinates (columns); the body frame coincides with the
-        joint frame at q = 0.
+        Joint-frame axes in parent coordinates (columns); the body frame coincides with the joint frame at q = 0.
     placement_p : (3,) tuple, optional
         Joint-frame origin [m] in parent coordinates.
-
-    Examples
-    --------
-    >>> rod = Body("rod", "world", Joint("revolute", (0, 1, 0)), mass=1.0, com=(0.5, 0, 0),
-    ...            inertia=(1e-4, 1 / 12, 1 / 12, 0, 0, 0))
-    >>> TreeModel([rod]).sizes                   # (bodies, nq, nv)
-    (1, 1, 1)
     """
     name: str
     parent: str
@@ -102,13 +72,7 @@ class Body:
 
 
 def inertia_matrix(inertia, name):
-    """3×3 rotational inertia from a matrix or its six entries.
-
-    Examples
-    --------
-    >>> inertia_matrix((1, 2, 3, 0.1, 0, 0), "link")[0].tolist()
-    [1.0, 0.1, 0.0]
-    """
+    """3×3 rotational inertia from a matrix or its six entries."""
     a = numeric(inertia, f"body '{name}': inertia")
     if a.shape == (6,):
         xx, yy, zz, xy, xz, yz = a
@@ -120,22 +84,7 @@ def inertia_matrix(inertia, name):
 
 def _check_mass_properties(name, mass, com, Ic, strict=True):
     """Raise unless (mass, com, Ic) describe a physical rigid body.
-
-    Physical means: mass > 0, finite centre of mass, Ic symmetric with positive principal
-    moments that satisfy the triangle inequality I3 ≤ I1 + I2 (Traversaro, Brossette, Escande
-    & Nori 2016, "Identification of fully physical consistent inertial parameters using
-    optimization on manifolds", IROS).
-
-    Examples
-    --------
-    >>> import warnings
-    >>> from femdyn.errors import PhysicalConsistencyWarning
-    >>> with warnings.catch_warnings(record=True) as caught:
-    ...     warnings.simplefilter("always")
-    ...     _check_mass_properties("link1", 0.0, np.zeros(3), np.diag([0, 0.35, 0]), strict=False)
-    >>> caught[0].category is PhysicalConsistencyWarning
-    True
-    """
+    m > 0, Ic positive with I3 ≤ I1 + I2 (Traversaro et al. 2016, IROS)."""
     for label, value in (("mass (kg)", mass), ("centre of mass (m)", com), ("rotational inertia (kg·m²)", Ic)):
         refuse_non_finite(value, f"body '{name}': {label}")
     scale = max(np.abs(Ic).max(), 1e-300)
@@ -172,13 +121,7 @@ def proper_rotation(value, what, hint=""):
 
 
 def _parent_first_order(names, parents):
-    """Indices ordering bodies so every parent precedes its children (RBDA ch. 4, regular numbering).
-
-    Examples
-    --------
-    >>> _parent_first_order(["hand", "arm"], ["arm", "world"])
-    [1, 0]
-    """
+    """Indices ordering bodies so every parent precedes its children (RBDA ch. 4, regular numbering)."""
     index = {}
     for i, n in enumerate(names):
         if n in index or n == WORLD:
@@ -236,8 +179,7 @@ def rigid_mass_properties(b, strict=True):
 
 def fill_joint(model, i, b):
     """Write body ``b``'s joint into row i of the model's joint arrays (``joint_type``, ``joint_nq``,
-    ``joint_nv``, ``tree_E``, ``tree_r``, ``axis``, ``S``).
-    """
+    ``joint_nv``, ``tree_E``, ``tree_r``, ``axis``, ``S``)."""
     if b.joint.kind not in JOINT_KINDS:
         raise ModelError(f"body '{b.name}': unknown joint kind '{b.joint.kind}'; use one of {sorted(JOINT_KINDS)}")
     kind = JOINT_KINDS[b.joint.kind]
@@ -258,12 +200,9 @@ def fill_joint(model, i, b):
 class TreeModel:
     """Immutable kinematic tree with everything the recursive algorithms need as arrays.
 
-    Attributes (read-only numpy arrays, bodies in parent-first order): ``parent`` (n,),
-    ``joint_type`` (n,), ``axis`` (n, 3), ``tree_E``/``tree_r`` (placement transforms, RBDA
-    ch. 4), ``inertia`` (n, 6, 6) spatial inertias about body origins, ``S`` (n, 6, 6)
-    motion subspaces (first nv_i columns used), ``q_index``/``v_index`` (first coordinate of
-    each joint), ``joint_nq``/``joint_nv``; ``nq``, ``nv`` totals; ``gravity`` (m/s², world
-    frame); ``sizes`` = (n, nq, nv), which a :class:`~.data.Data` must match.
+    Read-only arrays, parent-first: ``parent``, ``joint_type``, ``axis``, ``tree_E``/``tree_r``
+    (RBDA ch. 4), ``inertia`` (n, 6, 6), ``S`` (n, 6, 6), ``q_index``/``v_index``,
+    ``joint_nq``/``joint_nv``; ``nq``, ``nv``, ``gravity``, ``sizes`` = (n, nq, nv).
 
     Parameters
     ----------
@@ -277,14 +216,6 @@ class TreeModel:
     ModelError
         For an empty tree, bad names or parents, a cycle, an unknown joint kind, a zero
         axis, a non-physical body or an improper placement rotation.
-
-    Examples
-    --------
-    >>> rod = Body("rod", "world", Joint("revolute", (0, 1, 0)), mass=1.0, com=(0.5, 0, 0),
-    ...            inertia=(1e-4, 1 / 12, 1 / 12, 0, 0, 0))
-    >>> model = TreeModel([rod])
-    >>> model.nq, model.nv, model.index("rod")
-    (1, 1, 0)
     """
 
     def __init__(self, bodies, gravity=(0.0, 0.0, -9.81), strict=True):
@@ -330,10 +261,6 @@ class TreeModel:
         name : str
             Body name.
 
-        Returns
-        -------
-        int
-
         Raises
         ------
         ModelError
@@ -365,8 +292,7 @@ class TreeModel:
         gravity : (3,) array_like, optional
             Gravitational acceleration [m/s²], world frame.
         strict : bool, optional
-            See :func:`_check_mass_properties`: False accepts published tables with
-            massless links or non-physical inertias, with a warning.
+            False accepts massless links or non-physical inertias with a warning.
 
         Returns
         -------

@@ -1,28 +1,11 @@
 """Dynamics linear in the inertial parameters: momentum and joint-force regressors of a tree.
 
-Every body's spatial inertia about its origin (RBDA ch. 2)
-
-    I_i = [[Ī_i, h_i×], [h_i×ᵀ, m_i 1]],    h_i = m_i c_i,    Ī_i = I_c,i + m_i c_i×ᵀ c_i×,
-
-is linear in the ten *inertial parameters*
-
-    π_i = [m, h_x, h_y, h_z, Ī_xx, Ī_xy, Ī_yy, Ī_xz, Ī_yz, Ī_zz]            (kg, kg·m, kg·m²)
-
-(body axes, about the body origin; Ī_xy is the matrix entry, −∫xy dm; the order of
-Pinocchio's ``Inertia.toDynamicParameters``), so ``I_i v = A(v) π_i`` with the 6×10
-matrix A of :func:`inertia_map` (Atkeson, An & Hollerbach 1986, "Estimation of inertial
-parameters of manipulator loads and links", IJRR 5(3), eq. 9). Everything the recursions
-compute from I_i v is then linear in π = [π_0; …; π_{n−1}]:
-
-* system momentum ``h = Σ X*_i I_i v_i = Y_h(q, v) π`` (:func:`momentum_regressor`);
-* joint forces of inverse dynamics ``τ = Y_τ(q, v, q̈) π`` (:func:`torque_regressor`):
-  the body force ``f_i = I_i a_i + v_i ×* I_i v_i = B_i π_i`` and
-  ``τ_j = S_jᵀ Σ_{i ∈ subtree(j)} ^jX*_i B_i π_i`` (the RNEA of RBDA table 5.1 with π
-  factored out; Khalil & Dombre 2002, ch. 12);
-* the system first moment ``Σ m_i r_i = Y_c(q) π`` (:func:`first_moment_regressor`).
-
-The kinematic quantities come from the solver's own sweeps (:func:`~femdyn.solvers.recursive.dynamics.kinematics`,
-:func:`~femdyn.solvers.recursive.dynamics.inverse_dynamics`), so the regressors reproduce the solver to round-off.
+π_i = [m, h_x, h_y, h_z, Ī_xx, Ī_xy, Ī_yy, Ī_xz, Ī_yz, Ī_zz] (kg, kg·m, kg·m²; body axes,
+about the body origin, Pinocchio's order), with I_i v = A(v) π_i (:func:`inertia_map`;
+Atkeson, An & Hollerbach 1986, IJRR 5(3), eq. 9). Hence h = Y_h π
+(:func:`momentum_regressor`), τ = Y_τ π (:func:`torque_regressor`; Khalil & Dombre 2002,
+ch. 12) and Σ m_i r_i = Y_c π (:func:`first_moment_regressor`), from the solver's own sweeps.
+Derivation: docs/solvers.md ("Regressors").
 """
 import numpy as np
 from numba import njit
@@ -39,10 +22,7 @@ N_PARAMETERS = len(PARAMETERS)
 
 @njit(cache=True, inline="always")
 def _inertia_map_into(v, out):
-    """``out`` (6, 10) = A(v) with ``I(π) v = A(v) π`` for a motion vector v = [ω; u] (6,).
-
-    Rows: [Ī ω + h × u ; m u + ω × h] (RBDA eq. 2.63 written in π; Atkeson et al. 1986 eq. 9).
-    """
+    """``out`` (6, 10) = A(v) with ``I(π) v = A(v) π`` for a motion vector v = [ω; u] (6,)."""
     w0, w1, w2, u0, u1, u2 = v[0], v[1], v[2], v[3], v[4], v[5]
     for a in range(6):
         for b in range(10):
@@ -56,15 +36,7 @@ def _inertia_map_into(v, out):
 
 
 def inertia_map(v):
-    """Matrix A(v) with I(π) v = A(v) π for a motion vector (Atkeson, An & Hollerbach 1986, eq. 9).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> A = inertia_map(np.array([0.0, 0.0, 1.0, 1.0, 0.0, 0.0]))
-    >>> A.shape, float(A[3, 0])          # the linear momentum m u along x
-    ((6, 10), 1.0)
-    """
+    """Matrix A(v) with I(π) v = A(v) π for a motion vector (Atkeson, An & Hollerbach 1986, eq. 9)."""
     out = np.empty((6, N_PARAMETERS))
     _inertia_map_into(np.ascontiguousarray(v, dtype=float), out)
     return out
@@ -134,17 +106,7 @@ def _torque_rows(parent, S, v_index, joint_nv, Xup, vel, acc, Y):
 
 
 def parameters_from_inertia(inertia):
-    """Inertial parameters π from spatial inertias about the body origins.
-
-    The inverse of :func:`inertia_from_parameters`.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from femdyn.solvers.recursive.spatial import spatial_inertia
-    >>> parameters_from_inertia(spatial_inertia(2.0, [0.5, 0, 0], np.eye(3)))[:4].tolist()
-    [2.0, 1.0, 0.0, 0.0]
-    """
+    """Inertial parameters π from spatial inertias about the body origins."""
     I = np.asarray(inertia, float)
     return np.stack([I[..., 3, 3], I[..., 2, 4], I[..., 0, 5], I[..., 1, 3], I[..., 0, 0], I[..., 0, 1],
                      I[..., 1, 1], I[..., 0, 2], I[..., 1, 2], I[..., 2, 2]], axis=-1)
@@ -165,14 +127,7 @@ def inertia_from_parameters(pi):
 
 
 def inertial_parameters(model):
-    """Inertial parameters π of a tree: the bodies' ten parameters in parent-first order.
-
-    Examples
-    --------
-    >>> from femdyn.robots.serial import puma560
-    >>> inertial_parameters(puma560()).shape
-    (60,)
-    """
+    """Inertial parameters π of a tree: the bodies' ten parameters in parent-first order."""
     return parameters_from_inertia(model.inertia).ravel()
 
 
@@ -188,18 +143,7 @@ def _about_point(about):
 
 
 def momentum_regressor(model, data, q, v, about="origin"):
-    """Y_h with the system spatial momentum [L; p] = Y_h π, world coordinates.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from femdyn.robots.serial import space_arm
-    >>> from femdyn.solvers.recursive import Data, momentum
-    >>> model = space_arm(floating=True); data = Data(model)
-    >>> q, v = model.neutral_configuration(), np.ones(model.nv)
-    >>> np.allclose(momentum_regressor(model, data, q, v) @ inertial_parameters(model), momentum(model, data, q, v))
-    True
-    """
+    """Y_h with the system spatial momentum [L; p] = Y_h π, world coordinates."""
     kinematics(model, data, q, v)
     Y = np.empty((6, model.n * N_PARAMETERS))
     _momentum_rows(data.R_world, data.p_world, data.vel, _about_point(about), Y)
@@ -207,17 +151,7 @@ def momentum_regressor(model, data, q, v, about="origin"):
 
 
 def first_moment_regressor(model, data, q):
-    """Y_c with the system first moment Σ m_i r_i = M c = Y_c π (kg·m, world coordinates).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from femdyn.robots.serial import puma560
-    >>> from femdyn.solvers.recursive import Data, center_of_mass
-    >>> model = puma560(); data = Data(model); q = np.zeros(6); pi = inertial_parameters(model)
-    >>> np.allclose(first_moment_regressor(model, data, q) @ pi / model.mass.sum(), center_of_mass(model, data, q))
-    True
-    """
+    """Y_c with the system first moment Σ m_i r_i = M c = Y_c π (kg·m, world coordinates)."""
     kinematics(model, data, q)
     n = model.n
     Y = np.zeros((3, n * N_PARAMETERS))
@@ -228,21 +162,7 @@ def first_moment_regressor(model, data, q):
 
 
 def torque_regressor(model, data, q, v, qdd, gravity=None):
-    """Y_τ with the inverse-dynamics joint forces τ = Y_τ(q, v, q̈) π (N·m or N).
-
-    Gravity enters as the base acceleration −g (RBDA ch. 5), as in
-    :func:`~femdyn.solvers.recursive.dynamics.inverse_dynamics`; external forces are not part of the regressor.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from femdyn.robots.serial import puma560
-    >>> from femdyn.solvers.recursive import Data, inverse_dynamics
-    >>> model = puma560(); data = Data(model); q, v, a = np.ones(6), np.ones(6), np.ones(6)
-    >>> Y = torque_regressor(model, data, q, v, a)
-    >>> np.allclose(Y @ inertial_parameters(model), inverse_dynamics(model, data, q, v, a))
-    True
-    """
+    """Y_τ with the inverse-dynamics joint forces τ = Y_τ(q, v, q̈) π (N·m or N)."""
     inverse_dynamics(model, data, q, v, qdd, gravity=gravity)
     Y = np.empty((model.nv, model.n * N_PARAMETERS))
     _torque_rows(model.parent, model.S, model.v_index, model.joint_nv, data.Xup, data.vel, data.acc, Y)

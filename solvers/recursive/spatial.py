@@ -1,21 +1,8 @@
-"""Spatial (6-D) vector algebra in Featherstone's convention.
+"""Spatial (6-D) vector algebra in Featherstone's convention (RBDA ch. 2).
 
-Convention (Featherstone 2008, *Rigid Body Dynamics Algorithms*, RBDA, ch. 2):
-
-* a motion vector (twist) is ``m = [ω; v]``: angular velocity ω (rad/s) first, then the
-  velocity v (m/s) of the body-fixed point that coincides with the frame origin;
-* a force vector (wrench) is ``f = [n; f]``: moment n (N·m) about the frame origin first,
-  then the force f (N);
-* a Plücker transform from frame A to frame B is stored as the pair ``(E, r)``: E (3×3)
-  rotates A-coordinates into B-coordinates and r (m) is the position of B's origin in
-  A-coordinates, so that ``X = [[E, 0], [−E r×, E]]`` (RBDA ch. 2, table 2.5) and force vectors
-  transform with ``X* = X⁻ᵀ``;
-* the spatial inertia of a rigid body about a frame origin is
-  ``I = [[I_c + m c× c×ᵀ, m c×], [m c×ᵀ, m 1]]`` (RBDA ch. 2) with mass m (kg), centre
-  of mass c (m) and rotational inertia I_c about the centre of mass (kg·m²).
-
-The small kernels below are compiled with numba; they work on preallocated arrays and
-write their result into ``out`` so the recursive algorithms never allocate in their loops.
+Motion vectors [ω; v], force vectors [n; f] about the frame origin; a Plücker transform
+A → B is stored as (E, r), X = [[E, 0], [−E r×, E]] (RBDA table 2.5), X* = X⁻ᵀ; spatial
+inertia I = [[I_c + m c× c×ᵀ, m c×], [m c×ᵀ, m 1]]. Numba kernels writing into ``out``.
 """
 import numpy as np
 from numba import njit
@@ -24,15 +11,7 @@ from femdyn.geometry import rotation_about, skew
 
 
 def spatial_inertia(mass, com, inertia_com):
-    """Spatial inertia about the body frame origin, I = [[I_c + m c× c×ᵀ, m c×], [m c×ᵀ, m 1]] (RBDA ch. 2).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> I = spatial_inertia(2.0, [0.5, 0, 0], np.diag([0.1, 0.2, 0.2]))
-    >>> float(I[2, 2])                              # I_zz about the origin: 0.2 + 2·0.25
-    0.7
-    """
+    """Spatial inertia about the body frame origin, I = [[I_c + m c× c×ᵀ, m c×], [m c×ᵀ, m 1]] (RBDA ch. 2)."""
     c = skew(np.asarray(com, float))
     out = np.empty((6, 6))
     out[:3, :3] = np.asarray(inertia_com, float) + mass * c @ c.T
@@ -111,10 +90,7 @@ def cross_force(v, f, out):
 
 @njit(cache=True, inline="always")
 def congruence_add(X, I, tmp, out):
-    """``out += Xᵀ I X``: a symmetric inertia in child coordinates carried to the parent (RBDA table 2.5).
-
-    Uses the zero upper-right block of a motion transform and the symmetry of the result.
-    """
+    """``out += Xᵀ I X``: a symmetric inertia in child coordinates carried to the parent (RBDA table 2.5)."""
     for i in range(6):
         for j in range(3):                     # columns 0–2 of X: [E; −E r×]
             s = 0.0

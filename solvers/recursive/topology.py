@@ -1,25 +1,10 @@
 """Topology from configuration parameters (Wang, Liu, Yue & Cao, variable-topology multi-arm spacecraft).
 
-Each link carries its *configuration parameters*: an ID (distinct positive integers, in
-any order; the paper uses 1 … s), and one interface pointer per interface: the ID of the
-link attached there, 0 for a free end, ``s + 1`` (one more than the largest ID) for the
-joint to inertial space (the paper's 6-dof virtual joint, here one
-``free`` joint, or a ``fixed``/``revolute`` one for a fixed base). From these alone
-:func:`build_topology` finds
-
-* the inner and outer body of every joint by a breadth-first traversal from the link
-  attached to inertial space (Wittenburg 2008, ch. 5, "tree-structured systems");
-* loops — an interface pair reaching an already visited link — which are cut and become
-  closure constraints of the cut joint's kind (see :mod:`.closed_loop`);
-* the incidence matrix S (links × joints, +1 where the link is the joint's outer body,
-  −1 where it is the inner body) and the path matrix P (joints × links, 1 where the joint
-  lies on the path from inertial space to the link), with S·P = E (Wittenburg 2008, ch. 5);
-* the kinematic tree (:class:`~.model.TreeModel`), each body framed at its inner joint's
-  interface, with the inertia parameters *stored for every interface and selected* by
-  which interface became the inner one.
-
-Joint k of the tree is the inner joint of link k, so S and P are indexed by link IDs.
-Re-attaching links changes only the pointers, not code.
+Each link carries an ID and one pointer per interface (the attached link's ID, 0 for a free
+end, ``s + 1`` for inertial space). :func:`build_topology` traverses breadth-first from
+inertial space (Wittenburg 2008, ch. 5), cuts loops into closures (:mod:`.closed_loop`),
+builds the incidence and path matrices (S·P = E) and the kinematic tree, each body framed at
+its inner joint's interface. Details: docs/solvers.md ("Recursive trees").
 """
 from dataclasses import dataclass
 
@@ -38,8 +23,7 @@ FREE_END = 0
 class Interface:
     """A joint site of a link: the interface frame in the link frame and the joint made there.
 
-    Two joined interface frames coincide at q = 0. At a cut joint both interfaces must name
-    the same kind ('spherical' is allowed there only) and parallel axes.
+    Joined frames coincide at q = 0; at a cut joint both name the same kind and parallel axes.
 
     Parameters
     ----------
@@ -76,8 +60,7 @@ class Link:
     id : int
         Distinct positive integer.
     pointers : tuple of int
-        One per interface: the ID of the link attached there, 0 for a free end, one more
-        than the largest ID for the joint to inertial space.
+        One per interface: the attached link's ID, 0 for a free end, max ID + 1 for inertial space.
     interfaces : tuple of Interface
         The interfaces (same length as ``pointers``).
     inertias : tuple of InertiaSet
@@ -109,17 +92,12 @@ def _in_body_frame(link, inner_interface, interface):
 def inertia_sets(mass, com, inertia, interfaces):
     """One :class:`InertiaSet` per interface from link-frame mass properties.
 
-    Each set is re-expressed in an interface frame (shifted origin, rotated axes).
-
     Parameters
     ----------
-    mass : float
-        Mass [kg].
-    com : (3,) array_like
-        Centre of mass [m], link frame.
+    mass, com : float, (3,) array_like
+        Mass [kg] and centre of mass [m], link frame.
     inertia : array_like
-        Rotational inertia about the centre of mass [kg·m²], link axes: 3×3, principal
-        (Ixx, Iyy, Izz), or (Ixx, Iyy, Izz, Ixy, Ixz, Iyz) as for :class:`~.model.Body`.
+        About the centre of mass [kg·m²], link axes: 3×3, (Ixx, Iyy, Izz) or six entries as for ``Body``.
     interfaces : sequence of Interface
         The link's interfaces.
 
@@ -131,13 +109,6 @@ def inertia_sets(mass, com, inertia, interfaces):
     ------
     ModelError
         For non-finite values, another inertia shape or a bad interface frame.
-
-    Examples
-    --------
-    >>> ends = (Interface((0, 0, 0)), Interface((1.0, 0, 0)))
-    >>> sets = inertia_sets(1.0, (0.5, 0, 0), (1e-3, 0.1, 0.1), ends)
-    >>> [float(c) for c in sets[1].com]                  # seen from the far end
-    [-0.5, 0.0, 0.0]
     """
     com = finite(com, "inertia_sets: com (m)", (3,))
     values = finite(inertia, "inertia_sets: inertia (kg·m²)", None)
@@ -174,16 +145,13 @@ class Topology:
     ids : tuple of int
         Sorted link IDs (the index order of ``incidence`` and ``path``).
     inner : dict
-        Joint ID → (its inner body ID, 0 for inertial space; the interface used on the
-        inner body; the interface used on the outer body).
+        Joint ID → (inner body ID or 0, interface on the inner body, interface on the outer body).
     outer : dict
         Joint ID → its outer body ID (k itself, by this numbering).
     incidence : (s, s) ndarray
-        S (links × joints): +1 where the link is the joint's outer body, −1 where it is the
-        inner body.
+        S (links × joints): +1 where the link is the joint's outer body, −1 where it is the inner body.
     path : (s, s) ndarray
-        P (joints × links): 1 where the joint lies on the path from inertial space to the
-        link; S·P = E (Wittenburg 2008, ch. 5).
+        P (joints × links): 1 where the joint is on the path to the link; S·P = E (Wittenburg 2008).
     cuts : tuple of Cut
         Loop-closing joints.
     v_index : dict
@@ -208,10 +176,6 @@ class Topology:
         ----------
         link_id : int
             Link ID.
-
-        Returns
-        -------
-        int
         """
         return self.tree.index(f"link{link_id}")
 
@@ -227,19 +191,15 @@ class Topology:
 
         Returns
         -------
-        R : (3, 3) ndarray
-            Axes of the interface frame in body coordinates.
-        p : (3,) ndarray
-            Origin [m], body frame.
+        R, p : (3, 3), (3,) ndarray
+            Axes and origin [m] of the interface frame in body coordinates.
         """
         return _in_body_frame(self.links[link_id], self.inner[link_id][2], interface)
 
     def closures(self):
         """One :class:`~.closed_loop.LoopClosure` per cut joint, of the kind and axis its interfaces name.
 
-        All candidate rows are kept; pass the result through
-        :func:`~.closed_loop.assemble` (or :func:`~.closed_loop.independent_rows`) to drop
-        the dependent ones, e.g. the out-of-plane rows of a planar loop.
+        All candidate rows; :func:`~.closed_loop.assemble` drops the dependent ones.
         """
         out = []
         for c in self.cuts:
@@ -280,11 +240,7 @@ def _check_links(links):
 
 
 def _traverse(by_id, root, s, cut_pairs):
-    """Breadth-first traversal: inner joints {link: (inner link, its interface, own interface)} and cuts.
-
-    Joints between the pairs in ``cut_pairs`` are cut first; any other loop is cut where
-    the traversal reaches an already visited link.
-    """
+    """Breadth-first traversal: inner joints {link: (inner link, its interface, own interface)} and cuts."""
     root_id, root_itf = root
     inner, order, seen = {root_id: (0, -1, root_itf)}, [root_id], set()
     wanted = _pairs(cut_pairs)
@@ -358,9 +314,6 @@ def _incidence_and_path(ids, inner):
 def build_topology(links, base_joint="fixed", base_R=None, base_p=(0.0, 0.0, 0.0),
                    gravity=(0.0, 0.0, 0.0), cut_pairs=()):
     """Kinematic tree, incidence and path matrices and loop cuts from configuration parameters (Wang et al.).
-
-    Breadth-first traversal from the link attached to inertial space (Wittenburg 2008,
-    ch. 5); see the module docstring.
 
     Parameters
     ----------
