@@ -23,8 +23,7 @@ import numpy as np
 
 import femdyn
 from femdyn.elements import sections
-from femdyn.results.figures import output_folder
-from femdyn.results.plots import plot_channels
+from femdyn.results.plots import output_folder, plot_channels
 from femdyn.solvers.generalized_alpha import Options, integrate
 from femdyn.solvers.static import static_equilibrium
 

@@ -23,7 +23,7 @@ from scipy.special import jn_zeros
 
 import femdyn
 from femdyn.elements import sections
-from femdyn.results.figures import output_folder
+from femdyn.results.plots import output_folder
 from femdyn.solvers.eigen import eigenmodes
 from femdyn.solvers.static import static_equilibrium
 

@@ -19,7 +19,7 @@ from scipy.optimize import brentq
 
 import femdyn
 from femdyn.elements import sections
-from femdyn.results.figures import output_folder
+from femdyn.results.plots import output_folder
 from femdyn.solvers.eigen import eigenmodes
 
 LENGTH, WIDTH, THICKNESS, E, RHO = 0.5, 0.02, 0.005, 2.1e11, 7800.0     # m, m, m, Pa, kg/m³

@@ -16,7 +16,8 @@ from femdyn.component import write_component
 from femdyn.elements.solid_body import SolidBody
 from femdyn.mesh.generate import box_mesh
 from femdyn.mesh.vtk import write_series
-from femdyn.results.figures import output_folder, time_histories
+from femdyn.results import time_histories
+from femdyn.results.plots import output_folder
 from femdyn.solvers.generalized_alpha import Options, integrate
 from femdyn.solvers.reduction import Interface, component_from_reduction, craig_bampton
 

@@ -14,7 +14,7 @@ import os
 
 import numpy as np
 
-from femdyn.results.figures import output_folder
+from femdyn.results.plots import output_folder
 from femdyn.studies.flexible_beam import spin_up
 
 RATE, H, MODES = 6.0, 0.02, 16

@@ -26,8 +26,7 @@ import numpy as np
 
 import femdyn
 from femdyn.motion.timefunctions import RampedMotion
-from femdyn.results.figures import output_folder
-from femdyn.results.plots import plot_channels
+from femdyn.results.plots import output_folder, plot_channels
 from femdyn.solvers.generalized_alpha import integrate
 
 GROUND, CRANK, COUPLER, ROCKER = 0.10, 0.04, 0.12, 0.08          # m

@@ -14,7 +14,7 @@ import os
 import pathlib
 
 from femdyn.identification import config, study
-from femdyn.results.figures import output_folder
+from femdyn.results.plots import output_folder
 
 STUDY = pathlib.Path(__file__).with_name("identify_space_robot.toml")
 COMBINED_PLAN = {"final_deg": {"base": 30.0, "link1": 90.0, "link2": 60.0}}

@@ -19,7 +19,7 @@ import numpy as np
 
 import femdyn
 from femdyn.elements import sections
-from femdyn.results.figures import output_folder
+from femdyn.results.plots import output_folder
 from femdyn.solvers.static import static_equilibrium
 
 LENGTH, RADIUS, E, RHO, LOAD = 1.0, 0.005, 2.1e11, 7800.0, -1.0     # m, m, Pa, kg/m³, N/m (downwards)

@@ -17,7 +17,7 @@ import numpy as np
 from scipy.linalg import eigh
 
 import femdyn
-from femdyn.results.figures import output_folder
+from femdyn.results.plots import output_folder
 from femdyn.solvers.eigen import eigenmodes
 from femdyn.solvers.static import static_equilibrium
 

@@ -19,8 +19,7 @@ import os
 import numpy as np
 
 import femdyn
-from femdyn.results.figures import output_folder
-from femdyn.results.plots import plot_channels
+from femdyn.results.plots import output_folder, plot_channels
 from femdyn.solvers.generalized_alpha import Options, integrate
 
 LENGTH, MASS, G = 0.6, 1.5, 9.81                  # m, kg, m/s²

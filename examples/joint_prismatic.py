@@ -9,7 +9,7 @@ keeps it on the line and locks its rotation; its travel along the axis is s = ½
 import numpy as np
 
 import femdyn
-from femdyn.results.figures import output_folder
+from femdyn.results.plots import output_folder
 from femdyn.solvers.generalized_alpha import integrate
 
 MASS, G, SLOPE = 2.0, 9.81, np.radians(20.0)          # kg, m/s², rad

@@ -15,8 +15,7 @@ import numpy as np
 from scipy.special import ellipk
 
 import femdyn
-from femdyn.results.figures import output_folder
-from femdyn.results.plots import plot_channels
+from femdyn.results.plots import output_folder, plot_channels
 from femdyn.solvers.generalized_alpha import Options, integrate
 
 LENGTH, MASS, G, AMPLITUDE = 1.0, 1.0, 9.81, np.radians(60.0)     # m, kg, m/s², rad

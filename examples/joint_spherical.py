@@ -11,7 +11,7 @@ that the tilt stays θ₀ and that the rod turns at Ω.
 import numpy as np
 
 import femdyn
-from femdyn.results.figures import output_folder
+from femdyn.results.plots import output_folder
 from femdyn.solvers.generalized_alpha import integrate
 
 LENGTH, MASS, G, TILT = 0.8, 0.5, 9.81, np.radians(30.0)      # m, kg, m/s², rad

@@ -20,7 +20,7 @@ import numpy as np
 
 import femdyn
 from femdyn.motion import Polynomial
-from femdyn.results.figures import output_folder
+from femdyn.results.plots import output_folder
 from femdyn.solvers.generalized_alpha import integrate
 
 BEND, SPEED, LENGTH = np.radians(30.0), 2 * np.pi, 0.4          # rad, rad/s, m

@@ -28,7 +28,7 @@ import numpy as np
 import femdyn
 from femdyn.elements import sections
 from femdyn.mesh.vtk import write_series
-from femdyn.results.figures import output_folder
+from femdyn.results.plots import output_folder
 from femdyn.solvers.generalized_alpha import integrate
 
 UPPER, LOWER, ELEMENTS = 0.4, 0.6, 6                  # m, m, -

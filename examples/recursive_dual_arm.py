@@ -16,7 +16,8 @@ import numpy as np
 from femdyn.solvers.recursive import Data, inverse_dynamics
 from femdyn.solvers.recursive.closed_loop import assemble, constrained_forward_dynamics, project, residual
 from femdyn.solvers.recursive.configuration import TreeSpace
-from femdyn.results.figures import output_folder, time_histories
+from femdyn.results import time_histories
+from femdyn.results.plots import output_folder
 from femdyn.solvers.recursive.integrators import simulate
 from femdyn.robots.serial import dual_arm_links
 from femdyn.solvers.recursive.topology import build_topology

@@ -17,7 +17,7 @@ import time
 import numpy as np
 
 from femdyn.component import reference_to_interface
-from femdyn.results.figures import time_histories
+from femdyn.results import time_histories
 from femdyn.robots.flexible_puma import PUMA_MOTION_GIVEN, flexible_puma560, puma_inputs, puma_link_component
 from femdyn.solvers.recursive.flexible_simulation import simulate_flexible
 

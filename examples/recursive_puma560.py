@@ -13,7 +13,8 @@ import os
 import numpy as np
 
 from femdyn.solvers.recursive import Data, hybrid_dynamics, inverse_dynamics
-from femdyn.results.figures import output_folder, time_histories
+from femdyn.results import time_histories
+from femdyn.results.plots import output_folder
 from femdyn.solvers.recursive.integrators import simulate
 from femdyn.robots.serial import puma560
 

@@ -14,7 +14,8 @@ import numpy as np
 from femdyn.solvers.recursive import Data, forward_dynamics, inverse_dynamics, mass_matrix, momentum
 from femdyn.solvers.recursive.configuration import TreeSpace
 from femdyn.solvers.recursive.control import track
-from femdyn.results.figures import output_folder, time_histories
+from femdyn.results import time_histories
+from femdyn.results.plots import output_folder
 from femdyn.solvers.recursive.floating import floating_base_inverse_dynamics
 from femdyn.solvers.recursive.integrators import simulate
 from femdyn.robots.serial import space_arm, space_arm_desired

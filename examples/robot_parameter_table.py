@@ -25,7 +25,8 @@ import os
 
 import numpy as np
 
-from femdyn.results.figures import output_folder, time_histories
+from femdyn.results import time_histories
+from femdyn.results.plots import output_folder
 from femdyn.robots.serial import puma560
 from femdyn.solvers.recursive import Data, TreeModel, center_of_mass, forward_dynamics, inverse_dynamics, mass_matrix
 from femdyn.solvers.recursive.integrators import simulate

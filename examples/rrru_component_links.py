@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 
-from femdyn.results.figures import time_histories
+from femdyn.results import time_histories
 from femdyn.robots.rrru import rrru
 from femdyn.solvers.generalized_alpha import Options, integrate
 from femdyn.solvers.static import static_equilibrium

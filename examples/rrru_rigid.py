@@ -11,7 +11,7 @@ Writes torques.png, path.png and the inverse-dynamics results to the output fold
 """
 import numpy as np
 
-from femdyn.results.figures import output_folder
+from femdyn.results.plots import output_folder
 from femdyn.studies.rrru import flexible_statics, rigid_inverse_dynamics
 
 

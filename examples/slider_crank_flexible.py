@@ -23,8 +23,7 @@ from scipy.integrate import cumulative_trapezoid
 import femdyn
 from femdyn.elements import sections
 from femdyn.motion.timefunctions import RampedMotion
-from femdyn.results.figures import output_folder
-from femdyn.results.plots import plot_channels
+from femdyn.results.plots import output_folder, plot_channels
 from femdyn.results.render import deflection_from_chord
 from femdyn.solvers.generalized_alpha import integrate
 

@@ -23,7 +23,7 @@ from femdyn.cli.main import main as femdyn_cli
 from femdyn.elements import sections
 from femdyn.reports.measurements import read_gauge_map
 from femdyn.motion.timefunctions import Callable
-from femdyn.results.figures import output_folder
+from femdyn.results.plots import output_folder
 from femdyn.solvers.generalized_alpha import Options, integrate
 
 GAUGE_MAP = """\

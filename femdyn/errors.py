@@ -17,6 +17,12 @@ class ModelError(FemdynError, ValueError):
     """Invalid model input: unknown node, zero-length link, bad material data, ..."""
 
 
+class SchemaError(ModelError):
+    """An input file (TOML) that does not follow its schema: unknown table or key, value of
+    the wrong kind or out of range, missing key; the message names the file, the table and
+    key, and what to write instead (:mod:`femdyn.schema`)."""
+
+
 class ConstraintError(ModelError):
     """Redundant, conflicting or unsatisfiable constraints."""
 

@@ -69,21 +69,8 @@ def box_mesh(size, divisions, element="tet4", origin=(0.0, 0.0, 0.0)):
 
 
 def quadratic_tetrahedra(points, tets):
-    """Tet10 mesh from a Tet4 mesh: a node at the midpoint of every edge.
-
-    Parameters
-    ----------
-    points : (n, 3) ndarray
-        Node coordinates [m].
-    tets : (n_el, 4) int ndarray
-        Tet4 connectivity (VTK order).
-
-    Returns
-    -------
-    points : (n + n_edges, 3) ndarray
-        The nodes followed by the edge midpoints.
-    blocks : list
-        [(TET10, (n_el, 10) connectivity)] in VTK order.
+    """Tet10 mesh from a Tet4 mesh (VTK order): ``(points, [(TET10, connectivity)])``, the
+    points followed by the midpoint of every edge.
 
     Examples
     --------

@@ -14,27 +14,9 @@ from femdyn.geometry import transported
 
 
 def read_line_mesh(path):
-    """Read a line mesh file (any meshio format) as points and ordered chains.
-
-    Parameters
-    ----------
-    path : str or path-like
-        The file (VTK, Gmsh, …); coordinates are taken as metres (2-D points get z = 0).
-
-    Returns
-    -------
-    points : (n, 3) ndarray
-        Point coordinates [m].
-    chains : list of (k,) int ndarray
-        Point indices of each unbranched chain in order; a closed chain ends with its
-        first index again.
-
-    Raises
-    ------
-    ModelError
-        For an unreadable file, a mesh without 2-node 'line' cells, degenerate cells or
-        branch points (see :func:`chains`).
-    """
+    """``(points, chains)`` of a line-mesh file (any meshio format; m, 2-D points get z = 0): the
+    point coordinates and the point indices of each unbranched chain (:func:`chains`);
+    ModelError for an unreadable file or one without 2-node 'line' cells."""
     try:
         mesh = meshio.read(path)
     except Exception as err:  # meshio raises several types for unreadable files
@@ -48,26 +30,9 @@ def read_line_mesh(path):
 
 
 def chains(segments, label="line mesh"):
-    """Order 2-node segments into chains of point indices.
-
-    A closed chain ends with its first index again (one element per segment).
-
-    Parameters
-    ----------
-    segments : (k, 2) array_like
-        Point indices of the line cells.
-    label : str, optional
-        Name for error messages.
-
-    Returns
-    -------
-    list of (m,) int ndarray
-
-    Raises
-    ------
-    ModelError
-        For a degenerate segment or a point joining more than two segments (split the mesh
-        into unbranched beams and connect them with joints).
+    """Order 2-node segments ((k, 2) point indices) into chains of point indices; a closed chain
+    ends with its first index again. ModelError (naming ``label``) for a degenerate segment or
+    a point joining more than two segments (split the mesh into unbranched beams).
 
     Examples
     --------
@@ -120,18 +85,6 @@ def polyline_tangents(points, closed=False):
     t₀ = 2 (t₁·u) u − t₁ with u the unit end chord (the tangents at the two ends of a chord
     of a circle are mirror images about it). Two points: the chord direction.
 
-    Parameters
-    ----------
-    points : (n, 3) array_like
-        Vertices [m], in order along the curve.
-    closed : bool, optional
-        Whether the last point connects to the first (not repeated).
-
-    Returns
-    -------
-    (n, 3) ndarray
-        Unit tangents pointing along increasing index.
-
     Examples
     --------
     >>> import numpy as np
@@ -163,30 +116,13 @@ def _interior_tangents(points):
 
 
 def _unit(v):
+    """``v`` scaled to unit length."""
     return v / np.linalg.norm(v, axis=-1, keepdims=True)
 
 
 def unit_rows(what, vectors, count):
-    """Directions as unit rows, refusing other shapes and zero rows.
-
-    Parameters
-    ----------
-    what : str
-        Name for error messages.
-    vectors : array_like
-        (count, 3) directions (any length).
-    count : int
-        Required number of rows.
-
-    Returns
-    -------
-    (count, 3) ndarray
-
-    Raises
-    ------
-    ModelError
-        For another shape, non-finite entries or a zero row.
-    """
+    """``vectors`` as ``count`` unit rows (count, 3); ModelError naming ``what`` for another shape,
+    non-finite entries or a zero row."""
     try:
         v = np.asarray(vectors, float)
     except (TypeError, ValueError):
@@ -201,29 +137,11 @@ def unit_rows(what, vectors, count):
 
 
 def centreline_points(what, points):
-    """Points of a centreline and whether it is closed.
+    """Points of a centreline (m) and whether it is closed: ``(points, closed)``; ModelError naming
+    ``what`` for fewer than two points, a bad shape, non-finite values or repeated points.
 
     A centreline is closed when its last point repeats the first (and it has more than
     three points); the repeated point is dropped.
-
-    Parameters
-    ----------
-    what : str
-        Name for error messages.
-    points : (n, 3) array_like
-        Points [m], global frame.
-
-    Returns
-    -------
-    points : (n', 3) ndarray
-        The points (without the repeated one of a closed loop).
-    closed : bool
-
-    Raises
-    ------
-    ModelError
-        For fewer than two points, another shape, non-finite values or coinciding
-        consecutive points.
     """
     try:
         points = np.asarray(points, float)
@@ -246,29 +164,9 @@ def centreline_points(what, points):
 
 
 def centreline_element(what, points, tangents, closed):
-    """The ANCF cable element that is valid for a centreline.
-
-    Parameters
-    ----------
-    what : str
-        Name for error messages.
-    points : (n, 3) ndarray
-        Centreline points [m].
-    tangents : (n, 3) ndarray
-        Unit tangents at the points.
-    closed : bool
-        Whether the centreline is a closed loop.
-
-    Returns
-    -------
-    str
-        "cable" for a straight open line, "cable2d" for a curve in a plane z = const.
-
-    Raises
-    ------
-    ModelError
-        For a spatial curve (it needs ``element="beam"``).
-    """
+    """The ANCF cable element valid for a centreline: "cable" for a straight open line,
+    "cable2d" for a curve in a plane z = const; ModelError for a spatial curve (it needs
+    ``element="beam"``)."""
     chord = points[-1] - points[0]
     scale = np.linalg.norm(np.diff(points, axis=0), axis=1).sum()
     if not closed and np.linalg.norm(chord) > 0:
@@ -285,25 +183,6 @@ def centreline_element(what, points, tangents, closed):
 
 def section_y_axes(what, tangents, y_axis):
     """Section y axes from a hint projected on the plane ⟂ each tangent.
-
-    Parameters
-    ----------
-    what : str
-        Name for error messages.
-    tangents : (n, 3) ndarray
-        Unit tangents.
-    y_axis : (3,) or (n, 3) array_like
-        Hint for the section's y direction, global frame.
-
-    Returns
-    -------
-    (n, 3) ndarray
-        Unit y axes ⟂ the tangents.
-
-    Raises
-    ------
-    ModelError
-        Where the hint is (nearly) tangent to the centreline, or for a malformed hint.
 
     Examples
     --------
@@ -331,21 +210,6 @@ def transported_y_axes(tangents):
     Each axis is turned by the smallest rotation taking t_i to t_(i+1), so the frame does
     not twist about the centreline; the first is the global y axis projected at the first
     node (global z if the curve starts along y).
-
-    Parameters
-    ----------
-    tangents : (n, 3) ndarray
-        Unit tangents at the nodes, in order.
-
-    Returns
-    -------
-    (n, 3) ndarray
-        Unit y axes ⟂ the tangents.
-
-    Raises
-    ------
-    ModelError
-        If the tangent reverses between neighbouring nodes.
     """
     t0 = tangents[0]
     ey = [section_y_axes("parallel transport", t0[None], (0.0, 0.0, 1.0) if abs(t0[1]) > 0.9 else (0.0, 1.0, 0.0))[0]]

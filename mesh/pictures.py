@@ -20,6 +20,7 @@ class RenderError(FemdynError, RuntimeError):
 
 
 def _cells(component):
+    """The mesh points and cell blocks a component stores, or FemdynError if it stores none."""
     a = component.arrays
     if "mesh_points" not in a:
         raise FemdynError(f"component '{component.header.get('name')}' holds no mesh shapes; reduce again "
@@ -63,19 +64,31 @@ def write_mode_vtu(component, path):
 
 
 def render_modes(component, folder, modes=None, amplitude=0.1, size=(900, 500)):
-    """Render mode pictures ``mode_01.png`` … into ``folder``; returns their paths.
+    """Render each mode off-screen to ``folder/mode_01.png``, … (the deformed mesh coloured
+    by displacement over the undeformed outline).
 
     Parameters
     ----------
-    component : Component with mesh shapes
-    folder : output folder (created)
-    modes : mode indices (0-based; default the first 6)
-    amplitude : largest displacement drawn, as a fraction of the mesh's bounding-box diagonal
-    size : picture size in pixels
+    component : Component
+        A reduced component with mesh shapes.
+    folder : str or path-like
+        Output folder (created).
+    modes : sequence of int, optional
+        Mode indices, 0-based (default the first 6).
+    amplitude : float, optional
+        Largest displacement drawn, as a fraction of the mesh's bounding-box diagonal.
+    size : (int, int), optional
+        Picture size in pixels.
+
+    Returns
+    -------
+    list of str
+        The PNG paths.
 
     Raises
     ------
-    RenderError when pyvista cannot render off-screen (install Debian's libgl1 and libegl1).
+    RenderError
+        pyvista cannot render off-screen (install Debian's libgl1 and libegl1).
     """
     import pyvista as pv
     pv.OFF_SCREEN = True

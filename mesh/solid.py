@@ -246,22 +246,8 @@ def _named_sets(raw):
 
 
 def element_quality(etype, X):
-    """Jacobian and shape measures per element.
-
-    Parameters
-    ----------
-    etype : ElementType
-        The element type.
-    X : (n_el, n, 3) ndarray
-        Nodal coordinates [m].
-
-    Returns
-    -------
-    det_min : (n_el,) ndarray
-        Smallest det J over the corners and quadrature points (≤ 0: inverted).
-    quality : (n_el,) ndarray
-        Volume / (longest corner-to-corner edge)³ (0.118 for a regular tetrahedron).
-    """
+    """Per element: the smallest det J over corners and quadrature points (≤ 0: inverted) and
+    the quality volume / (longest corner-to-corner edge)³ (0.118 for a regular tetrahedron)."""
     from femdyn.elements.solid import jacobian
     xi = np.vstack([etype.reference[etype.corners], etype.stiffness_rule[0], etype.mass_rule[0]])
     det = np.linalg.det(jacobian(etype, X, xi))
@@ -273,21 +259,9 @@ def element_quality(etype, X):
 
 
 def check_mesh(mesh, min_quality=1e-6):
-    """Refuse inverted, degenerate and disconnected meshes.
-
-    Parameters
-    ----------
-    mesh : SolidMesh
-        The mesh.
-    min_quality : float, optional
-        Smallest accepted element volume / (longest edge)³.
-
-    Raises
-    ------
-    MeshError
-        Naming the elements or nodes: connectivity outside the node range, inverted or
-        degenerate elements, nodes in no element, or several disconnected parts.
-    """
+    """Refuse, with a MeshError naming them, connectivity outside the node range, inverted
+    elements, elements of quality below ``min_quality`` (see :func:`element_quality`), nodes in no
+    element, and disconnected parts."""
     ids = 0
     for etype, conn in mesh.blocks:
         if conn.size and (conn.min() < 0 or conn.max() >= mesh.n_nodes):
@@ -319,18 +293,7 @@ def check_mesh(mesh, min_quality=1e-6):
 
 
 def node_graph(mesh):
-    """Sparse node adjacency of the element blocks (nodes sharing an element).
-
-    Parameters
-    ----------
-    mesh : SolidMesh
-        The mesh.
-
-    Returns
-    -------
-    scipy.sparse.csr_matrix
-        (n_nodes × n_nodes), nonzero where two nodes share an element.
-    """
+    """Sparse (n_nodes × n_nodes) adjacency, nonzero where two nodes share an element."""
     rows, cols = [], []
     for _, conn in mesh.blocks:
         rows.append(np.repeat(conn, conn.shape[1], axis=1).ravel())
@@ -341,18 +304,7 @@ def node_graph(mesh):
 
 # ---------------------------------------------------------------------- node selectors
 def select_box(mesh, lower, upper):
-    """Nodes inside an axis-aligned box.
-
-    Parameters
-    ----------
-    mesh : SolidMesh
-        The mesh.
-    lower, upper : (3,) array_like
-        Opposite corners [m], mesh frame (lower ≤ x ≤ upper, bounds included).
-
-    Returns
-    -------
-    ndarray of int
+    """Indices of the nodes in the axis-aligned box lower ≤ x ≤ upper [m] (bounds included).
 
     Examples
     --------
@@ -366,27 +318,8 @@ def select_box(mesh, lower, upper):
 
 
 def select_cylinder(mesh, point, axis, radius, tol=None, span=None):
-    """Nodes on the face of a cylinder.
-
-    Parameters
-    ----------
-    mesh : SolidMesh
-        The mesh.
-    point : (3,) array_like
-        A point of the cylinder axis [m], mesh frame.
-    axis : (3,) array_like
-        Axis direction (any length).
-    radius : float
-        Radius [m].
-    tol : float, optional
-        Accepted deviation from the radius [m] (default 1e-3 × radius).
-    span : (float, float), optional
-        Range (a, b) [m] of the axial coordinate, measured from ``point`` along ``axis``.
-
-    Returns
-    -------
-    ndarray of int
-    """
+    """Indices of the nodes on a cylinder face: axis through ``point`` along ``axis``, ``radius``
+    [m] within ``tol`` (default 1e-3 × radius), axial coordinate in ``span`` = (a, b) [m] if given."""
     p, a = np.asarray(point, float), np.asarray(axis, float)
     a = a / np.linalg.norm(a)
     d = mesh.points - p
@@ -400,19 +333,7 @@ def select_cylinder(mesh, point, axis, radius, tol=None, span=None):
 
 
 def select_nearest(mesh, point):
-    """The one node nearest to a point.
-
-    Parameters
-    ----------
-    mesh : SolidMesh
-        The mesh.
-    point : (3,) array_like
-        Point [m], mesh frame.
-
-    Returns
-    -------
-    (1,) ndarray of int
-    """
+    """The index of the node nearest to ``point`` [m], as a (1,) array."""
     return np.array([np.argmin(np.linalg.norm(mesh.points - np.asarray(point, float), axis=1))])
 
 

@@ -1,83 +1,15 @@
-"""Time series for ParaView: one VTU file per output step (rigid bodies as their outlines,
-ANCF beams as their centrelines: line cells; flexible floating-frame bodies as their
-deformed component mesh: tetrahedra and hexahedra, or vertices at their output points when
-the component stores no mesh) and a PVD collection that indexes them by time. Written
-with meshio; coordinates in m, time in s."""
+"""Time series for ParaView: one VTU file per output step and a PVD collection that indexes
+them by time, written with meshio (coordinates in m, time in s). Each step holds the cells
+of :func:`~femdyn.mesh.configuration.configuration_geometry`: rigid bodies as their
+outlines and ANCF beams as their centrelines (line cells), flexible floating-frame bodies as
+their deformed component mesh (tetrahedra and hexahedra, or vertices at their output points
+when the component stores no mesh)."""
 import os
 from xml.sax.saxutils import quoteattr
 
 import meshio
-import numpy as np
 
-
-def configuration_lines(system, q):
-    """Line cells of every body outline and beam centreline at a configuration.
-
-    Parameters
-    ----------
-    system : System
-        The assembled model.
-    q : (n,) array_like
-        Global coordinates.
-
-    Returns
-    -------
-    points : (k, 3) ndarray
-        Points [m], global frame.
-    cells : (c, 2) int ndarray
-        2-node line cells.
-    owner : (c,) int ndarray
-        Index of the part each cell belongs to (bodies first, then element sets).
-    """
-    parts = [b.outline(q) for b in system.bodies.values()]
-    parts += [e.centreline(q) for e in system.elements]
-    points, cells, owner, offset = [], [], [], 0
-    for k, xyz in enumerate(parts):
-        points.append(xyz)
-        segs = np.column_stack([np.arange(len(xyz) - 1), np.arange(1, len(xyz))]) + offset
-        cells.append(segs)
-        owner.append(np.full(len(segs), k))
-        offset += len(xyz)
-    return np.vstack(points), np.vstack(cells), np.concatenate(owner)
-
-
-def configuration_cells(system, q):
-    """The picture of a configuration as VTK cells: the lines of
-    :func:`configuration_lines`, then the deformed meshes of the bodies that have one
-    (``mesh_cells(q)``: flexible floating-frame bodies).
-
-    Parameters
-    ----------
-    system : System
-        The assembled model.
-    q : ndarray (n,)
-        Its coordinates.
-
-    Returns
-    -------
-    points : ndarray (p, 3)
-        All points, m, global frame.
-    blocks : list of (str, ndarray)
-        Cell blocks ``(type, connectivity)`` indexing ``points``: first ``("line", (l, 2))``,
-        then each body mesh's blocks (``"tetra"``, ``"hexahedron"`` or ``"vertex"``).
-    owners : list of ndarray
-        Per block, the part index of every cell (for lines as in
-        :func:`configuration_lines`; for meshes the body's position in
-        ``system.bodies``).
-    """
-    points, lines, owner = configuration_lines(system, q)
-    blocks, owners, offset = [("line", lines)], [owner], len(points)
-    points = [points]
-    for k, body in enumerate(system.bodies.values()):
-        if not hasattr(body, "mesh_cells"):
-            continue
-        xyz, cells = body.mesh_cells(q)
-        points.append(xyz)
-        for kind, conn in cells:
-            blocks.append((kind, conn + offset))
-            owners.append(np.full(len(conn), k))
-        offset += len(xyz)
-    return np.vstack(points), blocks, owners
+from .configuration import configuration_geometry
 
 
 def write_series(system, results, folder, every=1, name="motion"):
@@ -86,7 +18,7 @@ def write_series(system, results, folder, every=1, name="motion"):
     Parameters
     ----------
     system : System
-        The assembled model (its bodies' outlines and beams' centrelines).
+        The assembled model.
     results : Results
         A run of the system (its ``t`` and ``q``).
     folder : str or path-like
@@ -118,7 +50,7 @@ def write_series(system, results, folder, every=1, name="motion"):
     os.makedirs(folder, exist_ok=True)
     entries = []
     for k in range(0, len(results.t), every):
-        points, blocks, owners = configuration_cells(system, results.q[k])
+        points, blocks, owners = configuration_geometry(system, results.q[k]).cells()
         file = f"{name}_{k:05d}.vtu"
         meshio.write(os.path.join(folder, file), meshio.Mesh(points, blocks, cell_data={"part": owners}))
         entries.append(f'  <DataSet timestep={quoteattr(repr(float(results.t[k])))} file={quoteattr(file)}/>')

@@ -17,7 +17,7 @@ DOCS = ROOT / "docs"
 GUIDE = sorted([DOCS / "index.md", DOCS / "getting-started.md", DOCS / "concepts.md", DOCS / "conventions.md",
                 DOCS / "examples.md", *(DOCS / "howto").glob("*.md")])
 API_PACKAGES = ("femdyn.model", "femdyn.elements", "femdyn.solvers", "femdyn.solvers.recursive", "femdyn.mesh",
-                "femdyn.results", "femdyn.component", "femdyn.formats", "femdyn.motion", "femdyn.robots", "femdyn.studies",
+                "femdyn.results", "femdyn.component", "femdyn.motion", "femdyn.robots", "femdyn.studies",
                 "femdyn.reports", "femdyn.identification")
 PYCON = re.compile(r"```pycon\n(.*?)```", re.S)
 FENCE = re.compile(r"^```(\S*)", re.M)

@@ -117,8 +117,8 @@ def test_cli_runs_a_study(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("change, message", [
-    ({"wheel = \"wheel\"": "wheel = \"wheel\"\ncolour = 3"}, "unknown key 'colour'"),
-    ({"duration = 10.0": "duration = \"long\""}, "duration: expected float"),
+    ({"wheel = \"wheel\"": "wheel = \"wheel\"\ncolour = 3"}, "unknown key robot.colour"),
+    ({"duration = 10.0": "duration = \"long\""}, "experiment.duration must be a number"),
     ({"link2 = 60.0": "link3 = 60.0"}, "coordinates ['link3'] are not planned coordinates"),
     ({"nominal = [50.0, 3.0,": "nominal = [3.0,"}, "nominal: 5 values for 6 parameters"),
     ({"\"link2.Izz\"]": "\"link2.colour\"]"}, "unknown quantity"),

@@ -140,7 +140,7 @@ def test_the_sensitivity_sweep_file_gives_the_central_cases():
 
 
 def test_the_example_fit_file_fits_both_readings_of_the_angle():
-    from femdyn.formats.config import read_toml
+    from femdyn.schema import read_toml
     config = fit_config(read_toml("examples/rrru_fit_both_angle_readings.toml"))
     assert {"angle_max_deg", "angle_max_up_deg"} <= set(config.figures) and config.popsize == 6
 

@@ -12,7 +12,7 @@ import pytest
 
 from femdyn.cli import main
 from femdyn.errors import ModelError
-from femdyn.formats.config import read_config
+from femdyn.schema import read_config
 from femdyn.studies import rrru_outputs
 from femdyn.studies.rrru_outputs import (FACTOR_2, NOT_REPORTED, NOT_RUN, QUANTITIES, REASONS, WITHIN, Band,
                                          summary_table, verdict, verdicts)

@@ -20,7 +20,7 @@ import pytest
 
 from femdyn.cli import main
 from femdyn.errors import ModelError
-from femdyn.formats.config import with_overrides
+from femdyn.schema import with_overrides
 from femdyn.studies.sweep_file import read_sweep, sweep_from_dict
 from femdyn.studies.rrru_study import StudyConfig, sweep_case
 from femdyn.studies.sweep import grid_cases, random_cases, run_sweep

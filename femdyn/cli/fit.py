@@ -26,7 +26,7 @@ def add_parser(sub):
 def run(args):
     """Run the fit of the study ``args.study``, write ``args.out`` and print its tables; an unknown
     study, one without a fit, a bad fit file or ``--workers`` < 1 is a ModelError."""
-    from femdyn.formats.config import read_toml
+    from femdyn.schema import read_toml
     from femdyn.studies.sweep import dask_executor
     study = get(args.study)
     if study.fit is None:

@@ -57,7 +57,7 @@ def run_study(study, config, out, quiet):
 def run(args):
     """Run the study ``args.name`` with its configuration (``args.config``, the options), write
     ``args.out`` and print its report; an unknown name or a bad setting is a ModelError."""
-    from femdyn.formats.config import read_config
+    from femdyn.schema import read_config
     study = get(args.name)
     own = args.study_options.get(study.name, {})
     for other, options in args.study_options.items():

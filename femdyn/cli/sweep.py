@@ -25,7 +25,7 @@ def run(args):
     """Read a sweep file, run its cases on Dask, write ``args.out`` and print the table (exit code 0
     also when cases failed); an unreadable or invalid file, an unknown study or ``--workers`` < 1
     is a ModelError."""
-    from femdyn.formats.config import read_toml
+    from femdyn.schema import read_toml
     from femdyn.studies.sweep_file import sweep_from_dict
     from femdyn.studies.sweep import dask_executor, markdown_table, run_sweep
     data = read_toml(args.file, "sweep file")

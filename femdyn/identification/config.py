@@ -1,24 +1,25 @@
 """Identification studies described in TOML: keys and kinds in docs/identification.md §6.
 
 Every key is checked against ``SCHEMA``: an unknown section or key, or a value of the wrong kind,
-raises ModelError naming it; ``DEFAULTS`` fill what is not given.
+raises SchemaError naming it (femdyn.schema); ``DEFAULTS`` fill what is not given.
 """
-from femdyn.errors import ModelError
-from femdyn.formats.config import read_toml
+from femdyn.schema import Key, SchemaError, check_table, read_toml
 
+KINDS = ("wheel_momentum", "joint_torque")
 SCHEMA = {
-    "": {"title": str, "robot": dict, "experiment": dict, "identify": dict, "output": dict},
-    "robot": {"builtin": str, "wheel": str},
-    "experiment": {"kind": str, "duration": float, "sample_interval": float, "step": float, "noise_std": float,
-                   "seed": int, "channels": list, "plan": list, "kp": float, "kd": float, "period": float,
-                   "harmonics": int, "q_limit": float, "v_limit": float, "optimize_iterations": int},
-    "plan": {"final_deg": dict},
+    "": {"title": str, "robot": Key(dict, required=True), "experiment": Key(dict, required=True), "identify": dict,
+         "output": dict},
+    "robot": {"builtin": Key(str, required=True), "wheel": str},
+    "experiment": {"kind": str, "duration": Key(float, above=0, unit="s"), "sample_interval": Key(float, above=0, unit="s"),
+                   "step": Key(float, above=0, unit="s"), "noise_std": Key(float, at_least=0), "seed": int,
+                   "channels": list, "plan": list, "kp": float, "kd": float, "period": Key(float, above=0, unit="s"),
+                   "harmonics": Key(int, above=0), "q_limit": Key(float, above=0, unit="rad"),
+                   "v_limit": Key(float, above=0, unit="rad/s"), "optimize_iterations": int},
+    "plan": {"final_deg": Key(dict, required=True)},
     "identify": {"parameters": list, "nominal": list, "lower": list, "upper": list, "linearized_iterations": int,
                  "seed": int, "popsize": int, "maxiter": int},
     "output": {"folder": str, "plots": bool},
 }
-KINDS = ("wheel_momentum", "joint_torque")
-REQUIRED = {"": ("robot", "experiment"), "robot": ("builtin",), "plan": ("final_deg",)}
 REQUIRED_BY_KIND = {"wheel_momentum": {"": ("identify",), "experiment": ("plan",),
                                        "identify": ("parameters", "nominal")},
                     "joint_torque": {}}
@@ -29,51 +30,40 @@ DEFAULTS = {"experiment": dict(kind="wheel_momentum", duration=10.0, sample_inte
             "output": dict(folder="identify-out", plots=True)}
 
 
-def _check(section, table, where, kind=None):
-    """Check one table against its SCHEMA section: known keys, values of the right type."""
-    schema = SCHEMA[section]
-    for key, value in table.items():
-        if key not in schema:
-            raise ModelError(f"{where}: unknown key '{key}'; allowed keys are {sorted(schema)}")
-        kind = schema[key]
-        ok = isinstance(value, kind) and not (kind in (int, float) and isinstance(value, bool))
-        if kind is float and isinstance(value, int) and not isinstance(value, bool):
-            ok = True
-        if not ok:
-            raise ModelError(f"{where}.{key}: expected {kind.__name__}, got {value!r}")
-    for key in REQUIRED.get(section, ()) + REQUIRED_BY_KIND.get(kind, {}).get(section, ()):
-        if key not in table:
-            raise ModelError(f"{where}: missing key '{key}'" + (f" (needed for kind = '{kind}')" if kind else ""))
+def _check(section, table, where, kind):
+    """``table`` checked against the schema of ``section``, with the keys its kind of study needs."""
+    schema = dict(SCHEMA[section])
+    for key in REQUIRED_BY_KIND[kind].get(section, ()):
+        spec = schema[key] if isinstance(schema[key], Key) else Key(schema[key])
+        schema[key] = Key(spec.kind, True, spec.above, spec.at_least, spec.unit, f"needed for kind = '{kind}'")
+    return check_table(table, schema, where, f"{section}." if section else "")
 
 
 def _numbers(values, where):
-    """A list of floats, or a ModelError naming ``where``."""
+    """The list ``values`` as floats, or SchemaError naming ``where``."""
     if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in values):
-        raise ModelError(f"{where}: expected a list of numbers, got {values!r}")
+        raise SchemaError(f"{where}: expected a list of numbers, got {values!r}")
     return [float(x) for x in values]
 
 
 def parse(config, source="config"):
     """Checked configuration (dict) with defaults filled in, from a parsed TOML dict."""
-    _check("", config, source)
-    kind = config.get("experiment", {}).get("kind", "wheel_momentum") if isinstance(config.get("experiment"),
-                                                                                     dict) else None
+    experiment = config.get("experiment", {}) if isinstance(config, dict) else {}
+    kind = experiment.get("kind", "wheel_momentum") if isinstance(experiment, dict) else "wheel_momentum"
     if kind not in KINDS:
-        raise ModelError(f"{source} [experiment].kind: '{kind}' is not one of {KINDS}")
+        raise SchemaError(f"{source}: experiment.kind: '{kind}' is not one of {KINDS}")
     _check("", config, source, kind)
     out = {"title": config.get("title", "identification")}
     for section in ("robot", "experiment", "identify", "output"):
-        table = dict(config.get(section, {}))
-        _check(section, table, f"{source} [{section}]", kind)
-        out[section] = {**DEFAULTS.get(section, {}), **table}
+        out[section] = {**DEFAULTS.get(section, {}), **_check(section, config.get(section, {}), source, kind)}
     plans = out["experiment"]["plan"]
     if kind == "wheel_momentum" and not plans:
-        raise ModelError(f"{source} [experiment]: 'plan' needs at least one [[experiment.plan]] table")
+        raise SchemaError(f"{source}: experiment.plan needs at least one [[experiment.plan]] table")
     for k, plan in enumerate(plans):
         where = f"{source} [[experiment.plan]] #{k + 1}"
         if not isinstance(plan, dict):
-            raise ModelError(f"{where}: expected a table with 'final_deg'")
-        _check("plan", plan, where)
+            raise SchemaError(f"{where}: expected a table with 'final_deg'")
+        _check("plan", plan, where, kind)
         _numbers(plan["final_deg"].values(), f"{where}.final_deg")
     ident = out["identify"]
     n = len(ident.get("parameters", []))
@@ -81,15 +71,10 @@ def parse(config, source="config"):
         if key in ident:
             ident[key] = _numbers(ident[key], f"{source} [identify].{key}")
             if len(ident[key]) != n:
-                raise ModelError(f"{source} [identify].{key}: {len(ident[key])} values for {n} parameters")
+                raise SchemaError(f"{source} [identify].{key}: {len(ident[key])} values for {n} parameters")
     for name in ident.get("parameters", []):
         if not (isinstance(name, str) and name.count(".") == 1):
-            raise ModelError(f"{source} [identify].parameters: '{name}' is not 'body.quantity' (e.g. 'link1.mass')")
-    for key in ("duration", "sample_interval", "step", "period", "q_limit", "v_limit", "harmonics"):
-        if not out["experiment"][key] > 0:
-            raise ModelError(f"{source} [experiment].{key}: must be positive, got {out['experiment'][key]}")
-    if out["experiment"]["noise_std"] < 0:
-        raise ModelError(f"{source} [experiment].noise_std: must be ≥ 0")
+            raise SchemaError(f"{source} [identify].parameters: '{name}' is not 'body.quantity' (e.g. 'link1.mass')")
     return out
 
 

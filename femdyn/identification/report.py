@@ -3,6 +3,8 @@ weakest direction of the θ-scaled Jacobian; Swevers et al. 1997, §III) and plo
 """
 import numpy as np
 
+from ..results import time_histories
+
 
 def table(headers, rows, digits=6):
     """A Markdown table (str): numbers with ``digits`` significant digits, strings as they are."""
@@ -50,22 +52,9 @@ def identifiability(J, theta, names, sigma):
 
 def plot_fit(path, t, series, ylabel, title):
     """Measured and predicted channels against the sample number."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(8, 3.5))
-    for k, (label, y) in enumerate(series.items()):
-        style = dict(marker="o", linestyle="none", color="k") if k == 0 else dict(linestyle="-")
-        ax.plot(t, y, label=label, **style)
-    ax.set_xlabel("sample")
-    ax.set_ylabel(ylabel)
-    ax.set_title(title, fontsize=9)
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    first = next(iter(series))
+    return time_histories(path, t, [(ylabel, series)], title, xlabel="sample", size=(8, 3.5),
+                          styles={first: dict(marker="o", linestyle="none", color="k")})
 
 
 def plot_estimates(path, names, truth, estimates, title):

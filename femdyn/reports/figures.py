@@ -4,6 +4,8 @@ shown in µε."""
 import numpy as np
 from matplotlib.figure import Figure
 
+from ..results import draw_time_histories
+
 MICRO = 1e6
 
 
@@ -12,24 +14,22 @@ def gauge_figure(gauge, fig=None):
     peaks-only data the simulated history with the measured peaks as lines.
     """
     fig = fig or Figure(figsize=(8, 4.4), layout="constrained")
+    simulated = {"simulated": gauge.simulated * MICRO}
+    styles = {"simulated": dict(color="C0", lw=1.4, zorder=3), "difference": dict(color="C2", lw=1.0)}
     if gauge.measured is None:
-        top = fig.subplots()
+        axes = draw_time_histories(fig, gauge.t, [("strain (µε)", simulated)], xlabel="time (s)", styles=styles)
         for key, style in (("pos", "--"), ("neg", ":")):
-            top.axhline(gauge.metrics[f"peak_{key}_meas"] * MICRO, color="C3", ls=style,
-                        label=f"measured {'positive' if key == 'pos' else 'negative'} peak")
-        axes = (top,)
+            axes[0].axhline(gauge.metrics[f"peak_{key}_meas"] * MICRO, color="C3", ls=style,
+                            label=f"measured {'positive' if key == 'pos' else 'negative'} peak")
     else:
-        top, bottom = axes = fig.subplots(2, 1, sharex=True, height_ratios=(2, 1))
-        top.plot(gauge.t, gauge.measured * MICRO, color="C3", lw=1.0, label=f"measured ({gauge.channel})")
-        bottom.plot(gauge.t, (gauge.simulated - gauge.measured) * MICRO, color="C2", lw=1.0)
-        bottom.set_ylabel("sim − meas (µε)")
-    top.plot(gauge.t, gauge.simulated * MICRO, color="C0", lw=1.4, label="simulated", zorder=3)
-    top.set_ylabel("strain (µε)")
-    top.set_title(f"gauge {gauge.name}: {'pass' if gauge.passed else 'FAIL'}")
-    top.legend(loc="best", fontsize=8)
-    axes[-1].set_xlabel("time (s)")
-    for ax in axes:
-        ax.grid(alpha=0.3)
+        measured = f"measured ({gauge.channel})"
+        styles[measured] = dict(color="C3", lw=1.0)
+        axes = draw_time_histories(fig, gauge.t, [("strain (µε)", {measured: gauge.measured * MICRO, **simulated}),
+                                                  ("sim − meas (µε)", {"difference": (gauge.simulated - gauge.measured)
+                                                                       * MICRO})],
+                                   xlabel="time (s)", styles=styles, height_ratios=(2, 1))
+    axes[0].set_title(f"gauge {gauge.name}: {'pass' if gauge.passed else 'FAIL'}")
+    axes[0].legend(loc="best", fontsize=8)
     return fig
 
 

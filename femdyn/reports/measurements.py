@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import FemdynError
-from ..formats.config import read_toml
 from ..model.sensors import Gauge
+from ..schema import Key, SchemaError, check_table, read_toml
 from .bridge import BRIDGES, UNITS
 from .metrics import METRICS
 
@@ -182,10 +182,12 @@ class GaugeMap:
         return [e.gauge for e in self.entries if e.gauge is not None]
 
 
-_COMPARISON_KEYS = {"window", "cutoff", "max_lag", "dt", "balance_time", "filter_simulation", "link_length", "title"}
-_GEOMETRY_KEYS = {"beam", "node", "distance", "wall_angle_deg", "direction_deg", "grid_length", "grid_points",
-                  "poisson"}
-_ENTRY_KEYS = _GEOMETRY_KEYS | {"channel", "unit", "gauge_factor", "bridge", "simulated", "tolerances"}
+_COMPARISON = {"window": None, "cutoff": float, "max_lag": float, "dt": float, "balance_time": float,
+               "filter_simulation": bool, "link_length": float, "title": str}
+_GEOMETRY = {"beam": str, "node": str, "distance": float, "wall_angle_deg": float, "direction_deg": float,
+             "grid_length": float, "grid_points": int, "poisson": float}
+_ENTRY = {**_GEOMETRY, "channel": Key(str, required=True, hint="the measured column it is compared with"),
+          "unit": str, "gauge_factor": float, "bridge": str, "simulated": str, "tolerances": dict}
 
 
 def read_gauge_map(path):
@@ -198,62 +200,51 @@ def read_gauge_map(path):
     """
     doc = read_toml(path, "gauge map")
     where = f"gauge map '{path}'"
-    _known(doc, {"comparison", "tolerances", "gauges", "rosettes"}, where, "top level")
-    comparison = doc.get("comparison", {})
-    _known(comparison, _COMPARISON_KEYS, where, "[comparison]")
+    check_table(doc, {"comparison": dict, "tolerances": dict, "gauges": dict, "rosettes": dict}, where)
+    comparison = check_table(doc.get("comparison", {}), _COMPARISON, where, "comparison.")
     if "window" in comparison:
         w = comparison["window"]
         if not (isinstance(w, list) and len(w) == 2 and w[1] > w[0]):
-            raise FemdynError(f"{where}: [comparison] window must be [t_start, t_end] in s with t_end > t_start")
+            raise SchemaError(f"{where}: comparison.window must be [t_start, t_end] in s with t_end > t_start")
         comparison["window"] = tuple(float(x) for x in w)
-    defaults = _tolerances(doc.get("tolerances", {}), where, "[tolerances]")
+    defaults = _tolerances(doc.get("tolerances", {}), where, "tolerances.")
     gauges = doc.get("gauges", {})
     if not gauges:
-        raise FemdynError(f"{where}: no [gauges.NAME] tables; add one per gauge with at least channel = \"...\"")
+        raise SchemaError(f"{where}: no [gauges.NAME] tables; add one per gauge with at least channel = \"...\"")
     entries = [_entry(name, table, defaults, where) for name, table in gauges.items()]
     rosettes = {}
     for name, table in doc.get("rosettes", {}).items():
-        _known(table, {"gauges"}, where, f"[rosettes.{name}]")
-        members = table.get("gauges", [])
+        members = check_table(table, {"gauges": list}, where, f"rosettes.{name}.").get("gauges", [])
         unknown = [g for g in members if g not in gauges]
         if len(members) != 3 or unknown:
-            raise FemdynError(f"{where}: [rosettes.{name}] needs gauges = [three names of [gauges.*] tables]"
+            raise SchemaError(f"{where}: rosettes.{name}.gauges needs three names of [gauges.*] tables"
                               + (f"; unknown: {unknown}" if unknown else ""))
         rosettes[name] = list(members)
     return GaugeMap(ComparisonSettings(**comparison), entries, rosettes, path)
 
 
 def _entry(name, table, defaults, where):
-    """The MapEntry of one ``[gauges.NAME]`` table."""
-    label = f"[gauges.{name}]"
-    _known(table, _ENTRY_KEYS, where, label)
-    if "channel" not in table:
-        raise FemdynError(f"{where}: {label} has no channel = \"...\" (the measured column it is compared with)")
-    geometry = {k: table[k] for k in _GEOMETRY_KEYS if k in table}
+    """The :class:`MapEntry` of the table ``[gauges.name]``."""
+    label = f"gauges.{name}."
+    table = check_table(table, _ENTRY, where, label)
+    geometry = {k: table[k] for k in _GEOMETRY if k in table}
     gauge = None
     if geometry:
         missing = [k for k in ("beam", "node", "distance") if k not in geometry]
         if missing:
-            raise FemdynError(f"{where}: {label} gives gauge geometry but lacks {missing}")
+            raise SchemaError(f"{where}: [gauges.{name}] gives gauge geometry but lacks {missing}")
         gauge = Gauge(name, **geometry)
     if table.get("bridge") is not None and table["bridge"] not in BRIDGES:
-        raise FemdynError(f"{where}: {label} bridge = {table['bridge']!r}; choose one of {list(BRIDGES)}")
-    tolerances = {**defaults, **_tolerances(table.get("tolerances", {}), where, f"[gauges.{name}.tolerances]")}
+        raise SchemaError(f"{where}: {label}bridge = {table['bridge']!r}; choose one of {list(BRIDGES)}")
+    tolerances = {**defaults, **_tolerances(table.get("tolerances", {}), where, f"{label}tolerances.")}
     return MapEntry(name, table["channel"], gauge, table.get("unit"), table.get("gauge_factor"), table.get("bridge"),
                     table.get("simulated", f"{name}.strain"), tolerances)
 
 
-def _tolerances(table, where, label):
-    """The tolerances of a table, each a finite number of a known metric."""
-    _known(table, set(METRICS), where, label)
+def _tolerances(table, where, prefix):
+    """A tolerances table: metric name → finite number."""
+    table = check_table(table, dict.fromkeys(METRICS, float), where, prefix)
     for k, v in table.items():
-        if not isinstance(v, (int, float)) or not np.isfinite(v):
-            raise FemdynError(f"{where}: {label} {k} = {v!r} must be a number")
-    return dict(table)
-
-
-def _known(table, keys, where, label):
-    """Refuse keys of a table that are not in ``keys``."""
-    unknown = sorted(set(table) - set(keys))
-    if unknown:
-        raise FemdynError(f"{where}: {label} has unknown key(s) {unknown}; known keys: {sorted(keys)}")
+        if not np.isfinite(v):
+            raise SchemaError(f"{where}: {prefix}{k} = {v!r} must be a finite number")
+    return table

@@ -1,4 +1,8 @@
-"""What a run leaves: the incrementally written :class:`Results` store, plots and figures."""
-from .store import Results, ResultsWriter, load
+"""What a run leaves: the incrementally written :class:`Results` store, time-history and
+configuration pictures (matplotlib), off-screen renderings (pyvista)."""
+from .plots import draw_time_histories, plot_channels, plot_configuration, time_histories
+from .render import deflection_from_chord, largest_deflection, render_configuration
+from .store import Results, load
 
-__all__ = ["Results", "ResultsWriter", "load"]
+__all__ = ["Results", "load", "time_histories", "draw_time_histories", "plot_channels", "plot_configuration",
+           "render_configuration", "largest_deflection", "deflection_from_chord"]

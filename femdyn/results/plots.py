@@ -1,59 +1,95 @@
-"""Pictures with matplotlib (off-screen, Agg backend): the configuration of a model and
-time histories of result channels. matplotlib is a dependency because hand-written
-plotting would be worse and longer."""
-import matplotlib
+"""Pictures with matplotlib (off-screen figures, no display): time histories and the configuration
+of a model. Every time-history figure of femdyn is drawn by :func:`time_histories`; the
+configuration comes from :func:`femdyn.mesh.configuration_geometry`. matplotlib is a
+dependency because hand-written plotting would be worse and longer."""
+import argparse
+import os
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+import numpy as np
+
+from femdyn.mesh.configuration import configuration_geometry
 
 
-def plot_configuration(system, q=None, path="configuration.png", title=None):
-    """3-D line picture of every body (and element chain) at q, equal axes in m.
+def time_histories(path, t, panels, title=None, xlabel="t [s]", size=(8, 2.6), dpi=110, styles=None):
+    """Save a figure of time histories: one panel per (y label, {curve label: series}) item.
 
     Parameters
     ----------
-    system : femdyn.model.system.System
-        The assembled model.
-    q : ndarray (n,), optional
-        Coordinates (default the initial ones).
-    path : str or os.PathLike, optional
+    path : str or os.PathLike
         PNG file to write.
+    t : array_like (k,)
+        The abscissa, s (or what ``xlabel`` says, e.g. sample numbers).
+    panels : sequence of (str, dict)
+        (y-axis label with unit, {curve label: series (k,)}) per panel, top to bottom; a
+        panel with more than one curve gets a legend.
     title : str, optional
-        Figure title (default the model name).
+        Title of the top panel.
+    xlabel : str, optional
+        Label of the shared x axis.
+    size : (float, float), optional
+        Width and height of one panel, inches.
+    dpi : int, optional
+        Resolution of the PNG.
+    styles : dict, optional
+        Curve label → matplotlib line keywords (e.g. ``{"measured": {"marker": "o",
+        "linestyle": "none"}}``).
 
     Returns
     -------
     str or os.PathLike
         ``path``.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> t = np.linspace(0.0, 1.0, 11)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = time_histories(os.path.join(folder, "h.png"), t, [("x [m]", {"x": t ** 2})], "a parabola")
+    ...     os.path.getsize(path) > 0
+    True
     """
-    q = system.q0 if q is None else q
-    fig = plt.figure(figsize=(6, 5))
-    ax = fig.add_subplot(projection="3d")
-    every = []
-    for body in system.bodies.values():
-        xyz = body.outline(q)
-        ax.plot(*xyz.T, "-o", lw=2, ms=4, label=body.name)
-        every.append(xyz)
-    for element in system.elements:
-        xyz = element.centreline(q)
-        ax.plot(*xyz.T, "-", lw=2, label=element.name)
-        every.append(xyz)
-    allp = np.vstack(every) if every else np.zeros((1, 3))
-    centre, half = 0.5 * (allp.min(0) + allp.max(0)), max(np.ptp(allp, axis=0).max() / 2, 1e-3)
-    for setter, c in zip((ax.set_xlim, ax.set_ylim, ax.set_zlim), centre):
-        setter(c - half, c + half)
-    ax.set_xlabel("x [m]"), ax.set_ylabel("y [m]"), ax.set_zlabel("z [m]")
-    ax.set_title(title or system.name)
-    ax.legend(fontsize=7, loc="upper left")
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    from matplotlib.figure import Figure
+    figure = Figure(figsize=(size[0], size[1] * len(panels)))
+    draw_time_histories(figure, t, panels, title, xlabel, styles)
+    figure.tight_layout()
+    figure.savefig(path, dpi=dpi)
     return path
 
 
+def draw_time_histories(figure, t, panels, title=None, xlabel="t [s]", styles=None, height_ratios=None):
+    """Draw time histories into a matplotlib figure: :func:`time_histories` without the file.
+
+    Parameters
+    ----------
+    figure : matplotlib.figure.Figure or SubFigure
+        Where to draw (e.g. a page of a report).
+    t, panels, title, xlabel, styles
+        As in :func:`time_histories`.
+    height_ratios : sequence of float, optional
+        Relative heights of the panels (default equal).
+
+    Returns
+    -------
+    (len(panels),) ndarray of matplotlib Axes
+        Top to bottom, sharing the x axis.
+    """
+    styles = styles or {}
+    axes = figure.subplots(len(panels), 1, sharex=True, squeeze=False, height_ratios=height_ratios)[:, 0]
+    for ax, (ylabel, series) in zip(axes, panels):
+        for label, y in series.items():
+            ax.plot(t, y, label=label, **styles.get(label, {}))
+        ax.set_ylabel(ylabel)
+        ax.grid(True, alpha=0.3)
+        if len(series) > 1:
+            ax.legend(fontsize=7, ncol=min(len(series), 4))
+    axes[-1].set_xlabel(xlabel)
+    if title:
+        axes[0].set_title(title)
+    return axes
+
+
 def plot_channels(results, channels, path="channels.png", units=None):
-    """One subplot per channel against time.
+    """One panel per result channel against time (:func:`time_histories`).
 
     Parameters
     ----------
@@ -76,13 +112,55 @@ def plot_channels(results, channels, path="channels.png", units=None):
     FemdynError
         If a channel is unknown.
     """
-    fig, axes = plt.subplots(len(channels), 1, figsize=(7, 2.2 * len(channels)), sharex=True, squeeze=False)
-    for ax, name in zip(axes[:, 0], channels):
-        ax.plot(results.t, results[name], lw=1.2)
-        ax.set_ylabel(f"{name}" + (f" [{units[name]}]" if units and name in units else ""), fontsize=8)
-        ax.grid(alpha=0.3)
-    axes[-1, 0].set_xlabel("t [s]")
+    panels = [(name + (f" [{units[name]}]" if units and name in units else ""), {name: results[name]})
+              for name in channels]
+    return time_histories(path, results.t, panels, size=(7, 2.2), dpi=120,
+                          styles={name: {"lw": 1.2} for name in channels})
+
+
+def plot_configuration(system, q=None, path="configuration.png", title=None):
+    """3-D line picture of every body (and element chain) at q, equal axes in m.
+
+    Parameters
+    ----------
+    system : femdyn.model.System
+        The assembled model.
+    q : ndarray (n,), optional
+        Coordinates (default the initial ones).
+    path : str or os.PathLike, optional
+        PNG file to write.
+    title : str, optional
+        Figure title (default the model name).
+
+    Returns
+    -------
+    str or os.PathLike
+        ``path``.
+    """
+    from matplotlib.figure import Figure
+    geometry = configuration_geometry(system, system.q0 if q is None else q, meshes=False)
+    fig = Figure(figsize=(6, 5))
+    ax = fig.add_subplot(projection="3d")
+    for name, xyz in geometry.bodies:
+        ax.plot(*xyz.T, "-o", lw=2, ms=4, label=name)
+    for name, xyz in geometry.beams:
+        ax.plot(*xyz.T, "-", lw=2, label=name)
+    allp = geometry.points() if geometry.polylines() else np.zeros((1, 3))
+    centre, half = 0.5 * (allp.min(0) + allp.max(0)), max(np.ptp(allp, axis=0).max() / 2, 1e-3)
+    for setter, c in zip((ax.set_xlim, ax.set_ylim, ax.set_zlim), centre):
+        setter(c - half, c + half)
+    ax.set_xlabel("x [m]"), ax.set_ylabel("y [m]"), ax.set_zlabel("z [m]")
+    ax.set_title(title or system.name)
+    ax.legend(fontsize=7, loc="upper left")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
-    plt.close(fig)
     return path
+
+
+def output_folder(description, default="femdyn-out"):
+    """The output folder named on an example script's command line (created), default ./femdyn-out."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("out", nargs="?", default=default, help="folder for the figures (default ./femdyn-out)")
+    folder = parser.parse_args().out
+    os.makedirs(folder, exist_ok=True)
+    return folder

@@ -11,6 +11,9 @@ motion of the link are drawn unscaled. Rendering needs OpenGL libraries only (De
 """
 import numpy as np
 
+from femdyn.mesh.configuration import configuration_geometry
+from femdyn.mesh.pictures import RenderError
+
 
 def deflection_from_chord(points):
     """Transverse deflection of a polyline from its chord.
@@ -57,16 +60,17 @@ def largest_deflection(system, q):
     """
     q = np.atleast_2d(q)
     out = np.zeros(len(q))
-    for element in system.elements:
-        for k, qk in enumerate(q):
-            out[k] = max(out[k], np.linalg.norm(deflection_from_chord(element.centreline(qk)), axis=1).max())
+    for k, qk in enumerate(q):
+        for _, line in configuration_geometry(system, qk, meshes=False).beams:
+            out[k] = max(out[k], np.linalg.norm(deflection_from_chord(line), axis=1).max())
     return out
 
 
 def render_configuration(system, q, path, magnify=1.0, title=None, polygons=(), size=(1000, 800), labels=None,
                          gravity=None, triad=True):
-    """Write a PNG picture of ``system`` at coordinates ``q``, rendered off-screen, with the
-    global axes (a triad x, y, z at a corner of the scene) and the direction of gravity.
+    """Write a PNG picture of ``system`` at coordinates ``q`` (its
+    :func:`~femdyn.mesh.configuration_geometry`), rendered off-screen, with the global axes
+    (a triad x, y, z at a corner of the scene) and the direction of gravity.
 
     Parameters
     ----------
@@ -107,20 +111,18 @@ def render_configuration(system, q, path, magnify=1.0, title=None, polygons=(), 
     """
     import pyvista as pv
     from vtkmodules.vtkCommonCore import vtkLogger
-    from femdyn.mesh.pictures import RenderError
     pv.OFF_SCREEN = True
     vtkLogger.SetStderrVerbosity(vtkLogger.VERBOSITY_ERROR)   # no warning when there is no X display
-    q = np.asarray(q, float)
-    outlines = [body.outline(q) for body in system.bodies.values()]
-    every = np.vstack(outlines + [e.centreline(q) for e in system.elements] + [np.asarray(p) for p in polygons])
+    geometry = configuration_geometry(system, q, meshes=False)
+    every = np.vstack([geometry.points()] + [np.asarray(p, float) for p in polygons])
     radius = 0.006 * np.linalg.norm(np.ptp(every, axis=0))
     try:
         plotter = pv.Plotter(off_screen=True, window_size=list(size))
-        for xyz in outlines:
+        for _, xyz in geometry.bodies:
             _add_body(plotter, pv, xyz, radius)
         for polygon in polygons:
             plotter.add_mesh(_polygon(pv, polygon), color="lightgrey", opacity=0.6)
-        lines = [element.centreline(q) for element in system.elements]
+        lines = [line for _, line in geometry.beams]
         deflections = [deflection_from_chord(line) for line in lines]
         peak = max([1e3 * np.linalg.norm(d, axis=1).max() for d in deflections], default=0.0)
         for k, (line, deflection) in enumerate(zip(lines, deflections)):
@@ -174,5 +176,6 @@ def _add_frame(plotter, pv, points, system, gravity, triad):
 
 
 def _polygon(pv, points):
+    """A filled pyvista polygon through ``points``."""
     points = np.asarray(points, float)
     return pv.PolyData(points, faces=np.concatenate([[len(points)], np.arange(len(points))]))

@@ -142,24 +142,9 @@ class Results:
 
 
 class ResultsWriter:
-    """Collects steps and appends them to ``folder`` (if given) every ``flush_every`` steps.
-
-    Parameters
-    ----------
-    system : femdyn.model.system.System
-        The System being solved (sizes, labels, sensors).
-    folder : str or os.PathLike, optional
-        Output folder (created; its series files are truncated); None keeps the results
-        in memory only.
-    solver : dict, optional
-        Solver settings stored in ``meta.json``.
-    flush_every : int, optional
-        Steps between writes to the folder.
-
-    Raises
-    ------
-    FemdynError
-        If the folder cannot be written.
+    """Collects a solver's steps and appends them to ``folder`` every ``flush_every`` steps (a
+    folder of None keeps them in memory; ``solver`` settings go to ``meta.json``); FemdynError
+    if the folder cannot be written.
 
     Examples
     --------
@@ -201,19 +186,7 @@ class ResultsWriter:
                 self._write_meta()
 
     def record(self, t, q, v, a, lam, step_stats):
-        """Record one step: state, sensor values and the step statistics.
-
-        Parameters
-        ----------
-        t : float
-            Time, s.
-        q, v, a : ndarray (n,)
-            Coordinates, velocities, accelerations.
-        lam : ndarray (m,)
-            Multipliers (actuator inputs in the servo rows).
-        step_stats : sequence of float
-            One value per ``STEP_COLUMNS`` entry.
-        """
+        """Record one step: t (s), q, v, a, λ, the sensors' values and one value per ``STEP_COLUMNS``."""
         row = {"t": [t], "q": q, "v": v, "a": a, "lam": lam,
                "sensors": np.concatenate([s.measure(q, v, a, lam, t) for s in self.sensors]) if self.sensors else [],
                "steps": step_stats}
@@ -225,27 +198,18 @@ class ResultsWriter:
     def add_event(self, event):
         """A solver event (a rejected step, a correction): a dict with at least "t" (s) and
         "event"; kept in ``meta.json`` and read back as ``Results.events``.
-
-        Parameters
-        ----------
-        event : dict
-            The event; numpy scalars are stored as floats.
         """
         self.meta["events"].append({k: (float(v) if isinstance(v, (np.floating, np.integer)) else v)
                                     for k, v in event.items()})
 
     def add_iterations(self, rows):
-        """Record the Newton history of one step.
-
-        Parameters
-        ----------
-        rows : iterable of sequence of float
-            (step, iteration, dynamic residual, constraint residual) per iteration.
-        """
+        """Record the Newton history of one step: (step, iteration, dynamic residual, constraint
+        residual) per iteration."""
         for it in rows:
             self._append("iterations", np.asarray(it, float))
 
     def _append(self, key, arr):
+        """Keep a row of series ``key`` and queue it for the next flush."""
         self.rows[key].append(arr)
         self.pending[key].append(arr)
 
@@ -260,21 +224,13 @@ class ResultsWriter:
         self.pending = {k: [] for k in SERIES}
 
     def _write_meta(self):
+        """Write ``meta.json``."""
         with open(os.path.join(self.folder, "meta.json"), "w") as f:
             json.dump(self.meta, f, indent=1)
 
     def close(self, status):
-        """Finish the run: store ``status``, flush, rewrite ``meta.json``.
-
-        Parameters
-        ----------
-        status : str
-            "completed", a failure diagnosis, or "interrupted".
-
-        Returns
-        -------
-        Results
-        """
+        """Finish the run with ``status`` ("completed", a failure diagnosis, "interrupted"): flush,
+        rewrite ``meta.json`` and return the :class:`Results`."""
         self.meta["status"] = status
         self.flush()
         if self.folder:

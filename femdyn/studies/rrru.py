@@ -218,7 +218,7 @@ def rigid_figures(study, folder):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from ..results.figures import time_histories
+    from ..results import time_histories
     os.makedirs(folder, exist_ok=True)
     t = study["t"]
     torques = time_histories(os.path.join(folder, "torques.png"), t,

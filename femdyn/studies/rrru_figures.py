@@ -103,7 +103,7 @@ def check_reachable(config, samples=360, margin=0.05):
 
 def rigid_case(config, output=None):
     """The rigid figures of one setting: a sweep case (:func:`femdyn.studies.sweep.run_case`)."""
-    from ..formats.config import config_from_dict
+    from ..schema import config_from_dict
     from .rrru import RigidStudyConfig, rigid_inverse_dynamics
     study_config = config_from_dict(config, RigidStudyConfig, where="3-RRRU rigid figures")
     study_config = dataclasses.replace(study_config, replay=False, reference_every=1, output=None)
@@ -122,7 +122,7 @@ FLEXIBLE_FIGURES = ("torque_difference", "angle_difference_deg", "mid_link_defor
 
 def flexible_case(config, output=None):
     """The flexible figures of one setting: a sweep case running the whole study."""
-    from ..formats.config import config_from_dict
+    from ..schema import config_from_dict
     from .rrru_study import StudyConfig, run_study
     study_config = config_from_dict(config, StudyConfig, where="3-RRRU flexible figures")
     check_reachable(study_config)

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from ..errors import ModelError
+from ..errors import SchemaError
 from .rrru_figures import ANGLE_CONVENTIONS, RIGID_FIGURES, figure_label, misfit, paper_target, rigid_case, within
 from .sweep import ExecutorMap, run_case
 
@@ -67,52 +67,49 @@ class FitConfig:
 
 def fit_config(data=None, where="fit configuration"):
     """A checked :class:`FitConfig` from a dict (a TOML file's tables) or None."""
-    from ..formats.config import checked_value, config_from_dict, field_default
+    from ..schema import check_table, checked_value, config_from_dict, field_default
     from .rrru import RigidStudyConfig
     data = dict(data or {})
     defaults = FitConfig()
-    known = set(asdict(defaults))
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise ModelError(f"{where}: unknown key {unknown[0]}; known keys: {sorted(known)}")
+    check_table(data, dict.fromkeys(asdict(defaults)), where)
     values = {}
     for key in ("seed", "popsize", "maxiter", "tol", "prior_weight", "angle_convention", "study"):
         if key in data:
             values[key] = checked_value(data[key], getattr(defaults, key), key, where)
     if values.get("study", defaults.study) not in STUDIES:
-        raise ModelError(f"{where}: unknown study {values['study']!r}; known: {sorted(STUDIES)}")
+        raise SchemaError(f"{where}: unknown study {values['study']!r}; known: {sorted(STUDIES)}")
     if values.get("angle_convention", defaults.angle_convention) not in ANGLE_CONVENTIONS:
-        raise ModelError(f"{where}: angle_convention must be one of {sorted(ANGLE_CONVENTIONS)}, "
+        raise SchemaError(f"{where}: angle_convention must be one of {sorted(ANGLE_CONVENTIONS)}, "
                          f"got {values['angle_convention']!r}")
     for key in ("seed", "popsize", "maxiter"):
         if values.get(key, 1) < (0 if key == "seed" else 1):
-            raise ModelError(f"{where}: {key} must be ≥ {0 if key == 'seed' else 1}, got {values[key]}")
+            raise SchemaError(f"{where}: {key} must be ≥ {0 if key == 'seed' else 1}, got {values[key]}")
     if "base" in data:
         if not isinstance(data["base"], dict):
-            raise ModelError(f"{where}: base must be a table of study settings, got {data['base']!r}")
+            raise SchemaError(f"{where}: base must be a table of study settings, got {data['base']!r}")
         config_from_dict(data["base"], RigidStudyConfig, where=f"{where} [base]")
         values["base"] = data["base"]
     if "bounds" in data:
         bounds = data["bounds"]
         if not isinstance(bounds, dict) or not bounds:
-            raise ModelError(f"{where}: bounds must be a table of dotted key = [low, high], got {bounds!r}")
+            raise SchemaError(f"{where}: bounds must be a table of dotted key = [low, high], got {bounds!r}")
         values["bounds"] = {}
         for key, pair in bounds.items():
             field_default(RigidStudyConfig, key, where=f"{where} bounds")
             low, high = checked_value(pair, (0.0, 0.0), f"bounds.{key}", where)
             if not 0 < low < high:
-                raise ModelError(f"{where}: bounds.{key} needs 0 < low < high, got {list(pair)}")
+                raise SchemaError(f"{where}: bounds.{key} needs 0 < low < high, got {list(pair)}")
             values["bounds"][key] = (low, high)
     if "figures" in data:
         if not isinstance(data["figures"], list) or not data["figures"]:
-            raise ModelError(f"{where}: figures must be a non-empty list of names, got {data['figures']!r}")
+            raise SchemaError(f"{where}: figures must be a non-empty list of names, got {data['figures']!r}")
         for name in data["figures"]:
             paper_target(name)
         values["figures"] = tuple(data["figures"])
     if "weights" in data:
         weights = data["weights"]
         if not isinstance(weights, dict):
-            raise ModelError(f"{where}: weights must be a table of figure = weight, got {weights!r}")
+            raise SchemaError(f"{where}: weights must be a table of figure = weight, got {weights!r}")
         values["weights"] = {name: checked_value(w, 1.0, f"weights.{name}", where) for name, w in weights.items()}
         for name in weights:
             paper_target(name)
@@ -165,7 +162,7 @@ class FitResult:
 
 def base_values(config):
     """The values the fitted settings have in the base configuration (the defaults)."""
-    from ..formats.config import config_from_dict, setting_value
+    from ..schema import config_from_dict, setting_value
     from .rrru import RigidStudyConfig
     study = config_from_dict(config.base, RigidStudyConfig)
     return {key: setting_value(study, key) for key in config.bounds}

@@ -198,7 +198,7 @@ def headline(summary):
 
 def sweep_case(config, output):
     """The study as a sweep case (:func:`femdyn.studies.sweep.run_sweep`)."""
-    from ..formats.config import config_from_dict
+    from ..schema import config_from_dict
     study = run_study(config_from_dict(config, StudyConfig, where="3-RRRU study"), output)
     return headline(study["summary"])
 

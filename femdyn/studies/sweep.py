@@ -19,7 +19,7 @@ import time
 import numpy as np
 
 from ..errors import ModelError
-from ..formats.config import with_overrides
+from ..schema import with_overrides
 
 DISTRIBUTIONS = ("uniform", "log_uniform", "integers", "choice")
 

@@ -4,12 +4,13 @@
 ``[sweep]`` holds one of ``grid = {key = [values]}``, ``random = {count, seed, key = {distribution}}``
 (:func:`femdyn.studies.sweep.random_cases`) or ``sensitivity = {step, keys, figures}``
 (:func:`femdyn.studies.sensitivity.central_cases`). Keys are dotted paths to single settings; every key
-and value is checked before a case runs (ModelError names the bad one).
+and value is checked before a case runs (a SchemaError names the bad one).
 """
 from dataclasses import dataclass
 
-from ..errors import ModelError
-from ..formats.config import checked_value, config_from_dict, field_default, read_toml, setting_value, with_overrides
+from ..errors import ModelError, SchemaError
+from ..schema import (check_table, checked_value, config_from_dict, field_default, read_toml, setting_value,
+                      with_overrides)
 from .sensitivity import central_cases
 from .sweep import grid_cases, random_cases
 
@@ -43,28 +44,21 @@ def read_sweep(path, config_class):
 
 def sweep_from_dict(data, config_class, where="sweep"):
     """A :class:`Sweep` from the tables of a sweep file (see :func:`read_sweep`)."""
-    unknown = sorted(set(data) - {"study", "base", "sweep"})
-    if unknown:
-        raise ModelError(f"{where}: unknown key {unknown[0]}; a sweep file has 'study', [base] and [sweep]")
-    study = data.get("study")
-    if study is not None and not isinstance(study, str):
-        raise ModelError(f"{where}: study must be a name (string), got {study!r}")
-    base = data.get("base", {})
-    if not isinstance(base, dict):
-        raise ModelError(f"{where}: base must be a table of settings, got {base!r}")
+    check_table(data, {"study": str, "base": dict, "sweep": dict}, where)
+    study, base = data.get("study"), data.get("base", {})
     config_from_dict(base, config_class, where=f"{where} [base]")
     spec = data.get("sweep")
-    if not isinstance(spec, dict):
-        raise ModelError(f"{where}: a [sweep] table with 'grid' or 'random' is needed")
-    kinds = sorted(set(spec) & {"grid", "random", "sensitivity"})
-    extra = sorted(set(spec) - {"grid", "random", "sensitivity"})
-    if extra or len(kinds) != 1:
-        raise ModelError(f"{where}: [sweep] holds exactly one of 'grid' and 'random' (or 'sensitivity')"
-                         + (f"; unknown key sweep.{extra[0]}" if extra else f", got {kinds or 'neither'}"))
+    if spec is None:
+        raise SchemaError(f"{where}: a [sweep] table with 'grid' or 'random' is needed")
+    check_table(spec, dict.fromkeys(("grid", "random", "sensitivity"), dict), where, "sweep.")
+    kinds = sorted(spec)
+    if len(kinds) != 1:
+        raise SchemaError(f"{where}: [sweep] holds exactly one of 'grid' and 'random' (or 'sensitivity'), "
+                          f"got {kinds or 'neither'}")
     kind = kinds[0]
     table = spec[kind]
-    if not isinstance(table, dict) or not table:
-        raise ModelError(f"{where}: sweep.{kind} must be a table of settings to vary, got {table!r}")
+    if not table:
+        raise SchemaError(f"{where}: sweep.{kind} must be a table of settings to vary, got {table!r}")
     extras = {}
     if kind == "grid":
         cases, seed = _grid(table, config_class, where), None
@@ -84,7 +78,7 @@ def _grid(table, config_class, where):
     for key, values in table.items():
         default = field_default(config_class, key, where=f"{where} sweep.grid")
         if not isinstance(values, list) or not values:
-            raise ModelError(f"{where}: sweep.grid.{key} needs a non-empty list of values, got {values!r}")
+            raise SchemaError(f"{where}: sweep.grid.{key} needs a non-empty list of values, got {values!r}")
         table[key] = [checked_value(v, default, f"sweep.grid.{key}", where) for v in values]
     return grid_cases(table)
 
@@ -93,23 +87,23 @@ def _random(table, config_class, where):
     """The cases of a ``[sweep] random`` table, every distribution checked against the configuration."""
     parameters = {k: v for k, v in table.items() if k not in ("count", "seed")}
     if "count" not in table or "seed" not in table:
-        raise ModelError(f"{where}: sweep.random needs count (number of cases) and seed")
+        raise SchemaError(f"{where}: sweep.random needs count (number of cases) and seed")
     if not parameters:
-        raise ModelError(f"{where}: sweep.random names no setting to vary")
+        raise SchemaError(f"{where}: sweep.random names no setting to vary")
     for key, spec in parameters.items():
         default = field_default(config_class, key, where=f"{where} sweep.random")
         kind = next(iter(spec)) if isinstance(spec, dict) and len(spec) == 1 else None
         if isinstance(default, int) and not isinstance(default, bool) and kind in ("uniform", "log_uniform"):
-            raise ModelError(f"{where}: sweep.random.{key} is a whole number: draw it with integers or choice")
+            raise SchemaError(f"{where}: sweep.random.{key} is a whole number: draw it with integers or choice")
         if kind == "choice" and isinstance(spec["choice"], list):
             spec["choice"] = [checked_value(v, default, f"sweep.random.{key}.choice", where) for v in spec["choice"]]
         elif kind in ("uniform", "log_uniform", "integers") and \
                 (isinstance(default, bool) or not isinstance(default, (int, float))):
-            raise ModelError(f"{where}: sweep.random.{key} is not a number: draw it with choice")
+            raise SchemaError(f"{where}: sweep.random.{key} is not a number: draw it with choice")
     try:
         return random_cases(parameters, table["count"], table["seed"])
     except ModelError as err:
-        raise ModelError(f"{where}: {err}") from None
+        raise SchemaError(f"{where}: {err}") from None
 
 
 def _base_values(keys, base, config_class, where):
@@ -122,18 +116,14 @@ def _base_values(keys, base, config_class, where):
 
 def _sensitivity(table, base, config_class, where):
     """The central cases of ``sweep.sensitivity = {step, keys, figures}``."""
-    unknown = sorted(set(table) - {"step", "keys", "figures"})
-    if unknown:
-        raise ModelError(f"{where}: unknown key sweep.sensitivity.{unknown[0]}; known: figures, keys, step")
+    check_table(table, {"step": float, "keys": list, "figures": list}, where, "sweep.sensitivity.")
     for name in ("keys", "figures"):
         if not isinstance(table.get(name), list) or not table[name] or \
                 not all(isinstance(k, str) for k in table[name]):
-            raise ModelError(f"{where}: sweep.sensitivity.{name} needs a non-empty list of names, "
+            raise SchemaError(f"{where}: sweep.sensitivity.{name} needs a non-empty list of names, "
                              f"got {table.get(name)!r}")
     step = table.get("step", 0.05)
-    if isinstance(step, bool) or not isinstance(step, (int, float)):
-        raise ModelError(f"{where}: sweep.sensitivity.step must be a number, got {step!r}")
     try:
         return central_cases(_base_values(table["keys"], base, config_class, where), float(step))
     except ModelError as err:
-        raise ModelError(f"{where}: {err}") from None
+        raise SchemaError(f"{where}: {err}") from None

@@ -1,1 +1,0 @@
-"""File formats femdyn reads and writes beyond its results store."""
