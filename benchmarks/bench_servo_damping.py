@@ -1,6 +1,6 @@
 """Accuracy of non-collocated servo inverse dynamics against the numerical damping ρ∞.
 
-The mass-spring chains of tests/test_servo_start.py (N = 2: relative degree 4, h = 1 ms,
+The mass-spring chains of tests/solvers/test_servo_start.py (N = 2: relative degree 4, h = 1 ms,
 T = 1.5 s; N = 3: relative degree 6, h = 4 ms, T = 6 s), force on slider 1, slider N
 prescribed along a rest-to-rest smoothstep; the largest error of the input against its
 closed form (flatness), relative to the peak input, and the largest position error of the
