@@ -20,8 +20,7 @@ import femdyn
 from femdyn.solvers.generalized_alpha import Options, integrate
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tests"))
-from test_servo_start import CHAINS, TIGHT, chain, positions  # noqa: E402
-from servo_chains import flat_chain  # noqa: E402
+from support.servo_chains import CHAINS, TIGHT, chain, flat_chain, positions  # noqa: E402
 
 
 def errors(N, rho):

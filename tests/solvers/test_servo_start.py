@@ -28,35 +28,14 @@ from femdyn.solvers.generalized_alpha import Options, integrate
 from femdyn.solvers.initial import consistent_state
 from femdyn.solvers.servo import RHO_NONCOLLOCATED, servo_realization
 
-from support.servo_chains import GAP, RestToRest, chain_model, flat_chain, output_polynomial
-
-HEIGHT = 0.1                                 # m: the travel of slider N
-# N: (masses kg, spring stiffnesses N/m, duration T s, step h s); the first natural
-# frequencies are 25 rad/s (N = 2) and 22 rad/s (N = 3)
-CHAINS = {2: ([1.0, 0.8], [400.0], 1.5, 1e-3),
-          3: ([1.0, 0.8, 0.6], [1600.0, 1200.0], 6.0, 4e-3)}
-# inverse dynamics needs tight Newton tolerances: the inputs sit where multipliers sit and a
-# position error ε of the output reaches them amplified by about (ωh)^(−r), r = 2N
-TIGHT = dict(tol_dynamic=1e-12, tol_constraint=1e-15)
-
-
-def chain(N, driven=0):
-    """(model, output polynomial y(t), duration, step) of the chain with N sliders."""
-    masses, stiffnesses, T, h = CHAINS[N]
-    output = RestToRest(HEIGHT, 2 * N + 1, T)
-    return chain_model(masses, stiffnesses, output, driven=driven), output_polynomial(2 * N + 1, T, HEIGHT), T, h
-
+from support.servo_chains import (CHAINS, GAP, HEIGHT, TIGHT, RestToRest, chain, chain_model, flat_chain,
+                                  output_polynomial, positions)
 
 def quiet_integrate(system, t_end, h, options):
     """integrate with the servo warning silenced (the runs below choose ρ∞ on purpose)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", femdyn.ServoWarning)
         return integrate(system, t_end, h, options)
-
-
-def positions(results, N):
-    """Displacements ξ_i of the sliders from their initial positions (m), one column each."""
-    return np.column_stack([results[f"x{i + 1}.x"] - (i + 1 - N) * GAP for i in range(N)])
 
 
 # --- the start ------------------------------------------------------------------------

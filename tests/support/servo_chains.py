@@ -124,3 +124,25 @@ def chain_model(masses, stiffnesses, output, driven=0, damping=0.0, name="chain"
     m.actuator("push", f"guide {driven + 1}")
     m.servo("output", sliders[-1], (0, 0, 0), [output], [(1, 0, 0)])
     return m
+
+
+HEIGHT = 0.1                                 # m: the travel of slider N
+# N: (masses kg, spring stiffnesses N/m, duration T s, step h s); the first natural
+# frequencies are 25 rad/s (N = 2) and 22 rad/s (N = 3)
+CHAINS = {2: ([1.0, 0.8], [400.0], 1.5, 1e-3),
+          3: ([1.0, 0.8, 0.6], [1600.0, 1200.0], 6.0, 4e-3)}
+# inverse dynamics needs tight Newton tolerances: the inputs sit where multipliers sit and a
+# position error ε of the output reaches them amplified by about (ωh)^(−r), r = 2N
+TIGHT = dict(tol_dynamic=1e-12, tol_constraint=1e-15)
+
+
+def chain(N, driven=0):
+    """(model, output polynomial y(t), duration, step) of the chain with N sliders."""
+    masses, stiffnesses, T, h = CHAINS[N]
+    output = RestToRest(HEIGHT, 2 * N + 1, T)
+    return chain_model(masses, stiffnesses, output, driven=driven), output_polynomial(2 * N + 1, T, HEIGHT), T, h
+
+
+def positions(results, N):
+    """Displacements ξ_i of the sliders from their initial positions (m), one column each."""
+    return np.column_stack([results[f"x{i + 1}.x"] - (i + 1 - N) * GAP for i in range(N)])
