@@ -31,7 +31,7 @@ def per_sample(function, states):
 def main():
     import sys
     sys.path.insert(0, "tests")
-    from test_recursive_models import to_pinocchio, to_pinocchio_vector
+    from support.trees import to_pinocchio, to_pinocchio_vector
     import pinocchio as pin
     print(f"{'model':<22}{'femdyn Y_tau':>14}{'Pinocchio Y_tau':>17}{'ratio':>8}{'femdyn Y_h':>13}")
     for name, model in (("PUMA 560", puma560()), ("space arm (floating)", space_arm(floating=True))):

@@ -8,7 +8,7 @@
   units), against ``Model.assemble`` without them.
 
 Model: the flexible pendulum of Berzeri & Shabana (2000) (the energy test of
-tests/test_flexible_system.py), N ANCF cable elements, pinned, released horizontal under
+tests/model/test_flexible_system.py), N ANCF cable elements, pinned, released horizontal under
 gravity, h = 1 ms; each timing is the best of 3.
 
     python benchmarks/bench_input_checks.py [--sizes 8 16 32 64 128] [--steps 50]

@@ -1,6 +1,6 @@
 """Accuracy of non-collocated servo inverse dynamics against the numerical damping ρ∞.
 
-The mass-spring chains of tests/test_servo_start.py (N = 2: relative degree 4, h = 1 ms,
+The mass-spring chains of tests/solvers/test_servo_start.py (N = 2: relative degree 4, h = 1 ms,
 T = 1.5 s; N = 3: relative degree 6, h = 4 ms, T = 6 s), force on slider 1, slider N
 prescribed along a rest-to-rest smoothstep; the largest error of the input against its
 closed form (flatness), relative to the peak input, and the largest position error of the
@@ -20,8 +20,7 @@ import femdyn
 from femdyn.solvers.generalized_alpha import Options, integrate
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tests"))
-from test_servo_start import CHAINS, TIGHT, chain, positions  # noqa: E402
-from servo_chains import flat_chain  # noqa: E402
+from support.servo_chains import CHAINS, TIGHT, chain, flat_chain, positions  # noqa: E402
 
 
 def errors(N, rho):

@@ -2,7 +2,7 @@
 from the NumPy-style docstrings via autodoc and napoleon).
 
 Build: ``python -m sphinx -W --keep-going -b html docs docs/_build/html`` (warnings are errors;
-``tests/test_docs.py`` runs the same build)."""
+``tests/project/test_docs.py`` runs the same build)."""
 project = "femdyn"
 author = "femdyn developers"
 copyright = "femdyn developers"

@@ -11,7 +11,7 @@ arc length, θ the tangent angle, N the axial force and M the bending moment,
 with θ(0) = 0 and M(L) = 0 (free end). Shooting on M(0): the ODE is integrated with an
 8th-order Runge–Kutta method (DOP853, rtol 1e-13) and M(L)(M(0)) = 0 is solved by the
 secant method. EA → ∞ gives the inextensible elastica, checked against Mattiasson 1981
-(tests/test_validation_cable.py). Units SI.
+(tests/validation/test_validation_cable.py). Units SI.
 """
 import numpy as np
 from scipy.integrate import solve_ivp
