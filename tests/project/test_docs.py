@@ -70,7 +70,7 @@ def test_guide_code_is_run_or_included(page):
     text = page.read_text(encoding="utf-8")
     languages = set(FENCE.findall(text)) - {""}
     assert languages <= {"pycon", "bash", "toml", "text", "{literalinclude}", "{toctree}", "{eval-rst}"}, languages
-    tests = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests").glob("test_*.py"))
+    tests = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests").rglob("test_*.py"))
     for name in re.findall(r"```\{literalinclude\} \.\./\.\./examples/(\w+)\.py|```\{literalinclude\} "
                            r"\.\./examples/(\w+)\.py", text):
         example = next(n for n in name if n)
