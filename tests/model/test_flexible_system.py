@@ -160,7 +160,7 @@ def test_rigid_flexible_four_bar():
     """RSSR linkage whose coupler is an ANCF cable (4 elements, E = 1 GPa): the driven run
     keeps every constraint residual ≤ 1e-8 at every step; the coupler's gauge reads the
     small axial strain of a loaded two-force member (nonzero, far below yield)."""
-    from models import flexible_four_bar
+    from support.models import flexible_four_bar
     m = flexible_four_bar()
     r = integrate(m.assemble(), 1.0, 1e-3, Options(rho_inf=0.8))
     assert r.status == "completed" and r["constraint_residual"].max() <= 1e-8

@@ -145,7 +145,7 @@ def test_chain_internal_mode_follows_the_particular_solution():
 
     The stable inverse converges to it (the motion is ten times slower than ω₁); its torque
     fed to the same chain without the servo reproduces the prescribed motion."""
-    from servo_chains import RestToRest, chain_model, output_polynomial
+    from support.servo_chains import RestToRest, chain_model, output_polynomial
     from femdyn.motion import Tabulated
     masses, stiffnesses, T, height, order = (1.0, 2.0, 1.0), (400.0, 1000.0), 3.0, 0.05, 4
     y = output_polynomial(order, T, height)
@@ -167,7 +167,7 @@ def test_chain_internal_mode_follows_the_particular_solution():
 
 def _replay_chain(masses, stiffnesses, force, T, h):
     """The chain of the test above without servo, slider 2 pushed by a tabulated force."""
-    from servo_chains import chain_model
+    from support.servo_chains import chain_model
     model = chain_model(masses, stiffnesses, None, driven=1, force=force, name="replayed chain")
     return integrate(model.assemble(), T, h, Options(rho_inf=0.95, tol_dynamic=1e-10))
 
