@@ -7,7 +7,7 @@ import numpy as np
 
 from .errors import ModelError, NonFiniteError, PhysicalConsistencyWarning
 
-__all__ = ["numeric", "finite", "refuse_non_finite", "vector3", "number", "positive", "count", "inconsistent"]
+__all__ = ["numeric", "finite", "refuse_non_finite", "vector3", "unit_vector", "number", "positive", "count", "inconsistent"]
 
 
 def numeric(value, what, shape=None):
@@ -50,6 +50,28 @@ def vector3(value, what):
         raise ModelError(f"{what}: expected 3 finite numbers (x, y, z), got {value!r}")
     refuse_non_finite(v, what)
     return v
+
+
+def unit_vector(value, what):
+    """The unit vector along ``value``, a nonzero 3-vector (an axis or direction of the model).
+
+    Parameters
+    ----------
+    value : array_like (3,)
+        The direction, any nonzero length.
+    what : str
+        Names the object in the error message.
+
+    Raises
+    ------
+    ModelError
+        If ``value`` is not three finite numbers or is zero.
+    """
+    v = vector3(value, what)
+    n = np.linalg.norm(v)
+    if not n > 0:
+        raise ModelError(f"{what}: expected a nonzero 3-vector, got {v!r}")
+    return v / n
 
 
 def number(value, what, unit):

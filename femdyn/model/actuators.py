@@ -7,8 +7,9 @@ import numpy as np
 
 from ..errors import ModelError
 from .constraints import Equation
-from .joints import Joint, Prismatic, Revolute, _unit
+from .joints import Joint, Prismatic, Revolute
 from ..motion.timefunctions import as_time_function
+from ..validation import unit_vector
 from .protocol import Inputs
 from .sensors import ActuatorSensor
 from .vectorfunctions import Angle, Dot, FunctionGroup, Linear, Targets
@@ -60,7 +61,7 @@ class Servo(Joint):
         if len(functions) != len(directions):
             raise ModelError(f"servo '{name}': {len(functions)} functions for {len(directions)} directions; give "
                              "one time function per prescribed direction")
-        self._equations = [Equation(Linear, (expr,), _unit(d, f"servo '{name}' direction {k}"), 0.0, f,
+        self._equations = [Equation(Linear, (expr,), unit_vector(d, f"servo '{name}' direction {k}"), 0.0, f,
                                     f"{name}: {'xyz'[k] if k < 3 else k}")
                            for k, (f, d) in enumerate(zip(functions, directions))]
 

@@ -11,9 +11,8 @@ from .constraints import Equation
 from .nodes import Expr
 from .protocol import Body
 from ..errors import ModelError
-from ..validation import inconsistent, positive, refuse_non_finite, vector3
+from ..validation import inconsistent, positive, refuse_non_finite, unit_vector, vector3
 from .checks import check_density
-from .joints import _unit
 from .vectorfunctions import Dot
 
 
@@ -292,7 +291,7 @@ class BodyBuilder:
         first_vertex : (3,) array_like, optional
             Direction from the centroid to A1, projected on the plate plane.
         """
-        center, n = vector3(center, f"platform '{name}': center (m)"), _unit(normal, f"platform '{name}' normal")
+        center, n = vector3(center, f"platform '{name}': center (m)"), unit_vector(normal, f"platform '{name}' normal")
         first_vertex = vector3(first_vertex, f"platform '{name}': first_vertex")
         d = first_vertex - n * (n @ first_vertex)
         if np.linalg.norm(d) < 1e-9:

@@ -11,19 +11,10 @@ from ..errors import ModelError
 from ..linalg import independent_rows
 from .checks import cable_alternative
 from ..motion.timefunctions import as_time_function
-from ..validation import vector3
+from ..validation import unit_vector, vector3
 from .vectorfunctions import Angle, Dot, Linear
 
 AXES = np.eye(3)
-
-
-def _unit(v, what):
-    """The unit vector along a nonzero 3-vector."""
-    v = vector3(v, what)
-    n = np.linalg.norm(v)
-    if not n > 0:
-        raise ModelError(f"{what}: expected a nonzero 3-vector, got {v!r}")
-    return v / n
 
 
 def _perpendicular_vectors(body, axis):
@@ -131,7 +122,7 @@ class Revolute(Joint):
 
     def __init__(self, name, body_a, body_b, point, axis, angle0=0.0):
         super().__init__(name, body_a, body_b)
-        self.point, self.axis = np.asarray(point, float), _unit(axis, f"revolute '{name}' axis")
+        self.point, self.axis = np.asarray(point, float), unit_vector(axis, f"revolute '{name}' axis")
         self.angle0 = float(angle0)
         eqs = coincidence(name, body_a.material_point(point), body_b.material_point(point))
         carriers = [b for b in (body_a, body_b) if b.contains_direction(self.axis)]
@@ -191,7 +182,7 @@ class Universal(Joint):
 
     def __init__(self, name, body_a, body_b, point, axis_a, axis_b):
         super().__init__(name, body_a, body_b)
-        ua, ub = _unit(axis_a, f"universal '{name}' axis_a"), _unit(axis_b, f"universal '{name}' axis_b")
+        ua, ub = unit_vector(axis_a, f"universal '{name}' axis_a"), unit_vector(axis_b, f"universal '{name}' axis_b")
         if abs(ua @ ub) > 1e-9:
             raise ModelError(f"universal '{name}': the cross axes must be perpendicular (cos = {ua @ ub:.3g})")
         for body, u in ((body_a, ua), (body_b, ub)):
@@ -239,7 +230,7 @@ class Prismatic(Joint):
 
     def __init__(self, name, body_a, body_b, point, axis):
         super().__init__(name, body_a, body_b)
-        axis = _unit(axis, f"prismatic '{name}' axis")
+        axis = unit_vector(axis, f"prismatic '{name}' axis")
         pa, pb = body_a.material_point(point), body_b.material_point(point)
         normals = _perpendicular_vectors(body_a, axis)
         if len(normals) < 2:
@@ -291,7 +282,7 @@ class CoordinateDrive(Joint):
 
     def __init__(self, name, body, expr, direction, function):
         super().__init__(name, body, body)
-        d = _unit(direction, f"coordinate drive '{name}' direction")
+        d = unit_vector(direction, f"coordinate drive '{name}' direction")
         self._equations = [Equation(Linear, (expr,), d, 0.0, function, f"{name}: coordinate")]
 
 
