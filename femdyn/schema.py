@@ -1,20 +1,6 @@
-"""Input files in TOML: reading them and checking their tables against a declared schema.
-
-Every file femdyn reads as TOML (study configurations, sweep and fit files,
-identification studies, gauge maps) is checked here, by one checker with one error:
-:class:`~femdyn.errors.SchemaError`, whose message names the file, the dotted key
-(``table.key``) and what to write instead. The CLI turns it into exit code 2.
-
-A schema is a dict ``key → kind`` (or ``key →`` :class:`Key` for a required key, a
-range or a unit). Kinds: ``bool``; ``float`` (any number, returned as float); ``int``
-(a whole number); ``str``; ``list``; ``dict`` (a table); an int ``n`` (a list of n
-numbers, returned as a tuple of floats); ``None`` (anything).
-
-A study configuration is a dataclass whose fields have defaults: its schema is read off
-the defaults (a field whose default is a dataclass is a table), see :func:`read_config`.
-Sweeps change a plain configuration dict by *dotted* keys (``"geometry.E"`` is the key
-``E`` of the table ``geometry``): :func:`field_default` checks such a key against the
-dataclass and :func:`with_overrides` applies them.
+"""Input files in TOML: reading them and checking their tables against a declared schema, with one
+error, :class:`~femdyn.errors.SchemaError` naming file, dotted key and fix. Schema kinds, ``Key``
+bounds and dotted keys: docs/input-checks.md ("TOML input files").
 """
 import copy
 import dataclasses
@@ -31,11 +17,7 @@ _KIND_TEXT = {bool: "true or false", float: "a number", int: "a whole number", s
 
 @dataclasses.dataclass(frozen=True)
 class Key:
-    """A key of a schema: its kind, whether it is required, bounds (units in ``unit``) and a hint.
-
-    ``above`` is an exclusive lower bound (``Key(float, above=0)``: positive), ``at_least``
-    an inclusive one; ``hint`` says what the key is, for the message when it is missing.
-    """
+    """A schema key: kind, required, bounds (``above`` exclusive, ``at_least`` inclusive; in ``unit``), hint if missing."""
 
     kind: object = None
     required: bool = False
@@ -46,8 +28,7 @@ class Key:
 
 
 def read_toml(path, what="configuration"):
-    """The tables of the TOML file ``path`` as a dict; SchemaError naming the file (``what``) if
-    it cannot be read or is not valid TOML."""
+    """The tables of the TOML file ``path`` as a dict; SchemaError naming the file (``what``) otherwise."""
     try:
         with open(path, "rb") as f:
             return tomllib.load(f)
@@ -58,40 +39,7 @@ def read_toml(path, what="configuration"):
 
 
 def check_table(table, schema, where, prefix=""):
-    """The settings of ``table`` checked against ``schema`` and converted to their kinds.
-
-    Parameters
-    ----------
-    table : dict
-        A TOML table (keys → values).
-    schema : dict
-        Key → kind or :class:`Key` (see the module docstring).
-    where : str
-        The file (or other source), first in every message.
-    prefix : str, optional
-        Dotted name of the table (``"experiment."``), put before the keys in messages.
-
-    Returns
-    -------
-    dict
-        The given keys, values converted (absent keys stay absent).
-
-    Raises
-    ------
-    SchemaError
-        ``table`` is not a table; an unknown key (the message lists the known ones); a
-        value of the wrong kind or out of range; a missing required key.
-
-    Examples
-    --------
-    >>> check_table({"duration": 2, "plots": True}, {"duration": Key(float, above=0, unit="s"), "plots": bool},
-    ...             "study.toml", "output.")
-    {'duration': 2.0, 'plots': True}
-    >>> check_table({"duratoin": 2}, {"duration": float}, "study.toml", "output.")
-    Traceback (most recent call last):
-    ...
-    femdyn.errors.SchemaError: study.toml: unknown key output.duratoin; known keys: ['output.duration']
-    """
+    """``table`` checked against ``schema`` (key → kind or :class:`Key`), values converted; SchemaError naming ``where`` and ``prefix + key``."""
     if not isinstance(table, dict):
         raise SchemaError(f"{where}: {prefix[:-1] or 'the file'} must be a table of settings, got {table!r}")
     unknown = sorted(set(table) - set(schema))
@@ -121,14 +69,7 @@ def _checked(value, spec, name, where):
 
 
 def convert(value, kind, name, where="configuration"):
-    """``value`` as ``kind`` (see the module docstring), or SchemaError naming ``name``.
-
-    An int where a float is expected is accepted, a float where an int is expected only
-    if it is whole.
-
-    >>> convert(3, float, "duration"), convert([1, 2], 2, "window")
-    (3.0, (1.0, 2.0))
-    """
+    """``value`` as ``kind`` (an int for a float; a float for an int only if whole), or SchemaError naming ``name``."""
     number = isinstance(value, (int, float)) and not isinstance(value, bool)
     if kind is None:
         return value
@@ -165,47 +106,17 @@ def _kind_of(default):
 
 
 def checked_value(value, default, name, where="configuration"):
-    """A setting converted to the kind of its ``default`` (see :func:`convert`).
-
-    >>> checked_value(3, 0.5, "duration"), checked_value([1, 2], (0.0, 0.0), "window")
-    (3.0, (1.0, 2.0))
-    """
+    """A setting converted to the kind of its ``default`` (see :func:`convert`)."""
     return convert(value, _kind_of(default), name, where)
 
 
 def read_config(path, cls):
-    """An instance of the dataclass ``cls`` from the TOML file ``path`` (see :func:`config_from_dict`).
-
-    Parameters
-    ----------
-    path : str
-        A TOML file; absent keys keep their defaults.
-    cls : type
-        A dataclass with defaults for all fields.
-
-    Returns
-    -------
-    cls instance
-
-    Raises
-    ------
-    SchemaError
-        Unreadable file, unknown key or wrongly typed value: the message names the key
-        (``table.key``) and what it expected.
-    """
+    """An instance of the dataclass ``cls`` from the TOML file ``path`` (absent keys keep their defaults)."""
     return config_from_dict(read_toml(path), cls, where=path)
 
 
 def config_from_dict(data, cls, where="configuration", prefix=""):
-    """An instance of the configuration dataclass ``cls``: its defaults with the settings of
-    ``data`` (nested dicts for fields whose default is a dataclass), each checked against the
-    kind of its default; SchemaError naming ``table.key`` otherwise.
-
-    >>> from femdyn.studies.rrru_study import StudyConfig
-    >>> config = config_from_dict({"payload": 1, "geometry": {"E": 6.9e9}}, StudyConfig)
-    >>> config.payload, config.geometry.E
-    (1.0, 6900000000.0)
-    """
+    """The dataclass ``cls``'s defaults with the checked settings of ``data`` (nested dicts for dataclass fields)."""
     defaults = cls()
     schema = {f.name: dict if dataclasses.is_dataclass(getattr(defaults, f.name))
               else _kind_of(getattr(defaults, f.name)) for f in dataclasses.fields(cls)}
@@ -217,13 +128,7 @@ def config_from_dict(data, cls, where="configuration", prefix=""):
 
 
 def field_default(cls, key, where="configuration"):
-    """The default value of the dotted ``key`` (``"geometry.E"``) of the dataclass ``cls``;
-    SchemaError for an unknown key or a key naming a whole table.
-
-    >>> from femdyn.studies.rrru_study import StudyConfig
-    >>> field_default(StudyConfig, "geometry.E")
-    690000000.0
-    """
+    """The default of the dotted ``key`` (``"geometry.E"``) of the dataclass ``cls``; SchemaError if unknown or a table."""
     value, prefix = cls(), ""
     for part in str(key).split("."):
         known = {f.name for f in dataclasses.fields(value)}
@@ -239,24 +144,14 @@ def field_default(cls, key, where="configuration"):
 
 
 def setting_value(config, key):
-    """The value of the dotted ``key`` in a configuration dataclass instance.
-
-    >>> from femdyn.studies.rrru_study import StudyConfig
-    >>> setting_value(StudyConfig(), "geometry.link1_length")
-    0.35
-    """
+    """The value of the dotted ``key`` in a configuration dataclass instance."""
     for part in str(key).split("."):
         config = getattr(config, part)
     return config
 
 
 def with_overrides(data, overrides):
-    """A copy of the configuration dict ``data`` with each dotted key of ``overrides`` set,
-    creating the tables on its way.
-
-    >>> with_overrides({"payload": 0.0}, {"geometry.E": 6.9e9})
-    {'payload': 0.0, 'geometry': {'E': 6900000000.0}}
-    """
+    """A copy of the configuration dict ``data`` with each dotted key of ``overrides`` set (tables created)."""
     out = copy.deepcopy(data)
     for key, value in overrides.items():
         *tables, name = key.split(".")

@@ -1,12 +1,6 @@
-"""The geometry of a configuration, computed once for every picture of it.
-
-:func:`configuration_geometry` asks each part of an assembled system what it offers to
-pictures — a rigid body its ``outline(q)`` (a polyline through its points), an ANCF element
-set its ``centreline(q)``, a flexible floating-frame body its deformed mesh
-``mesh_cells(q)`` — and returns them as one :class:`ConfigurationGeometry`. The matplotlib
-drawing (:func:`femdyn.results.plot_configuration`), the pyvista renderer
-(:func:`femdyn.results.render_configuration`) and the ParaView writer
-(:func:`femdyn.mesh.write_series`) draw from it. Coordinates in m, global frame.
+"""The geometry of a configuration, computed once for every picture of it: bodies' outlines,
+element sets' centrelines and flexible bodies' deformed meshes (m, global frame), drawn by
+the matplotlib picture, the pyvista renderer and the ParaView writer.
 """
 from dataclasses import dataclass
 
@@ -15,19 +9,16 @@ import numpy as np
 
 @dataclass
 class ConfigurationGeometry:
-    """Points, lines and cells of a configuration (see :func:`configuration_geometry`).
+    """Points, lines and cells of a configuration (see :func:`configuration_geometry`), m.
 
     Parameters
     ----------
     bodies : list of (str, (k, 3) ndarray)
-        Name and outline polyline of every rigid body, in the order of ``system.bodies`` [m].
+        Name and outline polyline of every rigid body, in ``system.bodies`` order.
     beams : list of (str, (k, 3) ndarray)
-        Name and centreline polyline of every element set, in the order of
-        ``system.elements`` [m].
+        Name and centreline polyline of every element set, in ``system.elements`` order.
     meshes : list of (int, (p, 3) ndarray, list of (str, ndarray))
-        For every body with a mesh: its position in ``system.bodies``, its deformed points
-        [m] and its cell blocks ``(type, connectivity)`` (``"tetra"``, ``"hexahedron"`` or
-        ``"vertex"``), indexing those points.
+        Per meshed body: its index in ``system.bodies``, deformed points, cell blocks ``(type, connectivity)``.
     """
 
     bodies: list
@@ -44,18 +35,10 @@ class ConfigurationGeometry:
         return np.vstack(every) if every else np.zeros((0, 3))
 
     def cells(self):
-        """The configuration as VTK cells.
+        """The configuration as VTK cells: ``(points, blocks, owners)``.
 
-        Returns
-        -------
-        points : (p, 3) ndarray
-            The polylines' points, then the meshes' [m].
-        blocks : list of (str, ndarray)
-            ``("line", (l, 2))`` segments of every polyline, then each mesh's cell blocks,
-            indexing ``points``.
-        owners : list of ndarray
-            Per block, the part of every cell: its polyline's position (bodies first,
-            then element sets), for meshes the body's position in ``system.bodies``.
+        ``blocks`` are ``("line", (l, 2))`` segments of every polyline, then each mesh's cell blocks;
+        ``owners`` give each cell's part (polyline index, bodies first; for meshes the body's index).
         """
         points, lines, owner, offset = [], [], [], 0
         for k, (_, xyz) in enumerate(self.polylines()):
@@ -75,7 +58,7 @@ class ConfigurationGeometry:
 
 
 def configuration_geometry(system, q, meshes=True):
-    """The geometry of ``system`` at the coordinates ``q``: what its parts offer to pictures.
+    """The geometry of ``system`` at ``q``: what its parts offer to pictures.
 
     Parameters
     ----------
@@ -89,8 +72,6 @@ def configuration_geometry(system, q, meshes=True):
     Returns
     -------
     ConfigurationGeometry
-        The bodies' outlines, the element sets' centrelines and the deformed meshes of
-        the bodies that have one, in m, global frame.
 
     Examples
     --------

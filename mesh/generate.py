@@ -14,19 +14,18 @@ _CUBE = np.array(list(itertools.product((0, 1), repeat=3)))[:, ::-1]     # verte
 
 
 def box_mesh(size, divisions, element="tet4", origin=(0.0, 0.0, 0.0)):
-    """A structured mesh of the box [origin, origin + size] [m].
+    """A structured mesh of the box [origin, origin + size], node sets 'x0', 'x1', … 'z1' on its faces.
 
     Parameters
     ----------
-    size : (3,) edge lengths [m]
-    divisions : (3,) cells along x, y, z
-    element : 'tet4' (6 Kuhn tetrahedra per cell), 'tet10' (the same with mid-edge nodes)
-        or 'hex8'
-    origin : (3,) lowest corner [m]
-
-    Returns
-    -------
-    SolidMesh with node sets 'x0', 'x1', 'y0', 'y1', 'z0', 'z1' (the six faces)
+    size : (3,) array_like
+        Edge lengths, m.
+    divisions : (3,) array_like of int
+        Cells along x, y, z.
+    element : {'tet4', 'tet10', 'hex8'}
+        Six Kuhn tetrahedra per cell (tet10: with mid-edge nodes) or hexahedra.
+    origin : (3,) array_like
+        Lowest corner, m.
 
     Example
     -------
@@ -69,16 +68,7 @@ def box_mesh(size, divisions, element="tet4", origin=(0.0, 0.0, 0.0)):
 
 
 def quadratic_tetrahedra(points, tets):
-    """Tet10 mesh from a Tet4 mesh (VTK order): ``(points, [(TET10, connectivity)])``, the
-    points followed by the midpoint of every edge.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> points, blocks = quadratic_tetrahedra(np.vstack([np.zeros(3), np.eye(3)]), np.array([[0, 1, 2, 3]]))
-    >>> points.shape, blocks[0][1].shape
-    ((10, 3), (1, 10))
-    """
+    """Tet10 mesh from a Tet4 mesh (VTK order): the points plus every edge's midpoint, ``[(TET10, conn)]``."""
     edges = np.array([[0, 1], [1, 2], [0, 2], [0, 3], [1, 3], [2, 3]])
     pairs = np.sort(tets[:, edges], axis=2).reshape(-1, 2)
     unique, inverse = np.unique(pairs, axis=0, return_inverse=True)
@@ -88,48 +78,27 @@ def quadratic_tetrahedra(points, tets):
 
 
 def rod_mesh(length=0.815, radius=0.01, size=0.004, order=2, inner_radius=0.0, path=None, verbose=False):
-    """Mesh a straight rod (or tube) along x with Gmsh.
+    """Mesh a straight rod (or tube) along x, from 0 to ``length``, with Gmsh tetrahedra.
 
-    The rod runs from x = 0 to ``length``; the mesh has tetrahedra of edge length about
-    ``size``, linear (order 1) or quadratic (order 2, mid-edge nodes on the curved
-    surface). Physical groups: 'link' (volume), 'end0' (face x = 0), 'end1' (face
-    x = length), 'surface' (lateral face). The defaults are the flexible link of the 3-RRRU
-    robot (Liu et al. 2018).
+    Physical groups become node sets 'link', 'end0', 'end1', 'surface'; the defaults are the
+    3-RRRU flexible link (Liu et al. 2018). MeshError if the mesh read back fails the checks.
 
     Parameters
     ----------
     length : float, optional
-        Length [m].
+        Length, m.
     radius : float, optional
-        Outer radius [m].
+        Outer radius, m.
     size : float, optional
-        Target element edge length [m].
+        Target element edge length, m.
     order : {1, 2}, optional
-        Element order (Tet4 or Tet10).
+        Tet4 or Tet10 (mid-edge nodes on the curved surface).
     inner_radius : float, optional
-        Inner radius [m] of a tube; 0 for a solid rod.
+        Inner radius of a tube, m; 0 for a solid rod.
     path : str or path-like, optional
-        Where to write the .msh file (default: a temporary file, removed).
+        Where to keep the .msh file (default a temporary file).
     verbose : bool, optional
         Show Gmsh's messages.
-
-    Returns
-    -------
-    SolidMesh
-        The checked mesh with node sets from the physical groups.
-
-    Raises
-    ------
-    MeshError
-        If the mesh read back fails the checks.
-
-    Examples
-    --------
-    >>> import contextlib, io
-    >>> with contextlib.redirect_stdout(io.StringIO()):      # Gmsh's start-up output
-    ...     mesh = rod_mesh(length=0.1, radius=0.01, size=0.01, order=1)
-    >>> sorted(mesh.node_sets)[:2], mesh.n_elements > 0
-    (['end0', 'end1'], True)
     """
     import gmsh
     own = not gmsh.isInitialized()

@@ -1,10 +1,5 @@
-"""Line meshes (VTK, Gmsh, … read by meshio) as ordered beam centrelines.
-
-A mesh of 2-node line cells becomes one polyline per connected chain; nodes where more
-than two lines meet (branches) are refused, since an ANCF cable node shares one tangent
-between the elements it joins. A closed loop is returned with its first point repeated
-at the end, so that its last element ends on the first node. Coordinates are taken as
-metres.
+"""Line meshes (any meshio format) as ordered, unbranched beam centrelines, with nodal tangents
+and section axes (docs/concepts.md, "Element sets"). Coordinates in m.
 """
 import meshio
 import numpy as np
@@ -14,9 +9,7 @@ from femdyn.geometry import transported
 
 
 def read_line_mesh(path):
-    """``(points, chains)`` of a line-mesh file (any meshio format; m, 2-D points get z = 0): the
-    point coordinates and the point indices of each unbranched chain (:func:`chains`);
-    ModelError for an unreadable file or one without 2-node 'line' cells."""
+    """``(points, chains)`` of a line-mesh file (2-D points get z = 0); ModelError without 2-node line cells."""
     try:
         mesh = meshio.read(path)
     except Exception as err:  # meshio raises several types for unreadable files
@@ -30,17 +23,7 @@ def read_line_mesh(path):
 
 
 def chains(segments, label="line mesh"):
-    """Order 2-node segments ((k, 2) point indices) into chains of point indices; a closed chain
-    ends with its first index again. ModelError (naming ``label``) for a degenerate segment or
-    a point joining more than two segments (split the mesh into unbranched beams).
-
-    Examples
-    --------
-    >>> [c.tolist() for c in chains([[2, 1], [0, 1]])]           # from an end point
-    [[2, 1, 0]]
-    >>> [c.tolist() for c in chains([[0, 1], [1, 2], [2, 0]])]       # a ring closes on its first point
-    [[0, 1, 2, 0]]
-    """
+    """Order (k, 2) segments into chains of point indices, a closed chain ending on its first; ModelError at branches."""
     segments = np.asarray(segments, int)
     neighbours = {}
     for a, b in segments:
@@ -73,26 +56,7 @@ def chains(segments, label="line mesh"):
 
 
 def polyline_tangents(points, closed=False):
-    """Unit tangents at the vertices of a polyline sampled from a smooth curve.
-
-    Second-order accurate in the point spacing and exact for points on a circle. Interior
-    vertex (and every vertex of a ``closed`` loop, whose last point connects to the first):
-    the derivative of the parabola through the vertex and its neighbours in the chord-length
-    parameter, t ∝ (‖b‖ â + ‖a‖ b̂)/(‖a‖ + ‖b‖) with a, b the incoming and outgoing chords;
-    for points on a circle this is the circle's tangent (the inscribed angles of the two
-    chords cancel). End vertex: the tangent of the circle through the first (last) three
-    points, i.e. the neighbour's tangent reflected about the end chord,
-    t₀ = 2 (t₁·u) u − t₁ with u the unit end chord (the tangents at the two ends of a chord
-    of a circle are mirror images about it). Two points: the chord direction.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> phi = np.linspace(0, np.pi / 2, 4)                    # a quarter circle
-    >>> t = polyline_tangents(np.column_stack([np.cos(phi), np.sin(phi), 0 * phi]))
-    >>> np.allclose(t, np.column_stack([-np.sin(phi), np.cos(phi), 0 * phi]))
-    True
-    """
+    """Unit tangents at a polyline's vertices: chord-length parabola inside, reflected at the ends (docs/concepts.md)."""
     points = np.asarray(points, float)
     if closed:
         ring = np.vstack([points[-1:], points, points[:1]])
@@ -109,7 +73,7 @@ def polyline_tangents(points, closed=False):
 
 
 def _interior_tangents(points):
-    """Parabola (chord-length) tangents at points[1:-1] (see :func:`polyline_tangents`)."""
+    """Parabola (chord-length) tangents at points[1:-1]."""
     a, b = points[1:-1] - points[:-2], points[2:] - points[1:-1]
     la, lb = np.linalg.norm(a, axis=1, keepdims=True), np.linalg.norm(b, axis=1, keepdims=True)
     return _unit(lb * a / la + la * b / lb)
@@ -121,8 +85,7 @@ def _unit(v):
 
 
 def unit_rows(what, vectors, count):
-    """``vectors`` as ``count`` unit rows (count, 3); ModelError naming ``what`` for another shape,
-    non-finite entries or a zero row."""
+    """``vectors`` as ``count`` unit rows (count, 3); ModelError naming ``what`` otherwise."""
     try:
         v = np.asarray(vectors, float)
     except (TypeError, ValueError):
@@ -137,12 +100,7 @@ def unit_rows(what, vectors, count):
 
 
 def centreline_points(what, points):
-    """Points of a centreline (m) and whether it is closed: ``(points, closed)``; ModelError naming
-    ``what`` for fewer than two points, a bad shape, non-finite values or repeated points.
-
-    A centreline is closed when its last point repeats the first (and it has more than
-    three points); the repeated point is dropped.
-    """
+    """``(points, closed)`` of a centreline, m (a repeated first point closes it and is dropped); ModelError if bad."""
     try:
         points = np.asarray(points, float)
     except (TypeError, ValueError):
@@ -164,9 +122,7 @@ def centreline_points(what, points):
 
 
 def centreline_element(what, points, tangents, closed):
-    """The ANCF cable element valid for a centreline: "cable" for a straight open line,
-    "cable2d" for a curve in a plane z = const; ModelError for a spatial curve (it needs
-    ``element="beam"``)."""
+    """"cable" for a straight open centreline, "cable2d" for a curve in a plane z = const; else ModelError."""
     chord = points[-1] - points[0]
     scale = np.linalg.norm(np.diff(points, axis=0), axis=1).sum()
     if not closed and np.linalg.norm(chord) > 0:
@@ -182,14 +138,7 @@ def centreline_element(what, points, tangents, closed):
 
 
 def section_y_axes(what, tangents, y_axis):
-    """Section y axes from a hint projected on the plane ⟂ each tangent.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> section_y_axes("beam", np.array([[1.0, 0, 0]]), (1.0, 1.0, 0)).tolist()
-    [[0.0, 1.0, 0.0]]
-    """
+    """Section y axes: the hint projected on the plane ⟂ each tangent; ModelError where it is parallel."""
     try:
         hint = np.broadcast_to(np.asarray(y_axis, float), tangents.shape)
     except (TypeError, ValueError):
@@ -205,12 +154,7 @@ def section_y_axes(what, tangents, y_axis):
 
 
 def transported_y_axes(tangents):
-    """Section y axes carried along the unit tangents by parallel transport.
-
-    Each axis is turned by the smallest rotation taking t_i to t_(i+1), so the frame does
-    not twist about the centreline; the first is the global y axis projected at the first
-    node (global z if the curve starts along y).
-    """
+    """Section y axes parallel-transported along the unit tangents (no twist), starting from global y (z)."""
     t0 = tangents[0]
     ey = [section_y_axes("parallel transport", t0[None], (0.0, 0.0, 1.0) if abs(t0[1]) > 0.9 else (0.0, 1.0, 0.0))[0]]
     for a, b in zip(tangents[:-1], tangents[1:]):

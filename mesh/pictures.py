@@ -1,11 +1,5 @@
-"""Pictures and ParaView files of the mode shapes of a component.
-
-:func:`write_mode_vtu` writes the mesh with one displacement vector field per mode
-(``mode_01`` …, in m per unit modal coordinate; ParaView: *Warp By Vector*).
-:func:`render_modes` draws each mode off-screen with pyvista (``pv.OFF_SCREEN``; needs an
-OpenGL library: Debian ``libgl1`` and ``libegl1``, installed by ``.ci/setup``; no X
-server is needed): the deformed mesh coloured by displacement magnitude over the undeformed
-outline, scaled so the largest displacement is ``amplitude`` × the mesh size.
+"""Mode shapes of a component: a VTU file with one displacement field per mode and off-screen
+pyvista pictures (docs/components.md).
 """
 import os
 
@@ -34,27 +28,16 @@ def _cells(component):
 
 
 def write_mode_vtu(component, path):
-    """Write the mesh of a component and every mode shape to a VTU file.
+    """Write a component's mesh with each mode as point data ``mode_01``, … (m per unit modal coordinate).
 
-    Each mode is point data ``mode_01``, ``mode_02``, … [m per unit modal coordinate]
-    (ParaView: *Warp By Vector*).
+    Returns ``path``; FemdynError if the component holds no mesh shapes (reduced with ``--no-mesh``).
 
     Parameters
     ----------
     component : Component
-        A reduced component with mesh shapes (:func:`~femdyn.component.read_component`).
+        A reduced component with mesh shapes.
     path : str or path-like
         The .vtu file to write.
-
-    Returns
-    -------
-    str or path-like
-        ``path``.
-
-    Raises
-    ------
-    FemdynError
-        If the component holds no mesh shapes (reduced with ``--no-mesh``).
     """
     points, cells = _cells(component)
     shapes = component.arrays["mesh_shapes"]
@@ -64,8 +47,10 @@ def write_mode_vtu(component, path):
 
 
 def render_modes(component, folder, modes=None, amplitude=0.1, size=(900, 500)):
-    """Render each mode off-screen to ``folder/mode_01.png``, … (the deformed mesh coloured
-    by displacement over the undeformed outline).
+    """Render each mode off-screen to ``folder/mode_01.png``, …; returns the PNG paths.
+
+    The deformed mesh is coloured by displacement over the undeformed outline. RenderError if
+    pyvista cannot render off-screen (install Debian's libgl1 and libegl1).
 
     Parameters
     ----------
@@ -74,21 +59,11 @@ def render_modes(component, folder, modes=None, amplitude=0.1, size=(900, 500)):
     folder : str or path-like
         Output folder (created).
     modes : sequence of int, optional
-        Mode indices, 0-based (default the first 6).
+        0-based mode indices (default the first 6).
     amplitude : float, optional
         Largest displacement drawn, as a fraction of the mesh's bounding-box diagonal.
     size : (int, int), optional
-        Picture size in pixels.
-
-    Returns
-    -------
-    list of str
-        The PNG paths.
-
-    Raises
-    ------
-    RenderError
-        pyvista cannot render off-screen (install Debian's libgl1 and libegl1).
+        Pixels.
     """
     import pyvista as pv
     pv.OFF_SCREEN = True

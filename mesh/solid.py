@@ -1,18 +1,5 @@
-"""Volume meshes of solid links: import with meshio, checks, and node sets.
-
-:func:`read_solid_mesh` reads any format meshio knows (Gmsh ``.msh``, VTK/VTU, Abaqus
-``.inp``, Nastran, Exodus, ...) and keeps its linear and quadratic tetrahedra (Tet4,
-Tet10) and trilinear hexahedra (Hex8); surface, line and point cells only feed node
-sets. Named node sets come from Gmsh physical groups, meshio's point and cell sets
-(Abaqus ``*Nset``/``*Elset``) and integer or boolean point data; more are selected by
-geometry (:func:`select_box`, :func:`select_cylinder`, :func:`select_nearest`, or the
-text form of :func:`select`). Coordinates are converted to metres from ``unit``.
-
-The checks refuse, each with a :class:`MeshError` naming the elements or nodes:
-unsupported volume cells, inverted elements (negative Jacobian determinant at a corner
-or quadrature point), degenerate ones (volume below ``min_quality`` times the cube of the
-longest edge), disconnected meshes, and coordinates whose size suggests another unit.
-Points no cell uses (geometry points Gmsh keeps) are dropped and the rest renumbered.
+"""Volume meshes of solid links: meshio import (Tet4, Tet10, Hex8), checks, named and geometric
+node sets; what is refused is listed in docs/components.md ("Pipeline").
 """
 import os
 
@@ -40,29 +27,17 @@ class SolidMesh:
     Parameters
     ----------
     points : (n_nodes, 3) array_like
-        Nodal coordinates [m].
+        Nodal coordinates, m.
     blocks : list of (ElementType, (n_el, n_nodes) int array)
         Element blocks, VTK node order.
     node_sets : dict, optional
-        Name → node indices (sorted and made unique).
+        Name → node indices.
     name : str, optional
         Label for messages.
     min_quality : float, optional
-        Smallest accepted element volume / (longest edge)³ (see :func:`check_mesh`).
+        Smallest accepted element volume / (longest edge)³.
     check : bool, optional
-        Run :func:`check_mesh` (False only for meshes known to be valid).
-
-    Raises
-    ------
-    MeshError
-        For inverted, degenerate or disconnected meshes, or unused nodes.
-
-    Examples
-    --------
-    >>> from femdyn.elements.solid import TET4
-    >>> mesh = SolidMesh(np.vstack([np.zeros(3), np.eye(3)]), [(TET4, np.array([[0, 1, 2, 3]]))])
-    >>> mesh.n_nodes, mesh.n_elements
-    (4, 1)
+        Run :func:`check_mesh` (MeshError for inverted, degenerate or disconnected meshes).
     """
 
     def __init__(self, points, blocks, node_sets=None, name="mesh", min_quality=1e-6, check=True):
@@ -86,31 +61,16 @@ class SolidMesh:
         return 3 * self.n_nodes
 
     def element_types(self):
-        """Names of the element types of the blocks ('tet4', 'tet10', 'hex8').
-
-        Returns
-        -------
-        list of str
-        """
+        """Names of the blocks' element types ('tet4', 'tet10', 'hex8')."""
         return [etype.name for etype, _ in self.blocks]
 
     def node_set(self, name):
-        """Node indices of a named set.
+        """Sorted node indices of a named set.
 
         Parameters
         ----------
         name : str
-            Set name (Gmsh physical group, meshio point or cell set, or one added by the user).
-
-        Returns
-        -------
-        ndarray of int
-            Sorted node indices.
-
-        Raises
-        ------
-        MeshError
-            For an unknown name (the message lists the known sets).
+            Set name; MeshError (listing the known sets) if unknown.
         """
         if name not in self.node_sets:
             raise MeshError(f"{self.name}: no node set '{name}'; known sets: {sorted(self.node_sets) or 'none'} "
@@ -118,11 +78,7 @@ class SolidMesh:
         return self.node_sets[name]
 
     def summary(self):
-        """One line: nodes, degrees of freedom, element blocks and bounding box [m].
-
-        Returns
-        -------
-        str
+        """One line: nodes, degrees of freedom, element blocks and bounding box, m.
 
         Examples
         --------
@@ -137,34 +93,21 @@ class SolidMesh:
 
 
 def read_solid_mesh(source, unit="m", min_quality=1e-6, name=None):
-    """Read a volume mesh with meshio and check it.
+    """Read a volume mesh with meshio (any format) and check it; MeshError with the reason if refused.
 
     Parameters
     ----------
     source : str, path-like or meshio.Mesh
-        The file (any meshio format) or a mesh in memory.
+        The file or a mesh in memory.
     unit : {"m", "cm", "mm", "um", "in", "ft"}, optional
-        Length unit of the file's coordinates; converted to metres.
+        Length unit of the coordinates; converted to metres.
     min_quality : float, optional
-        Smallest accepted element volume / (longest edge)³ (a regular tetrahedron has 0.118;
-        the default 1e-6 rejects only collapsed elements).
+        Smallest accepted volume / (longest edge)³ (regular tetrahedron 0.118).
     name : str, optional
-        Label for messages (default: the file name).
-
-    Returns
-    -------
-    SolidMesh
-
-    Raises
-    ------
-    MeshError
-        Unreadable file, unknown unit, no or unsupported volume cells, inverted, degenerate
-        or disconnected elements, or coordinates larger than 100 m after the unit conversion.
+        Label for messages (default the file name).
 
     Examples
     --------
-    A tetrahedron with 10 mm legs, given in millimetres:
-
     >>> import meshio
     >>> raw = meshio.Mesh(10.0 * np.vstack([np.zeros(3), np.eye(3)]), [("tetra", [[0, 1, 2, 3]])])
     >>> float(read_solid_mesh(raw, unit="mm").points.max())
@@ -246,8 +189,7 @@ def _named_sets(raw):
 
 
 def element_quality(etype, X):
-    """Per element: the smallest det J over corners and quadrature points (≤ 0: inverted) and
-    the quality volume / (longest corner-to-corner edge)³ (0.118 for a regular tetrahedron)."""
+    """Per element: smallest det J (corners, quadrature points) and volume / (longest edge)³."""
     from femdyn.elements.solid import jacobian
     xi = np.vstack([etype.reference[etype.corners], etype.stiffness_rule[0], etype.mass_rule[0]])
     det = np.linalg.det(jacobian(etype, X, xi))
@@ -259,9 +201,7 @@ def element_quality(etype, X):
 
 
 def check_mesh(mesh, min_quality=1e-6):
-    """Refuse, with a MeshError naming them, connectivity outside the node range, inverted
-    elements, elements of quality below ``min_quality`` (see :func:`element_quality`), nodes in no
-    element, and disconnected parts."""
+    """MeshError for out-of-range, inverted, degenerate, unused or disconnected nodes and elements."""
     ids = 0
     for etype, conn in mesh.blocks:
         if conn.size and (conn.min() < 0 or conn.max() >= mesh.n_nodes):
@@ -304,22 +244,13 @@ def node_graph(mesh):
 
 # ---------------------------------------------------------------------- node selectors
 def select_box(mesh, lower, upper):
-    """Indices of the nodes in the axis-aligned box lower ≤ x ≤ upper [m] (bounds included).
-
-    Examples
-    --------
-    >>> from femdyn.mesh.generate import box_mesh
-    >>> mesh = box_mesh((1.0, 0.1, 0.1), (2, 1, 1), element="hex8")
-    >>> select_box(mesh, (-1, -1, -1), (1e-6, 1, 1)).tolist()         # the face x = 0
-    [0, 1, 2, 3]
-    """
+    """Indices of the nodes in the box lower ≤ x ≤ upper, m (bounds included)."""
     lo, hi = np.asarray(lower, float), np.asarray(upper, float)
     return np.flatnonzero(np.all((mesh.points >= lo) & (mesh.points <= hi), axis=1))
 
 
 def select_cylinder(mesh, point, axis, radius, tol=None, span=None):
-    """Indices of the nodes on a cylinder face: axis through ``point`` along ``axis``, ``radius``
-    [m] within ``tol`` (default 1e-3 × radius), axial coordinate in ``span`` = (a, b) [m] if given."""
+    """Nodes at ``radius`` ± ``tol`` from the axis through ``point`` along ``axis``, within ``span`` if given (m)."""
     p, a = np.asarray(point, float), np.asarray(axis, float)
     a = a / np.linalg.norm(a)
     d = mesh.points - p
@@ -338,10 +269,10 @@ def select_nearest(mesh, point):
 
 
 def select(mesh, selector):
-    """Node indices from a selector text (the command line's ``NAME=SELECTOR``).
+    """Node indices from a selector text (the command line's ``NAME=SELECTOR``), lengths in m.
 
-    ``group:NAME`` (or just NAME) a named set of the mesh; ``box:x0,y0,z0,x1,y1,z1``;
-    ``cylinder:px,py,pz,ax,ay,az,r[,tol]``; ``nearest:x,y,z``. Lengths in m.
+    ``group:NAME`` (or NAME), ``box:x0,y0,z0,x1,y1,z1``, ``cylinder:px,py,pz,ax,ay,az,r[,tol]``,
+    ``nearest:x,y,z``; MeshError for unknown selectors, bad numbers or an empty selection.
 
     Parameters
     ----------
@@ -349,22 +280,6 @@ def select(mesh, selector):
         The mesh.
     selector : str
         The selector text.
-
-    Returns
-    -------
-    ndarray of int
-
-    Raises
-    ------
-    MeshError
-        For unknown selectors or set names, bad numbers or an empty selection.
-
-    Examples
-    --------
-    >>> from femdyn.mesh.generate import box_mesh
-    >>> mesh = box_mesh((1.0, 0.1, 0.1), (2, 1, 1), element="hex8")
-    >>> select(mesh, "box:-1,-1,-1,1e-6,1,1").tolist() == select(mesh, "x0").tolist()
-    True
     """
     kind, _, body = selector.partition(":")
     if not body:

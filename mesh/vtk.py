@@ -1,9 +1,6 @@
-"""Time series for ParaView: one VTU file per output step and a PVD collection that indexes
-them by time, written with meshio (coordinates in m, time in s). Each step holds the cells
-of :func:`~femdyn.mesh.configuration.configuration_geometry`: rigid bodies as their
-outlines and ANCF beams as their centrelines (line cells), flexible floating-frame bodies as
-their deformed component mesh (tetrahedra and hexahedra, or vertices at their output points
-when the component stores no mesh)."""
+"""ParaView time series: one VTU file per output step of :func:`configuration_geometry`'s cells
+and a PVD collection indexing them by time, written with meshio (docs/howto/paraview.md).
+"""
 import os
 from xml.sax.saxutils import quoteattr
 
@@ -13,7 +10,7 @@ from .configuration import configuration_geometry
 
 
 def write_series(system, results, folder, every=1, name="motion"):
-    """Write a ParaView time series: one VTU file per stored step and a PVD collection.
+    """Write a ParaView time series, ``name_#####.vtu`` per stored step and ``name.pvd``; returns the PVD path.
 
     Parameters
     ----------
@@ -26,26 +23,7 @@ def write_series(system, results, folder, every=1, name="motion"):
     every : int, optional
         Write every k-th stored step.
     name : str, optional
-        File name stem: ``name_#####.vtu`` and ``name.pvd``.
-
-    Returns
-    -------
-    str
-        Path of the PVD file (open it in ParaView).
-
-    Examples
-    --------
-    >>> import os, tempfile, femdyn
-    >>> from femdyn.solvers.generalized_alpha import integrate
-    >>> m = femdyn.Model("pendulum", gravity=(0, 0, -9.81))
-    >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
-    >>> joint = m.revolute("pivot", m.ground, rod, point=(0, 0, 0), axis=(0, 1, 0))
-    >>> system = m.assemble()
-    >>> results = integrate(system, t_end=0.01, h=5e-3)
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     pvd = write_series(system, results, folder)
-    ...     sorted(os.listdir(folder))
-    ['motion.pvd', 'motion_00000.vtu', 'motion_00001.vtu', 'motion_00002.vtu']
+        File name stem.
     """
     os.makedirs(folder, exist_ok=True)
     entries = []

@@ -9,8 +9,7 @@ from ..errors import ModelError
 class TimeFunction:
     """Base class of scalar functions of time: subclasses implement ``value``, ``d1`` and ``d2``.
 
-    Calling one gives its value; ``f + g`` and ``k * f`` build new functions with their derivatives.
-    Time in s, f in the unit of the driven quantity (docs/conventions.md).
+    Calling one gives its value; ``f + g`` and ``k * f`` build new functions (units: docs/conventions.md).
     """
 
     def value(self, t):
@@ -127,10 +126,8 @@ class SmoothStep(TimeFunction):
 
     Parameters
     ----------
-    t0, t1 : float
-        Start and end of the transition, s (t1 > t0, else ModelError).
-    start, end : float, optional
-        Values before and after.
+    t0, t1, start, end : float
+        Transition from t0 to t1, s (t1 > t0, else ModelError); values before and after (optional).
     """
 
     def __init__(self, t0, t1, start=0.0, end=1.0):
@@ -207,10 +204,8 @@ def as_time_function(x, name="time function"):
 
     Parameters
     ----------
-    x : TimeFunction, float or callable
-        The function of time; anything else raises ModelError.
-    name : str, optional
-        Names the input in the error message.
+    x, name : TimeFunction, float or callable; str, optional
+        The function of time (anything else: ModelError naming ``name``).
     """
     if isinstance(x, TimeFunction):
         return x
@@ -228,10 +223,8 @@ class RampedMotion(TimeFunction):
 
     Parameters
     ----------
-    speed : float
-        Cruise speed, unit of f per s.
-    ramp : float
-        Duration of the ramp, s (> 0, else ModelError).
+    speed, ramp : float
+        Cruise speed, unit of f per s; ramp duration, s (> 0, else ModelError).
     """
 
     def __init__(self, speed, ramp):
@@ -258,10 +251,8 @@ class Tabulated(TimeFunction):
 
     Parameters
     ----------
-    times : (k,) array_like
-        Sample times, s, strictly increasing, k ≥ 4 (else ModelError).
-    values : (k,) array_like
-        Samples.
+    times, values : (k,) array_like
+        Sample times (s, strictly increasing, k ≥ 4, else ModelError) and values.
     """
 
     def __init__(self, times, values):

@@ -36,16 +36,14 @@ class StateFunction(TimeFunction):
 class SCurve(StateFunction):
     """Jerk-limited rest-to-rest motion over ``length`` (Biagiotti & Melchiorri 2008, §3.4).
 
-    Jerk +J, 0, −J up to the cruise speed, cruise, mirror image down. v·J < a² caps the acceleration at
-    √(vJ); a distance too short for ``speed`` gives no cruise and the peak speed of eq. 3.33. Attributes:
-    ``duration``, ``peak_speed``, ``peak_acceleration``, ``t_jerk``, ``t_accel``, ``t_cruise``, ``breakpoints``.
+    Jerk +J, 0, −J up to cruise speed, cruise, mirror image down; v·J < a² caps the acceleration at √(vJ),
+    a short distance gives no cruise and the peak speed of eq. 3.33. Attributes: ``duration``, ``peak_speed``,
+    ``peak_acceleration``, ``t_jerk``, ``t_accel``, ``t_cruise``, ``breakpoints``.
 
     Parameters
     ----------
-    length : float
-        Distance, m (> 0).
-    speed, acceleration, jerk : float
-        Limits v, a, J: m/s, m/s², m/s³ (> 0; else ModelError).
+    length, speed, acceleration, jerk : float
+        Distance (m) and limits v, a, J (m/s, m/s², m/s³), all > 0 (else ModelError).
     start : float, optional
         Start time, s; s = 0 before it, ``length`` after the end.
     exact_speed : bool, optional
@@ -128,22 +126,20 @@ class Path:
     corners = ()
 
     def point(self, s):
-        """Position (m), unit tangent p′ and curvature vector p″ (1/m) at arc length s.
+        """Position (m), unit tangent p′ and curvature vector p″ (1/m) at arc length s from the start (m).
 
         Parameters
         ----------
         s : float
-            Arc length from the start, m.
         """
         raise NotImplementedError
 
     def position(self, s):
-        """Position p(s), m.
+        """Position p(s), m, at arc length s (m).
 
         Parameters
         ----------
         s : float
-            Arc length, m.
         """
         return self.point(s)[0]
 
@@ -270,12 +266,11 @@ class Trajectory:
         return Component(self, d / np.linalg.norm(d))
 
     def component(self, axis):
-        """Global component ``axis`` of r(t) as a TimeFunction.
+        """Global component ``axis`` of r(t) (0, 1, 2 or "x", "y", "z"; else ModelError) as a TimeFunction.
 
         Parameters
         ----------
         axis : int or str
-            0, 1, 2 or "x", "y", "z" (else ModelError).
         """
         k = {"x": 0, "y": 1, "z": 2}.get(axis, axis)
         if k not in (0, 1, 2):

@@ -1,5 +1,4 @@
-"""What a run leaves: the incrementally written :class:`Results` store, time-history and
-configuration pictures (matplotlib), off-screen renderings (pyvista)."""
+"""What a run leaves: the :class:`Results` store, matplotlib figures, off-screen pyvista renderings."""
 from .plots import draw_time_histories, plot_channels, plot_configuration, time_histories
 from .render import deflection_from_chord, largest_deflection, render_configuration
 from .store import Results, load

@@ -1,7 +1,4 @@
-"""Pictures with matplotlib (off-screen figures, no display): time histories and the configuration
-of a model. Every time-history figure of femdyn is drawn by :func:`time_histories`; the
-configuration comes from :func:`femdyn.mesh.configuration_geometry`. matplotlib is a
-dependency because hand-written plotting would be worse and longer."""
+"""Off-screen matplotlib figures: time histories (all drawn by :func:`time_histories`) and a configuration."""
 import argparse
 import os
 
@@ -11,42 +8,22 @@ from femdyn.mesh.configuration import configuration_geometry
 
 
 def time_histories(path, t, panels, title=None, xlabel="t [s]", size=(8, 2.6), dpi=110, styles=None):
-    """Save a figure of time histories: one panel per (y label, {curve label: series}) item.
+    """Save a PNG of time histories, one panel per (y label, {curve label: series}); returns ``path``.
 
     Parameters
     ----------
     path : str or os.PathLike
         PNG file to write.
     t : array_like (k,)
-        The abscissa, s (or what ``xlabel`` says, e.g. sample numbers).
+        Abscissa, s (or what ``xlabel`` says).
     panels : sequence of (str, dict)
-        (y-axis label with unit, {curve label: series (k,)}) per panel, top to bottom; a
-        panel with more than one curve gets a legend.
-    title : str, optional
-        Title of the top panel.
-    xlabel : str, optional
-        Label of the shared x axis.
-    size : (float, float), optional
-        Width and height of one panel, inches.
-    dpi : int, optional
-        Resolution of the PNG.
+        (y label with unit, {curve label: series (k,)}) top to bottom; several curves get a legend.
+    title, xlabel : str, optional
+        Title of the top panel; label of the shared x axis.
+    size, dpi : (float, float), int, optional
+        Width and height of one panel, inches; resolution of the PNG.
     styles : dict, optional
-        Curve label → matplotlib line keywords (e.g. ``{"measured": {"marker": "o",
-        "linestyle": "none"}}``).
-
-    Returns
-    -------
-    str or os.PathLike
-        ``path``.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> t = np.linspace(0.0, 1.0, 11)
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = time_histories(os.path.join(folder, "h.png"), t, [("x [m]", {"x": t ** 2})], "a parabola")
-    ...     os.path.getsize(path) > 0
-    True
+        Curve label → matplotlib line keywords.
     """
     from matplotlib.figure import Figure
     figure = Figure(figsize=(size[0], size[1] * len(panels)))
@@ -57,21 +34,16 @@ def time_histories(path, t, panels, title=None, xlabel="t [s]", size=(8, 2.6), d
 
 
 def draw_time_histories(figure, t, panels, title=None, xlabel="t [s]", styles=None, height_ratios=None):
-    """Draw time histories into a matplotlib figure: :func:`time_histories` without the file.
+    """Draw time histories into a figure (:func:`time_histories` without the file); returns the Axes, top to bottom.
 
     Parameters
     ----------
     figure : matplotlib.figure.Figure or SubFigure
-        Where to draw (e.g. a page of a report).
+        Where to draw.
     t, panels, title, xlabel, styles
         As in :func:`time_histories`.
     height_ratios : sequence of float, optional
         Relative heights of the panels (default equal).
-
-    Returns
-    -------
-    (len(panels),) ndarray of matplotlib Axes
-        Top to bottom, sharing the x axis.
     """
     styles = styles or {}
     axes = figure.subplots(len(panels), 1, sharex=True, squeeze=False, height_ratios=height_ratios)[:, 0]
@@ -89,28 +61,14 @@ def draw_time_histories(figure, t, panels, title=None, xlabel="t [s]", styles=No
 
 
 def plot_channels(results, channels, path="channels.png", units=None):
-    """One panel per result channel against time (:func:`time_histories`).
+    """One panel per result channel against time; returns ``path``.
 
     Parameters
     ----------
-    results : Results
-        A run's results.
-    channels : sequence of str
-        Names accepted by ``results[name]``.
-    path : str or os.PathLike, optional
-        PNG file to write.
-    units : dict, optional
-        {channel: unit} shown in the y labels.
-
-    Returns
-    -------
-    str or os.PathLike
-        ``path``.
-
-    Raises
-    ------
-    FemdynError
-        If a channel is unknown.
+    results, channels : Results, sequence of str
+        A run's results; names accepted by ``results[name]`` (FemdynError if one is unknown).
+    path, units : str and dict, optional
+        PNG file to write; {channel: unit} shown in the y labels.
     """
     panels = [(name + (f" [{units[name]}]" if units and name in units else ""), {name: results[name]})
               for name in channels]
@@ -119,23 +77,14 @@ def plot_channels(results, channels, path="channels.png", units=None):
 
 
 def plot_configuration(system, q=None, path="configuration.png", title=None):
-    """3-D line picture of every body (and element chain) at q, equal axes in m.
+    """3-D line picture of every body and element chain at q (equal axes, m); returns ``path``.
 
     Parameters
     ----------
-    system : femdyn.model.System
-        The assembled model.
-    q : ndarray (n,), optional
-        Coordinates (default the initial ones).
-    path : str or os.PathLike, optional
-        PNG file to write.
-    title : str, optional
-        Figure title (default the model name).
-
-    Returns
-    -------
-    str or os.PathLike
-        ``path``.
+    system, q : femdyn.model.System, (system.n,) ndarray
+        The assembled model; coordinates (default the initial ones).
+    path, title : str, optional
+        PNG file to write; figure title (default the model name).
     """
     from matplotlib.figure import Figure
     geometry = configuration_geometry(system, system.q0 if q is None else q, meshes=False)

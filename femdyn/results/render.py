@@ -1,13 +1,5 @@
-"""Off-screen 3-D pictures of a configuration with pyvista, flexible deformation magnified.
-
-Rigid bodies are drawn as tubes through their outline points (a closed outline, such as
-a platform's vertices, as a filled polygon), joints as small spheres, ANCF element sets
-as tubes along their centreline. A flexible link's deformation is shown as its
-transverse *deflection from the chord* (the straight line between its end points),
-multiplied by ``magnify``: a point r of the centreline is drawn at
-p + magnify · (r − p), p its projection on the chord. The axial stretch and the rigid
-motion of the link are drawn unscaled. Rendering needs OpenGL libraries only (Debian
-``libgl1``, ``libegl1``; ``bash .ci/setup`` installs them), no X server.
+"""Off-screen 3-D pictures with pyvista, flexible links' deflection from their chord magnified
+(docs/howto/paraview.md); needs OpenGL libraries, no X server.
 """
 import numpy as np
 
@@ -16,22 +8,12 @@ from femdyn.mesh.pictures import RenderError
 
 
 def deflection_from_chord(points):
-    """Transverse deflection of a polyline from its chord.
+    """Transverse deflection r − p of a polyline's points from its chord (p: projection on the line through the ends), m.
 
     Parameters
     ----------
     points : (k, 3) array
         Points along a link's centreline (m), the end points first and last.
-
-    Returns
-    -------
-    (k, 3) array
-        r − p for each point r, p its projection on the line through the end points (m).
-
-    Example
-    -------
-    >>> deflection_from_chord(np.array([[0, 0, 0], [1, 0, 0.1], [2, 0, 0]]))[1]
-    array([0. , 0. , 0.1])
     """
     points = np.asarray(points, float)
     a, b = points[0], points[-1]
@@ -41,22 +23,12 @@ def deflection_from_chord(points):
 
 
 def largest_deflection(system, q):
-    """Largest deflection from the chord over the ANCF element sets of ``system``.
+    """Largest deflection from the chord (m) over the ANCF element sets, one value per configuration.
 
     Parameters
     ----------
-    system : System
-    q : (n, system.n) or (system.n,) array
-        Coordinates, one configuration per row (e.g. ``results.q``).
-
-    Returns
-    -------
-    (n,) array
-        m; zeros without flexible links.
-
-    Example
-    -------
-    >>> k = largest_deflection(system, results.q).argmax()        # doctest: +SKIP
+    system, q : System, (k, system.n) or (system.n,) array
+        The assembled model; coordinates, one configuration per row (e.g. ``results.q``).
     """
     q = np.atleast_2d(q)
     out = np.zeros(len(q))
@@ -68,46 +40,26 @@ def largest_deflection(system, q):
 
 def render_configuration(system, q, path, magnify=1.0, title=None, polygons=(), size=(1000, 800), labels=None,
                          gravity=None, triad=True):
-    """Write a PNG picture of ``system`` at coordinates ``q`` (its
-    :func:`~femdyn.mesh.configuration_geometry`), rendered off-screen, with the global axes
-    (a triad x, y, z at a corner of the scene) and the direction of gravity.
+    """Write an off-screen PNG of ``system`` at ``q`` with a global-axes triad and gravity arrow; returns ``path``.
+
+    RenderError if pyvista cannot render off-screen (install Debian's libgl1 and libegl1).
 
     Parameters
     ----------
-    system : System
-    q : (system.n,) array
-        Coordinates (m; NCF/ANCF slots).
+    system, q : System, (system.n,) array
+        The assembled model; its coordinates.
     path : str
         The PNG file.
     magnify : float
         Factor on the flexible links' deflection from their chord (1: true shape).
     title : str, optional
-        Text in the picture's top-left corner (the factor is added below it).
-    polygons : sequence of (k, 3) arrays
-        Fixed polygons to draw in grey (m), e.g. a robot's base.
-    size : (int, int)
-        Pixels.
-    labels : dict, optional
-        Text → (3,) point (m) to label, e.g. ``{"base": ..., "platform": ...}``.
+        Text in the top-left corner (the factor is added below it).
+    polygons, labels : sequence of (k, 3) arrays, dict, optional
+        Fixed polygons drawn in grey (m), e.g. a robot's base; text → (3,) point (m) to label.
     gravity : (3,) array, optional
-        Gravity (m/s²), drawn as an arrow beside the scene; default the system's, none
-        when zero.
-    triad : bool
-        Draw the global x, y, z axes.
-
-    Returns
-    -------
-    str
-        ``path``.
-
-    Raises
-    ------
-    femdyn.mesh.pictures.RenderError
-        pyvista cannot render off-screen (install Debian's libgl1 and libegl1).
-
-    Example
-    -------
-    >>> render_configuration(system, results.q[-1], "robot.png", magnify=20)   # doctest: +SKIP
+        Gravity arrow (m/s²); default the system's, none when zero.
+    size, triad : (int, int), bool
+        Pixels; draw the global x, y, z axes.
     """
     import pyvista as pv
     from vtkmodules.vtkCommonCore import vtkLogger

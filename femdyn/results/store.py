@@ -1,10 +1,5 @@
-"""Results of a run: time series, sensors, residual history, written incrementally.
-
-A :class:`ResultsWriter` appends every recorded step to raw float64 files in an output
-folder (``t.f64``, ``q.f64``, ``v.f64``, ``a.f64``, ``lam.f64``, ``sensors.f64``,
-``steps.f64``, ``iterations.f64``) next to ``meta.json``; it flushes every few steps and
-on failure, so a run that stops keeps everything computed before. :func:`load` reads the
-folder back into :class:`Results`. Without a folder, results are kept in memory only.
+"""Results of a run: :class:`ResultsWriter` appends each step to raw float64 files beside
+``meta.json``, flushing every few steps and on failure; :func:`load` reads them back.
 """
 import csv
 import json
@@ -22,34 +17,16 @@ SERIES = ("t", "q", "v", "a", "lam", "sensors", "steps", "iterations")
 
 
 class Results:
-    """Arrays of a run: ``t`` (s), ``q``, ``v``, ``a`` (SI), ``lam`` (multipliers), ``sensors``
-    (by column name via ``results['name']``), ``steps`` and ``iterations`` tables.
+    """Arrays of a run: ``t``, ``q``, ``v``, ``a``, ``lam``, ``sensors``, ``steps``, ``iterations``.
 
-    Made by the solvers (through :class:`ResultsWriter`) or read back with :func:`load`.
-    ``results[name]`` gives a sensor channel (joint angles unwrapped), a step column
-    (``STEP_COLUMNS``), ``"energy"`` (kinetic plus potential, J) or a coordinate label
-    such as ``"A.rx"``.
+    ``results[name]`` gives a sensor channel (angles unwrapped), a step column (``STEP_COLUMNS``),
+    ``"energy"`` (J) or a coordinate label such as ``"A.rx"``; symbols: docs/conventions.md.
 
     Parameters
     ----------
-    meta : dict
-        Run description: model summary, coordinate and constraint labels, joint rows,
-        sensor columns, solver settings, status, events.
-    arrays : dict of ndarray
-        ``t`` (k,), ``q``, ``v``, ``a`` (k, n), ``lam`` (k, m), ``sensors`` (k, channels),
-        ``steps`` (k, 7) and ``iterations`` (iterations, 4).
-
-    Examples
-    --------
-    >>> import femdyn
-    >>> from femdyn.solvers.generalized_alpha import integrate
-    >>> m = femdyn.Model("pendulum")
-    >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
-    >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0))
-    >>> _ = m.sensor_point("tip", rod, (1.0, 0, 0))
-    >>> results = integrate(m.assemble(), t_end=0.05, h=0.01)
-    >>> results.status, results.q.shape, results["tip.z"].shape
-    ('completed', (6, 6), (6,))
+    meta, arrays : dict
+        Run description (labels, joint rows, sensor columns, settings, status, events); one
+        array per name of ``SERIES``, a row per recorded step.
     """
 
     def __init__(self, meta, arrays):
@@ -89,24 +66,12 @@ class Results:
                           f"'{m['coordinates'][0] if m['coordinates'] else 'node.rx'}'")
 
     def multipliers(self, joint):
-        """Lagrange multipliers λ of a joint's rows over time, as solved (n_steps, rows). They
-        are not named reactions: coincidence rows give the force on body B (N), orientation
-        rows are multipliers of dot-product conditions, an angle drive's is minus its torque.
-        Physical reactions with names and signs come from a ``Model.sensor_reaction``.
+        """Lagrange multipliers λ of a joint's rows, (k, rows), as solved (reactions: ``Model.sensor_reaction``).
 
         Parameters
         ----------
         joint : str
-            Joint name.
-
-        Returns
-        -------
-        ndarray (k, rows)
-
-        Raises
-        ------
-        FemdynError
-            If the model had no joint of that name.
+            Joint name; FemdynError if the model has none of that name.
         """
         rows = self.meta["joint_rows"].get(joint)
         if rows is None:
@@ -114,24 +79,14 @@ class Results:
         return self.lam[:, rows]
 
     def to_csv(self, path, channels):
-        """Write time and the chosen channels to a CSV file.
+        """Write ``t`` and the chosen channels to a CSV file; returns ``path``.
 
         Parameters
         ----------
         path : str or os.PathLike
             The file (overwritten).
         channels : sequence of str
-            Names accepted by ``results[name]``; the header is ``t`` and these names.
-
-        Returns
-        -------
-        str or os.PathLike
-            ``path``.
-
-        Raises
-        ------
-        FemdynError
-            If a channel is unknown.
+            Names accepted by ``results[name]``; FemdynError if one is unknown.
         """
         data = np.column_stack([self.t] + [self[c] for c in channels])
         with open(path, "w", newline="") as f:
@@ -142,24 +97,7 @@ class Results:
 
 
 class ResultsWriter:
-    """Collects a solver's steps and appends them to ``folder`` every ``flush_every`` steps (a
-    folder of None keeps them in memory; ``solver`` settings go to ``meta.json``); FemdynError
-    if the folder cannot be written.
-
-    Examples
-    --------
-    >>> import os, tempfile, numpy as np, femdyn
-    >>> m = femdyn.Model()
-    >>> _ = m.point("P", (0, 0, 0))
-    >>> system = m.assemble()
-    >>> folder = tempfile.TemporaryDirectory()
-    >>> writer = ResultsWriter(system, os.path.join(folder.name, "run"))
-    >>> writer.record(0.0, system.q0, system.v0, system.v0, np.zeros(0), np.zeros(len(STEP_COLUMNS)))
-    >>> _ = writer.close("completed")
-    >>> load(os.path.join(folder.name, "run")).q.shape
-    (1, 3)
-    >>> folder.cleanup()
-    """
+    """Collects a solver's steps and appends them to ``folder`` every ``flush_every`` steps (None: memory only)."""
 
     def __init__(self, system, folder=None, solver=None, flush_every=50):
         self.folder, self.flush_every = folder, flush_every
@@ -196,15 +134,12 @@ class ResultsWriter:
             self.flush()
 
     def add_event(self, event):
-        """A solver event (a rejected step, a correction): a dict with at least "t" (s) and
-        "event"; kept in ``meta.json`` and read back as ``Results.events``.
-        """
+        """Keep a solver event (a dict with at least "t" and "event") in ``meta.json``."""
         self.meta["events"].append({k: (float(v) if isinstance(v, (np.floating, np.integer)) else v)
                                     for k, v in event.items()})
 
     def add_iterations(self, rows):
-        """Record the Newton history of one step: (step, iteration, dynamic residual, constraint
-        residual) per iteration."""
+        """Record one step's Newton history: (step, iteration, dynamic, constraint residual) rows."""
         for it in rows:
             self._append("iterations", np.asarray(it, float))
 
@@ -229,8 +164,7 @@ class ResultsWriter:
             json.dump(self.meta, f, indent=1)
 
     def close(self, status):
-        """Finish the run with ``status`` ("completed", a failure diagnosis, "interrupted"): flush,
-        rewrite ``meta.json`` and return the :class:`Results`."""
+        """Finish with ``status``: flush, rewrite ``meta.json``, return the :class:`Results`."""
         self.meta["status"] = status
         self.flush()
         if self.folder:
@@ -246,23 +180,12 @@ class ResultsWriter:
 
 
 def load(folder):
-    """Read a results folder written by :class:`ResultsWriter` (complete or not).
-
-    A run that stopped early reads back up to its last flushed step.
+    """Read a results folder written by :class:`ResultsWriter` (up to its last flush) as :class:`Results`.
 
     Parameters
     ----------
     folder : str or os.PathLike
-        The output folder of a run.
-
-    Returns
-    -------
-    Results
-
-    Raises
-    ------
-    FemdynError
-        If the folder holds no ``meta.json``.
+        The output folder of a run; FemdynError if it holds no ``meta.json``.
     """
     try:
         with open(os.path.join(folder, "meta.json")) as f:
@@ -291,8 +214,7 @@ def _writing(folder):
 
 
 def _stack(rows, width):
-    """Rows (1-D arrays of ``width`` values) as an (n, width) array (np.asarray on a list of
-    arrays converts element by element: many times slower than concatenating)."""
+    """Rows of ``width`` values as an (n, width) array (concatenate: np.asarray on a list is far slower)."""
     if width == 0 or not rows:
         return np.zeros((len(rows), width))
     return np.concatenate(rows).reshape(-1, width)

@@ -49,3 +49,26 @@ def test_the_command_line_exits_with_2(tmp_path, capsys):
     path.write_text("[sweep]\ngrids = {payload = [0.0]}\n")
     assert main(["sweep", str(path)]) == 2
     assert "unknown key sweep.grids" in capsys.readouterr().err
+
+
+def test_conversions_follow_the_kind_of_the_default():
+    from femdyn.schema import checked_value, convert
+    assert (convert(3, float, "duration"), convert([1, 2], 2, "window")) == (3.0, (1.0, 2.0))
+    assert checked_value(3, 0.5, "duration") == 3.0 and checked_value([1, 2], (0.0, 0.0), "window") == (1.0, 2.0)
+    with pytest.raises(SchemaError, match="whole number"):
+        convert(1.5, int, "count")
+
+
+def test_dotted_keys_read_and_set_nested_settings():
+    from femdyn.schema import config_from_dict, field_default, setting_value, with_overrides
+    config = config_from_dict({"payload": 1, "geometry": {"E": 6.9e9}}, StudyConfig)
+    assert (config.payload, config.geometry.E) == (1.0, 6.9e9)
+    assert field_default(StudyConfig, "geometry.E") == 6.9e8
+    assert setting_value(StudyConfig(), "geometry.link1_length") == 0.35
+    assert with_overrides({"payload": 0.0}, {"geometry.E": 6.9e9}) == {"payload": 0.0, "geometry": {"E": 6.9e9}}
+
+
+def test_check_table_converts_the_given_keys():
+    out = check_table({"duration": 2, "plots": True}, {"duration": Key(float, above=0, unit="s"), "plots": bool},
+                      "study.toml", "output.")
+    assert out == {"duration": 2.0, "plots": True}

@@ -137,3 +137,12 @@ def test_closed_line_mesh_makes_a_ring(tmp_path):
     exact = k * (k**2 - 1) / np.sqrt(k**2 + 1) * np.sqrt(E * section.Iy / (rho * section.area * R**4))
     assert np.abs(omega[:3]).max() < 1e-3 * exact[0]
     assert np.allclose(omega[3:7], np.repeat(exact, 2), rtol=3e-3)
+
+
+def test_open_chain_starts_at_an_end_point():
+    assert [c.tolist() for c in chains([[2, 1], [0, 1]])] == [[2, 1, 0]]
+
+
+def test_section_y_axis_is_the_hint_projected_normal_to_the_tangent():
+    from femdyn.mesh.lines import section_y_axes
+    assert section_y_axes("beam", np.array([[1.0, 0, 0]]), (1.0, 1.0, 0)).tolist() == [[0.0, 1.0, 0.0]]
