@@ -1,12 +1,26 @@
 """``femdyn reduce``: a volume mesh → a Craig–Bampton component file (.fdc)."""
 import os
+import re
 import time
 
 import numpy as np
 
-from ..errors import ModelError
+from ..errors import FemdynError, ModelError
 
 STAGES = ("read mesh", "assembly", "factorization", "normal modes", "orthonormalization", "invariants", "write")
+
+
+# Python options that messages shared with the API suggest, and the reduce flag that sets each
+CLI_HINTS = ((r"\bcheck_units=False\b", "--no-unit-check"), (r"\bunit='(\w+)'", r"--unit \1"))
+
+
+def _cli_words(err):
+    """The FemdynError ``err`` with the Python options its message suggests named by their reduce flags."""
+    text = str(err)
+    for python, flag in CLI_HINTS:
+        text = re.sub(python, flag, text)
+    err.args = (text,) + err.args[1:]
+    return err
 
 
 def _numbers(text, count, what):
@@ -41,7 +55,11 @@ def add_parser(sub):
     r.add_argument("--E", type=float, default=6.9e10, help="Young's modulus in Pa (default 6.9e10, Liu et al. 2018 rig)")
     r.add_argument("--nu", type=float, default=0.3, help="Poisson ratio (default 0.3)")
     r.add_argument("--rho", type=float, default=2700.0, help="density in kg/m³ (default 2700, aluminium)")
-    r.add_argument("--unit", default="m", help="length unit of the mesh file: m, cm, mm, um, in, ft (default m)")
+    r.add_argument("--unit", default=None, help="length unit of the mesh file: m, cm, mm, um, in, ft (default m; "
+                   "without --unit, a part spanning more than 10 m of a density ≥ 1000 kg/m³ is refused as "
+                   "probably in mm)")
+    r.add_argument("--no-unit-check", action="store_true",
+                   help="accept E below 1e5 Pa, ρ outside 10–30000 kg/m³ and a part spanning more than 10 m")
     r.add_argument("--damping", type=float, default=0.0, help="modal damping ratio ζ (default 0)")
     r.add_argument("--point", action="append", default=[], metavar="x,y,z", help="output point for mode shapes (m)")
     r.add_argument("--gauge", action="append", default=[], metavar="x,y,z", help="strain gauge point (m)")
@@ -57,16 +75,26 @@ def run(args):
 
     ``args`` (argparse.Namespace): parsed arguments: ``mesh``, ``interface`` (NAME=SELECTOR[@x,y,z], m),
     ``average``, ``modes``, ``output``, ``E`` [Pa], ``nu``, ``rho`` [kg/m³], ``unit``, ``damping`` (ratio ζ),
-    ``point``, ``gauge``, ``static_load`` (x,y,z,dx,dy,dz), ``no_mesh``, ``quiet``. Returns int: exit code 0.
-    Raises ModelError: malformed ``--interface``, ``--point``, ``--gauge`` or ``--static-load``, an
-    ``--average`` naming no interface, or a bad mesh or material (MeshError).
+    ``point``, ``gauge``, ``static_load`` (x,y,z,dx,dy,dz), ``no_mesh``, ``no_unit_check``, ``quiet``. Returns int:
+    exit code 0. Raises ModelError: malformed ``--interface``, ``--point``, ``--gauge`` or ``--static-load``, an
+    ``--average`` naming no interface, a mesh that looks like mm read without ``--unit``, or a bad mesh or
+    material (MeshError); messages name the command's flags.
     """
+    try:
+        return _run(args)
+    except FemdynError as err:
+        raise _cli_words(err) from None
+
+
+def _run(args):
+    """:func:`run` with messages in the API's words."""
     from tqdm import tqdm
 
     from femdyn.elements.solid_body import SolidBody
     from femdyn.component import write_component
     from femdyn.solvers.reduction import component_from_reduction
     from femdyn.mesh.solid import read_solid_mesh, select
+    from femdyn.model.checks import mesh_unit_suspect
     from femdyn.solvers.reduction import Interface, craig_bampton
 
     start = time.perf_counter()
@@ -78,7 +106,12 @@ def run(args):
             bar.update(1)
 
     stage("read mesh")
-    mesh = read_solid_mesh(args.mesh, unit=args.unit)
+    mesh = read_solid_mesh(args.mesh, unit=args.unit or "m")
+    span = float(np.ptp(mesh.points, axis=0).max())
+    suspect = mesh_unit_suspect(mesh.name, span, args.rho) if args.unit is None and not args.no_unit_check else None
+    if suspect:
+        raise ModelError(f"{suspect}: pass --unit mm (or the unit the CAD export used), or --unit m if the part "
+                         "really is that large")
     interfaces = []
     for spec in args.interface:
         name, eq, selector = spec.partition("=")
@@ -90,7 +123,8 @@ def run(args):
     unknown = set(args.average) - {i.name for i in interfaces}
     if unknown:
         raise ModelError(f"--average {sorted(unknown)}: no such interface; give names used in --interface")
-    body = SolidBody(mesh, args.E, args.nu, args.rho, name=os.path.basename(args.mesh))
+    body = SolidBody(mesh, args.E, args.nu, args.rho, name=os.path.basename(args.mesh),
+                     check_units=not args.no_unit_check)
     loads = [(v[:3], v[3:]) for v in (_numbers(s, 6, "--static-load") for s in args.static_load)]
     red = craig_bampton(body, interfaces, args.modes, static_loads=loads, damping_ratio=args.damping,
                         progress=stage)
