@@ -15,6 +15,7 @@ UNITS = {"m": 1.0, "cm": 1e-2, "mm": 1e-3, "um": 1e-6, "in": 0.0254, "ft": 0.304
 VOLUME_CELLS = {"tetra", "tetra10", "hexahedron", "hexahedron20", "hexahedron27", "wedge", "wedge15",
                 "pyramid", "pyramid13", "tetra20", "tetra35", "wedge18", "pyramid14"}
 MAX_EXTENT_M = 100.0      # a link longer than this is almost surely a mesh in mm read as m
+SELECTOR_NUMBERS = {"box": (6,), "cylinder": (7, 8), "nearest": (3,)}   # numbers each geometric selector takes
 
 
 class MeshError(ModelError):
@@ -272,7 +273,8 @@ def select(mesh, selector):
     """Node indices from a selector text (the command line's ``NAME=SELECTOR``), lengths in m.
 
     ``group:NAME`` (or NAME), ``box:x0,y0,z0,x1,y1,z1``, ``cylinder:px,py,pz,ax,ay,az,r[,tol]``,
-    ``nearest:x,y,z``; MeshError for unknown selectors, bad numbers or an empty selection.
+    ``nearest:x,y,z`` (docs/components.md, "Interface selectors"); MeshError for unknown selectors, bad numbers
+    or an empty selection.
 
     Parameters
     ----------
@@ -291,11 +293,11 @@ def select(mesh, selector):
             values = [float(v) for v in body.split(",")]
         except ValueError:
             raise MeshError(f"selector '{selector}': expected comma-separated numbers (m) after '{kind}:'") from None
-        arity = {"box": (6,), "cylinder": (7, 8), "nearest": (3,)}
-        if kind not in arity:
+        if kind not in SELECTOR_NUMBERS:
             raise MeshError(f"selector '{selector}': unknown kind '{kind}'; use group:, box:, cylinder:, nearest:")
-        if len(values) not in arity[kind]:
-            raise MeshError(f"selector '{selector}': '{kind}:' takes {' or '.join(map(str, arity[kind]))} numbers")
+        if len(values) not in SELECTOR_NUMBERS[kind]:
+            counts = " or ".join(map(str, SELECTOR_NUMBERS[kind]))
+            raise MeshError(f"selector '{selector}': '{kind}:' takes {counts} numbers")
         if kind == "box":
             nodes = select_box(mesh, values[:3], values[3:])
         elif kind == "cylinder":

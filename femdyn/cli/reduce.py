@@ -47,6 +47,7 @@ def add_parser(sub):
     r.add_argument("--interface", action="append", default=[], metavar="NAME=SELECTOR", required=True,
                    help="interface node set: NAME=group:G | box:x0,y0,z0,x1,y1,z1 | cylinder:px,py,pz,ax,ay,az,r[,tol]"
                         " | nearest:x,y,z (m), optionally followed by @x,y,z, the frame origin (default: the nodes' centroid); "
+                        "see docs/components.md, \"Interface selectors\"; "
                         "repeat per interface")
     r.add_argument("--average", action="append", default=[], metavar="NAME",
                    help="couple interface NAME by averaging (RBE3-like) instead of rigidly (RBE2-like)")

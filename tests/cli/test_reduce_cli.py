@@ -65,3 +65,44 @@ def test_span_refusal_names_the_cli_flag(tmp_path):
     r = _femdyn("long.vtu", "--unit", "m", "--interface", "root=box:-1,-1,-1,1,100,100", cwd=tmp_path)
     assert r.returncode == 2
     assert "pass --unit mm" in r.stderr and "unit='" not in r.stderr
+
+
+def _selector_section():
+    """The text of docs/components.md's "Interface selectors" section."""
+    text = open(os.path.join(ROOT, "docs", "components.md"), encoding="utf-8").read()
+    return text.split("## Interface selectors", 1)[1].split("\n## ", 1)[0]
+
+
+def test_selector_table_lists_what_select_accepts():
+    """The documented selector kinds and their counts of numbers are those of femdyn.mesh.solid.select."""
+    from femdyn.mesh.solid import SELECTOR_NUMBERS
+    documented = {}
+    for row in _selector_section().splitlines():
+        if row.startswith("| `"):
+            syntax = row.split("`")[1]
+            kind, _, numbers = syntax.partition(":")
+            required = numbers.split("[")[0].split(",")
+            optional = numbers.count("[,")
+            documented[kind] = tuple(range(len(required), len(required) + optional + 1))
+    assert documented.pop("group") == (1,)
+    assert documented == SELECTOR_NUMBERS
+
+
+def test_selector_example_runs(tmp_path):
+    """The section's command line, copied literally, reduces the bar it describes."""
+    import shlex
+
+    import numpy as np
+    from femdyn.mesh.generate import box_mesh
+    block = _selector_section().split("```bash\n", 1)[1].split("```", 1)[0]
+    argv = shlex.split(block.replace("\\\n", " "))
+    assert argv[:2] == ["femdyn", "reduce"]
+    mesh = box_mesh((0.1, 0.01, 0.01), (10, 1, 1))
+    x0 = np.isin(np.arange(mesh.n_nodes), mesh.node_set("x0")).astype(np.int32)
+    meshio.write(tmp_path / "bar.vtu", meshio.Mesh(mesh.points * 1e3, [("tetra", mesh.blocks[0][1])],
+                                                   point_data={"x0": x0}))
+    r = _femdyn(*argv[2:], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "root (4 nodes, rigid, origin [0.0, 0.005, 0.005] m)" in r.stdout
+    assert "tip (4 nodes, average, origin [0.1, 0.005, 0.005] m)" in r.stdout
+    assert (tmp_path / "bar.fdc").exists()
