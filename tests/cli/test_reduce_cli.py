@@ -16,13 +16,14 @@ def _femdyn(*argv, cwd):
                           capture_output=True, text=True, timeout=300)
 
 
-@pytest.fixture
-def bar_mm(tmp_path):
-    """A 100 × 10 × 10 bar of Tet4 written in millimetres (VTU file)."""
+@pytest.fixture(params=["vtu", "gmsh22"])
+def bar_mm(tmp_path, request):
+    """A 100 × 10 × 10 bar of Tet4 written in millimetres (VTU or Gmsh 2.2 file)."""
     from femdyn.mesh.generate import box_mesh
     mesh = box_mesh((0.1, 0.01, 0.01), (10, 1, 1))
-    path = tmp_path / "bar.vtu"
-    meshio.write(path, meshio.Mesh(mesh.points * 1e3, [("tetra", mesh.blocks[0][1])]))
+    path = tmp_path / ("bar.vtu" if request.param == "vtu" else "bar.msh")
+    meshio.write(path, meshio.Mesh(mesh.points * 1e3, [("tetra", mesh.blocks[0][1])]), file_format=request.param,
+                 **({"binary": False} if request.param == "gmsh22" else {}))
     return path
 
 
