@@ -34,7 +34,8 @@ def run(args):
         print(f"warning: {w}")
     for g in comparison.gauges:
         failed = [k for k, ok in g.verdicts.items() if not ok]
-        print(f"{g.name:>12} ({g.channel}): {'pass' if g.passed else 'FAIL ' + ', '.join(failed)}")
+        verdict = ("pass" if g.passed else "FAIL " + ", ".join(failed)) if comparison.judged else "no verdict"
+        print(f"{g.name:>12} ({g.channel}): {verdict}")
     if not comparison.judged:
         print(f"note: {comparison.headline}")
     print(f"report written: {paths['html']}, {paths['pdf']}, {paths['json']}")

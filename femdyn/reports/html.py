@@ -7,7 +7,7 @@ from .pages import CHECK, cells, png, render_page
 from .tables import METRIC_HEADER, SUMMARY_HEADER, metric_rows, summary_rows
 
 __all__ = ["CHECK", "png", "write_html"]
-VERDICT_CLASSES = {"pass": "pass", "FAIL": "fail"}
+VERDICT_CLASSES = {"pass": "pass", "FAIL": "fail", "no verdict": "muted", "no verdict (cannot fail)": "muted"}
 
 
 def write_html(comparison, path, paper="A4"):

@@ -37,6 +37,11 @@ class GaugeResult:
     def passed(self):
         return all(self.verdicts.values())
 
+    @property
+    def judged(self):
+        """Whether one of the gauge's tolerances can fail (:func:`~.metrics.meaningful`)."""
+        return any(meaningful(k, t) for k, t in self.tolerances.items())
+
 
 @dataclass
 class Comparison:
@@ -76,7 +81,7 @@ class Comparison:
     @property
     def judged(self):
         """Whether some tolerance is meaningful (:func:`~.metrics.meaningful`); if none, no verdict is given."""
-        return any(meaningful(k, t) for g in self.gauges for k, t in g.tolerances.items())
+        return any(g.judged for g in self.gauges)
 
     @property
     def headline(self):

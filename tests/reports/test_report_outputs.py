@@ -137,6 +137,7 @@ def test_tolerances_of_100_percent_give_no_verdict(example, tmp_path, capsys):
     page = (tmp_path / "report" / "report.html").read_text()
     assert "all metrics within tolerance" not in page
     assert "<p class='headline muted'>Result: no meaningful tolerance" in page
+    assert ">pass<" not in page and ">no verdict<" in page
 
 
 def test_missing_chromium_is_a_clear_error(example, tmp_path):
