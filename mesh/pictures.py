@@ -9,6 +9,9 @@ import numpy as np
 from femdyn.errors import FemdynError
 
 
+BAR = "displacement [m]\nper unit modal coordinate"   # the colour bar's quantity and unit
+
+
 class RenderError(FemdynError, RuntimeError):
     """Off-screen rendering is not available on this machine."""
 
@@ -49,7 +52,8 @@ def write_mode_vtu(component, path):
 def render_modes(component, folder, modes=None, amplitude=0.1, size=(900, 500)):
     """Render each mode off-screen to ``folder/mode_01.png``, …; returns the PNG paths.
 
-    The deformed mesh is coloured by displacement over the undeformed outline. RenderError if
+    The deformed mesh (drawn at ``amplitude``) is coloured by the displacement per unit modal
+    coordinate, with a colour bar, over the undeformed outline. RenderError if
     pyvista cannot render off-screen (install Debian's libgl1 and libegl1).
 
     Parameters
@@ -66,6 +70,8 @@ def render_modes(component, folder, modes=None, amplitude=0.1, size=(900, 500)):
         Pixels.
     """
     import pyvista as pv
+    from vtkmodules.vtkCommonCore import vtkLogger
+    vtkLogger.SetStderrVerbosity(vtkLogger.VERBOSITY_ERROR)   # no X-server warnings off-screen; errors still
     pv.OFF_SCREEN = True
     points, cells = _cells(component)
     shapes = component.arrays["mesh_shapes"]
@@ -80,12 +86,15 @@ def render_modes(component, folder, modes=None, amplitude=0.1, size=(900, 500)):
         scale = amplitude * diag / max(np.abs(u).max(), np.finfo(float).tiny)
         warped = grid.copy()
         warped.points = points + scale * u
-        warped["|u|"] = np.linalg.norm(u, axis=1) * scale
+        warped[BAR] = np.linalg.norm(u, axis=1)
         path = os.path.join(folder, f"mode_{k + 1:02d}.png")
         try:
             plotter = pv.Plotter(off_screen=True, window_size=list(size))
             plotter.add_mesh(grid.extract_feature_edges(), color="grey", opacity=0.4)
-            plotter.add_mesh(warped, scalars="|u|", cmap="viridis", show_scalar_bar=False)
+            plotter.add_mesh(warped, scalars=BAR, cmap="viridis", show_scalar_bar=True,
+                             scalar_bar_args={"title": BAR, "fmt": "%.2e", "vertical": True, "position_x": 0.78,
+                                              "position_y": 0.1, "height": 0.68, "width": 0.05,
+                                              "title_font_size": 14, "label_font_size": 12})
             plotter.add_text(f"mode {k + 1}: {freqs[k]:.4g} Hz", font_size=12)
             plotter.view_isometric()
             plotter.screenshot(path)

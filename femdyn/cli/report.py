@@ -15,6 +15,7 @@ def add_parser(sub):
     s.add_argument("measured", help="measurement CSV: time histories, or peaks only (header channel,positive,negative)")
     s.add_argument("--map", required=True, help="gauge map (TOML) tying simulated gauges to measured channels")
     s.add_argument("-o", "--out", default="report", help="report folder (default: ./report)")
+    s.add_argument("--paper", choices=("A4", "Letter"), default="A4", help="page size of report.pdf (default: A4)")
     s.set_defaults(func=run)
 
 
@@ -28,11 +29,14 @@ def run(args):
     """
     from femdyn.reports.strain_report import strain_report
 
-    comparison, paths = strain_report(args.results, args.measured, args.map, args.out)
+    comparison, paths = strain_report(args.results, args.measured, args.map, args.out, args.paper)
     for w in comparison.warnings:
         print(f"warning: {w}")
     for g in comparison.gauges:
         failed = [k for k, ok in g.verdicts.items() if not ok]
-        print(f"{g.name:>12} ({g.channel}): {'pass' if g.passed else 'FAIL ' + ', '.join(failed)}")
+        verdict = ("pass" if g.passed else "FAIL " + ", ".join(failed)) if comparison.judged else "no verdict"
+        print(f"{g.name:>12} ({g.channel}): {verdict}")
+    if not comparison.judged:
+        print(f"note: {comparison.headline}")
     print(f"report written: {paths['html']}, {paths['pdf']}, {paths['json']}")
     return 0 if comparison.passed else 1

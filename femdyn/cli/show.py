@@ -28,6 +28,8 @@ def run(args):
 
     component = read_component(args.component)
     print(component.summary())
+    for line in interface_lines(component):
+        print(line)
     if "mesh_points" not in component.arrays:
         print("no mesh shapes stored (reduced with --no-mesh): nothing to draw")
         return 0
@@ -40,3 +42,16 @@ def run(args):
         for path in render_modes(component, out, modes):
             print(f"picture: {path}")
     return 0
+
+
+def interface_lines(component):
+    """The component's interfaces, one line each: name (as ``body.interface(name)`` takes it), coupling, origin."""
+    infos = component.header.get("interfaces", [])
+    origins = component.arrays["interface_origins"]
+    lines = [f"interfaces ({len(origins)}; body.interface(name) in a model):"]
+    for k, origin in enumerate(origins):
+        info = infos[k] if k < len(infos) else {}
+        where = ", ".join(f"{x:.6g}" for x in origin)
+        extra = ", ".join(str(x) for x in (info.get("coupling"), info.get("nodes") and f"{info['nodes']} nodes") if x)
+        lines.append(f"  {info.get('name', k)!s:<12} origin ({where}) m{f'  [{extra}]' if extra else ''}")
+    return lines

@@ -28,7 +28,7 @@ def gauge_figure(gauge, fig=None):
                                                   ("sim − meas (µε)", {"difference": (gauge.simulated - gauge.measured)
                                                                        * MICRO})],
                                    xlabel="time (s)", styles=styles, height_ratios=(2, 1))
-    axes[0].set_title(f"gauge {gauge.name}: {'pass' if gauge.passed else 'FAIL'}")
+    axes[0].set_title(f"gauge {gauge.name}: {('pass' if gauge.passed else 'FAIL') if gauge.judged else 'no verdict'}")
     axes[0].legend(loc="best", fontsize=8)
     return fig
 

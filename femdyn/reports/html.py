@@ -7,20 +7,29 @@ from .pages import CHECK, cells, png, render_page
 from .tables import METRIC_HEADER, SUMMARY_HEADER, metric_rows, summary_rows
 
 __all__ = ["CHECK", "png", "write_html"]
-VERDICT_CLASSES = {"pass": "pass", "FAIL": "fail"}
+VERDICT_CLASSES = {"pass": "pass", "FAIL": "fail", "no verdict": "muted", "no verdict (cannot fail)": "muted"}
 
 
-def write_html(comparison, path):
-    """Write the report page."""
+def write_html(comparison, path, paper="A4"):
+    """Write the report page (``paper``: the ``@page`` size it prints on, "A4" or "Letter")."""
     gauges = [{"name": g.name, "channel": g.channel, "unit": g.unit, "figure": png(gauge_figure(g)),
                "rows": [cells(row, VERDICT_CLASSES) for row in metric_rows(g)]} for g in comparison.gauges]
     render_page("strain.html", path, title=comparison.title, passed=comparison.passed,
-                verdict="all metrics within tolerance" if comparison.passed else "some metrics outside tolerance",
+                judged=comparison.judged, verdict=comparison.headline, paper=paper,
                 summary_header=SUMMARY_HEADER,
                 summary_rows=[cells(row, VERDICT_CLASSES) for row in summary_rows(comparison)],
                 warnings=comparison.warnings, link_figure=png(link_figure(comparison.link)),
                 peaks_figure=png(peaks_figure(comparison.gauges)), gauges=gauges, metric_header=METRIC_HEADER,
-                settings=[(str(k), str(v)) for k, v in comparison.settings.items()],
+                settings=[(str(k), rounded(v)) for k, v in comparison.settings.items()],
                 model=comparison.meta.get("summary", ""),
-                solver=[(str(k), str(v)) for k, v in comparison.meta.get("solver", {}).items()])
+                solver=[(str(k), rounded(v)) for k, v in comparison.meta.get("solver", {}).items()])
     return path
+
+
+def rounded(value):
+    """A setting as text, floats to 6 significant digits (0.0005000000000000004 → 0.0005)."""
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(rounded(v) for v in value) + "]"
+    return str(value)

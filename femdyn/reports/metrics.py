@@ -78,6 +78,13 @@ def history_metrics(computed, measured):
     return out
 
 
+def meaningful(name, tol):
+    """Whether a tolerance can fail: relative errors below 100 %, a correlation above -1 (RMS error: any)."""
+    if name == "rmse":
+        return True
+    return tol > -1.0 if METRICS.get(name, ("", "abs"))[1] == "min" else abs(tol) < 1.0
+
+
 def verdicts(values, tolerances):
     """Pass/fail of each metric that has a tolerance."""
     out = {}

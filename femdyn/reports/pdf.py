@@ -1,66 +1,46 @@
-"""The report as a PDF with the content of the HTML page, written by matplotlib's
-``PdfPages`` from the same figures (no further dependency): a summary page, the link,
-the peaks, one page per gauge (history, error, metrics table), then the comparison
-settings, the model summary and the solver settings."""
-from matplotlib.backends.backend_pdf import PdfPages
-from matplotlib.figure import Figure
+"""The report as a PDF printed from its HTML page by headless Chromium (print-to-PDF), so the
+page and the PDF never diverge and the layout is written once, in the print stylesheet of
+``templates/report.css`` (``@page`` size, page breaks, figures fitted to the page width)."""
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
 
-from .figures import gauge_figure, link_figure, peaks_figure
-from .tables import METRIC_HEADER, SUMMARY_HEADER, metric_rows, summary_rows
+from ..errors import FemdynError
 
-A4 = (8.27, 11.69)   # inches
-
-
-def write_pdf(comparison, path):
-    """Write the report PDF."""
-    verdict = "all metrics within tolerance" if comparison.passed else "some metrics outside tolerance"
-    with PdfPages(path) as pdf:
-        page = _page(comparison.title)
-        _text(page, 0.93, [f"Result: {verdict}."])
-        _table(page, (0.04, 0.5, 0.92, 0.4), SUMMARY_HEADER, summary_rows(comparison))
-        if comparison.warnings:
-            _text(page, 0.45, ["Warnings:"] + [f"- {w}" for w in comparison.warnings])
-        pdf.savefig(page)
-        pdf.savefig(link_figure(comparison.link))
-        pdf.savefig(peaks_figure(comparison.gauges))
-        for g in comparison.gauges:
-            page = _page(f"Gauge {g.name} — channel {g.channel} ({g.unit})")
-            top, bottom = page.subfigures(2, 1, height_ratios=(1.1, 1))
-            gauge_figure(g, top)
-            _table(bottom, (0.04, 0.2, 0.92, 0.7), METRIC_HEADER, metric_rows(g))
-            pdf.savefig(page)
-        page = _page("Comparison settings, model and solver")
-        lines = ["Comparison settings:"] + [f"  {k}: {v}" for k, v in comparison.settings.items()]
-        lines += ["", "Model:"] + comparison.meta.get("summary", "").splitlines()
-        lines += ["", "Solver settings:"] + [f"  {k}: {v}" for k, v in comparison.meta.get("solver", {}).items()]
-        _text(page, 0.91, lines)
-        pdf.savefig(page)
-    return path
+PAPERS = ("A4", "Letter")
+BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 
 
-def _page(title):
-    """An A4 figure with a title."""
-    fig = Figure(figsize=A4)
-    fig.suptitle(title, x=0.04, y=0.97, ha="left", fontsize=14, weight="bold")
-    return fig
+def browser():
+    """The headless Chromium executable, or a FemdynError naming what to install."""
+    for name in (os.environ.get("FEMDYN_CHROMIUM"), *BROWSERS):
+        found = name and shutil.which(name)
+        if found:
+            return found
+    raise FemdynError("the report PDF is printed by headless Chromium, which is not installed: apt-get install "
+                      "chromium (or set FEMDYN_CHROMIUM to a Chromium or Chrome executable)")
 
 
-def _table(fig, box, header, rows):
-    """A table of rows under a header in the box of the figure."""
-    ax = fig.add_axes(box)
-    ax.axis("off")
-    table = ax.table(cellText=[list(r) for r in rows], colLabels=list(header), loc="upper center", cellLoc="right")
-    table.auto_set_font_size(False)
-    table.set_fontsize(8)
-    table.auto_set_column_width(list(range(len(header))))
-    for (r, c), cell in table.get_celld().items():
-        text = cell.get_text().get_text()
-        if r > 0 and text in ("pass", "FAIL"):
-            cell.get_text().set_color("#070" if text == "pass" else "#b00")
-    return table
-
-
-def _text(fig, top, lines, width=110):
-    """Monospaced lines, wrapped at ``width`` characters, from height ``top`` down."""
-    wrapped = [line[k:k + width] or "" for line in lines for k in range(0, max(len(line), 1), width)]
-    fig.text(0.04, top, "\n".join(wrapped[:80]), family="monospace", fontsize=7.5, va="top")
+def print_pdf(html_path, pdf_path):
+    """Print an HTML page (its ``@page`` size and margins) to a PDF with headless Chromium."""
+    exe = browser()
+    pdf_path = Path(pdf_path).resolve()
+    with tempfile.TemporaryDirectory(prefix="femdyn-chromium-") as profile:
+        flags = ["--headless", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                 "--proxy-server=127.0.0.1:9", "--host-resolver-rules=MAP * ~NOTFOUND", f"--user-data-dir={profile}",
+                 "--no-pdf-header-footer", f"--print-to-pdf={pdf_path}"]
+        if hasattr(os, "geteuid") and os.geteuid() == 0:
+            flags.append("--no-sandbox")                # Chromium refuses to run as root otherwise
+        if pdf_path.exists():
+            pdf_path.unlink()
+        try:
+            done = subprocess.run([exe, *flags, Path(html_path).resolve().as_uri()], capture_output=True, text=True,
+                                  timeout=300)
+        except subprocess.TimeoutExpired:
+            raise FemdynError(f"headless Chromium ({exe}) did not print the report within 300 s") from None
+    if not pdf_path.exists():
+        tail = done.stderr.strip().splitlines()[-1:] or ["no message"]
+        raise FemdynError(f"headless Chromium ({exe}) could not print the report PDF: {tail[0]}")
+    return str(pdf_path)

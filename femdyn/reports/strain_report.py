@@ -15,7 +15,7 @@ from ..results.store import load
 from .bridge import to_strain
 from .gauges import principal_strains
 from .measurements import Histories, channel_unit, read_gauge_map, read_measurements
-from .metrics import history_metrics, peak_metrics, verdicts
+from .metrics import history_metrics, meaningful, peak_metrics, verdicts
 from .signals import check_samples, common_grid, estimate_lag, lowpass, zero_balance
 
 
@@ -36,6 +36,11 @@ class GaugeResult:
     @property
     def passed(self):
         return all(self.verdicts.values())
+
+    @property
+    def judged(self):
+        """Whether one of the gauge's tolerances can fail (:func:`~.metrics.meaningful`)."""
+        return any(meaningful(k, t) for k, t in self.tolerances.items())
 
 
 @dataclass
@@ -73,6 +78,18 @@ class Comparison:
     def passed(self):
         return all(g.passed for g in self.gauges)
 
+    @property
+    def judged(self):
+        """Whether some tolerance is meaningful (:func:`~.metrics.meaningful`); if none, no verdict is given."""
+        return any(g.judged for g in self.gauges)
+
+    @property
+    def headline(self):
+        """The verdict line of the report."""
+        if not self.judged:
+            return "no meaningful tolerance (each is 100 % or wider), so the numbers are shown without a verdict"
+        return "all metrics within tolerance" if self.passed else "some metrics outside tolerance"
+
     def to_json(self):
         """The metrics and verdicts as a JSON-ready dict."""
         return {"title": self.title, "passed": self.passed, "lag_s": self.lag, "peaks_only": self.peaks_only,
@@ -83,7 +100,7 @@ class Comparison:
                 "model": self.meta.get("model"), "solver": self.meta.get("solver", {})}
 
 
-def strain_report(results_folder, measured_path, map_path, out):
+def strain_report(results_folder, measured_path, map_path, out, paper="A4"):
     """Compare a run with measurements and write the report folder; returns (Comparison, paths by kind).
 
     Parameters
@@ -96,9 +113,11 @@ def strain_report(results_folder, measured_path, map_path, out):
         Gauge map (TOML).
     out : str
         Report folder (created).
+    paper : {"A4", "Letter"}
+        Page size of the PDF.
     """
     comparison = compare(load(results_folder), read_measurements(measured_path), read_gauge_map(map_path))
-    return comparison, write_report(comparison, out)
+    return comparison, write_report(comparison, out, paper)
 
 
 def compare(results, data, gauge_map):
@@ -259,7 +278,7 @@ def _beam_nodes(meta, q0, beam):
     return [i for i, _ in found], np.array([q0[k:k + 3] for _, k in found])
 
 
-def write_report(comparison, out):
+def write_report(comparison, out, paper="A4"):
     """Write ``report.html``, ``report.pdf`` and ``metrics.json`` into a folder; returns the paths by kind.
 
     Parameters
@@ -267,15 +286,18 @@ def write_report(comparison, out):
     comparison : Comparison
     out : str or path-like
         Output folder (created).
+    paper : {"A4", "Letter"}
+        Page size of the PDF (printed from the HTML page by headless Chromium).
     """
     from .html import write_html
-    from .pdf import write_pdf
+    from .pdf import browser, print_pdf
 
+    browser()                                           # missing Chromium: an error before anything is written
     os.makedirs(out, exist_ok=True)
     paths = {"html": os.path.join(out, "report.html"), "pdf": os.path.join(out, "report.pdf"),
              "json": os.path.join(out, "metrics.json")}
-    write_html(comparison, paths["html"])
-    write_pdf(comparison, paths["pdf"])
+    write_html(comparison, paths["html"], paper)
+    print_pdf(paths["html"], paths["pdf"])
     with open(paths["json"], "w") as f:
         json.dump(comparison.to_json(), f, indent=1)
     return paths

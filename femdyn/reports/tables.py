@@ -1,5 +1,5 @@
 """The report's tables as rows of text cells, shared by the HTML page and the PDF."""
-from .metrics import METRICS
+from .metrics import METRICS, meaningful
 
 SUMMARY_HEADER = ("gauge", "channel", "+peak sim / meas (µε)", "−peak sim / meas (µε)", "NRMSE", "r",
                   "S&G C", "verdict")
@@ -14,7 +14,7 @@ def summary_rows(comparison):
         rows.append((g.name, g.channel, _pair(m, "pos"), _pair(m, "neg"),
                      *(f"{m[k]:{form}}" if k in m else "–"
                        for k, form in (("nrmse", ".4g"), ("correlation", ".4f"), ("sg_combined", ".4g"))),
-                     "pass" if g.passed else "FAIL"))
+                     ("pass" if g.passed else "FAIL") if comparison.judged else "no verdict"))
     return rows
 
 
@@ -29,6 +29,7 @@ def metric_rows(gauge):
             tol = gauge.tolerances.get(name)
             bound = "" if tol is None else (f"≥ {tol:g}" if rule == "min" else f"≤ {tol:g}")
             verdict = "" if name not in gauge.verdicts else ("pass" if gauge.verdicts[name] else "FAIL")
+            verdict = verdict if tol is None or meaningful(name, tol) else "no verdict (cannot fail)"
             rows.append((label, f"{gauge.metrics[name]:.4g}", bound, verdict))
     return rows
 

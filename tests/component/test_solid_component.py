@@ -1,6 +1,7 @@
 """Component files: bit-identical round trip, one named error per validation failure,
 the CLI (reduce, show) on a Gmsh-meshed link, and the worked example."""
 import os
+import re
 import shutil
 import zipfile
 
@@ -149,3 +150,26 @@ def test_example_reduces_the_rrru_link(tmp_path, monkeypatch):
     assert abs(c.frequencies[0] / f_eb - 1) < 0.01
     assert c.gauge_strain_modes.shape == (3, 6, c.n_modes)
     shutil.rmtree(tmp_path / "out")
+
+
+def test_show_lists_interfaces_quietly_and_draws_a_colour_bar(component, tmp_path):
+    """femdyn show as a subprocess: every interface with its name and origin (what
+    body.interface(name) takes), no VTK X-server warning or terminal colour codes, and each
+    mode picture with a colour bar (a column of many colours at its right)."""
+    import subprocess
+    import sys
+    from matplotlib.image import imread
+    path = fc.write_component(str(tmp_path / "bar.fdc"), component)
+    done = subprocess.run([sys.executable, "-m", "femdyn.cli.main", "show", path, "--modes", "1",
+                           "--out", str(tmp_path / "pics")], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    if done.returncode == 2 and "cannot render off-screen" in done.stderr:
+        pytest.skip(done.stderr.strip())
+    assert done.returncode == 0, done.stderr
+    assert "interfaces (2; body.interface(name) in a model):" in done.stdout
+    assert re.search(r"\n  a +origin \(0, 0, 0\) m  \[rigid, \d+ nodes\]", done.stdout)
+    assert re.search(r"\n  b +origin \(0\.4, 0, 0\) m  \[average, \d+ nodes\]", done.stdout)
+    assert "\x1b[" not in done.stdout + done.stderr and "X server" not in done.stdout + done.stderr
+    image = imread(tmp_path / "pics" / "mode_01.png")[..., :3]
+    bar = image[:, int(0.78 * image.shape[1]):int(0.84 * image.shape[1])]
+    assert len(np.unique(np.round(bar.reshape(-1, 3), 2), axis=0)) > 40

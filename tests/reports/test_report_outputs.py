@@ -3,6 +3,7 @@ synthetic measurement made from it with known distortions) through
 ``femdyn report strain``; the page in a real browser offline, the PDF rendered to
 images; bad inputs through the command line."""
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -79,12 +80,75 @@ def test_browser_checks_can_fail(tmp_path):
 
 @needs_poppler
 def test_pdf_renders_to_pages(example, tmp_path):
-    """Summary, link, peaks, one page per gauge, settings: 7 pages, none blank."""
+    """Summary, link and peaks, one page per gauge, settings: 6 pages, none blank."""
     subprocess.run([PDFTOPPM, "-r", "40", "-png", str(example / "report" / "report.pdf"), str(tmp_path / "p")],
                    check=True, timeout=120)
     pages = sorted(tmp_path.glob("p-*.png"))
-    assert len(pages) == 7
+    assert len(pages) == 6
     assert min(spread(imread(p)) for p in pages) > 0.02
+
+
+PDFINFO = shutil.which("pdfinfo")
+needs_pdfinfo = pytest.mark.skipif(PDFINFO is None, reason="pdfinfo missing: apt-get install poppler-utils "
+                                                           "(bash .ci/setup installs it)")
+
+
+def page_sizes(pdf):
+    """The (width, height) in pt of every page of a PDF, by pdfinfo."""
+    done = subprocess.run([PDFINFO, "-f", "1", "-l", "999", str(pdf)], capture_output=True, text=True, check=True)
+    return [tuple(round(float(x)) for x in m) for m in re.findall(r"Page +\d+ size: +([\d.]+) x ([\d.]+)", done.stdout)]
+
+
+@needs_pdfinfo
+def test_pdf_pages_are_a4_and_the_first_carries_verdict_and_table(example, tmp_path):
+    """Every page A4 (595 × 842 pt); page 1 has the verdict and the summary table, no settings."""
+    sizes = page_sizes(example / "report" / "report.pdf")
+    assert len(sizes) >= 4 and set(sizes) == {(595, 842)}
+    first = subprocess.run(["pdftotext", "-f", "1", "-l", "1", str(example / "report" / "report.pdf"), "-"],
+                           capture_output=True, text=True, check=True).stdout
+    assert "Result: all metrics within tolerance." in first and "G600" in first and "Solver settings" not in first
+
+
+@needs_pdfinfo
+def test_letter_pages_by_option(example, tmp_path):
+    done = subprocess.run([sys.executable, "-m", "femdyn.cli.main", "report", "strain", str(example / "run"),
+                           str(example / "measured.csv"), "--map", str(example / "gauges.toml"), "-o",
+                           str(tmp_path / "report"), "--paper", "Letter"], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    assert set(page_sizes(tmp_path / "report" / "report.pdf")) == {(612, 792)}
+
+
+def test_settings_print_rounded(example):
+    """No float noise such as 0.0005000000000000004 on the page (the PDF is printed from it)."""
+    page = (example / "report" / "report.html").read_text()
+    assert "<td>step_s</td><td class='text'>0.0005</td>" in page
+    assert not re.search(r"\d\.\d*0000000000\d", page)
+
+
+def test_tolerances_of_100_percent_give_no_verdict(example, tmp_path, capsys):
+    """A map that cannot fail (every tolerance 100 %) shows its numbers without a green verdict."""
+    text = (example / "gauges.toml").read_text()
+    text = re.sub(r"\[tolerances\][^[]*", "[tolerances]\npeak_pos_error = 1.0\npeak_neg_error = 1.0\n\n", text)
+    path = tmp_path / "loose.toml"
+    path.write_text(text)
+    assert run_cli(example, tmp_path, gauge_map=path) == 0
+    assert "shown without a verdict" in capsys.readouterr().out
+    page = (tmp_path / "report" / "report.html").read_text()
+    assert "all metrics within tolerance" not in page
+    assert "<p class='headline muted'>Result: no meaningful tolerance" in page
+    assert ">pass<" not in page and ">no verdict<" in page
+
+
+def test_missing_chromium_is_a_clear_error(example, tmp_path):
+    """Without Chromium on the PATH: exit 2, the package to install named, nothing written."""
+    env = {k: v for k, v in os.environ.items() if k != "FEMDYN_CHROMIUM"}
+    env.update(PATH=str(tmp_path / "empty"), PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-m", "femdyn.cli.main", "report", "strain", str(example / "run"),
+                           str(example / "measured.csv"), "--map", str(example / "gauges.toml"), "-o",
+                           str(tmp_path / "report")], capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 2 and "apt-get install chromium" in done.stderr
+    assert not (tmp_path / "report").exists()
 
 
 def run_cli(example, tmp_path, csv=None, gauge_map=None):
