@@ -5,6 +5,7 @@ import time
 import numpy as np
 
 from ..errors import ModelError
+from ..validation import plural
 
 STAGES = ("read mesh", "assembly", "factorization", "normal modes", "orthonormalization", "invariants", "write")
 
@@ -104,7 +105,7 @@ def run(args):
     bar.update(1)
     bar.close()
     print(mesh.summary())
-    print("interfaces: " + ", ".join(f"{i.name} ({len(i.nodes)} nodes, {i.coupling}, origin "
+    print("interfaces: " + ", ".join(f"{i.name} ({plural(len(i.nodes), 'node')}, {i.coupling}, origin "
                                       f"{np.round(i.origin, 6).tolist()} m)" for i in interfaces))
     print(component.summary())
     print(f"fixed-interface modes: {len(red.omega_fixed)}, first {red.omega_fixed[:1] / (2 * np.pi)} Hz; "
