@@ -22,23 +22,24 @@ class PeerError(FemdynError, ConnectionError):
     """A peer (the Dask scheduler) that cannot be reached; the message names it."""
 
 
-def _os_message(err):
-    """The one-line message of an OSError: input not found or not readable, or output not writable."""
+def _os_message(err, outputs):
+    """The one-line message of an OSError: input not found or not readable, or output (under ``outputs``) not writable."""
     name, reason = err.filename, err.strerror or str(err)
-    if err.errno == errno.ENOENT or isinstance(err, FileNotFoundError):
-        parent = os.path.dirname(os.path.abspath(str(name))) if name else None
-        if name and parent and not os.path.isdir(parent):
-            return f"cannot write '{name}': its folder '{parent}' does not exist; choose an existing output folder"
+    path = os.path.abspath(str(name)) if name else ""
+    output = any(path == o or path.startswith(o + os.sep) for o in outputs)
+    if not name:
+        return f"{reason} ({type(err).__name__})"
+    if err.errno == errno.ENOTDIR:
+        part = str(name)
+        while part and not os.path.exists(part):
+            part = os.path.dirname(part)
+        return (f"'{name}': '{part or name}' is a file, not a folder; give a folder there "
+                f"({'the output folder, -o/--out' if output else 'check the order of the arguments'})")
+    if output:
+        return f"cannot write '{name}': {reason}; choose a writable output folder (not '{os.path.dirname(path)}')"
+    if err.errno == errno.ENOENT:
         return f"cannot read '{name}': no such file or folder; check the input path"
-    if err.errno == errno.ENOTDIR and name:
-        return (f"'{name}': a path component is a file, not a folder; give a folder (e.g. for -o/--out), "
-                f"not an input file")
-    if name and os.path.exists(str(name)) and not os.access(str(name), os.W_OK) and os.access(str(name), os.R_OK):
-        return f"cannot write '{name}': {reason}; choose a writable output folder"
-    if name and os.path.exists(str(name)) and not os.access(str(name), os.R_OK):
-        return f"cannot read '{name}': {reason}; check the input's permissions"
-    folder = os.path.dirname(os.path.abspath(str(name))) if name else "the output folder"
-    return f"cannot write '{name}': {reason}; choose a writable output folder (not '{folder}')"
+    return f"cannot read '{name}': {reason}; check the input's permissions"
 
 
 def main(argv=None):
@@ -79,7 +80,8 @@ def main(argv=None):
         print(f"femdyn: error: {err}", file=sys.stderr)
         return 2
     except OSError as err:
-        print(f"femdyn: error: {_os_message(err)}", file=sys.stderr)
+        outputs = [os.path.abspath(getattr(args, a)) for a in ("out", "output") if getattr(args, a, None)]
+        print(f"femdyn: error: {_os_message(err, outputs)}", file=sys.stderr)
         return 2
 
 
