@@ -82,12 +82,12 @@ def _check_scheduler(address):
 
 @contextlib.contextmanager
 def _connected(address):
-    """Turn a failure to reach the scheduler ``address`` into a PeerError naming it."""
+    """Turn a failure to reach the scheduler ``address`` (an OSError naming it) into a PeerError."""
     from .main import PeerError
     try:
         yield
     except (OSError, TimeoutError) as err:
-        if address is None or getattr(err, "filename", None) is not None or isinstance(err, BrokenPipeError):
+        if address is None or getattr(err, "filename", None) is not None or address not in str(err):
             raise
         raise PeerError(f"cannot reach the Dask scheduler at {address} ({err}); check that it runs and "
                         "that this machine can reach it, or leave out --scheduler for a local cluster") from None
