@@ -3,6 +3,7 @@ import contextlib
 import os
 
 from ..errors import ModelError
+from ..validation import plural
 from ..studies.registry import sweep_cases
 
 
@@ -41,7 +42,7 @@ def run(args):
     config_class, case, label = known[name]
     sweep = sweep_from_dict(data, config_class, where=args.file)
     out = os.path.abspath(args.out)
-    print(f"{_count(len(sweep.cases), 'case')} ({sweep.kind}) of the study '{name}' on "
+    print(f"{plural(len(sweep.cases), 'case')} ({sweep.kind}) of the study '{name}' on "
           f"{args.scheduler or 'a local Dask cluster'}")
     with _connected(args.scheduler), dask_executor(args.scheduler, args.workers, timeout=SCHEDULER_TIMEOUT) \
             as executor:
@@ -57,17 +58,12 @@ def run(args):
     if sweep.kind == "sensitivity":
         print(result["table"] + "(also sensitivities.csv, sensitivities.png)")
     failed = sum(r["status"] != "completed" for r in records)
-    print(f"{_count(len(records) - failed, 'case')} completed, {failed} failed; output written to {out}: "
+    print(f"{plural(len(records) - failed, 'case')} completed, {failed} failed; output written to {out}: "
           "cases.csv, cases.md, sweep.json, case-0000/ …")
     return 1 if failed else 0
 
 
 SCHEDULER_TIMEOUT = 10     # s to reach a --scheduler before giving up
-
-
-def _count(n, noun):
-    """``n`` and the noun, plural unless n is 1: ``1 case``, ``2 cases``."""
-    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def _check_scheduler(address):
