@@ -116,10 +116,11 @@ def read_config(path, cls):
 
 
 def config_from_dict(data, cls, where="configuration", prefix=""):
-    """The dataclass ``cls``'s defaults with the checked settings of ``data`` (nested dicts for dataclass fields)."""
+    """The dataclass ``cls``'s defaults with the checked settings of ``data`` (nested dicts for dataclass fields; a field's ``metadata["schema"]`` holds its :class:`Key` bounds)."""
     defaults = cls()
     schema = {f.name: dict if dataclasses.is_dataclass(getattr(defaults, f.name))
-              else _kind_of(getattr(defaults, f.name)) for f in dataclasses.fields(cls)}
+              else Key(_kind_of(getattr(defaults, f.name)), **f.metadata.get("schema", {}))
+              for f in dataclasses.fields(cls)}
     values = check_table(data, schema, where, prefix)
     for key, value in values.items():
         if schema[key] is dict:

@@ -7,7 +7,7 @@ import numpy as np
 
 from .errors import ModelError, NonFiniteError, PhysicalConsistencyWarning
 
-__all__ = ["numeric", "finite", "refuse_non_finite", "vector3", "unit_vector", "number", "positive", "count", "inconsistent"]
+__all__ = ["numeric", "finite", "refuse_non_finite", "vector3", "unit_vector", "number", "positive", "count", "inconsistent", "plural"]
 
 
 def numeric(value, what, shape=None):
@@ -101,6 +101,11 @@ def count(value, what):
     if not whole:
         raise ModelError(f"{what}: expected a whole number ≥ 1, got {value!r}")
     return int(value)
+
+
+def plural(n, singular, plural=None):
+    """``n`` and the noun that agrees with it: ``1 case``, ``2 cases``, ``1 degree of freedom``."""
+    return f"{n} {singular if n == 1 else plural or singular + 's'}"
 
 
 def inconsistent(message, strict):

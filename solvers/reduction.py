@@ -90,6 +90,11 @@ def interface_constraints(body, interfaces):
         R[:, :, 3:] = -skew(X[nodes] - itf.origin)
         frame = n + 6 * k + np.arange(6)
         udof = 3 * nodes[:, None] + np.arange(3)          # (s, 3)
+        if itf.coupling == "rigid" and np.linalg.cond(np.einsum("sik,sil->kl", R, R)) > 1e12:
+            raise ModelError(f"interface '{itf.name}': a rigid coupling of {len(nodes)} node"
+                             f"{'' if len(nodes) == 1 else 's on one line'} leaves the frame's rotation free (the "
+                             "solid's nodes carry no rotation); select at least 3 nodes not on one line, e.g. a "
+                             "face by group:, box: or cylinder:")
         if itf.coupling == "rigid":                       # u_s − R_s ξ = 0, 3 rows per node
             r = row + np.arange(3 * len(nodes)).reshape(-1, 3)
             rows += [r.ravel(), np.repeat(r.ravel(), 6)]

@@ -15,7 +15,7 @@ def add_parser(sub):
     """Register ``demo`` and its arguments on the sub-command parsers."""
     d = sub.add_parser("demo", help="run the built-in example: a short form of the 3-RRRU study (femdyn study rrru), "
                                     "its summary and a picture of the deformed robot")
-    d.add_argument("--out", default="femdyn-out", help="output folder (default: ./femdyn-out)")
+    d.add_argument("-o", "--out", default="femdyn-out", help="output folder (default: ./femdyn-out)")
     d.add_argument("--t-end", type=float, default=0.8,
                    help="simulated time in s (default 0.8: start and cruise, about half of the 1.51 s circle)")
     d.add_argument("--elements", type=int, default=4, help="ANCF beam elements per flexible link (default 4)")

@@ -10,7 +10,7 @@ def add_parser(sub):
     d = sub.add_parser("identify", help="identify inertial parameters from simulated momentum or joint-force data "
                                         "(TOML study; see examples/identify_*.toml)")
     d.add_argument("config", help="study file (.toml)")
-    d.add_argument("--out", default=None, help="output folder (default: [output] folder of the study)")
+    d.add_argument("-o", "--out", default=None, help="output folder (default: [output] folder of the study)")
     d.add_argument("--no-plots", action="store_true", help="write the tables only")
     d.set_defaults(func=run)
 

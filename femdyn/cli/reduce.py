@@ -6,6 +6,9 @@ import time
 import numpy as np
 
 from ..errors import FemdynError, ModelError
+from ..validation import plural
+
+MAX_MB = 50.0          # default limit on the estimated component file size
 
 STAGES = ("read mesh", "assembly", "factorization", "normal modes", "orthonormalization", "invariants", "write")
 
@@ -34,6 +37,16 @@ def _numbers(text, count, what):
     return values
 
 
+def _check_size(args, n_points):
+    """A ModelError when the file of ``args.modes`` modes on ``n_points`` nodes would exceed ``args.max_mb`` (estimate)."""
+    columns = min(args.modes, 3 * n_points) + 6 * len(args.interface) + len(args.static_load)
+    mb = 8 * columns * (3 * n_points * (not args.no_mesh) + 11 * columns) / 1e6    # mode shapes, invariants
+    if mb > args.max_mb:
+        raise ModelError(f"--modes {args.modes}: the component file would be about {mb:.0f} MB ({columns} mode "
+                         f"shapes on {n_points} mesh nodes), above --max-mb {args.max_mb:g}; keep fewer modes, "
+                         "add --no-mesh (no full-mesh shapes), or raise --max-mb")
+
+
 def add_parser(sub):
     """Register ``reduce`` and its arguments on the sub-command parsers.
 
@@ -51,7 +64,9 @@ def add_parser(sub):
                         "repeat per interface")
     r.add_argument("--average", action="append", default=[], metavar="NAME",
                    help="couple interface NAME by averaging (RBE3-like) instead of rigidly (RBE2-like)")
-    r.add_argument("--modes", type=int, default=20, help="fixed-interface normal modes (default 20)")
+    r.add_argument("--modes", type=int, default=20, help="fixed-interface normal modes, ≥ 1 (default 20)")
+    r.add_argument("--max-mb", type=float, default=MAX_MB,
+                   help=f"refuse to write a component file estimated larger than this many MB (default {MAX_MB:g})")
     r.add_argument("-o", "--output", default="link.fdc", help="component file to write (default link.fdc)")
     r.add_argument("--E", type=float, default=6.9e10, help="Young's modulus in Pa (default 6.9e10, Liu et al. 2018 rig)")
     r.add_argument("--nu", type=float, default=0.3, help="Poisson ratio (default 0.3)")
@@ -106,6 +121,8 @@ def _run(args):
         if name != STAGES[0]:
             bar.update(1)
 
+    if args.modes < 1:
+        raise ModelError(f"--modes must be ≥ 1, got {args.modes}: the fixed-interface normal modes kept")
     stage("read mesh")
     mesh = read_solid_mesh(args.mesh, unit=args.unit or "m")
     span = float(np.ptp(mesh.points, axis=0).max())
@@ -113,6 +130,7 @@ def _run(args):
     if suspect:
         raise ModelError(f"{suspect}: pass --unit mm (or the unit the CAD export used), or --unit m if the part "
                          "really is that large")
+    _check_size(args, len(mesh.points))
     interfaces = []
     for spec in args.interface:
         name, eq, selector = spec.partition("=")
@@ -139,7 +157,7 @@ def _run(args):
     bar.update(1)
     bar.close()
     print(mesh.summary())
-    print("interfaces: " + ", ".join(f"{i.name} ({len(i.nodes)} nodes, {i.coupling}, origin "
+    print("interfaces: " + ", ".join(f"{i.name} ({plural(len(i.nodes), 'node')}, {i.coupling}, origin "
                                       f"{np.round(i.origin, 6).tolist()} m)" for i in interfaces))
     print(component.summary())
     print(f"fixed-interface modes: {len(red.omega_fixed)}, first {red.omega_fixed[:1] / (2 * np.pi)} Hz; "

@@ -10,7 +10,7 @@ def add_parser(sub):
     """
     s = sub.add_parser("show", help="summarize a component file and picture its modes")
     s.add_argument("component", help="component file written by 'femdyn reduce'")
-    s.add_argument("--out", default=None, help="folder for mode_XX.png and modes.vtu (default: <name>-modes)")
+    s.add_argument("-o", "--out", default=None, help="folder for mode_XX.png and modes.vtu (default: <name>-modes)")
     s.add_argument("--modes", type=int, nargs="+", default=None, help="modes to draw, 1-based (default 1-6)")
     s.add_argument("--no-pictures", action="store_true", help="only the summary and the VTU file")
     s.set_defaults(func=run)

@@ -1,7 +1,9 @@
 """``femdyn sweep sweep.toml``: a grid or random sample of study settings, run on Dask."""
+import contextlib
 import os
 
 from ..errors import ModelError
+from ..validation import plural
 from ..studies.registry import sweep_cases
 
 
@@ -22,9 +24,10 @@ def add_parser(sub):
 
 
 def run(args):
-    """Read a sweep file, run its cases on Dask, write ``args.out`` and print the table (exit code 0
-    also when cases failed); an unreadable or invalid file, an unknown study or ``--workers`` < 1
-    is a ModelError."""
+    """Read a sweep file, run its cases on Dask, write ``args.out`` and print the table; exit code 0 when
+    every case completed, 1 when a case failed. An unreadable or invalid file, an unknown study,
+    ``--workers`` < 1 or a ``--scheduler`` that is no address is a ModelError, an unreachable scheduler
+    a PeerError."""
     from femdyn.schema import read_toml
     from femdyn.studies.sweep_file import sweep_from_dict
     from femdyn.studies.sweep import dask_executor, markdown_table, run_sweep
@@ -35,12 +38,14 @@ def run(args):
         raise ModelError(f"{args.file}: unknown study {name!r}; known studies: {sorted(known)}")
     if args.workers is not None and args.workers < 1:
         raise ModelError(f"--workers must be ≥ 1, got {args.workers}")
+    _check_scheduler(args.scheduler)
     config_class, case, label = known[name]
     sweep = sweep_from_dict(data, config_class, where=args.file)
     out = os.path.abspath(args.out)
-    print(f"{len(sweep.cases)} cases ({sweep.kind}) of the study '{name}' on "
+    print(f"{plural(len(sweep.cases), 'case')} ({sweep.kind}) of the study '{name}' on "
           f"{args.scheduler or 'a local Dask cluster'}")
-    with dask_executor(args.scheduler, args.workers) as executor:
+    with _connected(args.scheduler), dask_executor(args.scheduler, args.workers, timeout=SCHEDULER_TIMEOUT) \
+            as executor:
         if sweep.kind == "sensitivity":
             from femdyn.studies.sensitivity import run_sensitivities
             result = run_sensitivities(case, sweep.base, sweep.parameters, sweep.figures, out, executor=executor,
@@ -53,6 +58,32 @@ def run(args):
     if sweep.kind == "sensitivity":
         print(result["table"] + "(also sensitivities.csv, sensitivities.png)")
     failed = sum(r["status"] != "completed" for r in records)
-    print(f"{len(records) - failed} cases completed, {failed} failed; output written to {out}: "
+    print(f"{plural(len(records) - failed, 'case')} completed, {failed} failed; output written to {out}: "
           "cases.csv, cases.md, sweep.json, case-0000/ …")
-    return 0
+    return 1 if failed else 0
+
+
+SCHEDULER_TIMEOUT = 10     # s to reach a --scheduler before giving up
+
+
+def _check_scheduler(address):
+    """A ModelError unless ``address`` looks like a scheduler address ``[protocol://]host:port``."""
+    if address is None:
+        return
+    host, colon, port = address.rpartition("://")[2].rpartition(":")
+    if not (colon and host and port.isdigit()):
+        raise ModelError(f"--scheduler {address!r} is not a scheduler address; give protocol://host:port, "
+                         "e.g. tcp://10.0.0.5:8786, or leave it out for a local cluster")
+
+
+@contextlib.contextmanager
+def _connected(address):
+    """Turn a failure to reach the scheduler ``address`` (an OSError naming it) into a PeerError."""
+    from .main import PeerError
+    try:
+        yield
+    except (OSError, TimeoutError) as err:
+        if address is None or getattr(err, "filename", None) is not None or address not in str(err):
+            raise
+        raise PeerError(f"cannot reach the Dask scheduler at {address} ({err}); check that it runs and "
+                        "that this machine can reach it, or leave out --scheduler for a local cluster") from None

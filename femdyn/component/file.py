@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from femdyn.errors import FemdynError
+from femdyn.validation import plural
 
 FORMAT = "femdyn-component"
 VERSION = "1.0"
@@ -109,8 +110,8 @@ class Component:
         a = self.arrays
         f = ", ".join(f"{x:.4g}" for x in a["frequencies"][:8])
         return (f"component '{self.header.get('name')}' (format {FORMAT} {self.header.get('version')}): "
-                f"{self.n_modes} modes, {len(a['interface_origins'])} interface frames, "
-                f"{len(a['output_points'])} output points, {len(a['gauge_points'])} gauges\n"
+                f"{plural(self.n_modes, 'mode')}, {plural(len(a['interface_origins']), 'interface frame')}, "
+                f"{plural(len(a['output_points']), 'output point')}, {plural(len(a['gauge_points']), 'gauge')}\n"
                 f"  mass {float(a['mass']):.6g} kg, centre of mass {np.round(a['com'], 6).tolist()} m, "
                 f"principal inertia {np.round(np.linalg.eigvalsh(a['inertia']), 9).tolist()} kg m²\n"
                 f"  frequencies [Hz]: {f}{' ...' if self.n_modes > 8 else ''}")

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..errors import ModelError
 from ..geometry import rotated_vector
-from ..validation import count, vector3
+from ..validation import count, plural, vector3
 from .bodies import Frame
 from .constraints import Equation
 from .nodes import KINDS, register_node_kind
@@ -386,7 +386,7 @@ class FloatingFrameBody(Body):
         return self.strain_energy(q) - self.g @ (self.mass * r + A @ (self.first + self.Ct @ eta))
 
     def __repr__(self):
-        return f"FloatingFrameBody({self.name!r}, {self.n_modes} modes, {len(self.interfaces)} interfaces)"
+        return f"FloatingFrameBody({self.name!r}, {plural(self.n_modes, 'mode')}, {plural(len(self.interfaces), 'interface')})"
 
 
 def _interface_placements(component, position, R, eta):

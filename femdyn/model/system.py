@@ -14,6 +14,7 @@ from .protocol import Part
 from .vectorfunctions import Dot
 from ..linalg import independent_rows
 from ..sparse import Pattern, product
+from ..validation import plural
 
 
 class System:
@@ -381,15 +382,15 @@ class System:
         """
         if self.m <= dense_limit:
             rank = self.rank_of_jacobian(self.q0)[0]
-            counts = f"(rank {rank}), {self.n - rank} degrees of freedom"
+            counts = f"(rank {rank}), {plural(self.n - rank, 'degree of freedom', 'degrees of freedom')}"
         else:
-            counts = f"(rank not computed above {dense_limit} rows), at least {self.n - self.m} degrees of freedom"
-        lines = [f"model '{self.name}': {self.n} coordinates, {self.m} constraint equations {counts}",
+            counts = f"(rank not computed above {dense_limit} rows), at least {plural(self.n - self.m, 'degree of freedom', 'degrees of freedom')}"
+        lines = [f"model '{self.name}': {plural(self.n, 'coordinate')}, {plural(self.m, 'constraint equation')} {counts}",
                  f"  nodes {len(self.nodes)}, bodies {len(self.bodies)}, "
                  f"elements {sum(e.count for e in self.elements)}, joints {len(self.joints)}, "
                  f"loads {len(self.loads) - 1}, sensors {len(self.sensors)}",
                  f"  total mass of bodies and elements {self.total_mass:.6g} kg, gravity {self.gravity.tolist()} m/s²"]
-        lines += [f"  joint {name}: {j.kind}, {len(self.joint_rows[name])} equations" for name, j in self.joints.items()]
+        lines += [f"  joint {name}: {j.kind}, {plural(len(self.joint_rows[name]), 'equation')}" for name, j in self.joints.items()]
         return "\n".join(lines)
 
 

@@ -50,9 +50,9 @@ class RRRUGeometry:
     rigid_link_radius: float = 0.015       # radius of links 1, 2 for their spin inertia (m)
     platform_mass: float = 1.0
     platform_thickness: float = 0.01
-    E: float = 6.9e8
+    E: float = field(default=6.9e8, metadata={"schema": {"above": 0, "unit": "Pa"}})
     nu: float = 0.3
-    density: float = 2700.0                # link 3 (aluminium)
+    density: float = field(default=2700.0, metadata={"schema": {"above": 0, "unit": "kg/m³"}})               # link 3 (aluminium)
     damping: float = 0.0                   # link 3 Kelvin–Voigt coefficient (s)
     gauges: tuple = (0.2, 0.4075, 0.6)     # from the upper joint of link 3 (m)
     azimuths: tuple = field(default_factory=lambda: tuple(np.radians([0.0, 120.0, 240.0])))

@@ -55,7 +55,7 @@ class RigidStudyConfig(CircleMotion):
     - ``output``: folder for figures and results (None: nothing written).
     """
 
-    h: float = 1e-3
+    h: float = field(default=1e-3, metadata={"schema": {"above": 0, "unit": "s"}})
     rho_inf: float = 0.5
     tol_dynamic: float = 1e-10
     payload: float = 0.0
@@ -64,6 +64,16 @@ class RigidStudyConfig(CircleMotion):
     replay: bool = True
     reference_every: int = 5
     output: str = None
+
+
+MIN_STEPS = 4       # time steps a study run needs at least (its histories are tabulated, ≥ 4 samples)
+
+
+def check_steps(h, t_end):
+    """A ModelError naming ``h`` when a run of ``t_end`` s would take fewer than MIN_STEPS steps."""
+    if not h * MIN_STEPS <= t_end * (1 + 1e-9):
+        raise ModelError(f"h = {h:g} s: a run of {t_end:.3g} s needs at least {MIN_STEPS} time steps; "
+                         f"give h ≤ {t_end / MIN_STEPS:.3g} s (e.g. the default 1e-3 s)")
 
 
 def study_config(config=None):
@@ -175,6 +185,7 @@ def rigid_inverse_dynamics(config=None):
                 geometry=config.geometry).model.assemble()
     robot = driven_robot(config, motion)
     system = robot.model.assemble()
+    check_steps(config.h, motion.end)
     clock = time.perf_counter()
     folder = os.path.join(config.output, "inverse") if config.output else None
     res = integrate(system, motion.end, config.h, _options(config), output=folder)

@@ -18,7 +18,7 @@ from ..motion import Tabulated
 from ..robots.rrru import RRRUGeometry, rrru
 from .rrru_channels import (commanded_positions, gauge_channels, motor_angles, motor_torques, platform_positions,
                             platform_tilt, resampled, tracking_error)
-from .rrru import CircleMotion, circle_motion, servo_robot
+from .rrru import CircleMotion, check_steps, circle_motion, servo_robot
 from .rrru_mesh import FIGURES as MESH_FIGURES, mesh_adequacy
 from .rrru_outputs import PAPER, summary_table, write_outputs  # noqa: F401  (summary_table: re-exported)
 
@@ -46,8 +46,8 @@ class StudyConfig(CircleMotion):
     - ``geometry``: the robot (E = 6.9e8 Pa in the paper's simulation).
     """
 
-    duration: float = 0.0
-    h: float = 1e-3
+    duration: float = field(default=0.0, metadata={"schema": {"at_least": 0, "unit": "s"}})
+    h: float = field(default=1e-3, metadata={"schema": {"above": 0, "unit": "s"}})
     rigid_rho_inf: float = 0.5
     flexible_rho_inf: float = 0.0
     tol_rigid: float = 1e-10
@@ -75,6 +75,7 @@ def run_study(config=None, output=None, progress=False):
     config = config or StudyConfig()
     motion = circle_motion(config)
     t_end = config.duration if config.duration > 0 else motion.end
+    check_steps(config.h, t_end)
     summary, clock = {"duration": t_end, "steps": int(round(t_end / config.h))}, time.perf_counter()
 
     rigid = _part(summary, "rigid", lambda: run_rigid(config, motion, t_end, progress))

@@ -152,7 +152,7 @@ def _plain(value):
 
 
 @contextlib.contextmanager
-def dask_executor(scheduler=None, n_workers=None):
+def dask_executor(scheduler=None, n_workers=None, timeout=None):
     """A ``concurrent.futures`` executor on a new Dask ``LocalCluster`` (single-threaded workers) or at ``scheduler``.
 
     Parameters
@@ -161,11 +161,13 @@ def dask_executor(scheduler=None, n_workers=None):
         Address of a running scheduler, e.g. ``"tcp://10.0.0.5:8786"`` (femdyn on every worker, a shared output folder).
     n_workers : int, optional
         Worker processes of the local cluster (default: the CPU count).
+    timeout : float, optional
+        Seconds to reach ``scheduler`` (default: Dask's ``distributed.comm.timeouts.connect``).
     """
     from distributed import Client, LocalCluster
     with contextlib.ExitStack() as stack:
         if scheduler:
-            client = stack.enter_context(Client(scheduler))
+            client = stack.enter_context(Client(scheduler, timeout=timeout) if timeout else Client(scheduler))
         else:
             cluster = stack.enter_context(LocalCluster(n_workers=n_workers or os.cpu_count(), threads_per_worker=1,
                                                        processes=True, dashboard_address=None))

@@ -7,7 +7,7 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from femdyn.elements.solid_body import SolidBody
-from femdyn.errors import ModelError, SolverError
+from femdyn.errors import ModelError
 from femdyn.mesh.generate import box_mesh
 from femdyn.solvers.eigen import constraint_basis, sparse_eigenmodes
 from femdyn.solvers.reduction import Interface, component_from_reduction, craig_bampton, interface_constraints
@@ -160,8 +160,9 @@ def test_modal_damping_and_interface_rows(body):
 
 
 def test_bad_interfaces_are_refused(body):
-    """Empty, overlapping, unknown coupling, repeated names, none at all; an averaging
-    interface on one node; interfaces that cannot hold the body."""
+    """Empty, overlapping, unknown coupling, repeated names, none at all; an averaging or a
+    rigid interface on one node (its frame's rotation would be free: before this check, a
+    singular mass matrix in the eigen-solver beside a holding interface)."""
     nodes = body.mesh.node_sets["x0"]
     cases = [([Interface("a", [])], ModelError, "empty node set"),
              ([Interface("a", nodes), Interface("b", nodes[:3])], ModelError, "share node"),
@@ -169,7 +170,9 @@ def test_bad_interfaces_are_refused(body):
              ([Interface("a", nodes), Interface("a", body.mesh.node_sets["x1"])], ModelError, "repeat"),
              ([], ModelError, "at least one interface"),
              ([Interface("a", nodes[:1], "average")], ModelError, "at least 3 nodes"),
-             ([Interface("a", nodes[:1])], SolverError, "do not hold the body")]
+             ([Interface("a", nodes[:1])], ModelError, "rigid coupling of 1 node leaves the frame's rotation free"),
+             ([Interface("a", nodes[:1]), Interface("b", body.mesh.node_sets["x1"])], ModelError,
+              "interface 'a': a rigid coupling of 1 node")]
     for interfaces, error, message in cases:
         with pytest.raises(error, match=message):
             craig_bampton(body, interfaces, 4)
