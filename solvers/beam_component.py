@@ -12,7 +12,6 @@ from femdyn.component import modal_invariants, new_component
 from femdyn.errors import ModelError
 from femdyn.geometry import skew
 from femdyn.model.builder import Model
-from femdyn.sparse import Pattern
 
 from .reduction import craig_bampton_matrices
 
@@ -26,7 +25,7 @@ def ancf_beam_component(length, E, rho, section, n_elements=8, n_modes=None, nu=
     s = m.assemble()
     n = s.n
     M = s.M.toarray()
-    K = Pattern(s.k_rows, s.k_cols, (n, n)).assemble(s.tangent_values(s.q0, np.zeros(n), 0.0)[0]).toarray()
+    K = s.patterns.stiffness.assemble(s.tangent_values(s.q0, np.zeros(n), 0.0)[0]).toarray()
     K = 0.5 * (K + K.T)
     X = s.q0.reshape(-1, 3)                                   # slot reference values (r, rx, ry, rz per node)
     if frame not in ("mean", "x0"):

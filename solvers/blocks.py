@@ -65,19 +65,16 @@ class SaddlePattern:
     """Fixed CSC pattern of the (q, λ) saddle matrix of a System (see the module docstring)."""
 
     def __init__(self, system):
-        self.system = system
-        n, m = system.n, system.m
-        c = system.constraints
-        self.lengths = [len(system.mass_rows), len(system.c_rows), len(system.k_rows), len(system.md_rows),
-                        len(system.hess_rows)]
-        rows = [system.mass_rows, system.c_rows, system.k_rows, system.md_rows, system.hess_rows,
-                c.jac_rows + n, c.jac_cols]
-        cols = [system.mass_cols, system.c_cols, system.k_cols, system.md_cols, system.hess_cols,
-                c.jac_cols, c.jac_rows + n]
-        self.servo = system.servo
+        p = system.patterns
+        n, m = p.n, p.m
+        block = [p.mass, p.damping, p.stiffness, p.mass_derivative, p.hessian]      # the pieces of A, in order
+        self.lengths = [len(x) for x in block]
+        rows = [x.rows for x in block] + [p.jacobian.rows + n, p.jacobian.cols]
+        cols = [x.cols for x in block] + [p.jacobian.cols, p.jacobian.rows + n]
+        self.servo = p.servo
         if self.servo:          # room for Gᵀ beside Φ_qᵀ: both on one pattern, one symbolic analysis
-            rows.append(system.g_cols)
-            cols.append(system.g_rows + n)
+            rows.append(p.transpose.cols)
+            cols.append(p.transpose.rows + n)
         diag = np.arange(n + m)  # explicit diagonal: room for weights and regularization, square pattern
         self.pattern = Pattern(np.concatenate(rows + [diag]), np.concatenate(cols + [diag]), (n + m, n + m), "csc")
         self.block_pattern = Pattern(np.concatenate(rows[:5]), np.concatenate(cols[:5]), (n, n), "csc")

@@ -189,9 +189,9 @@ def constraint_basis(G, n=None, keep=()):
 def tangent_stiffness(system, q, lam, t=0.0):
     """Sparse tangent stiffness K_t = K + H(λ) at (q, λ), with K = −∂Q/∂q and H(λ) = ∂(Φ_qᵀλ)/∂q."""
     k_vals, _ = system.tangent_values(q, np.zeros(system.n), t)
-    c = system.constraints
-    rows = np.concatenate([system.k_rows, c.hess_rows])
-    cols = np.concatenate([system.k_cols, c.hess_cols])
+    c, k = system.constraints, system.patterns.stiffness
+    rows = np.concatenate([k.rows, c.hess_rows])
+    cols = np.concatenate([k.cols, c.hess_cols])
     vals = np.concatenate([k_vals, c.hessian_values(q, lam)])
     return Pattern(rows, cols, (system.n, system.n)).assemble(vals)
 

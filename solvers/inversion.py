@@ -19,7 +19,6 @@ import scipy.interpolate as si
 import scipy.linalg as sla
 
 from femdyn.errors import ModelError, SolverError
-from femdyn.sparse import Pattern
 
 __all__ = ["LinearServo", "linearize", "ZeroDynamics", "zero_dynamics", "Inverse", "causal_inverse",
            "noncausal_inverse", "optimal_control_inverse"]
@@ -250,16 +249,15 @@ def linearize(system, q, lam, t=0.0, v=None, a=None):
     v = np.zeros(n) if v is None else np.asarray(v, float)
     _, jac = system.constraints.evaluate(q, t)
     J = system.constraints.jac_pattern.assemble(jac).toarray()
-    G = Pattern(system.g_rows, system.g_cols, (m, n)).assemble(system.force_transpose_values(q, jac)).toarray()
+    p = system.patterns
+    G = p.transpose.assemble(system.force_transpose_values(q, jac)).toarray()
     servo = np.zeros(m, bool)
     servo[system.input_rows] = True
     k_vals, c_vals = system.tangent_values(q, v, t)
-    K = Pattern(system.k_rows, system.k_cols, (n, n)).assemble(k_vals).toarray() + \
-        Pattern(system.hess_rows, system.hess_cols, (n, n)).assemble(system.hessian_values(q, lam)).toarray()
+    K = p.stiffness.assemble(k_vals).toarray() + p.hessian.assemble(system.hessian_values(q, lam)).toarray()
     if a is not None and not system.constant_mass:
-        K += Pattern(system.md_rows, system.md_cols, (n, n)).assemble(
-            system.mass_derivative_values(q, np.asarray(a, float))).toarray()
-    C = Pattern(system.c_rows, system.c_cols, (n, n)).assemble(c_vals).toarray()
+        K += p.mass_derivative.assemble(system.mass_derivative_values(q, np.asarray(a, float))).toarray()
+    C = p.damping.assemble(c_vals).toarray()
     names = tuple(a.name for a in system.actuators)
     return LinearServo(system.mass(q).toarray(), C, K, J[~servo], J[system.input_rows], -G[system.input_rows],
                        names)

@@ -208,7 +208,7 @@ def _sweep(system, t, v, a, rest, previous, options, writer):
 
 def _rate_forces(system, q, v, t):
     """Q(q, v, t) − Q(q, 0, t) on the previous approximation's sample, or None when the model has none."""
-    if not len(system.c_rows):
+    if not len(system.patterns.damping):
         return None
     return system.forces(q, v, t) - system.forces(q, np.zeros(system.n), t)
 
@@ -229,7 +229,7 @@ def _sample(system, kkt, q, lam, rate_forces, a, t, options):
             break
         if iteration == 0 or size > 0.1 * last:
             k_vals, _ = system.tangent_values(q, v, t)
-            md = system.mass_derivative_values(q, a) if len(system.md_rows) else np.zeros(0)
+            md = system.mass_derivative_values(q, a) if len(system.patterns.mass_derivative) else np.zeros(0)
             values = TangentValues(system.mass_values(q), jac, stiffness=k_vals, mass_derivative=md,
                                    hessian=system.hessian_values(q, lam), weights=(0.0, 0.0, 1.0),
                                    transpose=system.force_transpose_values(q, jac))

@@ -10,7 +10,6 @@ from scipy.sparse.linalg import lsqr
 
 from femdyn.errors import ConvergenceError
 from femdyn.model.checks import check_finite_state
-from femdyn.sparse import Pattern
 
 from .blocks import TangentValues
 from .initial import check_redundancy, consistent_positions
@@ -108,6 +107,6 @@ def _least_squares_multipliers(system, q, t):
     if system.m == 0:
         return np.zeros(0)
     _, jac = system.constraints.evaluate(q, t)
-    G = Pattern(system.g_rows, system.g_cols, (system.m, system.n)).assemble(system.force_transpose_values(q, jac))
+    G = system.patterns.transpose.assemble(system.force_transpose_values(q, jac))
     Q = system.forces(q, np.zeros(system.n), t)
     return lsqr(G.T, Q, atol=1e-14, btol=1e-14)[0]

@@ -3,6 +3,9 @@ constraint set, generalized forces and their tangent patterns, all gathered thro
 contract (:mod:`femdyn.model.protocol`). M(q) q̈ + Φ_qᵀ λ = Q(q, q̇, t), Φ(q, t) = 0 (García de
 Jalón & Bayo 1994); symbols and units: docs/conventions.md.
 """
+from dataclasses import dataclass
+from functools import cached_property
+
 import numpy as np
 import scipy.sparse
 import scipy.sparse.csgraph
@@ -15,6 +18,58 @@ from .vectorfunctions import Dot
 from ..linalg import independent_rows
 from ..sparse import Pattern, product
 from ..validation import plural
+
+
+_NONE = np.zeros(0, np.int64)
+
+
+@dataclass(frozen=True, eq=False)
+class Positions:
+    """The fixed (row, column) positions of one matrix's COO values, in the order the values come."""
+
+    rows: np.ndarray
+    cols: np.ndarray
+    shape: tuple
+
+    def __post_init__(self):
+        for name in ("rows", "cols"):
+            array = np.array(getattr(self, name), np.int64)
+            array.setflags(write=False)
+            object.__setattr__(self, name, array)
+
+    def __len__(self):
+        return len(self.rows)
+
+    @cached_property
+    def compressed(self):
+        """The CSR :class:`~femdyn.sparse.Pattern` of these positions (built on first use)."""
+        return Pattern(self.rows, self.cols, self.shape)
+
+    def assemble(self, values):
+        """The CSR matrix of COO values on these positions (duplicates summed)."""
+        return self.compressed.assemble(values)
+
+
+@dataclass(frozen=True, eq=False)
+class Patterns:
+    """Every fixed sparsity pattern of a System: the one value the solvers read them from (see System)."""
+
+    n: int
+    m: int
+    mass: Positions               # of mass_values: M(q)
+    damping: Positions            # of tangent_values: C = −∂Q/∂q̇
+    stiffness: Positions          # of tangent_values: K = −∂Q/∂q
+    mass_derivative: Positions    # of mass_derivative_values: ∂(M(q) a)/∂q
+    jacobian: Positions           # of constraints.evaluate: Φ_q (m × n)
+    transpose: Positions          # of force_transpose_values: G, Φ_q with the servo rows −B (m × n)
+    hessian: Positions            # of hessian_values: ∂(Gᵀλ)/∂q
+    input_rows: np.ndarray        # the servo rows of λ (actuator inputs u)
+    kept: np.ndarray = None       # the Φ_q entries that stay in G (None without servo rows)
+
+    @property
+    def servo(self):
+        """Whether G differs from Φ_q (servo rows present)."""
+        return self.kept is not None
 
 
 class System:
@@ -35,6 +90,9 @@ class System:
         Number of coordinates q and of constraint equations Φ.
     constraints : ConstraintSet
         Φ, Φ_q, the Hessian term, Φ_t and γ in fixed row order (``joint_rows``: each joint's rows).
+    patterns : Patterns
+        The fixed (row, col) positions of every COO value the evaluations return (mass, damping,
+        stiffness, mass_derivative, jacobian, transpose G, hessian), frozen; ``input_rows``: servo rows.
     q0, v0 : ndarray (n,)
         Initial coordinates and velocity guesses (``labels``: ``<node>.<slot><x|y|z>``).
     """
@@ -55,10 +113,11 @@ class System:
             part.bind(self.n)
         gravity_load.vector = self._gravity_force()
         self.gravity_force = gravity_load.vector
-        self._assemble_mass()
+        mass = self._assemble_mass()
         self._assemble_constraints()
-        self._assemble_inputs()
-        self._assemble_tangent_patterns()
+        self.patterns = Patterns(self.n, self.m, **mass, **self._assemble_tangent_patterns(),
+                                 **self._assemble_inputs())
+        self.M = self.patterns.mass.assemble(self.mass_values(self.q0))
         for sensor in self.sensors:
             sensor.bind(self)
         self.labels = self._coordinate_labels()
@@ -72,18 +131,17 @@ class System:
         return g
 
     def _assemble_mass(self):
+        """Positions of M and of ∂(M a)/∂q; the constant part of M's values kept once."""
         constant = [p.mass_coo() for p in self.parts if p.constant_mass]
         self.variable_mass_parts = [p for p in self.parts if not p.constant_mass]
         variable = [p.mass_coo() for p in self.variable_mass_parts]
         self.constant_mass = not variable
-        rows, cols, vals = (np.concatenate(x) for x in zip(*(constant + variable)))
-        self.mass_rows, self.mass_cols = rows.astype(int), cols.astype(int)
+        rows, cols, _ = (np.concatenate(x) for x in zip(*(constant + variable)))
         self._constant_mass_values = np.concatenate([c[2] for c in constant])
-        self.mass_pattern = Pattern(self.mass_rows, self.mass_cols, (self.n, self.n))
         derivative = [p.mass_derivative_pattern() for p in self.variable_mass_parts]
-        self.md_rows = np.concatenate([d[0] for d in derivative]).astype(int) if derivative else np.zeros(0, int)
-        self.md_cols = np.concatenate([d[1] for d in derivative]).astype(int) if derivative else np.zeros(0, int)
-        self.M = self.mass_pattern.assemble(self.mass_values(self.q0))
+        md_rows, md_cols = (np.concatenate([d[i] for d in derivative]) if derivative else _NONE for i in range(2))
+        square = (self.n, self.n)
+        return {"mass": Positions(rows, cols, square), "mass_derivative": Positions(md_rows, md_cols, square)}
 
     def _assemble_constraints(self):
         """Constraint rows of the parts; of auxiliary rows only those independent of the others."""
@@ -105,7 +163,7 @@ class System:
         self.m = self.constraints.m
 
     def _assemble_inputs(self):
-        """Pattern of G (Φ_q with the servo rows replaced by −B) and of the Hessian of Gᵀλ."""
+        """Positions of Φ_q, of G (Φ_q with the servo rows replaced by −B) and of the Hessian of Gᵀλ."""
         c = self.constraints
         self.actuators = [p for p in self.parts if getattr(p, "inputs", 0)]
         rows = [self.joint_rows[name] for name, j in self.joints.items() if j.servo]
@@ -116,20 +174,24 @@ class System:
                              f"{len(self.actuators)} actuators; inverse dynamics needs one actuator per prescribed "
                              "coordinate (add actuators with Model.actuator or prescribe fewer directions)")
         self.input_of = {a.name: int(row) for a, row in zip(self.actuators, self.input_rows)}
-        self.hess_rows, self.hess_cols = c.hess_rows, c.hess_cols
-        self.g_rows, self.g_cols = c.jac_rows, c.jac_cols
+        jacobian = Positions(c.jac_rows, c.jac_cols, (self.m, self.n))
+        patterns = {"jacobian": jacobian, "transpose": jacobian, "input_rows": self.input_rows,
+                    "hessian": Positions(c.hess_rows, c.hess_cols, (self.n, self.n))}
         if not self.servo:
-            return
-        self._kept = ~np.isin(c.jac_rows, self.input_rows)
+            return patterns
+        kept = ~np.isin(c.jac_rows, self.input_rows)
         cols = [a.input_pattern() for a in self.actuators]
-        self.g_rows = np.concatenate([c.jac_rows[self._kept]] + [np.full(len(k), r) for k, r in zip(cols, self.input_rows)])
-        self.g_cols = np.concatenate([c.jac_cols[self._kept]] + cols).astype(int)
+        g_rows = np.concatenate([c.jac_rows[kept]] + [np.full(len(k), r) for k, r in zip(cols, self.input_rows)])
+        g_cols = np.concatenate([c.jac_cols[kept]] + cols)
         hessians = [a.input_hessian_pattern() for a in self.actuators]
-        self.hess_rows = np.concatenate([c.hess_rows] + [h[0] for h in hessians]).astype(int)
-        self.hess_cols = np.concatenate([c.hess_cols] + [h[1] for h in hessians]).astype(int)
+        hess_rows, hess_cols = (np.concatenate([h] + [x[i] for x in hessians])
+                                for i, h in enumerate((c.hess_rows, c.hess_cols)))
+        kept.setflags(write=False)
+        return {**patterns, "transpose": Positions(g_rows, g_cols, (self.m, self.n)), "kept": kept,
+                "hessian": Positions(hess_rows, hess_cols, (self.n, self.n))}
 
     def force_transpose_values(self, q, jac):
-        """Values of G on (g_rows, g_cols): Φ_q on the constraint rows, −B on the servo rows.
+        """Values of G on ``patterns.transpose``: Φ_q on the constraint rows, −B on the servo rows.
 
         Parameters
         ----------
@@ -139,7 +201,7 @@ class System:
         """
         if not self.servo:
             return jac
-        return np.concatenate([jac[self._kept]] + [-a.input_values(q) for a in self.actuators])
+        return np.concatenate([jac[self.patterns.kept]] + [-a.input_values(q) for a in self.actuators])
 
     def constraint_force(self, q, jac, lam):
         """Gᵀλ (n,): the constraint forces Φ_qᵀλ minus the actuator forces Bᵀu (u in the servo slots of λ).
@@ -154,11 +216,11 @@ class System:
         """
         if not self.servo:
             return self.constraints.transpose_product(jac, lam)
-        g = self.force_transpose_values(q, jac)
-        return np.bincount(self.g_cols, weights=g * lam[self.g_rows], minlength=self.n)
+        g, G = self.force_transpose_values(q, jac), self.patterns.transpose
+        return np.bincount(G.cols, weights=g * lam[G.rows], minlength=self.n)
 
     def hessian_values(self, q, lam):
-        """Values of ∂(Gᵀλ)/∂q on (hess_rows, hess_cols).
+        """Values of ∂(Gᵀλ)/∂q on ``patterns.hessian``.
 
         Parameters
         ----------
@@ -174,14 +236,15 @@ class System:
                               [-a.input_hessian_values(q, lam[r]) for a, r in zip(self.actuators, self.input_rows)])
 
     def _assemble_tangent_patterns(self):
+        """Positions of K and C; which parts the inner loops call (gravity, parts[0], is one vector)."""
         self.tangent_parts = [p for p in self.parts if any(len(x) for x in p.tangent_pattern())]
         patterns = [p.tangent_pattern() for p in self.tangent_parts]
-        self.k_rows, self.k_cols, self.c_rows, self.c_cols = (
-            np.concatenate([pt[i] for pt in patterns]).astype(int) if patterns else np.zeros(0, int)
-            for i in range(4))
-        # only the parts that contribute are called in the inner loops (gravity, parts[0], is one vector)
+        k_rows, k_cols, c_rows, c_cols = (np.concatenate([pt[i] for pt in patterns]) if patterns else _NONE
+                                          for i in range(4))
         self.force_parts = [p for p in self.parts[1:] if _overrides(p, "force")]
         self.energy_parts = [p for p in self.parts if _overrides(p, "potential_energy") or _overrides(p, "strain_energy")]
+        square = (self.n, self.n)
+        return {"stiffness": Positions(k_rows, k_cols, square), "damping": Positions(c_rows, c_cols, square)}
 
     def _coordinate_labels(self):
         labels = [""] * self.n
@@ -193,7 +256,7 @@ class System:
 
     # --- evaluation --------------------------------------------------------------
     def mass_values(self, q):
-        """Values of M(q) on (mass_rows, mass_cols); the constant part is not copied.
+        """Values of M(q) on ``patterns.mass``; the constant part is not copied.
 
         Parameters
         ----------
@@ -214,7 +277,7 @@ class System:
         """
         if self.constant_mass or q is None:
             return self.M
-        return self.mass_pattern.assemble(self.mass_values(q))
+        return self.patterns.mass.assemble(self.mass_values(q))
 
     def inertia_force(self, q, a):
         """M(q) q̈ (n,).
@@ -226,7 +289,7 @@ class System:
         return product(self.mass(q), a)
 
     def mass_derivative_values(self, q, a):
-        """Values of ∂(M(q) a)/∂q on (md_rows, md_cols) (empty for constant mass).
+        """Values of ∂(M(q) a)/∂q on ``patterns.mass_derivative`` (empty for constant mass).
 
         Parameters
         ----------
@@ -254,7 +317,7 @@ class System:
         return Q
 
     def tangent_values(self, q, v, t, load_factor=1.0):
-        """COO values (k, c) of K = −∂Q/∂q on (k_rows, k_cols) and C = −∂Q/∂v on (c_rows, c_cols).
+        """COO values (k, c) of K = −∂Q/∂q on ``patterns.stiffness`` and C = −∂Q/∂v on ``patterns.damping``.
 
         Parameters
         ----------

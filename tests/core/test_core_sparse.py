@@ -85,19 +85,18 @@ def test_saddle_assembly_matches_scipy(model):
     saddle = SaddlePattern(s)
     rng = np.random.default_rng(2)
     n, m = s.n, s.m
-    c = s.constraints
+    p = s.patterns
+    block = [p.mass, p.damping, p.stiffness, p.mass_derivative, p.hessian]
 
     def values(weights):
-        pieces = dict(mass=rng.standard_normal(len(s.mass_rows)), jacobian=rng.standard_normal(len(c.jac_rows)),
-                      damping=rng.standard_normal(len(s.c_rows)), stiffness=rng.standard_normal(len(s.k_rows)),
-                      mass_derivative=rng.standard_normal(len(s.md_rows)),
-                      hessian=rng.standard_normal(len(s.hess_rows)))
+        pieces = {name: rng.standard_normal(len(getattr(p, name)))
+                  for name in ("mass", "jacobian", "damping", "stiffness", "mass_derivative", "hessian")}
         return TangentValues(**pieces, weights=weights, diagonal=rng.standard_normal(n))
 
     def reference(v):
         w_m, w_c, w_k = v.weights
-        rows = [s.mass_rows, s.c_rows, s.k_rows, s.md_rows, s.hess_rows, c.jac_rows + n, c.jac_cols, np.arange(n)]
-        cols = [s.mass_cols, s.c_cols, s.k_cols, s.md_cols, s.hess_cols, c.jac_cols, c.jac_rows + n, np.arange(n)]
+        rows = [x.rows for x in block] + [p.jacobian.rows + n, p.jacobian.cols, np.arange(n)]
+        cols = [x.cols for x in block] + [p.jacobian.cols, p.jacobian.rows + n, np.arange(n)]
         vals = [w_m * v.mass, w_c * v.damping, w_k * v.stiffness, w_k * v.mass_derivative, w_k * v.hessian,
                 v.jacobian, v.jacobian, v.diagonal]
         return sp.coo_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),

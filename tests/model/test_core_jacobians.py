@@ -58,9 +58,8 @@ def test_phi_t_and_gamma(system, state):
 
 def test_load_tangent(system, state):
     q, v, t = state
-    from femdyn.sparse import Pattern
     k_vals, _ = system.tangent_values(q, v, t)
-    K = Pattern(system.k_rows, system.k_cols, (system.n, system.n)).assemble(k_vals).toarray()
+    K = system.patterns.stiffness.assemble(k_vals).toarray()
     assert_close(K, -fd_jacobian(lambda x: system.forces(x, v, t), q))
 
 

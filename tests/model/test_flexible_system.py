@@ -12,7 +12,6 @@ from femdyn.model.sensors import BeamSensor
 from femdyn.solvers.generalized_alpha import Options, integrate
 from femdyn.solvers.eigen import eigenmodes
 from femdyn.solvers.static import static_equilibrium
-from femdyn.sparse import Pattern
 
 E, RHO, R, L = 2.1e11, 7800.0, 0.01, 1.0
 AREA, INERTIA = np.pi * R**2, np.pi * R**4 / 4
@@ -45,9 +44,9 @@ def test_coupled_model_derivatives():
     c = s.constraints
     assert_close(c.jacobian(q, 0.0).toarray(), fd_jacobian(lambda x: c.phi(x, 0.0), q))
     k_vals, c_vals = s.tangent_values(q, v, 0.0)
-    K = Pattern(s.k_rows, s.k_cols, (s.n, s.n)).assemble(k_vals).toarray()
+    K = s.patterns.stiffness.assemble(k_vals).toarray()
     assert_close(K, -fd_jacobian(lambda x: s.forces(x, np.zeros(s.n), 0.0), q), 1e-5)
-    C = Pattern(s.c_rows, s.c_cols, (s.n, s.n)).assemble(c_vals).toarray()
+    C = s.patterns.damping.assemble(c_vals).toarray()
     assert_close(C, -fd_jacobian(lambda y: s.forces(q, y, 0.0), v), 1e-5)
 
 

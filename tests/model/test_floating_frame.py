@@ -37,7 +37,7 @@ def test_mass_derivative_matches_finite_differences():
     """∂(M(q)a)/∂q: M is a polynomial of degree 2 in q, so the central difference is exact
     up to round-off (h = 1e-3, relative 1e-9)."""
     s, _, q, _, a, _ = general_state()
-    D = dense(s, s.md_rows, s.md_cols, s.mass_derivative_values(q, a))
+    D = dense(s, s.patterns.mass_derivative.rows, s.patterns.mass_derivative.cols, s.mass_derivative_values(q, a))
     fd = central(lambda x: s.mass(x) @ a, q, 1e-3)
     assert np.abs(D - fd).max() < 1e-9 * np.abs(D).max()
 
@@ -48,7 +48,7 @@ def test_force_tangents_match_finite_differences():
     holds K_η η with ω² up to 1e10 s⁻², hence the tolerance 100 ε max|Q(q ± h)|/h."""
     s, _, q, v, _, _ = general_state()
     k, c = s.tangent_values(q, v, 0.0)
-    K, C = dense(s, s.k_rows, s.k_cols, k), dense(s, s.c_rows, s.c_cols, c)
+    K, C = s.patterns.stiffness.assemble(k).toarray(), s.patterns.damping.assemble(c).toarray()
     fdK = -central(lambda x: s.forces(x, v, 0.0), q, 1.0)
     fdC = -central(lambda x: s.forces(q, x, 0.0), v, 1.0)
     roundoff = lambda f, x: 100 * np.finfo(float).eps * max(np.abs(f(x + e)).max() for e in np.eye(s.n))

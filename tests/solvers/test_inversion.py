@@ -9,7 +9,6 @@ from scipy.integrate import simpson, solve_ivp
 
 import femdyn
 from femdyn.elements import sections
-from femdyn.sparse import Pattern
 from femdyn.solvers.inversion import (LinearServo, causal_inverse, linearize, noncausal_inverse,
                                       optimal_control_inverse, zero_dynamics)
 from femdyn.solvers.static import static_equilibrium
@@ -124,10 +123,10 @@ def test_zero_dynamics_of_a_flexible_arm_match_the_full_dae_pencil():
     n, m = system.n, system.m
     _, jac = system.constraints.evaluate(q, 0.0)
     J = system.constraints.jac_pattern.assemble(jac).toarray()
-    G = Pattern(system.g_rows, system.g_cols, (m, n)).assemble(system.force_transpose_values(q, jac)).toarray()
+    p = system.patterns
+    G = p.transpose.assemble(system.force_transpose_values(q, jac)).toarray()
     k_vals, c_vals = system.tangent_values(q, np.zeros(n), 0.0)
-    Kt = Pattern(system.k_rows, system.k_cols, (n, n)).assemble(k_vals).toarray() + \
-        Pattern(system.hess_rows, system.hess_cols, (n, n)).assemble(system.hessian_values(q, lam)).toarray()
+    Kt = p.stiffness.assemble(k_vals).toarray() + p.hessian.assemble(system.hessian_values(q, lam)).toarray()
     Z, I = np.zeros, np.eye(n)
     A = np.block([[Z((n, n)), I, Z((n, m))], [-Kt, Z((n, n)), -G.T], [J, Z((m, n)), Z((m, m))]])
     E = sla.block_diag(I, system.mass(q).toarray(), Z((m, m)))
