@@ -129,11 +129,12 @@ class Residuals:
 
 class NewtonStep:
     """One generalized-α step of the index-3 form, solved by (modified) Newton on the scaled KKT system.
-    Constraint rows scaled by 1/(βh²) (Bottasso, Bauchau & Cardona 2007)."""
+    Constraint rows scaled by 1/(βh²) (Bottasso, Bauchau & Cardona 2007); ``analysis``: a
+    :class:`~femdyn.solvers.kkt.SymbolicAnalysis` shared with the run's other step sizes."""
 
-    def __init__(self, system, h, params, options):
+    def __init__(self, system, h, params, options, analysis=None):
         self.sys, self.h, self.p, self.o = system, h, params, options
-        self.kkt = KKTMatrix(system)
+        self.kkt = KKTMatrix(system, analysis)
         p = params
         self.beta_h2 = p.beta * h * h
         self.d_acc = (1 - p.alpha_m) / (self.beta_h2 * (1 - p.alpha_f))   # ∂q̈/∂q
@@ -371,7 +372,7 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
     if o.formulation not in STEPPERS:
         raise SolverError(f"generalized-α: unknown formulation '{o.formulation}'; choose one of {list(STEPPERS)}")
     check_step_size(system, q, lam, h, o.rho_inf, t0, o.step_check, kkt)
-    march = _March(system, params, o, check_servo_step(system, q, lam, h, o.rho_inf, t0, o.step_check))
+    march = _March(system, params, o, check_servo_step(system, q, lam, h, o.rho_inf, t0, o.step_check), kkt.analysis)
     writer = ResultsWriter(system, output, solver={"method": "generalized-alpha", "h": h,
                                                    **_plain(asdict(o)), **asdict(params)})
     writer.record(t0, q, v, a, lam, _stats(system, state, 0, 0, _initial_residuals(system, state), 0))
@@ -412,16 +413,17 @@ class _Step:
 
 
 class _March:
-    """Takes the user's steps, applying the failure policy; one Newton stepper per step size."""
+    """Takes the user's steps, applying the failure policy; one Newton stepper per step size, one symbolic analysis."""
 
-    def __init__(self, system, params, options, warning=""):
+    def __init__(self, system, params, options, warning="", analysis=None):
         self.system, self.params, self.o = system, params, options
         self.warning = warning          # what the start-of-run checks found, for a failure's diagnosis
         self.steppers = {}
+        self.analysis = analysis
 
     def stepper(self, h):
         if h not in self.steppers:
-            self.steppers[h] = STEPPERS[self.o.formulation](self.system, h, self.params, self.o)
+            self.steppers[h] = STEPPERS[self.o.formulation](self.system, h, self.params, self.o, self.analysis)
         return self.steppers[h]
 
     def advance(self, state, t_new, h, k, depth=0):

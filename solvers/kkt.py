@@ -30,12 +30,34 @@ MASSLESS, MULTIPLIER = 1e-8, 1e-10
 REFINEMENTS, ACCEPT, PLAIN = 6, 1e-8, 1e-4
 
 
-class KKTMatrix:
-    """The iteration matrix of a :class:`~femdyn.model.system.System` and its factors."""
+class SymbolicAnalysis:
+    """The saddle pattern of a System and its one AMD ordering and CHOLMOD symbolic factor, shared by KKT matrices."""
 
     def __init__(self, system):
-        self.system = system
         self.saddle = SaddlePattern(system)
+        self.symbolic = None
+        self.analyses = 0          # how often a pattern was analysed (one per run when shared)
+
+    def factor(self, R):
+        """A numeric factor holder for R: a copy of the symbolic factor of R's pattern, analysed only when new."""
+        if self.symbolic is None or not _same_pattern(self.shape, R):
+            self.symbolic = analyze(R, mode="simplicial", ordering_method="amd")
+            self.shape = _pattern_key(R)
+            self.analyses += 1
+        return self.symbolic.copy()
+
+
+class KKTMatrix:
+    """The iteration matrix of a :class:`~femdyn.model.system.System` and its factors.
+
+    KKT matrices built with one ``analysis`` (e.g. one per step size of a run) share the
+    saddle pattern and its symbolic factorization; each keeps its own numeric factor.
+    """
+
+    def __init__(self, system, analysis=None):
+        self.system = system
+        self.analysis = analysis or SymbolicAnalysis(system)
+        self.saddle = self.analysis.saddle
         self.pattern, self.diagonal_slots = self.saddle.pattern, self.saddle.diagonal_slots
         self.massless = system.M.diagonal() <= 0
         n, slots = system.n, self.diagonal_slots      # data slots of the diagonal the regularization touches
@@ -107,9 +129,9 @@ class KKTMatrix:
         R.data[massless] += MASSLESS * scale
         R.data[multipliers] -= MULTIPLIER * scale
         try:
-            if self.symbolic is None or not self._same_pattern(R):
-                self.symbolic = analyze(R, mode="simplicial", ordering_method="amd")
-                self.symbolic_shape = (R.indptr, R.indices, R.indptr.tobytes(), R.indices.tobytes())
+            if self.symbolic is None or not _same_pattern(self.symbolic_shape, R):
+                self.symbolic = self.analysis.factor(R)
+                self.symbolic_shape = _pattern_key(R)
             self.symbolic.cholesky_inplace(R)
         except CholmodError:
             return False
@@ -120,13 +142,6 @@ class KKTMatrix:
         refined = plain + correction
         self.refine = not (_small(correction[:n], refined[:n], PLAIN) and _small(correction[n:], refined[n:], PLAIN))
         return not self.refine or self._refined(probe, refined, ACCEPT)[1] <= ACCEPT   # (NaN fails)
-
-    def _same_pattern(self, R):
-        """Whether R has the pattern of the last symbolic analysis (the same arrays, or equal ones)."""
-        indptr, indices, indptr_bytes, indices_bytes = self.symbolic_shape
-        if indptr is R.indptr and indices is R.indices:
-            return True
-        return indptr_bytes == R.indptr.tobytes() and indices_bytes == R.indices.tobytes()
 
     def _lu(self, S, q, t):
         try:
@@ -170,6 +185,19 @@ class KKTMatrix:
     def diagnose(self, q, t, reason):
         """Message for a singular KKT matrix, naming its cause in the model's words."""
         return f"singular KKT matrix ({reason}) at t = {t:.6g} s: {singular_saddle(self.system, self.matrix, q, t)}"
+
+
+def _pattern_key(R):
+    """What identifies R's pattern: its index arrays and their bytes."""
+    return R.indptr, R.indices, R.indptr.tobytes(), R.indices.tobytes()
+
+
+def _same_pattern(key, R):
+    """Whether R has the pattern ``key`` was taken of (the same arrays, or equal ones)."""
+    indptr, indices, indptr_bytes, indices_bytes = key
+    if indptr is R.indptr and indices is R.indices:
+        return True
+    return indptr_bytes == R.indptr.tobytes() and indices_bytes == R.indices.tobytes()
 
 
 def _equilibration(S, symmetric):

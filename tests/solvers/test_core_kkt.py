@@ -15,7 +15,7 @@ import scipy.sparse.linalg as spla
 
 import femdyn
 from femdyn.elements import sections
-from femdyn.solvers.generalized_alpha import NewtonStep, Options, Parameters, State
+from femdyn.solvers.generalized_alpha import NewtonStep, Options, Parameters, State, integrate
 from femdyn.solvers.initial import consistent_state
 from femdyn.solvers import kkt as kkt_module
 from femdyn.solvers.kkt import ACCEPT, PLAIN
@@ -138,3 +138,34 @@ def test_refinement_decision_follows_the_probe(monkeypatch, multiplier, refine):
     b = np.random.default_rng(4).standard_normal(kkt.matrix.shape[0])
     exact = spla.spsolve(kkt.matrix.tocsc(), b)
     assert np.abs(kkt.solve(b, accuracy=ACCEPT) - exact).max() <= PLAIN * np.abs(exact).max()
+
+
+def test_rejected_steps_reuse_one_symbolic_analysis(monkeypatch):
+    """A run whose steps are rejected and halved (on_failure="retry": steppers of h, h/2, h/4)
+    makes one CHOLMOD symbolic analysis (AMD ordering) for the start and every step size, and
+    gives bit for bit the results of one analysis per step size (the numeric factors stay per
+    step size). (The stabilized form's unsymmetric matrix goes to SuperLU, not analysed here.)"""
+    from support.models import pendulum
+    calls = []
+
+    def counted(*args, **kwargs):
+        calls.append(args[0].shape)
+        return analyze(*args, **kwargs)
+
+    analyze = kkt_module.analyze
+    monkeypatch.setattr(kkt_module, "analyze", counted)
+    options = Options(max_iterations=4, on_failure="retry")
+    shared = integrate(pendulum(0.0).assemble(), 1.0, 0.05, options)
+    rejected = [e for e in shared.events if e["event"] == "step rejected"]
+    assert rejected and len({e["h"] for e in rejected}) >= 2
+    assert len(calls) == 1
+
+    fresh = kkt_module.SymbolicAnalysis.factor
+    monkeypatch.setattr(kkt_module.SymbolicAnalysis, "factor",
+                        lambda self, R: (setattr(self, "symbolic", None), fresh(self, R))[1])
+    calls.clear()
+    separate = integrate(pendulum(0.0).assemble(), 1.0, 0.05, options)
+    assert len(calls) == 1 + len({e["h"] for e in rejected}) + 1     # start, h and each halving
+    for key in ("q", "v", "a", "lam"):
+        assert np.array_equal(getattr(shared, key), getattr(separate, key))
+    assert np.array_equal(shared.iterations, separate.iterations)
