@@ -402,8 +402,18 @@ class System:
         """
         if self.m == 0:
             return 0, np.zeros(0)
-        s = np.linalg.svd(self.constraints.jacobian(q, t).toarray(), compute_uv=False)
+        s = np.linalg.svd(self._jacobian_rows(q, t), compute_uv=False)
         return int(np.sum(s > 1e-9 * max(s[0], 1e-300))), s
+
+    def _jacobian_rows(self, q, t):
+        """Dense Φ_q, or for m < n the m × m Rᵀ of Φ_qᵀ = Q R: the same U and σ, its SVD far cheaper."""
+        Phi_q = self.constraints.jacobian(q, t).toarray()
+        return np.linalg.qr(Phi_q.T, mode="r").T if self.m < self.n else Phi_q
+
+    @cached_property
+    def _start_rank(self):
+        """rank Φ_q at q0 (the System is frozen: computed once, for :meth:`summary`)."""
+        return self.rank_of_jacobian(self.q0)[0]
 
     def redundant_constraints(self, q, t=0.0, count=6):
         """Labels of the constraint rows in a linear dependency of Φ_q (empty at full row rank).
@@ -415,8 +425,7 @@ class System:
         count : int, optional
             At most this many labels, the most involved first.
         """
-        Phi_q = self.constraints.jacobian(q, t).toarray()
-        U, s, _ = np.linalg.svd(Phi_q, full_matrices=self.m > self.n)   # full U only when m > n
+        U, s, _ = np.linalg.svd(self._jacobian_rows(q, t), full_matrices=self.m > self.n)   # full U when m > n
         tol = 1e-9 * max(s[0], 1e-300) if s.size else 0.0
         rank = int(np.sum(s > tol))
         if rank == self.m:
@@ -444,7 +453,7 @@ class System:
             Above this many constraint rows the rank is not computed.
         """
         if self.m <= dense_limit:
-            rank = self.rank_of_jacobian(self.q0)[0]
+            rank = self._start_rank
             counts = f"(rank {rank}), {plural(self.n - rank, 'degree of freedom', 'degrees of freedom')}"
         else:
             counts = f"(rank not computed above {dense_limit} rows), at least {plural(self.n - self.m, 'degree of freedom', 'degrees of freedom')}"
