@@ -16,6 +16,7 @@ import math
 from dataclasses import asdict, dataclass
 
 import numpy as np
+from numba import njit
 
 from femdyn.errors import ConvergenceError, SolverError
 from femdyn.results.store import ResultsWriter
@@ -144,10 +145,9 @@ class NewtonStep:
         """Predicted state at the start of the Newton iteration.
         Géradin & Cardona 2001, Flexible Multibody Dynamics, §9.4."""
         p, h = self.p, self.h
-        a = np.zeros_like(s.a) if s.initial or self.o.predictor == "zero" else s.a.copy()
-        at = ((1 - p.alpha_f) * a + p.alpha_f * s.a - p.alpha_m * s.at) / (1 - p.alpha_m)
-        q = s.q + h * s.v + h * h * ((0.5 - p.beta) * s.at + p.beta * at)
-        v = s.v + h * ((1 - p.gamma) * s.at + p.gamma * at)
+        q, v, a, at = np.empty((4, len(s.q)))
+        _predict(s.q, s.v, s.a, s.at, not (s.initial or self.o.predictor == "zero"), h, p.alpha_m, p.alpha_f,
+                 p.beta, p.gamma, q, v, a, at)
         return State(t, q, v, a, at, s.lam.copy())
 
     def begin(self, s_old, t_new):
@@ -176,12 +176,7 @@ class NewtonStep:
 
     def update(self, x, dx):
         """Apply a Newton correction to the iterate in place."""
-        n = self.sys.n
-        dq = dx[:n]
-        x.q += dq
-        x.v += self.d_vel * dq
-        x.a += self.d_acc * dq
-        x.lam += dx[n:n + self.sys.m] / self.beta_h2
+        _update(x.q, x.v, x.a, x.lam, dx, self.d_vel, self.d_acc, self.beta_h2)
 
     def finish(self, s_old, x):
         """Complete a converged step: the pseudo-acceleration ã_{n+1} from q̈_{n+1}."""
@@ -290,6 +285,28 @@ class _StabilizedStep(NewtonStep):
 
 
 STEPPERS = {"index3": NewtonStep, "stabilized": _StabilizedStep}
+
+
+@njit(cache=True)
+def _predict(q0, v0, a0, at0, keep, h, alpha_m, alpha_f, beta, gamma, q, v, a, at):
+    """The predicted q, q̇, q̈ (q̈_n, or 0 unless ``keep``), ã of :meth:`NewtonStep.predict`, element by element."""
+    for i in range(len(q0)):
+        a[i] = a0[i] if keep else 0.0
+        at[i] = ((1 - alpha_f) * a[i] + alpha_f * a0[i] - alpha_m * at0[i]) / (1 - alpha_m)
+        q[i] = q0[i] + h * v0[i] + h * h * ((0.5 - beta) * at0[i] + beta * at[i])
+        v[i] = v0[i] + h * ((1 - gamma) * at0[i] + gamma * at[i])
+
+
+@njit(cache=True)
+def _update(q, v, a, lam, dx, d_vel, d_acc, beta_h2):
+    """q += Δq, q̇ += ∂q̇/∂q Δq, q̈ += ∂q̈/∂q Δq, λ += Δ(βh²λ)/βh² in place (dx = [Δq; Δ(βh²λ)])."""
+    n = len(q)
+    for i in range(n):
+        q[i] += dx[i]
+        v[i] += d_vel * dx[i]
+        a[i] += d_acc * dx[i]
+    for i in range(len(lam)):
+        lam[i] += dx[n + i] / beta_h2
 
 
 def integrate(system, t_end, h, options=None, output=None, progress=False, q0=None, v0=None, t0=0.0,

@@ -9,6 +9,7 @@ from functools import cached_property
 import numpy as np
 import scipy.sparse
 import scipy.sparse.csgraph
+from numba import njit
 
 from ..errors import ModelError
 from .constraints import ConstraintSet, Equation
@@ -214,10 +215,8 @@ class System:
         lam : ndarray (m,)
             Multipliers, with the actuator inputs in the servo rows.
         """
-        if not self.servo:
-            return self.constraints.transpose_product(jac, lam)
-        g, G = self.force_transpose_values(q, jac), self.patterns.transpose
-        return np.bincount(G.cols, weights=g * lam[G.rows], minlength=self.n)
+        G = self.patterns.transpose
+        return np.bincount(G.cols, weights=self.force_transpose_values(q, jac) * lam[G.rows], minlength=self.n)
 
     def hessian_values(self, q, lam):
         """Values of ∂(Gᵀλ)/∂q on ``patterns.hessian``.
@@ -361,9 +360,9 @@ class System:
         """
         Q = self.forces(q, v, t, load_factor)
         phi, jac = self.constraints.evaluate(q, t) if constraints is None else constraints
-        r = self.constraint_force(q, jac, lam) - Q
-        if a is not None:
-            r += self.inertia_force(q, a)
+        G, M, r = self.patterns.transpose, self.mass(q), np.empty(self.n)
+        _residual(M.indptr, M.indices, M.data, Q if a is None else a, a is not None, G.rows, G.cols,
+                  self.force_transpose_values(q, jac), lam, Q, r)
         return r, Q, phi, jac
 
     def kinetic_energy(self, v, q=None):
@@ -464,6 +463,21 @@ class System:
                  f"  total mass of bodies and elements {self.total_mass:.6g} kg, gravity {self.gravity.tolist()} m/s²"]
         lines += [f"  joint {name}: {j.kind}, {plural(len(self.joint_rows[name]), 'equation')}" for name, j in self.joints.items()]
         return "\n".join(lines)
+
+
+@njit(cache=True)
+def _residual(indptr, indices, data, a, inertia, rows, cols, g, lam, Q, out):
+    """out = Gᵀλ − Q (+ M a, M in CSR), summed in the order of bincount, then − Q, then + M a."""
+    out[:] = 0.0
+    for k in range(len(g)):
+        out[cols[k]] += g[k] * lam[rows[k]]
+    for i in range(len(out)):
+        out[i] -= Q[i]
+        if inertia:
+            s = 0.0
+            for k in range(indptr[i], indptr[i + 1]):
+                s += data[k] * a[indices[k]]
+            out[i] += s
 
 
 def _overrides(part, method):

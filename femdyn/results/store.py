@@ -140,8 +140,8 @@ class ResultsWriter:
 
     def add_iterations(self, rows):
         """Record one step's Newton history: (step, iteration, dynamic, constraint residual) rows."""
-        for it in rows:
-            self._append("iterations", np.asarray(it, float))
+        if len(rows):
+            self._append("iterations", np.asarray(rows, float).ravel())     # one block per step
 
     def _append(self, key, arr):
         """Keep a row of series ``key`` and queue it for the next flush."""
