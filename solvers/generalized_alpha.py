@@ -203,14 +203,14 @@ class NewtonStep:
                 backtracks += 1
                 continue
             backtracks = 0
-            if not np.isfinite(measure):
+            if not math.isfinite(measure):
                 return self._outcome(DIVERGED, x, res, history, corrections, factorizations,
                                      "the residual became non-finite")
             if corrector is not None and corrector.needed(history):
                 corrections.append(corrector.apply(self, x))
                 previous, fresh = np.inf, False
                 continue
-            fresh = self.kkt.lu is None or measure > o.contraction * previous
+            fresh = self.kkt.solve_factor is None or measure > o.contraction * previous
             if fresh:
                 self.factorize(x, res)
             previous, base_merit = measure, merit
