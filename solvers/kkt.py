@@ -68,10 +68,6 @@ class KKTMatrix:
         self.backend = None
         self.refine = False
 
-    @property
-    def lu(self):
-        return self.solve_factor
-
     def assemble(self, values):
         """The saddle matrix for given values, on the fixed pattern."""
         self.symmetric = values.symmetric
