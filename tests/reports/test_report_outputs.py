@@ -112,7 +112,7 @@ def test_pdf_pages_are_a4_and_the_first_carries_verdict_and_table(example, tmp_p
 
 @needs_pdfinfo
 def test_letter_pages_by_option(example, tmp_path):
-    done = subprocess.run([sys.executable, "-m", "femdyn.cli.main", "report", "strain", str(example / "run"),
+    done = subprocess.run([sys.executable, "-m", "femdyn", "report", "strain", str(example / "run"),
                            str(example / "measured.csv"), "--map", str(example / "gauges.toml"), "-o",
                            str(tmp_path / "report"), "--paper", "Letter"], capture_output=True, text=True, timeout=300,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
@@ -160,7 +160,7 @@ def test_missing_chromium_is_a_clear_error(example, tmp_path):
     """Without Chromium on the PATH: exit 2, the package to install named, nothing written."""
     env = {k: v for k, v in os.environ.items() if k != "FEMDYN_CHROMIUM"}
     env.update(PATH=str(tmp_path / "empty"), PYTHONPATH=str(ROOT))
-    done = subprocess.run([sys.executable, "-m", "femdyn.cli.main", "report", "strain", str(example / "run"),
+    done = subprocess.run([sys.executable, "-m", "femdyn", "report", "strain", str(example / "run"),
                            str(example / "measured.csv"), "--map", str(example / "gauges.toml"), "-o",
                            str(tmp_path / "report")], capture_output=True, text=True, timeout=300, env=env)
     assert done.returncode == 2 and "apt-get install chromium" in done.stderr
