@@ -39,7 +39,8 @@ def test_setup_installs_missing_packages_without_recommendations_or_upgrades(tmp
     calls = run_setup(tmp_path)
     installs = [c for c in calls if c.startswith("apt-get install")]
     assert len(installs) == 1 and "--no-install-recommends" in installs[0] and "--no-upgrade" in installs[0]
-    assert not [c for c in calls if re.search(r"\b(upgrade|dist-upgrade|full-upgrade)\b", c.replace("--no-upgrade", ""))]
+    upgrades = [c for c in calls if re.search(r"\b(upgrade|dist-upgrade|full-upgrade)\b", c.replace("--no-upgrade", ""))]
+    assert upgrades == []
     assert not [c for c in calls if re.search(r"pip install .*(-U\b|--upgrade)", c)]
     assert any(re.search(r"python3 -m pip install .*-e \.\[test\]", c) for c in calls)
 
