@@ -131,7 +131,7 @@ def rod_mesh(length=0.815, radius=0.01, size=0.004, order=2, inner_radius=0.0, p
             target = path or os.path.join(tmp, "rod.msh")
             gmsh.write(target)
             gmsh.model.remove()
-            return read_solid_mesh(target, name=f"rod L={length} m r={radius} m")
+            return read_solid_mesh(target, unit="m", name=f"rod L={length} m r={radius} m")
     finally:
         if own:
             gmsh.finalize()

@@ -2,6 +2,7 @@
 node sets; what is refused is listed in docs/components.md ("Pipeline").
 """
 import os
+import warnings
 
 import meshio
 import numpy as np
@@ -9,12 +10,14 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
 from femdyn.elements.solid import ELEMENT_TYPES
-from femdyn.errors import ModelError
+from femdyn.errors import ModelError, UnitsWarning
 
 UNITS = {"m": 1.0, "cm": 1e-2, "mm": 1e-3, "um": 1e-6, "in": 0.0254, "ft": 0.3048}
 VOLUME_CELLS = {"tetra", "tetra10", "hexahedron", "hexahedron20", "hexahedron27", "wedge", "wedge15",
                 "pyramid", "pyramid13", "tetra20", "tetra35", "wedge18", "pyramid14"}
 MAX_EXTENT_M = 100.0      # a link longer than this is almost surely a mesh in mm read as m
+MESH_LINK_SPAN = 10.0        # m: a meshed solid part longer than this is a link of ≥ 10 mm drawn in mm
+MESH_SOLID_DENSITY = 1000.0  # kg/m³: at or above water (plastics, metals) such a part would weigh tonnes
 SELECTOR_NUMBERS = {"box": (6,), "cylinder": (7, 8), "nearest": (3,)}   # numbers each geometric selector takes
 
 
@@ -93,7 +96,16 @@ class SolidMesh:
                 f"box {np.round(lo, 6).tolist()} – {np.round(hi, 6).tolist()} m")
 
 
-def read_solid_mesh(source, unit="m", min_quality=1e-6, name=None):
+def mesh_unit_suspect(what, span, rho=None):
+    """Why a solid mesh read in m looks like mm (span > MESH_LINK_SPAN, at ρ ≥ MESH_SOLID_DENSITY when known)."""
+    if span > MESH_LINK_SPAN and (rho is None or rho >= MESH_SOLID_DENSITY):
+        part = f"a {span:.4g} m solid part" + (f" at {rho:g} kg/m³" if rho is not None else "")
+        return (f"{what}: the mesh spans {span:.4g} m read in metres, {part} (more than {MESH_LINK_SPAN:g} m: "
+                "a crane boom, not a link); its coordinates are probably in mm")
+    return None
+
+
+def read_solid_mesh(source, unit=None, min_quality=1e-6, name=None):
     """Read a volume mesh with meshio (any format) and check it; MeshError with the reason if refused.
 
     Parameters
@@ -101,11 +113,17 @@ def read_solid_mesh(source, unit="m", min_quality=1e-6, name=None):
     source : str, path-like or meshio.Mesh
         The file or a mesh in memory.
     unit : {"m", "cm", "mm", "um", "in", "ft"}, optional
-        Length unit of the coordinates; converted to metres.
+        Length unit of the coordinates; converted to metres. Not given: metres, and a mesh spanning
+        more than ``MESH_LINK_SPAN`` (10 m) warns that it is probably in mm.
     min_quality : float, optional
         Smallest accepted volume / (longest edge)³ (regular tetrahedron 0.118).
     name : str, optional
         Label for messages (default the file name).
+
+    Warns
+    -----
+    UnitsWarning
+        No ``unit`` given and the mesh spans more than 10 m: a link drawn in mm (the fix named).
 
     Examples
     --------
@@ -114,6 +132,7 @@ def read_solid_mesh(source, unit="m", min_quality=1e-6, name=None):
     >>> float(read_solid_mesh(raw, unit="mm").points.max())
     0.01
     """
+    stated, unit = unit is not None, unit or "m"
     if unit not in UNITS:
         raise MeshError(f"unknown length unit '{unit}'; use one of {sorted(UNITS)}")
     if isinstance(source, meshio.Mesh):
@@ -131,6 +150,11 @@ def read_solid_mesh(source, unit="m", min_quality=1e-6, name=None):
     if extent > MAX_EXTENT_M:
         raise MeshError(f"{name}: the mesh spans {extent:.4g} m with unit='{unit}'; its coordinates are "
                         "probably in mm: pass unit='mm' (or the unit the CAD export used)")
+    suspect = None if stated else mesh_unit_suspect(name, extent)
+    if suspect:
+        warnings.warn(f"{suspect}: pass unit='mm' (or the unit the CAD export used), or unit='m' if the part "
+                      "really is that large (silence: warnings.filterwarnings('ignore', "
+                      "category=femdyn.UnitsWarning))", UnitsWarning, stacklevel=2)
     blocks, unsupported = [], {}
     for k, cells in enumerate(raw.cells):
         if cells.type in ELEMENT_TYPES:

@@ -5,8 +5,10 @@ import errno
 import importlib
 import os
 import sys
+import warnings
 
 from ..errors import FemdynError
+from .hints import add_warning_flags, cli_words, shown_as, warning_filters
 
 COMMANDS = ("demo", "study", "sweep", "fit", "report", "reduce", "show", "identify")   # modules of femdyn.cli, in --help order
 
@@ -70,19 +72,33 @@ def main(argv=None):
     sub = parser.add_subparsers(dest="command", required=True)
     for name in COMMANDS:
         importlib.import_module(f"{__package__}.{name}").add_parser(sub)
+    for command in _leaves(parser):
+        add_warning_flags(command)
     args = parser.parse_args(argv)
     try:
-        return args.func(args)
+        with warnings.catch_warnings():
+            warnings.showwarning = shown_as(args.cli_flags)  # femdyn's warnings in the command line's words
+            for kind in warning_filters(args):
+                warnings.simplefilter("ignore", kind)
+            return args.func(args)
     except BrokenPipeError:
         _quiet_pipe()
         return 0
     except FemdynError as err:
-        print(f"femdyn: error: {err}", file=sys.stderr)
+        print(f"femdyn: error: {cli_words(str(err), args.cli_flags)}", file=sys.stderr)
         return 2
     except OSError as err:
         outputs = [os.path.abspath(getattr(args, a)) for a in ("out", "output") if getattr(args, a, None)]
         print(f"femdyn: error: {_os_message(err, outputs)}", file=sys.stderr)
         return 2
+
+
+def _leaves(parser):
+    """The parsers that run a command (``femdyn report strain``'s, not ``femdyn report``'s)."""
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if not subs:
+        return [parser]
+    return [leaf for a in subs for p in dict.fromkeys(a.choices.values()) for leaf in _leaves(p)]
 
 
 def _quiet_pipe():

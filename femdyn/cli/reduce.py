@@ -1,29 +1,15 @@
 """``femdyn reduce``: a volume mesh → a Craig–Bampton component file (.fdc)."""
 import os
-import re
 import time
 
 import numpy as np
 
-from ..errors import FemdynError, ModelError
+from ..errors import ModelError
 from ..validation import plural
 
 MAX_MB = 50.0          # default limit on the estimated component file size
 
 STAGES = ("read mesh", "assembly", "factorization", "normal modes", "orthonormalization", "invariants", "write")
-
-
-# Python options that messages shared with the API suggest, and the reduce flag that sets each
-CLI_HINTS = ((r"\bcheck_units=False\b", "--no-unit-check"), (r"\bunit='(\w+)'", r"--unit \1"))
-
-
-def _cli_words(err):
-    """The FemdynError ``err`` with the Python options its message suggests named by their reduce flags."""
-    text = str(err)
-    for python, flag in CLI_HINTS:
-        text = re.sub(python, flag, text)
-    err.args = (text,) + err.args[1:]
-    return err
 
 
 def _numbers(text, count, what):
@@ -96,14 +82,6 @@ def run(args):
     ``--average`` naming no interface, a mesh that looks like mm read without ``--unit``, or a bad mesh or
     material (MeshError); messages name the command's flags.
     """
-    try:
-        return _run(args)
-    except FemdynError as err:
-        raise _cli_words(err) from None
-
-
-def _run(args):
-    """:func:`run` with messages in the API's words."""
     from tqdm import tqdm
 
     from femdyn.elements.solid_body import SolidBody

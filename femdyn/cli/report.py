@@ -1,5 +1,5 @@
-"""``femdyn report strain RESULTS MEASURED.csv --map gauges.toml -o report/``: compare a
-run's strain gauges with measurements and write report.html, report.pdf, metrics.json."""
+"""``femdyn report strain RESULTS MEASURED --map gauges.toml -o report/``: compare a run's strain
+gauges with measurements (CSV, TDMS, MDF 4, UFF 58, HDF5) and write report.html, report.pdf, metrics.json."""
 
 
 def add_parser(sub):
@@ -12,7 +12,9 @@ def add_parser(sub):
     kinds = r.add_subparsers(dest="kind", required=True)
     s = kinds.add_parser("strain", help="strain gauges: simulated against measured (HTML, PDF, JSON)")
     s.add_argument("results", help="results folder of the run (written by integrate(..., output=...))")
-    s.add_argument("measured", help="measurement CSV: time histories, or peaks only (header channel,positive,negative)")
+    s.add_argument("measured", help="measurements: CSV (time histories, or peaks only: header "
+                                    "channel,positive,negative), NI TDMS (.tdms), ASAM MDF 4 (.mf4), UFF 58 (.uff), "
+                                    "HDF5 (.h5)")
     s.add_argument("--map", required=True, help="gauge map (TOML) tying simulated gauges to measured channels")
     s.add_argument("-o", "--out", default="report", help="report folder (default: ./report)")
     s.add_argument("--paper", choices=("A4", "Letter"), default="A4", help="page size of report.pdf (default: A4)")
@@ -22,7 +24,7 @@ def add_parser(sub):
 def run(args):
     """Write the strain report comparing a run's gauges with measurements.
 
-    ``args`` (argparse.Namespace): parsed arguments: ``results`` (run folder), ``measured`` (CSV), ``map``
+    ``args`` (argparse.Namespace): parsed arguments: ``results`` (run folder), ``measured`` (measurement file), ``map``
     (gauge map TOML), ``out``. Returns int: 0 when every metric is within tolerance, 1 when some is not (the
     report is written either way). Raises FemdynError: unreadable run, measurements or map, or non-overlapping
     time ranges.

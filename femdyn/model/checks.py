@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 
 from ..errors import NonFiniteError, UnitsWarning
+from ..mesh.solid import MESH_LINK_SPAN, MESH_SOLID_DENSITY, mesh_unit_suspect  # noqa: F401 (the CLI's check)
 
 STANDARD_GRAVITY = 9.81      # m/s²
 GRAVITY_FACTOR = 50.0        # |g| outside [9.81/50, 9.81·50] (and not 0) warns: cm (×100), mm (×1000) or km units
@@ -16,8 +17,6 @@ MODULUS_RANGE = (1e5, 1.5e12)           # Pa: soft elastomers … diamond (1.2e1
 MIN_WAVE_SPEED = 8.0         # m/s: bar wave speed √(E/ρ); solids ≥ ~11 (soft rubber), metals in MPa give ~5
 MAX_EXTENT = 1e3                         # m: a model larger than a kilometre is probably in mm
 GYRATION_FACTOR = 10.0       # radius of gyration √(I_max/m) beyond 10 × the model's extent: kg·mm² inertia?
-MESH_LINK_SPAN = 10.0        # m: a meshed solid part longer than this is a link of ≥ 10 mm drawn in mm
-MESH_SOLID_DENSITY = 1000.0  # kg/m³: at or above water (plastics, metals) such a part would weigh tonnes
 
 
 # --- non-finite numbers ------------------------------------------------------------
@@ -114,14 +113,6 @@ def check_units(system):
         _check_material(element_set)
     for body in system.bodies.values():
         _check_gyration(body, extent)
-
-
-def mesh_unit_suspect(what, span, rho):
-    """Why a solid mesh read in m looks like mm (span > MESH_LINK_SPAN at ρ ≥ MESH_SOLID_DENSITY), else None."""
-    if span > MESH_LINK_SPAN and rho >= MESH_SOLID_DENSITY:
-        return (f"{what}: the mesh spans {span:.4g} m read in metres, a {span:.4g} m solid part at {rho:g} kg/m³ "
-                f"(more than {MESH_LINK_SPAN:g} m: a crane boom, not a link); its coordinates are probably in mm")
-    return None
 
 
 def _check_material(element_set):

@@ -1,8 +1,11 @@
 """Measured strain data and gauge maps: time-history CSV (first column time, s or ms; one column
 per channel, units in the header or the map; empty cells NaN), peaks-only CSV
-(``channel,positive,negative[,unit]``) and the TOML gauge map (keys: docs/strain-reports.md).
+(``channel,positive,negative[,unit]``), the data loggers' files (:mod:`.loggers`: TDMS, MDF 4,
+UFF 58, HDF5; one dispatch by suffix, the same checks as CSV) and the TOML gauge map (keys:
+docs/strain-reports.md).
 """
 import csv
+import os
 import re
 from dataclasses import dataclass, field
 
@@ -12,6 +15,7 @@ from ..errors import FemdynError
 from ..model.sensors import Gauge
 from ..schema import Key, SchemaError, check_table, read_toml
 from .bridge import BRIDGES, UNITS
+from .loggers import READERS
 from .metrics import METRICS
 
 TIME_UNITS = {"s": 1.0, "ms": 1e-3}
@@ -37,19 +41,45 @@ class Peaks:
     path: str
 
 
+CSV_SUFFIXES = (".csv", ".txt")
+
+
 def read_measurements(path):
-    """Read a measurement CSV file: time histories (Histories) or peaks only (Peaks).
+    """Read a measurement file: time histories (Histories) or, from CSV, peaks only (Peaks).
+
+    The format follows the suffix: CSV (``.csv``, ``.txt``), NI TDMS (``.tdms``), ASAM MDF 4
+    (``.mf4``, ``.mdf``), Universal File Format dataset 58 (``.uff``, ``.unv``) or HDF5 (``.h5``,
+    ``.hdf5``); channel names and units come from the file's own metadata (docs/strain-reports.md,
+    section 3) and every format goes through the same checks.
 
     Parameters
     ----------
     path : str
-        The CSV file.
+        The measurement file; times in s or ms, strain in a unit of ``femdyn.reports.bridge.UNITS``.
+
+    Returns
+    -------
+    Histories or Peaks
+        Times in s, one array per channel and the channels' units (None where the file gives none).
+
+    Raises
+    ------
+    FemdynError
+        Missing file, unknown suffix, a reader library not installed (naming the pip package), no time
+        column, an unknown time or channel unit, a cell that is not a number, channels of unequal length.
     """
-    try:
-        with open(path, newline="", encoding="utf-8-sig") as f:
-            rows = [r for r in csv.reader(f) if r and not r[0].lstrip().startswith("#")]
-    except FileNotFoundError:
-        raise FemdynError(f"measurement file '{path}' not found") from None
+    suffix = os.path.splitext(str(path))[1].lower()
+    if suffix not in CSV_SUFFIXES and suffix not in READERS:
+        raise FemdynError(f"measurement file '{path}': '{suffix or 'no suffix'}' is not a known format; give a "
+                          f"{', '.join((*CSV_SUFFIXES, *READERS))} file")
+    if not os.path.isfile(path):
+        raise FemdynError(f"measurement file '{path}' " + ("is a folder; give the file" if os.path.isdir(path)
+                                                           else "not found"))
+    if suffix in READERS:
+        table = READERS[suffix](path)
+        return _histories(path, table.t, table.time_unit, table.channels)
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        rows = [r for r in csv.reader(f) if r and not r[0].lstrip().startswith("#")]
     if len(rows) < 2:
         raise FemdynError(f"measurement file '{path}' has no data rows below its header")
     header = [_split_header(h) for h in rows[0]]
@@ -62,14 +92,33 @@ def read_measurements(path):
     if name.lower() not in ("t", "time"):
         raise FemdynError(f"measurement file '{path}': the first column must be time ('t [s]' or 'time [ms]'), "
                           f"found '{rows[0][0]}'; for peaks only, start the header with 'channel'")
-    if (unit or "s") not in TIME_UNITS:
-        raise FemdynError(f"measurement file '{path}': time unit '{unit}' is not known; use s or ms")
     data = np.array([[_number(c, path, k, j) for j, c in enumerate(r)] for k, r in enumerate(rows[1:], start=2)])
-    names = [h[0] for h in header[1:]]
-    for n, u in header[1:]:
-        _check_unit(u, f"channel '{n}' in '{path}'")
-    return Histories(data[:, 0] * TIME_UNITS[unit or "s"], {n: data[:, j + 1] for j, n in enumerate(names)},
-                     {n: u for n, u in header[1:]}, path)
+    return _histories(path, data[:, 0], unit or "s", [(n, u, data[:, j + 1]) for j, (n, u) in enumerate(header[1:])])
+
+
+def _histories(path, t, time_unit, columns):
+    """Histories from a time column and (name, unit, values) columns, with the checks shared by every format."""
+    if time_unit not in TIME_UNITS:
+        raise FemdynError(f"measurement file '{path}': time unit '{time_unit}' is not known; use s or ms")
+    if not columns:
+        raise FemdynError(f"measurement file '{path}' has no channels besides time")
+    t = _floats(t, path, "time")
+    channels = {}
+    for name, unit, values in columns:
+        _check_unit(unit, f"channel '{name}' in '{path}'")
+        channels[name] = _floats(values, path, f"channel '{name}'")
+        if channels[name].shape != t.shape:
+            raise FemdynError(f"measurement file '{path}': channel '{name}' has {channels[name].size} samples, "
+                              f"time has {t.size}; every channel needs one sample per time")
+    return Histories(t * TIME_UNITS[time_unit], channels, {n: u for n, u, _ in columns}, path)
+
+
+def _floats(values, path, what):
+    """A column as a 1-D float array; the error names the file and the column."""
+    try:
+        return np.asarray(values, dtype=float).reshape(-1)
+    except (TypeError, ValueError):
+        raise FemdynError(f"measurement file '{path}': {what} is not numeric") from None
 
 
 def _peaks(path, header, rows):

@@ -1,7 +1,7 @@
 """The command line as a script sees it: exit code 0 when everything succeeded, 1 when a run
 failed, 2 for bad input with a one-line message saying what kind of problem and naming it
 (input, output folder, scheduler, key); a closed output pipe ends quietly. Each command runs
-as a subprocess (``python -c`` calling :func:`femdyn.cli.main`), as a user's shell would."""
+as a subprocess (``python -m femdyn``), as a user's shell would."""
 import os
 import subprocess
 import sys
@@ -18,7 +18,7 @@ SWEEP = ('[base]\nduration = 0.01\nn_elements = 2\nparaview_every = 0\nforward =
 
 def femdyn(*args, pipe=None, cwd=None):
     """Run ``femdyn ARGS`` (through ``| pipe`` when given, in a shell): the completed process."""
-    command = [sys.executable, "-c", "import sys; from femdyn.cli import main; sys.exit(main())", *map(str, args)]
+    command = [sys.executable, "-m", "femdyn", *map(str, args)]
     env = dict(os.environ, PYTHONPATH=ROOT)
     if pipe:
         line = " ".join(f"'{a}'" for a in command) + f" | {pipe}; exit ${{PIPESTATUS[0]}}"
@@ -31,6 +31,13 @@ def sweep_file(tmp_path):
     path = tmp_path / "sweep.toml"
     path.write_text(SWEEP)
     return path
+
+
+def test_python_m_femdyn_runs_the_command_line_without_warnings():
+    """``python -m femdyn`` (femdyn/__main__.py) is the command line, and Python warns of nothing."""
+    run = subprocess.run([sys.executable, "-W", "error", "-m", "femdyn", "--help"], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=ROOT))
+    assert run.returncode == 0 and run.stdout.startswith("usage: femdyn") and run.stderr == ""
 
 
 def test_a_sweep_with_a_failed_case_exits_1(sweep_file, tmp_path):

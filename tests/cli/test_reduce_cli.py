@@ -10,9 +10,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 def _femdyn(*argv, cwd):
-    """Run ``python -m femdyn.cli.main reduce ...``; the completed process."""
+    """Run ``python -m femdyn reduce ...``; the completed process."""
     env = dict(os.environ, PYTHONPATH=ROOT)
-    return subprocess.run([sys.executable, "-m", "femdyn.cli.main", "reduce", *argv, "--quiet"], cwd=cwd, env=env,
+    return subprocess.run([sys.executable, "-m", "femdyn", "reduce", *argv, "--quiet"], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=300)
 
 

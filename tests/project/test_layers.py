@@ -25,7 +25,7 @@ LAYERS = [
     ["femdyn.identification"],
     ["femdyn.studies"],
     ["femdyn.cli"],
-    ["femdyn"],
+    ["femdyn", "femdyn.__main__"],            # the package and `python -m femdyn`
 ]
 
 FLOOR = {"femdyn.errors"}          # the error classes: every room may raise them, layer 0 included

@@ -16,6 +16,7 @@ from matplotlib.image import imread
 from femdyn.cli.main import main as femdyn_cli
 
 from support.browser import browse, needs_chromium, spread
+from support.loggers import WRITERS
 from support import ROOT
 
 PDFTOPPM = shutil.which("pdftoppm")
@@ -111,7 +112,7 @@ def test_pdf_pages_are_a4_and_the_first_carries_verdict_and_table(example, tmp_p
 
 @needs_pdfinfo
 def test_letter_pages_by_option(example, tmp_path):
-    done = subprocess.run([sys.executable, "-m", "femdyn.cli.main", "report", "strain", str(example / "run"),
+    done = subprocess.run([sys.executable, "-m", "femdyn", "report", "strain", str(example / "run"),
                            str(example / "measured.csv"), "--map", str(example / "gauges.toml"), "-o",
                            str(tmp_path / "report"), "--paper", "Letter"], capture_output=True, text=True, timeout=300,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
@@ -140,11 +141,26 @@ def test_tolerances_of_100_percent_give_no_verdict(example, tmp_path, capsys):
     assert ">pass<" not in page and ">no verdict<" in page
 
 
+@pytest.mark.parametrize("suffix", [".tdms", ".mf4", ".uff", ".h5"])
+def test_logger_files_give_the_report_of_the_csv(example, tmp_path, suffix):
+    """The example's measurement written as a data logger would (same numbers, units in the file's
+    metadata): the command gives the CSV's metrics (UFF's ASCII cells keep 12 digits, the CSV 9)."""
+    header = (example / "measured.csv").read_text().splitlines()[0].split(",")       # t [s],SG1 [mV/V],...
+    data = np.genfromtxt(example / "measured.csv", delimiter=",", skip_header=1)
+    channels = [(h.split()[0], "mV/V", data[:, k]) for k, h in enumerate(header) if k]
+    WRITERS[suffix](tmp_path / f"measured{suffix}", channels, data[:, 0])
+    assert run_cli(example, tmp_path, csv=tmp_path / f"measured{suffix}") == 0
+    got = json.loads((tmp_path / "report" / "metrics.json").read_text())
+    want = json.loads((example / "report" / "metrics.json").read_text())
+    for name, gauge in want["gauges"].items():
+        assert got["gauges"][name]["metrics"] == pytest.approx(gauge["metrics"], rel=1e-9, abs=1e-12)
+
+
 def test_missing_chromium_is_a_clear_error(example, tmp_path):
     """Without Chromium on the PATH: exit 2, the package to install named, nothing written."""
     env = {k: v for k, v in os.environ.items() if k != "FEMDYN_CHROMIUM"}
     env.update(PATH=str(tmp_path / "empty"), PYTHONPATH=str(ROOT))
-    done = subprocess.run([sys.executable, "-m", "femdyn.cli.main", "report", "strain", str(example / "run"),
+    done = subprocess.run([sys.executable, "-m", "femdyn", "report", "strain", str(example / "run"),
                            str(example / "measured.csv"), "--map", str(example / "gauges.toml"), "-o",
                            str(tmp_path / "report")], capture_output=True, text=True, timeout=300, env=env)
     assert done.returncode == 2 and "apt-get install chromium" in done.stderr
