@@ -60,7 +60,13 @@ class Table:
         return f, k, 0.0
 
     def energy(self, d):
-        """∫₀^δ f(s) ds, J."""
+        """∫₀^δ f(s) ds, J.
+
+        Parameters
+        ----------
+        d : float
+            δ, m (rad).
+        """
         return self._evaluate(d)[2] - self._evaluate(0.0)[2]
 
 
@@ -110,7 +116,13 @@ class UserForce:
         return f, k, c
 
     def energy(self, d):
-        """∫₀^δ f(s, 0) ds by the 8-point Gauss–Legendre rule, J."""
+        """∫₀^δ f(s, 0) ds by the 8-point Gauss–Legendre rule, J.
+
+        Parameters
+        ----------
+        d : float
+            δ, m (rad).
+        """
         s = 0.5 * d * (_NODES + 1.0)
         return 0.5 * d * sum(w * self._value(x, 0.0) for w, x in zip(_WEIGHTS, s))
 

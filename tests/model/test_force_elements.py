@@ -299,3 +299,20 @@ def test_bad_force_element_input_is_refused_by_name():
         m.sensor_force("f", "nothing")
     with pytest.raises(femdyn.ModelError, match="stiffness"):
         m.spring("s", "ground", (0, 0, 0), "bob", (1.0, 0, 0), stiffness=-1.0)
+
+
+# --- the laws themselves ------------------------------------------------------------------------
+def test_laws_give_their_values_slopes_and_energies():
+    law = femdyn.Table([-0.1, 0.0, 0.1, 0.2], [-20.0, 0.0, 10.0, 40.0])
+    assert law(0.15, 0.0) == pytest.approx((25.0, 300.0, 0.0), abs=1e-12)
+    assert law(0.3, 0.0) == pytest.approx((70.0, 300.0, 0.0), abs=1e-12)           # the end tangent beyond the table
+    assert law.energy(0.15) == pytest.approx(0.5 * 0.1 * 10 + 0.05 * (10 + 25) / 2, abs=1e-14)
+    assert law.energy(-0.2) == pytest.approx(0.5 * 0.2 * 40, abs=1e-14)            # 200 N/m on both sides
+    spline = femdyn.Table([0.0, 0.1, 0.2, 0.3, 0.4], [0.0, 1.0, 8.0, 27.0, 64.0], "spline")   # 1000 δ³ exactly
+    assert spline(0.25, 0.0) == pytest.approx((15.625, 187.5, 0.0), rel=1e-12)
+    assert spline.energy(0.25) == pytest.approx(250 * 0.25 ** 4, rel=1e-12)
+    f = lambda d, r: 100.0 * d + 1000.0 * d ** 3 + 2.0 * r * np.exp(d)
+    differenced = femdyn.UserForce(f)(0.1, 0.5)
+    exact = (f(0.1, 0.5), 100.0 + 3000.0 * 0.01 + 2.0 * 0.5 * np.exp(0.1), 2.0 * np.exp(0.1))
+    assert differenced == pytest.approx(exact, rel=1e-9)          # central differences: ~1e-10 (stated)
+    assert femdyn.UserForce(f).energy(0.1) == pytest.approx(50.0 * 0.01 + 250.0 * 1e-4, rel=1e-14)
