@@ -4,6 +4,7 @@ table, the damped pendulum, the bushing matrix; every tangent against finite dif
 the energy balance of an undamped chain."""
 import numpy as np
 import pytest
+from scipy.optimize import brentq
 
 import femdyn
 from femdyn.sparse import Pattern
@@ -316,3 +317,30 @@ def test_laws_give_their_values_slopes_and_energies():
     exact = (f(0.1, 0.5), 100.0 + 3000.0 * 0.01 + 2.0 * 0.5 * np.exp(0.1), 2.0 * np.exp(0.1))
     assert differenced == pytest.approx(exact, rel=1e-9)          # central differences: ~1e-10 (stated)
     assert femdyn.UserForce(f).energy(0.1) == pytest.approx(50.0 * 0.01 + 250.0 * 1e-4, rel=1e-14)
+
+
+@pytest.mark.parametrize("cross", ["a", "b"])
+def test_rotational_springs_on_a_universal_joint_hold_a_pendulum_against_a_side_force(cross):
+    """A 1 m rod on a Hooke joint (cross axes x on the ground, y on the rod), a force F at its
+    tip along y (turns it about x, cross a) or −x (about y, cross b): k θ = F L cos θ exactly."""
+    k, F, L = 30.0, 12.0, 1.0
+    m = femdyn.Model("hooke", gravity=(0, 0, 0))
+    P, Q = m.point("P", (0, 0, 0)), m.point("Q", (0, 0, -L))
+    rod = m.rigid_body("rod", [P, Q], [m.vector("y", (0, 1, 0)), m.vector("x", (1, 0, 0))], mass=1.0,
+                       com=(0, 0, -L / 2), inertia=np.diag([0.08, 0.08, 0.001]))
+    m.universal("cross", "ground", rod, (0, 0, 0), axis_a=(1, 0, 0), axis_b=(0, 1, 0))
+    m.rotational_spring("sa", "cross", stiffness=k, cross="a")
+    m.rotational_spring("sb", "cross", stiffness=2 * k, cross="b")
+    m.force("push", rod, (0, 0, -L), (0, F, 0) if cross == "a" else (-F, 0, 0))
+    m.sensor_force("sa", "sa")
+    m.sensor_force("sb", "sb")
+    s = m.assemble()
+    q, lam = static_equilibrium(s, load_steps=2)
+    stiff = k if cross == "a" else 2 * k
+    theta = brentq(lambda x: stiff * x - F * L * np.cos(x), 0.0, 1.0)
+    (ta, aa, _), (tb, ab, _) = (sensor.measure(q, np.zeros(s.n), None, lam, 0.0) for sensor in s.sensors)
+    turned, idle = ((aa, ta), (ab, tb)) if cross == "a" else ((ab, tb), (aa, ta))
+    assert turned[0] == pytest.approx(theta, abs=1e-10) and turned[1] == pytest.approx(stiff * theta, abs=1e-8)
+    assert abs(idle[0]) < 1e-12 and abs(idle[1]) < 1e-10
+    tangents_against_differences(s, q + 0.01 * np.random.default_rng(2).standard_normal(s.n),
+                                 np.random.default_rng(3).standard_normal(s.n))
