@@ -166,7 +166,7 @@ class ForceElement(Part):
     def _scatter(self, local):
         """The global Q (n,) holding ``local`` on the element's dofs."""
         Q = np.zeros(self.n)
-        np.add.at(Q, self.dofs, local)
+        Q[self.dofs] = local            # dofs are unique
         return Q
 
     def reading(self, q, v, t):

@@ -32,10 +32,11 @@ class SpringDamper(ForceElement):
         self.dofs = np.unique(cols)
         self.D = np.zeros((3, self.dofs.size))
         np.add.at(self.D, (rows, np.searchsorted(self.dofs, cols)), vals)
+        self.d0 = self.difference.offset
 
     def _state(self, q, v):
         """(ℓ, e, ḋ, δ̇, (f, f_δ, f_δ̇)) of the spring at (q, v)."""
-        d = self.difference(q)
+        d = self.D @ q[self.dofs] + self.d0
         length = np.sqrt(d @ d)
         if not length > 0:
             raise ModelError(f"spring '{self.name}': its end points coincide; its direction is undefined")
@@ -64,7 +65,7 @@ class SpringDamper(ForceElement):
         return (self.D.T @ Kd @ self.D).ravel(), (self.D.T @ (c * P) @ self.D).ravel()
 
     def strain_energy(self, q):
-        return self.law.energy(np.linalg.norm(self.difference(q)) - self.L0)
+        return self.law.energy(np.linalg.norm(self.D @ q[self.dofs] + self.d0) - self.L0)
 
 
 class SpringBuilder:
