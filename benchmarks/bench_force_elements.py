@@ -17,7 +17,8 @@ from common import ExudynCase, FemdynCase, arguments, exudyn_or_none, run_sizes
 
 GAP, MASS, K, C, G = 0.1, 0.1, 2000.0, 0.5, 9.81
 # Same ODE, same second-order scheme and step: their time-discretization errors are nearly
-# equal; what separates them is Newton's tolerance. Measured differences: in the results file.
+# equal; what separates them is Newton's tolerance: measured differences 4.8e-9 … 2.2e-8 m
+# (N = 4 … 256), 45× below this tolerance.
 TOLERANCE = 1e-6
 
 
@@ -30,7 +31,7 @@ def femdyn_case(n):
         m.spring(f"s{i}", previous, where, f"b{i}", x, stiffness=K, damping=C)
         previous, where = f"b{i}", x
     s = m.assemble()
-    return FemdynCase(s, [s.nodes[f"b{i}"].start for i in range(1, n + 1)]), s
+    return FemdynCase(s, [s.nodes[f"b{i}"].start for i in range(1, n + 1)])
 
 
 def exudyn_case(exu, n):
@@ -40,8 +41,7 @@ def exudyn_case(exu, n):
     beads = []
     for i in range(1, n + 1):
         bead = mbs.CreateMassPoint(referencePosition=[i * GAP, 0, 0], physicsMass=MASS, gravity=[0, 0, -G])
-        mbs.CreateSpringDamper(itemNumbers=[previous, bead], localPosition0=[0, 0, 0] if beads else [0, 0, 0],
-                               stiffness=K, damping=C, referenceLength=GAP)
+        mbs.CreateSpringDamper(itemNumbers=[previous, bead], stiffness=K, damping=C, referenceLength=GAP)
         previous = bead
         beads.append(bead)
     mbs.Assemble()
@@ -53,14 +53,8 @@ def exudyn_case(exu, n):
 def main():
     a = arguments([4, 16, 64, 256], __doc__)
     exu = exudyn_or_none()
-    systems = {}
-
-    def cases(n):
-        case, systems[n] = femdyn_case(n)
-        return [case] + ([exudyn_case(exu, n)] if exu else [])
-
-    run_sizes(a.sizes, cases, a.steps, a.repeat, lambda n: TOLERANCE, lambda n: f"{systems[n].n:6d}",
-              f"{'coords':>6}", a.h)
+    cases = lambda n: [femdyn_case(n)] + ([exudyn_case(exu, n)] if exu else [])    # 3 coordinates a bead
+    run_sizes(a.sizes, cases, a.steps, a.repeat, lambda n: TOLERANCE, lambda n: f"{3 * n:6d}", f"{'coords':>6}", a.h)
 
 
 if __name__ == "__main__":
