@@ -6,7 +6,7 @@ Build a :class:`Model`, ``assemble()`` it into a :class:`System`, and solve with
 from .errors import (ConstraintError, ConvergenceError, FemdynError, FemdynWarning, ModelError, NonFiniteError,
                      PhysicalConsistencyWarning, ServoWarning, SingularMatrixError, SolverError, StepSizeWarning,
                      UnitsWarning)
-from .model import Model, System
+from .model import Model, System, Table, UserForce
 from .results import Results, load
 
 from .motion.timefunctions import Constant, Polynomial, Sine, SmoothStep, TimeFunction
@@ -14,5 +14,5 @@ from .motion.timefunctions import Constant, Polynomial, Sine, SmoothStep, TimeFu
 __all__ = ["Model", "System", "Results", "load", "FemdynError", "ModelError", "ConstraintError", "SolverError",
            "ConvergenceError", "SingularMatrixError", "TimeFunction", "Constant", "Polynomial", "Sine",
            "SmoothStep", "NonFiniteError", "FemdynWarning", "UnitsWarning", "StepSizeWarning",
-           "PhysicalConsistencyWarning", "ServoWarning"]
+           "PhysicalConsistencyWarning", "ServoWarning", "Table", "UserForce"]
 __version__ = "0.1.0"

@@ -4,10 +4,11 @@ constructors), its assembled, frozen form (:class:`System`), and the part contra
 follows."""
 from .builder import Model
 from .flexible import register_element_kind
+from .forcelaws import Table, UserForce
 from .nodes import register_node_kind
 from .protocol import Body, Constraint, Inputs, Part, Sensor
 from .sensors import Gauge
 from .system import System
 
-__all__ = ["Model", "System", "Part", "Constraint", "Inputs", "Body", "Sensor", "Gauge", "register_node_kind",
-           "register_element_kind"]
+__all__ = ["Model", "System", "Part", "Constraint", "Inputs", "Body", "Sensor", "Gauge", "Table", "UserForce",
+           "register_node_kind", "register_element_kind"]

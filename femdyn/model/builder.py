@@ -1,7 +1,8 @@
 """The model builder: :class:`Model`, the registry of nodes and parts.
 
 Each family's constructors live beside its parts (:mod:`.nodes`, :mod:`.bodies`, :mod:`.flexible`,
-:mod:`.floating_frame`, :mod:`.joints`, :mod:`.actuators`, :mod:`.loads`, :mod:`.springs`, :mod:`.sensors`)
+:mod:`.floating_frame`, :mod:`.joints`, :mod:`.actuators`, :mod:`.loads`, :mod:`.springs`, :mod:`.sensors`,
+:mod:`.point_mass`, :mod:`.rotational_springs`, :mod:`.bushings`, :mod:`.forcelaws`)
 and :class:`Model` inherits them. Ground coordinates stay in q, fixed by constraints (Liu et al. 2018).
 """
 import copy
@@ -11,21 +12,26 @@ import numpy as np
 from ..errors import ModelError
 from ..validation import refuse_non_finite, vector3
 from .actuators import ActuatorBuilder
+from .bushings import BushingBuilder
 from .bodies import BodyBuilder, Ground
 from .checks import check_finite_parts, check_units
 from .flexible import BeamBuilder, NodeFrame
+from .forcelaws import ForceSensorBuilder
 from .floating_frame import FloatingFrameBuilder
 from .joints import JointBuilder
 from .loads import LoadBuilder
 from .nodes import Node, NodeBuilder
+from .point_mass import PointMassBuilder
 from .protocol import Body, Constraint, Part, Sensor, check
+from .rotational_springs import RotationalSpringBuilder
 from .sensors import SensorBuilder
 from .springs import SpringBuilder
 from .system import System
 
 
-class Model(NodeBuilder, BodyBuilder, BeamBuilder, FloatingFrameBuilder, JointBuilder, ActuatorBuilder,
-            LoadBuilder, SpringBuilder, SensorBuilder):
+class Model(NodeBuilder, BodyBuilder, PointMassBuilder, BeamBuilder, FloatingFrameBuilder, JointBuilder,
+            ActuatorBuilder, LoadBuilder, SpringBuilder, RotationalSpringBuilder, BushingBuilder, SensorBuilder,
+            ForceSensorBuilder):
     """Builder of a multibody model; :meth:`assemble` freezes it into a :class:`System`.
 
     Nodes own the coordinates q; bodies, element sets, joints, loads and sensors refer to nodes
