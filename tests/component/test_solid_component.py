@@ -160,7 +160,7 @@ def test_show_lists_interfaces_quietly_and_draws_a_colour_bar(component, tmp_pat
     import sys
     from matplotlib.image import imread
     path = fc.write_component(str(tmp_path / "bar.fdc"), component)
-    done = subprocess.run([sys.executable, "-m", "femdyn.cli.main", "show", path, "--modes", "1",
+    done = subprocess.run([sys.executable, "-m", "femdyn", "show", path, "--modes", "1",
                            "--out", str(tmp_path / "pics")], capture_output=True, text=True, timeout=300,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     if done.returncode == 2 and "cannot render off-screen" in done.stderr:
