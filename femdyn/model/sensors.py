@@ -6,6 +6,7 @@ A :class:`Gauge` reads ε_θ = ε_x cos²θ + ε_s sin²θ + γ_xs sinθ cosθ o
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from ..errors import ModelError
 from ..validation import number, vector3
@@ -86,6 +87,106 @@ class BeamSensor(Sensor):
         method = getattr(self.beam.kernel, self.method)
         value = method(qe, self.xi, self.y, self.z) if self.quantity == "strain" else method(qe, self.xi)
         return np.atleast_1d(np.asarray(value)[self.element])
+
+    @classmethod
+    def reader(cls, sensors):
+        recovered = [s for s in sensors if s.method == "recovered_axial_strain"]
+        compiled = [s for s in recovered if s.beam.dofs.shape[1] == recovered[0].beam.dofs.shape[1]]
+        if not compiled:
+            return super().reader(sensors)
+        batch = _RecoveredStrains(compiled)
+        slot = {id(s) for s in compiled}
+        others = [s for s in sensors if id(s) not in slot]
+        if not others:
+            return batch.read
+        rest = super().reader(others)
+        ends = np.cumsum([0] + [len(s.columns) for s in sensors])
+        mine = np.array([ends[k] for k, s in enumerate(sensors) if id(s) in slot])     # one column each
+        theirs = np.concatenate([np.arange(ends[k], ends[k + 1]) for k, s in enumerate(sensors) if id(s) not in slot])
+
+        def read(q, v, a, lam, t):
+            out = np.empty(ends[-1])
+            out[mine] = batch.read(q, v, a, lam, t)
+            out[theirs] = rest(q, v, a, lam, t)
+            return out
+        return read
+
+
+class _RecoveredStrains:
+    """Recovered fibre strains of ANCF beam sensors (``recovered_axial_strain``) read by one compiled call.
+
+    The kernel's gradient vectors are linear in the element coordinates, so the five vectors at each
+    place the strain needs (the sensor's ξ, the midpoints of its element and of the neighbour the
+    patch recovery uses) are C q_e with C probed from ``vectors_at`` once; the reference values
+    (slope lengths, curvatures, fibre lengths) and the recovery factor are the kernel's own.
+    """
+
+    def __init__(self, sensors):
+        from ..elements.ancf_beam import patch_recovery
+        count = len(sensors)
+        ndof = sensors[0].beam.dofs.shape[1]
+        self.dofs = np.zeros((count, 3, ndof), np.int64)
+        self.C = np.zeros((count, 3, 15, ndof))
+        self.consts = np.zeros((count, 13))
+        for k, s in enumerate(sensors):
+            kernel, e, xi, y, z = s.beam.kernel, s.element, s.xi, s.y, s.z
+            n_el = len(s.beam.dofs)
+            W = patch_recovery(np.eye(n_el), kernel.arc_length, *kernel.neighbours, float(xi))[e]
+            others = [i for i in np.flatnonzero(W) if i != e]
+            o = others[0] if others else e
+            places = ((e, xi), (e, 0.5), (o, 0.5))
+            for p, (element, at) in enumerate(places):
+                self.dofs[k, p] = s.beam.dofs[element]
+                self.C[k, p] = _linear_map(kernel, element, at, ndof)
+            v = kernel.vectors_at(kernel.q_ref, xi)
+            fibre = np.linalg.norm(v[:, 0] + y * v[:, 3] + z * v[:, 4], axis=-1)[e]
+            kref = [kernel._reference_curvature(at)[element] for element, at in places]
+            j = [kernel._slope_length(at)[element] for element, at in places]
+            self.consts[k] = [y, z, W[o] if o != e else 0.0, fibre, *j, *np.ravel(kref)]
+
+    def read(self, q, v, a, lam, t):
+        """The strains of the batch's sensors (dimensionless) at q."""
+        return _recovered_strains(q, self.dofs, self.C, self.consts)
+
+
+def _linear_map(kernel, element, xi, ndof):
+    """C (15, ndof) with the first five gradient vectors of ``element`` at ξ = C q_e (``vectors_at`` is linear)."""
+    probe = np.zeros((kernel.n_el, ndof, ndof))
+    probe[element] = np.eye(ndof)
+    columns = [kernel.vectors_at(probe[:, :, j], xi)[element, :5].ravel() for j in range(ndof)]
+    return np.column_stack(columns)
+
+
+@njit(cache=True)
+def _curvature(V, j):
+    """(κ_y, κ_z) from the gradient vectors V (5, 3) and the slope length j (the kernel's ``curvature``)."""
+    n0 = np.sqrt(V[0] @ V[0])
+    return (V[0] @ V[4]) / np.sqrt(V[2] @ V[2]) / (n0 * j), -(V[0] @ V[3]) / np.sqrt(V[1] @ V[1]) / (n0 * j)
+
+
+@njit(cache=True)
+def _recovered_strains(q, dofs, C, consts):
+    """ε = ‖r_x + y r_y,x + z r_z,x‖/‖…‖⁰ − 1 − y Δκ_z + z Δκ_y for each sensor (the kernel's recovered strain)."""
+    out = np.empty(len(dofs))
+    V = np.empty((5, 3))
+    kappa = np.empty((3, 2))
+    for k in range(len(dofs)):
+        y, z, f, fibre0 = consts[k, 0], consts[k, 1], consts[k, 2], consts[k, 3]
+        for p in range(3):
+            for r in range(15):
+                acc = 0.0
+                for i in range(dofs.shape[2]):
+                    acc += C[k, p, r, i] * q[dofs[k, p, i]]
+                V[r // 3, r % 3] = acc
+            ky, kz = _curvature(V, consts[k, 4 + p])
+            kappa[p, 0], kappa[p, 1] = ky - consts[k, 7 + 2 * p], kz - consts[k, 8 + 2 * p]
+            if p == 0:
+                w = V[0] + y * V[3] + z * V[4]
+                fibre = np.sqrt(w @ w)
+        d0 = kappa[1, 0] + (kappa[2, 0] - kappa[1, 0]) * f - kappa[0, 0]
+        d1 = kappa[1, 1] + (kappa[2, 1] - kappa[1, 1]) * f - kappa[0, 1]
+        out[k] = fibre / fibre0 - 1 - y * d1 + z * d0
+    return out
 
 
 class ActuatorSensor(Sensor):
@@ -224,6 +325,27 @@ class GaugeSensor(Sensor):
             axial[k] = eps_x
             reading[k] = eps_x * self.c2 - nu * eps_x * self.s2 + gamma * self.sc
         return np.array([self.weights @ reading, self.weights @ axial])
+
+    @classmethod
+    def reader(cls, sensors):
+        parts = [(g, part) for g, gauge in enumerate(sensors) for part in gauge.parts]
+        axial = BeamSensor.reader([sensor for _, (sensor, _, _) in parts])
+        gauge = np.array([g for g, _ in parts], np.int64)
+        weight = np.concatenate([gauge.weights for gauge in sensors])
+        nu = np.array([nu for _, (_, nu, _) in parts])
+        c2, s2, sc = (np.array([getattr(sensors[g], name) for g, _ in parts]) for name in ("c2", "s2", "sc"))
+        sheared = [(k, shears) for k, (_, (_, _, shears)) in enumerate(parts) if shears]
+
+        def read(q, v, a, lam, t):
+            eps = axial(q, v, a, lam, t)
+            gamma = np.zeros(len(parts))
+            for k, shears in sheared:
+                gamma[k] = sum(float(s.measure(q, v, a, lam, t) @ c) for s, c in shears)
+            out = np.empty(2 * len(sensors))
+            out[0::2] = np.bincount(gauge, weight * (eps * c2 - nu * eps * s2 + gamma * sc), len(sensors))
+            out[1::2] = np.bincount(gauge, weight * eps, len(sensors))
+            return out
+        return read
 
 
 def _grid_places(gauge, beam, node):
