@@ -115,29 +115,31 @@ class BeamSensor(Sensor):
 class _RecoveredStrains:
     """Recovered fibre strains of ANCF beam sensors (``recovered_axial_strain``) read by one compiled call.
 
-    The kernel's gradient vectors are linear in the element coordinates, so the five vectors at each
-    place the strain needs (the sensor's ξ, the midpoints of its element and of the neighbour the
-    patch recovery uses) are C q_e with C probed from ``vectors_at`` once; the reference values
+    The strain needs the gradient vectors at three places (the sensor's ξ, the midpoints of its
+    element and of the neighbour the patch recovery uses); they are formed as the kernel forms them
+    (scaled coordinates, its shape coefficients at ξ, its vector scales), and the reference values
     (slope lengths, curvatures, fibre lengths) and the recovery factor are the kernel's own.
     """
 
     def __init__(self, sensors):
         from ..elements.ancf_beam import patch_recovery
-        count = len(sensors)
-        ndof = sensors[0].beam.dofs.shape[1]
+        count, ndof = len(sensors), sensors[0].beam.dofs.shape[1]
+        d = sensors[0].beam.kernel.dim
         self.dofs = np.zeros((count, 3, ndof), np.int64)
-        self.C = np.zeros((count, 3, 15, ndof))
+        self.coef = np.zeros((count, 3, 5, ndof // d))
+        self.scales = np.zeros((count, 3, ndof // d + 5))
         self.consts = np.zeros((count, 13))
         for k, s in enumerate(sensors):
             kernel, e, xi, y, z = s.beam.kernel, s.element, s.xi, s.y, s.z
-            n_el = len(s.beam.dofs)
-            W = patch_recovery(np.eye(n_el), kernel.arc_length, *kernel.neighbours, float(xi))[e]
+            W = patch_recovery(np.eye(len(s.beam.dofs)), kernel.arc_length, *kernel.neighbours, float(xi))[e]
             others = [i for i in np.flatnonzero(W) if i != e]
             o = others[0] if others else e
             places = ((e, xi), (e, 0.5), (o, 0.5))
             for p, (element, at) in enumerate(places):
                 self.dofs[k, p] = s.beam.dofs[element]
-                self.C[k, p] = _linear_map(kernel, element, at, ndof)
+                self.coef[k, p] = kernel._scalar_coefficients(float(at))[0, :5]
+                self.scales[k, p] = np.concatenate([kernel.quad.dof_scale[element, ::d],
+                                                    kernel.quad.vec_scale[element, :5]])
             v = kernel.vectors_at(kernel.q_ref, xi)
             fibre = np.linalg.norm(v[:, 0] + y * v[:, 3] + z * v[:, 4], axis=-1)[e]
             kref = [kernel._reference_curvature(at)[element] for element, at in places]
@@ -146,43 +148,42 @@ class _RecoveredStrains:
 
     def read(self, q, v, a, lam, t):
         """The strains of the batch's sensors (dimensionless) at q."""
-        return _recovered_strains(q, self.dofs, self.C, self.consts)
-
-
-def _linear_map(kernel, element, xi, ndof):
-    """C (15, ndof) with the first five gradient vectors of ``element`` at ξ = C q_e (``vectors_at`` is linear)."""
-    probe = np.zeros((kernel.n_el, ndof, ndof))
-    probe[element] = np.eye(ndof)
-    columns = [kernel.vectors_at(probe[:, :, j], xi)[element, :5].ravel() for j in range(ndof)]
-    return np.column_stack(columns)
+        return _recovered_strains(q, self.dofs, self.coef, self.scales, self.consts)
 
 
 @njit(cache=True)
-def _curvature(V, j):
-    """(κ_y, κ_z) from the gradient vectors V (5, 3) and the slope length j (the kernel's ``curvature``)."""
-    n0 = np.sqrt(V[0] @ V[0])
-    return (V[0] @ V[4]) / np.sqrt(V[2] @ V[2]) / (n0 * j), -(V[0] @ V[3]) / np.sqrt(V[1] @ V[1]) / (n0 * j)
+def _dot3(a, b):
+    """a·b of two 3-vectors, summed in index order (as numpy's reductions over three values)."""
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 
 
 @njit(cache=True)
-def _recovered_strains(q, dofs, C, consts):
+def _recovered_strains(q, dofs, coef, scales, consts):
     """ε = ‖r_x + y r_y,x + z r_z,x‖/‖…‖⁰ − 1 − y Δκ_z + z Δκ_y for each sensor (the kernel's recovered strain)."""
     out = np.empty(len(dofs))
+    n_nodal = coef.shape[3]
     V = np.empty((5, 3))
+    qt = np.empty((n_nodal, 3))
     kappa = np.empty((3, 2))
     for k in range(len(dofs)):
         y, z, f, fibre0 = consts[k, 0], consts[k, 1], consts[k, 2], consts[k, 3]
         for p in range(3):
-            for r in range(15):
-                acc = 0.0
-                for i in range(dofs.shape[2]):
-                    acc += C[k, p, r, i] * q[dofs[k, p, i]]
-                V[r // 3, r % 3] = acc
-            ky, kz = _curvature(V, consts[k, 4 + p])
-            kappa[p, 0], kappa[p, 1] = ky - consts[k, 7 + 2 * p], kz - consts[k, 8 + 2 * p]
+            for a in range(n_nodal):
+                for i in range(3):
+                    qt[a, i] = q[dofs[k, p, 3 * a + i]] * scales[k, p, a]
+            for r in range(5):
+                for i in range(3):
+                    acc = 0.0
+                    for a in range(n_nodal):
+                        acc += coef[k, p, r, a] * qt[a, i]
+                    V[r, i] = acc / scales[k, p, n_nodal + r]
+            n0, n1, n2 = np.sqrt(_dot3(V[0], V[0])), np.sqrt(_dot3(V[1], V[1])), np.sqrt(_dot3(V[2], V[2]))
+            scale = n0 * consts[k, 4 + p]
+            kappa[p, 0] = _dot3(V[0], V[4]) / n2 / scale - consts[k, 7 + 2 * p]
+            kappa[p, 1] = -_dot3(V[0], V[3]) / n1 / scale - consts[k, 8 + 2 * p]
             if p == 0:
                 w = V[0] + y * V[3] + z * V[4]
-                fibre = np.sqrt(w @ w)
+                fibre = np.sqrt(_dot3(w, w))
         d0 = kappa[1, 0] + (kappa[2, 0] - kappa[1, 0]) * f - kappa[0, 0]
         d1 = kappa[1, 1] + (kappa[2, 1] - kappa[1, 1]) * f - kappa[0, 1]
         out[k] = fibre / fibre0 - 1 - y * d1 + z * d0
