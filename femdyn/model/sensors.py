@@ -113,14 +113,12 @@ class BeamSensor(Sensor):
 
 
 class _RecoveredStrains:
-    """Recovered fibre strains of ANCF beam sensors (``recovered_axial_strain``) read by one compiled call.
+    """Recovered fibre strains of ANCF beam sensors (``recovered_axial_strain``) read by one compiled call."""
 
-    The strain needs the gradient vectors at three places (the sensor's ξ, the midpoints of its
-    element and of the neighbour the patch recovery uses); they are formed as the kernel forms them
-    (scaled coordinates, its shape coefficients at ξ, its vector scales), and the reference values
-    (slope lengths, curvatures, fibre lengths) and the recovery factor are the kernel's own.
-    """
-
+    # the strain needs the gradient vectors at three places (the sensor's ξ, the midpoints of its
+    # element and of the neighbour the patch recovery uses); they are formed as the kernel forms them
+    # (scaled coordinates, its shape coefficients at ξ, its vector scales), and the reference values
+    # (slope lengths, curvatures, fibre lengths) and the recovery factor are the kernel's own
     def __init__(self, sensors):
         from ..elements.ancf_beam import patch_recovery
         count, ndof = len(sensors), sensors[0].beam.dofs.shape[1]

@@ -2,7 +2,10 @@
 
 Kinds (García de Jalón & Bayo 1994, ch. 3): ``Linear`` d·x − f(t), ``Dot`` a·b − c, ``Angle``
 wrap(θ(a, b, u) − θ₀ − f(t)), θ = atan2(u·(a×b), a·b); :class:`FunctionGroup` chains them with
-E_j into sparse q-Jacobians and Hessians with a fixed pattern.
+E_j into sparse q-Jacobians and Hessians with a fixed pattern. The built-in kinds also have a
+compiled form (:class:`Batch`: gather from q, evaluate, write into global rows and pattern slots
+in one call); the kinds' numpy methods are the generic path (any other kind, e.g. the
+floating-frame Attachment) and the reference the compiled one is tested against.
 """
 import numpy as np
 from numba import njit
@@ -225,13 +228,10 @@ CODES = {Linear: 0, Dot: 1, Angle: 2}     # the kinds with a compiled form (:cla
 
 
 class Batch:
-    """Groups of the built-in kinds packed so that one compiled call evaluates them all into global rows and slots.
+    """Groups (global rows, FunctionGroup) of the kinds in ``CODES`` packed for one compiled call per operation."""
 
-    ``groups`` is a list of (global rows, :class:`FunctionGroup`) with ``kind`` in ``CODES``; the
-    Jacobian and Hessian values of each group go to consecutive slots in list order (the
-    groups' own patterns, concatenated); ``m`` is the length of the global row arrays.
-    """
-
+    # the Jacobian and Hessian values of each group go to consecutive slots in list order (the
+    # groups' own patterns, concatenated); m is the length of the global row arrays
     def __init__(self, groups, m):
         self.m = m
         code, grow, xp, x0, params, jx, jcol, jval, hptr, hloc, hcoef = ([] for _ in range(11))
