@@ -329,7 +329,7 @@ class GaugeSensor(Sensor):
     def reader(cls, sensors):
         parts = [(g, part) for g, gauge in enumerate(sensors) for part in gauge.parts]
         axial = BeamSensor.reader([sensor for _, (sensor, _, _) in parts])
-        gauge = np.array([g for g, _ in parts], np.int64)
+        owner = np.array([g for g, _ in parts], np.int64)
         weight = np.concatenate([gauge.weights for gauge in sensors])
         nu = np.array([nu for _, (_, nu, _) in parts])
         c2, s2, sc = (np.array([getattr(sensors[g], name) for g, _ in parts]) for name in ("c2", "s2", "sc"))
@@ -341,8 +341,8 @@ class GaugeSensor(Sensor):
             for k, shears in sheared:
                 gamma[k] = sum(float(s.measure(q, v, a, lam, t) @ c) for s, c in shears)
             out = np.empty(2 * len(sensors))
-            out[0::2] = np.bincount(gauge, weight * (eps * c2 - nu * eps * s2 + gamma * sc), len(sensors))
-            out[1::2] = np.bincount(gauge, weight * eps, len(sensors))
+            out[0::2] = np.bincount(owner, weight * (eps * c2 - nu * eps * s2 + gamma * sc), len(sensors))
+            out[1::2] = np.bincount(owner, weight * eps, len(sensors))
             return out
         return read
 

@@ -11,6 +11,8 @@ tests/model/test_core_jacobians.py.
 import numpy as np
 import pytest
 
+import femdyn
+
 from femdyn.model.actuators import Actuator
 from femdyn.model.constraints import ConstraintSet
 from femdyn.model.vectorfunctions import CODES, FunctionGroup
@@ -45,7 +47,22 @@ def _compare(compiled, reference, system):
             assert_close(x, y, RTOL)
 
 
-@pytest.mark.parametrize("build", [zoo, flexible_four_bar, lambda: chain(3)[0]], ids=["zoo", "four bar", "servo chain"])
+def _welded():
+    """A box welded to the ground, a rigid beam with one end fixed and the other on the box: weld, fix, ball rows."""
+    m = femdyn.Model("welded", gravity=(0, 0, -9.81))
+    P0, P1 = m.point("P0", (0, 0, 0)), m.point("P1", (0.4, 0, 0))
+    beam = m.rigid_beam("beam", P0, P1, mass=1.0, axis=m.vector("u", (0, 1, 0)))
+    m.fix(P0)
+    Q0, Q1 = m.point("Q0", (0.4, 0, 0.1)), m.point("Q1", (0.4, 0.3, 0.1))
+    box = m.rigid_body("box", [Q0, Q1], [m.vector("w1", (1, 0, 0)), m.vector("w2", (0, 0, 1))], mass=2.0,
+                       com=(0.4, 0.15, 0.1), inertia=np.diag([0.02, 0.03, 0.04]))
+    m.weld("weld", "ground", box, (0.4, 0, 0.05))
+    m.spherical("ball", beam, box, (0.4, 0, 0))
+    return m
+
+
+@pytest.mark.parametrize("build", [zoo, flexible_four_bar, lambda: chain(3)[0], _welded],
+                         ids=["zoo", "four bar", "servo chain", "weld and fix"])
 def test_compiled_set_equals_reference(build):
     model = build()
     system = model.assemble()
