@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..sparse import Pattern
-from .vectorfunctions import FunctionGroup, Targets
+from .vectorfunctions import CODES, Batch, FunctionGroup, Targets
 
 
 @dataclass
@@ -26,7 +26,7 @@ class Equation:
 class ConstraintSet:
     """All equations of a model with fixed row order (row i = equations[i])."""
 
-    def __init__(self, equations, n):
+    def __init__(self, equations, n, compiled=True):
         self.equations, self.n, self.m = equations, n, len(equations)
         self.labels = [e.label for e in equations]
         self.groups = []
@@ -35,7 +35,12 @@ class ConstraintSet:
             eqs = [equations[i] for i in rows]
             params = np.array([e.param if e.param is not None else np.zeros(3) for e in eqs], float)
             targets = Targets([e.value for e in eqs], [e.function for e in eqs])
-            self.groups.append((rows, FunctionGroup(kind, [e.exprs for e in eqs], params, targets, n)))
+            self.groups.append((rows, FunctionGroup(kind, [e.exprs for e in eqs], params, targets, n, compiled=False)))
+        # the built-in kinds first, evaluated by one compiled call; other kinds by their own methods
+        builtin = [(rows, g) for rows, g in self.groups if compiled and g.kind in CODES]
+        self.generic = [(rows, g) for rows, g in self.groups if not (compiled and g.kind in CODES)]
+        self.groups = builtin + self.generic
+        self.batch = Batch(builtin, self.m)
         self.jac_rows = np.concatenate([rows[g.eq] for rows, g in self.groups]) if self.groups else np.zeros(0, int)
         self.jac_cols = np.concatenate([g.cols for _, g in self.groups]) if self.groups else np.zeros(0, int)
         self.hess_rows = np.concatenate([g.h_rows for _, g in self.groups]) if self.groups else np.zeros(0, int)
@@ -44,13 +49,15 @@ class ConstraintSet:
 
     def evaluate(self, q, t):
         """Φ (m,) and the COO values of Φ_q on (jac_rows, jac_cols)."""
-        phi = np.zeros(self.m)
-        vals = []
-        for rows, g in self.groups:
+        phi, jac = self.batch.evaluate(q, t)
+        if not self.generic:
+            return phi, jac
+        vals = [jac]
+        for rows, g in self.generic:
             p, v = g.evaluate(q, t)
             phi[rows] = p
             vals.append(v)
-        return phi, (np.concatenate(vals) if vals else np.zeros(0))
+        return phi, np.concatenate(vals)
 
     def phi(self, q, t):
         """Constraint values Φ(q, t) (m,)."""
@@ -66,13 +73,15 @@ class ConstraintSet:
 
     def hessian_values(self, q, lam):
         """COO values of ∂(Φ_qᵀλ)/∂q = Σ λ_i ∂²Φ_i/∂q² on (hess_rows, hess_cols)."""
-        vals = [g.hessian_values(q, lam[rows]) for rows, g in self.groups]
-        return np.concatenate(vals) if vals else np.zeros(0)
+        vals = self.batch.hessian_values(q, lam)
+        if not self.generic:
+            return vals
+        return np.concatenate([vals] + [g.hessian_values(q, lam[rows]) for rows, g in self.generic])
 
     def acceleration_terms(self, q, v, t):
         """Φ_t (m,) and γ (m,) with Φ_q q̈ = γ."""
-        phi_t, gamma = np.zeros(self.m), np.zeros(self.m)
-        for rows, g in self.groups:
+        phi_t, gamma = self.batch.acceleration_terms(q, v, t)
+        for rows, g in self.generic:
             pt, zeta = g.acceleration_terms(q, v, t)
             phi_t[rows], gamma[rows] = pt, -zeta
         return phi_t, gamma

@@ -45,9 +45,7 @@ class PointForce(Load):
         self.cols, self.coef, self.comp = cols, vals, rows
 
     def force(self, q, v, t):
-        Q = np.zeros(self.n)
-        np.add.at(Q, self.cols, self.coef * self.F[self.comp] * self.function.value(t))
-        return Q
+        return np.bincount(self.cols, weights=self.coef * self.F[self.comp] * self.function.value(t), minlength=self.n)
 
 
 class ConstantForce(Load):
@@ -91,9 +89,7 @@ class JointTorque(Load):
 
     def force(self, q, v, t):
         _, grad_values = self.group.evaluate(q, t)
-        Q = np.zeros(self.n)
-        np.add.at(Q, self.group.cols, self.function.value(t) * grad_values)
-        return Q
+        return np.bincount(self.group.cols, weights=self.function.value(t) * grad_values, minlength=self.n)
 
     def stiffness_values(self, q, v, t):
         return self.group.hessian_values(q, np.array([-self.function.value(t)]))

@@ -267,6 +267,25 @@ class Sensor:
         """
         raise NotImplementedError
 
+    @classmethod
+    def reader(cls, sensors):
+        """A reader of several bound sensors of this class at once, built once and called every recorded step.
+
+        The default calls :meth:`measure` of each; a class overrides it to read all its sensors in
+        one compiled call (the results writer groups the System's sensors by class).
+
+        Parameters
+        ----------
+        sensors : list of Sensor
+            Bound sensors of this class.
+
+        Returns
+        -------
+        callable
+            ``read(q, v, a, lam, t)`` → their values concatenated in the order of ``sensors``, SI units.
+        """
+        return lambda q, v, a, lam, t: np.concatenate([np.atleast_1d(s.measure(q, v, a, lam, t)) for s in sensors])
+
 
 def missing(obj, contract=Part):
     """Names of ``contract`` (default :class:`Part`) that ``obj`` lacks, read from this module's contract classes."""

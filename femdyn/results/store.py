@@ -101,7 +101,7 @@ class ResultsWriter:
 
     def __init__(self, system, folder=None, solver=None, flush_every=50):
         self.folder, self.flush_every = folder, flush_every
-        self.sensors = system.sensors
+        self.sensors, self._readers = system.sensors, None
         self.meta = {
             "model": system.name, "summary": system.summary(), "n": system.n, "m": system.m,
             "coordinates": system.labels, "constraints": system.constraints.labels,
@@ -126,12 +126,26 @@ class ResultsWriter:
     def record(self, t, q, v, a, lam, step_stats):
         """Record one step: t (s), q, v, a, λ, the sensors' values and one value per ``STEP_COLUMNS``."""
         row = {"t": [t], "q": q, "v": v, "a": a, "lam": lam,
-               "sensors": np.concatenate([s.measure(q, v, a, lam, t) for s in self.sensors]) if self.sensors else [],
+               "sensors": self._read_sensors(q, v, a, lam, t) if self.sensors else [],
                "steps": step_stats}
         for key, val in row.items():
             self._append(key, np.asarray(val, float).copy())
         if len(self.pending["t"]) >= self.flush_every:
             self.flush()
+
+    def _read_sensors(self, q, v, a, lam, t):
+        """The sensors' values in column order, the sensors of each class read by one reader (``Sensor.reader``)."""
+        if self._readers is None:
+            classes = {}
+            for i, s in enumerate(self.sensors):
+                classes.setdefault(type(s), []).append(i)
+            self._readers = [kind.reader([self.sensors[i] for i in members]) if hasattr(kind, "reader") else
+                             _measuring([self.sensors[i] for i in members]) for kind, members in classes.items()]
+            ends = np.cumsum([0] + [len(s.columns) for s in self.sensors])
+            position = np.concatenate([np.arange(ends[i], ends[i + 1]) for members in classes.values() for i in members])
+            self._order = None if len(classes) == 1 else np.argsort(position)
+        values = np.concatenate([read(q, v, a, lam, t) for read in self._readers])
+        return values if self._order is None else values[self._order]
 
     def add_event(self, event):
         """Keep a solver event (a dict with at least "t" and "event") in ``meta.json``."""
@@ -201,6 +215,11 @@ def load(folder):
         arrays[key] = raw.reshape(-1, widths[key]) if widths[key] else np.zeros((len(arrays["t"]), 0))
     arrays["t"] = arrays["t"][:, 0] if arrays["t"].size else np.zeros(0)
     return Results(meta, arrays)
+
+
+def _measuring(sensors):
+    """A reader of sensors that follow only the ``measure`` part of the sensor contract."""
+    return lambda q, v, a, lam, t: np.concatenate([np.atleast_1d(s.measure(q, v, a, lam, t)) for s in sensors])
 
 
 @contextmanager
