@@ -262,76 +262,80 @@ def tangents(R, Rv, g, Ct, Cx, Cpp, K, C):
 
 # --- attachment rows ----------------------------------------------------------------------
 @njit(cache=True)
-def _coefficients(s, series):
-    """(3, 3): α, β, γ of s = φ² (rows) and their first and second s-derivatives (geometry._rodrigues_coefficients)."""
-    out = np.zeros((3, 3))
-    if s < 4.0:
-        for f in range(3):
-            for o in range(3):
-                acc = 0.0
-                for c in range(series.shape[2]):
-                    acc = acc * s + series[f, o, c]
-                out[f, o] = acc
-        return out
+def _coefficients(s, series, out):
+    """out (3, 3): α, β, γ of s = φ² (rows) and their first and second s-derivatives (geometry._rodrigues_coefficients)."""
+    if s < 4.0:                                      # nine Horner chains side by side (latency, not flops, bound)
+        out[:] = 0.0
+        for c in range(series.shape[2]):
+            for f in range(3):
+                for o in range(3):
+                    out[f, o] = out[f, o] * s + series[f, o, c]
+        return
     phi = np.sqrt(s)
     a, b, g = np.cos(phi), np.sin(phi) / phi, (1 - np.cos(phi)) / s
     a1, b1, g1 = -b / 2, (a - b) / (2 * s), (b / 2 - g) / s
     out[0, 0], out[0, 1], out[0, 2] = a, a1, -b1 / 2
     out[1, 0], out[1, 1], out[1, 2] = b, b1, (a1 - 3 * b1) / (2 * s)
     out[2, 0], out[2, 1], out[2, 2] = g, g1, (b1 / 2 - 2 * g1) / s
-    return out
 
 
 @njit(cache=True)
-def _rotated(theta, e, series, second):
-    """f = R(θ) e_e, df[c, a] = ∂f_c/∂θ_a and (if ``second``) d2f[c, a, b] (geometry.rotated_vector)."""
-    b = np.zeros(3)
-    b[e] = 1.0
-    co = _coefficients(theta[0] ** 2 + theta[1] ** 2 + theta[2] ** 2, series)
-    a0, a1, a2 = co[0, 0], co[0, 1], co[0, 2]
-    b0, b1, b2 = co[1, 0], co[1, 1], co[1, 2]
-    g0, g1, g2 = co[2, 0], co[2, 1], co[2, 2]
-    gx = np.empty(3)
-    gx[0] = theta[1] * b[2] - theta[2] * b[1]
-    gx[1] = theta[2] * b[0] - theta[0] * b[2]
-    gx[2] = theta[0] * b[1] - theta[1] * b[0]
+def _rotated(theta, e, series, co, gx, Bx, f, df):
+    """f = R(θ) e_e and df[c, a] = ∂f_c/∂θ_a (geometry.rotated_vector), in place; co, gx, Bx kept for :func:`_rotated_second`."""
+    _coefficients(theta[0] ** 2 + theta[1] ** 2 + theta[2] ** 2, series, co)
+    a1, b0, b1, g0, g1 = co[0, 1], co[1, 0], co[1, 1], co[2, 0], co[2, 1]
+    e1, e2 = (e + 1) % 3, (e + 2) % 3
+    gx[e], gx[e1], gx[e2] = 0.0, theta[e2], -theta[e1]          # θ × e_e
+    Bx[:] = 0.0                                                   # ∂(θ × e_e)/∂θ = −[e_e]×
+    Bx[e1, e2], Bx[e2, e1] = 1.0, -1.0
     h = theta[e]
-    Bx = np.zeros((3, 3))                            # ∂(θ × b)/∂θ = −[b]×
-    Bx[0, 1], Bx[0, 2] = b[2], -b[1]
-    Bx[1, 0], Bx[1, 2] = -b[2], b[0]
-    Bx[2, 0], Bx[2, 1] = b[1], -b[0]
-    f = np.empty(3)
-    df = np.empty((3, 3))
-    d2f = np.zeros((3, 3, 3))
     for c in range(3):
-        f[c] = a0 * b[c] + b0 * gx[c] + g0 * h * theta[c]
+        bc = 1.0 if c == e else 0.0
+        f[c] = co[0, 0] * bc + b0 * gx[c] + g0 * h * theta[c]
         for a in range(3):
-            df[c, a] = (2 * a1 * b[c] * theta[a] + 2 * b1 * gx[c] * theta[a] + b0 * Bx[c, a]
-                        + 2 * g1 * h * theta[c] * theta[a] + g0 * theta[c] * b[a])
+            df[c, a] = (2 * a1 * bc * theta[a] + 2 * b1 * gx[c] * theta[a] + b0 * Bx[c, a]
+                        + 2 * g1 * h * theta[c] * theta[a])
+        df[c, e] += g0 * theta[c]
         df[c, c] += g0 * h
-    if second:
-        for c in range(3):
-            for a in range(3):
-                dh_ca = b[a] * theta[c] + (h if c == a else 0.0)
-                for q in range(3):
-                    dh_cq = b[q] * theta[c] + (h if c == q else 0.0)
-                    tt = theta[a] * theta[q]
-                    Ha = 4 * a2 * tt + (2 * a1 if a == q else 0.0)
-                    Hb = 4 * b2 * tt + (2 * b1 if a == q else 0.0)
-                    Hg = 4 * g2 * tt + (2 * g1 if a == q else 0.0)
-                    dd = (b[a] if c == q else 0.0) + (b[q] if c == a else 0.0)
-                    d2f[c, a, q] = (b[c] * Ha + gx[c] * Hb + 2 * b1 * (theta[a] * Bx[c, q] + theta[q] * Bx[c, a])
-                                    + h * theta[c] * Hg + 2 * g1 * (theta[a] * dh_cq + theta[q] * dh_ca) + g0 * dd)
-    return f, df, d2f
 
 
 @njit(cache=True)
-def _modal_eta(X, m, n):
-    """η (n,) of row m from its slot vectors X[m, 5:]."""
-    eta = np.empty(n)
+def _rotated_second(theta, e, co, gx, Bx, d2f):
+    """d2f[c, a, b] = ∂²(R(θ) e_e)_c/∂θ_a∂θ_b from the coefficients left by :func:`_rotated`, in place."""
+    a1, a2 = co[0, 1], co[0, 2]
+    b1, b2 = co[1, 1], co[1, 2]
+    g0, g1, g2 = co[2, 0], co[2, 1], co[2, 2]
+    h = theta[e]
+    for c in range(3):
+        bc = 1.0 if c == e else 0.0
+        for a in range(3):
+            dh_ca = (theta[c] if a == e else 0.0) + (h if c == a else 0.0)
+            for q in range(3):
+                dh_cq = (theta[c] if q == e else 0.0) + (h if c == q else 0.0)
+                tt = theta[a] * theta[q]
+                same = a == q
+                Ha = 4 * a2 * tt + (2 * a1 if same else 0.0)
+                Hb = 4 * b2 * tt + (2 * b1 if same else 0.0)
+                Hg = 4 * g2 * tt + (2 * g1 if same else 0.0)
+                dd = (1.0 if (a == e and c == q) else 0.0) + (1.0 if (q == e and c == a) else 0.0)
+                d2f[c, a, q] = (bc * Ha + gx[c] * Hb + 2 * b1 * (theta[a] * Bx[c, q] + theta[q] * Bx[c, a])
+                                + h * theta[c] * Hg + 2 * g1 * (theta[a] * dh_cq + theta[q] * dh_ca) + g0 * dd)
+
+
+@njit(cache=True)
+def _row_state(X, m, n, Psi_k, eta, theta, d):
+    """η, θ = Ψ_k η and d_c = x₀ · a_c of row m, in place."""
     for k in range(n):
         eta[k] = X[m, 5 + k // 3, k % 3]
-    return eta
+    for a in range(3):
+        s = 0.0
+        for l in range(n):
+            s += Psi_k[a, l] * eta[l]
+        theta[a] = s
+        t = 0.0
+        for j in range(3):
+            t += X[m, 0, j] * X[m, 2 + a, j]
+        d[a] = t
 
 
 @njit(cache=True)
@@ -341,54 +345,46 @@ def attachment_evaluate(X, params, target, origins, Phi, Psi, series):
     n = Phi.shape[2]
     phi = np.zeros(m_rows)
     grad = np.zeros((m_rows, 3 * arity))
+    eta, theta, d, y = np.empty(n), np.empty(3), np.empty(3), np.empty(3)
+    co, gx, Bx, f, df = np.empty((3, 3)), np.empty(3), np.empty((3, 3)), np.empty(3), np.empty((3, 3))
     for m in range(m_rows):
-        k, point, i = int(params[m, 0]), params[m, 1] == 0, int(params[m, 2])
-        eta = _modal_eta(X, m, n)
-        if point:
-            y = origins[k].copy()
-            for c in range(3):
-                for l in range(n):
-                    y[c] += Phi[k, c, l] * eta[l]
+        k, i = int(params[m, 0]), int(params[m, 2])
+        _row_state(X, m, n, Psi[k], eta, theta, d)
+        if params[m, 1] == 0:                        # point row: (x₀ − r_ref − A(o_k + Φ_k η))_i
             s = X[m, 0, i] - X[m, 1, i]
             for c in range(3):
-                s -= X[m, 2 + c, i] * y[c]
-                grad[m, 6 + 3 * c + i] = -y[c]
+                yc = origins[k, c]
+                for l in range(n):
+                    yc += Phi[k, c, l] * eta[l]
+                s -= X[m, 2 + c, i] * yc
+                grad[m, 6 + 3 * c + i] = -yc
             phi[m] = s - target[m]
             grad[m, i] = 1.0
             grad[m, 3 + i] = -1.0
             for l in range(n):
-                s = 0.0
-                for c in range(3):
-                    s -= X[m, 2 + c, i] * Phi[k, c, l]
-                grad[m, 15 + l] = s
-        else:
-            theta = np.zeros(3)
-            for a in range(3):
-                for l in range(n):
-                    theta[a] += Psi[k, a, l] * eta[l]
-            f, df, _ = _rotated(theta, i, series, False)
-            d = np.zeros(3)
-            s = 0.0
-            for c in range(3):
-                for j in range(3):
-                    d[c] += X[m, 0, j] * X[m, 2 + c, j]
-                s += d[c] * f[c]
-            phi[m] = s - target[m]
-            for j in range(3):
                 t = 0.0
                 for c in range(3):
-                    t += f[c] * X[m, 2 + c, j]
-                    grad[m, 6 + 3 * c + j] = f[c] * X[m, 0, j]
-                grad[m, j] = t
-            dd = np.zeros(3)                         # dd[a] = d · ∂f/∂θ_a
-            for a in range(3):
-                for c in range(3):
-                    dd[a] += d[c] * df[c, a]
-            for l in range(n):
-                t = 0.0
-                for a in range(3):
-                    t += dd[a] * Psi[k, a, l]
+                    t -= X[m, 2 + c, i] * Phi[k, c, l]
                 grad[m, 15 + l] = t
+            continue
+        _rotated(theta, i, series, co, gx, Bx, f, df)   # axis row: x₀ · A R(Ψ_k η) e_i
+        s = 0.0
+        for c in range(3):
+            s += d[c] * f[c]
+        phi[m] = s - target[m]
+        for j in range(3):
+            t = 0.0
+            for c in range(3):
+                t += f[c] * X[m, 2 + c, j]
+                grad[m, 6 + 3 * c + j] = f[c] * X[m, 0, j]
+            grad[m, j] = t
+        for a in range(3):                           # y[a] = d · ∂f/∂θ_a
+            t = 0.0
+            for c in range(3):
+                t += d[c] * df[c, a]
+            y[a] = t
+        for l in range(n):
+            grad[m, 15 + l] = y[0] * Psi[k, 0, l] + y[1] * Psi[k, 1, l] + y[2] * Psi[k, 2, l]
     return phi, grad
 
 
@@ -399,28 +395,26 @@ def attachment_hessian(X, params, origins, Phi, Psi, series):
     n = Phi.shape[2]
     k3 = 3 * arity
     H = np.zeros((m_rows, k3, k3))
+    eta, theta, d = np.empty(n), np.empty(3), np.empty(3)
+    co, gx, Bx, f, df = np.empty((3, 3)), np.empty(3), np.empty((3, 3)), np.empty(3), np.empty((3, 3))
+    d2f, S, dfPsi, SPsi = np.empty((3, 3, 3)), np.empty((3, 3)), np.empty((3, n)), np.empty((3, n))
     for m in range(m_rows):
-        k, point, i = int(params[m, 0]), params[m, 1] == 0, int(params[m, 2])
-        if point:
+        k, i = int(params[m, 0]), int(params[m, 2])
+        if params[m, 1] == 0:
             for c in range(3):
                 for l in range(n):
                     H[m, 6 + 3 * c + i, 15 + l] = H[m, 15 + l, 6 + 3 * c + i] = -Phi[k, c, l]
             continue
-        eta = _modal_eta(X, m, n)
-        theta = np.zeros(3)
-        for a in range(3):
-            for l in range(n):
-                theta[a] += Psi[k, a, l] * eta[l]
-        f, df, d2f = _rotated(theta, i, series, True)
-        dfPsi = np.zeros((3, n))
+        _row_state(X, m, n, Psi[k], eta, theta, d)
+        _rotated(theta, i, series, co, gx, Bx, f, df)
+        _rotated_second(theta, i, co, gx, Bx, d2f)
+        for a in range(3):                           # S[a, b] = d · ∂²f/∂θ_a∂θ_b
+            for b in range(3):
+                S[a, b] = d[0] * d2f[0, a, b] + d[1] * d2f[1, a, b] + d[2] * d2f[2, a, b]
         for c in range(3):
             for l in range(n):
-                for a in range(3):
-                    dfPsi[c, l] += df[c, a] * Psi[k, a, l]
-        d = np.zeros(3)
-        for c in range(3):
-            for j in range(3):
-                d[c] += X[m, 0, j] * X[m, 2 + c, j]
+                dfPsi[c, l] = df[c, 0] * Psi[k, 0, l] + df[c, 1] * Psi[k, 1, l] + df[c, 2] * Psi[k, 2, l]
+                SPsi[c, l] = S[c, 0] * Psi[k, 0, l] + S[c, 1] * Psi[k, 1, l] + S[c, 2] * Psi[k, 2, l]
         for c in range(3):
             for j in range(3):
                 H[m, j, 6 + 3 * c + j] = H[m, 6 + 3 * c + j, j] = f[c]
@@ -428,20 +422,9 @@ def attachment_hessian(X, params, origins, Phi, Psi, series):
                     H[m, 6 + 3 * c + j, 15 + l] = H[m, 15 + l, 6 + 3 * c + j] = X[m, 0, j] * dfPsi[c, l]
         for j in range(3):
             for l in range(n):
-                s = 0.0
-                for c in range(3):
-                    s += X[m, 2 + c, j] * dfPsi[c, l]
+                s = X[m, 2, j] * dfPsi[0, l] + X[m, 3, j] * dfPsi[1, l] + X[m, 4, j] * dfPsi[2, l]
                 H[m, j, 15 + l] = H[m, 15 + l, j] = s
-        S = np.zeros((3, 3))                         # S[a, b] = d · ∂²f/∂θ_a∂θ_b
-        for a in range(3):
-            for b in range(3):
-                for c in range(3):
-                    S[a, b] += d[c] * d2f[c, a, b]
-        SPsi = S @ Psi[k]
         for l in range(n):
             for p in range(n):
-                s = 0.0
-                for a in range(3):
-                    s += Psi[k, a, l] * SPsi[a, p]
-                H[m, 15 + l, 15 + p] = s
+                H[m, 15 + l, 15 + p] = Psi[k, 0, l] * SPsi[0, p] + Psi[k, 1, l] * SPsi[1, p] + Psi[k, 2, l] * SPsi[2, p]
     return H
