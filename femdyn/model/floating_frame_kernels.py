@@ -41,6 +41,22 @@ def _T(eta, Ct, Cx, Cpp):
 
 
 @njit(cache=True)
+def _Tx(T, x):
+    """(4, 3): T_b x."""
+    return (T * x).sum(axis=2)
+
+
+@njit(cache=True)
+def _gram(A, B):
+    """Aᵀ B of two 3 × 3 matrices (loops: no BLAS call for nine entries)."""
+    G = np.empty((3, 3))
+    for i in range(3):
+        for j in range(3):
+            G[i, j] = A[0, i] * B[0, j] + A[1, i] * B[1, j] + A[2, i] * B[2, j]
+    return G
+
+
+@njit(cache=True)
 def _P(G, Cpp):
     """P (n, n) = Σ_ij G[i, j] Cpp[i, j]."""
     n = Cpp.shape[2]
@@ -110,7 +126,7 @@ def mass_matrix(R, mass, first, second, Ct, Cx, Cpp):
                     s += A[i, c] * T[b, c, k]
                 M[3 * b + i, 12 + k] = s
                 M[12 + k, 3 * b + i] = s
-    M[12:, 12:] = _P(A.T @ A, Cpp)
+    M[12:, 12:] = _P(_gram(A, A), Cpp)
     return M
 
 
@@ -135,11 +151,7 @@ def mass_derivative(R, acc, Ct, Cx, Cpp):
                 for l in range(n):
                     s += (Cpp[c, d, k, l] + Cpp[c, d, l, k]) * eta[l]
                 dZ[1 + c, 1 + d, k] = s
-    Te = np.zeros((4, 3))
-    for b in range(4):
-        for j in range(3):
-            for k in range(n):
-                Te[b, j] += T[b, j, k] * eps[k]
+    Te = _Tx(T, eps)
     D = np.zeros((N, N))
     for b in range(4):
         for i in range(3):
@@ -200,8 +212,11 @@ def force(R, Rv, g, mass, first, Ct, Cx, Cpp, K, C):
                 Q[3 * b + i] -= 2.0 * Ad[i, c] * s
         for i in range(3):
             Q[3 * b + i] += yhat[b] * g[i]
-    P = _P(A.T @ Ad, Cpp)
-    Atg = A.T @ g
+    P = _P(_gram(A, Ad), Cpp)
+    Atg = np.zeros(3)
+    for c in range(3):
+        for i in range(3):
+            Atg[c] += A[i, c] * g[i]
     for k in range(n):
         s = 0.0
         for l in range(n):
@@ -221,25 +236,16 @@ def tangents(R, Rv, g, Ct, Cx, Cpp, K, C):
     A, Ad = _frame(R), _frame(Rv)
     T = _T(eta, Ct, Cx, Cpp)
     V = _contract_last(Cpp, eta_d)                   # V[i, j, k] = Cpp[i, j, k, l] η̇_l
-    Te = np.zeros((4, 3))
-    for b in range(4):
-        for j in range(3):
-            for k in range(n):
-                Te[b, j] += T[b, j, k] * eta_d[k]
+    Te = _Tx(T, eta_d)
     Kq, Cv = np.zeros((N, N)), np.zeros((N, N))
-    for c in range(3):
+    for c in range(3):                               # the (a_c, η) blocks of K are each other's transposes
         for i in range(3):
-            for l in range(n):
-                s = 0.0
-                for j in range(3):
-                    s += Ad[i, j] * V[c, j, l]
-                Kq[3 + 3 * c + i, 12 + l] = 2.0 * s - g[i] * Ct[c, l]
             for k in range(n):
                 s, t = 0.0, 0.0
                 for j in range(3):
-                    s += V[c, j, k] * Ad[i, j]
+                    s += Ad[i, j] * V[c, j, k]
                     t += V[j, c, k] * A[i, j]
-                Kq[12 + k, 3 + 3 * c + i] = 2.0 * s - Ct[c, k] * g[i]
+                Kq[3 + 3 * c + i, 12 + k] = Kq[12 + k, 3 + 3 * c + i] = 2.0 * s - g[i] * Ct[c, k]
                 Cv[12 + k, 3 + 3 * c + i] = 2.0 * t
     for k in range(n):
         for l in range(n):
@@ -253,7 +259,7 @@ def tangents(R, Rv, g, Ct, Cx, Cpp, K, C):
                 Cv[3 * b + i, 12 + k] = 2.0 * s
             for p in range(3):
                 Cv[3 * b + i, 3 + 3 * p + i] = 2.0 * Te[b, p]
-    P = _P(A.T @ Ad, Cpp)
+    P = _P(_gram(A, Ad), Cpp)
     for k in range(n):
         for l in range(n):
             Cv[12 + k, 12 + l] = 2.0 * P[k, l] + C[k, l]
