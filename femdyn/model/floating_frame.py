@@ -51,11 +51,12 @@ class Attachment:
         self.n_modes = translations.shape[2]
         self.slots = -(-self.n_modes // 3)
         self.arity = 5 + self.slots
-        k3 = 3 * self.arity
+        k3, eta = 3 * self.arity, slice(15, 15 + self.n_modes)     # the padding of the last η slot stays out
         mask = np.zeros((k3, k3), bool)
-        for a, b in ((slice(0, 3), slice(6, 15)), (slice(0, 3), slice(15, k3)), (slice(6, 15), slice(15, k3)),
-                     (slice(15, k3), slice(15, k3))):
+        for a, b in ((slice(0, 3), eta), (slice(6, 15), eta), (eta, eta)):
             mask[a, b] = mask[b, a] = True
+        for c in range(3):                                            # x₀ with a_c: f_c on the diagonal only
+            mask[range(3), range(6 + 3 * c, 9 + 3 * c)] = mask[range(6 + 3 * c, 9 + 3 * c), range(3)] = True
         self.mask = mask
 
     def evaluate(self, X, params, target):

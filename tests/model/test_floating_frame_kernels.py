@@ -54,7 +54,7 @@ def attachment_batch(modes, scale, rng):
 
 @pytest.mark.parametrize("modes, scale", [(1, 1e-3), (4, 1e-3), (10, 1e-2), (10, 0.1)])
 def test_attachment_rows_equal_the_numpy_reference(modes, scale):
-    """φ, ∂φ/∂X, ∂²φ/∂X² and the time terms of a random batch; η of 1e-3 keeps every |θ|² below 4 (series),
+    """φ, ∂φ/∂X, ∂²φ/∂X² (inside the kind's mask) and the time terms of a random batch; η of 1e-3 keeps every |θ|² below 4 (series),
     1e-2 puts rows on both sides, 0.1 all above (closed forms; the bar's Ψ reaches ~10² rad per unit η)."""
     rng = np.random.default_rng(modes)
     kind, ref, X, params = attachment_batch(modes, scale, rng)
@@ -62,6 +62,7 @@ def test_attachment_rows_equal_the_numpy_reference(modes, scale):
     for new, old in zip(kind.evaluate(X, params, target), ref.evaluate(X, params, target)):
         assert close(new, old)
     assert close(kind.hessian(X, params), ref.hessian(X, params))
+    assert not np.any(ref.hessian(X, params)[:, ~kind.mask])      # the kind's Hessian pattern holds every nonzero
     d1, d2 = rng.standard_normal(len(X)), rng.standard_normal(len(X))
     for new, old in zip(kind.time_terms(X, params, d1, d2), ref.time_terms(X, params, d1, d2)):
         assert close(new, old)
