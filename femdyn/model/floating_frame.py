@@ -114,6 +114,7 @@ class FloatingFrameBody(Body):
         self.first, self.second, self.Ct, self.Cx, self.Cpp, self.K_eta, self.D_eta = (
             np.ascontiguousarray(x, float) for x in (c.first_moment, c.second_moment, c.Ct, c.Cx, c.Cpp,
                                                      c.modal_stiffness, c.modal_damping))
+        self.CppT = np.ascontiguousarray(self.Cpp.transpose(0, 1, 3, 2))     # unit-stride sums in the kernels
         self.origin_node, self.axes, self.modal = origin, list(axes), modal
         eta_dofs = modal.dofs[:self.n_modes] if modal is not None else np.zeros(0, int)
         self.dofs = np.concatenate([origin.dofs] + [a.dofs for a in axes] + [eta_dofs])
@@ -213,7 +214,7 @@ class FloatingFrameBody(Body):
         return self._rows, self._cols, self._mass_matrix(self._initial).ravel()
 
     def _mass_matrix(self, R):
-        return kernels.mass_matrix(R, self.mass, self.first, self.second, self.Ct, self.Cx, self.Cpp)
+        return kernels.mass_matrix(R, self.mass, self.first, self.second, self.Ct, self.Cx, self.Cpp, self.CppT)
 
     def mass_values(self, q):
         return self._mass_matrix(q[self.dofs]).ravel()
@@ -222,7 +223,7 @@ class FloatingFrameBody(Body):
         return self._rows, self._cols
 
     def mass_derivative(self, q, a):
-        return kernels.mass_derivative(q[self.dofs], a[self.dofs], self.Ct, self.Cx, self.Cpp).ravel()
+        return kernels.mass_derivative(q[self.dofs], a[self.dofs], self.Ct, self.Cx, self.Cpp, self.CppT).ravel()
 
     def gravity(self, g):
         self.g = np.asarray(g, float)
@@ -231,14 +232,15 @@ class FloatingFrameBody(Body):
     def force(self, q, v, t):
         Q = np.zeros(self.n)
         Q[self.dofs] = kernels.force(q[self.dofs], v[self.dofs], self.g, self.mass, self.first, self.Ct, self.Cx,
-                                     self.Cpp, self.K_eta, self.D_eta)
+                                     self.Cpp, self.CppT, self.K_eta, self.D_eta)
         return Q
 
     def tangent_pattern(self):
         return self._rows, self._cols, self._rows, self._cols
 
     def tangent_values(self, q, v, t):
-        K, C = kernels.tangents(q[self.dofs], v[self.dofs], self.g, self.Ct, self.Cx, self.Cpp, self.K_eta, self.D_eta)
+        K, C = kernels.tangents(q[self.dofs], v[self.dofs], self.g, self.Ct, self.Cx, self.Cpp, self.CppT,
+                                self.K_eta, self.D_eta)
         return K.ravel(), C.ravel()
 
     # --- constraints and energy ------------------------------------------------------------

@@ -25,18 +25,11 @@ def _frame(R):
 
 
 @njit(cache=True)
-def _T(eta, Ct, Cx, Cpp):
-    """T (4, 3, n): T_0 = Ct, T_c[j, k] = Cx[c, j, k] + Cpp[c, j, l, k] η_l."""
-    n = eta.size
-    T = np.empty((4, 3, n))
+def _T(eta, Ct, Cx, CppT):
+    """T (4, 3, n): T_0 = Ct, T_c[j, k] = Cx[c, j, k] + Cpp[c, j, l, k] η_l, with CppT[c, j, k, l] = Cpp[c, j, l, k]."""
+    T = np.empty((4, 3, eta.size))
     T[0] = Ct
-    for c in range(3):
-        for j in range(3):
-            for k in range(n):
-                s = Cx[c, j, k]
-                for l in range(n):
-                    s += Cpp[c, j, l, k] * eta[l]
-                T[1 + c, j, k] = s
+    T[1:] = Cx + _contract_last(CppT, eta)
     return T
 
 
@@ -86,13 +79,13 @@ def _contract_last(Cpp, x):
 
 
 @njit(cache=True)
-def mass_matrix(R, mass, first, second, Ct, Cx, Cpp):
+def mass_matrix(R, mass, first, second, Ct, Cx, Cpp, CppT):
     """M (12 + n, 12 + n) of one body at its coordinates R."""
     n = Ct.shape[1]
     N = 12 + n
     eta = R[12:]
     A = _frame(R)
-    T = _T(eta, Ct, Cx, Cpp)
+    T = _T(eta, Ct, Cx, CppT)
     Z = np.empty((4, 4))
     Z[0, 0] = mass
     for c in range(3):
@@ -131,26 +124,24 @@ def mass_matrix(R, mass, first, second, Ct, Cx, Cpp):
 
 
 @njit(cache=True)
-def mass_derivative(R, acc, Ct, Cx, Cpp):
+def mass_derivative(R, acc, Ct, Cx, Cpp, CppT):
     """∂(M a)/∂q (12 + n, 12 + n) of one body at R for the accelerations ``acc`` of its coordinates."""
     n = Ct.shape[1]
     N = 12 + n
     eta, eps = R[12:], acc[12:]
     A = _frame(R)
     alpha = acc[:12].reshape(4, 3)
-    T = _T(eta, Ct, Cx, Cpp)
+    T = _T(eta, Ct, Cx, CppT)
     V = _contract_last(Cpp, eps)                     # V[i, j, k] = Cpp[i, j, k, l] ε_l = ∂(T_i ε)_j/∂η_k
     dZ = np.zeros((4, 4, n))
     for c in range(3):
         for k in range(n):
             dZ[0, 1 + c, k] = dZ[1 + c, 0, k] = Ct[c, k]
+    Ve = _contract_last(Cpp, eta)
     for c in range(3):
         for d in range(3):
-            for k in range(n):
-                s = Cx[c, d, k] + Cx[d, c, k]
-                for l in range(n):
-                    s += (Cpp[c, d, k, l] + Cpp[c, d, l, k]) * eta[l]
-                dZ[1 + c, 1 + d, k] = s
+            for k in range(n):                       # Cx + Cxᵀ + (Cpp[c, d, k, l] + Cpp[c, d, l, k]) η_l
+                dZ[1 + c, 1 + d, k] = Cx[d, c, k] + Ve[c, d, k] + T[1 + c, d, k]
     Te = _Tx(T, eps)
     D = np.zeros((N, N))
     for b in range(4):
@@ -184,17 +175,17 @@ def mass_derivative(R, acc, Ct, Cx, Cpp):
             x = w[c, j]
             for k in range(n):
                 for l in range(n):
-                    D[12 + k, 12 + l] += Cpp[c, j, l, k] * x
+                    D[12 + k, 12 + l] += CppT[c, j, k, l] * x
     return D
 
 
 @njit(cache=True)
-def force(R, Rv, g, mass, first, Ct, Cx, Cpp, K, C):
+def force(R, Rv, g, mass, first, Ct, Cx, Cpp, CppT, K, C):
     """Q (12 + n): quadratic-velocity, gravity, elastic and damping forces of one body."""
     n = Ct.shape[1]
     eta, eta_d = R[12:], Rv[12:]
     A, Ad = _frame(R), _frame(Rv)
-    T = _T(eta, Ct, Cx, Cpp)
+    T = _T(eta, Ct, Cx, CppT)
     Q = np.zeros(12 + n)
     yhat = np.empty(4)
     yhat[0] = mass
@@ -228,13 +219,13 @@ def force(R, Rv, g, mass, first, Ct, Cx, Cpp, K, C):
 
 
 @njit(cache=True)
-def tangents(R, Rv, g, Ct, Cx, Cpp, K, C):
+def tangents(R, Rv, g, Ct, Cx, Cpp, CppT, K, C):
     """(−∂Q/∂q, −∂Q/∂v), each (12 + n, 12 + n), of one body."""
     n = Ct.shape[1]
     N = 12 + n
     eta, eta_d = R[12:], Rv[12:]
     A, Ad = _frame(R), _frame(Rv)
-    T = _T(eta, Ct, Cx, Cpp)
+    T = _T(eta, Ct, Cx, CppT)
     V = _contract_last(Cpp, eta_d)                   # V[i, j, k] = Cpp[i, j, k, l] η̇_l
     Te = _Tx(T, eta_d)
     Kq, Cv = np.zeros((N, N)), np.zeros((N, N))
