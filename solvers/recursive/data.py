@@ -9,6 +9,11 @@ import numpy as np
 
 from femdyn.errors import ModelError
 
+from .packing import pack
+
+DATA_FLOATS = ("Xup", "R_world", "p_world", "vel", "acc", "bias", "force", "IA", "pA", "U", "Dinv", "u", "tmp6", "Ia",
+               "F", "Ic", "M", "qdd", "tau", "a0")               # packed in this order (kernels.workspace_views)
+
 
 class Data:
     """Preallocated workspace of the recursive algorithms for one :class:`~.model.TreeModel`.
@@ -53,6 +58,10 @@ class Data:
         self.no_force = np.zeros((n, 6))
         self.none_prescribed = np.zeros(n, np.bool_)
         self.a0 = np.zeros(6)
+        self.a0[3:] = -model.gravity
+        buffer, _, layout = pack(self, DATA_FLOATS)
+        self.packed = (buffer, layout)
+        self.ready_for = model
 
 
 def check_workspace(model, data):
