@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 from .kernels import body_transform, joint_force, joint_velocity
+from .packing import view1, view2, view3, view4, view5
 from .spatial import cross_motion, plucker
 
 
@@ -593,3 +594,113 @@ def crba(parent, S, v_index, joint_nv, nm, ev_index, Phi, Mb, Ic, H):
             j = pj
 
 
+
+
+# ---------------------------------------------------------------- packed model and workspace, compiled runs
+
+@njit(cache=True, inline="always")
+def flexible_views(f, i, lay):
+    """The arrays of a packed FlexibleTreeModel (flexible.FLEXIBLE_FLOATS then FLEXIBLE_INTS)."""
+    return (view2(f, lay, 0), view3(f, lay, 1), view2(f, lay, 2), view3(f, lay, 3), view1(f, lay, 4),
+            view2(f, lay, 5), view3(f, lay, 6), view3(f, lay, 7), view4(f, lay, 8), view5(f, lay, 9),
+            view3(f, lay, 10), view3(f, lay, 11), view3(f, lay, 12), view2(f, lay, 13), view3(f, lay, 14),
+            view3(f, lay, 15), view1(i, lay, 16), view1(i, lay, 17), view1(i, lay, 18), view1(i, lay, 19),
+            view1(i, lay, 20), view1(i, lay, 21), view1(i, lay, 22), view1(i, lay, 23))
+
+
+@njit(cache=True, inline="always")
+def flexible_workspace_views(w, wi, wl):
+    """The arrays of a packed FlexibleData (flexible_dynamics.FLEXIBLE_DATA_FLOATS, then free_index, n_free)."""
+    return (view3(w, wl, 0), view3(w, wl, 1), view3(w, wl, 2), view2(w, wl, 3), view2(w, wl, 4), view2(w, wl, 5),
+            view2(w, wl, 6), view2(w, wl, 7), view3(w, wl, 8), view2(w, wl, 9), view3(w, wl, 10), view2(w, wl, 11),
+            view3(w, wl, 12), view3(w, wl, 13), view3(w, wl, 14), view2(w, wl, 15), view1(w, wl, 16),
+            view2(wi, wl, 17), view1(wi, wl, 18))
+
+
+@njit(cache=True)
+def packed_hybrid(f, i, lay, w, wi, wl, q, v, prescribed, tau, qdd, f_ext):
+    """Kinematics, body terms and :func:`hybrid_sweeps` on a packed model and workspace: (quaternion error body,
+    articulated-inertia error body), −1 when none."""
+    (axis, tree_E, tree_r, S, mass, fm, S2, Ct, Cx, Cpp, Mee, Kq, Dq, at_o, at_T, at_P,
+     parent, kind, q_index, v_index, joint_nv, nm, eq_index, ev_index) = flexible_views(f, i, lay)
+    (Xup, Phi, R_world, p_world, vel, acc, force, bias, Mb, bb, IA, pA, U, Dinv, H, u, a0,
+     free_index, n_free) = flexible_workspace_views(w, wi, wl)
+    bad = kinematics(parent, kind, axis, tree_E, tree_r, S, q_index, v_index, joint_nv, nm, eq_index, ev_index,
+                     at_o, at_T, at_P, q, v, Xup, Phi, R_world, p_world, vel, bias)
+    all_body_terms(nm, mass, fm, S2, Ct, Cx, Cpp, Mee, Kq, Dq, eq_index, ev_index, q, v, f_ext, vel, Mb, bb)
+    return bad, hybrid_sweeps(parent, S, v_index, joint_nv, nm, ev_index, prescribed, tau, qdd, a0, Phi, bias, Mb,
+                              bb, IA, pA, U, Dinv, u, H, free_index, n_free, acc, force)
+
+
+@njit(cache=True)
+def _accelerations(f, i, lay, w, wi, wl, prescribed, f_ext, given_tau, given_qdd, q, v, qdd, tau):
+    """q̈ and τ at (q, v) from the given forces and accelerations; (errors) as :func:`packed_hybrid`."""
+    for k in range(tau.shape[0]):
+        tau[k] = given_tau[k]
+        qdd[k] = given_qdd[k]
+    return packed_hybrid(f, i, lay, w, wi, wl, q, v, prescribed, tau, qdd, f_ext)
+
+
+@njit(cache=True, inline="always")
+def _failed(errors):
+    """(error kind, body) of :func:`packed_hybrid`'s result: (0, −1) none, (1, i) quaternion, (2, i) inertia."""
+    bad, singular = errors
+    if bad >= 0:
+        return 1, bad
+    if singular >= 0:
+        return 2, singular
+    return 0, -1
+
+
+@njit(cache=True)
+def run(f, i, lay, w, wi, wl, prescribed, f_ext, rk4, h, psi, phi, TAU, QDD, Q, V, A, F):
+    """A fixed-step run of a flexible tree without free joints (q ⊕ δ = q + δ), the same arithmetic as
+    integrators.rk4_step / zhai_step: sample k's state, acceleration and joint forces into Q, V, A, F[k].
+    TAU, QDD (3, steps + 1, nv): the given values at the samples, at T_n + h/2 and at T_n + h (RK4 stages).
+    Returns (steps done, error kind, body): kind 0 none, 1 quaternion, 2 articulated inertia, 3 not finite."""
+    steps, nv, nj = Q.shape[0] - 1, Q.shape[1], F.shape[1]
+    tau = np.empty(nv)
+    q2, v2, a2, q3, v3, a3, q4, v4, a4 = (np.empty(nv), np.empty(nv), np.empty(nv), np.empty(nv), np.empty(nv),
+                                          np.empty(nv), np.empty(nv), np.empty(nv), np.empty(nv))
+    for n in range(steps + 1):
+        if n > 0 and rk4:
+            q, v, a = Q[n - 1], V[n - 1], A[n - 1]          # k1 = (v, a): the sample's own evaluation
+            for k in range(nv):
+                q2[k] = q[k] + h / 2 * v[k]
+                v2[k] = v[k] + h / 2 * a[k]
+            kind, body = _failed(_accelerations(f, i, lay, w, wi, wl, prescribed, f_ext, TAU[1, n - 1],
+                                                QDD[1, n - 1], q2, v2, a2, tau))
+            for k in range(nv):
+                q3[k] = q[k] + h / 2 * v2[k]
+                v3[k] = v[k] + h / 2 * a2[k]
+            if kind == 0:
+                kind, body = _failed(_accelerations(f, i, lay, w, wi, wl, prescribed, f_ext, TAU[1, n - 1],
+                                                    QDD[1, n - 1], q3, v3, a3, tau))
+            for k in range(nv):
+                q4[k] = q[k] + h * v3[k]
+                v4[k] = v[k] + h * a3[k]
+            if kind == 0:
+                kind, body = _failed(_accelerations(f, i, lay, w, wi, wl, prescribed, f_ext, TAU[2, n - 1],
+                                                    QDD[2, n - 1], q4, v4, a4, tau))
+            if kind:
+                return n, kind, body
+            for k in range(nv):
+                Q[n, k] = q[k] + h / 6 * (v[k] + 2 * v2[k] + 2 * v3[k] + v4[k])
+                V[n, k] = v[k] + h / 6 * (a[k] + 2 * a2[k] + 2 * a3[k] + a4[k])
+        elif n > 0:
+            q, v, a = Q[n - 1], V[n - 1], A[n - 1]
+            c, ap, d, dp = (0.5 + psi, psi, 1 + phi, phi) if n > 1 else (0.5 + 0.0, 0.0, 1 + 0.0, 0.0)
+            for k in range(nv):
+                prev = A[n - 2, k] if n > 1 else a[k]
+                Q[n, k] = q[k] + (v[k] * h + c * a[k] * h * h - ap * prev * h * h)
+                V[n, k] = v[k] + d * a[k] * h - dp * prev * h
+        for k in range(nv if n > 0 else 0):
+            if not (np.isfinite(Q[n, k]) and np.isfinite(V[n, k])):
+                return n - 1, 3, -1
+        kind, body = _failed(_accelerations(f, i, lay, w, wi, wl, prescribed, f_ext, TAU[0, n], QDD[0, n], Q[n],
+                                            V[n], A[n], tau))
+        if kind:
+            return n, kind, body
+        for k in range(nj):
+            F[n, k] = tau[k]
+    return steps, 0, -1
