@@ -98,8 +98,7 @@ def _stepwise_run(model, data, mask, q0, v0, t_end, h, method, tau, qdd, psi, ph
 
 
 def _compiled_run(model, data, mask, q0, v0, t_end, h, method, tau, qdd, psi, phi, f_ext, t0):
-    """:func:`simulate_flexible` of a tree without free joints as one compiled run (modal_kernels.run): the same
-    arithmetic; ``tau`` and ``qdd`` are called at every time the Python loop would call them, before the run."""
+    """:func:`simulate_flexible` without free joints as one compiled run; tau, qdd called first at every time used."""
     T = sample_times(method, t0, t_end, h)
     steps, nj = len(T) - 1, model.n_joint_v
     times = np.concatenate([T, T[:-1] + h / 2, T[:-1] + h]) if method == "rk4" else T

@@ -332,8 +332,7 @@ def tree_views(floats, ints, layout):
 
 @njit(cache=True, inline="always")
 def workspace_views(w, wl):
-    """(Xup, R_world, p_world, vel, acc, bias, force, IA, pA, U, Dinv, u, tmp6, Ia, F, Ic, M, qdd, tau, a0) of a
-    packed Data."""
+    """The arrays of a packed Data, in the order of data.DATA_FLOATS."""
     return (view3(w, wl, 0), view3(w, wl, 1), view2(w, wl, 2), view2(w, wl, 3), view2(w, wl, 4), view2(w, wl, 5),
             view2(w, wl, 6), view3(w, wl, 7), view2(w, wl, 8), view3(w, wl, 9), view3(w, wl, 10), view2(w, wl, 11),
             view2(w, wl, 12), view2(w, wl, 13), view2(w, wl, 14), view3(w, wl, 15), view2(w, wl, 16),

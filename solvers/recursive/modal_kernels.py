@@ -51,7 +51,8 @@ def interface_frame(o, T, P, m, eta, etad, R, pF, SF, w, sdot, sc=None):
     """Pose, modal subspace and bias of an interface frame on a flexible body (``sc``: 42 scratch floats)."""
     if sc is None:
         sc = np.empty(42)
-    th, thd, K, K2, Jr = sc[0:3], sc[3:6], sc[6:15].reshape((3, 3)), sc[15:24].reshape((3, 3)), sc[24:33].reshape((3, 3))
+    th, thd, K, K2 = sc[0:3], sc[3:6], sc[6:15].reshape((3, 3)), sc[15:24].reshape((3, 3))
+    Jr = sc[24:33].reshape((3, 3))
     c1, c2, c3 = sc[33:36], sc[36:39], sc[39:42]
     for a in range(3):
         th[a] = 0.0
@@ -153,8 +154,7 @@ def _congruence6_add(Phi, P, dp, tmp, out):
 
 @njit(cache=True)
 def _spd_inverse(A, n, out, L, Li):
-    """out[:n, :n] = A[:n, :n]⁻¹ for a symmetric positive definite A (Cholesky; L, Li scratch ≥ n × n). Returns
-    False if not SPD."""
+    """out[:n, :n] = A[:n, :n]⁻¹ of a symmetric positive definite A by Cholesky (L, Li scratch); False if not SPD."""
     for a in range(n):
         for b in range(n):
             L[a, b] = 0.0
@@ -634,8 +634,7 @@ def flexible_workspace_views(w, wi, wl):
 
 @njit(cache=True)
 def packed_hybrid(f, i, lay, w, wi, wl, q, v, prescribed, tau, qdd, f_ext):
-    """Kinematics, body terms and :func:`hybrid_sweeps` on a packed model and workspace: (quaternion error body,
-    articulated-inertia error body), −1 when none."""
+    """Kinematics, body terms and :func:`hybrid_sweeps`, packed: (quaternion error body, inertia error body) or −1."""
     (axis, tree_E, tree_r, S, mass, fm, S2, Ct, Cx, Cpp, Mee, Kq, Dq, at_o, at_T, at_P,
      parent, kind, q_index, v_index, joint_nv, nm, eq_index, ev_index) = flexible_views(f, i, lay)
     (Xup, Phi, R_world, p_world, vel, acc, force, bias, Mb, bb, IA, pA, U, Dinv, H, u, a0,
@@ -669,10 +668,10 @@ def _failed(errors):
 
 @njit(cache=True)
 def run(f, i, lay, w, wi, wl, prescribed, f_ext, rk4, h, psi, phi, TAU, QDD, Q, V, A, F):
-    """A fixed-step run of a flexible tree without free joints (q ⊕ δ = q + δ), the same arithmetic as
-    integrators.rk4_step / zhai_step: sample k's state, acceleration and joint forces into Q, V, A, F[k].
-    TAU, QDD (3, steps + 1, nv): the given values at the samples, at T_n + h/2 and at T_n + h (RK4 stages).
-    Returns (steps done, error kind, body): kind 0 none, 1 quaternion, 2 articulated inertia, 3 not finite."""
+    """RK4 or Zhai run without free joints, arithmetic of integrators.py; returns (last sample, error kind, body)."""
+    # TAU, QDD (3, steps + 1, nv): given values at the samples T_n, at T_n + h/2 and at T_n + h (RK4 stages);
+    # sample n's state, acceleration and joint forces go to Q, V, A, F[n]. Error kinds: 0 none, 1 quaternion,
+    # 2 articulated inertia (at sample n), 3 state not finite (after sample n).
     steps, nv, nj = Q.shape[0] - 1, Q.shape[1], F.shape[1]
     tau = np.empty(nv)
     q2, v2, a2, q3, v3, a3, q4, v4, a4 = (np.empty(nv), np.empty(nv), np.empty(nv), np.empty(nv), np.empty(nv),
