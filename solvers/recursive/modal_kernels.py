@@ -486,19 +486,13 @@ def hybrid_sweeps(parent, S, v_index, joint_nv, nm, ev_index, prescribed, tau, q
             for k in range(nf):
                 t += Dinv[i, j, k] * u[i, k]
             Du[j] = t
-        for a in range(6):                      # Dm[a, :nf] = (U D⁻¹)[a], then Pp = IA − (U D⁻¹) Uᵀ, symmetric
-            for k in range(nf):
-                t = 0.0
-                for j in range(nf):
-                    t += U[i, a, j] * Dinv[i, j, k]
-                Dm[a, k] = t
         for a in range(6):
-            for b in range(a, 6):
+            for b in range(6):
                 t = IA[i, a, b]
-                for k in range(nf):
-                    t -= Dm[a, k] * U[i, b, k]
+                for j in range(nf):
+                    for k in range(nf):
+                        t -= U[i, a, j] * Dinv[i, j, k] * U[i, b, k]
                 Pp[a, b] = t
-                Pp[b, a] = t
         for a in range(6):
             y6[a] = bias[i, a]
         if prescribed[i]:
