@@ -629,10 +629,16 @@ def flexible_workspace_views(w, wi, wl):
 @njit(cache=True)
 def packed_hybrid(f, i, lay, w, wi, wl, q, v, prescribed, tau, qdd, f_ext):
     """Kinematics, body terms and :func:`hybrid_sweeps`, packed: (quaternion error body, inertia error body) or −1."""
+    return _hybrid(flexible_views(f, i, lay), flexible_workspace_views(w, wi, wl), q, v, prescribed, tau, qdd, f_ext)
+
+
+@njit(cache=True)
+def _hybrid(model, work, q, v, prescribed, tau, qdd, f_ext):
+    """:func:`packed_hybrid` on the views of a model and a workspace."""
     (axis, tree_E, tree_r, S, mass, fm, S2, Ct, Cx, Cpp, Mee, Kq, Dq, at_o, at_T, at_P,
-     parent, kind, q_index, v_index, joint_nv, nm, eq_index, ev_index) = flexible_views(f, i, lay)
+     parent, kind, q_index, v_index, joint_nv, nm, eq_index, ev_index) = model
     (Xup, Phi, R_world, p_world, vel, acc, force, bias, Mb, bb, IA, pA, U, Dinv, H, u, a0,
-     free_index, n_free) = flexible_workspace_views(w, wi, wl)
+     free_index, n_free) = work
     bad = kinematics(parent, kind, axis, tree_E, tree_r, S, q_index, v_index, joint_nv, nm, eq_index, ev_index,
                      at_o, at_T, at_P, q, v, Xup, Phi, R_world, p_world, vel, bias)
     all_body_terms(nm, mass, fm, S2, Ct, Cx, Cpp, Mee, Kq, Dq, eq_index, ev_index, q, v, f_ext, vel, Mb, bb)
@@ -641,12 +647,12 @@ def packed_hybrid(f, i, lay, w, wi, wl, q, v, prescribed, tau, qdd, f_ext):
 
 
 @njit(cache=True)
-def _accelerations(f, i, lay, w, wi, wl, prescribed, f_ext, given_tau, given_qdd, q, v, qdd, tau):
+def _accelerations(model, work, prescribed, f_ext, given_tau, given_qdd, q, v, qdd, tau):
     """q̈ and τ at (q, v) from the given forces and accelerations; (errors) as :func:`packed_hybrid`."""
     for k in range(tau.shape[0]):
         tau[k] = given_tau[k]
         qdd[k] = given_qdd[k]
-    return packed_hybrid(f, i, lay, w, wi, wl, q, v, prescribed, tau, qdd, f_ext)
+    return _hybrid(model, work, q, v, prescribed, tau, qdd, f_ext)
 
 
 @njit(cache=True, inline="always")
@@ -667,6 +673,7 @@ def run(f, i, lay, w, wi, wl, prescribed, f_ext, rk4, h, psi, phi, TAU, QDD, Q, 
     # sample n's state, acceleration and joint forces go to Q, V, A, F[n]. Error kinds: 0 none, 1 quaternion,
     # 2 articulated inertia (at sample n), 3 state not finite (after sample n).
     steps, nv, nj = Q.shape[0] - 1, Q.shape[1], F.shape[1]
+    model, work = flexible_views(f, i, lay), flexible_workspace_views(w, wi, wl)
     tau = np.empty(nv)
     q2, v2, a2, q3, v3, a3, q4, v4, a4 = (np.empty(nv), np.empty(nv), np.empty(nv), np.empty(nv), np.empty(nv),
                                           np.empty(nv), np.empty(nv), np.empty(nv), np.empty(nv))
@@ -676,19 +683,19 @@ def run(f, i, lay, w, wi, wl, prescribed, f_ext, rk4, h, psi, phi, TAU, QDD, Q, 
             for k in range(nv):
                 q2[k] = q[k] + h / 2 * v[k]
                 v2[k] = v[k] + h / 2 * a[k]
-            kind, body = _failed(_accelerations(f, i, lay, w, wi, wl, prescribed, f_ext, TAU[1, n - 1],
+            kind, body = _failed(_accelerations(model, work, prescribed, f_ext, TAU[1, n - 1],
                                                 QDD[1, n - 1], q2, v2, a2, tau))
             for k in range(nv):
                 q3[k] = q[k] + h / 2 * v2[k]
                 v3[k] = v[k] + h / 2 * a2[k]
             if kind == 0:
-                kind, body = _failed(_accelerations(f, i, lay, w, wi, wl, prescribed, f_ext, TAU[1, n - 1],
+                kind, body = _failed(_accelerations(model, work, prescribed, f_ext, TAU[1, n - 1],
                                                     QDD[1, n - 1], q3, v3, a3, tau))
             for k in range(nv):
                 q4[k] = q[k] + h * v3[k]
                 v4[k] = v[k] + h * a3[k]
             if kind == 0:
-                kind, body = _failed(_accelerations(f, i, lay, w, wi, wl, prescribed, f_ext, TAU[2, n - 1],
+                kind, body = _failed(_accelerations(model, work, prescribed, f_ext, TAU[2, n - 1],
                                                     QDD[2, n - 1], q4, v4, a4, tau))
             if kind:
                 return n, kind, body
@@ -705,7 +712,7 @@ def run(f, i, lay, w, wi, wl, prescribed, f_ext, rk4, h, psi, phi, TAU, QDD, Q, 
         for k in range(nv if n > 0 else 0):
             if not (np.isfinite(Q[n, k]) and np.isfinite(V[n, k])):
                 return n - 1, 3, -1
-        kind, body = _failed(_accelerations(f, i, lay, w, wi, wl, prescribed, f_ext, TAU[0, n], QDD[0, n], Q[n],
+        kind, body = _failed(_accelerations(model, work, prescribed, f_ext, TAU[0, n], QDD[0, n], Q[n],
                                             V[n], A[n], tau))
         if kind:
             return n, kind, body
