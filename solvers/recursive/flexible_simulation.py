@@ -104,11 +104,11 @@ def _compiled_run(model, data, mask, q0, v0, t_end, h, method, tau, qdd, psi, ph
     times = np.concatenate([T, T[:-1] + h / 2, T[:-1] + h]) if method == "rk4" else T
     given = []
     for fn, what in ((tau, "tau(t)"), (qdd, "qdd(t)")):
-        G = np.zeros((3, steps + 1, model.nv))
+        G = np.zeros((3 if method == "rk4" else 1, steps + 1, nj))
         values = _joint_values(fn, times, nj, what)
-        G[0, :, :nj] = values[:steps + 1]
+        G[0] = values[:steps + 1]
         if method == "rk4":
-            G[1, :steps, :nj], G[2, :steps, :nj] = values[steps + 1:2 * steps + 1], values[2 * steps + 1:]
+            G[1, :steps], G[2, :steps] = values[steps + 1:2 * steps + 1], values[2 * steps + 1:]
         given.append(G)
     Q = np.empty((steps + 1, model.nq))
     V, A, F = np.empty((steps + 1, model.nv)), np.empty((steps + 1, model.nv)), np.empty((steps + 1, nj))

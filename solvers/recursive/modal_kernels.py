@@ -648,10 +648,11 @@ def _hybrid(model, work, q, v, prescribed, tau, qdd, f_ext):
 
 @njit(cache=True)
 def _accelerations(model, work, prescribed, f_ext, given_tau, given_qdd, q, v, qdd, tau):
-    """q̈ and τ at (q, v) from the given forces and accelerations; (errors) as :func:`packed_hybrid`."""
+    """q̈ and τ at (q, v) from the given joint forces and accelerations (modal ones 0); errors as :func:`_hybrid`."""
+    nj = given_tau.shape[0]
     for k in range(tau.shape[0]):
-        tau[k] = given_tau[k]
-        qdd[k] = given_qdd[k]
+        tau[k] = given_tau[k] if k < nj else 0.0
+        qdd[k] = given_qdd[k] if k < nj else 0.0
     return _hybrid(model, work, q, v, prescribed, tau, qdd, f_ext)
 
 
@@ -669,7 +670,7 @@ def _failed(errors):
 @njit(cache=True)
 def run(f, i, lay, w, wi, wl, prescribed, f_ext, rk4, h, psi, phi, TAU, QDD, Q, V, A, F):
     """RK4 or Zhai run without free joints, arithmetic of integrators.py; returns (last sample, error kind, body)."""
-    # TAU, QDD (3, steps + 1, nv): given values at the samples T_n, at T_n + h/2 and at T_n + h (RK4 stages);
+    # TAU, QDD (1 or 3, steps + 1, joint nv): given at the samples T_n, at T_n + h/2 and T_n + h (RK4 stages);
     # sample n's state, acceleration and joint forces go to Q, V, A, F[n]. Error kinds: 0 none, 1 quaternion,
     # 2 articulated inertia (at sample n), 3 state not finite (after sample n).
     steps, nv, nj = Q.shape[0] - 1, Q.shape[1], F.shape[1]
