@@ -3,7 +3,9 @@
 The Model/Data split of Pinocchio (Carpentier et al. 2019): one model can serve several
 workspaces. After a call the arrays hold the last run's intermediate quantities in body
 coordinates (``Xup``, ``R_world``/``p_world``, ``vel``, ``acc`` offset by −g, ``bias``,
-``force``, ``IA``/``pA``); ``sizes`` = (n, nq, nv) is checked by every algorithm.
+``force``, ``IA``/``pA``); ``sizes`` = (n, nq, nv) is checked by every algorithm (in full
+unless the workspace was built for that very model). The arrays are views of one buffer,
+``packed`` (:mod:`.packing`), which the compiled entry points receive.
 """
 import numpy as np
 
