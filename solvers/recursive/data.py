@@ -61,9 +61,12 @@ class Data:
         self.none_prescribed = np.zeros(n, np.bool_)
         self.a0 = np.zeros(6)
         self.a0[3:] = -model.gravity
-        buffer, _, layout = pack(self, DATA_FLOATS)
-        self.packed = (buffer, layout)
+        self.packed = pack(self, DATA_FLOATS)[::2]
         self.ready_for = model
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self.packed = pack(self, DATA_FLOATS)[::2]      # a copy's arrays views of its own buffer again
 
 
 def check_workspace(model, data):

@@ -57,6 +57,10 @@ class FlexibleData:
         self.a0 = np.zeros(6)
         self.packed = pack(self, FLEXIBLE_DATA_FLOATS, ("free_index", "n_free"))
 
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self.packed = pack(self, FLEXIBLE_DATA_FLOATS, ("free_index", "n_free"))   # a copy's views of its own buffer
+
 
 def _check(model, data):
     """Raise when ``data`` was built for another model."""

@@ -90,6 +90,23 @@ def test_workspace_of_a_same_size_model_takes_that_models_gravity():
                                                                                            tau))
 
 
+def test_copied_workspaces_and_models_stay_packed():
+    """A deep copy or an unpickled Data/model (e.g. sent to a worker) has its arrays as views of its own
+    buffers again, so the results a call returns are the ones its kernels wrote."""
+    import copy
+    import pickle
+    rng = np.random.default_rng(7)
+    model = random_tree(rng, n=6, chain=False)
+    q, v, _ = random_state(rng, model)
+    tau = rng.standard_normal(model.nv)
+    expected = forward_dynamics(model, Data(model), q, v, tau)
+    data = Data(model)
+    for m, d in (copy.deepcopy((model, data)), pickle.loads(pickle.dumps((model, data))),
+                 (model, copy.deepcopy(data))):
+        assert np.array_equal(forward_dynamics(m, d, q, v, tau), expected)
+        assert np.shares_memory(d.qdd, d.packed[0])
+
+
 @pytest.fixture(scope="module")
 def puma():
     return flexible_puma560()
