@@ -3,11 +3,18 @@
 The Model/Data split of Pinocchio (Carpentier et al. 2019): one model can serve several
 workspaces. After a call the arrays hold the last run's intermediate quantities in body
 coordinates (``Xup``, ``R_world``/``p_world``, ``vel``, ``acc`` offset by −g, ``bias``,
-``force``, ``IA``/``pA``); ``sizes`` = (n, nq, nv) is checked by every algorithm.
+``force``, ``IA``/``pA``); ``sizes`` = (n, nq, nv) is checked by every algorithm (in full
+unless the workspace was built for that very model). The arrays are views of one buffer,
+``packed`` (:mod:`.packing`), which the compiled entry points receive.
 """
 import numpy as np
 
 from femdyn.errors import ModelError
+
+from .packing import pack
+
+DATA_FLOATS = ("Xup", "R_world", "p_world", "vel", "acc", "bias", "force", "IA", "pA", "U", "Dinv", "u", "tmp6", "Ia",
+               "F", "Ic", "M", "qdd", "tau", "a0")               # packed in this order (kernels.workspace_views)
 
 
 class Data:
@@ -53,6 +60,13 @@ class Data:
         self.no_force = np.zeros((n, 6))
         self.none_prescribed = np.zeros(n, np.bool_)
         self.a0 = np.zeros(6)
+        self.a0[3:] = -model.gravity
+        self.packed = pack(self, DATA_FLOATS)[::2]
+        self.ready_for = model
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self.packed = pack(self, DATA_FLOATS)[::2]      # a copy's arrays views of its own buffer again
 
 
 def check_workspace(model, data):

@@ -17,8 +17,13 @@ from . import kernels
 from .data import check_workspace
 
 
+_FLOAT = np.dtype(float)
+
+
 def as_vector(x, size, what):
     """A value as a contiguous float array of a given length."""
+    if type(x) is np.ndarray and x.shape == (size,) and x.dtype == _FLOAT and x.flags.c_contiguous:
+        return x
     try:
         a = np.asarray(x, dtype=float)
     except (TypeError, ValueError):
@@ -54,6 +59,14 @@ def _base_acceleration(model, data, gravity):
     data.a0[:3] = 0.0
     data.a0[3:] = -g
     return data.a0
+
+
+def _ready(model, data, gravity):
+    """Check the workspace in full unless it was built for this very model, and set its ``a0`` for ``gravity``."""
+    if getattr(data, "ready_for", None) is not model or gravity is not None:
+        check_workspace(model, data)
+        _base_acceleration(model, data, gravity)
+        data.ready_for = model if gravity is None else None
 
 
 def _joint_mask(model, prescribed):
@@ -93,13 +106,12 @@ def kinematics(model, data, q, v=None):
     ModelError
         For wrong sizes, a workspace of another model, or a free joint with a zero quaternion.
     """
-    check_workspace(model, data)
+    _ready(model, data, None)
     q = as_vector(q, model.nq, "q")
     v = np.zeros(model.nv) if v is None else as_vector(v, model.nv, "v")
-    bad = kernels.forward_kinematics(model.parent, model.joint_type, model.axis, model.tree_E, model.tree_r,
-                                     model.S, model.q_index, model.v_index, model.joint_nv, q, v,
-                                     data.Xup, data.R_world, data.p_world, data.vel, data.bias)
-    _check_quaternions(model, q, bad)
+    bad = kernels.packed_kinematics(*model.packed, *data.packed, q, v)
+    if bad >= 0:
+        _check_quaternions(model, q, bad)
 
 
 def inverse_dynamics(model, data, q, v, qdd, f_ext=None, gravity=None):
@@ -142,13 +154,12 @@ def inverse_dynamics(model, data, q, v, qdd, f_ext=None, gravity=None):
     >>> inverse_dynamics(model, data, [0.0], [0.0], [0.0]).round(12)
     array([-4.905])
     """
-    check_workspace(model, data)
+    _ready(model, data, gravity)
     q, v, qdd = as_vector(q, model.nq, "q"), as_vector(v, model.nv, "v"), as_vector(qdd, model.nv, "qdd")
-    bad = kernels.rnea(model.parent, model.joint_type, model.axis, model.tree_E, model.tree_r, model.inertia,
-                       model.S, model.q_index, model.v_index, model.joint_nv, q, v, qdd,
-                       _base_acceleration(model, data, gravity), _external(model, data, f_ext), data.Xup,
-                       data.R_world, data.p_world, data.vel, data.acc, data.bias, data.force, data.tau)
-    _check_quaternions(model, q, bad)
+    bad = kernels.packed_rnea(*model.packed, *data.packed, q, v, qdd,
+                              data.no_force if f_ext is None else _external(model, data, f_ext))
+    if bad >= 0:
+        _check_quaternions(model, q, bad)
     return data.tau.copy()
 
 
@@ -186,11 +197,11 @@ def hybrid_dynamics(model, data, q, v, prescribed, tau, qdd, f_ext=None, gravity
     ModelError
         For wrong sizes, bad ``prescribed`` flags or an unknown body name.
     """
-    check_workspace(model, data)
+    _ready(model, data, gravity)
     mask = _joint_mask(model, prescribed)
     q, v = as_vector(q, model.nq, "q"), as_vector(v, model.nv, "v")
     tau, qdd = as_vector(tau, model.nv, "tau").copy(), as_vector(qdd, model.nv, "qdd").copy()
-    _hybrid(model, data, q, v, mask, tau, qdd, _external(model, data, f_ext), gravity)
+    _hybrid(model, data, q, v, mask, tau, qdd, f_ext)
     return qdd, tau
 
 
@@ -220,20 +231,18 @@ def forward_dynamics(model, data, q, v, tau, f_ext=None, gravity=None):
     ModelError
         For wrong sizes or a workspace of another model.
     """
-    check_workspace(model, data)
+    _ready(model, data, gravity)
     q, v, tau = as_vector(q, model.nq, "q"), as_vector(v, model.nv, "v"), as_vector(tau, model.nv, "tau")
-    _hybrid(model, data, q, v, data.none_prescribed, tau, data.qdd, _external(model, data, f_ext), gravity)
+    _hybrid(model, data, q, v, data.none_prescribed, tau, data.qdd, f_ext)
     return data.qdd.copy()
 
 
-def _hybrid(model, data, q, v, mask, tau, qdd, f_ext, gravity):
-    """Run the hybrid-dynamics kernel (masked joints given q̈, the others τ)."""
-    bad = kernels.hybrid(model.parent, model.joint_type, model.axis, model.tree_E, model.tree_r, model.inertia,
-                         model.S, model.q_index, model.v_index, model.joint_nv, q, v, mask, tau, qdd, f_ext,
-                         _base_acceleration(model, data, gravity), data.Xup, data.R_world, data.p_world, data.vel,
-                         data.bias, data.IA, data.pA, data.U, data.Dinv, data.u, data.tmp6, data.Ia, data.acc,
-                         data.force)
-    _check_quaternions(model, q, bad)
+def _hybrid(model, data, q, v, mask, tau, qdd, f_ext):
+    """Run the hybrid-dynamics kernel (masked joints given q̈, the others τ) on a ready workspace."""
+    bad = kernels.packed_hybrid(*model.packed, *data.packed, q, v, mask, tau, qdd,
+                                data.no_force if f_ext is None else _external(model, data, f_ext))
+    if bad >= 0:
+        _check_quaternions(model, q, bad)
 
 
 def mass_matrix(model, data, q):
@@ -252,8 +261,7 @@ def mass_matrix(model, data, q):
         H [kg·m² for rotations, kg for translations, kg·m for couplings].
     """
     kinematics(model, data, q)
-    kernels.crba(model.parent, model.inertia, model.S, model.v_index, model.joint_nv, data.Xup, data.Ic,
-                 data.tmp6, data.F, data.M)
+    kernels.packed_crba(*model.packed, *data.packed)
     return data.M.copy()
 
 

@@ -17,8 +17,14 @@ from femdyn.component import interface_index, keep_modes, reference_to_interface
 
 from .model import FREE, PRISMATIC, REVOLUTE, WORLD, Body, Joint, TreeModel, fill_joint, freeze, order_tree, \
     rigid_mass_properties
+from .packing import pack
 
 _IDENTITY = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+
+FLEXIBLE_FLOATS = ("axis", "tree_E", "tree_r", "S", "mass", "first_moment", "second_moment", "Ct", "Cx", "Cpp",
+                   "modal_mass", "modal_stiffness", "modal_damping", "at_origin", "at_translation", "at_rotation")
+FLEXIBLE_INTS = ("parent", "joint_type", "q_index", "v_index", "joint_nv", "n_modes", "eq_index", "ev_index")
+# packed in this order (modal_kernels.flexible_views)
 
 
 @dataclass(frozen=True)
@@ -107,6 +113,7 @@ class FlexibleTreeModel:
         order_tree(self, [ModalBody.rigid(b) if isinstance(b, Body) else b for b in bodies], gravity)
         self.components = tuple(_body_component(b) if b.component is not None else None for b in self.bodies)
         self._build()
+        self.packed = pack(self, FLEXIBLE_FLOATS, FLEXIBLE_INTS)
         freeze(self)
 
     def _build(self):

@@ -10,6 +10,10 @@ from femdyn.errors import ModelError, SolverError
 
 from . import modal_kernels as mk
 from .dynamics import _base_acceleration, _check_quaternions, _external, _joint_mask, as_vector
+from .packing import pack
+
+FLEXIBLE_DATA_FLOATS = ("Xup", "Phi", "R_world", "p_world", "vel", "acc", "force", "bias", "Mb", "bb", "IA", "pA", "U",
+                        "Dinv", "H", "u", "a0")                  # packed in this order (modal_kernels.flexible_views)
 
 
 class FlexibleData:
@@ -51,6 +55,11 @@ class FlexibleData:
         self.no_force = np.zeros((n, 6))
         self.none_prescribed = np.zeros(n, np.bool_)
         self.a0 = np.zeros(6)
+        self.packed = pack(self, FLEXIBLE_DATA_FLOATS, ("free_index", "n_free"))
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self.packed = pack(self, FLEXIBLE_DATA_FLOATS, ("free_index", "n_free"))   # a copy's views of its own buffer
 
 
 def _check(model, data):
@@ -97,7 +106,8 @@ def hybrid_dynamics(model, data, q, v, prescribed, tau, qdd, f_ext=None, gravity
     """Hybrid dynamics in O(N): motion-given joints return forces, the rest accelerations."""
     fast = isinstance(prescribed, np.ndarray) and prescribed.dtype == np.bool_ and prescribed.shape == (model.n,)
     mask = prescribed if fast else _joint_mask(model, prescribed)
-    q, v = kinematics(model, data, q, v)
+    _check(model, data)
+    q, v = as_vector(q, model.nq, "q"), as_vector(v, model.nv, "v")
     tau = as_vector(tau, model.nv, "tau").copy()
     qdd = as_vector(qdd, model.nv, "qdd").copy()
     _hybrid(model, data, q, v, mask, tau, qdd, f_ext, gravity)
@@ -107,7 +117,8 @@ def hybrid_dynamics(model, data, q, v, prescribed, tau, qdd, f_ext=None, gravity
 def forward_dynamics(model, data, q, v, tau, f_ext=None, gravity=None):
     """Accelerations q̈ (nv,) (joints, then η̈) under the generalized forces τ (nv,): articulated-body sweeps.
     Tian et al. 2010; Jain & Rodriguez 1995."""
-    q, v = kinematics(model, data, q, v)
+    _check(model, data)
+    q, v = as_vector(q, model.nq, "q"), as_vector(v, model.nv, "v")
     tau = as_vector(tau, model.nv, "tau").copy()
     qdd = np.zeros(model.nv)
     _hybrid(model, data, q, v, data.none_prescribed, tau, qdd, f_ext, gravity)
@@ -116,15 +127,19 @@ def forward_dynamics(model, data, q, v, tau, f_ext=None, gravity=None):
 
 def _hybrid(model, data, q, v, mask, tau, qdd, f_ext, gravity):
     """Run the flexible hybrid-dynamics sweeps (masked joints given q̈, the others τ)."""
-    _body_terms(model, data, q, v, f_ext)
-    bad = mk.hybrid_sweeps(model.parent, model.S, model.v_index, model.joint_nv, model.n_modes, model.ev_index, mask,
-                           tau, qdd, _base_acceleration(model, data, gravity), data.Phi, data.bias, data.Mb, data.bb,
-                           data.IA, data.pA, data.U, data.Dinv, data.u, data.H, data.free_index, data.n_free,
-                           data.acc, data.force)
+    _base_acceleration(model, data, gravity)
+    bad, singular = mk.packed_hybrid(*model.packed, *data.packed, q, v, mask, tau, qdd, _external(model, data, f_ext))
     if bad >= 0:
-        raise SolverError(f"hybrid dynamics: the articulated inertia of body '{model.names[bad]}' is not positive "
-                          "definite in its unknown directions; give the body mass in the torque-given joint's "
-                          "direction or prescribe that joint")
+        _check_quaternions(model, q, bad)
+    if singular >= 0:
+        raise not_positive(model, singular)
+
+
+def not_positive(model, body):
+    """The SolverError for a body whose articulated inertia is singular in its unknown directions."""
+    return SolverError(f"hybrid dynamics: the articulated inertia of body '{model.names[body]}' is not positive "
+                       "definite in its unknown directions; give the body mass in the torque-given joint's "
+                       "direction or prescribe that joint")
 
 
 def mass_matrix(model, data, q):

@@ -8,12 +8,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from femdyn.errors import ModelError
+from femdyn.errors import ModelError, SolverError
 
+from . import modal_kernels as mk
 from .configuration import TreeSpace
-from .dynamics import _joint_mask
-from .flexible_dynamics import FlexibleData, hybrid_dynamics
-from .integrators import simulate
+from .dynamics import _base_acceleration, _check_quaternions, _external, _joint_mask, as_vector
+from .flexible_dynamics import FlexibleData, hybrid_dynamics, not_positive
+from .integrators import Trajectory, not_finite, sample_times, simulate
 
 
 @dataclass
@@ -71,6 +72,12 @@ def simulate_flexible(model, q0, v0, t_end, h, method="zhai", tau=None, prescrib
     """
     data = FlexibleData(model)
     mask = _joint_mask(model, prescribed)
+    run = _stepwise_run if len(model.free_joints) else _compiled_run
+    return run(model, data, mask, q0, v0, t_end, h, method, tau, qdd, psi, phi, f_ext, t0)
+
+
+def _stepwise_run(model, data, mask, q0, v0, t_end, h, method, tau, qdd, psi, phi, f_ext, t0):
+    """:func:`simulate_flexible` by :func:`~.integrators.simulate`, one hybrid-dynamics call per evaluation."""
     nj = model.n_joint_v
     tau_of = tau or (lambda t: np.zeros(nj))
     qdd_of = qdd or (lambda t: np.zeros(nj))
@@ -88,6 +95,50 @@ def simulate_flexible(model, q0, v0, t_end, h, method="zhai", tau=None, prescrib
     qj, vj = model.n_joint_q, model.n_joint_v
     return FlexibleTrajectory(run.t, run.q[:, :qj], run.v[:, :vj], run.a[:, :vj], run.q[:, qj:], run.v[:, vj:],
                               run.a[:, vj:], np.array(forces), run.q, run.v)
+
+
+def _compiled_run(model, data, mask, q0, v0, t_end, h, method, tau, qdd, psi, phi, f_ext, t0):
+    """:func:`simulate_flexible` without free joints as one compiled run; tau, qdd called first at every time used."""
+    T = sample_times(method, t0, t_end, h)
+    steps, nj = len(T) - 1, model.n_joint_v
+    times = np.concatenate([T, T[:-1] + h / 2, T[:-1] + h]) if method == "rk4" else T
+    given = []
+    for fn, what in ((tau, "tau(t)"), (qdd, "qdd(t)")):
+        G = np.zeros((3 if method == "rk4" else 1, steps + 1, nj))
+        values = _joint_values(fn, times, nj, what)
+        G[0] = values[:steps + 1]
+        if method == "rk4":
+            G[1, :steps], G[2, :steps] = values[steps + 1:2 * steps + 1], values[2 * steps + 1:]
+        given.append(G)
+    Q = np.empty((steps + 1, model.nq))
+    V, A, F = np.empty((steps + 1, model.nv)), np.empty((steps + 1, model.nv)), np.empty((steps + 1, nj))
+    Q[0], V[0] = as_vector(q0, model.nq, "q"), as_vector(v0, model.nv, "v")
+    _base_acceleration(model, data, None)
+    done, kind, body = mk.run(*model.packed, *data.packed, mask, _external(model, data, f_ext), method == "rk4",
+                              float(h), float(psi), float(phi), given[0], given[1], Q, V, A, F)
+    if kind == 1:
+        _check_quaternions(model, Q[done], body)
+    if kind == 2:
+        raise not_positive(model, body)
+    if kind == 3:
+        done_run = Trajectory(T[:done + 1], Q[:done + 1], V[:done + 1], A[:done + 1])
+        raise SolverError(not_finite(method, T[done + 1]), results=done_run)
+    qj, vj = model.n_joint_q, model.n_joint_v
+    return FlexibleTrajectory(T, Q[:, :qj], V[:, :vj], A[:, :vj], Q[:, qj:], V[:, vj:], A[:, vj:], F, Q, V)
+
+
+def _joint_values(fn, times, size, what):
+    """fn(t) for every t, as rows (len(times), size), each checked; zeros when fn is None."""
+    if fn is None:
+        return np.zeros((len(times), size))
+    values = [fn(t) for t in times]
+    try:
+        out = np.array(values, float)
+    except (TypeError, ValueError):
+        out = None
+    if out is None or out.shape != (len(times), size):
+        out = np.array([_joint_vector(x, size, what) for x in values])
+    return out
 
 
 def _joint_vector(x, size, what):

@@ -56,6 +56,21 @@ class Trajectory:
     a: np.ndarray
 
 
+def sample_times(method, t0, t_end, h):
+    """The sample times of a fixed-step run, t0 + k h up to the first at or after t_end; bad settings raise."""
+    if method not in ("rk4", "zhai"):
+        raise ModelError(f"simulate: unknown method '{method}'; use 'rk4' or 'zhai'")
+    if not (h > 0 and t_end > t0):
+        raise ModelError(f"simulate: step h={h} s must be positive and t_end={t_end} s after t0={t0} s")
+    steps = max(1, int(np.ceil((t_end - t0) / h - 1e-9)))
+    return t0 + np.arange(steps + 1) * h
+
+
+def not_finite(method, t):
+    """The message of the SolverError of a run whose state stopped being finite at time t (s)."""
+    return f"simulate ({method}): state not finite at t = {t:.6g} s; reduce the step h or check the model"
+
+
 def simulate(acceleration, q0, v0, t_end, h, method="rk4", space=VectorSpace(), psi=0.5, phi=0.5,
              project=None, t0=0.0, recorded=None):
     """Integrate q̈ = acceleration(t, q, v) from t0 to t_end with a fixed step.
@@ -94,13 +109,10 @@ def simulate(acceleration, q0, v0, t_end, h, method="rk4", space=VectorSpace(), 
     SolverError
         When the state stops being finite (``results`` holds the samples so far).
     """
-    if method not in ("rk4", "zhai"):
-        raise ModelError(f"simulate: unknown method '{method}'; use 'rk4' or 'zhai'")
-    if not (h > 0 and t_end > t0):
-        raise ModelError(f"simulate: step h={h} s must be positive and t_end={t_end} s after t0={t0} s")
-    steps = max(1, int(np.ceil((t_end - t0) / h - 1e-9)))
+    T = sample_times(method, t0, t_end, h)
+    steps = len(T) - 1
     q, v = np.array(q0, float), np.array(v0, float)
-    T, Q, V, A = t0 + np.arange(steps + 1) * h, [q], [v], [acceleration(t0, q, v)]
+    Q, V, A = [q], [v], [acceleration(t0, q, v)]
     recorded = recorded or (lambda: None)
     recorded()
     a_prev = None
@@ -115,8 +127,7 @@ def simulate(acceleration, q0, v0, t_end, h, method="rk4", space=VectorSpace(), 
             q, v = project(q, v)
         if not (np.all(np.isfinite(q)) and np.all(np.isfinite(v))):
             done = Trajectory(T[:n + 1], np.array(Q), np.array(V), np.array(A))
-            raise SolverError(f"simulate ({method}): state not finite at t = {T[n + 1]:.6g} s; "
-                              "reduce the step h or check the model", results=done)
+            raise SolverError(not_finite(method, T[n + 1]), results=done)
         Q.append(q)
         V.append(v)
         A.append(acceleration(T[n + 1], q, v))

@@ -8,6 +8,7 @@ import numpy as np
 from numba import njit
 
 from .model import FREE, PRISMATIC, REVOLUTE
+from .packing import view1, view2, view3
 from .spatial import congruence_add, cross_force, cross_motion, force_transform_back, matvec6, plucker
 
 
@@ -166,7 +167,7 @@ def _articulated_inertias(parent, inertia, S, v_index, joint_nv, prescribed, tau
                          Xup, vel, bias, IA, pA, U, Dinv, u, tmp6, Ia):
     """Backward sweep of the hybrid articulated-body algorithm (RBDA table 7.1 and ch. 9)."""
     n = parent.shape[0]
-    Iv, h = np.empty(6), np.empty(6)
+    Iv, h, D, UD = np.empty(6), np.empty(6), np.empty((6, 6)), np.empty((6, 6))
     for i in range(n):
         for a in range(6):
             for b in range(6):
@@ -181,7 +182,6 @@ def _articulated_inertias(parent, inertia, S, v_index, joint_nv, prescribed, tau
         if free:
             for k in range(nv):
                 matvec6(IA[i], S[i, :, k], U[i, :, k])
-            D = np.empty((nv, nv))
             for k in range(nv):
                 s = tau[vi + k]
                 for a in range(6):
@@ -195,7 +195,7 @@ def _articulated_inertias(parent, inertia, S, v_index, joint_nv, prescribed, tau
             if nv == 1:
                 Dinv[i, 0, 0] = 1.0 / D[0, 0]
             else:
-                Dinv[i, :nv, :nv] = np.linalg.inv(D)
+                Dinv[i, :nv, :nv] = np.linalg.inv(D[:nv, :nv])
         p = parent[i]
         if p < 0:
             continue
@@ -203,7 +203,6 @@ def _articulated_inertias(parent, inertia, S, v_index, joint_nv, prescribed, tau
             for b in range(6):
                 Ia[a, b] = IA[i, a, b]
         if free:
-            UD = np.empty((6, nv))
             for a in range(6):
                 for m in range(nv):
                     t = 0.0
@@ -319,3 +318,61 @@ def hybrid(parent, kind, axis, tree_E, tree_r, inertia, S, q_index, v_index, joi
                          Xup, vel, bias, IA, pA, U, Dinv, u, tmp6, Ia)
     accelerations(parent, S, v_index, joint_nv, prescribed, a0, Xup, bias, IA, pA, U, Dinv, u, acc, force, qdd, tau)
     return bad
+
+
+# ---------------------------------------------------------------- packed entry points (model.TREE_*, data.DATA_FLOATS)
+
+@njit(cache=True, inline="always")
+def tree_views(floats, ints, layout):
+    """(parent, kind, axis, tree_E, tree_r, inertia, S, q_index, v_index, joint_nv) of a packed TreeModel."""
+    return (view1(ints, layout, 5), view1(ints, layout, 6), view2(floats, layout, 0), view3(floats, layout, 1),
+            view2(floats, layout, 2), view3(floats, layout, 3), view3(floats, layout, 4), view1(ints, layout, 7),
+            view1(ints, layout, 8), view1(ints, layout, 9))
+
+
+@njit(cache=True, inline="always")
+def workspace_views(w, wl):
+    """The arrays of a packed Data, in the order of data.DATA_FLOATS."""
+    return (view3(w, wl, 0), view3(w, wl, 1), view2(w, wl, 2), view2(w, wl, 3), view2(w, wl, 4), view2(w, wl, 5),
+            view2(w, wl, 6), view3(w, wl, 7), view2(w, wl, 8), view3(w, wl, 9), view3(w, wl, 10), view2(w, wl, 11),
+            view2(w, wl, 12), view2(w, wl, 13), view2(w, wl, 14), view3(w, wl, 15), view2(w, wl, 16),
+            view1(w, wl, 17), view1(w, wl, 18), view1(w, wl, 19))
+
+
+@njit(cache=True)
+def packed_kinematics(floats, ints, layout, w, wl, q, v):
+    """:func:`forward_kinematics` on a packed model and workspace."""
+    parent, kind, axis, tree_E, tree_r, inertia, S, q_index, v_index, joint_nv = tree_views(floats, ints, layout)
+    Xup, R_world, p_world, vel, acc, bias, force, IA, pA, U, Dinv, u, tmp6, Ia, F, Ic, M, qdd, tau, a0 = \
+        workspace_views(w, wl)
+    return forward_kinematics(parent, kind, axis, tree_E, tree_r, S, q_index, v_index, joint_nv, q, v,
+                              Xup, R_world, p_world, vel, bias)
+
+
+@njit(cache=True)
+def packed_rnea(floats, ints, layout, w, wl, q, v, qdd, f_ext):
+    """:func:`rnea` on a packed model and workspace (τ into the workspace's ``tau``)."""
+    parent, kind, axis, tree_E, tree_r, inertia, S, q_index, v_index, joint_nv = tree_views(floats, ints, layout)
+    Xup, R_world, p_world, vel, acc, bias, force, IA, pA, U, Dinv, u, tmp6, Ia, F, Ic, M, qdd_w, tau, a0 = \
+        workspace_views(w, wl)
+    return rnea(parent, kind, axis, tree_E, tree_r, inertia, S, q_index, v_index, joint_nv, q, v, qdd, a0, f_ext,
+                Xup, R_world, p_world, vel, acc, bias, force, tau)
+
+
+@njit(cache=True)
+def packed_hybrid(floats, ints, layout, w, wl, q, v, prescribed, tau, qdd, f_ext):
+    """:func:`hybrid` on a packed model and workspace."""
+    parent, kind, axis, tree_E, tree_r, inertia, S, q_index, v_index, joint_nv = tree_views(floats, ints, layout)
+    Xup, R_world, p_world, vel, acc, bias, force, IA, pA, U, Dinv, u, tmp6, Ia, F, Ic, M, qdd_w, tau_w, a0 = \
+        workspace_views(w, wl)
+    return hybrid(parent, kind, axis, tree_E, tree_r, inertia, S, q_index, v_index, joint_nv, q, v, prescribed, tau,
+                  qdd, f_ext, a0, Xup, R_world, p_world, vel, bias, IA, pA, U, Dinv, u, tmp6, Ia, acc, force)
+
+
+@njit(cache=True)
+def packed_crba(floats, ints, layout, w, wl):
+    """:func:`crba` on a packed model and workspace, after :func:`packed_kinematics` (H into ``M``)."""
+    parent, kind, axis, tree_E, tree_r, inertia, S, q_index, v_index, joint_nv = tree_views(floats, ints, layout)
+    Xup, R_world, p_world, vel, acc, bias, force, IA, pA, U, Dinv, u, tmp6, Ia, F, Ic, M, qdd, tau, a0 = \
+        workspace_views(w, wl)
+    crba(parent, inertia, S, v_index, joint_nv, Xup, Ic, tmp6, F, M)

@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 from .kernels import body_transform, joint_force, joint_velocity
+from .packing import view1, view2, view3, view4, view5
 from .spatial import cross_motion, plucker
 
 
@@ -46,9 +47,18 @@ def _cross3(a, b, out):
 
 
 @njit(cache=True)
-def interface_frame(o, T, P, m, eta, etad, R, pF, SF, w, sdot):
-    """Pose, modal subspace and bias of an interface frame on a flexible body."""
-    th, thd = np.zeros(3), np.zeros(3)
+def interface_frame(o, T, P, m, eta, etad, R, pF, SF, w, sdot, sc=None):
+    """Pose, modal subspace and bias of an interface frame on a flexible body (``sc``: 42 scratch floats)."""
+    if sc is None:
+        sc = np.empty(42)
+    th, thd, K, K2 = sc[0:3], sc[3:6], sc[6:15].reshape((3, 3)), sc[15:24].reshape((3, 3))
+    Jr = sc[24:33].reshape((3, 3))
+    c1, c2, c3 = sc[33:36], sc[36:39], sc[39:42]
+    for a in range(3):
+        th[a] = 0.0
+        thd[a] = 0.0
+        for b in range(3):
+            K[a, b] = 0.0
     for a in range(3):
         pF[a] = o[a]
         for k in range(m):
@@ -57,12 +67,9 @@ def interface_frame(o, T, P, m, eta, etad, R, pF, SF, w, sdot):
             pF[a] += T[a, k] * eta[k]
     t2 = th[0] * th[0] + th[1] * th[1] + th[2] * th[2]
     s, ca, cb, da, db = _so3_coefficients(t2)
-    K = np.zeros((3, 3))
     K[0, 1], K[0, 2], K[1, 2] = -th[2], th[1], -th[0]
     K[1, 0], K[2, 0], K[2, 1] = th[2], -th[1], th[0]
-    K2 = np.empty((3, 3))
     _mat_mul(K, K, 3, 3, 3, K2)
-    Jr = np.empty((3, 3))
     for a in range(3):
         for b in range(3):
             e = 1.0 if a == b else 0.0
@@ -83,7 +90,6 @@ def interface_frame(o, T, P, m, eta, etad, R, pF, SF, w, sdot):
         w[a] = t
     # J̇_r θ̇
     dot = th[0] * thd[0] + th[1] * thd[1] + th[2] * thd[2]
-    c1, c2, c3 = np.empty(3), np.empty(3), np.empty(3)
     _cross3(th, thd, c1)                 # θ × θ̇
     _cross3(th, c1, c2)                  # θ × (θ × θ̇)
     _cross3(thd, c1, c3)                 # θ̇ × (θ × θ̇)
@@ -147,9 +153,12 @@ def _congruence6_add(Phi, P, dp, tmp, out):
 
 
 @njit(cache=True)
-def _spd_inverse(A, n, out):
-    """out[:n, :n] = A[:n, :n]⁻¹ for a symmetric positive definite A (Cholesky). Returns False if not SPD."""
-    L = np.zeros((n, n))
+def _spd_inverse(A, n, out, L, Li):
+    """out[:n, :n] = A[:n, :n]⁻¹ of a symmetric positive definite A by Cholesky (L, Li scratch); False if not SPD."""
+    for a in range(n):
+        for b in range(n):
+            L[a, b] = 0.0
+            Li[a, b] = 0.0
     for j in range(n):
         s = A[j, j]
         for k in range(j):
@@ -162,7 +171,7 @@ def _spd_inverse(A, n, out):
             for k in range(j):
                 t -= L[i, k] * L[j, k]
             L[i, j] = t / L[j, j]
-    Li = np.zeros((n, n))                       # L⁻¹ by forward substitution
+                                                # Li = L⁻¹ by forward substitution
     for j in range(n):
         Li[j, j] = 1.0 / L[j, j]
         for i in range(j + 1, n):
@@ -183,19 +192,21 @@ def _spd_inverse(A, n, out):
 # ---------------------------------------------------------------- one body
 
 @njit(cache=True)
-def body_terms(m, mass, fm, S2, Ct, Cx, Cpp, Mee, Kq, Dq, eta, etad, nu, Mb, bb):
+def body_terms(m, mass, fm, S2, Ct, Cx, Cpp, Mee, Kq, Dq, eta, etad, nu, Mb, bb, sc=None):
     """Generalized mass M (d×d) and forces b + [0; Kη + Dη̇] (d) of one flexible body, d = 6 + m.
-    Shabana 2005, §5.5 (modal invariants)."""
+    Shabana 2005, §5.5 (modal invariants); ``sc``: 36 + 9m scratch floats."""
+    if sc is None:
+        sc = np.empty(36 + 9 * m)
     w0, w1, w2 = nu[0], nu[1], nu[2]
     om = nu[:3]
     v = nu[3:6]
-    cbar = np.empty(3)
+    cbar, S, wv, tmp, tmp2, Jw = sc[0:3], sc[3:12].reshape((3, 3)), sc[12:15], sc[15:18], sc[18:21], sc[21:24]
+    N, Ctd, G = sc[24:33].reshape((3, 3)), sc[33:36], sc[36:36 + 9 * m].reshape((3, 3, m))
     for a in range(3):
         s = fm[a]
         for k in range(m):
             s += Ct[a, k] * eta[k]
         cbar[a] = s
-    S = np.empty((3, 3))
     for a in range(3):
         for b in range(3):
             s = S2[a, b]
@@ -220,7 +231,6 @@ def body_terms(m, mass, fm, S2, Ct, Cx, Cpp, Mee, Kq, Dq, eta, etad, nu, Mb, bb)
         for b in range(3, 6):
             Mb[b, a] = Mb[a, b]
     # G_k = ∫ρ u Φ_kᵀ, then the modal columns
-    G = np.empty((3, 3, m))
     for k in range(m):
         for a in range(3):
             for b in range(3):
@@ -238,13 +248,13 @@ def body_terms(m, mass, fm, S2, Ct, Cx, Cpp, Mee, Kq, Dq, eta, etad, nu, Mb, bb)
         for l in range(m):
             Mb[6 + k, 6 + l] = Mee[k, l]
     # velocity products
-    wv, tmp, tmp2 = np.empty(3), np.empty(3), np.empty(3)
     _cross3(om, v, wv)
-    Jw = np.empty(3)
     for a in range(3):
         Jw[a] = tr * om[a] - (S[a, 0] * w0 + S[a, 1] * w1 + S[a, 2] * w2)
-    N = np.zeros((3, 3))              # N[a, b] = Σ_k η̇_k G[b, a, k]
-    Ctd = np.zeros(3)
+    for a in range(3):                # N[a, b] = Σ_k η̇_k G[b, a, k]
+        Ctd[a] = 0.0
+        for b in range(3):
+            N[a, b] = 0.0
     for k in range(m):
         for a in range(3):
             Ctd[a] += Ct[a, k] * etad[k]
@@ -298,9 +308,8 @@ def _column_map(S, v_index, joint_nv, nm, ev_index, i, joint_columns, G, index):
 
 
 @njit(cache=True)
-def _transfer_operator(Xup_i, RF, pF, SF, mp, XF, Phi_i):
+def _transfer_operator(Xup_i, RF, pF, SF, mp, XF, Phi_i, EF, X):
     """X_F (6×6, parent body → interface frame F at (RF, pF)) and Φ_ip = X_i [X_F, S_F] (6 × (6 + mp))."""
-    EF, X = np.empty((3, 3)), np.empty((6, 6))
     for a in range(3):
         for b in range(3):
             EF[a, b] = RF[b, a]
@@ -317,10 +326,9 @@ def _transfer_operator(Xup_i, RF, pF, SF, mp, XF, Phi_i):
 
 
 @njit(cache=True)
-def _world_pose(R_parent, p_parent, RF, pF, E, r, R_out, p_out):
+def _world_pose(R_parent, p_parent, RF, pF, E, r, R_out, p_out, RW, o):
     """Body pose in world: the interface frame (RF, pF) on the parent (R_parent, p_parent), then the body at
-    origin r with axes Eᵀ in that frame."""
-    RW, o = np.empty((3, 3)), np.empty(3)
+    origin r with axes Eᵀ in that frame (RW, o scratch)."""
     _mat_mul(R_parent, RF, 3, 3, 3, RW)
     for a in range(3):
         t = p_parent[a]
@@ -348,6 +356,7 @@ def kinematics(parent, kind, axis, tree_E, tree_r, S, q_index, v_index, joint_nv
     M = at_T.shape[2]
     SF, w, sdot, VF, cF, t6 = np.zeros((6, M)), np.zeros(6), np.zeros(6), np.zeros(6), np.zeros(6), np.zeros(6)
     XF = np.zeros((6, 6))
+    sc, EF, X, RW, o = np.empty(42), np.empty((3, 3)), np.empty((6, 6)), np.empty((3, 3)), np.empty(3)
     bad = -1
     for i in range(parent.shape[0]):
         if not body_transform(i, kind[i], axis[i], tree_E, tree_r, q, q_index[i], EJ, rJ, E, r) and bad < 0:
@@ -357,13 +366,13 @@ def kinematics(parent, kind, axis, tree_E, tree_r, S, q_index, v_index, joint_nv
         mp = nm[p] if p >= 0 else 0
         if mp > 0:
             interface_frame(at_o[i], at_T[i], at_P[i], mp, q[eq_index[p]:eq_index[p] + mp],
-                            v[ev_index[p]:ev_index[p] + mp], RF, pF, SF, w, sdot)
+                            v[ev_index[p]:ev_index[p] + mp], RF, pF, SF, w, sdot, sc)
         else:                                   # a rigid parent or the world: a fixed frame
             RF[:, :] = I3
             pF[:] = at_o[i]
             w[:] = 0.0
             sdot[:] = 0.0
-        _transfer_operator(Xup[i], RF, pF, SF, mp, XF, Phi[i])
+        _transfer_operator(Xup[i], RF, pF, SF, mp, XF, Phi[i], EF, X)
         joint_velocity(S[i], joint_nv[i], v, v_index[i], vJ)
         if p >= 0:
             _mat_vec(XF, vel[p], 6, 6, VF)
@@ -374,11 +383,11 @@ def kinematics(parent, kind, axis, tree_E, tree_r, S, q_index, v_index, joint_nv
                 cF[a] += sdot[a]
             _mat_vec(Xup[i], cF, 6, 6, bias[i])
             _mat_vec(Phi[i], vel[p], 6, 6 + mp, vel[i])
-            _world_pose(R_world[p], p_world[p], RF, pF, E, r, R_world[i], p_world[i])
+            _world_pose(R_world[p], p_world[p], RF, pF, E, r, R_world[i], p_world[i], RW, o)
         else:
             vel[i, :6] = 0.0
             bias[i, :] = 0.0
-            _world_pose(I3, o3, RF, pF, E, r, R_world[i], p_world[i])
+            _world_pose(I3, o3, RF, pF, E, r, R_world[i], p_world[i], RW, o)
         for a in range(6):
             vel[i, a] += vJ[a]
         cross_motion(vel[i], vJ, t6)
@@ -392,10 +401,11 @@ def kinematics(parent, kind, axis, tree_E, tree_r, S, q_index, v_index, joint_nv
 @njit(cache=True)
 def all_body_terms(nm, mass, fm, S2, Ct, Cx, Cpp, Mee, Kq, Dq, eq_index, ev_index, q, v, f_ext, vel, Mb, bb):
     """:func:`body_terms` for every body, minus the external wrenches f_ext (body coordinates, about the origin)."""
+    sc = np.empty(36 + 9 * Ct.shape[2])
     for i in range(nm.shape[0]):
         m = nm[i]
         body_terms(m, mass[i], fm[i], S2[i], Ct[i], Cx[i], Cpp[i], Mee[i], Kq[i], Dq[i],
-                   q[eq_index[i]:eq_index[i] + m], v[ev_index[i]:ev_index[i] + m], vel[i], Mb[i], bb[i])
+                   q[eq_index[i]:eq_index[i] + m], v[ev_index[i]:ev_index[i] + m], vel[i], Mb[i], bb[i], sc)
         for a in range(6):
             bb[i, a] -= f_ext[i, a]
 
@@ -439,6 +449,7 @@ def hybrid_sweeps(parent, S, v_index, joint_nv, nm, ev_index, prescribed, tau, q
     bad = -1
     Pp, tmp = np.empty((6, 6)), np.empty((6, IA.shape[1]))
     y6, z6, Du = np.empty(6), np.empty(6), np.empty(IA.shape[1])
+    Dm, L, Li = np.empty(IA.shape[1:]), np.empty(IA.shape[1:]), np.empty(IA.shape[1:])
     for i in range(n):
         d = 6 + nm[i]
         for a in range(d):
@@ -455,7 +466,6 @@ def hybrid_sweeps(parent, S, v_index, joint_nv, nm, ev_index, prescribed, tau, q
                 for b in range(d):
                     s += IA[i, a, b] * H[i, b, j]
                 U[i, a, j] = s
-        Dm = np.empty((nf, nf))
         for j in range(nf):
             s = tau[free_index[i, j]]
             for a in range(d):
@@ -466,7 +476,7 @@ def hybrid_sweeps(parent, S, v_index, joint_nv, nm, ev_index, prescribed, tau, q
                 for a in range(d):
                     t += H[i, a, j] * U[i, a, k]
                 Dm[j, k] = t
-        if nf > 0 and not _spd_inverse(Dm, nf, Dinv[i]) and bad < 0:
+        if nf > 0 and not _spd_inverse(Dm, nf, Dinv[i], L, Li) and bad < 0:
             bad = i
         p = parent[i]
         if p < 0:
@@ -593,3 +603,120 @@ def crba(parent, S, v_index, joint_nv, nm, ev_index, Phi, Mb, Ic, H):
             j = pj
 
 
+
+
+# ---------------------------------------------------------------- packed model and workspace, compiled runs
+
+@njit(cache=True, inline="always")
+def flexible_views(f, i, lay):
+    """The arrays of a packed FlexibleTreeModel (flexible.FLEXIBLE_FLOATS then FLEXIBLE_INTS)."""
+    return (view2(f, lay, 0), view3(f, lay, 1), view2(f, lay, 2), view3(f, lay, 3), view1(f, lay, 4),
+            view2(f, lay, 5), view3(f, lay, 6), view3(f, lay, 7), view4(f, lay, 8), view5(f, lay, 9),
+            view3(f, lay, 10), view3(f, lay, 11), view3(f, lay, 12), view2(f, lay, 13), view3(f, lay, 14),
+            view3(f, lay, 15), view1(i, lay, 16), view1(i, lay, 17), view1(i, lay, 18), view1(i, lay, 19),
+            view1(i, lay, 20), view1(i, lay, 21), view1(i, lay, 22), view1(i, lay, 23))
+
+
+@njit(cache=True, inline="always")
+def flexible_workspace_views(w, wi, wl):
+    """The arrays of a packed FlexibleData (flexible_dynamics.FLEXIBLE_DATA_FLOATS, then free_index, n_free)."""
+    return (view3(w, wl, 0), view3(w, wl, 1), view3(w, wl, 2), view2(w, wl, 3), view2(w, wl, 4), view2(w, wl, 5),
+            view2(w, wl, 6), view2(w, wl, 7), view3(w, wl, 8), view2(w, wl, 9), view3(w, wl, 10), view2(w, wl, 11),
+            view3(w, wl, 12), view3(w, wl, 13), view3(w, wl, 14), view2(w, wl, 15), view1(w, wl, 16),
+            view2(wi, wl, 17), view1(wi, wl, 18))
+
+
+@njit(cache=True)
+def packed_hybrid(f, i, lay, w, wi, wl, q, v, prescribed, tau, qdd, f_ext):
+    """Kinematics, body terms and :func:`hybrid_sweeps`, packed: (quaternion error body, inertia error body) or −1."""
+    return _hybrid(flexible_views(f, i, lay), flexible_workspace_views(w, wi, wl), q, v, prescribed, tau, qdd, f_ext)
+
+
+@njit(cache=True)
+def _hybrid(model, work, q, v, prescribed, tau, qdd, f_ext):
+    """:func:`packed_hybrid` on the views of a model and a workspace."""
+    (axis, tree_E, tree_r, S, mass, fm, S2, Ct, Cx, Cpp, Mee, Kq, Dq, at_o, at_T, at_P,
+     parent, kind, q_index, v_index, joint_nv, nm, eq_index, ev_index) = model
+    (Xup, Phi, R_world, p_world, vel, acc, force, bias, Mb, bb, IA, pA, U, Dinv, H, u, a0,
+     free_index, n_free) = work
+    bad = kinematics(parent, kind, axis, tree_E, tree_r, S, q_index, v_index, joint_nv, nm, eq_index, ev_index,
+                     at_o, at_T, at_P, q, v, Xup, Phi, R_world, p_world, vel, bias)
+    all_body_terms(nm, mass, fm, S2, Ct, Cx, Cpp, Mee, Kq, Dq, eq_index, ev_index, q, v, f_ext, vel, Mb, bb)
+    return bad, hybrid_sweeps(parent, S, v_index, joint_nv, nm, ev_index, prescribed, tau, qdd, a0, Phi, bias, Mb,
+                              bb, IA, pA, U, Dinv, u, H, free_index, n_free, acc, force)
+
+
+@njit(cache=True)
+def _accelerations(model, work, prescribed, f_ext, given_tau, given_qdd, q, v, qdd, tau):
+    """q̈ and τ at (q, v) from the given joint forces and accelerations (modal ones 0); errors as :func:`_hybrid`."""
+    nj = given_tau.shape[0]
+    for k in range(tau.shape[0]):
+        tau[k] = given_tau[k] if k < nj else 0.0
+        qdd[k] = given_qdd[k] if k < nj else 0.0
+    return _hybrid(model, work, q, v, prescribed, tau, qdd, f_ext)
+
+
+@njit(cache=True, inline="always")
+def _failed(errors):
+    """(error kind, body) of :func:`packed_hybrid`'s result: (0, −1) none, (1, i) quaternion, (2, i) inertia."""
+    bad, singular = errors
+    if bad >= 0:
+        return 1, bad
+    if singular >= 0:
+        return 2, singular
+    return 0, -1
+
+
+@njit(cache=True)
+def run(f, i, lay, w, wi, wl, prescribed, f_ext, rk4, h, psi, phi, TAU, QDD, Q, V, A, F):
+    """RK4 or Zhai run without free joints, arithmetic of integrators.py; returns (last sample, error kind, body)."""
+    # TAU, QDD (1 or 3, steps + 1, joint nv): given at the samples T_n, at T_n + h/2 and T_n + h (RK4 stages);
+    # sample n's state, acceleration and joint forces go to Q, V, A, F[n]. Error kinds: 0 none, 1 quaternion,
+    # 2 articulated inertia (at sample n), 3 state not finite (after sample n).
+    steps, nv, nj = Q.shape[0] - 1, Q.shape[1], F.shape[1]
+    model, work = flexible_views(f, i, lay), flexible_workspace_views(w, wi, wl)
+    tau = np.empty(nv)
+    q2, v2, a2, q3, v3, a3, q4, v4, a4 = (np.empty(nv), np.empty(nv), np.empty(nv), np.empty(nv), np.empty(nv),
+                                          np.empty(nv), np.empty(nv), np.empty(nv), np.empty(nv))
+    for n in range(steps + 1):
+        if n > 0 and rk4:
+            q, v, a = Q[n - 1], V[n - 1], A[n - 1]          # k1 = (v, a): the sample's own evaluation
+            for k in range(nv):
+                q2[k] = q[k] + h / 2 * v[k]
+                v2[k] = v[k] + h / 2 * a[k]
+            kind, body = _failed(_accelerations(model, work, prescribed, f_ext, TAU[1, n - 1],
+                                                QDD[1, n - 1], q2, v2, a2, tau))
+            for k in range(nv):
+                q3[k] = q[k] + h / 2 * v2[k]
+                v3[k] = v[k] + h / 2 * a2[k]
+            if kind == 0:
+                kind, body = _failed(_accelerations(model, work, prescribed, f_ext, TAU[1, n - 1],
+                                                    QDD[1, n - 1], q3, v3, a3, tau))
+            for k in range(nv):
+                q4[k] = q[k] + h * v3[k]
+                v4[k] = v[k] + h * a3[k]
+            if kind == 0:
+                kind, body = _failed(_accelerations(model, work, prescribed, f_ext, TAU[2, n - 1],
+                                                    QDD[2, n - 1], q4, v4, a4, tau))
+            if kind:
+                return n, kind, body
+            for k in range(nv):
+                Q[n, k] = q[k] + h / 6 * (v[k] + 2 * v2[k] + 2 * v3[k] + v4[k])
+                V[n, k] = v[k] + h / 6 * (a[k] + 2 * a2[k] + 2 * a3[k] + a4[k])
+        elif n > 0:
+            q, v, a = Q[n - 1], V[n - 1], A[n - 1]
+            c, ap, d, dp = (0.5 + psi, psi, 1 + phi, phi) if n > 1 else (0.5 + 0.0, 0.0, 1 + 0.0, 0.0)
+            for k in range(nv):
+                prev = A[n - 2, k] if n > 1 else a[k]
+                Q[n, k] = q[k] + (v[k] * h + c * a[k] * h * h - ap * prev * h * h)
+                V[n, k] = v[k] + d * a[k] * h - dp * prev * h
+        for k in range(nv if n > 0 else 0):
+            if not (np.isfinite(Q[n, k]) and np.isfinite(V[n, k])):
+                return n - 1, 3, -1
+        kind, body = _failed(_accelerations(model, work, prescribed, f_ext, TAU[0, n], QDD[0, n], Q[n],
+                                            V[n], A[n], tau))
+        if kind:
+            return n, kind, body
+        for k in range(nj):
+            F[n, k] = tau[k]
+    return steps, 0, -1

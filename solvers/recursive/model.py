@@ -14,6 +14,7 @@ from femdyn.errors import ModelError
 from femdyn.model.checks import check_gravity
 from femdyn.validation import finite, inconsistent, numeric, refuse_non_finite
 
+from .packing import pack
 from .spatial import rpy_matrix, spatial_inertia
 
 FIXED, REVOLUTE, PRISMATIC, FREE = 0, 1, 2, 3
@@ -21,6 +22,8 @@ JOINT_KINDS = {"fixed": FIXED, "revolute": REVOLUTE, "prismatic": PRISMATIC, "fr
 JOINT_NQ = {FIXED: 0, REVOLUTE: 1, PRISMATIC: 1, FREE: 7}
 JOINT_NV = {FIXED: 0, REVOLUTE: 1, PRISMATIC: 1, FREE: 6}
 WORLD = "world"
+TREE_FLOATS = ("axis", "tree_E", "tree_r", "inertia", "S")            # packed in this order (kernels.tree_views)
+TREE_INTS = ("parent", "joint_type", "q_index", "v_index", "joint_nv")
 
 
 @dataclass(frozen=True)
@@ -223,6 +226,7 @@ class TreeModel:
         order_tree(self, bodies, gravity)
         self._build_arrays()
         self.sizes = (self.n, self.nq, self.nv)
+        self.packed = pack(self, TREE_FLOATS, TREE_INTS)
         freeze(self)
 
     def _build_arrays(self):
