@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from femdyn.elements.ancf_element import ANCFElement, check, check_section, hermite
-from femdyn.elements.compiled import axial_strain, density_outputs
+from femdyn.elements.compiled import axial_strain, density_outputs, term_kinematics, term_result, zero
 from femdyn.errors import ModelError
 from femdyn.geometry import transported
 
@@ -42,6 +42,10 @@ class ANCFCable(ANCFElement):
         """½ EA ε² + ½ EI (κ − κ₀)² and its invariant derivatives (compiled, per Gauss point)."""
         W, W_I, W_II = cable_density(I, self.jac, self.EA, self.EI, self.kappa_ref, self.planar, order)
         return W, (W_I if order >= 1 else None), (W_II if order >= 2 else None)
+
+    def _set_entry(self, dofs):
+        return cable_set, (*self._term_arguments(self.quad, self.jac, dofs, None), self.jac, self.EA, self.EI,
+                           np.ascontiguousarray(self.kappa_ref), self.planar)
 
     def _damping(self, I, z):
         """c EA ε_I ε_Iᵀ + c EI (κ-rate Gram matrix) in invariant or gradient-vector space."""
@@ -374,7 +378,7 @@ def _spatial_bending(I, j, W_I, W_II, f_I, f_II):
         for m in range(3):
             W_I[m] += 0.5 * f_I[m]
     if W_II.size:
-        f_II[:, :] = 0.0
+        zero(f_II)
         f_II[0, 0] = (2.0 * gamma * i3 - 6.0 * beta * beta * i2 * i2) * s
         f_II[0, 1] = f_II[1, 0] = 4.0 * beta * i3 * s
         f_II[0, 2] = f_II[2, 0] = -i2 * s
@@ -390,15 +394,22 @@ def cable_density(I, jac, EA, EI, kappa_ref, planar, order):
     """½ EA ε² + ½ EI (κ − κ₀)² per unit reference length and its invariant derivatives
     (see the module docstring for the strain measures); ``planar`` selects the signed
     2-D κ (κ₀ = ``kappa_ref``), otherwise κ = ‖k‖ of a straight-reference 3-D cable (κ₀ = 0)."""
+    W, W_I, W_II = density_outputs(I.shape[0], I.shape[1], I.shape[2], order)
+    _cable_density_into(I, jac, EA, EI, kappa_ref, planar, order, W, W_I, W_II)
+    return W, W_I, W_II
+
+
+@njit(cache=True)
+def _cable_density_into(I, jac, EA, EI, kappa_ref, planar, order, W, W_I, W_II):
+    """:func:`cable_density` into the given (W, W_I, W_II), up to ``order``."""
     n_el, n_g, n_inv = I.shape
-    W, W_I, W_II = density_outputs(n_el, n_g, n_inv, order)
     bI = np.zeros(n_inv if order >= 1 else 0)
     bII = np.zeros((n_inv, n_inv) if order >= 2 else (0, 0))
     work_I, work_II = np.empty(n_inv), np.empty((n_inv, n_inv))
     for e in range(n_el):
         for g in range(n_g):
-            bI[:] = 0.0
-            bII[:] = 0.0
+            zero(bI)
+            zero(bII)
             j = jac[e, g]
             eps, e_a, e_aa = axial_strain(I[e, g, 0], j)
             if planar:
@@ -415,4 +426,12 @@ def cable_density(I, jac, EA, EI, kappa_ref, planar, order):
                     for n in range(n_inv):
                         W_II[e, g, m, n] = EI[e] * bII[m, n]
                 W_II[e, g, 0, 0] += EA[e] * (e_a * e_a + eps * e_aa)
-    return W, W_I, W_II
+
+
+@njit(cache=True)
+def cable_set(q, order, scale, out, geo, dofs, loc, scratch, jac, EA, EI, kappa_ref, planar):
+    """One compiled evaluation of a set of cables (:func:`femdyn.elements.compiled.term_result`)."""
+    z, I, W, W_I, W_II = scratch
+    term_kinematics(geo, q, dofs, z, I)
+    _cable_density_into(I, jac, EA, EI, kappa_ref, planar, order, W, W_I, W_II)
+    return term_result(geo, z, W, W_I, W_II, order, dofs, loc, scale, out)
