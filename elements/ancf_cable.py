@@ -13,7 +13,8 @@ import numpy as np
 from numba import njit
 
 from femdyn.elements.ancf_element import ANCFElement, check, check_section, hermite
-from femdyn.elements.compiled import axial_strain, density_outputs, term_kinematics, term_result, zero
+from femdyn.elements.compiled import (axial_strain, density_outputs, gather, identities, point_force, point_invariants,
+                                      point_vectors, scatter, term_kinematics, term_result, zero)
 from femdyn.errors import ModelError
 from femdyn.geometry import transported
 
@@ -408,30 +409,57 @@ def _cable_density_into(I, jac, EA, EI, kappa_ref, planar, order, W, W_I, W_II):
     work_I, work_II = np.empty(n_inv), np.empty((n_inv, n_inv))
     for e in range(n_el):
         for g in range(n_g):
-            zero(bI)
-            zero(bII)
-            j = jac[e, g]
-            eps, e_a, e_aa = axial_strain(I[e, g, 0], j)
-            if planar:
-                wb = _planar_bending(I[e, g], j, kappa_ref[e, g], bI, bII, work_I, work_II)
-            else:
-                wb = _spatial_bending(I[e, g], j, bI, bII, work_I, work_II)
-            W[e, g] = 0.5 * EA[e] * eps * eps + EI[e] * wb
-            if order >= 1:
-                for m in range(n_inv):
-                    W_I[e, g, m] = EI[e] * bI[m]
-                W_I[e, g, 0] += EA[e] * eps * e_a
-            if order >= 2:
-                for m in range(n_inv):
-                    for n in range(n_inv):
-                        W_II[e, g, m, n] = EI[e] * bII[m, n]
-                W_II[e, g, 0, 0] += EA[e] * (e_a * e_a + eps * e_aa)
+            W[e, g] = _cable_point(I[e, g], jac[e, g], EA[e], EI[e], kappa_ref[e, g], planar, order, bI, bII,
+                                   work_I, work_II, W_I[e, g] if order >= 1 else bI,
+                                   W_II[e, g] if order >= 2 else bII)
+
+
+@njit(cache=True)
+def _cable_point(Ig, j, EA, EI, kappa_ref, planar, order, bI, bII, work_I, work_II, W_I, W_II):
+    """The cable's density W at one point (returned) and, up to ``order``, W_I (n_inv,) and W_II;
+    bI, bII sized for ``order`` and work_I, work_II scratch."""
+    n_inv = len(Ig)
+    zero(bI)
+    zero(bII)
+    eps, e_a, e_aa = axial_strain(Ig[0], j)
+    if planar:
+        wb = _planar_bending(Ig, j, kappa_ref, bI, bII, work_I, work_II)
+    else:
+        wb = _spatial_bending(Ig, j, bI, bII, work_I, work_II)
+    if order >= 1:
+        for m in range(n_inv):
+            W_I[m] = EI * bI[m]
+        W_I[0] += EA * eps * e_a
+    if order >= 2:
+        for m in range(n_inv):
+            for n in range(n_inv):
+                W_II[m, n] = EI * bII[m, n]
+        W_II[0, 0] += EA * (e_a * e_a + eps * e_aa)
+    return 0.5 * EA * eps * eps + EI * wb
 
 
 @njit(cache=True)
 def cable_set(q, order, scale, out, geo, dofs, loc, scratch, jac, EA, EI, kappa_ref, planar):
-    """One compiled evaluation of a set of cables (:func:`femdyn.elements.compiled.term_result`)."""
+    """One compiled evaluation of a set of cables (:func:`femdyn.elements.compiled.term_result`); the
+    force element by element (gather, kinematics, density and force at each point, scatter)."""
     z, I, W, W_I, W_II = scratch
-    term_kinematics(geo, q, dofs, z, I)
-    _cable_density_into(I, jac, EA, EI, kappa_ref, planar, order, W, W_I, W_II)
-    return term_result(geo, z, W, W_I, W_II, order, dofs, loc, scale, out)
+    if order != 1:
+        term_kinematics(geo, q, dofs, z, I)
+        _cable_density_into(I, jac, EA, EI, kappa_ref, planar, order, W, W_I, W_II)
+        return term_result(geo, z, W, W_I, W_II, order, dofs, loc, scale, out)
+    coef, k_idx, l_idx, R, factor = geo[0], geo[1], geo[2], geo[3], geo[4]
+    eye = identities(R)
+    n_inv = len(k_idx)
+    qe, Fe, zg, fz = np.empty(dofs.shape[1]), np.empty(dofs.shape[1]), np.empty(z.shape[2:]), np.empty(z.shape[2:])
+    Ig, wg, bI, bII = np.empty(n_inv), np.empty(n_inv), np.empty(n_inv), np.empty((0, 0))
+    work_I, work_II = np.empty(n_inv), np.empty((n_inv, n_inv))
+    for e in range(z.shape[0]):
+        gather(q, dofs, e, qe)
+        zero(Fe)
+        for g in range(z.shape[1]):
+            point_vectors(coef, e, g, qe, zg)
+            point_invariants(k_idx, l_idx, R, eye, zg, Ig)
+            _cable_point(Ig, jac[e, g], EA[e], EI[e], kappa_ref[e, g], planar, 1, bI, bII, work_I, work_II, wg, bII)
+            point_force(coef, k_idx, l_idx, R, eye, e, g, zg, wg, scale * factor[e, g], fz, Fe)
+        scatter(Fe, dofs, e, out)
+    return 0.0

@@ -37,42 +37,70 @@ def _identity_map(n_el, ndof):
 def _vectors_into(coef, q, dofs, z):
     """z[e, g, k] = Σ_α coef[e, g, k, α] q_α, the coordinates q_α gathered from the global ``q``
     through ``dofs`` (n_el, n_nodal·d)."""
-    n_el, n_g, n_vec, n_nodal = coef.shape
-    dim = z.shape[3]
-    for e in range(n_el):
-        for g in range(n_g):
-            for k in range(n_vec):
-                for i in range(dim):
-                    z[e, g, k, i] = 0.0
-                for a in range(n_nodal):
-                    c = coef[e, g, k, a]
-                    if c != 0.0:
-                        for i in range(dim):
-                            z[e, g, k, i] += c * q[dofs[e, a * dim + i]]
+    qe = np.empty(dofs.shape[1])
+    for e in range(coef.shape[0]):
+        gather(q, dofs, e, qe)
+        for g in range(coef.shape[1]):
+            point_vectors(coef, e, g, qe, z[e, g])
 
 
 @njit(cache=True)
 def _invariants_into(z, k_idx, l_idx, R, out):
-    """out[e, g, m] = z_k · R_m z_l (a dot product where R_m is the identity)."""
-    n_el, n_g, _, dim = z.shape
-    eye = _identities(R)
-    for e in range(n_el):
-        for g in range(n_g):
-            for m in range(len(k_idx)):
-                k, l = k_idx[m], l_idx[m]
-                s = 0.0
-                if eye[m]:
-                    for i in range(dim):
-                        s += z[e, g, k, i] * z[e, g, l, i]
-                else:
-                    for i in range(dim):
-                        for j in range(dim):
-                            s += z[e, g, k, i] * R[m, i, j] * z[e, g, l, j]
-                out[e, g, m] = s
+    """out[e, g, m] = z_k · R_m z_l."""
+    eye = identities(R)
+    for e in range(z.shape[0]):
+        for g in range(z.shape[1]):
+            point_invariants(k_idx, l_idx, R, eye, z[e, g], out[e, g])
 
 
 @njit(cache=True)
-def _identities(R):
+def gather(q, dofs, e, qe):
+    """qe = q[dofs[e]], the coordinates of element e."""
+    for x in range(dofs.shape[1]):
+        qe[x] = q[dofs[e, x]]
+
+
+@njit(cache=True)
+def scatter(Fe, dofs, e, out):
+    """out[dofs[e]] += Fe, the force of element e."""
+    for x in range(dofs.shape[1]):
+        out[dofs[e, x]] += Fe[x]
+
+
+@njit(cache=True)
+def point_vectors(coef, e, g, qe, zg):
+    """zg[k] = Σ_α coef[e, g, k, α] q_α at point g of element e, from its coordinates qe."""
+    n_vec, n_nodal = coef.shape[2], coef.shape[3]
+    dim = zg.shape[1]
+    for k in range(n_vec):
+        for i in range(dim):
+            s = 0.0
+            for a in range(n_nodal):
+                c = coef[e, g, k, a]
+                if c != 0.0:
+                    s += c * qe[a * dim + i]
+            zg[k, i] = s
+
+
+@njit(cache=True)
+def point_invariants(k_idx, l_idx, R, eye, zg, Ig):
+    """Ig[m] = z_k · R_m z_l at one point (a dot product where ``eye[m]``, R_m the identity)."""
+    dim = zg.shape[1]
+    for m in range(len(k_idx)):
+        k, l = k_idx[m], l_idx[m]
+        s = 0.0
+        if eye[m]:
+            for i in range(dim):
+                s += zg[k, i] * zg[l, i]
+        else:
+            for i in range(dim):
+                for j in range(dim):
+                    s += zg[k, i] * R[m, i, j] * zg[l, j]
+        Ig[m] = s
+
+
+@njit(cache=True)
+def identities(R):
     """Which R_m (n_inv, d, d) are the identity matrix."""
     n_inv, dim = R.shape[0], R.shape[1]
     eye = np.ones(n_inv, dtype=np.bool_)
@@ -128,23 +156,28 @@ def force(coef, z, k_idx, l_idx, R, W_I, factor):
 def _force_into(coef, z, k_idx, l_idx, R, W_I, factor, dofs, scale, out):
     """out[dofs[e, α]] += scale F_α of every element (the force of :func:`force`, scattered)."""
     n_el, n_g, n_vec, n_nodal = coef.shape
-    dim = z.shape[3]
-    fz = np.empty((n_vec, dim))
-    Fe = np.empty(n_nodal * dim)
-    eye = _identities(R)
+    fz = np.empty((n_vec, z.shape[3]))
+    Fe = np.empty(dofs.shape[1])
+    eye = identities(R)
     for e in range(n_el):
-        for x in range(n_nodal * dim):
-            Fe[x] = 0.0
+        zero(Fe)
         for g in range(n_g):
-            _vector_force(z[e, g], k_idx, l_idx, R, eye, W_I[e, g], scale * factor[e, g], fz)
-            for k in range(n_vec):
-                for a in range(n_nodal):
-                    c = coef[e, g, k, a]
-                    if c != 0.0:
-                        for i in range(dim):
-                            Fe[a * dim + i] += c * fz[k, i]
-        for x in range(n_nodal * dim):
-            out[dofs[e, x]] += Fe[x]
+            point_force(coef, k_idx, l_idx, R, eye, e, g, z[e, g], W_I[e, g], scale * factor[e, g], fz, Fe)
+        scatter(Fe, dofs, e, out)
+
+
+@njit(cache=True)
+def point_force(coef, k_idx, l_idx, R, eye, e, g, zg, w, f, fz, Fe):
+    """Fe += f Σ_k c_kα Σ_m w_m ∂I_m/∂z_k at point g of element e; fz (n_vec, d) scratch."""
+    n_vec, n_nodal = coef.shape[2], coef.shape[3]
+    dim = zg.shape[1]
+    _vector_force(zg, k_idx, l_idx, R, eye, w, f, fz)
+    for k in range(n_vec):
+        for a in range(n_nodal):
+            c = coef[e, g, k, a]
+            if c != 0.0:
+                for i in range(dim):
+                    Fe[a * dim + i] += c * fz[k, i]
 
 
 # The tangent works on chunks of CHUNK elements with the element index last (innermost) in
