@@ -26,6 +26,7 @@ they agree to round-off; best of 7 repetitions of CPU time (``time.process_time`
 """
 import sys
 import time
+import timeit
 import tracemalloc
 
 import numpy as np
@@ -85,13 +86,7 @@ def exudyn_case(exu, n):
 
 def _best_cpu(call, calls):
     """Best CPU time (s) of one ``call`` over 7 repetitions of ``calls`` calls."""
-    best = np.inf
-    for _ in range(7):
-        t0 = time.process_time()
-        for _ in range(calls):
-            call()
-        best = min(best, (time.process_time() - t0) / calls)
-    return best
+    return min(timeit.repeat(call, timer=time.process_time, number=calls, repeat=7)) / calls
 
 
 def per_call(sizes, element):

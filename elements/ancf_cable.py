@@ -321,7 +321,7 @@ def _skew_into(v, scale, J, col):
     J[2, col], J[2, col + 1], J[2, col + 2] = -scale * v[1], scale * v[0], 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _planar_curvature(alpha, delta, j, k_I, k_II):
     """Signed κ = δ/(α j) (δ = r_x × r_xx, α = r_x·r_x, j = ‖r⁰_x‖); fills ∂κ/∂(α, δ) and
     the Hessian."""
@@ -347,7 +347,7 @@ def planar_curvature(I, jac):
     return k, k_I, k_II
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _planar_bending(I, j, k0, W_I, W_II, k_I, k_II):
     """½(κ − κ₀)² with κ signed (2-D), adding its invariant derivatives to W_I, W_II (if
     sized); k_I (2,), k_II (2, 2) scratch."""
@@ -362,7 +362,7 @@ def _planar_bending(I, j, k0, W_I, W_II, k_I, k_II):
     return 0.5 * dk * dk
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _spatial_bending(I, j, W_I, W_II, f_I, f_II):
     """½κ² = ½f with f = κ² = (γ/α − β²/α²)/j² (3-D, invariants α, β, γ; straight
     reference, κ₀ = 0), adding its invariant derivatives to W_I, W_II (if sized);
@@ -379,7 +379,7 @@ def _spatial_bending(I, j, W_I, W_II, f_I, f_II):
         for m in range(3):
             W_I[m] += 0.5 * f_I[m]
     if W_II.size:
-        zero(f_II)
+        f_II[:, :] = 0.0
         f_II[0, 0] = (2.0 * gamma * i3 - 6.0 * beta * beta * i2 * i2) * s
         f_II[0, 1] = f_II[1, 0] = 4.0 * beta * i3 * s
         f_II[0, 2] = f_II[2, 0] = -i2 * s
@@ -414,13 +414,13 @@ def _cable_density_into(I, jac, EA, EI, kappa_ref, planar, order, W, W_I, W_II):
                                    W_II[e, g] if order >= 2 else bII)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _cable_point(Ig, j, EA, EI, kappa_ref, planar, order, bI, bII, work_I, work_II, W_I, W_II):
     """The cable's density W at one point (returned) and, up to ``order``, W_I (n_inv,) and W_II;
     bI, bII sized for ``order`` and work_I, work_II scratch."""
     n_inv = len(Ig)
-    zero(bI)
-    zero(bII)
+    bI[:] = 0.0
+    bII[:] = 0.0
     eps, e_a, e_aa = axial_strain(Ig[0], j)
     if planar:
         wb = _planar_bending(Ig, j, kappa_ref, bI, bII, work_I, work_II)

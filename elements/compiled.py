@@ -53,21 +53,21 @@ def _invariants_into(z, k_idx, l_idx, R, out):
             point_invariants(k_idx, l_idx, R, eye, z[e, g], out[e, g])
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def gather(q, dofs, e, qe):
     """qe = q[dofs[e]], the coordinates of element e."""
     for x in range(dofs.shape[1]):
         qe[x] = q[dofs[e, x]]
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def scatter(Fe, dofs, e, out):
     """out[dofs[e]] += Fe, the force of element e."""
     for x in range(dofs.shape[1]):
         out[dofs[e, x]] += Fe[x]
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def point_vectors(coef, e, g, qe, zg):
     """zg[k] = Σ_α coef[e, g, k, α] q_α at point g of element e, from its coordinates qe."""
     n_vec, n_nodal = coef.shape[2], coef.shape[3]
@@ -82,7 +82,7 @@ def point_vectors(coef, e, g, qe, zg):
             zg[k, i] = s
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def point_invariants(k_idx, l_idx, R, eye, zg, Ig):
     """Ig[m] = z_k · R_m z_l at one point (a dot product where ``eye[m]``, R_m the identity)."""
     dim = zg.shape[1]
@@ -119,7 +119,7 @@ def kinematics(coef, q, k_idx, l_idx, R):
     return z, invariants(z, k_idx, l_idx, R)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _vector_force(zg, k_idx, l_idx, R, eye, w, f, fz):
     """fz = f Σ_m w_m ∂I_m/∂z (n_vec, d) at one point: R_m z_l on vector k, R_mᵀ z_k on vector l
     (z_l and z_k where ``eye[m]``, R_m the identity)."""
@@ -166,7 +166,7 @@ def _force_into(coef, z, k_idx, l_idx, R, W_I, factor, dofs, scale, out):
         scatter(Fe, dofs, e, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def point_force(coef, k_idx, l_idx, R, eye, e, g, zg, w, f, fz, Fe):
     """Fe += f Σ_k c_kα Σ_m w_m ∂I_m/∂z_k at point g of element e; fz (n_vec, d) scratch."""
     n_vec, n_nodal = coef.shape[2], coef.shape[3]
@@ -187,7 +187,7 @@ def point_force(coef, k_idx, l_idx, R, eye, e, g, zg, w, f, fz, Fe):
 CHUNK = 32
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def zero(a):
     """Set every entry of ``a`` to zero in place."""
     flat = a.reshape(a.size)
@@ -403,7 +403,7 @@ def density_outputs(n_el, n_g, n_inv, order):
     return W, W_I, W_II
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def axial_strain(alpha, l0):
     """Engineering axial strain ε = √α/ℓ₀ − 1 of the axis (α = r_x·r_x, ℓ₀ = ‖r⁰_x‖) with
     ∂ε/∂α and ∂²ε/∂α²."""
