@@ -17,13 +17,23 @@ femdyn also at 0.5 ms): the finest meshes are compared at h = 0.25 ms (``--h 2.5
 
     python benchmarks/bench_flexible.py [--sizes 8 32 128 512 1024 2048] [--steps 200] [--repeat 5] [--quick] [--beam]
     python benchmarks/bench_flexible.py --sizes 1024 2048 4096 --h 2.5e-4 --steps 100 --repeat 3
+    python benchmarks/bench_flexible.py --per-call [--beam] [--sizes 8 32 128 512 1024 4096]
+
+``--per-call`` times one residual (the element set's internal force) and one tangent (its K
+values) of the pendulum's element set per element, the compiled one-call path beside the
+staged reference path (gather, kernel stages, scatter) in the same run, after checking that
+they agree to round-off; best of 7 repetitions of CPU time (``time.process_time``).
 """
 import sys
+import time
+import timeit
 import tracemalloc
+
+import numpy as np
 
 import femdyn
 from femdyn.elements.sections import CrossSection
-from common import ExudynCase, FemdynCase, arguments, exudyn_or_none, run_sizes
+from common import Disagreement, ExudynCase, FemdynCase, arguments, exudyn_or_none, run_sizes, slope
 
 LENGTH, AREA, INERTIA, RHO, E = 1.2, 0.0018, 1.215e-8, 5540.0, 0.7e6
 
@@ -74,10 +84,49 @@ def exudyn_case(exu, n):
     return ExudynCase(exu, mbs, lambda: [mbs.GetNodeOutput(k, exu.OutputVariableType.Position) for k in nodes])
 
 
+def _best_cpu(call, calls):
+    """Best CPU time (s) of one ``call`` over 7 repetitions of ``calls`` calls."""
+    return min(timeit.repeat(call, timer=time.process_time, number=calls, repeat=7)) / calls
+
+
+def per_call(sizes, element):
+    """Print µs per call and ns per element of the compiled and staged residual and tangent; then the slopes."""
+    print(f"{element}: one residual / one tangent of the element set, compiled one-call path vs staged path")
+    print(f"{'N':>5} | {'residual µs':>11} | {'staged µs':>9} | {'ns/el':>6} | {'tangent µs':>10} | "
+          f"{'staged µs':>9} | {'ns/el':>6}")
+    costs = []
+    for n in sizes:
+        s = pendulum(n, element).assemble()
+        part = next(p for p in s.parts if p.name == "beam")
+        q, v = s.q0 + 1e-3 * np.random.default_rng(0).standard_normal(s.n), np.zeros(s.n)
+        F, K = part.internal_force(q, v), part.tangent_values(q, v)[0]
+        for a, b in ((F, part._staged_force(q, v)), (K, part._staged_tangent_values(q, v)[0])):
+            if np.abs(a - b).max() > 1e-13 * np.abs(b).max():
+                raise Disagreement(f"N = {n}: compiled and staged paths differ by {np.abs(a - b).max():.3g}")
+        calls = max(3, 20000 // n)
+        t = [_best_cpu(f, c) for f, c in ((lambda: part.force(q, v, 0.0), calls),
+                                         (lambda: part._staged_force(q, v), calls),
+                                         (lambda: part.tangent_values(q, v), max(2, calls // 5)),
+                                         (lambda: part._staged_tangent_values(q, v), max(2, calls // 5)))]
+        costs.append((n, t[0], t[2]))
+        print(f"{n:5d} | {t[0] * 1e6:11.1f} | {t[1] * 1e6:9.1f} | {t[0] * 1e9 / n:6.0f} | {t[2] * 1e6:10.1f} | "
+              f"{t[3] * 1e6:9.1f} | {t[2] * 1e9 / n:6.0f}")
+    sizes_, residual, tangent = zip(*costs)
+    print(f"slope of log(cost) against log(N): residual {slope(sizes_, residual):.2f}, "
+          f"tangent {slope(sizes_, tangent):.2f}")
+
+
 def main():
     beam = "--beam" in sys.argv
     if beam:
         sys.argv.remove("--beam")
+    if "--per-call" in sys.argv:
+        sys.argv.remove("--per-call")
+        a = arguments([8, 32, 128, 512, 1024, 4096], __doc__)
+        per_call(a.sizes, "cable")
+        if beam:
+            per_call(a.sizes, "beam")
+        return
     a = arguments([8, 32, 128, 512, 1024, 2048], __doc__)
     exu = exudyn_or_none()
     memory = {}

@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from femdyn.elements.ancf_element import ANCFElement, check, hermite, per_element
-from femdyn.elements.compiled import axial_strain, density_outputs
+from femdyn.elements.compiled import axial_strain, density_outputs, term_kinematics, term_result, zero
 from femdyn.elements.quadrature import InvariantQuadrature
 
 # vectors: 0 a = r_x, 1 b = r_y, 2 c = r_z, 3 b' = r_yx, 4 c' = r_zx
@@ -133,6 +133,13 @@ class ANCFBeam3D(ANCFElement):
 
     def _energy_terms(self):
         return [term.entry() for term in self.axis_terms] + [self.section_term.entry()]
+
+    def _set_entry(self, dofs):
+        axis = tuple((*self._term_arguments(t.quad, t.jac, dofs, None), t.jac, t.P, t.s_ref, t.C_gauss, t.W_II,
+                      _UNIT_VECTORS) for t in self.axis_terms)
+        st = self.section_term
+        return beam_set, (axis, (*self._term_arguments(st.quad, st.jac, dofs, st.dofs), st.I_ref,
+                                 st.W_II))
 
     @staticmethod
     def _coefficients(xi):
@@ -275,7 +282,7 @@ class AxisTerm:
     def __init__(self, beam, quad, jac, rows):
         self.beam, self.quad, self.jac = beam, quad, jac
         self.P = _axis_strain_map()
-        self.s_ref = self.strains(quad.invariants(quad.vectors(beam.q_ref)))
+        self.s_ref = np.ascontiguousarray(self.strains(quad.invariants(quad.vectors(beam.q_ref))))
         C = beam.C_axis_diag * np.asarray(rows, float)
         # the energy ½ C_k Δs_k² is ½ (C_k/j^2p_k) (P ΔI)_k²: per-point stiffnesses on the strains in x-units
         self.C_gauss = np.ascontiguousarray(C[:, None, :] / jac[:, :, None] ** (2 * _ARC_POWER))
@@ -378,7 +385,7 @@ def _unit_scaled(lin, I, p, r, P_s, s_I, s_II, order):
         s_I[p] -= 0.5 * lin * g / I[p]
         s_I[r] -= 0.5 * lin * g / I[r]
     if order >= 2:
-        s_II[:, :] = 0.0
+        zero(s_II)
         for q in (p, r):
             dg = -0.5 * g / I[q]
             for m in range(n_inv):
@@ -398,9 +405,16 @@ def axis_strain_density(I, jac, P, s_ref, C, W_II_const, unit, order):
     vectors) and the axial strain s₀ = ε = √α/ℓ₀ − 1; C (n_el, n_g, n_s) the diagonal
     stiffnesses at each point, W_II_const (n_el, n_g, n_inv, n_inv) = Σ_s C_s P_sᵀ P_s over
     the rows linear in the invariants (s ≥ 1, unit[s, 0] < 0)."""
+    W, W_I, W_II = density_outputs(I.shape[0], I.shape[1], I.shape[2], order)
+    _axis_strain_density_into(I, jac, P, s_ref, C, W_II_const, unit, order, W, W_I, W_II)
+    return W, W_I, W_II
+
+
+@njit(cache=True)
+def _axis_strain_density_into(I, jac, P, s_ref, C, W_II_const, unit, order, W, W_I, W_II):
+    """:func:`axis_strain_density` into the given (W, W_I, W_II), up to ``order``."""
     n_el, n_g, n_inv = I.shape
     n_s = P.shape[0]
-    W, W_I, W_II = density_outputs(n_el, n_g, n_inv, order)
     s_I = np.zeros(n_inv)
     s_II = np.zeros((n_inv, n_inv))
     for e in range(n_el):
@@ -408,6 +422,8 @@ def axis_strain_density(I, jac, P, s_ref, C, W_II_const, unit, order):
             eps, e_a, e_aa = axial_strain(I[e, g, 0], jac[e, g])
             sigma0 = C[e, g, 0] * eps
             w = 0.5 * eps * sigma0
+            if order >= 1:
+                zero(W_I[e, g])
             if order >= 2:
                 W_II[e, g] = W_II_const[e, g]
                 W_II[e, g, 0, 0] += C[e, g, 0] * (e_a * e_a + eps * e_aa)
@@ -435,15 +451,21 @@ def axis_strain_density(I, jac, P, s_ref, C, W_II_const, unit, order):
             W[e, g] = w
             if order >= 1:
                 W_I[e, g, 0] += sigma0 * e_a
-    return W, W_I, W_II
 
 
 @njit(cache=True)
 def quadratic_density(I, I_ref, Q, order):
     """½ ΔIᵀ Q ΔI with ΔI = I − I_ref and a constant (per element) Q (n_el, n_inv, n_inv):
     strains linear in the invariants (beam cross-section term)."""
+    W, W_I, W_II = density_outputs(I.shape[0], I.shape[1], I.shape[2], order)
+    _quadratic_density_into(I, I_ref, Q, order, W, W_I, W_II)
+    return W, W_I, W_II
+
+
+@njit(cache=True)
+def _quadratic_density_into(I, I_ref, Q, order, W, W_I, W_II):
+    """:func:`quadratic_density` into the given (W, W_I, W_II), up to ``order``."""
     n_el, n_g, n_inv = I.shape
-    W, W_I, W_II = density_outputs(n_el, n_g, n_inv, order)
     dI = np.empty(n_inv)
     for e in range(n_el):
         for g in range(n_g):
@@ -460,4 +482,21 @@ def quadratic_density(I, I_ref, Q, order):
             W[e, g] = w
             if order >= 2:
                 W_II[e, g] = Q[e]
-    return W, W_I, W_II
+
+
+@njit(cache=True)
+def beam_set(q, order, scale, out, axis_terms, section):
+    """One compiled evaluation of a set of beams, its axis terms and its section term
+    (:func:`femdyn.elements.compiled.term_result`); returns the energy for ``order`` 0."""
+    total = 0.0
+    for term in axis_terms:
+        geo, dofs, loc, scratch, jac, P, s_ref, C, W_II_const, unit = term
+        z, I, W, W_I, W_II = scratch
+        term_kinematics(geo, q, dofs, z, I)
+        _axis_strain_density_into(I, jac, P, s_ref, C, W_II_const, unit, order, W, W_I, W_II)
+        total += term_result(geo, z, W, W_I, W_II, order, dofs, loc, scale, out)
+    geo, dofs, loc, scratch, I_ref, Q = section
+    z, I, W, W_I, W_II = scratch
+    term_kinematics(geo, q, dofs, z, I)
+    _quadratic_density_into(I, I_ref, Q, order, W, W_I, W_II)
+    return total + term_result(geo, z, W, W_I, W_II, order, dofs, loc, scale, out)

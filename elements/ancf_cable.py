@@ -13,7 +13,8 @@ import numpy as np
 from numba import njit
 
 from femdyn.elements.ancf_element import ANCFElement, check, check_section, hermite
-from femdyn.elements.compiled import axial_strain, density_outputs
+from femdyn.elements.compiled import (axial_strain, density_outputs, gather, identities, point_force, point_invariants,
+                                      point_vectors, scatter, term_kinematics, term_result, zero)
 from femdyn.errors import ModelError
 from femdyn.geometry import transported
 
@@ -42,6 +43,10 @@ class ANCFCable(ANCFElement):
         """½ EA ε² + ½ EI (κ − κ₀)² and its invariant derivatives (compiled, per Gauss point)."""
         W, W_I, W_II = cable_density(I, self.jac, self.EA, self.EI, self.kappa_ref, self.planar, order)
         return W, (W_I if order >= 1 else None), (W_II if order >= 2 else None)
+
+    def _set_entry(self, dofs):
+        return cable_set, (*self._term_arguments(self.quad, self.jac, dofs, None), self.jac, self.EA, self.EI,
+                           np.ascontiguousarray(self.kappa_ref), self.planar)
 
     def _damping(self, I, z):
         """c EA ε_I ε_Iᵀ + c EI (κ-rate Gram matrix) in invariant or gradient-vector space."""
@@ -316,7 +321,7 @@ def _skew_into(v, scale, J, col):
     J[2, col], J[2, col + 1], J[2, col + 2] = -scale * v[1], scale * v[0], 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _planar_curvature(alpha, delta, j, k_I, k_II):
     """Signed κ = δ/(α j) (δ = r_x × r_xx, α = r_x·r_x, j = ‖r⁰_x‖); fills ∂κ/∂(α, δ) and
     the Hessian."""
@@ -342,7 +347,7 @@ def planar_curvature(I, jac):
     return k, k_I, k_II
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _planar_bending(I, j, k0, W_I, W_II, k_I, k_II):
     """½(κ − κ₀)² with κ signed (2-D), adding its invariant derivatives to W_I, W_II (if
     sized); k_I (2,), k_II (2, 2) scratch."""
@@ -357,7 +362,7 @@ def _planar_bending(I, j, k0, W_I, W_II, k_I, k_II):
     return 0.5 * dk * dk
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _spatial_bending(I, j, W_I, W_II, f_I, f_II):
     """½κ² = ½f with f = κ² = (γ/α − β²/α²)/j² (3-D, invariants α, β, γ; straight
     reference, κ₀ = 0), adding its invariant derivatives to W_I, W_II (if sized);
@@ -390,29 +395,71 @@ def cable_density(I, jac, EA, EI, kappa_ref, planar, order):
     """½ EA ε² + ½ EI (κ − κ₀)² per unit reference length and its invariant derivatives
     (see the module docstring for the strain measures); ``planar`` selects the signed
     2-D κ (κ₀ = ``kappa_ref``), otherwise κ = ‖k‖ of a straight-reference 3-D cable (κ₀ = 0)."""
+    W, W_I, W_II = density_outputs(I.shape[0], I.shape[1], I.shape[2], order)
+    _cable_density_into(I, jac, EA, EI, kappa_ref, planar, order, W, W_I, W_II)
+    return W, W_I, W_II
+
+
+@njit(cache=True)
+def _cable_density_into(I, jac, EA, EI, kappa_ref, planar, order, W, W_I, W_II):
+    """:func:`cable_density` into the given (W, W_I, W_II), up to ``order``."""
     n_el, n_g, n_inv = I.shape
-    W, W_I, W_II = density_outputs(n_el, n_g, n_inv, order)
     bI = np.zeros(n_inv if order >= 1 else 0)
     bII = np.zeros((n_inv, n_inv) if order >= 2 else (0, 0))
     work_I, work_II = np.empty(n_inv), np.empty((n_inv, n_inv))
     for e in range(n_el):
         for g in range(n_g):
-            bI[:] = 0.0
-            bII[:] = 0.0
-            j = jac[e, g]
-            eps, e_a, e_aa = axial_strain(I[e, g, 0], j)
-            if planar:
-                wb = _planar_bending(I[e, g], j, kappa_ref[e, g], bI, bII, work_I, work_II)
-            else:
-                wb = _spatial_bending(I[e, g], j, bI, bII, work_I, work_II)
-            W[e, g] = 0.5 * EA[e] * eps * eps + EI[e] * wb
-            if order >= 1:
-                for m in range(n_inv):
-                    W_I[e, g, m] = EI[e] * bI[m]
-                W_I[e, g, 0] += EA[e] * eps * e_a
-            if order >= 2:
-                for m in range(n_inv):
-                    for n in range(n_inv):
-                        W_II[e, g, m, n] = EI[e] * bII[m, n]
-                W_II[e, g, 0, 0] += EA[e] * (e_a * e_a + eps * e_aa)
-    return W, W_I, W_II
+            W[e, g] = _cable_point(I[e, g], jac[e, g], EA[e], EI[e], kappa_ref[e, g], planar, order, bI, bII,
+                                   work_I, work_II, W_I[e, g] if order >= 1 else bI,
+                                   W_II[e, g] if order >= 2 else bII)
+
+
+@njit(cache=True, inline='always')
+def _cable_point(Ig, j, EA, EI, kappa_ref, planar, order, bI, bII, work_I, work_II, W_I, W_II):
+    """The cable's density W at one point (returned) and, up to ``order``, W_I (n_inv,) and W_II;
+    bI, bII sized for ``order`` and work_I, work_II scratch."""
+    n_inv = len(Ig)
+    bI[:] = 0.0
+    bII[:] = 0.0
+    eps, e_a, e_aa = axial_strain(Ig[0], j)
+    if planar:
+        wb = _planar_bending(Ig, j, kappa_ref, bI, bII, work_I, work_II)
+    else:
+        wb = _spatial_bending(Ig, j, bI, bII, work_I, work_II)
+    if order >= 1:
+        for m in range(n_inv):
+            W_I[m] = EI * bI[m]
+        W_I[0] += EA * eps * e_a
+    if order >= 2:
+        for m in range(n_inv):
+            for n in range(n_inv):
+                W_II[m, n] = EI * bII[m, n]
+        W_II[0, 0] += EA * (e_a * e_a + eps * e_aa)
+    return 0.5 * EA * eps * eps + EI * wb
+
+
+@njit(cache=True)
+def cable_set(q, order, scale, out, geo, dofs, loc, scratch, jac, EA, EI, kappa_ref, planar):
+    """One compiled evaluation of a set of cables (:func:`femdyn.elements.compiled.term_result`); the
+    force element by element (gather, kinematics, density and force at each point, scatter)."""
+    z, I, W, W_I, W_II = scratch
+    if order != 1:
+        term_kinematics(geo, q, dofs, z, I)
+        _cable_density_into(I, jac, EA, EI, kappa_ref, planar, order, W, W_I, W_II)
+        return term_result(geo, z, W, W_I, W_II, order, dofs, loc, scale, out)
+    coef, k_idx, l_idx, R, factor = geo[0], geo[1], geo[2], geo[3], geo[4]
+    eye = identities(R)
+    n_inv = len(k_idx)
+    qe, Fe, zg, fz = np.empty(dofs.shape[1]), np.empty(dofs.shape[1]), np.empty(z.shape[2:]), np.empty(z.shape[2:])
+    Ig, wg, bI, bII = np.empty(n_inv), np.empty(n_inv), np.empty(n_inv), np.empty((0, 0))
+    work_I, work_II = np.empty(n_inv), np.empty((n_inv, n_inv))
+    for e in range(z.shape[0]):
+        gather(q, dofs, e, qe)
+        zero(Fe)
+        for g in range(z.shape[1]):
+            point_vectors(coef, e, g, qe, zg)
+            point_invariants(k_idx, l_idx, R, eye, zg, Ig)
+            _cable_point(Ig, jac[e, g], EA[e], EI[e], kappa_ref[e, g], planar, 1, bI, bII, work_I, work_II, wg, bII)
+            point_force(coef, k_idx, l_idx, R, eye, e, g, zg, wg, scale * factor[e, g], fz, Fe)
+        scatter(Fe, dofs, e, out)
+    return 0.0

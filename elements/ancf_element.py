@@ -285,6 +285,19 @@ class ANCFElement:
                 part.reshape(n_el, n_nodes, k, n_nodes, k)
         return total
 
+    def set_evaluation(self, dofs):
+        """The compiled evaluation of the whole batch with its coordinates at ``dofs`` (n_el, ndof) of a global q."""
+        return SetEvaluation(self, np.ascontiguousarray(dofs, dtype=np.int64))
+
+    def _term_arguments(self, quad, jac, dofs, term_dofs):
+        """(geo, dofs, loc, scratch) of an energy term of :meth:`set_evaluation` acting on the coordinates
+        ``term_dofs`` of each node (None: all)."""
+        loc = np.arange(self.ndof)
+        if term_dofs is not None:
+            loc = np.ascontiguousarray(loc.reshape(self.n_nodes, -1)[:, term_dofs].ravel())
+            dofs = np.ascontiguousarray(dofs[:, loc])
+        return quad.packed(jac), dofs, loc, quad.scratch()
+
     def _damped(self, ve):
         return ve is not None and np.any(self.damping > 0)
 
@@ -301,3 +314,27 @@ class ANCFElement:
         damped = self._damped(ve)
         _, K, D = self._assemble(self._coordinates(qe), 2, damped)
         return K, (D if damped else None)
+
+
+class SetEvaluation:
+    """Energy, force and tangent of a whole batch of elements, each in one compiled call that gathers
+    from the global q and scatters into the global force or the element matrices itself."""
+
+    def __init__(self, element, dofs):
+        self.entry, self.arguments = element._set_entry(dofs)
+        self.n_el, self.ndof = element.n_el, element.ndof
+        self._nothing = np.zeros(0)
+
+    def energy(self, q):
+        """Strain energy of the batch, J, at the global coordinates q."""
+        return self.entry(q, 0, 1.0, self._nothing, *self.arguments)
+
+    def add_force(self, q, scale, out):
+        """out += scale ∂U/∂q (global vector, in place)."""
+        self.entry(q, 1, scale, out, *self.arguments)
+
+    def tangent(self, q):
+        """Element stiffness matrices ∂²U/∂q² (n_el·ndof·ndof,), flat, at the global coordinates q."""
+        K = np.zeros(self.n_el * self.ndof * self.ndof)
+        self.entry(q, 2, 1.0, K, *self.arguments)
+        return K

@@ -68,6 +68,19 @@ class InvariantQuadrature:
         q = np.ascontiguousarray(qe, dtype=float).reshape(len(self.length), self.ndof)
         return compiled.kinematics(self.coef_el, q, self.k_idx, self.l_idx, self.R)
 
+    def packed(self, jac):
+        """The constant arrays of one compiled set evaluation (:func:`compiled.term_result`), for ds/dx ``jac``."""
+        return (self.coef_el, self.k_idx, self.l_idx, self.R, self._gauss_factor(jac), self.G_nnz, self.G_row,
+                self.G_col, self.G_val, np.ascontiguousarray(self.vec_scale), np.ascontiguousarray(self.inv_scale),
+                np.ascontiguousarray(self.dof_scale))
+
+    def scratch(self):
+        """Preallocated (z, I, W, W_I, W_II) of one compiled set evaluation."""
+        n_el, n_g = len(self.length), len(self.weights)
+        n_inv = len(self.k_idx)
+        return (np.empty((n_el, n_g, self.n_vec, self.dim)), np.empty((n_el, n_g, n_inv)), np.empty((n_el, n_g)),
+                np.zeros((n_el, n_g, n_inv)), np.zeros((n_el, n_g, n_inv, n_inv)))
+
     # ------------------------------------------------------------------ integration
     def energy(self, W, jac):
         """Element energies U = Σ_g w_g L j W."""

@@ -131,11 +131,28 @@ class ElementSet(Part):
     def _velocity(self, v):
         return v[self.dofs] if self.c_rows.size else None
 
+    def _compiled(self):
+        """The kernel's one-call evaluation of the whole set (:meth:`ANCFElement.set_evaluation`), or None for
+        a damped set or a kernel without one: those take the staged path (:meth:`_staged_force`)."""
+        if "_evaluation" not in self.__dict__:
+            usable = hasattr(self.kernel, "set_evaluation") and not self.c_rows.size
+            self._evaluation = self.kernel.set_evaluation(self.dofs) if usable else None
+        return self._evaluation
+
     def force(self, q, v, t):
         return -self.internal_force(q, v)
 
     def internal_force(self, q, v):
         """Internal (elastic plus Kelvin–Voigt damping) forces ∂U/∂q + damping, scattered to q."""
+        evaluation = self._compiled()
+        if evaluation is None:
+            return self._staged_force(q, v)
+        out = np.zeros(len(q))
+        evaluation.add_force(np.ascontiguousarray(q, dtype=float), 1.0, out)
+        return out
+
+    def _staged_force(self, q, v):
+        """:meth:`internal_force` stage by stage: gather, kernel, scatter (the reference of the compiled path)."""
         F = self.kernel.internal_force(q[self.dofs], self._velocity(v))
         return np.bincount(self.dofs.ravel(), weights=F.ravel(), minlength=self.n)
 
@@ -143,10 +160,24 @@ class ElementSet(Part):
         return self.k_rows, self.k_cols, self.c_rows, self.c_cols
 
     def tangent_values(self, q, v, t=0.0):
+        evaluation = self._compiled()
+        if evaluation is None:
+            return self._staged_tangent_values(q, v)
+        return evaluation.tangent(np.ascontiguousarray(q, dtype=float)), np.zeros(0)
+
+    def _staged_tangent_values(self, q, v):
+        """:meth:`tangent_values` stage by stage (the reference of the compiled path)."""
         K, D = self.kernel.stiffness(q[self.dofs], self._velocity(v))
         return K.ravel(), (D.ravel() if self.c_rows.size else np.zeros(0))
 
     def strain_energy(self, q):
+        evaluation = self._compiled()
+        if evaluation is None:
+            return self._staged_strain_energy(q)
+        return float(evaluation.energy(np.ascontiguousarray(q, dtype=float)))
+
+    def _staged_strain_energy(self, q):
+        """:meth:`strain_energy` stage by stage (the reference of the compiled path)."""
         return float(self.kernel.strain_energy(q[self.dofs]).sum())
 
     def centreline(self, q, points_per_element=8):
