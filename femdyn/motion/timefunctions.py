@@ -262,15 +262,22 @@ class Tabulated(TimeFunction):
             raise ModelError("Tabulated: need ≥ 4 strictly increasing times and as many values")
         self.t0, self.t1 = times[0], times[-1]
         self.spline = CubicSpline(times, values)
+        self._t, self._kept = None, [None, None, None]
 
-    def _clip(self, t):
-        return min(max(t, self.t0), self.t1)
+    def _at(self, t, order):
+        """f, f' or f'' at t; the values at the last t are kept (Newton asks for each step's t several times)."""
+        if t != self._t:
+            self._t, self._kept = t, [None, None, None]
+        if self._kept[order] is None:
+            inside = self.t0 <= t <= self.t1
+            self._kept[order] = float(self.spline(min(max(t, self.t0), self.t1), order)) if inside or order == 0 else 0.0
+        return self._kept[order]
 
     def value(self, t):
-        return float(self.spline(self._clip(t)))
+        return self._at(t, 0)
 
     def d1(self, t):
-        return float(self.spline(self._clip(t), 1)) if self.t0 <= t <= self.t1 else 0.0
+        return self._at(t, 1)
 
     def d2(self, t):
-        return float(self.spline(self._clip(t), 2)) if self.t0 <= t <= self.t1 else 0.0
+        return self._at(t, 2)
