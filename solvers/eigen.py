@@ -356,7 +356,9 @@ def sparse_eigenmodes(K, M, count, sigma=None, constraints=None, zero_tol=1e-8, 
     if n <= DENSE_LIMIT and factorization is None:
         lam, X = dense_modes(K, M, count=count)
     else:
-        lam, X = _lanczos(K, M, count, sigma, factorization or Factorization(K - sigma * M, definite=True), tol)
+        inverse = factorization or Factorization(K - sigma * M, definite=True)
+        start = inverse.solve(M @ np.cos(np.arange(n)))     # a fixed start: the same modes, signs included, every run
+        lam, X = _lanczos(K, M, count, sigma, inverse, tol, v0=start)
     n_zero = int(np.sum(np.abs(lam) <= zero_tol * scale))
     if rigid is not None and n_zero != rigid:
         raise SolverError(f"sparse_eigenmodes: found {n_zero} zero modes, expected {rigid}: the supports or "
