@@ -240,6 +240,9 @@ class Sensor:
 
     ``name`` prefixes the channels ``<name>.<component>`` (``columns`` may be set in :meth:`bind`);
     the System binds its own copies and the results writer calls :meth:`measure` every recorded step.
+    Optionally, a class provides ``reader(sensors)`` (a classmethod returning ``read(q, v, a, lam, t)``,
+    the values of those bound sensors concatenated in their order) to read all its sensors in one
+    call; the writer groups the sensors by class and uses it where present.
     """
 
     name = "sensor"
@@ -266,25 +269,6 @@ class Sensor:
         t : float
         """
         raise NotImplementedError
-
-    @classmethod
-    def reader(cls, sensors):
-        """A reader of several bound sensors of this class at once, built once and called every recorded step.
-
-        The default calls :meth:`measure` of each; a class overrides it to read all its sensors in
-        one compiled call (the results writer groups the System's sensors by class).
-
-        Parameters
-        ----------
-        sensors : list of Sensor
-            Bound sensors of this class.
-
-        Returns
-        -------
-        callable
-            ``read(q, v, a, lam, t)`` → their values concatenated in the order of ``sensors``, SI units.
-        """
-        return lambda q, v, a, lam, t: np.concatenate([np.atleast_1d(s.measure(q, v, a, lam, t)) for s in sensors])
 
 
 def missing(obj, contract=Part):

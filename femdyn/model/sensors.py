@@ -10,6 +10,7 @@ from numba import njit
 
 from ..errors import ModelError
 from ..validation import number, vector3
+from ..results.store import measuring
 from .protocol import Sensor
 from .vectorfunctions import Angle, FunctionGroup, Targets
 
@@ -93,13 +94,13 @@ class BeamSensor(Sensor):
         recovered = [s for s in sensors if s.method == "recovered_axial_strain"]
         compiled = [s for s in recovered if s.beam.dofs.shape[1] == recovered[0].beam.dofs.shape[1]]
         if not compiled:
-            return super().reader(sensors)
+            return measuring(sensors)
         batch = _RecoveredStrains(compiled)
         slot = {id(s) for s in compiled}
         others = [s for s in sensors if id(s) not in slot]
         if not others:
             return batch.read
-        rest = super().reader(others)
+        rest = measuring(others)
         ends = np.cumsum([0] + [len(s.columns) for s in sensors])
         mine = np.array([ends[k] for k, s in enumerate(sensors) if id(s) in slot])     # one column each
         theirs = np.concatenate([np.arange(ends[k], ends[k + 1]) for k, s in enumerate(sensors) if id(s) not in slot])

@@ -139,8 +139,8 @@ class ResultsWriter:
             classes = {}
             for i, s in enumerate(self.sensors):
                 classes.setdefault(type(s), []).append(i)
-            self._readers = [kind.reader([self.sensors[i] for i in members]) if hasattr(kind, "reader") else
-                             _measuring([self.sensors[i] for i in members]) for kind, members in classes.items()]
+            self._readers = [getattr(kind, "reader", measuring)([self.sensors[i] for i in members])
+                             for kind, members in classes.items()]
             ends = np.cumsum([0] + [len(s.columns) for s in self.sensors])
             position = np.concatenate([np.arange(ends[i], ends[i + 1]) for members in classes.values() for i in members])
             self._order = None if len(classes) == 1 else np.argsort(position)
@@ -217,8 +217,8 @@ def load(folder):
     return Results(meta, arrays)
 
 
-def _measuring(sensors):
-    """A reader of sensors that follow only the ``measure`` part of the sensor contract."""
+def measuring(sensors):
+    """A reader that calls each sensor's ``measure`` (sensors whose class has no ``reader`` of its own)."""
     return lambda q, v, a, lam, t: np.concatenate([np.atleast_1d(s.measure(q, v, a, lam, t)) for s in sensors])
 
 

@@ -30,6 +30,18 @@ class Spread(Sensor):
         return np.array([q.max() - q.min()])
 
 
+class Clock:
+    """A sensor written to the contract without deriving from Sensor: no ``reader``, only ``measure``."""
+
+    name, columns = "clock", ("clock.t",)
+
+    def bind(self, system):
+        pass
+
+    def measure(self, q, v, a, lam, t):
+        return np.array([t])
+
+
 def _model():
     m = femdyn.Model("gauges", gravity=(0, 0, -9.81))
     for name, y in (("beam", 0.0), ("other", 0.3)):
@@ -45,6 +57,7 @@ def _model():
     m.sensor_strain("s3", "cable", 1, 0.4)                          # another kernel: its own measure
     m.sensor_beam("k0", "beam", 2, 0.3, "curvature")
     m.add_sensor(Spread("spread"))
+    m.add_sensor(Clock())
     m.sensor_strain(Gauge("grid", "beam", "beam.0", 0.5, wall_angle_deg=30.0, grid_length=0.1))
     m.sensor_strain(Gauge("rosette", "other", "other.4", 0.3, wall_angle_deg=60.0, direction_deg=45.0,
                           grid_length=0.05))                         # shear parts: twist and shear sensors
