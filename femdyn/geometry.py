@@ -42,7 +42,7 @@ def _series_coefficients(terms=16):
     return out
 
 
-_SERIES = _series_coefficients()
+RODRIGUES_SERIES = np.ascontiguousarray(_series_coefficients()[:, :, ::-1])   # highest power first (Horner)
 
 
 def _rodrigues_coefficients(s):
@@ -54,7 +54,7 @@ def _rodrigues_coefficients(s):
     s = np.asarray(s, float)
     out = np.empty((3, 3) + s.shape)
     acc = np.zeros((3, 3) + s.shape)
-    for c in _SERIES[:, :, ::-1].transpose(2, 0, 1):
+    for c in RODRIGUES_SERIES.transpose(2, 0, 1):
         acc = acc * s + c[:, :, None]
     out[...] = acc
     big = s >= 4.0

@@ -9,9 +9,7 @@ docs/floating-frame.md. The numpy forms they replace are kept as the reference o
 import numpy as np
 from numba import njit
 
-from ..geometry import _SERIES
-
-SERIES = np.ascontiguousarray(_SERIES[:, :, ::-1])   # Horner order of the Rodrigues coefficient series
+from ..geometry import RODRIGUES_SERIES as SERIES
 
 
 @njit(cache=True)
