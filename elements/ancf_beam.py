@@ -500,3 +500,78 @@ def beam_set(q, order, scale, out, axis_terms, section):
     term_kinematics(geo, q, dofs, z, I)
     _quadratic_density_into(I, I_ref, Q, order, W, W_I, W_II)
     return total + term_result(geo, z, W, W_I, W_II, order, dofs, loc, scale, out)
+
+
+class RecoveredStrains:
+    """Recovered fibre strains (:meth:`ANCFBeam3D.recovered_axial_strain`) at several points of beams in one
+    compiled call; each point (kernel, dofs of its element set, element, ξ, y, z)."""
+
+    # the strain needs the gradient vectors at three places (the sensor's ξ, the midpoints of its
+    # element and of the neighbour the patch recovery uses); they are formed as the kernel forms them
+    # (scaled coordinates, its shape coefficients at ξ, its vector scales), and the reference values
+    # (slope lengths, curvatures, fibre lengths) and the recovery factor are the kernel's own
+    def __init__(self, points):
+        count, ndof = len(points), points[0][1].shape[1]
+        d = points[0][0].dim
+        self.dofs = np.zeros((count, 3, ndof), np.int64)
+        self.coef = np.zeros((count, 3, 5, ndof // d))
+        self.scales = np.zeros((count, 3, ndof // d + 5))
+        self.consts = np.zeros((count, 13))
+        for k, (kernel, set_dofs, e, xi, y, z) in enumerate(points):
+            W = patch_recovery(np.eye(len(set_dofs)), kernel.arc_length, *kernel.neighbours, float(xi))[e]
+            others = [i for i in np.flatnonzero(W) if i != e]
+            o = others[0] if others else e
+            places = ((e, xi), (e, 0.5), (o, 0.5))
+            for p, (element, at) in enumerate(places):
+                self.dofs[k, p] = set_dofs[element]
+                self.coef[k, p] = kernel._scalar_coefficients(float(at))[0, :5]
+                self.scales[k, p] = np.concatenate([kernel.quad.dof_scale[element, ::d],
+                                                    kernel.quad.vec_scale[element, :5]])
+            v = kernel.vectors_at(kernel.q_ref, xi)
+            fibre = np.linalg.norm(v[:, 0] + y * v[:, 3] + z * v[:, 4], axis=-1)[e]
+            kref = [kernel._reference_curvature(at)[element] for element, at in places]
+            j = [kernel._slope_length(at)[element] for element, at in places]
+            self.consts[k] = [y, z, W[o] if o != e else 0.0, fibre, *j, *np.ravel(kref)]
+
+    def read(self, q):
+        """The strains at the batch's points (dimensionless) at q."""
+        return _recovered_strains(q, self.dofs, self.coef, self.scales, self.consts)
+
+
+@njit(cache=True)
+def _dot3(a, b):
+    """a·b of two 3-vectors, summed in index order (as numpy's reductions over three values)."""
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+@njit(cache=True)
+def _recovered_strains(q, dofs, coef, scales, consts):
+    """ε = ‖r_x + y r_y,x + z r_z,x‖/‖…‖⁰ − 1 − y Δκ_z + z Δκ_y for each sensor (the kernel's recovered strain)."""
+    out = np.empty(len(dofs))
+    n_nodal = coef.shape[3]
+    V = np.empty((5, 3))
+    qt = np.empty((n_nodal, 3))
+    kappa = np.empty((3, 2))
+    for k in range(len(dofs)):
+        y, z, f, fibre0 = consts[k, 0], consts[k, 1], consts[k, 2], consts[k, 3]
+        for p in range(3):
+            for a in range(n_nodal):
+                for i in range(3):
+                    qt[a, i] = q[dofs[k, p, 3 * a + i]] * scales[k, p, a]
+            for r in range(5):
+                for i in range(3):
+                    acc = 0.0
+                    for a in range(n_nodal):
+                        acc += coef[k, p, r, a] * qt[a, i]
+                    V[r, i] = acc / scales[k, p, n_nodal + r]
+            n0, n1, n2 = np.sqrt(_dot3(V[0], V[0])), np.sqrt(_dot3(V[1], V[1])), np.sqrt(_dot3(V[2], V[2]))
+            scale = n0 * consts[k, 4 + p]
+            kappa[p, 0] = _dot3(V[0], V[4]) / n2 / scale - consts[k, 7 + 2 * p]
+            kappa[p, 1] = -_dot3(V[0], V[3]) / n1 / scale - consts[k, 8 + 2 * p]
+            if p == 0:
+                w = V[0] + y * V[3] + z * V[4]
+                fibre = np.sqrt(_dot3(w, w))
+        d0 = kappa[1, 0] + (kappa[2, 0] - kappa[1, 0]) * f - kappa[0, 0]
+        d1 = kappa[1, 1] + (kappa[2, 1] - kappa[1, 1]) * f - kappa[0, 1]
+        out[k] = fibre / fibre0 - 1 - y * d1 + z * d0
+    return out

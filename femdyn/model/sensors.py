@@ -6,10 +6,10 @@ A :class:`Gauge` reads ε_θ = ε_x cos²θ + ε_s sin²θ + γ_xs sinθ cosθ o
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from ..errors import ModelError
 from ..validation import number, vector3
+from ..elements.ancf_beam import RecoveredStrains
 from ..results.store import measuring
 from .protocol import Sensor
 from .vectorfunctions import Angle, FunctionGroup, Targets
@@ -95,11 +95,11 @@ class BeamSensor(Sensor):
         compiled = [s for s in recovered if s.beam.dofs.shape[1] == recovered[0].beam.dofs.shape[1]]
         if not compiled:
             return measuring(sensors)
-        batch = _RecoveredStrains(compiled)
+        batch = RecoveredStrains([(c.beam.kernel, c.beam.dofs, c.element, c.xi, c.y, c.z) for c in compiled])
         slot = {id(s) for s in compiled}
         others = [s for s in sensors if id(s) not in slot]
         if not others:
-            return batch.read
+            return lambda q, v, a, lam, t: batch.read(q)
         rest = measuring(others)
         ends = np.cumsum([0] + [len(s.columns) for s in sensors])
         mine = np.array([ends[k] for k, s in enumerate(sensors) if id(s) in slot])     # one column each
@@ -107,86 +107,10 @@ class BeamSensor(Sensor):
 
         def read(q, v, a, lam, t):
             out = np.empty(ends[-1])
-            out[mine] = batch.read(q, v, a, lam, t)
+            out[mine] = batch.read(q)
             out[theirs] = rest(q, v, a, lam, t)
             return out
         return read
-
-
-class _RecoveredStrains:
-    """Recovered fibre strains of ANCF beam sensors (``recovered_axial_strain``) read by one compiled call."""
-
-    # the strain needs the gradient vectors at three places (the sensor's ξ, the midpoints of its
-    # element and of the neighbour the patch recovery uses); they are formed as the kernel forms them
-    # (scaled coordinates, its shape coefficients at ξ, its vector scales), and the reference values
-    # (slope lengths, curvatures, fibre lengths) and the recovery factor are the kernel's own
-    def __init__(self, sensors):
-        from ..elements.ancf_beam import patch_recovery
-        count, ndof = len(sensors), sensors[0].beam.dofs.shape[1]
-        d = sensors[0].beam.kernel.dim
-        self.dofs = np.zeros((count, 3, ndof), np.int64)
-        self.coef = np.zeros((count, 3, 5, ndof // d))
-        self.scales = np.zeros((count, 3, ndof // d + 5))
-        self.consts = np.zeros((count, 13))
-        for k, s in enumerate(sensors):
-            kernel, e, xi, y, z = s.beam.kernel, s.element, s.xi, s.y, s.z
-            W = patch_recovery(np.eye(len(s.beam.dofs)), kernel.arc_length, *kernel.neighbours, float(xi))[e]
-            others = [i for i in np.flatnonzero(W) if i != e]
-            o = others[0] if others else e
-            places = ((e, xi), (e, 0.5), (o, 0.5))
-            for p, (element, at) in enumerate(places):
-                self.dofs[k, p] = s.beam.dofs[element]
-                self.coef[k, p] = kernel._scalar_coefficients(float(at))[0, :5]
-                self.scales[k, p] = np.concatenate([kernel.quad.dof_scale[element, ::d],
-                                                    kernel.quad.vec_scale[element, :5]])
-            v = kernel.vectors_at(kernel.q_ref, xi)
-            fibre = np.linalg.norm(v[:, 0] + y * v[:, 3] + z * v[:, 4], axis=-1)[e]
-            kref = [kernel._reference_curvature(at)[element] for element, at in places]
-            j = [kernel._slope_length(at)[element] for element, at in places]
-            self.consts[k] = [y, z, W[o] if o != e else 0.0, fibre, *j, *np.ravel(kref)]
-
-    def read(self, q, v, a, lam, t):
-        """The strains of the batch's sensors (dimensionless) at q."""
-        return _recovered_strains(q, self.dofs, self.coef, self.scales, self.consts)
-
-
-@njit(cache=True)
-def _dot3(a, b):
-    """a·b of two 3-vectors, summed in index order (as numpy's reductions over three values)."""
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-
-
-@njit(cache=True)
-def _recovered_strains(q, dofs, coef, scales, consts):
-    """ε = ‖r_x + y r_y,x + z r_z,x‖/‖…‖⁰ − 1 − y Δκ_z + z Δκ_y for each sensor (the kernel's recovered strain)."""
-    out = np.empty(len(dofs))
-    n_nodal = coef.shape[3]
-    V = np.empty((5, 3))
-    qt = np.empty((n_nodal, 3))
-    kappa = np.empty((3, 2))
-    for k in range(len(dofs)):
-        y, z, f, fibre0 = consts[k, 0], consts[k, 1], consts[k, 2], consts[k, 3]
-        for p in range(3):
-            for a in range(n_nodal):
-                for i in range(3):
-                    qt[a, i] = q[dofs[k, p, 3 * a + i]] * scales[k, p, a]
-            for r in range(5):
-                for i in range(3):
-                    acc = 0.0
-                    for a in range(n_nodal):
-                        acc += coef[k, p, r, a] * qt[a, i]
-                    V[r, i] = acc / scales[k, p, n_nodal + r]
-            n0, n1, n2 = np.sqrt(_dot3(V[0], V[0])), np.sqrt(_dot3(V[1], V[1])), np.sqrt(_dot3(V[2], V[2]))
-            scale = n0 * consts[k, 4 + p]
-            kappa[p, 0] = _dot3(V[0], V[4]) / n2 / scale - consts[k, 7 + 2 * p]
-            kappa[p, 1] = -_dot3(V[0], V[3]) / n1 / scale - consts[k, 8 + 2 * p]
-            if p == 0:
-                w = V[0] + y * V[3] + z * V[4]
-                fibre = np.sqrt(_dot3(w, w))
-        d0 = kappa[1, 0] + (kappa[2, 0] - kappa[1, 0]) * f - kappa[0, 0]
-        d1 = kappa[1, 1] + (kappa[2, 1] - kappa[1, 1]) * f - kappa[0, 1]
-        out[k] = fibre / fibre0 - 1 - y * d1 + z * d0
-    return out
 
 
 class ActuatorSensor(Sensor):
