@@ -1,6 +1,6 @@
 """The component file (``.fdc``): a reduced flexible body for the floating-frame and recursive
 solvers — format and checks (:mod:`.file`), modal inertia invariants (:mod:`.invariants`),
-reference transformations (:mod:`.reference`). Components are built by the reductions in
+reference transformations (:mod:`.reference`), strains, stresses and gauges (:mod:`.stress`). Components are built by the reductions in
 :mod:`femdyn.solvers`; this room imports only ``femdyn.errors`` and ``femdyn.geometry``.
 """
 from .file import (FIELDS, FORMAT, VERSION, Component, ComponentDefinitenessError, ComponentError,
@@ -9,8 +9,10 @@ from .file import (FIELDS, FORMAT, VERSION, Component, ComponentDefinitenessErro
                    write_component)
 from .invariants import modal_invariants
 from .reference import keep_modes, reference_to_interface
+from .stress import STRESS_COLUMNS, STRESS_UNITS, ComponentGauge, elasticity, gauge_modes, stress_rows, stress_state
 
 __all__ = ["Component", "read_component", "write_component", "validate", "new_component", "modal_invariants",
            "interface_index", "reference_to_interface", "keep_modes", "FIELDS", "FORMAT", "VERSION",
            "ComponentError", "ComponentFormatError", "ComponentVersionError", "ComponentShapeError",
-           "ComponentValueError", "ComponentSymmetryError", "ComponentDefinitenessError"]
+           "ComponentValueError", "ComponentSymmetryError", "ComponentDefinitenessError", "ComponentGauge", "gauge_modes",
+           "elasticity", "stress_state", "stress_rows", "STRESS_COLUMNS", "STRESS_UNITS"]

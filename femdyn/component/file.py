@@ -17,11 +17,11 @@ from femdyn.errors import FemdynError
 from femdyn.validation import plural
 
 FORMAT = "femdyn-component"
-VERSION = "1.0"
+VERSION = "1.1"           # 1.1: optional stress nodes and strain gauges; 1.0 files read unchanged
 _DATE = (1980, 1, 1, 0, 0, 0)
 
 # name: (shape with symbols q = modes, i = interfaces, p = output points, g = gauges,
-#        n = mesh nodes, t/h = mesh cells; unit; required)
+#        n = mesh nodes, t/h = mesh cells, s = stress nodes; unit; required)
 FIELDS = {
     "mass": ((), "kg", True),
     "com": ((3,), "m", True),
@@ -46,7 +46,10 @@ FIELDS = {
     "mesh_tetra": (("t", 4), "node index", False),
     "mesh_hexahedron": (("h", 8), "node index", False),
     "mesh_shapes": (("n", 3, "q"), "m", False),
+    "stress_nodes": (("s",), "node index", False),
+    "stress_strain_modes": (("s", 6, "q"), "1", False),
 }
+INTEGER_FIELDS = ("mesh_tetra", "mesh_hexahedron", "stress_nodes")
 
 
 class ComponentError(FemdynError, ValueError):
@@ -111,7 +114,9 @@ class Component:
         f = ", ".join(f"{x:.4g}" for x in a["frequencies"][:8])
         return (f"component '{self.header.get('name')}' (format {FORMAT} {self.header.get('version')}): "
                 f"{plural(self.n_modes, 'mode')}, {plural(len(a['interface_origins']), 'interface frame')}, "
-                f"{plural(len(a['output_points']), 'output point')}, {plural(len(a['gauge_points']), 'gauge')}\n"
+                f"{plural(len(a['output_points']), 'output point')}, {plural(len(a['gauge_points']), 'gauge point')}, "
+                f"{plural(len(self.header.get('gauges', [])), 'strain gauge')}, "
+                f"{plural(len(a.get('stress_nodes', ())), 'stress node')}\n"
                 f"  mass {float(a['mass']):.6g} kg, centre of mass {np.round(a['com'], 6).tolist()} m, "
                 f"principal inertia {np.round(np.linalg.eigvalsh(a['inertia']), 9).tolist()} kg m²\n"
                 f"  frequencies [Hz]: {f}{' ...' if self.n_modes > 8 else ''}")
@@ -202,7 +207,7 @@ def validate(component, where="component"):
                 raise ComponentShapeError(f"{where}: required field '{name}' ({unit}) is missing")
             continue
         v = a[name]
-        integer = name in ("mesh_tetra", "mesh_hexahedron")
+        integer = name in INTEGER_FIELDS
         if not isinstance(v, np.ndarray) or (v.dtype.kind != "i" if integer else v.dtype != np.float64):
             raise ComponentShapeError(f"{where}: field '{name}' must be a {'integer' if integer else 'float64'} array, "
                                       f"got {getattr(v, 'dtype', type(v))}")
@@ -214,12 +219,20 @@ def validate(component, where="component"):
             if dim != want:
                 raise ComponentShapeError(f"{where}: field '{name}' has shape {v.shape}, expected "
                                           f"{tuple(sizes.get(s, s) for s in shape)} (symbols: q modes, i interfaces, "
-                                          "p output points, g gauges, n mesh nodes)")
+                                          "p output points, g gauges, n mesh nodes, s stress nodes)")
         if not integer and not np.all(np.isfinite(v)):
             raise ComponentValueError(f"{where}: field '{name}' holds NaN or infinite values")
     if "mesh_shapes" in a and "mesh_points" not in a:
         raise ComponentShapeError(f"{where}: 'mesh_shapes' needs 'mesh_points'")
-    for cells in ("mesh_tetra", "mesh_hexahedron"):
+    if ("stress_nodes" in a) != ("stress_strain_modes" in a):
+        raise ComponentShapeError(f"{where}: 'stress_nodes' and 'stress_strain_modes' come together")
+    if "stress_nodes" in a and "mesh_points" not in a:
+        raise ComponentShapeError(f"{where}: 'stress_nodes' needs 'mesh_points'")
+    for g in h.get("gauges", []):
+        if not set(g.get("rows", [])) <= set(range(len(a["gauge_points"]))):
+            raise ComponentShapeError(f"{where}: gauge '{g.get('name')}' reads rows {g.get('rows')} outside "
+                                      "'gauge_points'")
+    for cells in ("mesh_tetra", "mesh_hexahedron", "stress_nodes"):
         if cells in a and a[cells].size and (a[cells].min() < 0 or a[cells].max() >= sizes.get("n", 0)):
             raise ComponentShapeError(f"{where}: '{cells}' references nodes outside 'mesh_points'")
     m = float(a["mass"])
@@ -308,6 +321,6 @@ def new_component(name, arrays, reference_frame, material, mesh, reduction, inte
     header = {"format": FORMAT, "version": VERSION, "name": name, "units": dict(UNITS),
               "reference_frame": reference_frame, "material": material, "mesh": mesh, "reduction": reduction,
               "interfaces": interfaces, "strain_order": list(STRAIN_ORDER)}
-    arrays = {k: np.array(v, np.int64 if k in ("mesh_tetra", "mesh_hexahedron") else np.float64, order="C")
+    arrays = {k: np.array(v, np.int64 if k in INTEGER_FIELDS else np.float64, order="C")
               for k, v in arrays.items()}
     return Component(header, arrays)

@@ -7,7 +7,8 @@ import scipy.linalg as sla
 
 from femdyn.geometry import LEVI_CIVITA
 
-from .file import FIELDS, Component, ComponentDefinitenessError, ComponentShapeError, interface_index, validate
+from .file import (FIELDS, INTEGER_FIELDS, Component, ComponentDefinitenessError, ComponentShapeError, interface_index,
+                   validate)
 
 
 def _rigid_field(t, theta, points):
@@ -87,11 +88,13 @@ def reference_to_interface(component, interface):
     out["output_shapes"] = (a["output_shapes"] - _rigid_field(t, th, out["output_points"])) @ Z
     out["gauge_points"] = a["gauge_points"] - o
     out["gauge_strain_modes"] = a["gauge_strain_modes"] @ Z
+    if "stress_strain_modes" in a:
+        out["stress_strain_modes"] = a["stress_strain_modes"] @ Z
     if "mesh_points" in a:
         out["mesh_points"] = a["mesh_points"] - o
     if "mesh_shapes" in a:
         out["mesh_shapes"] = (a["mesh_shapes"] - _rigid_field(t, th, out["mesh_points"])) @ Z
-    out = {name: np.array(v, np.int64 if name in ("mesh_tetra", "mesh_hexahedron") else np.float64, order="C")
+    out = {name: np.array(v, np.int64 if name in INTEGER_FIELDS else np.float64, order="C")
            for name, v in out.items()}
     header = json.loads(json.dumps(component.header))
     name = header.get("interfaces", [{}] * (k + 1))[k].get("name", str(k))

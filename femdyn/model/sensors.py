@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..component import STRESS_COLUMNS, STRESS_UNITS, ComponentGauge, elasticity, gauge_modes, stress_rows, \
+    stress_state
 from ..errors import ModelError
 from ..validation import number, vector3
 from ..elements.ancf_beam import RecoveredStrains
@@ -151,6 +153,34 @@ class ModalStrainSensor(Sensor):
 
     def measure(self, q, v, a, lam, t):
         return self.modes @ self.body.modal_coordinates(q)
+
+
+class ComponentStressSensor(Sensor):
+    """Strains (1), principal and von Mises stresses (Pa) at a stress node or gauge point of a floating-frame body."""
+
+    def __init__(self, name, body, point):
+        self.name, self.body = name, body
+        self.modes, self.D = stress_rows(body.component, point), elasticity(body.component)
+        self.columns = tuple(f"{name}.{c}" for c in STRESS_COLUMNS)
+        self.units = STRESS_UNITS
+
+    def measure(self, q, v, a, lam, t):
+        return stress_state(self.modes @ self.body.modal_coordinates(q), self.D)
+
+
+class ComponentGaugeSensor(Sensor):
+    """The reading (``<gauge>.strain``, 1, positive in tension) of a strain gauge stored in a floating-frame body's component."""
+
+    def __init__(self, body, gauge):
+        names, rows = gauge_modes(body.component)
+        if gauge not in names:
+            raise ModelError(f"gauge '{gauge}': body '{body.name}' has no such strain gauge; its component's gauges "
+                             f"are {names} (reduce it with gauges: femdyn reduce --gauge)")
+        self.name, self.body, self.row = gauge, body, rows[names.index(gauge)]
+        self.columns, self.units = (f"{gauge}.strain",), ("1",)
+
+    def measure(self, q, v, a, lam, t):
+        return np.array([self.row @ self.body.modal_coordinates(q)])
 
 
 @dataclass
@@ -335,12 +365,14 @@ class SensorBuilder:
         ``m.sensor_strain(name, beam, element, xi, y=…, z=…)``: axial strain at a section point of
         an ANCF beam (``<name>.strain``); ``m.sensor_strain(gauge)``: a :class:`Gauge`'s reading and
         mean axial strain; ``m.sensor_strain(name, body, gauge)``: the six strains ``<name>.exx`` …
-        ``<name>.gxy`` at a gauge point of a flexible body (reference frame, engineering shear).
+        ``<name>.gxy`` at a gauge point of a flexible body (reference frame, engineering shear);
+        ``m.sensor_strain(gauge, body)``: the reading ``<gauge>.strain`` of a strain gauge stored in a
+        flexible body's component (gauge name or :class:`~femdyn.component.ComponentGauge`).
 
         Parameters
         ----------
-        name : str or Gauge
-            Sensor name (prefix of the channels), or a :class:`Gauge`.
+        name : str, Gauge or ComponentGauge
+            Sensor name (prefix of the channels), a :class:`Gauge`, or a component's gauge (its name).
         body : str, ElementSet or FloatingFrameBody
             The ANCF beam or the flexible body.
         element : int, or int or (3,) array_like
@@ -356,11 +388,37 @@ class SensorBuilder:
         if isinstance(body, str):
             body = self.bodies[body] if body in self.bodies else self.element_set(body)
         if hasattr(body, "component"):
+            if element is None:
+                return self.add_sensor(ComponentGaugeSensor(body, getattr(name, "name", name)))
             return self.add_sensor(ModalStrainSensor(name, body, _gauge_index(name, body, element)))
         if not hasattr(body, "kernel"):
             raise ModelError(f"strain sensor '{name}': '{body.name}' is neither an ANCF beam nor a flexible body")
         body.locate(element, xi)
         return self.add_sensor(BeamSensor(name, body, element, xi, "strain", y, z))
+
+    def sensor_stress(self, name, body, point):
+        """Record strains and stresses at a stress node or gauge point of a flexible body.
+
+        Channels ``<name>.exx`` … ``<name>.gxy`` (1, reference frame, engineering shear), ``<name>.s1``,
+        ``.s2``, ``.s3`` (principal stresses, Pa, descending) and ``<name>.von_mises`` (Pa), from the
+        component's strain modes and isotropic material (docs/components.md).
+
+        Parameters
+        ----------
+        name : str
+        body : str or FloatingFrameBody
+        point : int or (3,) array_like
+            Stress-node index, or the position (m, reference frame) of a stress node or gauge point.
+
+        Raises
+        ------
+        ComponentShapeError
+            ``point`` is neither a stress node nor a gauge point of the component.
+        """
+        body = self.bodies[body] if isinstance(body, str) else body
+        if not hasattr(body, "component"):
+            raise ModelError(f"stress sensor '{name}': '{body.name}' is not a flexible body built from a component")
+        return self.add_sensor(ComponentStressSensor(name, body, point))
 
     def sensor_beam(self, name, beam, element, xi, quantity, y=0.0, z=0.0):
         """Record a section quantity of an ANCF beam other than strain at (element, ξ): ``<name>.<component>``.

@@ -1,0 +1,110 @@
+"""Strain modes of a reduced solid for its component: nodal strains at a node set or the whole
+surface, recovered by averaging the element strains at each node over the elements sharing it
+(exact for a constant strain field), and strain gauges read from the element holding each grid
+point. Fields and header: docs/components.md, "Stresses and strain gauges".
+"""
+import numpy as np
+
+from femdyn.component import Component, validate
+from femdyn.component.stress import gauge_header
+from femdyn.elements import solid
+from femdyn.errors import ModelError
+from femdyn.mesh.solid import select
+
+_TET_FACES = ((1, 2, 3), (0, 2, 3), (0, 1, 3), (0, 1, 2))
+_HEX_FACES = ((0, 1, 2, 3), (4, 5, 6, 7), (0, 1, 5, 4), (1, 2, 6, 5), (2, 3, 7, 6), (3, 0, 4, 7))
+
+
+def _face_nodes(etype):
+    """Local node lists of an element type's faces, corners first, mid-edge nodes after."""
+    if etype.name == "hex8":
+        return [list(f) for f in _HEX_FACES]
+    edges = [(4 + k, set(e)) for k, e in enumerate(((0, 1), (1, 2), (0, 2), (0, 3), (1, 3), (2, 3)))]
+    faces = []
+    for f in _TET_FACES:
+        faces.append(list(f) + ([k for k, e in edges if e <= set(f)] if etype.n_nodes == 10 else []))
+    return faces
+
+
+def surface_nodes(mesh):
+    """Sorted indices of the nodes on the mesh's boundary faces (faces that belong to one element only)."""
+    keys, members = [], []
+    for etype, conn in mesh.blocks:
+        for local in _face_nodes(etype):
+            keys.append(np.sort(conn[:, local[:4 if etype.name == "hex8" else 3]], axis=1))
+            members.append(conn[:, local])
+    width = max(k.shape[1] for k in keys)
+    padded = np.vstack([np.pad(k, ((0, 0), (0, width - k.shape[1])), constant_values=-1) for k in keys])
+    _, inverse, counts = np.unique(padded, axis=0, return_inverse=True, return_counts=True)
+    once = counts[inverse.ravel()] == 1
+    nodes, start = [], 0
+    for m in members:
+        nodes.append(m[once[start:start + len(m)]].ravel())
+        start += len(m)
+    return np.unique(np.concatenate(nodes))
+
+
+def stress_node_set(mesh, choice):
+    """Node indices of a stress choice: 'surface', 'all', or a mesh selector (group:, box:, …)."""
+    if choice == "surface":
+        return surface_nodes(mesh)
+    if choice == "all":
+        return np.arange(mesh.n_nodes)
+    return np.unique(select(mesh, choice))
+
+
+def nodal_strain_modes(body, shapes, nodes):
+    """(len(nodes), 6, q) strain modes at mesh nodes: element strains at the node averaged over its elements."""
+    q = shapes.shape[1]
+    U = shapes.reshape(-1, 3, q)
+    total = np.zeros((body.mesh.n_nodes, 6, q))
+    count = np.zeros(body.mesh.n_nodes)
+    wanted = np.zeros(body.mesh.n_nodes, bool)
+    wanted[nodes] = True
+    for etype, conn in body.mesh.blocks:
+        touching = wanted[conn].any(1)
+        cells = conn[touching]
+        X, Ue = body.mesh.points[cells], U[cells]                      # (e, n, 3), (e, n, 3, q)
+        for a in range(etype.n_nodes):
+            keep = wanted[cells[:, a]]
+            if not keep.any():
+                continue
+            xi = np.broadcast_to(etype.reference[a], (int(keep.sum()), 3))
+            eps = np.stack([solid.strains_at(etype, X[keep], Ue[keep, :, :, m], xi) for m in range(q)], axis=-1)
+            np.add.at(total, cells[keep, a], eps)
+            np.add.at(count, cells[keep, a], 1.0)
+    return total[nodes] / count[nodes, None, None]
+
+
+def with_strains(component, reduction, stress=None, gauges=()):
+    """The component of ``reduction`` with stress nodes (``stress``: 'surface', 'all', a selector) and strain gauges."""
+    body, shapes = reduction.body, reduction.shapes
+    arrays, header = dict(component.arrays), dict(component.header)
+    if stress is not None:
+        if "mesh_points" not in arrays:
+            raise ModelError(f"component '{header.get('name')}': stress nodes need the mesh in the component; "
+                             "reduce with mesh_shapes=True")
+        nodes = stress_node_set(body.mesh, stress)
+        arrays["stress_nodes"] = nodes.astype(np.int64)
+        arrays["stress_strain_modes"] = nodal_strain_modes(body, shapes, nodes)
+        header["stress"] = {"nodes": stress, "count": int(len(nodes)),
+                            "recovery": "element strains at the node averaged over the elements sharing it"}
+    if gauges:
+        names = [g.name for g in gauges] + [g["name"] for g in header.get("gauges", [])]
+        if len(set(names)) != len(names):
+            raise ModelError(f"component '{header.get('name')}': gauge names {names} repeat; name each gauge once")
+        entries, points = list(header.get("gauges", [])), [arrays["gauge_points"]]
+        start = len(arrays["gauge_points"])
+        for g in gauges:
+            entries.append(gauge_header(g, start))
+            grid = g.places()[0]
+            points.append(grid)
+            start += len(grid)
+        new = np.vstack(points[1:])
+        modes = (body.strain_operator(new) @ shapes).reshape(len(new), 6, -1)
+        arrays["gauge_points"] = np.vstack(points)
+        arrays["gauge_strain_modes"] = np.concatenate([arrays["gauge_strain_modes"], modes])
+        header["gauges"] = entries
+    result = Component(header, arrays)
+    validate(result, f"component '{header.get('name')}'")
+    return result
