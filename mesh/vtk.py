@@ -1,10 +1,13 @@
 """ParaView time series: one VTU file per output step of :func:`configuration_geometry`'s cells
-and a PVD collection indexing them by time, written with meshio (docs/howto/paraview.md).
+and a PVD collection indexing them by time, written with meshio (docs/howto/paraview.md). Flexible
+bodies with stress nodes add point data ``strain`` (6, engineering Voigt, 1), ``principal_stress``
+(3, Pa) and ``von_mises`` (Pa), NaN elsewhere.
 """
 import os
 from xml.sax.saxutils import quoteattr
 
 import meshio
+import numpy as np
 
 from .configuration import configuration_geometry
 
@@ -28,12 +31,28 @@ def write_series(system, results, folder, every=1, name="motion"):
     os.makedirs(folder, exist_ok=True)
     entries = []
     for k in range(0, len(results.t), every):
-        points, blocks, owners = configuration_geometry(system, results.q[k]).cells()
+        geometry = configuration_geometry(system, results.q[k])
+        points, blocks, owners = geometry.cells()
         file = f"{name}_{k:05d}.vtu"
-        meshio.write(os.path.join(folder, file), meshio.Mesh(points, blocks, cell_data={"part": owners}))
+        meshio.write(os.path.join(folder, file), meshio.Mesh(points, blocks, cell_data={"part": owners},
+                                                             point_data=_stress_data(system, geometry, len(points),
+                                                                                     results.q[k])))
         entries.append(f'  <DataSet timestep={quoteattr(repr(float(results.t[k])))} file={quoteattr(file)}/>')
     pvd = os.path.join(folder, f"{name}.pvd")
     with open(pvd, "w") as f:
         f.write('<?xml version="1.0"?>\n<VTKFile type="Collection" version="0.1">\n<Collection>\n')
         f.write("\n".join(entries) + "\n</Collection>\n</VTKFile>\n")
     return pvd
+
+
+def _stress_data(system, geometry, n_points, q):
+    """Point data of the meshed bodies' stresses (strain, principal_stress, von_mises), {} if none has stress nodes."""
+    bodies = list(system.bodies.values())
+    values = np.full((n_points, 10), np.nan)
+    start, found = n_points - sum(len(xyz) for _, xyz, _ in geometry.meshes), False
+    for k, xyz, _ in geometry.meshes:
+        stress = bodies[k].mesh_stress(q) if hasattr(bodies[k], "mesh_stress") else None
+        if stress is not None and len(stress) == len(xyz):
+            values[start:start + len(xyz)], found = stress, True
+        start += len(xyz)
+    return {"strain": values[:, :6], "principal_stress": values[:, 6:9], "von_mises": values[:, 9]} if found else {}

@@ -23,10 +23,22 @@ def _numbers(text, count, what):
     return values
 
 
+def _strain_gauge(spec):
+    """The ComponentGauge of a ``--strain-gauge NAME=x,y,z,dx,dy,dz[,grid]`` option."""
+    from femdyn.component import ComponentGauge
+    name, eq, numbers = spec.partition("=")
+    count = len(numbers.split(","))
+    if not eq or not name or count not in (6, 7):
+        raise ModelError(f"--strain-gauge '{spec}': expected NAME=x,y,z,dx,dy,dz[,grid length] (m)")
+    v = _numbers(numbers, count, f"--strain-gauge {name}")
+    return ComponentGauge(name, v[:3], v[3:6], v[6] if count == 7 else 0.0)
+
+
 def _check_size(args, n_points):
     """A ModelError when the file of ``args.modes`` modes on ``n_points`` nodes would exceed ``args.max_mb`` (estimate)."""
     columns = min(args.modes, 3 * n_points) + 6 * len(args.interface) + len(args.static_load)
-    mb = 8 * columns * (3 * n_points * (not args.no_mesh) + 11 * columns) / 1e6    # mode shapes, invariants
+    mb = 8 * columns * (3 * n_points * (not args.no_mesh) + 6 * n_points * bool(args.stress)   # shapes, strains
+                        + 11 * columns) / 1e6                                                   # invariants
     if mb > args.max_mb:
         raise ModelError(f"--modes {args.modes}: the component file would be about {mb:.0f} MB ({columns} mode "
                          f"shapes on {n_points} mesh nodes), above --max-mb {args.max_mb:g}; keep fewer modes, "
@@ -65,6 +77,12 @@ def add_parser(sub):
     r.add_argument("--damping", type=float, default=0.0, help="modal damping ratio ζ (default 0)")
     r.add_argument("--point", action="append", default=[], metavar="x,y,z", help="output point for mode shapes (m)")
     r.add_argument("--gauge", action="append", default=[], metavar="x,y,z", help="strain gauge point (m)")
+    r.add_argument("--strain-gauge", action="append", default=[], metavar="NAME=x,y,z,dx,dy,dz[,grid]",
+                   help="named strain gauge on the surface: grid centre x,y,z (m), grid direction d, active grid "
+                        "length (m, default 0: a point gauge); its reading is the channel NAME.strain; repeat per gauge")
+    r.add_argument("--stress", default=None, metavar="NODES",
+                   help="store strain modes for stresses at: surface | all | a selector (group:G, box:…, "
+                        "cylinder:…, nearest:…); docs/components.md, \"Stresses and strain gauges\"")
     r.add_argument("--static-load", action="append", default=[], metavar="x,y,z,dx,dy,dz",
                    help="add a static mode for a unit force at the node nearest x,y,z along d")
     r.add_argument("--no-mesh", action="store_true", help="do not store full-mesh mode shapes (smaller file)")
@@ -77,8 +95,9 @@ def run(args):
 
     ``args`` (argparse.Namespace): parsed arguments: ``mesh``, ``interface`` (NAME=SELECTOR[@x,y,z], m),
     ``average``, ``modes``, ``output``, ``E`` [Pa], ``nu``, ``rho`` [kg/m³], ``unit``, ``damping`` (ratio ζ),
-    ``point``, ``gauge``, ``static_load`` (x,y,z,dx,dy,dz), ``no_mesh``, ``no_unit_check``, ``quiet``. Returns int:
-    exit code 0. Raises ModelError: malformed ``--interface``, ``--point``, ``--gauge`` or ``--static-load``, an
+    ``point``, ``gauge``, ``strain_gauge`` (NAME=x,y,z,dx,dy,dz[,grid]), ``stress`` (surface, all or a selector),
+    ``static_load`` (x,y,z,dx,dy,dz), ``no_mesh``, ``no_unit_check``, ``quiet``. Returns int: exit code 0. Raises
+    ModelError: malformed ``--interface``, ``--point``, ``--gauge``, ``--strain-gauge`` or ``--static-load``, an
     ``--average`` naming no interface, a mesh that looks like mm read without ``--unit``, or a bad mesh or
     material (MeshError); messages name the command's flags.
     """
@@ -90,6 +109,7 @@ def run(args):
     from femdyn.mesh.solid import read_solid_mesh, select
     from femdyn.model.checks import mesh_unit_suspect
     from femdyn.solvers.reduction import Interface, craig_bampton
+    from femdyn.solvers.stress_modes import with_strains
 
     start = time.perf_counter()
     bar = tqdm(total=len(STAGES), disable=args.quiet, bar_format="{l_bar}{bar}| {elapsed}")
@@ -130,6 +150,9 @@ def run(args):
                                          [_numbers(g, 3, "--gauge") for g in args.gauge],
                                          mesh_shapes=not args.no_mesh,
                                          name=os.path.splitext(os.path.basename(args.output))[0])
+    if args.stress and args.no_mesh:
+        raise ModelError("--stress needs the mesh in the component file; drop --no-mesh")
+    component = with_strains(component, red, args.stress, [_strain_gauge(g) for g in args.strain_gauge])
     stage("write")
     write_component(args.output, component)
     bar.update(1)

@@ -28,7 +28,7 @@ def run(args):
 
     component = read_component(args.component)
     print(component.summary())
-    for line in interface_lines(component):
+    for line in interface_lines(component) + strain_lines(component):
         print(line)
     if "mesh_points" not in component.arrays:
         print("no mesh shapes stored (reduced with --no-mesh): nothing to draw")
@@ -54,4 +54,20 @@ def interface_lines(component):
         where = ", ".join(f"{x:.6g}" for x in origin)
         extra = ", ".join(str(x) for x in (info.get("coupling"), info.get("nodes") and f"{info['nodes']} nodes") if x)
         lines.append(f"  {info.get('name', k)!s:<12} origin ({where}) m{f'  [{extra}]' if extra else ''}")
+    return lines
+
+
+def strain_lines(component):
+    """The component's strain gauges (name, centre, direction, grid) and stress nodes, one line each."""
+    lines = []
+    gauges = component.header.get("gauges", [])
+    if gauges:
+        lines.append(f"strain gauges ({len(gauges)}; channel <name>.strain):")
+    for g in gauges:
+        at = ", ".join(f"{x:.6g}" for x in g["point"])
+        d = ", ".join(f"{x:.4g}" for x in g["direction"])
+        lines.append(f"  {g['name']!s:<12} at ({at}) m  direction ({d})  grid {g['grid_length']:.4g} m")
+    stress = component.header.get("stress")
+    if stress:
+        lines.append(f"stress nodes: {stress['count']} ({stress['nodes']}); {stress['recovery']}")
     return lines

@@ -9,10 +9,10 @@ from .file import (FIELDS, FORMAT, VERSION, Component, ComponentDefinitenessErro
                    write_component)
 from .invariants import modal_invariants
 from .reference import keep_modes, reference_to_interface
-from .stress import STRESS_COLUMNS, STRESS_UNITS, ComponentGauge, elasticity, gauge_modes, stress_rows, stress_state
+from .stress import STRESS_COLUMNS, STRESS_UNITS, ComponentGauge, gauge_modes, stress_rows, stress_state
 
 __all__ = ["Component", "read_component", "write_component", "validate", "new_component", "modal_invariants",
            "interface_index", "reference_to_interface", "keep_modes", "FIELDS", "FORMAT", "VERSION",
            "ComponentError", "ComponentFormatError", "ComponentVersionError", "ComponentShapeError",
            "ComponentValueError", "ComponentSymmetryError", "ComponentDefinitenessError", "ComponentGauge", "gauge_modes",
-           "elasticity", "stress_state", "stress_rows", "STRESS_COLUMNS", "STRESS_UNITS"]
+           "stress_state", "stress_rows", "STRESS_COLUMNS", "STRESS_UNITS"]

@@ -1,7 +1,5 @@
-"""Strains and stresses of a component from its modal coordinates: ε = E η at stress nodes,
-gauge points and strain gauges, σ = D ε by the component's isotropic material, principal and
-von Mises stresses (docs/components.md, "Stresses and strain gauges").
-"""
+"""Strains ε = E η at a component's stress nodes, gauge points and strain gauges; stresses σ = D ε
+(docs/components.md, "Stresses and strain gauges")."""
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,15 +18,10 @@ class ComponentGauge:
     Parameters
     ----------
     name : str
-        Gauge name (the channel prefix).
-    point : (3,) array_like
-        Centre of the grid on the surface, m, mesh frame.
-    direction : (3,) array_like
-        Grid direction, mesh frame (normalized; tangent to the surface).
-    grid_length : float, optional
-        Active grid length along ``direction``, m (0: a point gauge).
-    grid_points : int, optional
-        Gauss–Legendre points averaged over the grid.
+    point, direction : (3,) array_like
+        Grid centre on (or just inside) the meshed surface, m, and grid direction, mesh frame.
+    grid_length, grid_points : float, int, optional
+        Active grid length along ``direction``, m (0: a point gauge); Gauss–Legendre points over it.
     """
 
     name: str
@@ -65,7 +58,17 @@ def gauge_header(gauge, first_row):
 
 
 def gauge_modes(component):
-    """Names and modal rows (n_gauges, q) of the component's strain gauges: reading = row · η."""
+    """Names and modal rows (n_gauges, q) of the component's strain gauges: reading = row · η.
+
+    Parameters
+    ----------
+    component : Component
+
+    Returns
+    -------
+    names, rows : list of str, ndarray (n_gauges, q)
+        Rows Σ_k w_k n(d)·E_k over the grid points, n(d)·ε = dᵀ ε d: strain (1) per unit η.
+    """
     a = component.arrays
     entries = component.header.get("gauges", [])
     rows = np.zeros((len(entries), len(a["frequencies"])))
@@ -75,8 +78,8 @@ def gauge_modes(component):
     return [g["name"] for g in entries], rows
 
 
-def elasticity(component):
-    """Isotropic elasticity matrix D (6, 6) [Pa] of the component's material (header E, nu)."""
+def _elasticity(component):
+    """Isotropic elasticity matrix D (6, 6) [Pa], σ = D ε, of the header's material E, nu."""
     material = component.header.get("material", {})
     if "E" not in material or "nu" not in material:
         raise ComponentShapeError(f"component '{component.header.get('name')}': its header gives no material E and "
@@ -90,31 +93,22 @@ def elasticity(component):
     return D
 
 
-def stress_state(strain, D):
-    """Strains, principal stresses (descending) and von Mises stress of Voigt strains.
+def stress_state(component, strain):
+    """Strains, principal stresses σ₁ ≥ σ₂ ≥ σ₃ and von Mises stress by the component's isotropic material.
 
     Parameters
     ----------
+    component : Component
     strain : (..., 6) array_like
-        Engineering Voigt strains (ε_xx, ε_yy, ε_zz, γ_yz, γ_xz, γ_xy), dimensionless.
-    D : (6, 6) array_like
-        Elasticity matrix, Pa (:func:`elasticity`).
+        Engineering Voigt strains (ε_xx, ε_yy, ε_zz, γ_yz, γ_xz, γ_xy), 1.
 
     Returns
     -------
     ndarray (..., 10)
-        The six strains, σ₁ ≥ σ₂ ≥ σ₃ [Pa] and σ_vM = √(½((σ₁−σ₂)² + (σ₂−σ₃)² + (σ₃−σ₁)²)) [Pa]
-        (:data:`STRESS_COLUMNS`).
-
-    Example
-    -------
-    >>> import numpy as np
-    >>> D = np.diag([2.0e11, 0, 0, 0, 0, 0])
-    >>> np.round(stress_state([1e-3, 0, 0, 0, 0, 0], D)[6:], 3).tolist()
-    [200000000.0, 0.0, 0.0, 200000000.0]
+        The strains, σ₁, σ₂, σ₃ and σ_vM [Pa] (:data:`STRESS_COLUMNS`), σ = D ε by the header's E, nu.
     """
     eps = np.asarray(strain, float)
-    s = eps @ np.asarray(D, float).T
+    s = eps @ _elasticity(component).T
     S = np.empty(eps.shape[:-1] + (3, 3))
     for k, (i, j) in enumerate(_VOIGT):
         S[..., i, j] = S[..., j, i] = s[..., k]
@@ -124,9 +118,18 @@ def stress_state(strain, D):
 
 
 def stress_rows(component, point):
-    """The (6, q) strain modes at ``point``: a stress-node index, or a position (m) of a stress node or gauge point.
+    """The (6, q) strain modes (1 per unit η, engineering Voigt) at a stress node or gauge point: ε = rows · η.
 
-    Raises ComponentShapeError naming the component's stress nodes and gauge points if ``point`` is neither.
+    Parameters
+    ----------
+    component : Component
+    point : int or (3,) array_like
+        Stress-node index, or position (m, reference frame) of a stress node or gauge point.
+
+    Raises
+    ------
+    ComponentShapeError
+        ``point`` is neither a stress node nor a gauge point.
     """
     a = component.arrays
     name = component.header.get("name")

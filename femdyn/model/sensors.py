@@ -7,8 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..component import STRESS_COLUMNS, STRESS_UNITS, ComponentGauge, elasticity, gauge_modes, stress_rows, \
-    stress_state
+from ..component import STRESS_COLUMNS, STRESS_UNITS, ComponentGauge, gauge_modes, stress_rows, stress_state
 from ..errors import ModelError
 from ..validation import number, vector3
 from ..elements.ancf_beam import RecoveredStrains
@@ -160,12 +159,12 @@ class ComponentStressSensor(Sensor):
 
     def __init__(self, name, body, point):
         self.name, self.body = name, body
-        self.modes, self.D = stress_rows(body.component, point), elasticity(body.component)
+        self.modes = stress_rows(body.component, point)
         self.columns = tuple(f"{name}.{c}" for c in STRESS_COLUMNS)
         self.units = STRESS_UNITS
 
     def measure(self, q, v, a, lam, t):
-        return stress_state(self.modes @ self.body.modal_coordinates(q), self.D)
+        return stress_state(self.body.component, self.modes @ self.body.modal_coordinates(q))
 
 
 class ComponentGaugeSensor(Sensor):

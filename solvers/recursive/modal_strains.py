@@ -2,7 +2,7 @@
 their modal coordinates and their components' strain modes (ε = E η, docs/components.md)."""
 import numpy as np
 
-from femdyn.component import elasticity, gauge_modes, stress_rows, stress_state
+from femdyn.component import gauge_modes, stress_rows, stress_state
 from femdyn.errors import ModelError
 
 
@@ -41,7 +41,7 @@ def body_stresses(model, trajectory, body, point):
     """
     component = _flexible(model, body)
     eta = np.atleast_2d(trajectory.state_q)[:, model.eta_slice(body)]
-    return stress_state(eta @ stress_rows(component, point).T, elasticity(component))
+    return stress_state(component, eta @ stress_rows(component, point).T)
 
 
 def body_gauges(model, trajectory, body):

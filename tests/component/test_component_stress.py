@@ -58,7 +58,7 @@ def test_surface_strain_and_von_mises_match_beam_theory():
     assert np.allclose(rows @ eta, want, rtol=0.02)
     nodal = np.array([fc.stress_rows(clamped, (x, 0, H / 2)) @ eta for x in XS])
     assert np.allclose(nodal[:, 0], want, rtol=0.02)
-    state = fc.stress_state(fc.stress_rows(clamped, (2 * H, 0, H / 2)) @ eta, fc.elasticity(clamped))
+    state = fc.stress_state(clamped, fc.stress_rows(clamped, (2 * H, 0, H / 2)) @ eta)
     assert state[9] == pytest.approx(F * (L - 2 * H) * (H / 2) / I, rel=0.01)
     assert state[6] == pytest.approx(state[9], rel=0.02) and abs(state[8]) < 0.02 * state[6]
 
@@ -101,7 +101,7 @@ def test_floating_frame_body_and_recursive_body_read_the_same_strains():
     q, lam = static_equilibrium(s)
     read = {c: val for sensor in s.sensors for c, val in zip(sensor.columns, sensor.measure(q, 0 * q, None, lam, 0.0))}
     assert np.allclose([read[f"{n}.strain"] for n in names], rows @ eta, rtol=1e-3)
-    stress = fc.stress_state(fc.stress_rows(clamped, (2 * H, 0, H / 2)) @ eta, fc.elasticity(clamped))
+    stress = fc.stress_state(clamped, fc.stress_rows(clamped, (2 * H, 0, H / 2)) @ eta)
     assert read["root.von_mises"] == pytest.approx(stress[9], rel=1e-3)
 
     omega = 2 * np.pi * clamped.frequencies
@@ -146,3 +146,42 @@ def test_bad_stress_points_and_gauges_raise_named_errors():
         m.sensor_strain("nope", "bar")
     with pytest.raises(fc.ComponentShapeError, match="non-zero 3-vector"):
         fc.ComponentGauge("g", (0, 0, 0), (0, 0, 0)).places()
+
+
+def test_paraview_series_carries_von_mises_at_the_stress_nodes(tmp_path):
+    """The series' point data holds von Mises of the deformed bar at its surface nodes (NaN inside)
+    equal to the component's own recovery at the same η."""
+    import meshio
+    from types import SimpleNamespace
+    from femdyn.mesh.vtk import write_series
+    _, _, comp = bar()
+    m = femdyn.Model("bar", gravity=(0, 0, 0))
+    link = m.flexible_body("bar", comp, eta=np.linspace(1e-4, 2e-4, comp.n_modes))
+    s = m.assemble()
+    write_series(s, SimpleNamespace(t=[0.0], q=[s.q0]), tmp_path, name="bar")
+    data = meshio.read(tmp_path / "bar_00000.vtu").point_data
+    vm = data["von_mises"][-len(comp.mesh_points):]
+    want = fc.stress_state(comp, comp.stress_strain_modes @ link.modal_coordinates(s.q0))[:, 9]
+    assert np.allclose(vm[comp.stress_nodes], want, rtol=1e-12) and np.isnan(vm).sum() == 49 * 3 * 3
+    assert data["strain"].shape[1] == 6 and data["principal_stress"].shape[1] == 3
+
+
+def test_cli_reduce_stores_stress_nodes_and_gauges_and_show_lists_them(tmp_path, capsys):
+    """femdyn reduce --stress surface --strain-gauge …; femdyn show lists the gauges and the stress nodes."""
+    from femdyn.cli.main import main
+    from femdyn.mesh.generate import rod_mesh
+    mesh_path = str(tmp_path / "link.msh")
+    rod_mesh(0.4, 0.01, 0.008, order=2, path=mesh_path)
+    out = str(tmp_path / "link.fdc")
+    assert main(["reduce", mesh_path, "--interface", "a=group:end0", "--interface", "b=group:end1", "--modes", "4",
+                 "--stress", "surface", "--strain-gauge", "top=0.1,0,0.0099,1,0,0,0.005",
+                 "--strain-gauge", "side=0.1,0.0099,0,0,0,1", "-o", out, "--quiet"]) == 0
+    c = fc.read_component(out)
+    assert fc.gauge_modes(c)[0] == ["top", "side"] and c.header["stress"]["nodes"] == "surface"
+    capsys.readouterr()
+    assert main(["show", out, "--no-pictures", "--out", str(tmp_path / "modes")]) == 0
+    text = capsys.readouterr().out
+    assert "strain gauges (2" in text and "top " in text and f"stress nodes: {len(c.stress_nodes)} (surface)" in text
+    assert main(["reduce", mesh_path, "--interface", "a=group:end0", "--strain-gauge", "top=0.1,0,0.01", "-o", out,
+                 "--quiet"]) == 2
+    assert "expected NAME=x,y,z,dx,dy,dz" in capsys.readouterr().err
