@@ -1,5 +1,4 @@
-"""Strains ε = E η at a component's stress nodes, gauge points and strain gauges; stresses σ = D ε
-(docs/components.md, "Stresses and strain gauges")."""
+"""Strains ε = E η at stress nodes, gauge points and strain gauges of a component; stresses σ = D ε."""
 from dataclasses import dataclass
 
 import numpy as np
