@@ -1,7 +1,7 @@
 """The component file (``.fdc``): a reduced flexible body for the floating-frame and recursive
 solvers — format and checks (:mod:`.file`), modal inertia invariants (:mod:`.invariants`),
-reference transformations (:mod:`.reference`), strains, stresses and gauges (:mod:`.stress`). Components are built by the reductions in
-:mod:`femdyn.solvers`; this room imports only ``femdyn.errors`` and ``femdyn.geometry``.
+reference transformations (:mod:`.reference`), strains, stresses and gauges (:mod:`.stress`).
+Components are built by the reductions in :mod:`femdyn.solvers`; this room imports only ``femdyn.errors`` and ``femdyn.geometry``.
 """
 from .file import (FIELDS, FORMAT, VERSION, Component, ComponentDefinitenessError, ComponentError,
                    ComponentFormatError, ComponentShapeError, ComponentSymmetryError, ComponentValueError,

@@ -168,7 +168,7 @@ class ComponentStressSensor(Sensor):
 
 
 class ComponentGaugeSensor(Sensor):
-    """The reading (``<gauge>.strain``, 1, positive in tension) of a strain gauge stored in a floating-frame body's component."""
+    """The reading (``<gauge>.strain``, 1, positive in tension) of a gauge in a floating-frame body's component."""
 
     def __init__(self, body, gauge):
         names, rows = gauge_modes(body.component)
