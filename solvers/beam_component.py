@@ -17,7 +17,7 @@ from .reduction import craig_bampton_matrices
 
 
 def ancf_beam_component(length, E, rho, section, n_elements=8, n_modes=None, nu=0.3, damping_ratio=0.0,
-                        name="beam", frame="mean"):
+                        name="beam", frame="mean", gauges=()):
     """Reduce a straight ANCF beam along the reference x axis to a component."""
     m = Model(f"{name} (reduction)", gravity=(0.0, 0.0, 0.0))
     m.straight_beam(name, (0, 0, 0), (length, 0, 0), n_elements, E, rho, section, element="beam", nu=nu,
@@ -52,7 +52,10 @@ def ancf_beam_component(length, E, rho, section, n_elements=8, n_modes=None, nu=
                   interface_shapes=modes[:12].reshape(2, 6, -1), output_points=X[r_slots],
                   output_shapes=shapes.reshape(-1, 3, q)[r_slots], gauge_points=np.zeros((0, 3)),
                   gauge_strain_modes=np.zeros((0, 6, q)))
-    return new_component(
+    if gauges:                                                # ComponentGauge on the wall, beam frame
+        from .stress_modes import beam_gauges
+        arrays["gauge_points"], arrays["gauge_strain_modes"], entries = beam_gauges(m, s, name, shapes, gauges, nu)
+    component = new_component(
         name, arrays,
         reference_frame="the beam's reference frame: axis along x from the origin, section axes y, z; " +
                         ("elastic modes M-orthogonal to the rigid motions (linear mean-axis condition)"
@@ -64,6 +67,9 @@ def ancf_beam_component(length, E, rho, section, n_elements=8, n_modes=None, nu=
                    "damping_ratio": zeta.tolist()},
         interfaces=[{"name": "x0", "coupling": "ancf clamp", "nodes": 1},
                     {"name": "x1", "coupling": "ancf clamp", "nodes": 1}])
+    if gauges:
+        component.header["gauges"] = entries
+    return component
 
 
 def _clamp_frames(X, n, nodes):

@@ -108,3 +108,38 @@ def with_strains(component, reduction, stress=None, gauges=()):
     result = Component(header, arrays)
     validate(result, f"component '{header.get('name')}'")
     return result
+
+
+def beam_gauges(model, system, beam, shapes, gauges, nu):
+    """(gauge_points, gauge_strain_modes, header entries) of gauges on an ANCF beam's wall (docs/components.md)."""
+    from femdyn.model.sensors import BeamSensor
+    elements = model.element_set(beam)
+    lengths = np.broadcast_to(np.asarray(elements.kernel.length, float), (elements.count,))
+    ends = np.concatenate([[0.0], np.cumsum(lengths)])
+    full = "twist" in elements.kernel.sensor_quantities
+    entries, points = [], []
+    for g in gauges:
+        entries.append(gauge_header(g, len(points)))
+        points.extend(g.places()[0])
+    points = np.array(points).reshape(-1, 3)
+    step = 1e-7 / max(np.abs(shapes).max(), 1e-300)
+    modes = np.zeros((len(points), 6, shapes.shape[1]))
+    for p, (x, y, z) in enumerate(points):
+        e = int(min(np.searchsorted(ends, x, side="right") - 1, elements.count - 1))
+        xi = float(np.clip((x - ends[e]) / lengths[e], 0.0, 1.0))
+        rho = np.hypot(y, z)
+        s = np.array([-z, y]) / rho if rho > 0 else np.zeros(2)
+        sensors = [BeamSensor("gauge", elements, e, xi, "strain", y, z)]
+        sensors += [BeamSensor("gauge", elements, e, xi, k) for k in ("twist", "shear")] if full else []
+        for sensor in sensors:
+            sensor.bind(system)
+
+        def read(q):
+            """Voigt strains at the point for coordinates q."""
+            exx = float(sensors[0].measure(q, None, None, None, 0.0)[0])
+            gamma = (float(sensors[1].measure(q, None, None, None, 0.0)[0]) * rho
+                     + sensors[2].measure(q, None, None, None, 0.0) @ s) if full else 0.0
+            return np.array([exx, -nu * exx, -nu * exx, 0.0, gamma * s[1], gamma * s[0]])
+        for k in range(shapes.shape[1]):
+            modes[p, :, k] = (read(system.q0 + step * shapes[:, k]) - read(system.q0 - step * shapes[:, k])) / (2 * step)
+    return points, modes, entries

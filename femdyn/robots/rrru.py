@@ -282,7 +282,7 @@ def rrru(pose=(0.1, 0.0, -0.8), flexible=False, element="beam", n_elements=8, pa
     name : str
     link_model : {"ancf", "component"}
         Link 3 as ANCF elements, or as the floating-frame body of their reduced component
-        (:func:`~femdyn.solvers.beam_component.ancf_beam_component`; no gauges).
+        (:func:`~femdyn.solvers.beam_component.ancf_beam_component`, gauges stored in it).
 
     Example
     -------
@@ -306,7 +306,7 @@ def rrru(pose=(0.1, 0.0, -0.8), flexible=False, element="beam", n_elements=8, pa
         names = _limb(m, g, i, limb, platform, flexible and link_model, n_elements)
         motors.append(names["motor"])
         links.append(names)
-        if flexible and link_model == "ancf":
+        if flexible:
             gauges += _gauges(m, g, i, names["link3"], limb, n_elements)
     return RRRU(m, g, ik, motors, links, platform, centre, gauges, flexible, link_model)
 
@@ -372,8 +372,10 @@ def _limb(m, g, i, limb, platform, flexible, n_elements):
 def _component_link(m, g, i, limb, n_elements):
     """Link 3 of limb i as the floating-frame body of its ANCF component (frame at A2); returns body and lower frame."""
     from femdyn.solvers.beam_component import ancf_beam_component
+    from femdyn.component import ComponentGauge
+    wall = [ComponentGauge(f"gauge {i}.{k}", (s, *_outward(g, i, limb))) for k, s in enumerate(g.gauges)]
     component = ancf_beam_component(g.link3_length, g.E, g.density, sections.circular(g.link3_radius), n_elements,
-                                    nu=g.nu, name=f"link3_{i}")
+                                    nu=g.nu, name=f"link3_{i}", gauges=wall)
     d = (limb.A4 - limb.A2) / g.link3_length
     e_y = limb.b - d * (d @ limb.b)
     e_y /= np.linalg.norm(e_y)
@@ -381,8 +383,8 @@ def _component_link(m, g, i, limb, n_elements):
     return body.name, f"{body.name}.x1"
 
 
-def _gauges(m, g, i, beam, limb, n_elements):
-    """Strain gauges on link 3's outer wall (away from the robot's axis) at Liu et al.'s (2018) distances."""
+def _outward(g, i, limb):
+    """(y, z) of link 3's outer wall (away from the robot's axis) in its section axes, m."""
     d = (limb.A4 - limb.A2) / g.link3_length
     e_y = limb.b - d * (d @ limb.b)
     e_y /= np.linalg.norm(e_y)
@@ -390,10 +392,17 @@ def _gauges(m, g, i, beam, limb, n_elements):
     _, e_r, _, _ = g.limb_frame(i)
     outward = e_r - d * (d @ e_r)
     outward *= g.link3_radius / np.linalg.norm(outward)
+    return float(outward @ e_y), float(outward @ e_z)
+
+
+def _gauges(m, g, i, beam, limb, n_elements):
+    """Strain gauges on link 3's outer wall at Liu et al.'s (2018) distances (a component link stores them)."""
+    if beam in m.bodies:
+        return [m.sensor_strain(f"gauge {i}.{k}", beam).name for k in range(len(g.gauges))]
+    y, z = _outward(g, i, limb)
     names = []
     for k, s in enumerate(g.gauges):
         x = s / g.link3_length * n_elements
         element = min(int(x), n_elements - 1)
-        names.append(m.sensor_strain(f"gauge {i}.{k}", beam, element, x - element,
-                                     y=float(outward @ e_y), z=float(outward @ e_z)).name)
+        names.append(m.sensor_strain(f"gauge {i}.{k}", beam, element, x - element, y=y, z=z).name)
     return names
