@@ -69,8 +69,9 @@ def nodal_strain_modes(body, shapes, nodes):
             keep = wanted[cells[:, a]]
             if not keep.any():
                 continue
-            xi = np.broadcast_to(etype.reference[a], (int(keep.sum()), 3))
-            eps = np.stack([solid.strains_at(etype, X[keep], Ue[keep, :, :, m], xi) for m in range(q)], axis=-1)
+            G = solid.gradients_at(etype, X[keep], np.broadcast_to(etype.reference[a], (int(keep.sum()), 3)))
+            H = np.einsum("ebiq,ebj->eijq", Ue[keep], G)                # ∂u_i/∂x_j per mode
+            eps = np.stack([H[:, i, j] + H[:, j, i] if i != j else H[:, i, i] for i, j in solid.VOIGT], axis=1)
             np.add.at(total, cells[keep, a], eps)
             np.add.at(count, cells[keep, a], 1.0)
     return total[nodes] / count[nodes, None, None]
