@@ -60,8 +60,9 @@ def main(out, t_end=0.04):
         gap = np.linalg.norm(sag["component"] - sag["ancf"]) / np.linalg.norm(sag["ancf"])
         strain = np.abs(static["component"][1] / static["ancf"][1] - 1).max()
         print(f"static sag at g = {g} m/s²: ANCF {np.round(sag['ancf'] * 1e3, 4)} mm, "
-              f"component {np.round(sag['component'] * 1e3, 4)} mm, difference {gap:.2%}; "
-              f"gauges {np.round(static['ancf'][1] * 1e6, 2)} µε (ANCF), differing by at most {strain:.2%}")
+              f"component {np.round(sag['component'] * 1e3, 4)} mm, difference {gap:.2%}")
+        print(f"  gauges at g = {g} m/s²: ANCF {np.round(static['ancf'][1] * 1e6, 2)} µε, component links "
+              f"within {strain:.2%}")
     runs = {name: released(name, t_end) for name in MODELS}
     t = runs["ancf"][0]
     size = np.abs(runs["ancf"][1]).max()
