@@ -25,7 +25,7 @@ from ..errors import ModelError, StepSizeWarning
 from ..validation import number, positive, vector3
 from .constraints import Equation
 from .forcelaws import ForceElement, ForceSensor
-from .joints import Joint, Revolute
+from .joints import Joint, Revolute, Spherical
 from .vectorfunctions import Dot
 
 STEEL = (2.07e11, 0.3)      # E (Pa), ν of Flores et al. (2006)
@@ -286,6 +286,52 @@ class ClearanceBuilder:
         contact = _options(f"spherical clearance '{name}'", contact)
         return self._add_joint(ClearanceSpherical(name, self.body(body_a), self.body(body_b), point,
                                                   clearance=clearance, radius=radius, **contact))
+
+    def clearance(self, joint, clearance, radius, **contact):
+        """Give an existing revolute or spherical joint radial clearance, in place (same name, bodies, point, axis).
+
+        The joint becomes that of :meth:`revolute_clearance` or :meth:`spherical_clearance`, keeping
+        its place in the model; drives and sensors added before keep working on its bodies.
+
+        Parameters
+        ----------
+        joint : str or joint
+            A revolute or spherical joint of this model, or its name.
+        clearance : float
+            c, m.
+        radius : float
+            Journal (ball) radius, m.
+        **contact
+            The contact options of :meth:`revolute_clearance`.
+
+        Raises
+        ------
+        ModelError
+            If ``joint`` is neither a revolute nor a spherical joint of this model.
+
+        Examples
+        --------
+        >>> import femdyn
+        >>> m = femdyn.Model("pendulum")
+        >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
+        >>> _ = m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0))
+        >>> m.clearance("pivot", 50e-6, 0.01).kind
+        'revolute clearance'
+        """
+        old = self.joints.get(joint) if isinstance(joint, str) else joint
+        name = getattr(old, "name", joint)
+        if type(old) not in (Revolute, Spherical) or self.joints.get(name) is not old:
+            raise ModelError(f"clearance: '{name}' is not a revolute or spherical joint of this model; known: "
+                             f"{[n for n, j in self.joints.items() if type(j) in (Revolute, Spherical)]}")
+        contact = _options(f"clearance of '{name}'", contact)
+        if isinstance(old, Revolute):
+            new = ClearanceRevolute(name, old.body_a, old.body_b, old.point, old.axis, old.angle0,
+                                    clearance=clearance, radius=radius, **contact)
+        else:
+            new = ClearanceSpherical(name, old.body_a, old.body_b, old.point, clearance=clearance, radius=radius,
+                                     **contact)
+        self.joints[name] = new
+        return new
 
     def sensor_clearance(self, name, joint):
         """Record a clearance joint: ``force`` and ``friction`` (N), ``penetration``, ``eccentricity`` (m), ``rate`` (m/s).

@@ -177,3 +177,19 @@ def test_a_step_too_long_for_the_impact_warns_and_bad_input_is_refused():
         m.spherical_clearance("s", "ground", "p", (0, 0, 0), 0.0, 0.01)
     with pytest.raises(ModelError, match="not a clearance joint"):
         m.sensor_clearance("s", "nothing")
+
+
+def test_an_ideal_joint_gets_clearance_in_place():
+    m = femdyn.Model("pair", gravity=(0, 0, -G))
+    b1, b2 = box(m, "b1", (0, 0, 0)), box(m, "b2", (0.1, 0.05, 0.02))
+    m.revolute("hinge", b1, b2, (0.1, 0.05, 0.02), (0, 0, 1), angle0=0.2)
+    m.point_mass("p", (1.0, 0, 0), 1.0)
+    m.spherical("ball", b2, "p", (1.0, 0, 0))
+    m.sensor_angle("hinge", "hinge")
+    hinge, ball = m.clearance("hinge", 1e-4, 0.01), m.clearance(m.joints["ball"], 1e-4, 0.01, restitution=0.8)
+    assert list(m.joints) == ["hinge", "ball"] and m.joints["hinge"] is hinge
+    assert (hinge.kind, hinge.angle0, ball.kind, ball.cr) == ("revolute clearance", 0.2, "spherical clearance", 0.8)
+    s = m.assemble()
+    assert len(s.joint_rows["hinge"]) == 3 and len(s.joint_rows["ball"]) == 0     # axial + two tilt rows
+    with pytest.raises(ModelError, match="not a revolute or spherical"):
+        m.clearance("hinge", 1e-4, 0.01)
