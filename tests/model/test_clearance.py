@@ -193,3 +193,15 @@ def test_an_ideal_joint_gets_clearance_in_place():
     assert len(s.joint_rows["hinge"]) == 3 and len(s.joint_rows["ball"]) == 0     # axial + two tilt rows
     with pytest.raises(ModelError, match="not a revolute or spherical"):
         m.clearance("hinge", 1e-4, 0.01)
+
+
+def test_the_slider_crank_example_flies_impacts_and_stays_near_its_clearance(example, tmp_path):
+    ex = example("clearance_slider_crank")
+    out = ex.main(tmp_path, turns=0.5, h=2e-6)
+    # free flight and impacts in half a turn at 5000 rpm; the contact resolved by ≥ 20 steps of 2 µs
+    assert out["impacts"] >= 5 and out["contact_time"] >= 20 * 2e-6 and out["rejected"] == 0
+    # the journal leaves the clearance circle only by the Hertz penetration of the largest force:
+    # δ = (F/K)^(2/3) (about 0.08 mm at 46 kN)
+    K = ex.build(ex.CLEARANCE).joints["pin"].K
+    assert ex.CLEARANCE < out["max_eccentricity"] <= ex.CLEARANCE + 1.01 * (out["largest_force"] / K) ** (2 / 3)
+    assert (tmp_path / "clearance-slider-crank.png").stat().st_size > 20_000
