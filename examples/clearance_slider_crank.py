@@ -92,8 +92,14 @@ def draw(out, ideal, loose):
         ax[2].plot(np.degrees(res["crank.angle"]), np.gradient(res["slider.vx"], res.t), lw=0.8, label=label)
     ax[2].set(title="Slider acceleration", xlabel="crank angle (°)", ylabel="a_x (m/s²)")
     ax[2].legend(fontsize=8)
+    return save_figure(fig, out, "clearance-slider-crank.png")
+
+
+def save_figure(fig, out, name):
+    """Lay out, write (PNG, 110 dpi) and close a figure; its path."""
+    import matplotlib.pyplot as plt
     fig.tight_layout()
-    path = os.path.join(out, "clearance-slider-crank.png")
+    path = os.path.join(out, name)
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path

@@ -24,8 +24,9 @@ import numpy as np
 from ..errors import ModelError, StepSizeWarning
 from ..validation import number, positive, vector3
 from .constraints import Equation
-from .forcelaws import ForceElement, ForceSensor
+from .forcelaws import ForceSensor
 from .joints import Joint, Revolute, Spherical
+from .springs import SpringDamper
 from .vectorfunctions import Dot
 
 STEEL = (2.07e11, 0.3)      # E (Pa), ν of Flores et al. (2006)
@@ -53,8 +54,8 @@ def _options(what, contact):
     return {**DEFAULTS, **contact}
 
 
-class _ClearanceForce(ForceElement):
-    """The contact and friction force of a clearance joint on d = p_b − p_a (module docstring)."""
+class _ClearanceForce(SpringDamper):
+    """A spring-damper of rest length c on d = p_b − p_a with the contact law and friction (module docstring)."""
 
     reading_names = ("force", "friction", "penetration", "eccentricity", "rate")
 
@@ -85,14 +86,6 @@ class _ClearanceForce(ForceElement):
         self.fixed = None if impact_velocity is None else positive(impact_velocity, f"{what}: impact velocity", "m/s")
         self.floor = positive(min_impact_velocity, f"{what}: min_impact_velocity", "m/s")
         self.approach = self.floor
-
-    def bind(self, n):
-        self.n = n
-        rows, cols, vals = self.difference.coo(0)
-        self.dofs = np.unique(cols)
-        self.D = np.zeros((3, self.dofs.size))
-        np.add.at(self.D, (rows, np.searchsorted(self.dofs, cols)), vals)
-        self.d0 = self.difference.offset
 
     def _normal(self, delta, rate):
         """(F_n, ∂F_n/∂δ, ∂F_n/∂δ̇) of the contact law; zero in free flight and where the rebound would pull."""
