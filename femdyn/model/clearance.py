@@ -68,6 +68,10 @@ class _ClearanceForce(SpringDamper):
         if stiffness is None:
             if self.c == 0:
                 raise ModelError(f"{what}: the Hertz stiffness is infinite at zero clearance; give stiffness (N/m^n)")
+            for E, nu in materials:
+                positive(E, f"{what}: Young's modulus", "Pa")
+                if not 0 <= number(nu, f"{what}: Poisson's ratio", "1") < 0.5:
+                    raise ModelError(f"{what}: Poisson's ratio must lie in [0, 0.5), got {nu!r}")
             stiffness = hertz_stiffness(self.radius, self.c, materials)
         self.K = positive(stiffness, f"{what}: stiffness", "N/m^n")
         self.p = number(exponent, f"{what}: exponent", "1")

@@ -168,7 +168,9 @@ def test_a_step_too_long_for_the_impact_warns_and_bad_input_is_refused():
         joint.check_step(1e-5, MASS, np.sqrt(2 * G * C))
     for bad, match in ((dict(restitution=1.5), "restitution"), (dict(law="hertz"), "law"),
                        (dict(friction_velocities=(1e-3, 1e-4)), "v0 < v1"), (dict(exponent=0.5), "exponent"),
-                       (dict(damping=3.0), "unknown options")):
+                       (dict(damping=3.0), "unknown options"),
+                       (dict(materials=((2e11, 0.3), (0.0, 0.3))), "Young's modulus"),
+                       (dict(materials=((2e11, 0.6), (2e11, 0.3))), "Poisson")):
         with pytest.raises(ModelError, match=match):
             drop(**bad)
     m = femdyn.Model()
