@@ -61,6 +61,8 @@ class Options:
         unstable zero of the inverse (:func:`~femdyn.solvers.causal_step.servo_halvings`).
     max_halvings : int
         Deepest "retry" bisection.
+    recovery_steps : int
+        After a rejected step, the user's steps covered by two half steps before h is tried again.
     spin_check : {"switch", "refuse"}
         When the model's spinning bodies drive the index-3 form's multiplier mode unstable at ρ∞
         and h (:mod:`femdyn.solvers.spin`): run the stabilized form with a warning (default), or
@@ -82,6 +84,8 @@ class Options:
     max_backtracks: int = 8         # halvings of a fresh-Jacobian Newton step that made ‖residual‖ grow
     on_failure: str = "retry"       # or "stop": "retry" rejects the step, covers it by two half steps (recursively)
     max_halvings: int = 4           # deepest "retry" bisection (h / 2⁴ at the least)
+    recovery_steps: int = 100       # after a rejection, this many user's steps are taken as two half steps before h
+    # again (returning at once, the Berzeri–Shabana cable failed 412 steps and gained energy: docs/solvers.md)
     corrector: object = None        # consulted within Newton (see NewtonStep.solve), e.g. a rigid-body correction
     step_check: bool = True         # warn when h cannot resolve the shortest period (solvers/step_size.py) or,
     # for servo inverse dynamics, amplifies an unstable zero (solvers/causal_step.py)
@@ -454,6 +458,7 @@ class _March:
         self.warning = warning          # what the start-of-run checks found, for a failure's diagnosis
         self.steppers = {}
         self.analysis = analysis
+        self.recover_until = 0          # the last user's step to be covered by half steps after a rejection
 
     def stepper(self, h):
         if h not in self.steppers:
@@ -462,6 +467,8 @@ class _March:
 
     def advance(self, state, t_new, h, k, depth=0):
         """Reach ``t_new`` from ``state`` with step ``h`` (or halves of it, by the policy)."""
+        if depth == 0 and k <= self.recover_until:      # shortly after a rejection: two half steps
+            return self._halves(state, t_new, h, k, depth, _Step(None, [], 0, []))
         out = self.stepper(h).solve(state, t_new, self.o.corrector)
         history = [(k,) + tuple(row) for row in out.history]
         events = [{"t": t_new, "event": "correction", **c} for c in out.corrections]
@@ -469,16 +476,21 @@ class _March:
             return _Step(out.state, history, out.factorizations, events)
         if self.o.on_failure == "retry" and depth < self._halvings(state, h, depth):
             events.append({"t": t_new, "event": "step rejected", "h": h, "status": out.status, "depth": depth})
-            first = self.advance(state, state.t + 0.5 * h, 0.5 * h, k, depth + 1)
-            second = self.advance(first.state, t_new, 0.5 * h, k, depth + 1)
-            return _Step(second.state, history + first.history + second.history,
-                         out.factorizations + first.factorizations + second.factorizations,
-                         events + first.events + second.events)
+            self.recover_until = k + self.o.recovery_steps
+            return self._halves(state, t_new, h, k, depth, _Step(None, history, out.factorizations, events))
         note = servo_failure_note(self.system, state, h, self.o.rho_inf) if self.system.servo else ""
         error = ConvergenceError(out.diagnosis + note + (f" The run was warned at its start: {self.warning}"
                                                          if self.warning else ""))
         error.history = history            # the failed step's Newton iterations go into the results too
         raise error
+
+    def _halves(self, state, t_new, h, k, depth, before):
+        """Cover the step by two half steps (each by the policy), after what ``before`` holds of a failed attempt."""
+        first = self.advance(state, state.t + 0.5 * h, 0.5 * h, k, depth + 1)
+        second = self.advance(first.state, t_new, 0.5 * h, k, depth + 1)
+        return _Step(second.state, before.history + first.history + second.history,
+                     before.factorizations + first.factorizations + second.factorizations,
+                     before.events + first.events + second.events)
 
     def _halvings(self, state, h, depth):
         """The deepest bisection allowed below a user's step (servo runs: none that amplifies an unstable zero)."""

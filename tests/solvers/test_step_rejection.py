@@ -47,11 +47,13 @@ def test_stop_remains():
 @pytest.mark.slow
 def test_the_soft_berzeri_shabana_pendulum_completes_ten_seconds_with_default_options():
     """32 planar cables, E = 0.7 MPa, h = 1 ms, 10 s (it stopped at t = 5.26 s when a failed
-    step ended the run): it completes; the steps rejected (482 measured) all lie after 5 s, where
-    the soft cable whips, and the energy stays within 1 % of its start (ρ∞ = 0.9 dissipates a
-    little; measured 0.2 %)."""
+    step ended the run): it completes with one step rejected (measured), at 5.263 s, and gains
+    no energy: ρ∞ = 0.9 dissipates (−27.6 J at 10 s measured; −9.2 J at h = 0.5 ms throughout).
+    Returning to h right after each rejection (no recovery steps) failed 412 steps and the
+    cable gained 5.8e5 J, a run "completed" and wrong: bound, the energy never exceeds its start
+    by more than 1 % of the largest potential energy (64 J)."""
     r = integrate(berzeri.pendulum(32, 0.7e6).assemble(), 10.0, 1e-3, record_every=100)
     assert r.status == "completed" and r.t[-1] == pytest.approx(10.0)
-    assert r.rejected["steps"] > 0 and r.rejected["ranges"][0][0] > 5.0
+    assert 0 < r.rejected["steps"] <= 5 and r.rejected["ranges"][0][0] > 5.0
     energy = r["energy"]
-    assert abs(energy[-1] - energy[0]) <= 1e-2 * np.abs(r["potential_energy"]).max()
+    assert energy.max() - energy[0] <= 1e-2 * np.abs(r["potential_energy"]).max()
