@@ -1,19 +1,14 @@
 """Fast spin against the index-3 form: is the multiplier mode of generalized-α stable at ρ∞ and h?
 
-The index-3 form has a spurious multiplier mode, the defective eigenvalue −ρ∞ of the
-constrained coordinates (Arnold & Brüls 2007). A unit vector or a body's point pair that turns
-at ω carries a centripetal multiplier λ ∝ ω², whose Hessian term λ Φ_qq couples that mode to
-the motion; a defective eigenvalue perturbed by O((ωh)²) moves by O(ωh), so the mode leaves the
-unit circle at roughly ρ∞ + c ωh > 1. :func:`multiplier_growth` measures its growth per step on
-the test problem of that coupling, a point on a circle turning at ω (constant λ = ω², so any
-variation of λ is the mode), integrated by the same scheme; :func:`check_spin` takes the
-fastest turning rate of the model's natural-coordinate bodies and unit vectors at the initial
-state and, where the growth exceeds ``GROWTH_LIMIT``, switches to the stabilized form (Arnold,
-Cardona & Brüls 2016) or refuses (``Options.spin_check``; no check with ``step_check=False``).
-Measured against the heavy top (benchmarks/validation/heavy_top.py): docs/solvers.md.
+A unit vector or point pair turning at ω carries a centripetal multiplier λ ∝ ω², whose Hessian
+term couples the index-3 form's multiplier mode (the defective eigenvalue −ρ∞, Arnold & Brüls
+2007) to the motion: it grows by about ρ∞ + c ωh per step. :func:`multiplier_growth` measures
+that growth on a point turning at ωh under the same scheme (λ is constant there, so any change
+of λ is the mode); :func:`check_spin` applies it to the fastest turning rate of the initial
+state and switches to the stabilized form (Arnold, Cardona & Brüls 2016) or refuses. Measured
+against the heavy top: docs/solvers.md ("A failed step, fast spin").
 """
 import functools
-import math
 import warnings
 
 import numpy as np
