@@ -329,9 +329,9 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
     """Simulate a model from ``t0`` to ``t_end`` with generalized-α and a fixed step.
 
     Starts from :func:`~femdyn.solvers.initial.consistent_state` and ends at the first step at
-    or after ``t_end``. A step that does not converge ends the run ("stop") or is covered by
-    two half steps ("retry", ``options.on_failure``); rejections and corrections are logged in
-    ``Results.events``. Servo runs are checked at the start for amplified unstable zeros.
+    or after ``t_end``. A step that does not converge is covered by half steps (default) or ends
+    the run (``options.on_failure``); rejections are logged in ``Results.events`` and counted in
+    ``Results.rejected``. Checked at the start: fast spin (index 3), servo runs' unstable zeros.
     Symbols and units: docs/conventions.md.
 
     Parameters
