@@ -83,6 +83,15 @@ def servo_step(system, q, lam, h, rho_inf, t=0.0, max_factor=8, zeros=None):
     return max_factor * h
 
 
+def servo_halvings(system, q, lam, h, rho_inf, deepest, t=0.0):
+    """How many times (≤ ``deepest``) a failed step h may be halved before a half step amplifies a fast unstable zero."""
+    zeros = servo_zeros(system, q, lam, t, coordinates=False)
+    for depth in range(1, deepest + 1):
+        if _amplified(zeros, h / 2 ** depth, rho_inf):
+            return depth - 1
+    return deepest
+
+
 def check_servo_step(system, q, lam, h, rho_inf, t=0.0, enabled=True):
     """Warn (StepSizeWarning) when the step amplifies a fast unstable zero of a servo inverse."""
     if not enabled or not system.servo:

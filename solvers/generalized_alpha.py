@@ -12,8 +12,9 @@ parameters from ρ∞ (Chung & Hulbert 1993). The index-3 form accepts ρ∞ ≤
 scaled KKT system (:mod:`femdyn.solvers.kkt`); convergence as Liu et al. (2018).
 Details: docs/solvers.md ("Generalized-α on index-3 DAEs").
 """
+import logging
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 from numba import njit
@@ -22,10 +23,11 @@ from femdyn.errors import ConvergenceError, SolverError
 from femdyn.results.store import ResultsWriter
 
 from .blocks import TangentValues
-from .causal_step import check_servo_step, servo_failure_note
+from .causal_step import check_servo_step, servo_failure_note, servo_halvings
 from .scheme import Parameters
 from .initial import consistent_state
 from .kkt import ACCEPT, KKTMatrix
+from .spin import check_spin
 from .step_size import check_step_size
 
 
@@ -53,10 +55,18 @@ class Options:
         Start each step's Newton iteration from the previous q̈ or from q̈ = 0.
     max_backtracks : int
         Halvings of a fresh-Jacobian Newton step that made the residual grow.
-    on_failure : {"stop", "retry"}
-        End the run with a diagnosis, or reject the step and cover it by two half steps.
+    on_failure : {"retry", "stop"}
+        Reject a failed step and cover it by two half steps, then go on with h (default), or end
+        the run with a diagnosis. Servo runs bisect only as deep as no half step amplifies an
+        unstable zero of the inverse (:func:`~femdyn.solvers.causal_step.servo_halvings`).
     max_halvings : int
         Deepest "retry" bisection.
+    recovery_steps : int
+        After a rejected step, the user's steps covered by two half steps before h is tried again.
+    spin_check : {"switch", "refuse"}
+        When the model's spinning bodies drive the index-3 form's multiplier mode unstable at ρ∞
+        and h (:mod:`femdyn.solvers.spin`): run the stabilized form with a warning (default), or
+        refuse before the first step (``step_check=False``: no check).
     corrector : object, optional
         Consulted within Newton, e.g. :class:`~femdyn.solvers.correction.RigidBodyCorrection`.
     """
@@ -72,11 +82,14 @@ class Options:
     formulation: str = "index3"     # or "stabilized": enforce Φ = 0 and Φ_q q̇ + Φ_t = 0 (GGL)
     predictor: str = "acceleration" # or "zero": q̈ = 0 at the start of every step's Newton iteration
     max_backtracks: int = 8         # halvings of a fresh-Jacobian Newton step that made ‖residual‖ grow
-    on_failure: str = "stop"        # or "retry": reject the step, cover it by two half steps (recursively)
+    on_failure: str = "retry"       # or "stop": "retry" rejects the step, covers it by two half steps (recursively)
     max_halvings: int = 4           # deepest "retry" bisection (h / 2⁴ at the least)
+    recovery_steps: int = 100       # after a rejection, this many user's steps are taken as two half steps before h
+    # again (returning at once, the Berzeri–Shabana cable failed 412 steps and gained energy: docs/solvers.md)
     corrector: object = None        # consulted within Newton (see NewtonStep.solve), e.g. a rigid-body correction
     step_check: bool = True         # warn when h cannot resolve the shortest period (solvers/step_size.py) or,
     # for servo inverse dynamics, amplifies an unstable zero (solvers/causal_step.py)
+    spin_check: str = "switch"      # or "refuse": fast spin against the index-3 form (solvers/spin.py)
 
 
 START_TOLERANCE = 1e-6     # relative dynamic residual accepted for a start given to integrate
@@ -235,7 +248,7 @@ class NewtonStep:
                 f"{[(sys.labels[i], float(f'{r[i]:.3g}')) for i in worst_q]}; largest constraint residuals "
                 f"{[(sys.constraints.labels[i], float(f'{phi[i]:.3g}')) for i in worst_c]}. Try a smaller step h, "
                 "a smaller ρ∞, Options(formulation='stabilized') (fast-spinning bodies make the index-3 "
-                "form's multiplier mode unstable at ρ∞ near 1, docs/validation.md), Options(on_failure='retry'), "
+                "form's multiplier mode unstable at ρ∞ near 1, docs/validation.md), Options(max_halvings=8), "
                 "or check the loads and the initial configuration.")
 
 
@@ -244,17 +257,18 @@ class _StabilizedStep(NewtonStep):
     Arnold, Cardona & Brüls 2016, Multibody Syst. Dyn. 38:1–22, §2; Lunk & Simeon 2006."""
 
     def begin(self, s_old, t_new):
-        # q̂ = q_n + h q̇_n + h²(½ − β) ã_n, ν = 0, and the predicted iterate
-        p, h = self.p, self.h
+        # ν = 0 and the predicted iterate; q − q̂ (q̂ = q_n + h q̇_n + h²(½ − β) ã_n) kept from its increments:
+        # q − q̂ formed from q loses the digits of q, amplified by 1/(βh²) in ã (a floor on the residual at small h)
         self.s_old = s_old
-        self.q_hat = s_old.q + h * s_old.v + h * h * (0.5 - p.beta) * s_old.at
         self.nu = np.zeros(self.sys.m)
-        return self.predict(s_old, t_new)
+        x = self.predict(s_old, t_new)
+        self.dq = self.beta_h2 * x.at
+        return x
 
     def kinematics(self, x, Phi_q):
         """Set ã, q̈ and q̇ of the iterate from its q and the current ν (inverted update formulas)."""
         p, h, s = self.p, self.h, self.s_old
-        x.at = (x.q - self.q_hat - Phi_q.T @ self.nu) / self.beta_h2
+        x.at = (self.dq - Phi_q.T @ self.nu) / self.beta_h2
         x.a = ((1 - p.alpha_m) * x.at + p.alpha_m * s.at - p.alpha_f * s.a) / (1 - p.alpha_f)
         x.v = s.v + h * ((1 - p.gamma) * s.at + p.gamma * x.at)
 
@@ -277,6 +291,7 @@ class _StabilizedStep(NewtonStep):
         # dx = [Δq; βh²Δλ; Δν]
         n, m = self.sys.n, self.sys.m
         x.q += dx[:n]
+        self.dq += dx[:n]
         x.lam += dx[n:n + m] / self.beta_h2
         self.nu += dx[n + m:]
 
@@ -314,9 +329,9 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
     """Simulate a model from ``t0`` to ``t_end`` with generalized-α and a fixed step.
 
     Starts from :func:`~femdyn.solvers.initial.consistent_state` and ends at the first step at
-    or after ``t_end``. A step that does not converge ends the run ("stop") or is covered by
-    two half steps ("retry", ``options.on_failure``); rejections and corrections are logged in
-    ``Results.events``. Servo runs are checked at the start for amplified unstable zeros.
+    or after ``t_end``. A step that does not converge is covered by half steps (default) or ends
+    the run (``options.on_failure``); rejections are logged in ``Results.events`` and counted in
+    ``Results.rejected``. Checked at the start: fast spin (index 3), servo runs' unstable zeros.
     Symbols and units: docs/conventions.md.
 
     Parameters
@@ -388,6 +403,9 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
                           "actuators; use formulation='index3' (ρ∞ ≤ 0.95) for inverse dynamics")
     if o.formulation not in STEPPERS:
         raise SolverError(f"generalized-α: unknown formulation '{o.formulation}'; choose one of {list(STEPPERS)}")
+    if o.formulation == "index3":
+        o = replace(o, formulation=check_spin(system, q, v, h, o.rho_inf, o.spin_check, t0,
+                                                            o.step_check))
     check_step_size(system, q, lam, h, o.rho_inf, t0, o.step_check, kkt)
     march = _March(system, params, o, check_servo_step(system, q, lam, h, o.rho_inf, t0, o.step_check), kkt.analysis)
     writer = ResultsWriter(system, output, solver={"method": "generalized-alpha", "h": h,
@@ -417,7 +435,10 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
         raise
     finally:
         bar.close()
-    return writer.close("completed")
+    results = writer.close("completed")
+    if results.rejected["steps"]:
+        logging.getLogger("femdyn").warning(results.run_summary)
+    return results
 
 
 @dataclass
@@ -437,6 +458,7 @@ class _March:
         self.warning = warning          # what the start-of-run checks found, for a failure's diagnosis
         self.steppers = {}
         self.analysis = analysis
+        self.recover_until = 0          # the last user's step to be covered by half steps after a rejection
 
     def stepper(self, h):
         if h not in self.steppers:
@@ -445,23 +467,39 @@ class _March:
 
     def advance(self, state, t_new, h, k, depth=0):
         """Reach ``t_new`` from ``state`` with step ``h`` (or halves of it, by the policy)."""
+        if depth == 0 and k <= self.recover_until:      # shortly after a rejection: two half steps
+            return self._halves(state, t_new, h, k, depth, _Step(None, [], 0, []))
         out = self.stepper(h).solve(state, t_new, self.o.corrector)
         history = [(k,) + tuple(row) for row in out.history]
         events = [{"t": t_new, "event": "correction", **c} for c in out.corrections]
         if out.converged:
             return _Step(out.state, history, out.factorizations, events)
-        if self.o.on_failure == "retry" and depth < self.o.max_halvings:
-            events.append({"t": t_new, "event": "step rejected", "h": h, "status": out.status})
-            first = self.advance(state, state.t + 0.5 * h, 0.5 * h, k, depth + 1)
-            second = self.advance(first.state, t_new, 0.5 * h, k, depth + 1)
-            return _Step(second.state, history + first.history + second.history,
-                         out.factorizations + first.factorizations + second.factorizations,
-                         events + first.events + second.events)
+        if self.o.on_failure == "retry" and depth < self._halvings(state, h, depth):
+            events.append({"t": t_new, "event": "step rejected", "h": h, "status": out.status, "depth": depth})
+            self.recover_until = k + self.o.recovery_steps
+            return self._halves(state, t_new, h, k, depth, _Step(None, history, out.factorizations, events))
         note = servo_failure_note(self.system, state, h, self.o.rho_inf) if self.system.servo else ""
         error = ConvergenceError(out.diagnosis + note + (f" The run was warned at its start: {self.warning}"
                                                          if self.warning else ""))
         error.history = history            # the failed step's Newton iterations go into the results too
         raise error
+
+    def _halves(self, state, t_new, h, k, depth, before):
+        """Cover the step by two half steps (each by the policy), after what ``before`` holds of a failed attempt."""
+        first = self.advance(state, state.t + 0.5 * h, 0.5 * h, k, depth + 1)
+        second = self.advance(first.state, t_new, 0.5 * h, k, depth + 1)
+        return _Step(second.state, before.history + first.history + second.history,
+                     before.factorizations + first.factorizations + second.factorizations,
+                     before.events + first.events + second.events)
+
+    def _halvings(self, state, h, depth):
+        """The deepest bisection allowed below a user's step (servo runs: none that amplifies an unstable zero)."""
+        if not self.system.servo:
+            return self.o.max_halvings
+        if depth == 0:                  # the zeros where the user's step failed bound its bisection
+            self.servo_depth = servo_halvings(self.system, state.q, state.lam, h, self.o.rho_inf,
+                                              self.o.max_halvings, state.t)
+        return self.servo_depth
 
 
 def _given_start(system, q, v, t, start):

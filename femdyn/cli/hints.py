@@ -10,6 +10,7 @@ from .. import errors
 CLI_HINTS = (
     (r"Options\(formulation='stabilized'\)", "--formulation stabilized"),
     (r"Options\(on_failure='retry'\)", "--halvings 8 (retry a failed step with halved steps)"),
+    (r"Options\(max_halvings=(\d+)\)", r"--halvings \1 (retry a failed step with halved steps)"),
     (r"Options\(rho_inf=([0-9.]+)\)", r"--rho-inf \1"),
     (r"Options\(step_check=False\)", "--no-step-check"),
     (r"\bformulation='(\w+)'", r"--formulation \1"),

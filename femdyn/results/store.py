@@ -14,6 +14,7 @@ STEP_COLUMNS = ("iterations", "factorizations", "dynamic_residual", "constraint_
                 "kinetic_energy", "potential_energy", "corrections")
 ITERATION_COLUMNS = ("step", "iteration", "dynamic_residual", "constraint_residual")
 SERIES = ("t", "q", "v", "a", "lam", "sensors", "steps", "iterations")
+REJECTION_GAP = 10          # rejected steps at most this many steps apart share one time range of the summary
 
 
 class Results:
@@ -43,6 +44,16 @@ class Results:
     def events(self):
         """Solver events of the run (rejected steps, corrections), each a dict with "t" (s)."""
         return self.meta.get("events", [])
+
+    @property
+    def rejected(self):
+        """The user's steps rejected and covered by halved steps: {"steps", "halvings", "ranges"} (ranges: [t₀, t₁] in s)."""
+        return self.meta.get("rejected") or rejections(self.events, self.meta.get("solver", {}).get("h"))
+
+    @property
+    def run_summary(self):
+        """One line on how the run went: its status and, if any, the rejected steps and where they were."""
+        return f"{self.meta.get('model', 'run')}: {self.status}" + rejection_note(self.rejected)
 
     @property
     def sensor_columns(self):
@@ -180,6 +191,7 @@ class ResultsWriter:
     def close(self, status):
         """Finish with ``status``: flush, rewrite ``meta.json``, return the :class:`Results`."""
         self.meta["status"] = status
+        self.meta["rejected"] = rejections(self.meta["events"], self.meta["solver"].get("h"))
         self.flush()
         if self.folder:
             with _writing(self.folder):
@@ -215,6 +227,31 @@ def load(folder):
         arrays[key] = raw.reshape(-1, widths[key]) if widths[key] else np.zeros((len(arrays["t"]), 0))
     arrays["t"] = arrays["t"][:, 0] if arrays["t"].size else np.zeros(0)
     return Results(meta, arrays)
+
+
+def rejections(events, h=None):
+    """{"steps", "halvings", "ranges"}: user's steps rejected, bisections, and [t₀, t₁] (s) of runs of rejected steps
+    no more than ``REJECTION_GAP`` steps of h apart (events of :func:`~femdyn.solvers.generalized_alpha.integrate`)."""
+    rejected = [e for e in events if e.get("event") == "step rejected"]
+    times = sorted({e["t"] for e in rejected if not e.get("depth")})
+    gap = REJECTION_GAP * (h or 0.0)
+    ranges = []
+    for t in times:
+        if ranges and t - ranges[-1][1] <= gap:
+            ranges[-1][1] = t
+        else:
+            ranges.append([t, t])
+    return {"steps": len(times), "halvings": len(rejected), "ranges": ranges}
+
+
+def rejection_note(rejected, shown=4):
+    """'; N steps rejected …' naming up to ``shown`` time ranges, or '' when no step was rejected."""
+    if not rejected["steps"]:
+        return ""
+    spans = [f"{a:.4g} s" if a == b else f"{a:.4g}–{b:.4g} s" for a, b in rejected["ranges"][:shown]]
+    more = len(rejected["ranges"]) - shown
+    return (f"; {rejected['steps']} steps rejected and covered by halved steps ({rejected['halvings']} bisections) "
+            f"at t = {', '.join(spans)}" + (f" and {more} more ranges" if more > 0 else "") + " (Results.events)")
 
 
 def measuring(sensors):

@@ -7,7 +7,7 @@ import pytest
 from femdyn.errors import ConvergenceError, StepSizeWarning
 from femdyn.solvers.generalized_alpha import Options, integrate
 from femdyn.solvers.static import static_equilibrium
-from femdyn.solvers.causal_step import amplification, servo_step, servo_zeros
+from femdyn.solvers.causal_step import amplification, servo_halvings, servo_step, servo_zeros
 from femdyn.studies.rrru import circle_motion, servo_robot
 from femdyn.studies.rrru_study import StudyConfig, run_study
 
@@ -64,3 +64,12 @@ def test_the_coarse_study_runs_past_the_old_stall():
     assert summary["inverse_tracking_error"] < 1e-10
     assert summary["torque_difference"] < 8.0
     assert np.isfinite(summary["mid_link_deformation"])
+
+
+def test_a_failed_servo_step_is_halved_only_while_no_half_step_amplifies_a_zero(coarse_servo):
+    """The knee zero (μ ≈ 3.06e3 1/s) is amplified from h = 1 ms down (μh = 3.06, see above) and
+    damped at 2 ms: a failed 8 ms step may be halved twice (to 2 ms), a 2 ms step not at all, so
+    the default policy ("retry") ends a servo run where a half step would drive the inverse."""
+    system, q0, lam0 = coarse_servo
+    assert [servo_halvings(system, q0, lam0, h, 0.0, 4) for h in (8e-3, 4e-3, 2e-3, 1e-3)] == [2, 1, 0, 0]
+    assert servo_halvings(system, q0, lam0, 8e-3, 0.0, 1) == 1           # never deeper than asked
