@@ -178,15 +178,21 @@ class System:
                               for name, joint in joints.items()}
 
     @cached_property
+    def all_constraints(self):
+        """The ConstraintSet of every joint equation: the m rows of ``constraints``, then the set-aside ones."""
+        return ConstraintSet(self.constraints.equations + self._aside_equations, self.n) if self.set_aside \
+            else self.constraints
+
+    @cached_property
     def _indeterminate(self):
-        """(rows, columns, all-equation ConstraintSet) of the linkages holding set-aside rows (rows of m + aside)."""
-        full = ConstraintSet(self.constraints.equations + self._aside_equations, self.n)
+        """(rows, columns) of Φ_q,all in the linkages that hold set-aside rows (the indeterminate reactions)."""
+        full = self.all_constraints
         J = full.jacobian(self.q0, 0.0).tocsr()
         incidence = scipy.sparse.bmat([[None, J != 0], [(J != 0).T, None]], format="csr")
         _, label = scipy.sparse.csgraph.connected_components(incidence, directed=False)
         blocks = np.unique(label[self.m:full.m])
         rows = np.flatnonzero(np.isin(label[:full.m], blocks))
-        return rows, np.flatnonzero(np.isin(label[full.m:], blocks)), full
+        return rows, np.flatnonzero(np.isin(label[full.m:], blocks))
 
     def set_aside_residual(self, q, t=0.0):
         """Φ of the set-aside rows (len(set_aside),): zero where they are truly redundant, not conflicting.
@@ -200,7 +206,7 @@ class System:
         """
         if not self.set_aside:
             return np.zeros(0)
-        return self._indeterminate[2].phi(q, t)[self.m:]
+        return self.all_constraints.phi(q, t)[self.m:]
 
     def reaction_multipliers(self, q, lam, t=0.0):
         """Multipliers of every joint equation, set-aside rows included (rows m…): the minimum-norm set.
@@ -228,8 +234,8 @@ class System:
         key = (t, q.tobytes(), lam.tobytes())
         if getattr(self, "_reaction_key", None) == key:
             return self._reaction_value
-        rows, cols, full = self._indeterminate
-        J = full.jacobian(q, t)[rows][:, cols].toarray()
+        rows, cols = self._indeterminate
+        J = self.all_constraints.jacobian(q, t)[rows][:, cols].toarray()
         mu = np.concatenate([lam, np.zeros(len(self.set_aside))])
         force = J.T @ mu[rows]
         mu[rows] = np.linalg.lstsq(J.T, force, rcond=1e-9)[0]
