@@ -100,31 +100,25 @@ class KKTMatrix:
                 return
         try:
             self._lu(self.scaled, q, t)
-            if not symmetric or analyze is None or np.abs(self.solve_factor(self._probe)).max() <= CONDITION:
+            if not symmetric or analyze is None or np.abs(self.solve_factor(self._probe)).max() <= CONDITION \
+                    or not self._rank_deficient(q, t):
                 return
         except SingularMatrixError:
-            if not symmetric or analyze is None:
+            if not symmetric or analyze is None or not self._rank_deficient(q, t):
                 raise
-        self._rank_deficient(q, t)
 
     def _rank_deficient(self, q, t, dense_limit=4000):
-        """Factor a saddle matrix that is singular because Φ_q is rank deficient (a singular position).
-
-        LDLᵀ with the multiplier block regularized by −SINGULAR (Tikhonov), refined against the exact
-        matrix at every solve: λ's components in the null space of Φ_qᵀ, which no force sees, are then
-        damped, not amplified, a least-squares multiplier of minimum-norm type (Bayo & Ledesma 1996,
-        whose augmented Lagrangian penalizes that block in the same way). Any other singular matrix
-        (a massless free motion; Φ_q of full rank, dense check up to ``dense_limit`` rows + columns) is
-        refused with its diagnosis.
-        """
+        """Whether Φ_q is rank deficient (a singular position); if so S is factored with its multipliers regularized."""
         s = self.system
         if s.n + s.m <= dense_limit and not s.redundant_constraints(q, t, 1):
-            raise SingularMatrixError(self.diagnose(q, t, "singular with Φ_q of full rank"))
+            return False
+        lu = self.solve_factor, self.backend
         self._ldl(self.scaled, SINGULAR)
         if self.backend != "cholmod-ldl" or not np.isfinite(self.solve_factor(self._probe)).all():
-            self.solve_factor = None
-            raise SingularMatrixError(self.diagnose(q, t, "singular even with its multipliers regularized"))
+            self.solve_factor, self.backend = lu
+            return False
         self.backend, self.refine = "cholmod-ldl-regularized", True
+        return True
 
     def _equilibrate(self, S, symmetric, force):
         """Set D and Ŝ = D S D in place (D recomputed when forced or for a new pattern); whether D changed."""
@@ -142,7 +136,7 @@ class KKTMatrix:
             np.multiply(S.data, self._entry_scale, out=self.scaled.data)
         return new
 
-    def _ldl(self, S, multiplier=MULTIPLIER):
+    def _ldl(self, S, multiplier=None):
         """LDLᵀ of the equilibrated S regularized on its diagonal (S on ``self.pattern``)."""
         n = self.system.n
         coordinates, massless, multipliers = self._diagonal
@@ -150,7 +144,7 @@ class KKTMatrix:
         R = self._regularized
         np.copyto(R.data, S.data)
         R.data[massless] += MASSLESS * scale
-        R.data[multipliers] -= multiplier * scale
+        R.data[multipliers] -= (MULTIPLIER if multiplier is None else multiplier) * scale
         try:
             if self.symbolic is None or not _same_pattern(self.symbolic_shape, R):
                 self.symbolic = self.analysis.factor(R)

@@ -579,12 +579,7 @@ def _equation_rows(rows, kept, name, aside, m):
 
 
 def _independent_rows(primary, candidates, n, q0, tol=1e-9, auxiliary=0):
-    """Whether to keep each candidate: its Jacobian row at q0 independent of the primary rows and the kept ones.
-
-    Greedy in row order (:func:`~femdyn.linalg.independent_rows`, ordered) in each linkage (connected block of
-    Φ_q) that holds one of the last ``auxiliary`` candidates or that a sparse screen finds rank deficient
-    (:func:`_deficient`); the other blocks keep every row without a dense factorization.
-    """
+    """Whether to keep each candidate row: independent at q0 of those before it, in the blocks with auxiliary or screened rows."""
     if not candidates:
         return []
     rows = ConstraintSet(primary + candidates, n).jacobian(q0, 0.0).tocsr()
@@ -606,9 +601,7 @@ def _independent_rows(primary, candidates, n, q0, tol=1e-9, auxiliary=0):
 
 
 def _deficient(rows, shift=1e-14, small=1e-10):
-    """Mask of rows whose LDLᵀ pivot of R Rᵀ + shift·I (R: the rows scaled to unit length) is below ``small``:
-    the squared distance of the row from the span of the rows before it in the elimination order (all rows
-    when CHOLMOD fails or is missing: the dense decision then looks at every block)."""
+    """Rows whose pivot in LDLᵀ of R Rᵀ + shift·I (R: unit rows) is below ``small`` (all when CHOLMOD fails)."""
     norms = np.sqrt(np.asarray(rows.multiply(rows).sum(axis=1)).ravel())
     R = scipy.sparse.diags(1.0 / np.where(norms > 0, norms, 1.0)) @ rows
     try:
