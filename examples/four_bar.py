@@ -1,14 +1,14 @@
-"""A rigid four-bar linkage (crank–rocker) driven at constant crank speed.
+"""A rigid four-bar linkage (crank–rocker) with a revolute joint at every pivot, driven at constant crank speed.
 
 Ground O–C (0.10 m), crank O–A (0.04 m), coupler A–B (0.12 m), rocker C–B (0.08 m), in the
 x–y plane. Grashof's condition s + l ≤ p + q (0.04 + 0.12 ≤ 0.10 + 0.08) with the crank the
 shortest link makes it a crank–rocker: the crank turns through full revolutions while
-the rocker swings. The crank and the rocker turn in revolute joints to the ground about
-z; the coupler is a rigid beam joined to them by spherical joints at A and B. (Four
-revolutes with parallel axes would repeat three equations — a planar loop closes in the
-plane by itself — and femdyn stops with a ConstraintError that names the repeated rows;
-the ball joints at the coupler's ends leave only its spin about A–B, which a rigid beam
-does not carry as a coordinate.)
+the rocker swings. Each link is a rigid beam with a unit vector along z that carries the
+joint axis; the four pivots are revolute joints about z, as the linkage is drawn. A planar
+loop closes in its plane by itself, so three of the twenty joint equations repeat others:
+femdyn sets them aside when it assembles the model (the summary lists them by joint and
+equation) and reports the reactions as the minimum-norm set. (``build("spherical")`` gives
+the same loop with ball joints at the coupler's ends, which has no repeated equation.)
 
 A driving constraint turns the crank at 2π rad/s after a smooth start. The rocker angle
 is compared with the closed-form position of the loop (B the intersection of the circle
@@ -52,23 +52,40 @@ def swing():
     return angle_at_C(COUPLER + CRANK) - angle_at_C(COUPLER - CRANK)
 
 
-def build():
-    B0 = rocker_tip(np.array([0.0]), +1)[0]                      # the assembly: B above the line O–C
-    B = np.array([*B0, 0.0])
-    A, C = np.array([CRANK, 0.0, 0.0]), np.array([GROUND, 0.0, 0.0])
-    m = femdyn.Model("four-bar", gravity=(0, -9.81, 0))
-    crank = m.rigid_beam("crank", m.point("O", (0, 0, 0)), m.point("A", A), mass=0.1)
-    coupler = m.rigid_beam("coupler", m.point("coupler.A", A), m.point("coupler.B", B), mass=0.3)
-    rocker = m.rigid_beam("rocker", m.point("C", C), m.point("B", B), mass=0.2)
-    m.revolute("crank pivot", m.ground, crank, point=(0, 0, 0), axis=(0, 0, 1))
+def linkage(name, pivots, joints="revolute", speed=SPEED, ramp=RAMP, masses=(0.1, 0.3, 0.2)):
+    """A planar four-bar O–A–B–C (pivots (x, y) in m) under gravity −y: crank O–A driven about z by
+    ``RampedMotion(speed, ramp)``, revolutes to the ground at O and C, ``joints`` ("revolute" or
+    "spherical") at A and B; sensors for both angles and every joint's reactions."""
+    O, A, B, C = (np.array([*p, 0.0]) for p in pivots)
+    m = femdyn.Model(name, gravity=(0, -9.81, 0))
+    axis = joints == "revolute"
+
+    def link(label, start, end, mass):
+        vector = {"axis": m.vector(f"{label}.axis", (0, 0, 1))} if axis else {}
+        return m.rigid_beam(label, m.point(f"{label}.start", start), m.point(f"{label}.end", end), mass=mass, **vector)
+
+    crank, coupler, rocker = (link(label, *ends, mass) for label, ends, mass in
+                              zip(("crank", "coupler", "rocker"), ((O, A), (A, B), (C, B)), masses))
+    m.revolute("crank pivot", m.ground, crank, point=O, axis=(0, 0, 1))
     m.revolute("rocker pivot", m.ground, rocker, point=C, axis=(0, 0, 1))
-    m.spherical("A", crank, coupler, point=A)
-    m.spherical("B", coupler, rocker, point=B)
-    m.drive_angle("motor", "crank pivot", RampedMotion(SPEED, RAMP))
+    for pin, first, second, point in (("A", crank, coupler, A), ("B", coupler, rocker, B)):
+        if axis:
+            m.revolute(pin, first, second, point=point, axis=(0, 0, 1))
+        else:
+            m.spherical(pin, first, second, point=point)
+    m.drive_angle("motor", "crank pivot", RampedMotion(speed, ramp))
     m.sensor_angle("crank", "crank pivot")
     m.sensor_angle("rocker", "rocker pivot")
-    m.sensor_reaction("motor", "motor")
-    return m, np.arctan2(B0[1], B0[0] - GROUND)
+    for joint in ("crank pivot", "A", "B", "rocker pivot", "motor"):
+        m.sensor_reaction(joint, joint)
+    return m
+
+
+def build(joints="revolute"):
+    """The crank–rocker assembled with B above the line O–C, and its rocker's initial angle (rad)."""
+    B = rocker_tip(np.array([0.0]), +1)[0]
+    pivots = [(0.0, 0.0), (CRANK, 0.0), B, (GROUND, 0.0)]
+    return linkage(f"four-bar ({joints} coupler joints)", pivots, joints), np.arctan2(B[1], B[0] - GROUND)
 
 
 def main(out, t_end=2.125, h=1e-3):

@@ -162,15 +162,15 @@ def _inconsistent_start(system, conflict, residual, size, t, count=6):
             "polynomial of degree 2r + 1 for relative degree r), or start from the state the motion implies")
 
 
-def check_redundancy(system, q, t=0.0, dense_limit=1000):
-    """Raise if constraint rows are linearly dependent at q."""
-    if system.m > dense_limit:
-        return
-    redundant = system.redundant_constraints(q, t)
-    if redundant:
-        raise ConstraintError(f"model '{system.name}': redundant constraints; these rows are linearly "
-                              f"dependent: {redundant}. Remove a joint that repeats another (e.g. a fix and a "
-                              "joint to ground at the same point) or use a joint with fewer equations")
+def check_redundancy(system, q, t=0.0, tol=1e-8):
+    """Raise if a joint row set aside as redundant (``System.set_aside``) is violated at the consistent q: it conflicts."""
+    phi = system.set_aside_residual(q, t)
+    if phi.size and np.abs(phi).max() > tol:
+        worst = [system.set_aside[i] for i in np.argsort(-np.abs(phi)) if abs(phi[i]) > tol][:5]
+        raise ConstraintError(f"model '{system.name}': cannot satisfy the constraints at t = {t:g} s: the rows "
+                              f"{[label for _, label in worst]} conflict with the others (dependent on them at the "
+                              f"start, yet |Φ| = {np.abs(phi).max():.3g} where the others hold); fix the joint "
+                              "geometry so the joints agree, or remove the joint that repeats another")
 
 
 def consistent_state(system, q=None, v=None, t=0.0, max_correction=1e-3, kkt=None):
@@ -201,7 +201,7 @@ def consistent_state(system, q=None, v=None, t=0.0, max_correction=1e-3, kkt=Non
     NonFiniteError
         A NaN or infinite entry in ``q`` or ``v``.
     ConstraintError
-        Unsatisfiable or redundant constraints, a guess farther than ``max_correction``, or an
+        Unsatisfiable or conflicting constraints, a guess farther than ``max_correction``, or an
         inconsistent non-collocated servo start.
     SingularMatrixError
         Singular projection or acceleration matrix.

@@ -27,6 +27,7 @@ except ImportError:  # pragma: no cover - scikit-sparse is a dependency; keep Su
     CholmodError = RuntimeError
 
 MASSLESS, MULTIPLIER = 1e-8, 1e-10
+SINGULAR, CONDITION = 1e-6, 1e10    # regularization of a rank-deficient Φ_q; largest |Ŝ⁻¹ probe| taken as regular
 REFINEMENTS, ACCEPT, PLAIN = 6, 1e-8, 1e-4
 
 
@@ -97,7 +98,27 @@ class KKTMatrix:
             if self._ldl(self.scaled) or (not fresh and self._equilibrate(matrix, symmetric, force=True)
                                           and self._ldl(self.scaled)):
                 return
-        self._lu(self.scaled, q, t)
+        try:
+            self._lu(self.scaled, q, t)
+            if not symmetric or analyze is None or np.abs(self.solve_factor(self._probe)).max() <= CONDITION \
+                    or not self._rank_deficient(q, t):
+                return
+        except SingularMatrixError:
+            if not symmetric or analyze is None or not self._rank_deficient(q, t):
+                raise
+
+    def _rank_deficient(self, q, t, dense_limit=4000):
+        """Whether Φ_q is rank deficient (a singular position); if so S is factored with its multipliers regularized."""
+        s = self.system
+        if s.n + s.m <= dense_limit and not s.redundant_constraints(q, t, 1):
+            return False
+        lu = self.solve_factor, self.backend
+        self._ldl(self.scaled, SINGULAR)
+        if self.backend != "cholmod-ldl" or not np.isfinite(self.solve_factor(self._probe)).all():
+            self.solve_factor, self.backend = lu
+            return False
+        self.backend, self.refine = "cholmod-ldl-regularized", True
+        return True
 
     def _equilibrate(self, S, symmetric, force):
         """Set D and Ŝ = D S D in place (D recomputed when forced or for a new pattern); whether D changed."""
@@ -115,7 +136,7 @@ class KKTMatrix:
             np.multiply(S.data, self._entry_scale, out=self.scaled.data)
         return new
 
-    def _ldl(self, S):
+    def _ldl(self, S, multiplier=None):
         """LDLᵀ of the equilibrated S regularized on its diagonal (S on ``self.pattern``)."""
         n = self.system.n
         coordinates, massless, multipliers = self._diagonal
@@ -123,13 +144,14 @@ class KKTMatrix:
         R = self._regularized
         np.copyto(R.data, S.data)
         R.data[massless] += MASSLESS * scale
-        R.data[multipliers] -= MULTIPLIER * scale
+        R.data[multipliers] -= (MULTIPLIER if multiplier is None else multiplier) * scale
         try:
             if self.symbolic is None or not _same_pattern(self.symbolic_shape, R):
                 self.symbolic = self.analysis.factor(R)
                 self.symbolic_shape = _pattern_key(R)
             self.symbolic.cholesky_inplace(R)
         except CholmodError:
+            self.backend = None
             return False
         self.solve_factor, self.backend = self.symbolic, "cholmod-ldl"
         probe = self._probe

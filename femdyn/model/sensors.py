@@ -52,12 +52,12 @@ class ReactionSensor(Sensor):
         self.name, self.joint = name, joint
 
     def bind(self, system):
-        self.rows = system.joint_rows[self.joint.name]
+        self.system, self.rows = system, system.equation_rows[self.joint.name]
         names, _ = self.joint.reaction(np.zeros(len(self.rows)))
         self.columns = tuple(f"{self.name}.{c}" for c in names)
 
     def measure(self, q, v, a, lam, t):
-        return self.joint.reaction(lam[self.rows])[1]
+        return self.joint.reaction(self.system.reaction_multipliers(q, lam, t)[self.rows])[1]
 
 
 class BeamSensor(Sensor):

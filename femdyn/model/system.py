@@ -96,6 +96,11 @@ class System:
         stiffness, mass_derivative, jacobian, transpose G, hessian), frozen; ``input_rows``: servo rows.
     q0, v0 : ndarray (n,)
         Initial coordinates and velocity guesses (``labels``: ``<node>.<slot><x|y|z>``).
+    set_aside : list of (str, str)
+        Redundant joint equations (joint, equation label): rows of Φ_q dependent on the rows before them at
+        q0 (bodies' own rows first, then the joints in order), found by a rank-revealing factorization
+        and left out of ``constraints`` (Adams' treatment; García de Jalón & Bayo 1994, §3.5). The rest is
+        integrated unchanged; ``equation_rows`` maps each joint's equations to :meth:`reaction_multipliers`.
     """
 
     def __init__(self, model):
@@ -145,23 +150,97 @@ class System:
         return {"mass": Positions(rows, cols, square), "mass_derivative": Positions(md_rows, md_cols, square)}
 
     def _assemble_constraints(self):
-        """Constraint rows of the parts; of auxiliary rows only those independent of the others."""
+        """Constraint rows of the parts; joint rows dependent at q0 set aside (:func:`_independent_rows`)."""
         equations = [Equation(Dot, (n.expr, n.expr), None, 1.0, None, f"{n.name}: unit length")
                      for n in self.nodes.values() if n.is_unit]
         joints = self.joints
         joint_ids = {id(j) for j in joints.values()}
         equations += [e for p in self.parts if id(p) not in joint_ids for e in p.equations()]
         joint_eqs = {name: j.equations() for name, j in joints.items()}
-        primary = equations + [e for name, j in joints.items() if not j.auxiliary for e in joint_eqs[name]]
-        auxiliary = [e for name, j in joints.items() if j.auxiliary for e in joint_eqs[name]]
-        keep = iter(_independent_rows(primary, auxiliary, self.n, self.q0))
-        self.joint_rows = {}
+        ordered = [name for name, j in joints.items() if not j.auxiliary] + \
+            [name for name, j in joints.items() if j.auxiliary]
+        keep = iter(_independent_rows(equations, [e for name in ordered for e in joint_eqs[name]], self.n, self.q0,
+                                      auxiliary=sum(len(joint_eqs[name]) for name in ordered if joints[name].auxiliary)))
+        kept = {name: [next(keep) for _ in joint_eqs[name]] for name in ordered}
+        self.joint_rows, aside = {}, []
         for name, joint in joints.items():
-            eqs = [e for e in joint_eqs[name] if not joint.auxiliary or next(keep)]
+            eqs = [e for e, k in zip(joint_eqs[name], kept[name]) if k]
             joint.rows = self.joint_rows[name] = np.arange(len(equations), len(equations) + len(eqs))
             equations += eqs
+            if not joint.auxiliary:
+                aside += [(name, e) for e, k in zip(joint_eqs[name], kept[name]) if not k]
         self.constraints = ConstraintSet(equations, self.n)
         self.m = self.constraints.m
+        self.set_aside = [(name, e.label) for name, e in aside]
+        self._aside_equations = [e for _, e in aside]
+        self.equation_rows = {name: self.joint_rows[name] if joint.auxiliary else
+                              _equation_rows(self.joint_rows[name], kept[name], name, aside, self.m)
+                              for name, joint in joints.items()}
+
+    @cached_property
+    def all_constraints(self):
+        """The ConstraintSet of every joint equation: the m rows of ``constraints``, then the set-aside ones."""
+        return ConstraintSet(self.constraints.equations + self._aside_equations, self.n) if self.set_aside \
+            else self.constraints
+
+    @cached_property
+    def _indeterminate(self):
+        """(rows, columns) of Φ_q,all in the linkages that hold set-aside rows (the indeterminate reactions)."""
+        full = self.all_constraints
+        J = full.jacobian(self.q0, 0.0).tocsr()
+        incidence = scipy.sparse.bmat([[None, J != 0], [(J != 0).T, None]], format="csr")
+        _, label = scipy.sparse.csgraph.connected_components(incidence, directed=False)
+        blocks = np.unique(label[self.m:full.m])
+        rows = np.flatnonzero(np.isin(label[:full.m], blocks))
+        return rows, np.flatnonzero(np.isin(label[full.m:], blocks))
+
+    def set_aside_residual(self, q, t=0.0):
+        """Φ of the set-aside rows (len(set_aside),): zero where they are truly redundant, not conflicting.
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+            Coordinates.
+        t : float, optional
+            Time [s].
+        """
+        if not self.set_aside:
+            return np.zeros(0)
+        return self.all_constraints.phi(q, t)[self.m:]
+
+    def reaction_multipliers(self, q, lam, t=0.0):
+        """Multipliers of every joint equation, set-aside rows included (rows m…): the minimum-norm set.
+
+        Where joint rows were set aside (:attr:`set_aside`) the reactions are statically indeterminate;
+        of all multipliers μ with Φ_q,allᵀ μ = Φ_qᵀ λ (the same generalized constraint force) this is the
+        one of least ‖μ‖₂ (the pseudo-inverse solution). Without set-aside rows it is ``lam`` itself.
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+            Coordinates.
+        lam : ndarray (m,)
+            Multipliers as solved (N, N·m or N/m per row, see docs/conventions.md).
+        t : float, optional
+            Time [s].
+
+        Returns
+        -------
+        ndarray (m + len(set_aside),)
+            The minimum-norm multipliers, rows in the order of :attr:`equation_rows`.
+        """
+        if not self.set_aside:
+            return lam
+        key = (t, q.tobytes(), lam.tobytes())
+        if getattr(self, "_reaction_key", None) == key:
+            return self._reaction_value
+        rows, cols = self._indeterminate
+        J = self.all_constraints.jacobian(q, t)[rows][:, cols].toarray()
+        mu = np.concatenate([lam, np.zeros(len(self.set_aside))])
+        force = J.T @ mu[rows]
+        mu[rows] = np.linalg.lstsq(J.T, force, rcond=1e-9)[0]
+        self._reaction_key, self._reaction_value = key, mu
+        return mu
 
     def _assemble_inputs(self):
         """Positions of Φ_q, of G (Φ_q with the servo rows replaced by −B) and of the Hessian of Gᵀλ."""
@@ -461,7 +540,14 @@ class System:
                  f"elements {sum(e.count for e in self.elements)}, joints {len(self.joints)}, "
                  f"loads {len(self.loads) - 1}, sensors {len(self.sensors)}",
                  f"  total mass of bodies and elements {self.total_mass:.6g} kg, gravity {self.gravity.tolist()} m/s²"]
-        lines += [f"  joint {name}: {j.kind}, {plural(len(self.joint_rows[name]), 'equation')}" for name, j in self.joints.items()]
+        lines += [f"  joint {name}: {j.kind}, {plural(len(self.joint_rows[name]), 'equation')}"
+                  + (f" ({len(self.equation_rows[name]) - len(self.joint_rows[name])} set aside)"
+                     if len(self.equation_rows[name]) > len(self.joint_rows[name]) else "")
+                  for name, j in self.joints.items()]
+        if self.set_aside:
+            lines += [f"  redundant equations set aside ({len(self.set_aside)}, dependent on the others at the start; "
+                      "reactions reported as the minimum-norm set):"]
+            lines += [f"    joint {name}: {label}" for name, label in self.set_aside]
         return "\n".join(lines)
 
 
@@ -485,8 +571,15 @@ def _overrides(part, method):
     return getattr(type(part), method, None) is not getattr(Part, method)
 
 
-def _independent_rows(primary, candidates, n, q0, tol=1e-9):
-    """Whether to keep each candidate: its Jacobian row at q0 independent of the primary rows and the kept ones."""
+def _equation_rows(rows, kept, name, aside, m):
+    """A joint's rows among all equations: its kept rows, and its set-aside ones after the m kept rows of the model."""
+    later = iter(m + i for i, (owner, _) in enumerate(aside) if owner == name)
+    kept_rows = iter(rows)
+    return np.array([next(kept_rows) if k else next(later) for k in kept], np.int64)
+
+
+def _independent_rows(primary, candidates, n, q0, tol=1e-9, auxiliary=0):
+    """Whether to keep each candidate row: independent at q0 of those before it, in the blocks with auxiliary or screened rows."""
     if not candidates:
         return []
     rows = ConstraintSet(primary + candidates, n).jacobian(q0, 0.0).tocsr()
@@ -496,7 +589,8 @@ def _independent_rows(primary, candidates, n, q0, tol=1e-9):
     _, label = scipy.sparse.csgraph.connected_components(incidence, directed=False)
     keep = np.ones(len(candidates), bool)
     first = len(primary)
-    for block in np.unique(label[first:m]):
+    suspect = np.concatenate([label[m - auxiliary:m], label[:m][_deficient(rows)]])
+    for block in np.unique(suspect):
         members = np.flatnonzero(label[:m] == block)
         cols = np.flatnonzero(label[m:] == block)
         dense = rows[members][:, cols].toarray()
@@ -505,3 +599,16 @@ def _independent_rows(primary, candidates, n, q0, tol=1e-9):
         keep[members[independent_rows(dense, tol, ordered=True, given=given)] - first] = True
     return keep.tolist()
 
+
+def _deficient(rows, shift=1e-14, small=1e-10):
+    """Rows whose pivot in LDLᵀ of R Rᵀ + shift·I (R: unit rows) is below ``small`` (all when CHOLMOD fails)."""
+    norms = np.sqrt(np.asarray(rows.multiply(rows).sum(axis=1)).ravel())
+    R = scipy.sparse.diags(1.0 / np.where(norms > 0, norms, 1.0)) @ rows
+    try:
+        from sksparse.cholmod import cholesky_AAt
+        factor = cholesky_AAt(R.tocsc(), beta=shift, mode="simplicial")
+    except Exception:                   # noqa: BLE001 - any CHOLMOD failure falls back to the dense decision
+        return np.ones(rows.shape[0], bool)
+    mask = np.zeros(rows.shape[0], bool)
+    mask[factor.P()[factor.D() < small]] = True
+    return mask
