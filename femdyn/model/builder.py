@@ -2,7 +2,7 @@
 
 Each family's constructors live beside its parts (:mod:`.nodes`, :mod:`.bodies`, :mod:`.flexible`,
 :mod:`.floating_frame`, :mod:`.joints`, :mod:`.actuators`, :mod:`.loads`, :mod:`.springs`, :mod:`.sensors`,
-:mod:`.point_mass`, :mod:`.rotational_springs`, :mod:`.bushings`, :mod:`.forcelaws`)
+:mod:`.point_mass`, :mod:`.rotational_springs`, :mod:`.bushings`, :mod:`.forcelaws`, :mod:`.drives`)
 and :class:`Model` inherits them. Ground coordinates stay in q, fixed by constraints (Liu et al. 2018).
 """
 import copy
@@ -14,6 +14,7 @@ from ..validation import refuse_non_finite, vector3
 from .actuators import ActuatorBuilder
 from .bushings import BushingBuilder
 from .bodies import BodyBuilder, Ground
+from .drives import DriveBuilder
 from .checks import check_finite_parts, check_units
 from .flexible import BeamBuilder, NodeFrame
 from .forcelaws import ForceSensorBuilder
@@ -31,7 +32,7 @@ from .system import System
 
 class Model(NodeBuilder, BodyBuilder, PointMassBuilder, BeamBuilder, FloatingFrameBuilder, JointBuilder,
             ActuatorBuilder, LoadBuilder, SpringBuilder, RotationalSpringBuilder, BushingBuilder, SensorBuilder,
-            ForceSensorBuilder):
+            ForceSensorBuilder, DriveBuilder):
     """Builder of a multibody model; :meth:`assemble` freezes it into a :class:`System`.
 
     Nodes own the coordinates q; bodies, element sets, joints, loads and sensors refer to nodes
