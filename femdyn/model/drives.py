@@ -28,28 +28,7 @@ _FD_STEP = 1e-7                              # central-difference step of ∂(q�
 
 
 class ServoDrive(RotationalSpringDamper):
-    """A geared motor with a PID position controller on a revolute joint's angle (module docstring).
-
-    Parameters
-    ----------
-    name : str
-    vectors : tuple
-        The joint's ``angle_vectors()``.
-    reference : TimeFunction
-        r(t), joint angle, rad.
-    gains : (3,) sequence of float
-        k_p (N·m/rad), k_i (N·m/(rad·s)), k_d (N·m·s/rad).
-    feedforward : TimeFunction or None
-        τ_ff(t), joint torque, N·m.
-    motor_inertia, gear_ratio : float
-        J_m (kg·m²) and N (motor turns per joint turn).
-    torque_limit : float or None
-        |τ| ≤ τ_max, joint side, N·m (None: no limit).
-    period : float or None
-        Controller period T, s (None: continuous).
-    resolution : float
-        Encoder resolution δ on the joint side, rad (0: exact measurement).
-    """
+    """A geared motor with a PID position controller on a revolute joint's angle (arguments: ``servo_drive``)."""
 
     reading_names = ("torque", "motor_torque", "error", "measured", "angle", "rate")
 
@@ -73,40 +52,13 @@ class ServoDrive(RotationalSpringDamper):
 
     # --- the discrete-state hook -------------------------------------------------------------------------
     def start(self, q, v, t):
-        """Reset the controller's state at the start of a run; with (q, v) given, take the first sample.
-
-        Parameters
-        ----------
-        q, v : ndarray (n,) or None
-        t : float
-            Start time, s.
-
-        Returns
-        -------
-        bool
-            True: the held torque changed (the integrator recomputes q̈ and λ).
-        """
+        """Reset the controller at a run's start t; with (q, v), take the first sample (True: the torque changed)."""
         self.z = self.e_old = self.theta_old = 0.0
         self.t_old, self.next_sample, self.u, self.measured, self.first = t, t, 0.0, 0.0, True
         return q is not None and self.sample(q, v, t)
 
     def sample(self, q, v, t):
-        """Advance the controller's state after an accepted step to time t (the discrete-state hook).
-
-        Continuous: the integral takes the step's trapezoid. Sampled: at each sample instant
-        (t ≥ k T, to 1e-9 T) the encoder is read and a new command is held.
-
-        Parameters
-        ----------
-        q, v : ndarray (n,)
-        t : float
-            Time of the accepted state, s.
-
-        Returns
-        -------
-        bool
-            True when the held torque changed (a jump of the forces).
-        """
+        """The discrete-state hook after an accepted step to t: integral, or a new held sample (True: torque jumped)."""
         _, theta, rate, _ = self._state(q, v)
         if self.period is None:
             e = self._error(theta, t)
@@ -219,8 +171,7 @@ class ServoDrive(RotationalSpringDamper):
 
 
 class ServoSensor(Sensor):
-    """Channels ``<name>.torque`` (joint-side command, N·m), ``motor_torque`` (τ/N), ``error`` (r − θ, rad),
-    ``measured`` (the encoder's last reading, rad), ``angle`` and ``rate`` (θ, θ̇) of a :class:`ServoDrive`."""
+    """The channels ``<name>.<reading>`` of a :class:`ServoDrive` (``DriveBuilder.servo_drive`` lists them)."""
 
     def __init__(self, drive):
         self.name, self.drive = drive.name, drive
