@@ -7,8 +7,9 @@ quadratic-velocity force −J ∇θ (q̇ᵀH_θq̇). The controller turns the jo
 torque command τ = sat(τ_ff(t) + J r̈(t) + k_p e + k_i ∫e + k_d ė) that acts on ``body_b`` about the axis
 (−τ on ``body_a``): continuously (every integrator step; the integral by the trapezoidal rule inside
 the step), or sampled at its own period T with a zero-order hold, from an encoder of resolution δ on
-the joint side (rounded to the nearest count) and ė by backward differences. The integral is clamped
-while the command saturates (conditional integration, Åström & Hägglund 2006, §3.5). Integrators call
+the joint side (rounded to the nearest count) and ė by backward differences (optionally low-pass
+filtered). The integral is clamped while the command saturates (conditional integration, Åström &
+Hägglund 2006, §3.5). Integrators call
 :meth:`ServoDrive.start` and :meth:`ServoDrive.sample` (the discrete-state hook); docs/servo-drives.md.
 """
 import math
@@ -33,7 +34,7 @@ class ServoDrive(RotationalSpringDamper):
     reading_names = ("torque", "motor_torque", "error", "measured", "angle", "rate")
 
     def __init__(self, name, vectors, reference, gains, feedforward, motor_inertia, gear_ratio, torque_limit,
-                 period, resolution):
+                 period, resolution, filter_time=0.0):
         super().__init__(name, vectors, 0.0)
         what = f"servo drive '{name}'"
         self.reference = as_time_function(reference, f"{what}: reference (rad)")
@@ -47,13 +48,14 @@ class ServoDrive(RotationalSpringDamper):
         self.limit = math.inf if torque_limit is None else positive(torque_limit, f"{what}: torque limit", "N·m")
         self.period = None if period is None else positive(period, f"{what}: controller period", "s")
         self.resolution = positive(resolution, f"{what}: encoder resolution", "rad", allow_zero=True)
+        self.filter_time = positive(filter_time, f"{what}: velocity filter time constant", "s", allow_zero=True)
         self.constant_mass = self.inertia == 0.0
         self.start(None, None, 0.0)
 
     # --- the discrete-state hook -------------------------------------------------------------------------
     def start(self, q, v, t):
         """Reset the controller at a run's start t; with (q, v), take the first sample (True: the torque changed)."""
-        self.z = self.e_old = self.theta_old = 0.0
+        self.z = self.e_old = self.theta_old = self.speed = 0.0
         self.t_old, self.next_sample, self.u, self.measured, self.first = t, t, 0.0, 0.0, True
         return q is not None and self.sample(q, v, t)
 
@@ -71,7 +73,12 @@ class ServoDrive(RotationalSpringDamper):
             return False
         measured = self._quantize(theta)
         e = self._error(measured, t)
-        speed = rate if self.first else (measured - self.theta_old) / self.period
+        if self.first:
+            speed = rate
+        else:       # the backward difference through a first-order low-pass (backward Euler), time constant T_f
+            a = self.filter_time / (self.filter_time + self.period)
+            speed = a * self.speed + (1 - a) * (measured - self.theta_old) / self.period
+        self.speed = speed
         z, e_dot = self.z + self.period * e, self.reference.d1(t) - speed
         u, raw = self._command(t, e, z, e_dot)
         if self._winding(raw, e):
@@ -188,7 +195,7 @@ class DriveBuilder:
     """The servo-drive constructor of :class:`~femdyn.model.Model` (``m.servo_drive``)."""
 
     def servo_drive(self, name, joint, reference, kp, ki=0.0, kd=0.0, feedforward=None, motor_inertia=0.0,
-                    gear_ratio=1.0, torque_limit=None, period=None, resolution=0.0):
+                    gear_ratio=1.0, torque_limit=None, period=None, resolution=0.0, filter_time=0.0):
         """Add a geared servo motor with a PID position controller on a revolute joint (docs/servo-drives.md).
 
         The command τ = sat(τ_ff + N²J_m r̈ + k_p e + k_i ∫e + k_d ė), e = r(t) − θ (joint side),
@@ -219,6 +226,8 @@ class DriveBuilder:
             Controller period T, s (e.g. ``CONTROLLER_PERIOD`` = 221 µs); None: continuous.
         resolution : float, optional
             Encoder resolution on the joint side, rad (e.g. ``ENCODER_RESOLUTION``); 0: exact.
+        filter_time : float, optional
+            Time constant T_f of the first-order low-pass on the sampled velocity estimate, s (0: none).
 
         Returns
         -------
@@ -236,7 +245,7 @@ class DriveBuilder:
                              f"model; known revolutes: {sorted(k for k, j in self.joints.items() if isinstance(j, Revolute))}")
         number(kp, f"servo drive '{name}': kp", "N·m/rad")
         drive = ServoDrive(name, rev.angle_vectors(), reference, (kp, ki, kd), feedforward, motor_inertia,
-                           gear_ratio, torque_limit, period, resolution)
+                           gear_ratio, torque_limit, period, resolution, filter_time)
         drive._q0 = self.initial_coordinates()[0]
         self.add(drive)
         self.add_sensor(ServoSensor(drive))

@@ -44,6 +44,7 @@ class TrackingConfig(CircleMotion):
       ζ ≈ 0.7 position loop on ≈ 0.2 kg·m²);
     - ``motor_inertia``, ``gear_ratio``, ``torque_limit``: assumed 400 W AC servo (3e-5 kg·m²), 50:1 reducer,
       150 N·m at the joint; ``period``: 221 µs (Power PMAC); ``resolution``: 2π/2¹⁶ rad (0.0055°), joint side;
+      ``filter_time``: the velocity estimate's low-pass time constant, s (assumed 2 ms, 80 Hz);
     - ``rho_inf``, ``tol_dynamic``, ``max_halvings``: generalized-α settings of the closed-loop runs;
     - ``target_offset``, ``repeatability``: the tracker target 25 mm from the end effector (along the platform
       normal, below it), noise 0.02 mm as 2σ; ``tracker_every``: record every k-th step; ``seed``: of the noise.
@@ -68,6 +69,7 @@ class TrackingConfig(CircleMotion):
     torque_limit: float = 150.0
     period: float = CONTROLLER_PERIOD
     resolution: float = ENCODER_RESOLUTION
+    filter_time: float = 2e-3
     rho_inf: float = 0.0
     tol_dynamic: float = 1e-8
     max_halvings: int = 4
@@ -109,7 +111,7 @@ def tracking_robot(config, motion, t, angles, torques):
         m.servo_drive(f"servo {i}", motor, Tabulated(t, angles[:, i]), config.kp, config.ki, config.kd,
                       feedforward=Tabulated(t, torques[:, i]), motor_inertia=config.motor_inertia,
                       gear_ratio=config.gear_ratio, torque_limit=config.torque_limit, period=config.period,
-                      resolution=config.resolution)
+                      resolution=config.resolution, filter_time=config.filter_time)
     m.sensor_point("P", robot.platform, robot.centre)
     return robot
 

@@ -163,3 +163,24 @@ def test_bad_input_names_the_drive_and_the_fix():
         m.servo_drive("x", "j1", 0.0, kp=1.0, period=-1.0)
     with pytest.raises(ModelError, match="servo drive 'x': gain kd"):
         m.servo_drive("x", "j1", 0.0, kp=1.0, kd=-1.0)
+
+
+def test_servo_joint_example(example, tmp_path):
+    out = example("servo_joint").main(tmp_path, t_end=0.05)
+    assert out["z_error"] < 1e-8            # Newton's tolerance, as in the test above
+    assert out["count_error"] <= 0.5 + 1e-9
+    assert (tmp_path / "servo-joint.png").stat().st_size > 10_000
+
+
+def test_velocity_filter_is_the_first_order_low_pass_of_the_differences():
+    # a sampled drive with T_f: its speed estimate s_k = a s_(k−1) + (1 − a)(θ̂_k − θ̂_(k−1))/T, a = T_f/(T_f + T)
+    T, Tf = CONTROLLER_PERIOD, 2e-3
+    res = integrate(joint(ki=KI, kd=KD, period=T, filter_time=Tf).assemble(), 0.02, T)
+    theta, torque = res["drive.measured"], res["drive.torque"]
+    a, s = Tf / (Tf + T), 0.0
+    z = 0.0
+    for k in range(len(res.t)):
+        e = STEP - theta[k]
+        s = s if k == 0 else a * s + (1 - a) * (theta[k] - theta[k - 1]) / T
+        z += T * e
+        assert torque[k] == pytest.approx(KP * e + KI * z - KD * s, rel=1e-12, abs=1e-9)

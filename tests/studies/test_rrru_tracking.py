@@ -3,17 +3,19 @@ beside the paper's with verdicts, Table 3's zero-balanced gauge peaks, the figur
 flexible feedforward (which knows the links' sag under the payload) tracks the end effector better than the
 rigid one. The whole circle is slow-marked."""
 import json
+import runpy
 
 import numpy as np
 import pytest
 
 from femdyn.cli import main
 from femdyn.studies import registry
-from femdyn.studies.rrru_tracking import PAPER, TrackingConfig, run_tracking, verdict
+from femdyn.studies.rrru_tracking import PAPER, TrackingConfig, verdict
 
 
-def test_short_run_writes_both_tables_and_the_report(tmp_path):
-    study = run_tracking(TrackingConfig(duration=0.05, n_elements=2), output=str(tmp_path))
+def test_short_run_writes_both_tables_and_the_report(tmp_path, capsys):
+    study = runpy.run_path("examples/rrru_tracking.py")["main"](str(tmp_path), 0.05, 2)      # examples/rrru_tracking.py
+    assert "| roundness |" in capsys.readouterr().out
     s = study["summary"]
     assert [r["quantity"] for r in study["table2"]] == list(PAPER)
     assert all(r["verdict"] for r in study["table2"])
