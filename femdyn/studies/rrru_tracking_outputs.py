@@ -43,11 +43,7 @@ def figures(study):
                 label=f"{name} feedforward (roundness {1e3 * fit.roundness:.3f} mm)")
         run = study["runs"][name]
         ax2.plot(run.t, 1e3 * _path_error(run, study["motion"]), lw=1.0, label=f"{name} feedforward")
-    ax.set(xlabel="angle on the circle (deg)", ylabel="radial deviation (mm)")
-    ax2.set(xlabel="time t (s)", ylabel="|P − P_commanded| (mm)")
-    for a in (ax, ax2):
-        a.grid(alpha=0.3)
-        a.legend(fontsize=7)
+    _dress((ax, ax2), ("angle on the circle (deg)", "radial deviation (mm)"), ("time t (s)", "|P − P_commanded| (mm)"))
     out["tracks"] = fig
     fig, (ax, ax2) = _figure("3-RRRU tracking experiment: joint servo loops")
     for name, style in zip(study["runs"], ("-", "--")):
@@ -59,11 +55,7 @@ def figures(study):
                 ax2.plot(run.t, run[f"servo {i}.torque"], lw=0.8, color=f"C{i}", label=f"limb {i + 1} command")
                 t, _, torques = study["solutions"][name]
                 ax2.plot(t, torques[:, i], ":", lw=1.2, color=f"C{i}", label=f"limb {i + 1} feedforward")
-    ax.set(xlabel="time t (s)", ylabel="joint error r − θ (deg)")
-    ax2.set(xlabel="time t (s)", ylabel="joint torque (N·m), flexible feedforward")
-    for a in (ax, ax2):
-        a.grid(alpha=0.3)
-        a.legend(fontsize=6, ncol=2)
+    _dress((ax, ax2), ("time t (s)", "joint error r − θ (deg)"), ("time t (s)", "joint torque (N·m), flexible feedforward"))
     out["joints"] = fig
     fig, (ax, ax2) = _figure("3-RRRU tracking experiment: limb 1 gauges, zero-balanced (flexible feedforward)")
     run = study["runs"]["flexible"]
@@ -79,13 +71,18 @@ def figures(study):
             ax2.bar(x + shift, [r[key][sign] for r in rows], 0.4, hatch=hatch, color="C0" if key == "femdyn" else "C1",
                     label=f"{label} {'positive' if sign == 0 else 'negative'} peak")
     ax2.set_xticks(x, [r["gauge"] for r in rows])
-    ax.set(xlabel="time t (s)", ylabel="axial strain, zero-balanced (µε)")
-    ax2.set(xlabel="gauge (distance from link 3's upper joint)", ylabel="peak strain (µε)")
-    for a in (ax, ax2):
-        a.grid(alpha=0.3)
-        a.legend(fontsize=6, ncol=2)
+    _dress((ax, ax2), ("time t (s)", "axial strain, zero-balanced (µε)"),
+           ("gauge (distance from link 3's upper joint)", "peak strain (µε)"))
     out["gauges"] = fig
     return out
+
+
+def _dress(axes, *labels):
+    """Axis labels (x, y) per panel, a grid and a legend."""
+    for ax, (x, y) in zip(axes, labels):
+        ax.set(xlabel=x, ylabel=y)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=6, ncol=2)
 
 
 def write_outputs(folder, study):
