@@ -7,7 +7,7 @@ quadratic-velocity force −J ∇θ (q̇ᵀH_θq̇). The controller turns the jo
 torque command τ = sat(τ_ff(t) + J r̈(t) + k_p e + k_i ∫e + k_d ė) that acts on ``body_b`` about the axis
 (−τ on ``body_a``): continuously (every integrator step; the integral by the trapezoidal rule inside
 the step), or sampled at its own period T with a zero-order hold, from an encoder of resolution δ on
-the joint side (rounded to the nearest count) and ė by backward differences (optionally low-pass
+the joint side (rounded to the nearest count) and ė by backward differences (that rate optionally low-pass
 filtered). The integral is clamped while the command saturates (conditional integration, Åström &
 Hägglund 2006, §3.5). Integrators call
 :meth:`ServoDrive.start` and :meth:`ServoDrive.sample` (the discrete-state hook); docs/servo-drives.md.
@@ -55,7 +55,7 @@ class ServoDrive(RotationalSpringDamper):
     # --- the discrete-state hook -------------------------------------------------------------------------
     def start(self, q, v, t):
         """Reset the controller at a run's start t; with (q, v), take the first sample (True: the torque changed)."""
-        self.z = self.e_old = self.theta_old = self.speed = 0.0
+        self.z = self.e_old = self.theta_old = self.e_dot = 0.0
         self.t_old, self.next_sample, self.u, self.measured, self.first = t, t, 0.0, 0.0, True
         return q is not None and self.sample(q, v, t)
 
@@ -73,13 +73,10 @@ class ServoDrive(RotationalSpringDamper):
             return False
         measured = self._quantize(theta)
         e = self._error(measured, t)
-        if self.first:
-            speed = rate
-        else:       # the backward difference through a first-order low-pass (backward Euler), time constant T_f
-            a = self.filter_time / (self.filter_time + self.period)
-            speed = a * self.speed + (1 - a) * (measured - self.theta_old) / self.period
-        self.speed = speed
-        z, e_dot = self.z + self.period * e, self.reference.d1(t) - speed
+        raw_rate = self.reference.d1(t) - (rate if self.first else (measured - self.theta_old) / self.period)
+        a = 0.0 if self.first else self.filter_time / (self.filter_time + self.period)
+        e_dot = self.e_dot = a * self.e_dot + (1 - a) * raw_rate    # first-order low-pass (backward Euler), T_f
+        z = self.z + self.period * e
         u, raw = self._command(t, e, z, e_dot)
         if self._winding(raw, e):
             u = self._command(t, e, self.z, e_dot)[0]
@@ -227,7 +224,7 @@ class DriveBuilder:
         resolution : float, optional
             Encoder resolution on the joint side, rad (e.g. ``ENCODER_RESOLUTION``); 0: exact.
         filter_time : float, optional
-            Time constant T_f of the first-order low-pass on the sampled velocity estimate, s (0: none).
+            Time constant T_f of the first-order low-pass on the sampled error rate ė, s (0: none).
 
         Returns
         -------

@@ -172,15 +172,14 @@ def test_servo_joint_example(example, tmp_path):
     assert (tmp_path / "servo-joint.png").stat().st_size > 10_000
 
 
-def test_velocity_filter_is_the_first_order_low_pass_of_the_differences():
-    # a sampled drive with T_f: its speed estimate s_k = a s_(k−1) + (1 − a)(θ̂_k − θ̂_(k−1))/T, a = T_f/(T_f + T)
+def test_rate_filter_is_the_first_order_low_pass_of_the_error_rate():
+    # a sampled drive with T_f: ė_k = a ė_(k−1) + (1 − a)(ṙ − (θ̂_k − θ̂_(k−1))/T), a = T_f/(T_f + T)
     T, Tf = CONTROLLER_PERIOD, 2e-3
     res = integrate(joint(ki=KI, kd=KD, period=T, filter_time=Tf).assemble(), 0.02, T)
     theta, torque = res["drive.measured"], res["drive.torque"]
-    a, s = Tf / (Tf + T), 0.0
-    z = 0.0
+    a, rate, z = Tf / (Tf + T), 0.0, 0.0
     for k in range(len(res.t)):
         e = STEP - theta[k]
-        s = s if k == 0 else a * s + (1 - a) * (theta[k] - theta[k - 1]) / T
+        rate = rate if k == 0 else a * rate - (1 - a) * (theta[k] - theta[k - 1]) / T
         z += T * e
-        assert torque[k] == pytest.approx(KP * e + KI * z - KD * s, rel=1e-12, abs=1e-9)
+        assert torque[k] == pytest.approx(KP * e + KI * z + KD * rate, rel=1e-12, abs=1e-9)
