@@ -468,8 +468,7 @@ class _March:
 
 
 def _sampled(system, parts, s, kkt):
-    """The discrete-state hook: parts with ``sample`` (e.g. a sampled servo drive) update after an accepted step;
-    a jump of their forces restarts the scheme from the consistent q̈, λ (ã = q̈), as at t₀."""
+    """Discrete-state hook after an accepted step; a force jump restarts from consistent q̈, λ (ã = q̈)."""
     if any([p.sample(s.q, s.v, s.t) for p in parts]):
         s.a, s.lam = accelerations_and_multipliers(system, s.q, s.v, s.t, kkt)
         s.at = s.a.copy()

@@ -107,7 +107,7 @@ class ServoDrive(RotationalSpringDamper):
 
     # --- forces ---------------------------------------------------------------------------------------
     def _torque(self, q, v, t):
-        """(τ, ∂τ/∂θ, ∂τ/∂θ̇, grad, θ, θ̇): the torque acting now and its derivatives (0 when held or saturated)."""
+        """(τ, ∂τ/∂θ, ∂τ/∂θ̇, ∇θ, θ, θ̇): the torque now and its derivatives (0 when held or saturated)."""
         grad, theta, rate, _ = self._state(q, v)
         if self.period is not None:
             return self.u, 0.0, 0.0, grad, theta, rate
@@ -238,8 +238,9 @@ class DriveBuilder:
         """
         rev = self.joints.get(joint, joint) if isinstance(joint, str) else joint
         if not isinstance(rev, Revolute):
+            known = sorted(k for k, j in self.joints.items() if isinstance(j, Revolute))
             raise ModelError(f"servo drive '{name}': '{getattr(rev, 'name', rev)}' is not a revolute joint of this "
-                             f"model; known revolutes: {sorted(k for k, j in self.joints.items() if isinstance(j, Revolute))}")
+                             f"model; known revolutes: {known}")
         number(kp, f"servo drive '{name}': kp", "N·m/rad")
         drive = ServoDrive(name, rev.angle_vectors(), reference, (kp, ki, kd), feedforward, motor_inertia,
                            gear_ratio, torque_limit, period, resolution, filter_time)

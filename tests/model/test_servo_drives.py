@@ -30,7 +30,7 @@ def joint(**kw):
 
 
 def closed_loop(t, kp, ki, kd):
-    """θ(t) of J θ̈ = k_p e + k_i ∫e − k_d θ̇, e = r − θ, from rest at 0 (state [θ, θ̇, ∫e, 1], matrix exponential)."""
+    """θ(t) of J θ̈ = k_p e + k_i ∫e − k_d θ̇, e = r − θ, from rest (state [θ, θ̇, ∫e, 1], matrix exponential)."""
     A = np.zeros((4, 4))
     A[0, 1] = 1.0
     A[1] = [-kp / J, -kd / J, ki / J, kp * STEP / J]
