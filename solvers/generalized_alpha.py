@@ -378,7 +378,7 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
     kkt = KKTMatrix(system)
     q, v, a, lam = consistent_state(system, q0, v0, t0, o.max_correction, kkt)
     discrete = [p for p in system.parts if callable(getattr(p, "sample", None))]
-    if any([p.start(q, v, t0) for p in discrete]):
+    if [p.start(q, v, t0) for p in discrete]:           # reset (a rerun's state is stale): q̈, λ anew
         a, lam = accelerations_and_multipliers(system, q, v, t0, kkt)
     if start is not None:
         a, lam = _given_start(system, q, v, t0, start)

@@ -151,7 +151,8 @@ class ServoDrive(RotationalSpringDamper):
         if self.constant_mass:
             return super().mass_coo()
         rows, cols, _, _ = self.tangent_pattern()
-        return rows, cols, self.mass_values(self._q0)
+        q0 = getattr(self, "_q0", None)
+        return rows, cols, self.mass_values(q0) if q0 is not None else np.zeros(len(rows))
 
     def mass_values(self, q):
         grad = self._state(q, np.zeros_like(q))[0]

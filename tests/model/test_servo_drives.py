@@ -78,6 +78,13 @@ def test_sampled_pid_matches_the_exact_discretization():
     assert max(errors) < 1e-8
 
 
+def test_a_system_runs_twice_alike():
+    # start() resets the controller, so a second run of the same System repeats the first
+    s = joint(ki=KI, kd=KD).assemble()
+    first, second = integrate(s, 0.05, 1e-3), integrate(s, 0.05, 1e-3)
+    assert np.array_equal(first["drive.angle"], second["drive.angle"])
+
+
 def test_quantization_error_is_bounded_by_the_resolution():
     res = integrate(joint(ki=KI, kd=KD, period=CONTROLLER_PERIOD, resolution=ENCODER_RESOLUTION).assemble(),
                     0.05, CONTROLLER_PERIOD)
