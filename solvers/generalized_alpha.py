@@ -25,7 +25,7 @@ from femdyn.results.store import ResultsWriter
 from .blocks import TangentValues
 from .causal_step import check_servo_step, servo_failure_note, servo_halvings
 from .scheme import Parameters
-from .initial import consistent_state
+from .initial import accelerations_and_multipliers, consistent_state
 from .kkt import ACCEPT, KKTMatrix
 from .spin import check_spin
 from .step_size import check_step_size
@@ -392,6 +392,9 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
     params = Parameters.from_rho(o.rho_inf)
     kkt = KKTMatrix(system)
     q, v, a, lam = consistent_state(system, q0, v0, t0, o.max_correction, kkt)
+    discrete = [p for p in system.parts if callable(getattr(p, "sample", None))]
+    if [p.start(q, v, t0) for p in discrete]:           # reset (a rerun's state is stale): q̈, λ anew
+        a, lam = accelerations_and_multipliers(system, q, v, t0, kkt)
     if start is not None:
         a, lam = _given_start(system, q, v, t0, start)
     state = State(t0, q, v, a, a.copy(), lam, initial=True)
@@ -417,7 +420,7 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
     try:
         for k in range(1, steps + 1):
             step = march.advance(state, t0 + k * h, h, k)
-            state = step.state
+            state = _sampled(system, discrete, step.state, kkt)
             writer.add_iterations(step.history)
             for event in step.events:
                 writer.add_event(event)
@@ -500,6 +503,14 @@ class _March:
             self.servo_depth = servo_halvings(self.system, state.q, state.lam, h, self.o.rho_inf,
                                               self.o.max_halvings, state.t)
         return self.servo_depth
+
+
+def _sampled(system, parts, s, kkt):
+    """Discrete-state hook after an accepted step; a force jump restarts from consistent q̈, λ (ã = q̈)."""
+    if any([p.sample(s.q, s.v, s.t) for p in parts]):
+        s.a, s.lam = accelerations_and_multipliers(system, s.q, s.v, s.t, kkt)
+        s.at = s.a.copy()
+    return s
 
 
 def _given_start(system, q, v, t, start):

@@ -2,7 +2,8 @@
 
 Each family's constructors live beside its parts (:mod:`.nodes`, :mod:`.bodies`, :mod:`.flexible`,
 :mod:`.floating_frame`, :mod:`.joints`, :mod:`.actuators`, :mod:`.loads`, :mod:`.springs`, :mod:`.sensors`,
-:mod:`.point_mass`, :mod:`.rotational_springs`, :mod:`.bushings`, :mod:`.forcelaws`, :mod:`.clearance`)
+:mod:`.point_mass`, :mod:`.rotational_springs`, :mod:`.bushings`, :mod:`.forcelaws`, :mod:`.clearance`,
+:mod:`.drives`) and :class:`Model` inherits them. Ground coordinates stay in q, fixed by constraints (Liu et al. 2018).
 and :class:`Model` inherits them. Ground coordinates stay in q, fixed by constraints (Liu et al. 2018).
 """
 import copy
@@ -15,6 +16,7 @@ from .actuators import ActuatorBuilder
 from .bushings import BushingBuilder
 from .clearance import ClearanceBuilder
 from .bodies import BodyBuilder, Ground
+from .drives import DriveBuilder
 from .checks import check_finite_parts, check_units
 from .flexible import BeamBuilder, NodeFrame
 from .forcelaws import ForceSensorBuilder
@@ -32,7 +34,7 @@ from .system import System
 
 class Model(NodeBuilder, BodyBuilder, PointMassBuilder, BeamBuilder, FloatingFrameBuilder, JointBuilder,
             ActuatorBuilder, LoadBuilder, SpringBuilder, RotationalSpringBuilder, BushingBuilder, SensorBuilder,
-            ForceSensorBuilder, ClearanceBuilder):
+            ForceSensorBuilder, ClearanceBuilder, DriveBuilder):
     """Builder of a multibody model; :meth:`assemble` freezes it into a :class:`System`.
 
     Nodes own the coordinates q; bodies, element sets, joints, loads and sensors refer to nodes
