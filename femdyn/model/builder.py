@@ -4,7 +4,6 @@ Each family's constructors live beside its parts (:mod:`.nodes`, :mod:`.bodies`,
 :mod:`.floating_frame`, :mod:`.joints`, :mod:`.actuators`, :mod:`.loads`, :mod:`.springs`, :mod:`.sensors`,
 :mod:`.point_mass`, :mod:`.rotational_springs`, :mod:`.bushings`, :mod:`.forcelaws`, :mod:`.clearance`,
 :mod:`.drives`) and :class:`Model` inherits them. Ground coordinates stay in q, fixed by constraints (Liu et al. 2018).
-and :class:`Model` inherits them. Ground coordinates stay in q, fixed by constraints (Liu et al. 2018).
 """
 import copy
 
