@@ -1,34 +1,45 @@
-"""Static equilibrium Q(q) − Φ_qᵀλ = 0, Φ(q) = 0 by Newton with load stepping.
+"""Static equilibrium Q(q) − Φ_qᵀλ = 0, Φ(q) = 0 by a globalized Newton method with adaptive load steps.
 
-The applied loads (gravity, forces, torques) are scaled by s = 1/N, 2/N, …, 1; each
-level starts from the previous solution (incremental loading for large deflections).
-Tangent: [[K + H(λ), Φ_qᵀ], [Φ_q, 0]] with K = −∂Q/∂q and H(λ) = ∂(Φ_qᵀλ)/∂q.
+The applied loads (gravity, forces, torques) are scaled by a load factor s; internal forces are
+not. Tangent: [[K + H(λ), Φ_qᵀ], [Φ_q, 0]] with K = −∂Q/∂q and H(λ) = ∂(Φ_qᵀλ)/∂q. One corrector
+(``_correct``) serves the load-controlled levels here and the arc-length path of
+:mod:`.continuation`: Newton on the KKT equations, optionally bordered by one scalar equation
+g(q, s) = 0 that makes s an unknown, globalized by Armijo backtracking on the merit
+½‖R‖², R = ((Q − Φ_qᵀλ)/max(1 N, ‖Q‖), Φ, g) (docs/solvers.md, "Statics").
 Also the initial point of a dynamic run that starts at rest (Liu et al. 2018).
 """
 import numpy as np
 from scipy.sparse.linalg import lsqr
 
-from femdyn.errors import ConvergenceError
+from femdyn.errors import ConvergenceError, ModelError
 from femdyn.model.checks import check_finite_state
 
 from .blocks import TangentValues
 from .initial import check_redundancy, consistent_positions
 from .kkt import KKTMatrix
 
+ARMIJO = 1e-4           # sufficient decrease c of the merit: m(x + α d) ≤ (1 − 2cα) m(x)
+SHORTEST_STEP = 2.0 ** -10      # the line search gives up below this fraction of the Newton step
+EASY = 4                # a level converged in at most this many iterations lets the next increment grow
+CUTS = 12               # halvings of the initial increment before the load stepping gives up
+
 
 def static_equilibrium(system, load_steps=1, t=0.0, q0=None, tol=1e-10, max_iterations=50, max_correction=1e-3):
-    """Static equilibrium Q(q) − Φ_qᵀλ = 0, Φ(q) = 0 under the full loads, by Newton with load stepping.
+    """Static equilibrium Q(q) − Φ_qᵀλ = 0, Φ(q) = 0 under the full loads, by Newton with line search and adaptive load steps.
 
-    Loads are scaled by 1/N, 2/N, …, 1 (N = ``load_steps``). Converged when
-    ‖Q − Φ_qᵀλ‖₂ ≤ tol·max(1 N, ‖Q‖₂) and ‖Φ‖₂ ≤ tol, or when the correction falls below
-    1e-13 of the coordinates (round-off floor of stiff structures).
+    The loads are raised from 0 to 1 in increments of 1/N (N = ``load_steps``) that are halved when
+    a level fails (up to 12 times) and doubled again, up to 1/N, after a level that converged in
+    ≤ 4 iterations.
+    Each level is solved by Newton's method with Armijo backtracking on ½‖R‖² of the scaled KKT
+    residual. Converged when ‖Q − Φ_qᵀλ‖₂ ≤ tol·max(1 N, ‖Q‖₂) and ‖Φ‖₂ ≤ tol, or when the
+    correction falls below 1e-13 of the coordinates (round-off floor of stiff structures).
 
     Parameters
     ----------
     system : System
         The assembled model.
     load_steps : int, optional
-        Number N of load levels (more for large deflections).
+        Initial number N of load levels (the increments adapt from 1/N).
     t : float, optional
         Time [s] at which constraints and loads are evaluated.
     q0 : (n,) array_like, optional
@@ -50,7 +61,8 @@ def static_equilibrium(system, load_steps=1, t=0.0, q0=None, tol=1e-10, max_iter
     Raises
     ------
     ConvergenceError
-        No convergence at a load level.
+        No convergence even with the increment cut 12 times (e.g. a load past a limit point:
+        trace it with :func:`~femdyn.solvers.continuation.equilibrium_path`).
     ConstraintError
         Inconsistent start or redundant constraints.
     SingularMatrixError
@@ -72,34 +84,104 @@ def static_equilibrium(system, load_steps=1, t=0.0, q0=None, tol=1e-10, max_iter
     >>> round(float(q[-4]) / (-10.0 / (3 * EI)), 4)       # tip z over the linear value
     1.0
     """
+    if not (isinstance(load_steps, (int, np.integer)) and load_steps >= 1):
+        raise ModelError(f"static equilibrium of model '{system.name}': load_steps must be an integer ≥ 1, "
+                         f"got {load_steps!r}")
+    q, lam, kkt = _start_point(system, q0, t, max_correction)
+    s, step = 0.0, 1.0 / load_steps
+    longest, shortest = step, step * 2.0 ** -CUTS
+    while s < 1.0:
+        level = min(1.0, s + step)
+        solution = _correct(system, kkt, q, lam, level, t, tol, max_iterations)
+        if solution is None:
+            step *= 0.5
+            if step < shortest:
+                raise ConvergenceError(
+                    f"static equilibrium of model '{system.name}': no convergence beyond load level {s:.4g} (the "
+                    f"increment was halved {CUTS} times to {step:.3g}); the structure may have a limit point there "
+                    "(snap-through): trace its path with femdyn.solvers.equilibrium_path")
+            continue
+        q, lam, _, iterations = solution
+        s = level
+        if iterations <= EASY:
+            step = min(2.0 * step, longest)     # recovers after a cut, never beyond the user's 1/N
+    return q, lam
+
+
+def _start_point(system, q0, t, max_correction):
+    """(q, λ, KKTMatrix) at a consistent start: positions projected onto Φ = 0, least-squares multipliers."""
     check_finite_state(system, f"static equilibrium of model '{system.name}'", q0=q0)
     q = consistent_positions(system, system.q0 if q0 is None else q0, t, max_correction=max_correction)
     check_redundancy(system, q, t)
+    return q, _least_squares_multipliers(system, q, t), KKTMatrix(system)
+
+
+def _load_direction(system, q, t):
+    """∂Q/∂s (n,): the applied loads at full scale (Q is affine in the load factor s)."""
     v = np.zeros(system.n)
-    kkt = KKTMatrix(system)
-    lam = _least_squares_multipliers(system, q, t)
-    for level in np.arange(1, load_steps + 1) / load_steps:
-        for _ in range(max_iterations):
-            residual, Q, phi, jac = system.residual(q, v, None, lam, t, load_factor=level)
-            r = -residual
-            if np.linalg.norm(r) <= tol * max(1.0, np.linalg.norm(Q)) and np.linalg.norm(phi) <= tol:
+    return system.forces(q, v, t, load_factor=1.0) - system.forces(q, v, t, load_factor=0.0)
+
+
+def _factorize(system, kkt, q, lam, s, t):
+    """Factorize the KKT tangent at (q, λ, s) into ``kkt``."""
+    v = np.zeros(system.n)
+    _, jac = system.constraints.evaluate(q, t)
+    k_vals, c_vals = system.tangent_values(q, v, t, load_factor=s)
+    transpose = system.force_transpose_values(q, jac) if system.servo else None
+    kkt.factorize(kkt.assemble(TangentValues(system.mass_values(q), jac, c_vals, k_vals,
+                                             hessian=system.hessian_values(q, lam), weights=(0.0, 0.0, 1.0),
+                                             transpose=transpose)), q, t)
+
+
+def _correct(system, kkt, q, lam, s, t, tol, max_iterations, arc=None):
+    """Newton–KKT corrector with Armijo backtracking; (q, λ, s, iterations), or None when it fails."""
+    # without ``arc`` the load factor s is fixed; with arc = (w, q_ref, length) s is an unknown and the
+    # bordered equation g = w·(q − q_ref) − length = 0 (the Riks normal plane) closes the system
+    q, lam = q.copy(), lam.copy()
+    n = system.n
+    for iteration in range(max_iterations + 1):
+        merit, rhs, g, scale, done = _merit(system, q, lam, s, t, tol, arc, None)
+        if done:
+            return q, lam, s, iteration
+        if iteration == max_iterations or not np.isfinite(merit):
+            return None
+        _factorize(system, kkt, q, lam, s, t)
+        dx = kkt.solve(rhs)
+        ds = 0.0
+        if arc is not None:                  # bordering: dx = δa + ds δb with K δb = (∂Q/∂s, 0)
+            w = arc[0]
+            db = kkt.solve(np.concatenate([_load_direction(system, q, t), np.zeros(system.m)]))
+            ds = -(g + w @ dx[:n]) / (w @ db[:n])
+            dx = dx + ds * db
+        if np.abs(dx[:n]).max() <= 1e-13 * max(1.0, np.abs(q).max()):   # at round-off: stiff structures
+            q, lam, s = q + dx[:n], lam + dx[n:], s + ds                     # reach no smaller residual
+            if np.linalg.norm(system.constraints.evaluate(q, t)[0]) <= tol:
+                return q, lam, s, iteration + 1
+            continue
+        step = 1.0
+        while True:
+            trial = (q + step * dx[:n], lam + step * dx[n:], s + step * ds)
+            trial_merit = _merit(system, *trial, t, tol, arc, scale)[0]
+            if trial_merit <= (1.0 - 2.0 * ARMIJO * step) * merit or trial_merit <= 0.5 * tol ** 2:
                 break
-            k_vals, c_vals = system.tangent_values(q, v, t, load_factor=level)
-            transpose = system.force_transpose_values(q, jac) if system.servo else None
-            kkt.factorize(kkt.assemble(TangentValues(system.mass_values(q), jac, c_vals, k_vals,
-                                                     hessian=system.hessian_values(q, lam), weights=(0.0, 0.0, 1.0),
-                                                     transpose=transpose)), q, t)
-            dx = kkt.solve(np.concatenate([r, -phi]))
-            q += dx[:system.n]
-            lam += dx[system.n:]
-            if np.abs(dx[:system.n]).max() <= 1e-13 * max(1.0, np.abs(q).max()) and np.linalg.norm(phi) <= tol:
-                break   # the correction is at round-off: stiff structures cannot reach a smaller residual
-        else:
-            worst = np.argsort(-np.abs(r))[:4]
-            raise ConvergenceError(f"static equilibrium at load level {level:.3g}: no convergence in "
-                                   f"{max_iterations} iterations (largest residuals at "
-                                   f"{[system.labels[i] for i in worst]}); use more load_steps")
-    return q, lam
+            step *= 0.5
+            if step < SHORTEST_STEP:
+                return None          # no descent along the Newton direction: the caller shortens the increment
+        q, lam, s = trial
+    return None
+
+
+def _merit(system, q, lam, s, t, tol, arc, scale):
+    """(½‖R‖², Newton right-hand side, g, force scale, converged) of the scaled residual R at (q, λ, s)."""
+    with np.errstate(all="ignore"):
+        residual, Q, phi, _ = system.residual(q, np.zeros(system.n), None, lam, t, load_factor=s)
+    r = -residual
+    scale = max(1.0, np.linalg.norm(Q)) if scale is None else scale
+    g = 0.0 if arc is None else float(arc[0] @ (q - arc[1]) - arc[2])
+    force, gap = np.linalg.norm(r), np.linalg.norm(phi)
+    merit = 0.5 * ((force / scale) ** 2 + gap ** 2 + g ** 2)
+    done = force <= tol * scale and gap <= tol and abs(g) <= tol * max(1.0, 0.0 if arc is None else arc[2])
+    return (merit if np.isfinite(merit) else np.inf), np.concatenate([r, -phi]), g, scale, done
 
 
 def _least_squares_multipliers(system, q, t):
