@@ -21,6 +21,7 @@ from .kkt import KKTMatrix
 ARMIJO = 1e-4           # sufficient decrease c of the merit: m(x + α d) ≤ (1 − 2cα) m(x)
 SHORTEST_STEP = 2.0 ** -10      # the line search gives up below this fraction of the Newton step
 EASY = 4                # a level converged in at most this many iterations lets the next increment grow
+SHIFTS = 10.0 ** -np.arange(8.0, -1.0, -2.0)   # mass shifts μ/(max|K|/max|M|) tried when Newton finds no descent
 CUTS = 12               # halvings of the initial increment before the load stepping gives up
 
 
@@ -122,21 +123,30 @@ def _load_direction(system, q, t):
     return system.forces(q, v, t, load_factor=1.0) - system.forces(q, v, t, load_factor=0.0)
 
 
-def _factorize(system, kkt, q, lam, s, t):
-    """Factorize the KKT tangent at (q, λ, s) into ``kkt``."""
+def _factorize(system, kkt, q, lam, s, t, shift=0.0):
+    """Factorize the KKT tangent at (q, λ, s), its K shifted by ``shift``·M [1/s²], into ``kkt``; max|K|/max|M| [1/s²]."""
     v = np.zeros(system.n)
     _, jac = system.constraints.evaluate(q, t)
     k_vals, c_vals = system.tangent_values(q, v, t, load_factor=s)
+    m_vals = system.mass_values(q)
     transpose = system.force_transpose_values(q, jac) if system.servo else None
-    kkt.factorize(kkt.assemble(TangentValues(system.mass_values(q), jac, c_vals, k_vals,
-                                             hessian=system.hessian_values(q, lam), weights=(0.0, 0.0, 1.0),
-                                             transpose=transpose)), q, t)
+    kkt.factorize(kkt.assemble(TangentValues(m_vals, jac, c_vals, k_vals, hessian=system.hessian_values(q, lam),
+                                             weights=(shift, 0.0, 1.0), transpose=transpose)), q, t)
+    return np.abs(k_vals).max(initial=0.0) / max(np.abs(m_vals).max(initial=0.0), 1e-300)
 
 
 def _correct(system, kkt, q, lam, s, t, tol, max_iterations, arc=None):
-    """Newton–KKT corrector with Armijo backtracking; (q, λ, s, iterations), or None when it fails."""
+    """Newton–KKT corrector, plain and then (if that fails) globalized; (q, λ, s, iterations) or None."""
     # without ``arc`` the load factor s is fixed; with arc = (w, q_ref, length) s is an unknown and the
-    # bordered equation g = w·(q − q_ref) − length = 0 (the Riks normal plane) closes the system
+    # bordered equation g = w·(q − q_ref) − length = 0 (the Riks normal plane) closes the system. Plain
+    # Newton first (the watchdog idea of Chamberlain et al. 1982: full steps may raise the merit on the
+    # way), then from the same start with Armijo backtracking and mass-shifted steps.
+    return (_newton(system, kkt, q, lam, s, t, tol, max_iterations, arc, False)
+            or _newton(system, kkt, q, lam, s, t, tol, max_iterations, arc, True))
+
+
+def _newton(system, kkt, q, lam, s, t, tol, max_iterations, arc, search):
+    """Newton iterations from (q, λ, s), with line search if ``search``; (q, λ, s, iterations) or None."""
     q, lam = q.copy(), lam.copy()
     n = system.n
     for iteration in range(max_iterations + 1):
@@ -145,29 +155,47 @@ def _correct(system, kkt, q, lam, s, t, tol, max_iterations, arc=None):
             return q, lam, s, iteration
         if iteration == max_iterations or not np.isfinite(merit):
             return None
-        _factorize(system, kkt, q, lam, s, t)
-        dx = kkt.solve(rhs)
-        ds = 0.0
-        if arc is not None:                  # bordering: dx = δa + ds δb with K δb = (∂Q/∂s, 0)
-            w = arc[0]
-            db = kkt.solve(np.concatenate([_load_direction(system, q, t), np.zeros(system.m)]))
-            ds = -(g + w @ dx[:n]) / (w @ db[:n])
-            dx = dx + ds * db
-        if np.abs(dx[:n]).max() <= 1e-13 * max(1.0, np.abs(q).max()):   # at round-off: stiff structures
-            q, lam, s = q + dx[:n], lam + dx[n:], s + ds                     # reach no smaller residual
-            if np.linalg.norm(system.constraints.evaluate(q, t)[0]) <= tol:
+        ratio = _factorize(system, kkt, q, lam, s, t)
+        dx, ds = _direction(system, kkt, q, t, rhs, g, arc)
+        if not search or np.abs(dx[:n]).max() <= 1e-13 * max(1.0, np.abs(q).max()):
+            q, lam, s = q + dx[:n], lam + dx[n:], s + ds
+            if (np.abs(dx[:n]).max() <= 1e-13 * max(1.0, np.abs(q).max())   # at round-off: stiff structures
+                    and np.linalg.norm(system.constraints.evaluate(q, t)[0]) <= tol):   # reach no smaller residual
                 return q, lam, s, iteration + 1
             continue
-        step = 1.0
-        while True:
-            trial = (q + step * dx[:n], lam + step * dx[n:], s + step * ds)
-            trial_merit = _merit(system, *trial, t, tol, arc, scale)[0]
-            if trial_merit <= (1.0 - 2.0 * ARMIJO * step) * merit or trial_merit <= 0.5 * tol ** 2:
+        trial = _search(system, q, lam, s, t, tol, arc, scale, merit, dx, ds, SHORTEST_STEP)
+        for shift in ratio * SHIFTS if trial is None else ():
+            _factorize(system, kkt, q, lam, s, t, shift)     # a shorter, mass-weighted step (pseudo-transient)
+            trial = _search(system, q, lam, s, t, tol, arc, scale, merit,
+                            *_direction(system, kkt, q, t, rhs, g, arc), 1.0 / 16)
+            if trial is not None:
                 break
-            step *= 0.5
-            if step < SHORTEST_STEP:
-                return None          # no descent along the Newton direction: the caller shortens the increment
+        if trial is None:
+            return None          # no descent: the caller shortens the increment
         q, lam, s = trial
+    return None
+
+
+def _direction(system, kkt, q, t, rhs, g, arc):
+    """(dx, ds): the step of the factorized matrix, bordered by the arc equation when there is one."""
+    dx = kkt.solve(rhs)
+    if arc is None:
+        return dx, 0.0
+    w, n = arc[0], system.n          # bordering: dx = δa + ds δb with K δb = (∂Q/∂s, 0)
+    db = kkt.solve(np.concatenate([_load_direction(system, q, t), np.zeros(system.m)]))
+    ds = -(g + w @ dx[:n]) / (w @ db[:n])
+    return dx + ds * db, ds
+
+
+def _search(system, q, lam, s, t, tol, arc, scale, merit, dx, ds, shortest):
+    """The first point of α = 1, ½, … ≥ ``shortest`` along (dx, ds) with sufficient decrease, or None."""
+    n, step = system.n, 1.0
+    while step >= shortest:
+        trial = (q + step * dx[:n], lam + step * dx[n:], s + step * ds)
+        trial_merit = _merit(system, *trial, t, tol, arc, scale)[0]
+        if trial_merit <= (1.0 - 2.0 * ARMIJO * step) * merit or trial_merit <= 0.5 * tol ** 2:
+            return trial
+        step *= 0.5
     return None
 
 
