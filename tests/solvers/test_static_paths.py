@@ -115,3 +115,20 @@ def test_the_rrru_start_converges_for_every_payload_from_0_to_2_kg():
         flexible = robot.model.assemble()
         q, lam = static_equilibrium(flexible)
         assert np.linalg.norm(flexible.constraints.evaluate(q, 0.0)[0]) <= 1e-10     # converged: Φ = 0 to tol
+
+
+def test_the_command_line_writes_the_path_and_the_equilibrium(tmp_path, capsys):
+    """``femdyn statics FILE --function truss --path 0.002 --channels apex.rz`` writes the same path
+    as the Python entry (CSV to round-off); without --path it writes the equilibrium's coordinates."""
+    from pathlib import Path
+    from femdyn.cli.main import main
+    example = str(Path(__file__).parents[2] / "examples" / "statics_snap_through.py")
+    assert main(["statics", example, "--function", "truss", "--path", "0.002", "--channels", "apex.rz",
+                 "--max-points", "500", "-o", str(tmp_path)]) == 0
+    rows = np.loadtxt(tmp_path / "path.csv", delimiter=",", skiprows=1)
+    path = equilibrium_path(von_mises_truss(), 0.002, max_points=500)
+    assert np.allclose(rows, np.column_stack([path.load_factors, path.channel("apex.rz")]), rtol=0, atol=1e-12)
+    assert (tmp_path / "path.png").exists()
+    assert main(["statics", example, "--function", "truss", "-o", str(tmp_path)]) == 0
+    assert "apex.rz" in (tmp_path / "equilibrium.csv").read_text()
+    assert main(["statics", example, "--path", "0.002", "-o", str(tmp_path)]) == 2
