@@ -1,12 +1,6 @@
-"""Equilibrium paths through limit points by arc-length continuation (Riks 1979; Crisfield 1981).
-
-Each point: a tangent predictor along K⁻¹ ∂Q/∂s, then the Newton–KKT corrector of :mod:`.static`
-(the one of :func:`~femdyn.solvers.static_equilibrium`) bordered by the Riks normal plane
-w·(q − q_k) = Δℓ with w the unit coordinate part of the tangent (Crisfield's cylindrical choice
-ψ = 0: the arc is measured in the coordinates only, which carries it through snap-through and
-snap-back alike). The tangent's sign follows the previous increment (w·Δq_prev > 0), which does
-not need the determinant of the saddle matrix and does not turn back at a limit point.
-"""
+"""Equilibrium paths through limit points by arc-length continuation (Riks 1979; Crisfield 1981):
+tangent predictor, the Newton–KKT corrector of :mod:`.static` bordered by the Riks normal plane
+(docs/solvers.md, "Statics")."""
 import csv
 from dataclasses import dataclass, field
 
@@ -24,22 +18,13 @@ class EquilibriumPath:
     Parameters
     ----------
     system : System
-        The assembled model the path belongs to.
+        The assembled model.
     load_factors : (k,) ndarray
         s_k, dimensionless (the applied loads are s times the model's).
-    q : (k, n) ndarray
-        Equilibrium coordinates.
-    lam : (k, m) ndarray
-        Lagrange multipliers.
-    iterations : (k,) ndarray
-        Corrector iterations of each point.
+    q, lam, iterations : (k, n), (k, m), (k,) ndarray
+        Coordinates, multipliers and corrector iterations of each point.
     t : float
         Time [s] at which constraints and loads were evaluated.
-
-    Examples
-    --------
-    >>> path = equilibrium_path(system, 0.01)             # doctest: +SKIP
-    >>> path.channel("apex.z"), path.to_csv("path.csv", ["apex.z"])   # doctest: +SKIP
     """
 
     system: object
@@ -58,13 +43,11 @@ class EquilibriumPath:
         Parameters
         ----------
         name : str or int
-            A coordinate label of ``system.labels`` (``<node>.<slot><x|y|z>``, m or 1), its index,
-            ``"load_factor"``, or a sensor column (``<sensor>.<column>``, its unit).
+            A coordinate label (``system.labels``; m or 1), its index, ``"load_factor"`` or a sensor column.
 
         Returns
         -------
         values : (k,) ndarray
-            The channel at every point of the path.
 
         Raises
         ------
@@ -94,14 +77,12 @@ class EquilibriumPath:
         Parameters
         ----------
         path : str or os.PathLike
-            The CSV file.
         channels : sequence of str or int
             Coordinates or sensor columns.
 
         Returns
         -------
         path : str or os.PathLike
-            The file written.
         """
         columns = [self.load_factors] + [self.channel(c) for c in channels]
         with open(path, "w", newline="") as f:
@@ -119,20 +100,14 @@ class EquilibriumPath:
         channel : str or int
             The abscissa (see :meth:`channel`).
         path : str or os.PathLike, optional
-            The image file.
         load : float, optional
-            Scale of the ordinate: the load at s = 1 (e.g. the applied force, N), 1 for the factor itself.
-        load_label : str, optional
-            Ordinate label with its unit.
-        unit : str, optional
-            Unit of the channel.
-        title : str, optional
-            Figure title (default: the model's name).
+            The load at s = 1 (ordinate scale, e.g. N; default 1: the factor).
+        load_label, unit, title : str, optional
+            Ordinate label with its unit, the channel's unit, the title (default: the model's name).
 
         Returns
         -------
         path : str or os.PathLike
-            The image written.
         """
         import matplotlib
         matplotlib.use("Agg")
@@ -152,63 +127,34 @@ class EquilibriumPath:
 
 def equilibrium_path(system, arc_length, max_points=200, load_max=1.0, t=0.0, q0=None, tol=1e-10,
                      max_iterations=20, max_correction=1e-3, stop=None):
-    """Trace the equilibrium path s ↦ (q, λ) from the unloaded state by arc-length continuation.
-
-    Starts from the equilibrium at s = 0 and steps an arc Δℓ (measured in the coordinates, m or 1)
-    along the path: tangent predictor, then Newton on the KKT equations bordered by the Riks normal
-    plane, with the line search of :func:`~femdyn.solvers.static_equilibrium`. Δℓ is halved when a
-    corrector fails (up to 12 times) and grows by 1.5 up to 4 ``arc_length`` after an easy point.
-    The tangent's sign follows the previous increment, so the path passes limit points of the load
-    (snap-through) and of the displacement (snap-back).
+    """Trace the equilibrium path s ↦ (q, λ) from s = 0 through limit points by arc-length continuation.
 
     Parameters
     ----------
     system : System
         The assembled model; its applied loads (gravity, forces, torques) are scaled by s.
     arc_length : float
-        Initial arc Δℓ [m] (coordinates of other units count as they are).
-    max_points : int, optional
-        Points after the start.
-    load_max : float, optional
-        Stop when |s| exceeds this.
-    t : float, optional
-        Time [s] at which constraints and loads are evaluated.
-    q0 : (n,) array_like, optional
-        Start configuration (default: the model's).
-    tol : float, optional
-        Relative force tolerance and constraint tolerance [m], as in ``static_equilibrium``.
+        Initial arc Δℓ [m] along the coordinates (halved on a failure, grown after easy points).
+    max_points, load_max : int, float, optional
+        Points after the start; stop when |s| exceeds ``load_max``.
+    t, q0, tol, max_correction : optional
+        As in ``static_equilibrium`` (time, s; start; relative force and constraint (m) tolerance; m).
     max_iterations : int, optional
         Corrector iterations per point.
-    max_correction : float, optional
-        Largest move [m] accepted to make the start consistent.
     stop : callable, optional
-        ``stop(path) -> bool`` ends the trace early (e.g. past a displacement).
+        ``stop(path) -> bool`` ends the trace early.
 
     Returns
     -------
     path : EquilibriumPath
-        Load factors, coordinates and multipliers of every point (the start included).
+        Every point, the start included.
 
     Raises
     ------
     ModelError
-        Non-positive ``arc_length`` or a model without applied loads.
+        Non-positive ``arc_length`` or no applied loads.
     ConvergenceError
         The corrector failed with Δℓ cut 12 times (``partial``: the path so far).
-
-    Examples
-    --------
-    A spring of stiffness 100 N/m under 1 N reaches s = 1 at 0.01 m:
-
-    >>> import femdyn
-    >>> m = femdyn.Model("spring", gravity=(0, 0, 0))
-    >>> _ = m.point_mass("p", (0, 0, -1.0), 1.0)
-    >>> _ = m.spring("k", "ground", (0, 0, 0), "p", (0, 0, -1.0), stiffness=100.0)
-    >>> _ = m.fix("p", components=(0, 1))
-    >>> _ = m.force("F", "p", (0, 0, -1.0), (0, 0, -1.0))
-    >>> path = equilibrium_path(m.assemble(), 0.002)
-    >>> round(float(path.channel("p.rz")[-1] + 1.0) / float(path.load_factors[-1]), 6)
-    -0.01
     """
     if not arc_length > 0:
         raise ModelError(f"equilibrium path of model '{system.name}': arc_length must be > 0 (m), got {arc_length!r}")

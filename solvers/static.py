@@ -1,12 +1,7 @@
 """Static equilibrium Q(q) − Φ_qᵀλ = 0, Φ(q) = 0 by a globalized Newton method with adaptive load steps.
 
-The applied loads (gravity, forces, torques) are scaled by a load factor s; internal forces are
-not. Tangent: [[K + H(λ), Φ_qᵀ], [Φ_q, 0]] with K = −∂Q/∂q and H(λ) = ∂(Φ_qᵀλ)/∂q. One corrector
-(``_correct``) serves the load-controlled levels here and the arc-length path of
-:mod:`.continuation`: Newton on the KKT equations, optionally bordered by one scalar equation
-g(q, s) = 0 that makes s an unknown, globalized by Armijo backtracking on the merit
-½‖R‖², R = ((Q − Φ_qᵀλ)/max(1 N, ‖Q‖), Φ, g) (docs/solvers.md, "Statics").
-Also the initial point of a dynamic run that starts at rest (Liu et al. 2018).
+Applied loads scaled by a load factor s; tangent [[K + H(λ), Φ_qᵀ], [Φ_q, 0]]. One corrector serves
+the load levels here and the arc-length path of :mod:`.continuation` (merit, sources: docs/solvers.md).
 """
 import numpy as np
 from scipy.sparse.linalg import lsqr
@@ -28,11 +23,8 @@ CUTS = 12               # halvings of the initial increment before the load step
 def static_equilibrium(system, load_steps=1, t=0.0, q0=None, tol=1e-10, max_iterations=50, max_correction=1e-3):
     """Static equilibrium Q(q) − Φ_qᵀλ = 0, Φ(q) = 0 under the full loads, by Newton with line search and adaptive load steps.
 
-    The loads are raised from 0 to 1 in increments of 1/N (N = ``load_steps``) that are halved when
-    a level fails (up to 12 times) and doubled again, up to 1/N, after a level that converged in
-    ≤ 4 iterations.
-    Each level is solved by Newton's method with Armijo backtracking on ½‖R‖² of the scaled KKT
-    residual. Converged when ‖Q − Φ_qᵀλ‖₂ ≤ tol·max(1 N, ‖Q‖₂) and ‖Φ‖₂ ≤ tol, or when the
+    Loads rise in increments of 1/N (N = ``load_steps``), halved where a level fails, grown back after
+    easy levels; Newton with a line search on each (docs/solvers.md, "Statics"). Converged when ‖Q − Φ_qᵀλ‖₂ ≤ tol·max(1 N, ‖Q‖₂) and ‖Φ‖₂ ≤ tol, or when the
     correction falls below 1e-13 of the coordinates (round-off floor of stiff structures).
 
     Parameters
@@ -62,8 +54,7 @@ def static_equilibrium(system, load_steps=1, t=0.0, q0=None, tol=1e-10, max_iter
     Raises
     ------
     ConvergenceError
-        No convergence even with the increment cut 12 times (e.g. a load past a limit point:
-        trace it with :func:`~femdyn.solvers.continuation.equilibrium_path`).
+        No convergence with the increment halved 12 times (past a limit point: ``equilibrium_path``).
     ConstraintError
         Inconsistent start or redundant constraints.
     SingularMatrixError
