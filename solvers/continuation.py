@@ -21,10 +21,8 @@ class EquilibriumPath:
         The assembled model.
     load_factors : (k,) ndarray
         s_k, dimensionless (the applied loads are s times the model's).
-    q, lam, iterations : (k, n), (k, m), (k,) ndarray
-        Coordinates, multipliers and corrector iterations of each point.
-    t : float
-        Time [s] at which constraints and loads were evaluated.
+    q, lam, iterations, t : (k, n), (k, m), (k,) ndarray, float
+        Coordinates, multipliers, corrector iterations of each point; the time [s] of the loads.
     """
 
     system: object
@@ -77,8 +75,7 @@ class EquilibriumPath:
         Parameters
         ----------
         path : str or os.PathLike
-        channels : sequence of str or int
-            Coordinates or sensor columns.
+        channels : sequence of str or int (coordinates or sensor columns)
 
         Returns
         -------
