@@ -19,6 +19,7 @@ def von_mises_truss():
     m.spring("right", "ground", (A, 0, 0), "apex", (0, 0, H), stiffness=K)
     m.fix("apex", components=(0, 1))
     m.force("P", "apex", (0, 0, H), (0, 0, -P0))
+    m.sensor_point("S", "apex", (0, 0, H))
     return m.assemble()
 
 
@@ -36,6 +37,7 @@ def test_the_von_mises_truss_is_traced_past_its_limit_point_to_the_mirrored_equi
     system = von_mises_truss()
     path = equilibrium_path(system, 0.002, max_points=500)
     z, s = path.channel("apex.rz"), path.load_factors
+    assert np.array_equal(path.channel("S.z"), z)                  # a sensor column reads the same
     assert np.abs(s * P0 - truss_load(z)).max() < 1e-8
     grid = np.linspace(0, H, 100001)
     peak = truss_load(grid).max()
