@@ -1,6 +1,6 @@
 """Solvers of an assembled :class:`~femdyn.model.system.System` (index-3 DAE in natural and ANCF coordinates).
 
-Statics (:func:`static_equilibrium`), consistent initial conditions (:func:`consistent_state`),
+Statics (:func:`static_equilibrium`) and load–displacement paths (:func:`equilibrium_path`, :class:`EquilibriumPath`), consistent initial conditions (:func:`consistent_state`),
 generalized-α time integration (:func:`integrate`, :class:`Options`), free vibration
 (:func:`eigenmodes` of a System, :func:`sparse_eigenmodes` of matrices), and servo (inverse)
 problems: the stable causal inverse (:func:`stable_causal_inverse`), the linearized zero dynamics
@@ -10,6 +10,7 @@ the realization check (:func:`servo_realization`) and the step of a plain causal
 conventions in docs/conventions.md.
 """
 from .causal_step import servo_step
+from .continuation import EquilibriumPath, equilibrium_path
 from .eigen import Eigenmodes, eigenmodes, sparse_eigenmodes
 from .generalized_alpha import Options, integrate
 from .initial import consistent_state
@@ -19,7 +20,7 @@ from .servo import servo_realization
 from .stable_inverse import StableInverseOptions, stable_causal_inverse
 from .static import static_equilibrium
 
-__all__ = ["Eigenmodes", "Inverse", "LinearServo", "Options", "StableInverseOptions", "ZeroDynamics",
+__all__ = ["EquilibriumPath", "equilibrium_path", "Eigenmodes", "Inverse", "LinearServo", "Options", "StableInverseOptions", "ZeroDynamics",
            "causal_inverse", "consistent_state", "eigenmodes", "integrate", "linearize", "noncausal_inverse",
            "optimal_control_inverse", "servo_realization", "servo_step", "sparse_eigenmodes",
            "stable_causal_inverse", "static_equilibrium", "zero_dynamics"]

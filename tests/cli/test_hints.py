@@ -77,7 +77,8 @@ def test_every_python_option_in_a_library_message_is_named_by_a_flag():
 
 def test_solver_flags_have_the_same_names_where_they_apply():
     commands = parsers()
-    assert set(commands) == {"demo", "study", "sweep", "fit", "report strain", "reduce", "show", "identify"}
+    assert set(commands) == {"demo", "study", "sweep", "fit", "report strain", "reduce", "show", "identify",
+                             "statics"}
     for name, parser in commands.items():
         assert {"--ignore-warning", "--no-step-check", "-o"} <= set(parser._option_string_actions), name
     for name in ("demo", "study"):                                       # the commands that take solver options

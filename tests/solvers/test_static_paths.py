@@ -1,0 +1,136 @@
+"""Statics that reaches its answer: the globalized corrector, adaptive load steps and arc-length paths."""
+import numpy as np
+import pytest
+from scipy.optimize import brentq
+
+import femdyn
+from femdyn.elements import sections
+from femdyn.errors import ModelError
+from femdyn.solvers import equilibrium_path, static_equilibrium
+
+A, H, K, P0 = 1.0, 0.1, 1e4, 10.0        # von Mises truss: half span, rise (m), bar stiffness (N/m), load at s = 1 (N)
+
+
+def von_mises_truss():
+    """Two springs from (∓A, 0, 0) to an apex at height H that moves vertically, pushed down by P0 s."""
+    m = femdyn.Model("von Mises truss", gravity=(0, 0, 0))
+    m.point_mass("apex", (0, 0, H), 1.0)
+    m.spring("left", "ground", (-A, 0, 0), "apex", (0, 0, H), stiffness=K)
+    m.spring("right", "ground", (A, 0, 0), "apex", (0, 0, H), stiffness=K)
+    m.fix("apex", components=(0, 1))
+    m.force("P", "apex", (0, 0, H), (0, 0, -P0))
+    m.sensor_point("S", "apex", (0, 0, H))
+    return m.assemble()
+
+
+def truss_load(z):
+    """Closed form P(z) = 2 K z (L₀/L − 1), L = √(A² + z²): the load holding the apex at height z, N."""
+    return 2 * K * z * (np.hypot(A, H) / np.hypot(A, z) - 1)
+
+
+def test_the_von_mises_truss_is_traced_past_its_limit_point_to_the_mirrored_equilibrium(tmp_path):
+    """Every point of the path on the closed-form curve to 1e-8 N (the corrector's residual
+    tolerance 1e-10·max(1 N, ‖Q‖) is 1e-9 N here); the path climbs to the limit load
+    (sampled peak within 0.5 % of the closed-form maximum, which it never exceeds), passes the
+    flat position z = 0 at s = 0, the lower limit point (s < 0), the mirrored equilibrium z = −H
+    at s = 0, and ends loaded beyond it (s ≥ 1, z < −H). The apex height falls monotonically."""
+    system = von_mises_truss()
+    path = equilibrium_path(system, 0.002, max_points=500)
+    z, s = path.channel("apex.rz"), path.load_factors
+    assert np.array_equal(path.channel("S.z"), z)                  # a sensor column reads the same
+    assert np.abs(s * P0 - truss_load(z)).max() < 1e-8
+    grid = np.linspace(0, H, 100001)
+    peak = truss_load(grid).max()
+    assert peak * 0.995 < s[z > 0].max() * P0 <= peak + 1e-8
+    assert np.all(np.diff(z) < 0) and s.min() < 0 and s[-1] >= 1 and z[-1] < -H
+    mirrored = np.argmin(np.abs(z + H))
+    assert s[mirrored - 1] * s[mirrored + 1] < 0 or abs(s[mirrored]) < 1e-9
+    table = path.to_csv(tmp_path / "path.csv", ["apex.rz"])
+    rows = np.loadtxt(table, delimiter=",", skiprows=1)
+    assert rows.shape == (len(path), 2) and np.allclose(rows[:, 1], z)
+    assert (tmp_path / "p.png").exists() is False and path.plot("apex.rz", tmp_path / "p.png", load=P0,
+                                                                  load_label="P [N]").exists()
+
+
+def test_load_control_past_the_limit_load_lands_on_the_snapped_branch():
+    """P0 is 2.6 times the limit load: the only equilibria at s = 1 lie below the mirrored one
+    (z < −H); load control (4 initial levels) reaches one on the closed-form curve to 1e-8 N."""
+    system = von_mises_truss()
+    q, _ = static_equilibrium(system, load_steps=4)
+    assert q[2] < -H and truss_load(q[2]) == pytest.approx(P0, abs=1e-8)
+
+
+def test_a_path_refuses_bad_input_by_name():
+    system = von_mises_truss()
+    with pytest.raises(ModelError, match="arc_length"):
+        equilibrium_path(system, 0.0)
+    with pytest.raises(ModelError, match="sensor columns"):
+        equilibrium_path(system, 0.05, max_points=1).channel("nothing")
+
+
+def slack_cable(length=2.0, span=1.0, n=16, radius=5e-5):
+    """A steel wire (r = 0.05 mm: EI = 1e-6 N m²) of ``length`` pinned at two points ``span`` apart,
+    its stress-free reference a circular arc sagging below them (n planar cable elements)."""
+    half = brentq(lambda th: np.sin(th) / th - span / length, 1e-6, np.pi - 1e-9)
+    R, angle = length / (2 * half), np.linspace(-half, half, n + 1)
+    points = np.column_stack([span / 2 + R * np.sin(angle), -R * (np.cos(angle) - np.cos(half)), 0 * angle])
+    m = femdyn.Model("slack cable", gravity=(0, -9.81, 0))
+    m.beam_through_points("c", points, E=2e11, rho=7800, section=sections.circular(radius))
+    m.spherical("a", "ground", "c.0", (0, 0, 0))
+    m.spherical("b", "ground", f"c.{n}", (span, 0, 0))
+    return m.assemble()
+
+
+@pytest.mark.parametrize("load_steps", [1, 20])
+def test_the_slack_cable_hangs_as_a_catenary(load_steps):
+    """Before the line search this diverged with 1 and with 20 load steps. Now the mid-span sag
+    is the inextensible catenary's (2a sinh(S/2a) = L, sag a(cosh(S/2a) − 1)) within 2e-2
+    relative (measured 8.5e-3: the wire stretches by only ~1e-6, but its bending stiffness
+    stiffens it over √(EI/T) ≈ 0.07 m at each pin, T ≈ 2e-4 N the tension), and 1 and
+    20 load steps agree to 1e-8 m (a wire this limp turns a 1e-10 N residual into ~1e-9 m)."""
+    system = slack_cable()
+    q, _ = static_equilibrium(system, load_steps=load_steps)
+    a = brentq(lambda a: 2 * a * np.sinh(0.5 / a) - 2.0, 0.05, 10)
+    sag = a * (np.cosh(0.5 / a) - 1)
+    assert q[system.labels.index("c.8.ry")] == pytest.approx(-sag, rel=2e-2)
+    reference, _ = static_equilibrium(system, load_steps=21 - load_steps)
+    assert np.abs(q - reference).max() < 1e-8
+
+
+@pytest.mark.slow
+def test_the_rrru_start_converges_for_every_payload_from_0_to_2_kg():
+    """The flexible 3-RRRU of the study's forward run (4 elements per link, motors driven by the
+    rigid holding torques, as femdyn.studies.rrru_study builds it): static equilibrium from the
+    undeformed robot for every payload 0, 0.125, …, 2 kg (0.5 kg failed before). ~50 s."""
+    from femdyn.robots.rrru import rrru
+    from femdyn.studies.rrru import circle_motion, study_config
+    pose = circle_motion(study_config(None)).position(0.0)
+    for payload in np.linspace(0.0, 2.0, 17):
+        rigid = rrru(pose=pose, payload=payload)
+        locks = [rigid.model.drive_angle(f"lock {i}", motor, rigid.pose.angles[i])
+                 for i, motor in enumerate(rigid.motors)]
+        system = rigid.model.assemble()
+        _, lam = static_equilibrium(system)
+        robot = rrru(pose=pose, flexible=True, n_elements=4, payload=payload)
+        for i, (motor, lock) in enumerate(zip(robot.motors, locks)):
+            robot.model.torque(f"motor torque {i}", motor, float(-lam[system.joint_rows[lock.name][0]]))
+        flexible = robot.model.assemble()
+        q, lam = static_equilibrium(flexible)
+        assert np.linalg.norm(flexible.constraints.evaluate(q, 0.0)[0]) <= 1e-10     # converged: Φ = 0 to tol
+
+
+def test_the_command_line_writes_the_path_and_the_equilibrium(tmp_path, capsys):
+    """``femdyn statics FILE --function truss --path 0.002 --channels apex.rz`` writes the same path
+    as the Python entry (CSV to round-off); without --path it writes the equilibrium's coordinates."""
+    from pathlib import Path
+    from femdyn.cli.main import main
+    example = str(Path(__file__).parents[2] / "examples" / "statics_snap_through.py")
+    assert main(["statics", example, "--function", "truss", "--path", "0.002", "--channels", "apex.rz",
+                 "--max-points", "500", "-o", str(tmp_path)]) == 0
+    rows = np.loadtxt(tmp_path / "path.csv", delimiter=",", skiprows=1)
+    path = equilibrium_path(von_mises_truss(), 0.002, max_points=500)
+    assert np.allclose(rows, np.column_stack([path.load_factors, path.channel("apex.rz")]), rtol=0, atol=1e-12)
+    assert (tmp_path / "path.png").exists()
+    assert main(["statics", example, "--function", "truss", "-o", str(tmp_path)]) == 0
+    assert "apex.rz" in (tmp_path / "equilibrium.csv").read_text()
+    assert main(["statics", example, "--path", "0.002", "-o", str(tmp_path)]) == 2
