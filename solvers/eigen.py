@@ -8,6 +8,7 @@ Ruhe 1980, Math. Comp. 35:1251–1268; Grimes, Lewis & Simon 1994); rigid-body m
 (|ω²| ≤ ``zero_tol``·s) are reported as zero, M-orthonormal. ω in rad/s.
 Details: docs/solvers.md ("Eigenmodes").
 """
+import logging
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,6 +25,8 @@ from .blocks import TangentValues
 from .kkt import KKTMatrix
 
 DENSE_LIMIT = 400      # below this many coordinates a dense solve is faster and exact
+EIGENSOLVERS = ("dense", "shift-invert")
+_log = logging.getLogger("femdyn.solvers.eigen")
 
 
 @dataclass
@@ -38,10 +41,13 @@ class Eigenmodes:
         M-orthonormal mode shapes (xᵀ M x = 1) in the original coordinates.
     n_zero : int
         Number of leading zero (rigid-body) modes.
+    method : str
+        The eigensolver used, one of ``EIGENSOLVERS``.
     """
     eigenvalues: np.ndarray
     modes: np.ndarray
     n_zero: int
+    method: str = "shift-invert"
 
     @property
     def omega(self):
@@ -297,8 +303,19 @@ def _dense(system, q, lam, count, t):
     return np.sqrt(np.clip(w2, 0.0, None)), X
 
 
+def choose_eigensolver(n, method=None, factorization=None):
+    """The eigensolver for n coordinates: 'dense' up to DENSE_LIMIT without a factorization to reuse, else
+    'shift-invert'; a given ``method`` overrides (SolverError if unknown); an automatic choice is logged."""
+    if method is None:
+        method = "dense" if n <= DENSE_LIMIT and factorization is None else "shift-invert"
+        _log.info("eigenmodes of %d coordinates: %s", n, method)
+    if method not in EIGENSOLVERS:
+        raise SolverError(f"eigensolver {method!r} unknown; use one of {EIGENSOLVERS} (or None: by size)")
+    return method
+
+
 def sparse_eigenmodes(K, M, count, sigma=None, constraints=None, zero_tol=1e-8, rigid=None, tol=0.0,
-                      factorization=None, fixed=None):
+                      factorization=None, fixed=None, method=None):
     """The ``count`` lowest eigenpairs of K x = λ M x (subject to G x = 0).
 
     Parameters
@@ -316,6 +333,9 @@ def sparse_eigenmodes(K, M, count, sigma=None, constraints=None, zero_tol=1e-8, 
         reuse, e.g. the one a static condensation already computed; not with ``constraints`` or ``fixed``
     fixed : optional indices of coordinates held at zero (supports: e.g. the dofs of a
         clamped node set), removed before solving; the modes are returned with zeros there
+    method : eigensolver, one of ``EIGENSOLVERS``: 'dense' (eigh, exact, small problems) or
+        'shift-invert' (Lanczos with a sparse Cholesky factor); default by size
+        (:func:`choose_eigensolver`), the choice logged on ``femdyn.solvers.eigen`` and returned
 
     Returns
     -------
@@ -346,6 +366,7 @@ def sparse_eigenmodes(K, M, count, sigma=None, constraints=None, zero_tol=1e-8, 
     count = int(count)
     if not 1 <= count <= n:
         raise SolverError(f"sparse_eigenmodes: count = {count} must lie in 1..{n} (the free coordinates)")
+    method = choose_eigensolver(n, method, factorization)
     K, M = 0.5 * (K + K.T), 0.5 * (M + M.T)
     dm = M.diagonal()
     if np.any(dm <= 0):
@@ -353,7 +374,7 @@ def sparse_eigenmodes(K, M, count, sigma=None, constraints=None, zero_tol=1e-8, 
                           "entries; every coordinate needs mass")
     scale = max(K.diagonal().mean() / dm.mean(), np.finfo(float).tiny)
     sigma = -1e-6 * scale if sigma is None else float(sigma)
-    if n <= DENSE_LIMIT and factorization is None:
+    if method == "dense":
         lam, X = dense_modes(K, M, count=count)
     else:
         inverse = factorization or Factorization(K - sigma * M, definite=True)
@@ -374,4 +395,4 @@ def sparse_eigenmodes(K, M, count, sigma=None, constraints=None, zero_tol=1e-8, 
         full = np.zeros((n_all, X.shape[1]))
         full[keep] = X
         X = full
-    return Eigenmodes(lam, np.ascontiguousarray(X), n_zero)
+    return Eigenmodes(lam, np.ascontiguousarray(X), n_zero, method)
