@@ -168,7 +168,11 @@ def constraint_basis(G, n=None, keep=()):
     touched = np.unique(G.indices)
     keep = np.asarray(keep, np.int64)
     cand = np.setdiff1d(touched, keep)
-    Q, _, piv, r = pivoted_qr(G[:, cand].toarray(), 1e-10)
+    Gc = G[:, cand].tocsr()
+    Gc.eliminate_zeros()
+    if Gc.shape[0] == len(cand) and np.all(np.diff(Gc.indptr) == 1) and len(np.unique(Gc.indices)) == len(cand):
+        return _explicit_basis(G, n, cand[Gc.indices], Gc.data, touched)
+    Q, _, piv, r = pivoted_qr(Gc.toarray(), 1e-10)
     if r == 0:
         return sp.identity(n, format="csr"), np.arange(n)
     Gt = G[:, touched].toarray()
@@ -187,6 +191,22 @@ def constraint_basis(G, n=None, keep=()):
     cols = [np.arange(len(independent)), np.tile(col_of[touched[rest]], r)]
     vals = [np.ones(len(independent)), block.ravel()]
     T = sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                      shape=(n, len(independent)))
+    T.eliminate_zeros()
+    return T, independent
+
+
+def _explicit_basis(G, n, dependent, diagonal, touched):
+    """:func:`constraint_basis` when each row of G names its own dependent coordinate (a rigid coupling,
+    u_s − R_s ξ = 0): x_D = −G_rest x_rest / diagonal, without a dense factorization."""
+    independent = np.setdiff1d(np.arange(n), dependent)
+    rest = np.setdiff1d(touched, dependent)
+    C = (sp.diags(-1.0 / diagonal) @ G[:, rest]).tocoo()
+    col_of = np.full(n, -1, np.int64)
+    col_of[independent] = np.arange(len(independent))
+    rows = np.concatenate([independent, dependent[C.row]])
+    cols = np.concatenate([np.arange(len(independent)), col_of[rest[C.col]]])
+    T = sp.csr_matrix((np.concatenate([np.ones(len(independent)), C.data]), (rows, cols)),
                       shape=(n, len(independent)))
     T.eliminate_zeros()
     return T, independent
