@@ -9,7 +9,9 @@ that size alone. Stages: 'mesh' (Gmsh, not part of the reduction), 'assembly' (K
 Lanczos, 20 modes, reusing the factor), 'orthonormalize' (reduced matrices and their
 eigenproblem), 'invariants' (inertia shape integrals), 'reduce total' (after the mesh).
 
-Run: python benchmarks/bench_solid.py [--sizes 0.008 0.005 0.004 0.003] [--modes 20] [--no-skfem]
+Run: python benchmarks/bench_solid.py [--sizes 0.005 0.0036 0.0028 0.0018] [--modes 20] [--no-skfem]
+(0.005 → 60k dof, 0.0018 → 0.93M dof Tet10); the last line gives the log–log slopes against dof.
+"eigensolver" is the one craig_bampton chose by size, "BLAS" the library CHOLMOD loaded.
 """
 import argparse
 import json
@@ -38,7 +40,20 @@ def skfem_assembly(mesh, E, nu):
     return time.perf_counter() - t, K.shape[0]
 
 
-def one(size, modes, with_skfem, order):
+def _cholmod_blas():
+    """The BLAS library CHOLMOD loaded (file name), as threadpoolctl sees it."""
+    from threadpoolctl import threadpool_info
+    libs = [i["filepath"].split("/")[-2] + "/" + i["filepath"].split("/")[-1] for i in threadpool_info()
+            if i["user_api"] == "blas" and "site-packages" not in i["filepath"]]
+    return ", ".join(libs) or "reference"
+
+
+def slope(x, y):
+    """Exponent p of y ∝ x^p, least squares on log–log."""
+    return float(np.polyfit(np.log(x), np.log(y), 1)[0])
+
+
+def one(size, modes, with_skfem, order, blas_threads=2):
     from femdyn.elements.solid_body import SolidBody
     from femdyn.solvers.reduction import component_from_reduction
     from femdyn.mesh.generate import rod_mesh
@@ -55,9 +70,10 @@ def one(size, modes, with_skfem, order):
     out["nnz"] = K.nnz
     marks = []
     red = craig_bampton(body, [Interface("end0", mesh.node_set("end0")), Interface("end1", mesh.node_set("end1"))],
-                        modes, progress=lambda s: marks.append((s, time.perf_counter())))
+                        modes, progress=lambda s: marks.append((s, time.perf_counter())), blas_threads=blas_threads)
     t_end = time.perf_counter()
-    stamps = dict(marks)
+    stamps = {s.split(":")[0]: t for s, t in marks}
+    out["eigensolver"] = red.eigensolver
     out["constraints"] = stamps["factorization"] - stamps["assembly"]
     out["factor + Ψ"] = stamps["normal modes"] - stamps["factorization"]
     out["normal modes"] = stamps["orthonormalization"] - stamps["normal modes"]
@@ -68,6 +84,7 @@ def one(size, modes, with_skfem, order):
     out["reduce total"] = time.perf_counter() - t0
     out["f1 [Hz]"] = red.omega[0] / (2 * np.pi)
     out["peak RSS [MB]"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    out["BLAS"] = _cholmod_blas()
     if with_skfem:
         try:
             out["skfem assembly"], out["skfem dof"] = skfem_assembly(mesh, 6.9e10, 0.3)
@@ -82,17 +99,20 @@ def main():
     ap.add_argument("--modes", type=int, default=20)
     ap.add_argument("--order", type=int, default=2, help="1: Tet4, 2: Tet10 (default)")
     ap.add_argument("--no-skfem", action="store_true")
+    ap.add_argument("--blas-threads", type=int, default=2, help="BLAS threads of the factorization (CHOLMOD)")
     ap.add_argument("--one", type=float, help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.one:
-        print(json.dumps(one(a.one, a.modes, not a.no_skfem, a.order)))
+        print(json.dumps(one(a.one, a.modes, not a.no_skfem, a.order, a.blas_threads)))
         return
     cols = ["dof", "elements", "mesh", "assembly", "constraints", "factor + Ψ", "normal modes", "orthonormalize",
-            "invariants", "reduce total", "peak RSS [MB]", "skfem assembly", "f1 [Hz]"]
+            "invariants", "reduce total", "peak RSS [MB]", "skfem assembly", "f1 [Hz]", "eigensolver", "BLAS"]
+    rows = []
     print("| " + " | ".join(["h [mm]"] + cols) + " |")
     print("|" + "---|" * (len(cols) + 1))
     for size in a.sizes:
-        cmd = [sys.executable, __file__, "--one", str(size), "--modes", str(a.modes), "--order", str(a.order)]
+        cmd = [sys.executable, __file__, "--one", str(size), "--modes", str(a.modes), "--order", str(a.order),
+               "--blas-threads", str(a.blas_threads)]
         if a.no_skfem:
             cmd.append("--no-skfem")
         res = subprocess.run(cmd, capture_output=True, text=True)
@@ -100,8 +120,14 @@ def main():
             print(f"| {size * 1e3:g} | failed: {res.stderr.strip().splitlines()[-1] if res.stderr else res.returncode} |")
             continue
         r = json.loads(res.stdout.strip().splitlines()[-1])
+        rows.append(r)
         cells = [f"{r[c]:.3g}" if isinstance(r.get(c), float) else str(r.get(c, "–")) for c in cols]
         print("| " + " | ".join([f"{size * 1e3:g}"] + cells) + " |", flush=True)
+    if len(rows) > 1:
+        dof = [r["dof"] for r in rows]
+        print("\nlog–log slopes against dof: " + ", ".join(
+            f"{c} {slope(dof, [r[c] for r in rows]):.2f}" for c in ("assembly", "factor + Ψ", "normal modes",
+                                                                       "reduce total", "peak RSS [MB]")))
 
 
 if __name__ == "__main__":

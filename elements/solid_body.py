@@ -2,44 +2,29 @@
 properties, rigid-body modes, and interpolation of displacements and strains at points.
 
 Degrees of freedom are the nodal displacements in the mesh frame, ordered
-(node, component): dof 3a + i is u_i of node a [m]. Assembly is vectorized over the
-elements of each block (:mod:`femdyn.elements.solid`) and scattered into a node-level
-pattern computed once: the stiffness is built as 3×3 node blocks (BSR), the mass as the
-scalar mass M_s (node × node) and M = M_s ⊗ I₃. Elements are processed in chunks so that
-the element matrices of a million-dof mesh never sit in memory at once.
+(node, component): dof 3a + i is u_i of node a [m]. Assembly is compiled
+(:mod:`femdyn.elements.solid_compiled`): a node-level CSR pattern built once from the
+node–element incidence, then one pass over the elements writes the stiffness (3×3 node
+blocks, CSR) and the scalar mass M_s (node × node) together; M = M_s ⊗ I₃.
 """
 import numpy as np
 import scipy.sparse as sp
 from scipy.spatial import cKDTree
 
-from femdyn.elements import solid
+from femdyn.elements import solid, solid_compiled
 from femdyn.errors import ModelError
 from femdyn.geometry import skew
 
-CHUNK = 20000        # elements per vectorized batch (bounds memory: Tet10 K is 900 floats per element)
-
-
 class _NodePattern:
-    """The node-pair sparsity of the element blocks, with each element entry's slot."""
+    """The node-pair CSR pattern of the element blocks (compiled, row by row) and each element entry's slot."""
 
     def __init__(self, mesh):
-        n = mesh.n_nodes
-        keys = [(c[:, :, None] * n + c[:, None, :]).ravel() for _, c in mesh.blocks]
-        unique, index = np.unique(np.concatenate(keys), return_inverse=True)
-        self.nnz, self.index, self.n = len(unique), index, n
-        self.indices = (unique % n).astype(np.int32)
-        self.indptr = np.concatenate([[0], np.cumsum(np.bincount(unique // n, minlength=n))]).astype(np.int32)
-        sizes = [c.shape[0] * c.shape[1] ** 2 for _, c in mesh.blocks]
-        self.offsets = np.concatenate([[0], np.cumsum(sizes)])
-
-    def scatter(self, block, start, values):
-        """Σ of values (chunk of elements starting at ``start`` of ``block``, (n_el, n, n, ...))
-        into the pattern's slots: (nnz, ...)."""
-        n_el, n = values.shape[:2]
-        lo = self.offsets[block] + start * n * n
-        idx = self.index[lo:lo + n_el * n * n]
-        flat = values.reshape(n_el * n * n, -1)
-        return np.stack([np.bincount(idx, weights=flat[:, k], minlength=self.nnz) for k in range(flat.shape[1])], -1)
+        width = max(c.shape[1] for _, c in mesh.blocks)
+        conn = np.vstack([np.pad(c, ((0, 0), (0, width - c.shape[1])), constant_values=-1) for _, c in mesh.blocks])
+        self.n = mesh.n_nodes
+        self.indptr, self.indices, self.slots = solid_compiled.node_pattern(conn, self.n)
+        self.nnz = len(self.indices)
+        self.offsets = np.concatenate([[0], np.cumsum([len(c) for _, c in mesh.blocks])])
 
 
 class SolidBody:
@@ -85,7 +70,7 @@ class SolidBody:
                 raise ModelError(f"{name}: rho = {self.rho:g} kg/m³ is outside 10–30000 kg/m³; give the density in "
                                  f"kg/m³ (e.g. {self.rho:g} g/cm³ = {self.rho * 1e3:g} kg/m³) or pass check_units=False")
         self.ndof = mesh.ndof
-        self._K = self._Ms = self._pattern = None
+        self._K = self._Ms = self._M = self._pattern = None
         self._tree = None
 
     # ------------------------------------------------------------------ assembly
@@ -95,38 +80,38 @@ class SolidBody:
             self._pattern = _NodePattern(self.mesh)
         return self._pattern
 
-    def _assemble(self, kernel, width):
+    def _assemble(self):
+        """K (dof CSR) and M_s (node CSR) in one compiled pass over the elements."""
         p = self.pattern
-        data = np.zeros((p.nnz, width))
+        dptr, dind = solid_compiled.dof_pattern(p.indptr, p.indices)
+        K, Ms = np.zeros(len(dind)), np.zeros(p.nnz)
+        lam, mu = solid.lame(self.E, self.nu)
         for b, (etype, conn) in enumerate(self.mesh.blocks):
-            for s in range(0, len(conn), CHUNK):
-                X = self.mesh.points[conn[s:s + CHUNK]]
-                data += p.scatter(b, s, kernel(etype, X))
-        return data
+            (xk, wk), (xm, wm), n = etype.stiffness_rule, etype.mass_rule, etype.n_nodes
+            solid_compiled.assemble(self.mesh.points, conn, p.slots[p.offsets[b]:p.offsets[b + 1], :n, :n], p.indptr,
+                                    etype.gradient(xk), wk, etype.gradient(xm), etype.shape(xm), wm, lam, mu,
+                                    self.rho, K, Ms)
+        self._K = sp.csr_matrix((K, dind, dptr), shape=(self.ndof,) * 2)
+        self._Ms = sp.csr_matrix((Ms, p.indices, p.indptr), shape=(p.n, p.n))
+        self._M = sp.csr_matrix(solid_compiled.mass_pattern(p.indptr, p.indices, Ms)[::-1], shape=(self.ndof,) * 2)
 
     def stiffness(self):
-        """Sparse stiffness K (ndof × ndof, CSR) [N/m]; assembled once and kept."""
+        """Sparse stiffness K (ndof × ndof, CSR) [N/m]; assembled once (with the mass) and kept."""
         if self._K is None:
-            def kernel(etype, X):
-                n = etype.n_nodes
-                Ke = solid.stiffness_matrices(etype, X, self.E, self.nu).reshape(len(X), n, 3, n, 3)
-                return np.ascontiguousarray(Ke.transpose(0, 1, 3, 2, 4))
-            data = self._assemble(kernel, 9).reshape(-1, 3, 3)
-            p = self.pattern
-            self._K = sp.bsr_matrix((data, p.indices, p.indptr), shape=(self.ndof,) * 2).tocsr()
+            self._assemble()
         return self._K
 
     def scalar_mass(self):
         """Scalar consistent mass M_s (n_nodes × n_nodes, CSR) [kg]: M_s,ab = ∫ρ N_a N_b dV."""
         if self._Ms is None:
-            data = self._assemble(lambda etype, X: solid.scalar_mass_matrices(etype, X, self.rho), 1)[:, 0]
-            p = self.pattern
-            self._Ms = sp.csr_matrix((data, p.indices, p.indptr), shape=(p.n, p.n))
+            self._assemble()
         return self._Ms
 
     def mass(self):
         """Consistent mass M = M_s ⊗ I₃ (ndof × ndof, CSR) [kg]."""
-        return sp.kron(self.scalar_mass(), sp.identity(3), format="csr")
+        if self._M is None:
+            self._assemble()
+        return self._M
 
     # ------------------------------------------------------------------ rigid body
     def mass_properties(self):

@@ -8,6 +8,7 @@ Ruhe 1980, Math. Comp. 35:1251–1268; Grimes, Lewis & Simon 1994); rigid-body m
 (|ω²| ≤ ``zero_tol``·s) are reported as zero, M-orthonormal. ω in rad/s.
 Details: docs/solvers.md ("Eigenmodes").
 """
+import logging
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,6 +25,8 @@ from .blocks import TangentValues
 from .kkt import KKTMatrix
 
 DENSE_LIMIT = 400      # below this many coordinates a dense solve is faster and exact
+EIGENSOLVERS = ("dense", "shift-invert")
+_log = logging.getLogger("femdyn.solvers.eigen")
 
 
 @dataclass
@@ -38,10 +41,13 @@ class Eigenmodes:
         M-orthonormal mode shapes (xᵀ M x = 1) in the original coordinates.
     n_zero : int
         Number of leading zero (rigid-body) modes.
+    method : str
+        The eigensolver used, one of ``EIGENSOLVERS``.
     """
     eigenvalues: np.ndarray
     modes: np.ndarray
     n_zero: int
+    method: str = "shift-invert"
 
     @property
     def omega(self):
@@ -162,7 +168,11 @@ def constraint_basis(G, n=None, keep=()):
     touched = np.unique(G.indices)
     keep = np.asarray(keep, np.int64)
     cand = np.setdiff1d(touched, keep)
-    Q, _, piv, r = pivoted_qr(G[:, cand].toarray(), 1e-10)
+    Gc = G[:, cand].tocsr()
+    Gc.eliminate_zeros()
+    if Gc.shape[0] == len(cand) and np.all(np.diff(Gc.indptr) == 1) and len(np.unique(Gc.indices)) == len(cand):
+        return _explicit_basis(G, n, cand[Gc.indices], Gc.data, touched)
+    Q, _, piv, r = pivoted_qr(Gc.toarray(), 1e-10)
     if r == 0:
         return sp.identity(n, format="csr"), np.arange(n)
     Gt = G[:, touched].toarray()
@@ -181,6 +191,22 @@ def constraint_basis(G, n=None, keep=()):
     cols = [np.arange(len(independent)), np.tile(col_of[touched[rest]], r)]
     vals = [np.ones(len(independent)), block.ravel()]
     T = sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                      shape=(n, len(independent)))
+    T.eliminate_zeros()
+    return T, independent
+
+
+def _explicit_basis(G, n, dependent, diagonal, touched):
+    """:func:`constraint_basis` when each row of G names its own dependent coordinate (a rigid coupling,
+    u_s − R_s ξ = 0): x_D = −G_rest x_rest / diagonal, without a dense factorization."""
+    independent = np.setdiff1d(np.arange(n), dependent)
+    rest = np.setdiff1d(touched, dependent)
+    C = (sp.diags(-1.0 / diagonal) @ G[:, rest]).tocoo()
+    col_of = np.full(n, -1, np.int64)
+    col_of[independent] = np.arange(len(independent))
+    rows = np.concatenate([independent, dependent[C.row]])
+    cols = np.concatenate([np.arange(len(independent)), col_of[rest[C.col]]])
+    T = sp.csr_matrix((np.concatenate([np.ones(len(independent)), C.data]), (rows, cols)),
                       shape=(n, len(independent)))
     T.eliminate_zeros()
     return T, independent
@@ -297,8 +323,19 @@ def _dense(system, q, lam, count, t):
     return np.sqrt(np.clip(w2, 0.0, None)), X
 
 
+def choose_eigensolver(n, method=None, factorization=None):
+    """The eigensolver for n coordinates: 'dense' up to DENSE_LIMIT without a factorization to reuse, else
+    'shift-invert'; a given ``method`` overrides (SolverError if unknown); an automatic choice is logged."""
+    if method is None:
+        method = "dense" if n <= DENSE_LIMIT and factorization is None else "shift-invert"
+        _log.info("eigenmodes of %d coordinates: %s", n, method)
+    if method not in EIGENSOLVERS:
+        raise SolverError(f"eigensolver {method!r} unknown; use one of {EIGENSOLVERS} (or None: by size)")
+    return method
+
+
 def sparse_eigenmodes(K, M, count, sigma=None, constraints=None, zero_tol=1e-8, rigid=None, tol=0.0,
-                      factorization=None, fixed=None):
+                      factorization=None, fixed=None, method=None):
     """The ``count`` lowest eigenpairs of K x = λ M x (subject to G x = 0).
 
     Parameters
@@ -316,6 +353,9 @@ def sparse_eigenmodes(K, M, count, sigma=None, constraints=None, zero_tol=1e-8, 
         reuse, e.g. the one a static condensation already computed; not with ``constraints`` or ``fixed``
     fixed : optional indices of coordinates held at zero (supports: e.g. the dofs of a
         clamped node set), removed before solving; the modes are returned with zeros there
+    method : eigensolver, one of ``EIGENSOLVERS``: 'dense' (eigh, exact, small problems) or
+        'shift-invert' (Lanczos with a sparse Cholesky factor); default by size
+        (:func:`choose_eigensolver`), the choice logged on ``femdyn.solvers.eigen`` and returned
 
     Returns
     -------
@@ -346,6 +386,7 @@ def sparse_eigenmodes(K, M, count, sigma=None, constraints=None, zero_tol=1e-8, 
     count = int(count)
     if not 1 <= count <= n:
         raise SolverError(f"sparse_eigenmodes: count = {count} must lie in 1..{n} (the free coordinates)")
+    method = choose_eigensolver(n, method, factorization)
     K, M = 0.5 * (K + K.T), 0.5 * (M + M.T)
     dm = M.diagonal()
     if np.any(dm <= 0):
@@ -353,7 +394,7 @@ def sparse_eigenmodes(K, M, count, sigma=None, constraints=None, zero_tol=1e-8, 
                           "entries; every coordinate needs mass")
     scale = max(K.diagonal().mean() / dm.mean(), np.finfo(float).tiny)
     sigma = -1e-6 * scale if sigma is None else float(sigma)
-    if n <= DENSE_LIMIT and factorization is None:
+    if method == "dense":
         lam, X = dense_modes(K, M, count=count)
     else:
         inverse = factorization or Factorization(K - sigma * M, definite=True)
@@ -374,4 +415,4 @@ def sparse_eigenmodes(K, M, count, sigma=None, constraints=None, zero_tol=1e-8, 
         full = np.zeros((n_all, X.shape[1]))
         full[keep] = X
         X = full
-    return Eigenmodes(lam, np.ascontiguousarray(X), n_zero)
+    return Eigenmodes(lam, np.ascontiguousarray(X), n_zero, method)

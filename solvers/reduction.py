@@ -20,7 +20,7 @@ from threadpoolctl import threadpool_limits
 from femdyn.component import modal_invariants, new_component
 from femdyn.errors import ModelError, SolverError
 from femdyn.geometry import skew
-from femdyn.solvers.eigen import Factorization, constraint_basis, sparse_eigenmodes
+from femdyn.solvers.eigen import Factorization, choose_eigensolver, constraint_basis, sparse_eigenmodes
 
 
 @dataclass
@@ -45,6 +45,7 @@ class Reduction:
     modes: np.ndarray
     n_rigid: int
     damping_ratio: np.ndarray = field(default=None)
+    eigensolver: str = None
 
     @property
     def ndof(self):
@@ -119,13 +120,13 @@ def interface_constraints(body, interfaces):
 
 
 def craig_bampton(body, interfaces, n_modes=20, static_loads=None, damping_ratio=0.0, progress=None,
-                  blas_threads=1):
+                  blas_threads=1, eigensolver=None):
     """Reduce ``body`` to its interface frames plus ``n_modes`` fixed-interface modes."""
     with threadpool_limits(limits=blas_threads, user_api="blas"):
-        return _craig_bampton(body, interfaces, n_modes, static_loads, damping_ratio, progress)
+        return _craig_bampton(body, interfaces, n_modes, static_loads, damping_ratio, progress, eigensolver)
 
 
-def _craig_bampton(body, interfaces, n_modes, static_loads, damping_ratio, progress):
+def _craig_bampton(body, interfaces, n_modes, static_loads, damping_ratio, progress, eigensolver):
     """:func:`craig_bampton` inside its BLAS thread limit: interface constraints, then the shared reduction."""
     if not interfaces:
         raise ModelError("craig_bampton: give at least one interface")
@@ -143,13 +144,14 @@ def _craig_bampton(body, interfaces, n_modes, static_loads, damping_ratio, progr
     Mt = (T.T @ sp.block_diag([M, sp.csr_matrix((n_b, n_b))]) @ T).tocsc()
     b = np.searchsorted(independent, np.arange(n, n + n_b))
     loads = _load_columns(body, static_loads, independent) if static_loads else None
-    r = craig_bampton_matrices(Kt, Mt, b, n_modes, loads=loads, progress=tell)
+    r = craig_bampton_matrices(Kt, Mt, b, n_modes, loads=loads, progress=tell, eigensolver=eigensolver)
     basis = T @ r.basis
     omega = r.omega
     zeta = np.broadcast_to(np.asarray(damping_ratio, float), omega.shape).copy()
     if np.any(zeta < 0):
         raise ModelError(f"craig_bampton: damping ratio must be ≥ 0, got {damping_ratio}")
-    return Reduction(body, interfaces, basis, r.K_cb, r.M_cb, r.omega_fixed, omega, T @ r.modes, r.n_rigid, zeta)
+    return Reduction(body, interfaces, basis, r.K_cb, r.M_cb, r.omega_fixed, omega, T @ r.modes, r.n_rigid, zeta,
+                     r.eigensolver)
 
 
 @dataclass
@@ -162,9 +164,10 @@ class ReducedMatrices:
     omega: np.ndarray
     omega_fixed: np.ndarray
     n_rigid: int
+    eigensolver: str = "dense"
 
 
-def craig_bampton_matrices(K, M, boundary, n_modes, loads=None, rigid=None, held=0, progress=None):
+def craig_bampton_matrices(K, M, boundary, n_modes, loads=None, rigid=None, held=0, progress=None, eigensolver=None):
     """Craig–Bampton reduction of the pair (K, M) to its ``boundary`` coordinates (module docstring)."""
     tell = progress or (lambda stage: None)
     b = np.asarray(boundary)
@@ -181,9 +184,11 @@ def craig_bampton_matrices(K, M, boundary, n_modes, loads=None, rigid=None, held
                               "nodes, is needed)")
         solve = factor.solve
         Psi = -solve(Kib.toarray())
-        tell("normal modes")
         count = min(count, len(i) - 1)
-        fixed = sparse_eigenmodes(Kii, Mii, count, sigma=0.0, factorization=factor) if count > 0 else None
+        eigensolver = choose_eigensolver(len(i), eigensolver, factor)
+        tell(f"normal modes: {eigensolver}")       # the choice, shown by progress bars
+        fixed = (sparse_eigenmodes(Kii, Mii, count, sigma=0.0, factorization=factor, method=eigensolver)
+                 if count > 0 else None)
         Phi = fixed.modes if fixed is not None else np.zeros((len(i), 0))
         omega_fixed = fixed.omega if fixed is not None else np.zeros(0)
     else:
@@ -210,7 +215,7 @@ def craig_bampton_matrices(K, M, boundary, n_modes, loads=None, rigid=None, held
     if rigid is None:
         rigid = int(np.sum(lam <= 1e-10 * max(np.abs(lam).max(), 1.0)))
     return ReducedMatrices(V, K_cb, M_cb, V @ Z[:, rigid:], np.sqrt(np.maximum(lam[rigid:], 0.0)), omega_fixed,
-                           rigid)
+                           rigid, fixed.method if sp.issparse(K) and fixed is not None else "dense")
 
 
 def _load_columns(body, loads, independent):

@@ -47,7 +47,7 @@ def test_setup_installs_missing_packages_without_recommendations_or_upgrades(tmp
 
 def test_readme_names_every_package_the_setup_may_install(tmp_path):
     packages = re.findall(r"missing\+=\(([\w.+-]+)\)", SETUP.read_text())
-    assert len(packages) == 12 and set(packages) >= set(next(c for c in run_setup(tmp_path)
+    assert len(packages) == 13 and set(packages) >= set(next(c for c in run_setup(tmp_path)
                                                             if c.startswith("apt-get install")).split()[2:]) - {
         "-y", "-qq", "--no-install-recommends", "--no-upgrade"}
     readme = (ROOT / "README.md").read_text()
