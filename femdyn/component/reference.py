@@ -97,6 +97,8 @@ def reference_to_interface(component, interface):
     out = {name: np.array(v, np.int64 if name in INTEGER_FIELDS else np.float64, order="C")
            for name, v in out.items()}
     header = json.loads(json.dumps(component.header))
+    for gauge in header.get("gauges", []):                               # the grid centre moves with gauge_points
+        gauge["point"] = (np.asarray(gauge["point"], float) - o).tolist()
     name = header.get("interfaces", [{}] * (k + 1))[k].get("name", str(k))
     header["reference_frame"] = (f"interface '{name}' (origin at its frame origin, axes of the mesh frame); modes "
                                  f"clamped there: interface '{name}' has zero rows")

@@ -116,19 +116,34 @@ def stress_state(component, strain):
     return np.concatenate([eps, p, vm[..., None]], axis=-1)
 
 
+def mesh_stress(component, eta):
+    """Strains and stresses (n_mesh, 10) at the mesh nodes for modal coordinates η (NaN off the stress nodes), or None."""
+    a = component.arrays
+    if "stress_nodes" not in a or "mesh_points" not in a:
+        return None
+    out = np.full((len(a["mesh_points"]), 10), np.nan)
+    out[a["stress_nodes"]] = stress_state(component, a["stress_strain_modes"] @ np.asarray(eta, float))
+    return out
+
+
 def stress_rows(component, point):
-    """The (6, q) strain modes (1 per unit η, engineering Voigt) at a stress node or gauge point: ε = rows · η.
+    """The (6, q) strain modes (1 per unit η, engineering Voigt) at a surface point: ε = rows · η.
+
+    A stress node or gauge point reads its own modes; any other point on a face of the stored mesh
+    cells whose nodes are stress nodes reads the nodal modes interpolated by the cell's shape
+    functions (linear tetrahedron, trilinear hexahedron on the stored corner cells).
 
     Parameters
     ----------
     component : Component
     point : int or (3,) array_like
-        Stress-node index, or position (m, reference frame) of a stress node or gauge point.
+        Stress-node index, or position (m, reference frame) of a stress node, a gauge point or a
+        point on (or just inside) a face of the stress nodes.
 
     Raises
     ------
     ComponentShapeError
-        ``point`` is neither a stress node nor a gauge point.
+        ``point`` is neither a stress node, a gauge point nor on a face of the stress nodes.
     """
     a = component.arrays
     name = component.header.get("name")
@@ -149,6 +164,52 @@ def stress_rows(component, point):
         d = np.linalg.norm(a["gauge_points"] - x, axis=1)
         if d.min() <= tol:
             return a["gauge_strain_modes"][int(np.argmin(d))]
-    raise ComponentShapeError(f"component '{name}': {x.tolist()} m is neither a stress node nor a gauge point; reduce "
-                              "it with this point among its gauge points, or with stress nodes (femdyn reduce "
-                              "--stress surface) that include it")
+    if len(nodes) and "mesh_points" in a:
+        row = np.full(len(a["mesh_points"]), -1)
+        row[nodes] = np.arange(len(nodes))
+        for cell, w in _holding_cells(a, x):
+            w = np.where(np.abs(w) > _INSIDE, w, 0.0)
+            if np.all(row[cell[w != 0]] >= 0):
+                return np.einsum("n,nvq->vq", w / w.sum(), a["stress_strain_modes"][row[cell]])
+    raise ComponentShapeError(f"component '{name}': {x.tolist()} m is neither a stress node, a gauge point nor on a "
+                              "face of its stress nodes; give a point on the meshed surface (m, reference frame), or "
+                              "reduce it with stress nodes that include it (femdyn reduce --stress surface) or with "
+                              "this point among its gauge points")
+
+
+_INSIDE = 1e-8                                         # shape-function tolerance of "on the face / in the cell"
+_HEX = np.array([[-1, -1, -1], [1, -1, -1], [1, 1, -1], [-1, 1, -1], [-1, -1, 1], [1, -1, 1], [1, 1, 1], [-1, 1, 1]], float)
+
+
+def _trilinear(xi):
+    """Trilinear hexahedron shape functions (8,) and their ξ-derivatives (8, 3) at ξ (VTK corner order)."""
+    f = 1.0 + _HEX * xi
+    N = f.prod(1) / 8
+    dN = np.stack([_HEX[:, j] * np.prod(np.delete(f, j, axis=1), axis=1) / 8 for j in range(3)], axis=1)
+    return N, dN
+
+
+def _holding_cells(a, x):
+    """(corner nodes, shape-function values at x) of every stored mesh cell holding x (on its faces included)."""
+    P = a["mesh_points"]
+    if "mesh_tetra" in a:
+        T = a["mesh_tetra"]
+        X0 = P[T[:, 0]]
+        xi = np.linalg.solve((P[T[:, 1:]] - X0[:, None]).transpose(0, 2, 1), (x - X0)[..., None])[..., 0]
+        lam = np.column_stack([1.0 - xi.sum(1), xi])
+        for c in np.flatnonzero(lam.min(1) >= -_INSIDE):
+            yield T[c], lam[c]
+    if "mesh_hexahedron" in a:
+        C = a["mesh_hexahedron"]
+        X = P[C]
+        pad = _INSIDE * np.ptp(X, axis=1)
+        for c in np.flatnonzero(np.all((X.min(1) - pad <= x) & (x <= X.max(1) + pad), axis=1)):
+            xi = np.zeros(3)
+            for _ in range(25):                                     # Newton on N(ξ)·X = x
+                N, dN = _trilinear(xi)
+                step = np.linalg.solve(X[c].T @ dN, N @ X[c] - x)
+                xi -= step
+                if np.abs(step).max() < 1e-14:
+                    break
+            if np.abs(xi).max() <= 1.0 + _INSIDE:
+                yield C[c], _trilinear(xi)[0]

@@ -203,13 +203,8 @@ class FloatingFrameBody(Body):
 
     def mesh_stress(self, q):
         """Strains and stresses (n_mesh, 10) at the mesh nodes (NaN off the stress nodes), or None without them."""
-        from femdyn.component import stress_state
-        c = self.component
-        if "stress_nodes" not in c.arrays or "mesh_shapes" not in c.arrays:
-            return None
-        out = np.full((len(c.mesh_points), 10), np.nan)
-        out[c.stress_nodes] = stress_state(c, c.stress_strain_modes @ self.modal_coordinates(q))
-        return out
+        from femdyn.component.stress import mesh_stress
+        return mesh_stress(self.component, self.modal_coordinates(q)) if "mesh_shapes" in self.component.arrays else None
 
     def modal_coordinates(self, q):
         """The modal coordinates η of the body."""
