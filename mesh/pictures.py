@@ -6,6 +6,7 @@ import os
 import meshio
 import numpy as np
 
+from femdyn.component.stress import mesh_stress
 from femdyn.errors import FemdynError
 
 
@@ -16,8 +17,8 @@ class RenderError(FemdynError, RuntimeError):
     """Off-screen rendering is not available on this machine."""
 
 
-def _cells(component):
-    """The mesh points and cell blocks a component stores, or FemdynError if it stores none."""
+def component_cells(component):
+    """The mesh points (n, 3) [m] and cell blocks (meshio type, corners) a component stores; FemdynError if none."""
     a = component.arrays
     if "mesh_points" not in a:
         raise FemdynError(f"component '{component.header.get('name')}' holds no mesh shapes; reduce again "
@@ -33,6 +34,8 @@ def _cells(component):
 def write_mode_vtu(component, path):
     """Write a component's mesh with each mode as point data ``mode_01``, … (m per unit modal coordinate).
 
+    With stress nodes, also ``von_mises_01``, … (Pa per unit modal coordinate, NaN off the stress nodes).
+
     Returns ``path``; FemdynError if the component holds no mesh shapes (reduced with ``--no-mesh``).
 
     Parameters
@@ -42,9 +45,13 @@ def write_mode_vtu(component, path):
     path : str or path-like
         The .vtu file to write.
     """
-    points, cells = _cells(component)
+    points, cells = component_cells(component)
     shapes = component.arrays["mesh_shapes"]
     data = {f"mode_{k + 1:02d}": np.ascontiguousarray(shapes[:, :, k]) for k in range(shapes.shape[2])}
+    for k, unit in enumerate(np.eye(shapes.shape[2])):                     # stress modes: NaN off the stress nodes
+        stress = mesh_stress(component, unit)
+        if stress is not None:
+            data[f"von_mises_{k + 1:02d}"] = stress[:, 9]
     meshio.write(path, meshio.Mesh(points, cells, point_data=data))
     return path
 
@@ -73,7 +80,7 @@ def render_modes(component, folder, modes=None, amplitude=0.1, size=(900, 500)):
     from vtkmodules.vtkCommonCore import vtkLogger
     vtkLogger.SetStderrVerbosity(vtkLogger.VERBOSITY_ERROR)   # no X-server warnings off-screen; errors still
     pv.OFF_SCREEN = True
-    points, cells = _cells(component)
+    points, cells = component_cells(component)
     shapes = component.arrays["mesh_shapes"]
     freqs = component.arrays["frequencies"]
     modes = range(min(6, shapes.shape[2])) if modes is None else modes

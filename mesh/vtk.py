@@ -1,7 +1,8 @@
-"""ParaView time series: one VTU file per output step of :func:`configuration_geometry`'s cells
-and a PVD collection indexing them by time, written with meshio (docs/howto/paraview.md). Flexible
-bodies with stress nodes add point data ``strain`` (6, engineering Voigt, 1), ``principal_stress``
-(3, Pa) and ``von_mises`` (Pa), NaN elsewhere.
+"""ParaView time series: one VTU file per output step and a PVD collection indexing them by time,
+written with meshio (docs/howto/paraview.md). :func:`write_series` writes a DAE run's
+:func:`configuration_geometry` cells; :func:`write_collection` is the writer every series shares
+(the recursive solvers' modal bodies use it too). Meshed bodies with stress nodes add point data
+``strain`` (6, engineering Voigt, 1), ``principal_stress`` (3, Pa) and ``von_mises`` (Pa), NaN elsewhere.
 """
 import os
 from xml.sax.saxutils import quoteattr
@@ -28,21 +29,34 @@ def write_series(system, results, folder, every=1, name="motion"):
     name : str, optional
         File name stem.
     """
+    def frames():
+        """(step, time, meshio.Mesh) of every written step."""
+        for k in range(0, len(results.t), every):
+            geometry = configuration_geometry(system, results.q[k])
+            points, blocks, owners = geometry.cells()
+            data = _stress_data(system, geometry, len(points), results.q[k])
+            yield k, results.t[k], meshio.Mesh(points, blocks, cell_data={"part": owners}, point_data=data)
+    return write_collection(folder, name, frames())
+
+
+def write_collection(folder, name, frames):
+    """Write (step, time s, meshio.Mesh) frames as ``name_#####.vtu`` and their ``name.pvd``; returns the PVD path."""
     os.makedirs(folder, exist_ok=True)
     entries = []
-    for k in range(0, len(results.t), every):
-        geometry = configuration_geometry(system, results.q[k])
-        points, blocks, owners = geometry.cells()
+    for k, t, mesh in frames:
         file = f"{name}_{k:05d}.vtu"
-        meshio.write(os.path.join(folder, file), meshio.Mesh(points, blocks, cell_data={"part": owners},
-                                                             point_data=_stress_data(system, geometry, len(points),
-                                                                                     results.q[k])))
-        entries.append(f'  <DataSet timestep={quoteattr(repr(float(results.t[k])))} file={quoteattr(file)}/>')
+        meshio.write(os.path.join(folder, file), mesh)
+        entries.append(f'  <DataSet timestep={quoteattr(repr(float(t)))} file={quoteattr(file)}/>')
     pvd = os.path.join(folder, f"{name}.pvd")
     with open(pvd, "w") as f:
         f.write('<?xml version="1.0"?>\n<VTKFile type="Collection" version="0.1">\n<Collection>\n')
         f.write("\n".join(entries) + "\n</Collection>\n</VTKFile>\n")
     return pvd
+
+
+def stress_point_data(values):
+    """Point data ``strain``, ``principal_stress``, ``von_mises`` of (n, 10) stress rows (component.STRESS_COLUMNS)."""
+    return {"strain": values[:, :6], "principal_stress": values[:, 6:9], "von_mises": values[:, 9]}
 
 
 def _stress_data(system, geometry, n_points, q):
@@ -55,4 +69,4 @@ def _stress_data(system, geometry, n_points, q):
         if stress is not None and len(stress) == len(xyz):
             values[start:start + len(xyz)], found = stress, True
         start += len(xyz)
-    return {"strain": values[:, :6], "principal_stress": values[:, 6:9], "von_mises": values[:, 9]} if found else {}
+    return stress_point_data(values) if found else {}

@@ -36,7 +36,8 @@ def run(args):
     out = args.out or os.path.splitext(args.component)[0] + "-modes"
     os.makedirs(out, exist_ok=True)
     vtu = write_mode_vtu(component, os.path.join(out, "modes.vtu"))
-    print(f"ParaView: {vtu} (point data mode_01 ...; Warp By Vector)")
+    stress = ", von_mises_01 ... (Pa per unit modal coordinate)" if "stress_nodes" in component.arrays else ""
+    print(f"ParaView: {vtu} (point data mode_01 ...{stress}; Warp By Vector)")
     if not args.no_pictures:
         modes = None if args.modes is None else [m - 1 for m in args.modes]
         for path in render_modes(component, out, modes):
