@@ -155,7 +155,7 @@ class ModalStrainSensor(Sensor):
 
 
 class ComponentStressSensor(Sensor):
-    """Strains (1), principal and von Mises stresses (Pa) at a stress node or gauge point of a floating-frame body."""
+    """Strains (1), principal and von Mises stresses (Pa) at a surface point of a floating-frame body."""
 
     def __init__(self, name, body, point):
         self.name, self.body = name, body
@@ -396,7 +396,7 @@ class SensorBuilder:
         return self.add_sensor(BeamSensor(name, body, element, xi, "strain", y, z))
 
     def sensor_stress(self, name, body, point):
-        """Record strains and stresses at a stress node or gauge point of a flexible body.
+        """Record strains and stresses at a stress node, gauge point or surface point of a flexible body.
 
         Channels ``<name>.exx`` … ``<name>.gxy`` (1, reference frame, engineering shear), ``<name>.s1``,
         ``.s2``, ``.s3`` (principal stresses, Pa, descending) and ``<name>.von_mises`` (Pa), from the
@@ -407,12 +407,13 @@ class SensorBuilder:
         name : str
         body : str or FloatingFrameBody
         point : int or (3,) array_like
-            Stress-node index, or the position (m, reference frame) of a stress node or gauge point.
+            Stress-node index, or the position (m, reference frame) of a stress node, a gauge point or a
+            point on a face of the stress nodes (interpolated, :func:`femdyn.component.stress_rows`).
 
         Raises
         ------
         ComponentShapeError
-            ``point`` is neither a stress node nor a gauge point of the component.
+            ``point`` is neither a stress node, a gauge point nor on a face of the stress nodes.
         """
         body = self.bodies[body] if isinstance(body, str) else body
         if not hasattr(body, "component"):

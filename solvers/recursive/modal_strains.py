@@ -26,7 +26,7 @@ def body_stresses(model, trajectory, body, point):
         A flexible body's name.
     point : int or (3,) array_like
         Stress-node index, or position (m, body frame: the component referenced to its inner interface)
-        of a stress node or gauge point.
+        of a stress node, a gauge point or a point on a face of the stress nodes (interpolated).
 
     Returns
     -------
@@ -37,7 +37,8 @@ def body_stresses(model, trajectory, body, point):
     Raises
     ------
     ModelError
-        ``body`` is rigid; ComponentShapeError: ``point`` is neither a stress node nor a gauge point.
+        ``body`` is rigid; ComponentShapeError: ``point`` is neither a stress node, a gauge point nor on a face of
+        the stress nodes.
     """
     component = _flexible(model, body)
     eta = np.atleast_2d(trajectory.state_q)[:, model.eta_slice(body)]
