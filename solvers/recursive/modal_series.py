@@ -25,12 +25,9 @@ def write_flexible_series(model, trajectory, folder, every=1, name="motion"):
     model : FlexibleTreeModel
     trajectory : FlexibleTrajectory
         The run (its ``t`` and ``state_q``).
-    folder : str or path-like
-        Output folder (created).
-    every : int, optional
-        Write every k-th stored step.
-    name : str, optional
-        File name stem.
+    folder, every, name : str or path-like, int, str
+        Output folder (created), every k-th stored step written (default 1), file name stem (default
+        ``"motion"``), as in :func:`femdyn.mesh.write_series`.
 
     Raises
     ------
