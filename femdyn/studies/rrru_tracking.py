@@ -312,6 +312,26 @@ def sweep_case(config, output):
     return {k: v for k, v in study["summary"].items() if not k.startswith("runtime")}
 
 
+def _add_options(parser):
+    """Register the clearance options of the tracking study (each overrides the configuration)."""
+    parser.add_argument("--clearance", type=float, help="radial clearance of the chosen joints, m (e.g. 30e-6; "
+                                                        "default 0: ideal joints)")
+    parser.add_argument("--clearance-joints", help="comma-separated revolutes given clearance (default "
+                                                   "motor_0,knee_0: limb 1's motor and knee)")
+    parser.add_argument("--clearance-h", type=float, help="largest step of runs with clearance, s (default 1e-5)")
+
+
+def _apply_options(config, args):
+    """The configuration with the command line's clearance options, checked as a configuration file's."""
+    from ..schema import config_from_dict
+    changes = {k: getattr(args, k) for k in ("clearance", "clearance_joints", "clearance_h")
+               if getattr(args, k) is not None}
+    if not changes:
+        return config
+    checked = config_from_dict(changes, TrackingConfig, where="femdyn study rrru-tracking")
+    return replace(config, **{k: getattr(checked, k) for k in changes})
+
+
 def _label(name):
     """A summary number's label with its unit (it carries it already)."""
     return name
@@ -321,4 +341,5 @@ STUDY = Study(name="rrru-tracking",
               description="Liu et al. 2018's tracking experiment: rigid vs flexible feedforward under joint servo "
                           "loops, laser tracker, circle fit (Table 2) and gauges (Table 3)",
               config=TrackingConfig, run=run_tracking, report=report,
-              sweeps={"rrru_tracking": (TrackingConfig, sweep_case)}, figure_label=_label)
+              sweeps={"rrru_tracking": (TrackingConfig, sweep_case)}, figure_label=_label,
+              add_options=_add_options, apply_options=_apply_options)
