@@ -199,9 +199,7 @@ def seated(config, motion, solution, q):
         radial = force - (force @ u) * u
         load = np.linalg.norm(radial)
         seat = -(joint.c + (load / joint.K) ** (1.0 / joint.p)) * radial / load
-        coincident = ideal.joints[name]
-        coincident._equations = [replace(e, value=-seat[k]) if k < 3 else e
-                                 for k, e in enumerate(coincident._equations)]
+        ideal.offset_joint(name, seat)
     q, _ = static_equilibrium(ideal.assemble(), q0=q, max_correction=0.02)
     return static_equilibrium(loose, q0=q, max_correction=0.02)[0]
 

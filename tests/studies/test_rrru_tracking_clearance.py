@@ -87,3 +87,20 @@ def test_the_example_sweep_file_reads():
     sweep = read_sweep("examples/rrru_tracking_sweep.toml", TrackingConfig)      # examples/rrru_tracking_sweep.toml
     assert sweep.study == "rrru_tracking" and len(sweep.cases) == 12
     assert {c["clearance"] for c in sweep.cases} == {0.0, 20e-6, 50e-6}
+
+
+def test_offset_joint_holds_the_journal_where_asked():
+    """A pendulum's pivot held 30 µm below its bearing centre: statics puts the rod's end there exactly
+    (to the solver's 1e-12 m constraint tolerance); a non-joint is refused by name."""
+    import femdyn
+    from femdyn.errors import ModelError
+    from femdyn.solvers.static import static_equilibrium
+    m = femdyn.Model("pendulum")
+    rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
+    m.revolute("pivot", "ground", rod, (0, 0, 0), (0, 1, 0))
+    m.offset_joint("pivot", (0.0, 0.0, -30e-6))
+    system = m.assemble()
+    q, _ = static_equilibrium(system, max_correction=0.01)
+    assert np.allclose(q[system.nodes["O"].dofs], (0.0, 0.0, -30e-6), atol=1e-12)
+    with pytest.raises(ModelError, match="'rod' is not a revolute or spherical joint"):
+        m.offset_joint("rod", (0, 0, 0))
