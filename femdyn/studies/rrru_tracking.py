@@ -160,9 +160,8 @@ def closed_loop(config, motion, t_end, solution, start, progress=False):
     system = tracking_robot(config, motion, t, angles, torques).model.assemble()
     options = Options(rho_inf=config.rho_inf, tol_dynamic=config.tol_dynamic, max_halvings=config.max_halvings,
                       on_failure="retry" if config.max_halvings else "stop")
-    h, per_period = run_step(config)
-    every = config.tracker_every if per_period == 1 else 1
-    return integrate(system, t_end, h, options, q0=q0, record_every=every, progress=progress), system
+    every = 1 if clearance_joints(config) else config.tracker_every       # impacts are counted step by step
+    return integrate(system, t_end, run_step(config)[0], options, q0=q0, record_every=every, progress=progress), system
 
 
 def _held(config, motion, solution):
@@ -207,7 +206,7 @@ def seated(config, motion, solution, q):
 def track(results, system, config, seed):
     """The tracker's samples of a run (every ``tracker_every`` controller periods): the target ``target_offset``
     below the platform along its normal, with noise."""
-    stride = 1 if run_step(config)[1] == 1 else config.tracker_every * run_step(config)[1]
+    stride = config.tracker_every * run_step(config)[1] if clearance_joints(config) else 1
     normals = results.q[::stride, system.nodes["platform.n"].dofs]
     return tracker_samples(platform_positions(results)[::stride], -normals, config.target_offset,
                            config.repeatability, seed)
