@@ -148,8 +148,7 @@ def run_step(config):
 
 
 def closed_loop(config, motion, t_end, solution, start, progress=False):
-    """One closed-loop run from the static equilibrium with the motors held at the reference's first angles
-    (with clearance: the journals seated on their loaded side, :func:`seated`)."""
+    """One closed-loop run from the static equilibrium with the motors held at r(0) (journals :func:`seated`)."""
     from femdyn.solvers.generalized_alpha import Options, integrate
     from femdyn.solvers.static import static_equilibrium
     t, angles, torques = solution
@@ -174,14 +173,11 @@ def _held(config, motion, solution):
 
 
 def seated(config, motion, solution, q):
-    """The static equilibrium with clearance, each journal seated on its loaded side (q: the ideal one).
-
-    A centred journal has no stiffness in its joint plane: statics cannot start there. The ideal revolute's
-    reaction F on the journal at q, less its axial part (u from the clearance joint's axial row), gives the
-    seat d = −(c + (‖F‖/K)^(1/n)) F/‖F‖ (the Hertz penetration balancing ‖F‖); statics of the ideal robot
-    with its coincidence rows offset to p_b − p_a = d puts the mechanism there, and statics with clearance
-    corrects the rest (the contact law then carries F).
-    """
+    """The static equilibrium with clearance, each journal seated on its loaded side (q: the ideal one)."""
+    # A centred journal has no stiffness in its joint plane: statics cannot start there. The ideal revolute's
+    # reaction F on the journal, less its axial part (u from the clearance joint's axial row), gives the seat
+    # d = −(c + (‖F‖/K)^(1/n)) F/‖F‖ (the Hertz penetration balancing ‖F‖); statics of the ideal robot with
+    # the journal held at d (Model.offset_joint) places the mechanism, statics with clearance corrects the rest.
     from femdyn.solvers.static import static_equilibrium
     ideal = _held(replace(config, clearance=0.0), motion, solution)
     system = ideal.assemble()
@@ -204,8 +200,7 @@ def seated(config, motion, solution, q):
 
 
 def track(results, system, config, seed):
-    """The tracker's samples of a run (every ``tracker_every`` controller periods): the target ``target_offset``
-    below the platform along its normal, with noise."""
+    """The tracker's samples (every ``tracker_every`` periods): the target ``target_offset`` below the platform, noisy."""
     stride = config.tracker_every * run_step(config)[1] if clearance_joints(config) else 1
     normals = results.q[::stride, system.nodes["platform.n"].dofs]
     return tracker_samples(platform_positions(results)[::stride], -normals, config.target_offset,
@@ -213,8 +208,7 @@ def track(results, system, config, seed):
 
 
 def impacts(results, config):
-    """Per clearance joint: impacts (free flight → contact), bounces (contacts that end), the shortest bounce in
-    steps, the largest force (N) and eccentricity (m), and a verdict on whether the bounces were resolved."""
+    """Per clearance joint: impacts, bounces, the shortest bounce (steps), largest force and eccentricity, a verdict."""
     h = run_step(config)[0]
     out = {}
     for name in clearance_joints(config):
@@ -284,8 +278,8 @@ def run_tracking(config=None, output=None, progress=False):
                **{f"{name} {joint} {k}": v for name in RUNS for joint, row in contacts[name].items()
                   for k, v in row.items()},
                **{f"runtime {k} (s)": v for k, v in runtime.items()}}
-    study = {"summary": summary, "table2": table2, "table3": table3, "contacts": contacts, "fits": fits, "tracks": tracks, "runs": runs,
-             "solutions": solutions, "motion": motion, "config": config}
+    study = {"summary": summary, "table2": table2, "table3": table3, "contacts": contacts, "fits": fits,
+             "tracks": tracks, "runs": runs, "solutions": solutions, "motion": motion, "config": config}
     if output:
         from .rrru_tracking_outputs import write_outputs
         study["files"] = write_outputs(output, study)
