@@ -16,6 +16,7 @@ eccentricity. With f_b = −F_n n − μ F_n g(s) v_t (g = c_d/s, s = ‖v_t‖)
 C = −Dᵀ ∂f_b/∂ḋ D, exact. δ̇⁻ is the approach rate δ̇ of the last state seen in free flight (the
 previous accepted step at impact; at least ``min_impact_velocity``), or a fixed ``impact_velocity``.
 """
+import dataclasses
 import math
 import warnings
 
@@ -329,6 +330,35 @@ class ClearanceBuilder:
                                      **contact)
         self.joints[name] = new
         return new
+
+    def offset_joint(self, joint, offset):
+        """Hold an ideal revolute's or spherical joint's journal at ``offset`` from its bearing centre, in place.
+
+        Its coincidence rows become p_b − p_a = ``offset``. For statics before :meth:`clearance`: a
+        centred journal has no stiffness in the clearance plane, a journal held on its loaded side
+        (offset = (c + penetration) along the load) starts the statics with clearance in contact.
+
+        Parameters
+        ----------
+        joint : str or joint
+            A revolute or spherical joint of this model, or its name.
+        offset : (3,) array_like
+            p_b − p_a, m (for a revolute, in its joint plane).
+
+        Raises
+        ------
+        ModelError
+            If ``joint`` is neither a revolute nor a spherical joint of this model.
+        """
+        old = self.joints.get(joint) if isinstance(joint, str) else joint
+        if type(old) not in (Revolute, Spherical) or self.joints.get(old.name) is not old:
+            raise ModelError(f"offset_joint: '{getattr(old, 'name', joint)}' is not a revolute or spherical joint "
+                             f"of this model")
+        d = vector3(offset, f"offset of '{old.name}' (m)")
+        rows = {f"{old.name}: {axis}": k for k, axis in enumerate("xyz")}
+        old._equations = [dataclasses.replace(e, value=-d[rows[e.label]]) if e.label in rows else e
+                          for e in old._equations]
+        return old
 
     def sensor_clearance(self, name, joint):
         """Record a clearance joint: ``force`` and ``friction`` (N), ``penetration``, ``eccentricity`` (m), ``rate`` (m/s).

@@ -98,7 +98,7 @@ def write_outputs(folder, study):
         json.dump({"summary": study["summary"], "table2": study["table2"], "table3": study["table3"]}, f, indent=1,
                   default=lambda v: v.tolist() if hasattr(v, "tolist") else str(v))
     with open(os.path.join(folder, "table2.md"), "w") as f:
-        f.write(table2_markdown(study["table2"]))
+        f.write(table2_markdown(study["table2"]) + contacts_markdown(study))
     for name, points in study["tracks"].items():
         np.savetxt(os.path.join(folder, f"track_{name}.csv"), 1e3 * points, delimiter=",", header="x_mm,y_mm,z_mm",
                    comments="")
@@ -112,7 +112,8 @@ def write_outputs(folder, study):
                (f"{r['peak_pos_error']:+.0%}", ""), (f"{r['peak_neg_error']:+.0%}", "")] for r in study["table3"]]
     render_page("tracking.html", os.path.join(folder, "report.html"),
                 title="3-RRRU tracking experiment: femdyn beside Liu et al. (2018), Tables 2 and 3",
-                lead=f"Over {study['summary']['duration']:.3g} s, two closed-loop runs of the flexible robot.",
+                lead=f"Over {study['summary']['duration']:.3g} s, two closed-loop runs of the flexible robot"
+                     + _clearance_lead(study),
                 table2=table2, table3=table3, note=NOTE,
                 figures=[{"uri": png(fig), "alt": name, "caption": f"{name}: {CAPTIONS[name]}"}
                          for name, fig in figs.items()],
@@ -120,6 +121,27 @@ def write_outputs(folder, study):
                 settings=[(k, f"{v:.6g}" if isinstance(v, float) else str(v))
                           for k, v in asdict(study["config"]).items()], files=files)
     return files
+
+
+def _clearance_lead(study):
+    """The report's lead after the runs: the clearance and each joint's verdict on its impacts, or a full stop."""
+    config = study["config"]
+    if not study.get("contacts") or not config.clearance:
+        return " with ideal joints."
+    verdicts = "; ".join(f"{run} feedforward, {joint}: {row['verdict']}" for run, rows in study["contacts"].items()
+                         for joint, row in rows.items())
+    return f" with {1e6 * config.clearance:g} µm radial clearance in {config.clearance_joints} ({verdicts})."
+
+
+def contacts_markdown(study):
+    """The clearance joints' impacts per run as markdown (empty with ideal joints)."""
+    rows = [f"| {run} | {joint} | {r['impacts']} | {r['shortest bounce (steps)']} | {r['force max (N)']:.1f} | "
+            f"{1e6 * r['eccentricity max (m)']:.2f} | {r['verdict']} |"
+            for run, rows in study.get("contacts", {}).items() for joint, r in rows.items()]
+    if not rows:
+        return ""
+    return ("\n| feedforward | joint | impacts | shortest bounce (steps) | largest force (N) | largest eccentricity (µm) "
+            "| impacts |\n|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
 
 
 def table2_markdown(rows):
