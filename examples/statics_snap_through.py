@@ -91,7 +91,7 @@ def _arch_figure(path, crown, limit, file):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     load = 10 * path.load_factors
-    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    fig, ax = plt.subplots(figsize=(6.5, 4.8))
     ax.plot((RADIUS - path.channel(f"arch.{crown}.ry")) / RADIUS, load, ".-", ms=2, label="femdyn: crown drop v/R")
     ax.plot(path.channel(f"arch.{crown}.rx") / RADIUS, load, ".-", ms=2, label="femdyn: crown sway u/R (+x: to the hinge)")
     ax.axhline(PUBLISHED_LIMIT, color="k", ls="--", lw=0.9,
@@ -101,7 +101,7 @@ def _arch_figure(path, crown, limit, file):
     ax.set_ylabel("P R²/EI [-]")
     ax.set_title(f"215° clamped–hinged arch, 40 ANCF cable elements: limit {limit:.3f}")
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, frameon=False)
     fig.tight_layout()
     fig.savefig(file, dpi=110)
     plt.close(fig)
