@@ -1,11 +1,16 @@
-"""Snap-through of a two-bar (von Mises) truss traced by arc-length continuation.
+"""Snap-through traced by arc-length continuation: a two-bar truss and a published deep arch.
 
-Two bars (springs of stiffness k = 10 kN/m) from (∓1, 0, 0) m meet at an apex 0.1 m high that
-moves vertically; a downward force P = s · 10 N pushes the apex through the flat position to
-the mirrored shape and beyond. Under load control the truss jumps at its limit load
-(P ≈ 3.83 N); ``equilibrium_path`` follows the whole curve, the unstable part included, and
-every point lies on the closed form P(z) = 2 k z (L₀/L − 1), L = √(1 + z²).
-Writes ``path.csv`` and ``path.png`` (load against apex height).
+1. A two-bar (von Mises) truss: bars (springs of stiffness k = 10 kN/m) from (∓1, 0, 0) m meet
+   at an apex 0.1 m high that moves vertically; a downward force P = s · 10 N pushes it through
+   the flat position to the mirrored shape and beyond. Under load control the truss jumps at its
+   limit load (P ≈ 3.83 N); ``equilibrium_path`` follows the whole curve, the unstable part
+   included, and every point lies on the closed form P(z) = 2 k z (L₀/L − 1), L = √(1 + z²).
+2. The deep circular arch of Da Deppo & Schmidt (1975): radius R = 1 m, opening 215°, clamped at
+   one end, hinged at the other, a vertical force at the crown; 40 planar ANCF cable elements
+   (steel, 10 mm square section). The published limit load is P R²/EI = 8.97 (quoted as P = 897
+   for R = 100, EI = 10⁶); femdyn's path peaks within 0.2 % of it, then the crown snaps back.
+Writes ``path.csv``/``path.png`` (truss) and ``arch.csv``/``arch.png`` (arch, the published
+limit load beside femdyn's curve).
 
     python examples/statics_snap_through.py [out_folder]
 """
@@ -14,10 +19,13 @@ import os
 import numpy as np
 
 import femdyn
+from femdyn.elements import sections
 from femdyn.results.plots import output_folder
 from femdyn.solvers import equilibrium_path
 
 HALF_SPAN, RISE, K, P0 = 1.0, 0.1, 1.0e4, 10.0        # m, m, N/m, N
+RADIUS, OPENING, E, SIDE = 1.0, 215.0, 2.0e11, 0.01   # m, degrees, Pa, m (square section)
+PUBLISHED_LIMIT = 8.97                                # P R²/EI, Da Deppo & Schmidt (1975)
 
 
 def truss():
@@ -31,19 +39,74 @@ def truss():
     return m.assemble()
 
 
+def arch_stiffness():
+    """EI of the arch's section in its plane, N·m²."""
+    return E * SIDE ** 4 / 12
+
+
+def arch(n_elements=40):
+    """The 215° clamped–hinged arch in the x–y plane, crown node ``arch.<n/2>`` loaded by 10 EI/R² at s = 1."""
+    angle = np.radians(np.linspace(-OPENING / 2, OPENING / 2, n_elements + 1))
+    points = RADIUS * np.column_stack([np.sin(angle), np.cos(angle), 0 * angle])
+    m = femdyn.Model("deep circular arch", gravity=(0, 0, 0))
+    m.beam_through_points("arch", points, E=E, rho=7800, section=sections.rectangular(SIDE, SIDE))
+    m.clamp("clamp", "arch.0")
+    m.fix(f"arch.{n_elements}", components=(0, 1))      # the hinge: position held, slope free
+    crown = n_elements // 2
+    m.force("P", f"arch.{crown}", points[crown], (0, -10 * arch_stiffness() / RADIUS ** 2, 0))
+    return m.assemble()
+
+
+def arch_limit(path, crown):
+    """The limit load P R²/EI of a traced arch path: a parabola through the highest sample and its neighbours."""
+    s, drop = 10 * path.load_factors, RADIUS - path.channel(f"arch.{crown}.ry")
+    k = int(np.argmax(s))
+    c = np.polyfit(drop[k - 1:k + 2], s[k - 1:k + 2], 2)
+    return c[2] - c[1] ** 2 / (4 * c[0]), drop[k]
+
+
 def main(folder):
-    """Trace the path, compare it with the closed form, write the CSV and the figure."""
+    """Trace both paths, compare them with the closed form and the published limit load, write CSVs and figures."""
     path = equilibrium_path(truss(), 0.002, max_points=500)
     z = path.channel("apex.rz")
     closed = 2 * K * z * (np.hypot(HALF_SPAN, RISE) / np.hypot(HALF_SPAN, z) - 1)
-    print(f"{len(path)} points, limit load {P0 * path.load_factors[z > 0].max():.4f} N on the way up "
+    print(f"truss: {len(path)} points, limit load {P0 * path.load_factors[z > 0].max():.4f} N on the way up "
           f"(closed form 3.8299 N), largest deviation from the closed form "
           f"{np.abs(P0 * path.load_factors - closed).max():.1e} N")
     path.to_csv(os.path.join(folder, "path.csv"), ["apex.rz"])
-    figure = path.plot("apex.rz", os.path.join(folder, "path.png"), load=P0, load_label="P [N]",
-                       title="von Mises truss: load against apex height")
-    print("wrote", figure)
+    print("wrote", path.plot("apex.rz", os.path.join(folder, "path.png"), load=P0, load_label="P [N]",
+                             title="von Mises truss: load against apex height"))
+    n = 40
+    arch_path = equilibrium_path(arch(n), 0.01, max_points=700, load_max=1.0)
+    limit, at = arch_limit(arch_path, n // 2)
+    print(f"arch: {len(arch_path)} points, limit load P R²/EI = {limit:.3f} at crown drop {at:.3f} R "
+          f"(Da Deppo & Schmidt 1975: {PUBLISHED_LIMIT}; {100 * (limit / PUBLISHED_LIMIT - 1):+.2f} %)")
+    arch_path.to_csv(os.path.join(folder, "arch.csv"), [f"arch.{n // 2}.rx", f"arch.{n // 2}.ry"])
+    print("wrote", _arch_figure(arch_path, n // 2, limit, os.path.join(folder, "arch.png")))
+
+
+def _arch_figure(path, crown, limit, file):
+    """P R²/EI against the crown's drop and sway, the published limit load beside."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    load = 10 * path.load_factors
+    fig, ax = plt.subplots(figsize=(6.5, 4.8))
+    ax.plot((RADIUS - path.channel(f"arch.{crown}.ry")) / RADIUS, load, ".-", ms=2, label="femdyn: crown drop v/R")
+    ax.plot(path.channel(f"arch.{crown}.rx") / RADIUS, load, ".-", ms=2, label="femdyn: crown sway u/R (+x: to the hinge)")
+    ax.axhline(PUBLISHED_LIMIT, color="k", ls="--", lw=0.9,
+               label=f"Da Deppo & Schmidt (1975): limit P R²/EI = {PUBLISHED_LIMIT}")
+    ax.axhline(0.0, color="0.6", lw=0.6)
+    ax.set_xlabel("crown displacement / R [-]")
+    ax.set_ylabel("P R²/EI [-]")
+    ax.set_title(f"215° clamped–hinged arch, 40 ANCF cable elements: limit {limit:.3f}")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, frameon=False)
+    fig.tight_layout()
+    fig.savefig(file, dpi=110)
+    plt.close(fig)
+    return file
 
 
 if __name__ == "__main__":
-    main(output_folder("Snap-through of a two-bar truss traced by arc-length continuation"))
+    main(output_folder("Snap-through traced by arc-length continuation: a two-bar truss and a deep arch"))
