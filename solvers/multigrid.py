@@ -12,6 +12,7 @@ import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
+from threadpoolctl import threadpool_limits
 
 from femdyn.errors import SolverError
 from femdyn.elements.solid import TET4, _TET10_EDGES
@@ -263,5 +264,6 @@ def multigrid_modes(body, free_nodes, Kii, Mii, count, guards=6, degree=2):
     _, Xc = spla.eigsh(Kc, k=k, M=Mc, sigma=0.0, OPinv=spla.LinearOperator(Kc.shape, matvec=coarse, dtype=float),
                        v0=coarse(Mc @ np.cos(np.arange(Kc.shape[0]))))
     B = TwoLevel(Kii, P, coarse, degree)
-    lam, X, _ = lobpcg_modes(Kii, Mii, P @ Xc, count, B)
+    with threadpool_limits(limits=1, user_api="blas"):    # thin dense blocks: BLAS threads cost more than they give
+        lam, X, _ = lobpcg_modes(Kii, Mii, P @ Xc, count, B)
     return lam, X, lambda rhs: block_pcg(Kii, rhs, B)[0]
