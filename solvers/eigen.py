@@ -26,7 +26,7 @@ from .kkt import KKTMatrix
 
 DENSE_LIMIT = 400      # below this many coordinates a dense solve is faster and exact
 EIGENSOLVERS = ("dense", "shift-invert", "p-multigrid")
-MULTIGRID_LIMIT = 250_000   # from this many interior coordinates a Tet10 reduction needs no fine-level factor
+MULTIGRID_LIMIT = 600_000   # from here a Tet10 reduction skips the fine factor (≈ 11 kB/dof: 7 GB); below, faster
 _log = logging.getLogger("femdyn.solvers.eigen")
 
 
