@@ -249,6 +249,7 @@ def _rigid_reduction(body, K, M, T, independent, loads, n_modes, tell, eigensolv
     Kf = K[free]
     Kii, Mii = Kf[:, free], M[free][:, free]
     Kib = Kf @ T[:n, -n_b:]
+    del Kf                                        # a third copy of K's rows at 1M dof: 1 GB
     count = Kii.shape[0] if n_modes is None else int(n_modes)
     mask = np.zeros(n, bool)
     mask[free] = True
