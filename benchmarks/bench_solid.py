@@ -4,9 +4,10 @@ upwards, with time and peak memory per size, beside scikit-fem's assembly of the
 
 Each size runs in its own process so that the peak resident memory (ru_maxrss) belongs to
 that size alone. Stages: 'mesh' (Gmsh, not part of the reduction), 'assembly' (K and M),
-'constraints' (interface coupling null space and its projection TᵀKT, TᵀMT),
-'factor + Ψ' (CHOLMOD of K_ii and the 12 constraint modes), 'normal modes' (shift-invert
-Lanczos, 20 modes, reusing the factor), 'orthonormalize' (reduced matrices and their
+'constraints' (interface coupling null space and the interior slices),
+'factor + Ψ' (CHOLMOD of K_ii and the 12 constraint modes; p-multigrid: Ψ by block PCG),
+'normal modes' (shift-invert Lanczos, 20 modes, reusing the factor; p-multigrid: coarse factor,
+coarse modes, LOBPCG), 'orthonormalize' (reduced matrices and their
 eigenproblem), 'invariants' (inertia shape integrals), 'reduce total' (after the mesh).
 
 Run: python benchmarks/bench_solid.py [--sizes 0.005 0.0036 0.0028 0.0018] [--modes 20] [--no-skfem]
@@ -53,14 +54,19 @@ def slope(x, y):
     return float(np.polyfit(np.log(x), np.log(y), 1)[0])
 
 
-def one(size, modes, with_skfem, order, blas_threads=2):
+def one(size, modes, with_skfem, order, blas_threads=2, mesh_dir=None, eigensolver=None):
     from femdyn.elements.solid_body import SolidBody
     from femdyn.solvers.reduction import component_from_reduction
     from femdyn.mesh.generate import rod_mesh
     from femdyn.solvers.reduction import Interface, craig_bampton
     out = {"size": size}
     t = time.perf_counter()
-    mesh = rod_mesh(0.815, 0.01, size, order=order)
+    if mesh_dir:                                  # meshes pickled once (Gmsh takes minutes at 1M dof)
+        import pickle
+        with open(f"{mesh_dir}/rod_{size}.pkl", "rb") as f:
+            mesh = pickle.load(f)
+    else:
+        mesh = rod_mesh(0.815, 0.01, size, order=order)
     out["mesh"] = time.perf_counter() - t
     out["dof"], out["elements"] = mesh.ndof, mesh.n_elements
     body = SolidBody(mesh, 6.9e10, 0.3, 2700.0)
@@ -70,13 +76,19 @@ def one(size, modes, with_skfem, order, blas_threads=2):
     out["nnz"] = K.nnz
     marks = []
     red = craig_bampton(body, [Interface("end0", mesh.node_set("end0")), Interface("end1", mesh.node_set("end1"))],
-                        modes, progress=lambda s: marks.append((s, time.perf_counter())), blas_threads=blas_threads)
+                        modes, progress=lambda s: marks.append((s, time.perf_counter())), blas_threads=blas_threads,
+                        eigensolver=eigensolver)
     t_end = time.perf_counter()
     stamps = {s.split(":")[0]: t for s, t in marks}
     out["eigensolver"] = red.eigensolver
-    out["constraints"] = stamps["factorization"] - stamps["assembly"]
-    out["factor + Ψ"] = stamps["normal modes"] - stamps["factorization"]
-    out["normal modes"] = stamps["orthonormalization"] - stamps["normal modes"]
+    first = stamps.get("factorization", stamps["normal modes"])
+    out["constraints"] = first - stamps["assembly"]
+    if "factorization" in stamps:                 # shift-invert: factor, Ψ, then Lanczos
+        out["factor + Ψ"] = stamps["normal modes"] - stamps["factorization"]
+        out["normal modes"] = stamps["orthonormalization"] - stamps["normal modes"]
+    else:                                         # p-multigrid: modes (coarse factor + LOBPCG), then Ψ by PCG
+        out["normal modes"] = stamps["constraint modes"] - stamps["normal modes"]
+        out["factor + Ψ"] = stamps["orthonormalization"] - stamps["constraint modes"]
     out["orthonormalize"] = t_end - stamps["orthonormalization"]
     t = time.perf_counter()
     component_from_reduction(red, mesh_shapes=False)
@@ -100,10 +112,12 @@ def main():
     ap.add_argument("--order", type=int, default=2, help="1: Tet4, 2: Tet10 (default)")
     ap.add_argument("--no-skfem", action="store_true")
     ap.add_argument("--blas-threads", type=int, default=2, help="BLAS threads of the factorization (CHOLMOD)")
+    ap.add_argument("--mesh-dir", help="read rod_<h>.pkl (pickled SolidMesh) from here instead of meshing")
+    ap.add_argument("--eigensolver", help="force one (default: craig_bampton's choice by size)")
     ap.add_argument("--one", type=float, help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.one:
-        print(json.dumps(one(a.one, a.modes, not a.no_skfem, a.order, a.blas_threads)))
+        print(json.dumps(one(a.one, a.modes, not a.no_skfem, a.order, a.blas_threads, a.mesh_dir, a.eigensolver)))
         return
     cols = ["dof", "elements", "mesh", "assembly", "constraints", "factor + Ψ", "normal modes", "orthonormalize",
             "invariants", "reduce total", "peak RSS [MB]", "skfem assembly", "f1 [Hz]", "eigensolver", "BLAS"]
@@ -115,6 +129,8 @@ def main():
                "--blas-threads", str(a.blas_threads)]
         if a.no_skfem:
             cmd.append("--no-skfem")
+        cmd += ["--mesh-dir", a.mesh_dir] if a.mesh_dir else []
+        cmd += ["--eigensolver", a.eigensolver] if a.eigensolver else []
         res = subprocess.run(cmd, capture_output=True, text=True)
         if res.returncode:
             print(f"| {size * 1e3:g} | failed: {res.stderr.strip().splitlines()[-1] if res.stderr else res.returncode} |")

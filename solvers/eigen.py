@@ -25,7 +25,8 @@ from .blocks import TangentValues
 from .kkt import KKTMatrix
 
 DENSE_LIMIT = 400      # below this many coordinates a dense solve is faster and exact
-EIGENSOLVERS = ("dense", "shift-invert")
+EIGENSOLVERS = ("dense", "shift-invert", "p-multigrid")
+MULTIGRID_LIMIT = 600_000   # from here a Tet10 reduction skips the fine factor (≈ 11 kB/dof: 7 GB); below, faster
 _log = logging.getLogger("femdyn.solvers.eigen")
 
 
@@ -323,14 +324,17 @@ def _dense(system, q, lam, count, t):
     return np.sqrt(np.clip(w2, 0.0, None)), X
 
 
-def choose_eigensolver(n, method=None, factorization=None):
-    """The eigensolver for n coordinates: 'dense' up to DENSE_LIMIT without a factorization to reuse, else
+def choose_eigensolver(n, method=None, factorization=None, multigrid=False):
+    """The eigensolver for n coordinates: 'dense' up to DENSE_LIMIT without a factorization to reuse,
+    'p-multigrid' from MULTIGRID_LIMIT when a coarse space exists (``multigrid``: Tet10 solids), else
     'shift-invert'; a given ``method`` overrides (SolverError if unknown); an automatic choice is logged."""
     if method is None:
-        method = "dense" if n <= DENSE_LIMIT and factorization is None else "shift-invert"
+        method = ("dense" if n <= DENSE_LIMIT and factorization is None else
+                  "p-multigrid" if multigrid and n >= MULTIGRID_LIMIT else "shift-invert")
         _log.info("eigenmodes of %d coordinates: %s", n, method)
-    if method not in EIGENSOLVERS:
-        raise SolverError(f"eigensolver {method!r} unknown; use one of {EIGENSOLVERS} (or None: by size)")
+    if method not in EIGENSOLVERS or (method == "p-multigrid" and not multigrid):
+        raise SolverError(f"eigensolver {method!r} unknown here; use one of {EIGENSOLVERS} (or None: by size); "
+                          "'p-multigrid' only in a Craig–Bampton reduction of a Tet10 solid with rigid interfaces")
     return method
 
 

@@ -21,6 +21,7 @@ from femdyn.component import modal_invariants, new_component
 from femdyn.errors import ModelError, SolverError
 from femdyn.geometry import skew
 from femdyn.solvers.eigen import Factorization, choose_eigensolver, constraint_basis, sparse_eigenmodes
+from femdyn.solvers.multigrid import multigrid_modes
 
 
 @dataclass
@@ -139,18 +140,23 @@ def _craig_bampton(body, interfaces, n_modes, static_loads, damping_ratio, progr
     K, M = body.stiffness(), body.mass()
     G = interface_constraints(body, interfaces)
     T, independent = constraint_basis(G, n + n_b, keep=np.arange(n, n + n_b))
-    T = T.tocsc()
-    Kt = (T.T @ sp.block_diag([K, sp.csr_matrix((n_b, n_b))]) @ T).tocsc()
-    Mt = (T.T @ sp.block_diag([M, sp.csr_matrix((n_b, n_b))]) @ T).tocsc()
     b = np.searchsorted(independent, np.arange(n, n + n_b))
     loads = _load_columns(body, static_loads, independent) if static_loads else None
-    r = craig_bampton_matrices(Kt, Mt, b, n_modes, loads=loads, progress=tell, eigensolver=eigensolver)
-    basis = T @ r.basis
+    if all(i.coupling == "rigid" for i in interfaces):
+        r = _rigid_reduction(body, K, M, T.tocsr(), independent, loads, n_modes, tell, eigensolver)
+        basis = r.basis
+    else:
+        T = T.tocsc()
+        Kt = (T.T @ sp.block_diag([K, sp.csr_matrix((n_b, n_b))]) @ T).tocsc()
+        Mt = (T.T @ sp.block_diag([M, sp.csr_matrix((n_b, n_b))]) @ T).tocsc()
+        r = craig_bampton_matrices(Kt, Mt, b, n_modes, loads=loads, progress=tell, eigensolver=eigensolver)
+        basis = T @ r.basis
+        r.modes = T @ r.modes
     omega = r.omega
     zeta = np.broadcast_to(np.asarray(damping_ratio, float), omega.shape).copy()
     if np.any(zeta < 0):
         raise ModelError(f"craig_bampton: damping ratio must be ≥ 0, got {damping_ratio}")
-    return Reduction(body, interfaces, basis, r.K_cb, r.M_cb, r.omega_fixed, omega, T @ r.modes, r.n_rigid, zeta,
+    return Reduction(body, interfaces, basis, r.K_cb, r.M_cb, r.omega_fixed, omega, r.modes, r.n_rigid, zeta,
                      r.eigensolver)
 
 
@@ -176,21 +182,7 @@ def craig_bampton_matrices(K, M, boundary, n_modes, loads=None, rigid=None, held
     count = len(i) if n_modes is None else int(n_modes)
     if sp.issparse(K):
         Kii, Kib, Mii = K[i][:, i], K[i][:, b], M[i][:, i]
-        tell("factorization")
-        factor = Factorization(Kii, definite=True)
-        if factor.kind != "cholmod":
-            raise SolverError("craig_bampton: the interior stiffness is not positive definite: the interfaces do "
-                              "not hold the body (one rigid interface, or an averaging one with 3 non-collinear "
-                              "nodes, is needed)")
-        solve = factor.solve
-        Psi = -solve(Kib.toarray())
-        count = min(count, len(i) - 1)
-        eigensolver = choose_eigensolver(len(i), eigensolver, factor)
-        tell(f"normal modes: {eigensolver}")       # the choice, shown by progress bars
-        fixed = (sparse_eigenmodes(Kii, Mii, count, sigma=0.0, factorization=factor, method=eigensolver)
-                 if count > 0 else None)
-        Phi = fixed.modes if fixed is not None else np.zeros((len(i), 0))
-        omega_fixed = fixed.omega if fixed is not None else np.zeros(0)
+        solve, Psi, Phi, omega_fixed, method = _interior(Kii, Kib, Mii, count, tell, eigensolver)
     else:
         Kii, Kib, Mii = K[np.ix_(i, i)], K[np.ix_(i, b)], M[np.ix_(i, i)]
         if not 0 <= count <= len(i):
@@ -209,13 +201,68 @@ def craig_bampton_matrices(K, M, boundary, n_modes, loads=None, rigid=None, held
     V[b, np.arange(n_b)] = 1.0
     V = V[:, held:]
     tell("orthonormalization")
-    K_cb, M_cb = (V.T @ (K @ V), V.T @ (M @ V)) if sp.issparse(K) else (V.T @ K @ V, V.T @ M @ V)
+    return _diagonalized(V, K, M, V, rigid, omega_fixed, method if sp.issparse(K) else "dense")
+
+
+def _diagonalized(V, K, M, U, rigid, omega_fixed, method):
+    """ReducedMatrices of the basis V, with K_cb = UᵀKU, M_cb = UᵀMU (U: V's rows in K's coordinates)."""
+    K_cb, M_cb = (U.T @ (K @ U), U.T @ (M @ U)) if sp.issparse(K) else (U.T @ K @ U, U.T @ M @ U)
     K_cb, M_cb = 0.5 * (K_cb + K_cb.T), 0.5 * (M_cb + M_cb.T)
     lam, Z = sla.eigh(K_cb, M_cb)
     if rigid is None:
         rigid = int(np.sum(lam <= 1e-10 * max(np.abs(lam).max(), 1.0)))
     return ReducedMatrices(V, K_cb, M_cb, V @ Z[:, rigid:], np.sqrt(np.maximum(lam[rigid:], 0.0)), omega_fixed,
-                           rigid, fixed.method if sp.issparse(K) and fixed is not None else "dense")
+                           rigid, method)
+
+
+def _interior(Kii, Kib, Mii, count, tell, eigensolver, multigrid=None):
+    """Interior solve, constraint modes Ψ and ``count`` fixed-interface modes: a CHOLMOD factor of K_ii, or the
+    factor-free p-multigrid (``multigrid``: (body, free nodes) of a Tet10 solid). (solve, Ψ, Φ, ω, method)."""
+    n_i = Kii.shape[0]
+    count = min(count, n_i - 1)
+    method = choose_eigensolver(n_i, eigensolver, True, multigrid is not None)
+    if method == "p-multigrid":
+        tell(f"normal modes: {method}")
+        lam, Phi, solve = multigrid_modes(*multigrid, Kii, Mii, count)
+        tell("constraint modes")
+        return solve, -solve(Kib.toarray()), Phi, np.sqrt(np.maximum(lam, 0.0)), method
+    tell("factorization")
+    factor = Factorization(Kii, definite=True)
+    if factor.kind != "cholmod":
+        raise SolverError("craig_bampton: the interior stiffness is not positive definite: the interfaces do "
+                          "not hold the body (one rigid interface, or an averaging one with 3 non-collinear "
+                          "nodes, is needed)")
+    Psi = -factor.solve(Kib.toarray())
+    tell(f"normal modes: {method}")       # the choice, shown by progress bars
+    fixed = (sparse_eigenmodes(Kii, Mii, count, sigma=0.0, factorization=factor, method=method)
+             if count > 0 else None)
+    if fixed is None:
+        return factor.solve, Psi, np.zeros((n_i, 0)), np.zeros(0), method
+    return factor.solve, Psi, fixed.modes, fixed.omega, fixed.method
+
+
+def _rigid_reduction(body, K, M, T, independent, loads, n_modes, tell, eigensolver):
+    """Craig–Bampton with rigid couplings only: T is the identity on the interior, so K_ii, M_ii are slices of
+    K, M and K_ib = K_i· T_·b (no TᵀKT); the basis is returned in (u, ξ)."""
+    n, n_b = body.ndof, T.shape[0] - body.ndof
+    free = independent[:-n_b]
+    Kf = K[free]
+    Kii, Mii = Kf[:, free], M[free][:, free]
+    Kib = Kf @ T[:n, -n_b:]
+    del Kf                                        # a third copy of K's rows at 1M dof: 1 GB
+    count = Kii.shape[0] if n_modes is None else int(n_modes)
+    mask = np.zeros(n, bool)
+    mask[free] = True
+    tet10 = all(e.name == "tet10" for e, _ in body.mesh.blocks)
+    multigrid = (body, mask.reshape(-1, 3).all(1)) if tet10 else None
+    solve, Psi, Phi, omega_fixed, method = _interior(Kii, Kib, Mii, count, tell, eigensolver, multigrid)
+    columns = [Psi, Phi] + ([_static_modes(solve, loads[:len(free)], Mii, Phi)] if loads is not None else [])
+    Vt = np.zeros((T.shape[1], sum(c.shape[1] for c in columns)))
+    Vt[:len(free)] = np.hstack(columns)
+    Vt[len(free) + np.arange(n_b), np.arange(n_b)] = 1.0
+    V = T @ Vt
+    tell("orthonormalization")
+    return _diagonalized(V, K, M, V[:n], None, omega_fixed, method)
 
 
 def _load_columns(body, loads, independent):
