@@ -93,6 +93,7 @@ def test_craig_bampton_shows_and_records_its_eigensolver():
     assert np.allclose(red.omega_fixed, forced.omega_fixed, rtol=1e-8, atol=0)
 
 
+@pytest.mark.slow   # ~15–20 s with a cold compile cache; the slow suite runs it in CI
 def test_p_multigrid_against_shift_invert():
     """A Tet10 bar of ~11k dof between two rigid faces, forced 'p-multigrid' (no fine-level factor) against
     'shift-invert' (CHOLMOD + Lanczos): the 10 fixed-interface frequencies to 1e-6 relative (the issue's

@@ -17,6 +17,7 @@ from femdyn.studies.sweep import grid_cases, run_sweep
 SHORT = {"duration": 0.02, "n_elements": 2}
 
 
+@pytest.mark.slow   # ~15–20 s with a cold compile cache; the slow suite runs it in CI
 def test_a_short_run_with_clearance_seats_the_journals_and_reports_its_tables(tmp_path):
     config = TrackingConfig(**SHORT, clearance=30e-6)
     study = run_tracking(config, output=str(tmp_path))
