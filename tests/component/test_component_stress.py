@@ -299,3 +299,18 @@ def test_rrru_component_links_read_the_ancf_links_gauges_at_g_over_10():
     names = [f"{g}.strain" for g in robot.gauges]
     ancf, comp = (np.array([read[k][n] for n in names]) for k in ("ancf", "component"))
     assert np.all(np.abs(ancf) > 4e-5) and np.allclose(comp, ancf, rtol=0.015)
+
+
+@pytest.mark.slow
+def test_the_component_gauge_report_example_runs_end_to_end(tmp_path):
+    """examples/component_gauge_report.py: Gmsh Tet10 link → `femdyn reduce --stress --strain-gauge` →
+    run → `femdyn report strain` against its synthetic measurement; the report command exits 0 (every
+    gauge within its tolerance) and writes its page. ~10 s warm (mesh, reduction, run, report)."""
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location(
+        "component_gauge_report", Path(__file__).parents[2] / "examples" / "component_gauge_report.py")
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    assert example.main(str(tmp_path), t_end=0.3) == 0
+    assert (tmp_path / "report" / "report.html").exists() and (tmp_path / "paraview").is_dir()
