@@ -317,6 +317,9 @@ def component_from_reduction(reduction, output_points=(), gauge_points=(), mesh_
             key = "mesh_tetra" if etype.name.startswith("tet") else "mesh_hexahedron"
             cells = conn[:, etype.corners]
             arrays[key] = np.vstack([arrays[key], cells]) if key in arrays else cells
+        tets = [(etype.name, conn) for etype, conn in body.mesh.blocks if etype.name.startswith("tet")]
+        if tets and all(kind == "tet10" for kind, _ in tets):               # quadratic cells: stress interpolation
+            arrays["mesh_tetra10"] = np.vstack([conn for _, conn in tets])
         arrays["mesh_shapes"] = Phi.reshape(-1, 3, q)
     return new_component(
         name, arrays,

@@ -6,42 +6,15 @@ point. Fields and header: docs/components.md, "Stresses and strain gauges".
 import numpy as np
 
 from femdyn.component import Component, validate
-from femdyn.component.stress import gauge_header
+from femdyn.component.stress import boundary_faces, gauge_header, place_gauge
 from femdyn.elements import solid
 from femdyn.errors import ModelError
 from femdyn.mesh.solid import select
 
-_TET_FACES = ((1, 2, 3), (0, 2, 3), (0, 1, 3), (0, 1, 2))
-_HEX_FACES = ((0, 1, 2, 3), (4, 5, 6, 7), (0, 1, 5, 4), (1, 2, 6, 5), (2, 3, 7, 6), (3, 0, 4, 7))
-
-
-def _face_nodes(etype):
-    """Local node lists of an element type's faces, corners first, mid-edge nodes after."""
-    if etype.name == "hex8":
-        return [list(f) for f in _HEX_FACES]
-    edges = [(4 + k, set(e)) for k, e in enumerate(((0, 1), (1, 2), (0, 2), (0, 3), (1, 3), (2, 3)))]
-    faces = []
-    for f in _TET_FACES:
-        faces.append(list(f) + ([k for k, e in edges if e <= set(f)] if etype.n_nodes == 10 else []))
-    return faces
-
 
 def surface_nodes(mesh):
     """Sorted indices of the nodes on the mesh's boundary faces (faces that belong to one element only)."""
-    keys, members = [], []
-    for etype, conn in mesh.blocks:
-        for local in _face_nodes(etype):
-            keys.append(np.sort(conn[:, local[:4 if etype.name == "hex8" else 3]], axis=1))
-            members.append(conn[:, local])
-    width = max(k.shape[1] for k in keys)
-    padded = np.vstack([np.pad(k, ((0, 0), (0, width - k.shape[1])), constant_values=-1) for k in keys])
-    _, inverse, counts = np.unique(padded, axis=0, return_inverse=True, return_counts=True)
-    once = counts[inverse.ravel()] == 1
-    nodes, start = [], 0
-    for m in members:
-        nodes.append(m[once[start:start + len(m)]].ravel())
-        start += len(m)
-    return np.unique(np.concatenate(nodes))
+    return np.unique(np.concatenate([f.ravel() for f in boundary_faces([conn for _, conn in mesh.blocks])]))
 
 
 def stress_node_set(mesh, choice):
@@ -96,9 +69,11 @@ def with_strains(component, reduction, stress=None, gauges=()):
             raise ModelError(f"component '{header.get('name')}': gauge names {names} repeat; name each gauge once")
         entries, points = list(header.get("gauges", [])), [arrays["gauge_points"]]
         start = len(arrays["gauge_points"])
+        cells = [conn for _, conn in body.mesh.blocks]
+        faces = boundary_faces(cells)
         for g in gauges:
-            entries.append(gauge_header(g, start))
-            grid = g.places()[0]
+            grid, _, _, centre = place_gauge(g, body.mesh.points, cells, faces)
+            entries.append(gauge_header(g, start, centre))
             points.append(grid)
             start += len(grid)
         new = np.vstack(points[1:])

@@ -17,7 +17,7 @@ from femdyn.errors import FemdynError
 from femdyn.validation import plural
 
 FORMAT = "femdyn-component"
-VERSION = "1.1"           # 1.1: optional stress nodes and strain gauges; 1.0 files read unchanged
+VERSION = "1.2"           # 1.1: stress nodes and strain gauges; 1.2: quadratic cells; older files read unchanged
 _DATE = (1980, 1, 1, 0, 0, 0)
 
 # name: (shape with symbols q = modes, i = interfaces, p = output points, g = gauges,
@@ -44,12 +44,13 @@ FIELDS = {
     "gauge_strain_modes": (("g", 6, "q"), "1", True),
     "mesh_points": (("n", 3), "m", False),
     "mesh_tetra": (("t", 4), "node index", False),
+    "mesh_tetra10": (("t", 10), "node index", False),
     "mesh_hexahedron": (("h", 8), "node index", False),
     "mesh_shapes": (("n", 3, "q"), "m", False),
     "stress_nodes": (("s",), "node index", False),
     "stress_strain_modes": (("s", 6, "q"), "1", False),
 }
-INTEGER_FIELDS = ("mesh_tetra", "mesh_hexahedron", "stress_nodes")
+INTEGER_FIELDS = ("mesh_tetra", "mesh_tetra10", "mesh_hexahedron", "stress_nodes")
 
 
 class ComponentError(FemdynError, ValueError):
@@ -219,7 +220,7 @@ def validate(component, where="component"):
             if dim != want:
                 raise ComponentShapeError(f"{where}: field '{name}' has shape {v.shape}, expected "
                                           f"{tuple(sizes.get(s, s) for s in shape)} (symbols: q modes, i interfaces, "
-                                          "p output points, g gauges, n mesh nodes, s stress nodes)")
+                                          "p output points, g gauges, n mesh nodes, t tetrahedra, s stress nodes)")
         if not integer and not np.all(np.isfinite(v)):
             raise ComponentValueError(f"{where}: field '{name}' holds NaN or infinite values")
     if "mesh_shapes" in a and "mesh_points" not in a:
@@ -232,9 +233,12 @@ def validate(component, where="component"):
         if not set(g.get("rows", [])) <= set(range(len(a["gauge_points"]))):
             raise ComponentShapeError(f"{where}: gauge '{g.get('name')}' reads rows {g.get('rows')} outside "
                                       "'gauge_points'")
-    for cells in ("mesh_tetra", "mesh_hexahedron", "stress_nodes"):
+    for cells in ("mesh_tetra", "mesh_tetra10", "mesh_hexahedron", "stress_nodes"):
         if cells in a and a[cells].size and (a[cells].min() < 0 or a[cells].max() >= sizes.get("n", 0)):
             raise ComponentShapeError(f"{where}: '{cells}' references nodes outside 'mesh_points'")
+    if "mesh_tetra10" in a and not ("mesh_tetra" in a and np.array_equal(a["mesh_tetra10"][:, :4], a["mesh_tetra"])):
+        raise ComponentShapeError(f"{where}: 'mesh_tetra10' needs 'mesh_tetra' holding its first four nodes (the "
+                                  "corners), row for row")
     m = float(a["mass"])
     if not m > 0:
         raise ComponentValueError(f"{where}: mass {m} kg must be positive")

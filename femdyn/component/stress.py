@@ -48,12 +48,16 @@ def direction_row(d):
     return np.array([d[i] * d[j] for i, j in _VOIGT])
 
 
-def gauge_header(gauge, first_row):
-    """The header entry of one :class:`ComponentGauge` whose grid points start at gauge row ``first_row``."""
+def gauge_header(gauge, first_row, placed=None):
+    """The header entry of a :class:`ComponentGauge` (grid rows from ``first_row``; centre ``placed`` on the surface)."""
     points, weights, d = gauge.places()
-    return {"name": gauge.name, "point": [float(x) for x in gauge.point], "direction": d.tolist(),
-            "grid_length": float(gauge.grid_length), "rows": list(range(first_row, first_row + len(points))),
-            "weights": weights.tolist()}
+    entry = {"name": gauge.name, "point": [float(x) for x in gauge.point], "direction": d.tolist(),
+             "grid_length": float(gauge.grid_length), "rows": list(range(first_row, first_row + len(points))),
+             "weights": weights.tolist()}
+    if placed is not None:                        # moved onto the meshed surface: given point = point − offset
+        entry["point"] = [float(x) for x in placed]
+        entry["offset"] = (np.asarray(placed, float) - np.asarray(gauge.point, float)).tolist()
+    return entry
 
 
 def gauge_modes(component):
@@ -131,7 +135,8 @@ def stress_rows(component, point):
 
     A stress node or gauge point reads its own modes; any other point on a face of the stored mesh
     cells whose nodes are stress nodes reads the nodal modes interpolated by the cell's shape
-    functions (linear tetrahedron, trilinear hexahedron on the stored corner cells).
+    functions: quadratic Tet10 on ``mesh_tetra10`` (file 1.2), else linear over the corners of
+    ``mesh_tetra``; trilinear on ``mesh_hexahedron``.
 
     Parameters
     ----------
@@ -179,6 +184,15 @@ def stress_rows(component, point):
 
 _INSIDE = 1e-8                                         # shape-function tolerance of "on the face / in the cell"
 _HEX = np.array([[-1, -1, -1], [1, -1, -1], [1, 1, -1], [-1, 1, -1], [-1, -1, 1], [1, -1, 1], [1, 1, 1], [-1, 1, 1]], float)
+_EDGES = ((0, 1), (1, 2), (0, 2), (0, 3), (1, 3), (2, 3))     # Tet10 mid-edge nodes 4 … 9 (VTK order)
+_TET_FACES = ((1, 2, 3), (0, 2, 3), (0, 1, 3), (0, 1, 2))
+_HEX_FACES = ((0, 1, 2, 3), (4, 5, 6, 7), (0, 1, 5, 4), (1, 2, 6, 5), (2, 3, 7, 6), (3, 0, 4, 7))
+
+
+def _tet10(lam):
+    """Tet10 shape functions (10,) at barycentric coordinates λ (4,): corners λ(2λ − 1), mid-edge nodes 4 λ_a λ_b."""
+    a, b = np.array(_EDGES).T
+    return np.concatenate([lam * (2 * lam - 1), 4 * lam[a] * lam[b]])
 
 
 def _trilinear(xi):
@@ -197,8 +211,9 @@ def _holding_cells(a, x):
         X0 = P[T[:, 0]]
         xi = np.linalg.solve((P[T[:, 1:]] - X0[:, None]).transpose(0, 2, 1), (x - X0)[..., None])[..., 0]
         lam = np.column_stack([1.0 - xi.sum(1), xi])
+        quadratic = a.get("mesh_tetra10")
         for c in np.flatnonzero(lam.min(1) >= -_INSIDE):
-            yield T[c], lam[c]
+            yield (T[c], lam[c]) if quadratic is None else (quadratic[c], _tet10(lam[c]))
     if "mesh_hexahedron" in a:
         C = a["mesh_hexahedron"]
         X = P[C]
@@ -213,3 +228,126 @@ def _holding_cells(a, x):
                     break
             if np.abs(xi).max() <= 1.0 + _INSIDE:
                 yield C[c], _trilinear(xi)[0]
+
+
+def boundary_faces(cells):
+    """Boundary faces (faces of one cell only) of cell blocks (t, 4 | 10 | 8): node arrays (m, 3 | 6 | 4), corners first."""
+    local = []
+    for c in cells:
+        if c.shape[1] == 8:
+            local.append([list(f) for f in _HEX_FACES])
+        else:
+            mid = {frozenset(e): 4 + k for k, e in enumerate(_EDGES)}
+            local.append([list(f) + ([mid[frozenset(e)] for e in ((f[0], f[1]), (f[1], f[2]), (f[2], f[0]))]
+                                     if c.shape[1] == 10 else []) for f in _TET_FACES])
+    keys = [np.sort(c[:, f[:4 if c.shape[1] == 8 else 3]], axis=1) for c, fs in zip(cells, local) for f in fs]
+    if not keys:
+        return []
+    width = max(k.shape[1] for k in keys)
+    padded = np.vstack([np.pad(k, ((0, 0), (0, width - k.shape[1])), constant_values=-1) for k in keys])
+    _, inverse, counts = np.unique(padded, axis=0, return_inverse=True, return_counts=True)
+    once, start, faces = counts[inverse.ravel()] == 1, 0, []
+    for c, fs in zip(cells, local):
+        block = np.vstack([c[:, f] for f in fs])
+        faces.append(block[once[start:start + len(block)]])
+        start += len(block)
+    return faces
+
+
+def _nearest_on_faces(P, faces, x):
+    """Nearest point to x on boundary faces (quadratic faces exactly, by Gauss–Newton from the flat facet): point, face size."""
+    tri = [(f[:, :3], f if f.shape[1] == 6 else None) for f in faces]
+    tri += [(f[:, [0, 2, 3]], None) for f in faces if f.shape[1] == 4]           # quadrilaterals as two triangles
+    best = (np.inf, None, None)
+    for corners, full in tri:
+        if not len(corners):
+            continue
+        A, B, C = (P[corners[:, k]] for k in range(3))
+        y, st = _nearest_on_triangles(A, B, C, x)
+        d = np.linalg.norm(y - x, axis=1)
+        for k in np.argsort(d)[:4]:
+            p = y[k] if full is None else _nearest_on_quadratic(P[full[k]], st[k], x)
+            size = max(np.linalg.norm(A[k] - B[k]), np.linalg.norm(B[k] - C[k]), np.linalg.norm(C[k] - A[k]))
+            if np.linalg.norm(p - x) < best[0]:
+                best = (np.linalg.norm(p - x), p, size)
+    return best[1], best[2]
+
+
+def _nearest_on_triangles(A, B, C, x):
+    """Nearest points (m, 3) to x on flat triangles ABC and their coordinates (s, t) along AB, AC."""
+    u, v, w = B - A, C - A, x - A
+    uu, uv, vv, wu, wv = (np.einsum("ij,ij->i", *p) for p in ((u, u), (u, v), (v, v), (w, u), (w, v)))
+    det = np.where(uu * vv - uv ** 2 > 0, uu * vv - uv ** 2, np.inf)
+    st = np.column_stack([(vv * wu - uv * wv) / det, (uu * wv - uv * wu) / det])
+    inside = (st[:, 0] >= 0) & (st[:, 1] >= 0) & (st.sum(1) <= 1)
+    best, out = np.full(len(A), np.inf), st.copy()
+    for P0, P1, s0, s1 in ((A, B, (0, 0), (1, 0)), (B, C, (1, 0), (0, 1)), (C, A, (0, 1), (0, 0))):
+        e = P1 - P0
+        t = np.clip(np.einsum("ij,ij->i", x - P0, e) / np.maximum(np.einsum("ij,ij->i", e, e), 1e-300), 0.0, 1.0)
+        d = np.linalg.norm(P0 + t[:, None] * e - x, axis=1)
+        closer = ~inside & (d < best)
+        best[closer] = d[closer]
+        out[closer] = np.asarray(s0) + t[closer, None] * (np.asarray(s1) - np.asarray(s0))
+    return A + out[:, :1] * u + out[:, 1:] * v, out
+
+
+def _nearest_on_quadratic(X, st, x):
+    """Nearest point to x on a 6-node triangle X (corners, mid-edges 01, 12, 20), Gauss–Newton in (s, t) from ``st``."""
+    st = np.array(st, float)
+    for _ in range(20):
+        s, t = st
+        L = np.array([1 - s - t, s, t])
+        dL = np.array([[-1.0, -1.0], [1.0, 0.0], [0.0, 1.0]])
+        N = np.concatenate([L * (2 * L - 1), 4 * L[[0, 1, 2]] * L[[1, 2, 0]]])
+        dN = np.vstack([(4 * L - 1)[:, None] * dL, 4 * (L[[1, 2, 0], None] * dL[[0, 1, 2]] + L[[0, 1, 2], None] * dL[[1, 2, 0]])])
+        J = X.T @ dN
+        step = np.linalg.lstsq(J, x - N @ X, rcond=None)[0]
+        new = np.clip(st + step, 0.0, 1.0)
+        new /= max(1.0, new.sum())
+        done = np.abs(new - st).max() < 1e-13
+        st = new
+        if done:
+            break
+    s, t = st
+    L = np.array([1 - s - t, s, t])
+    return np.concatenate([L * (2 * L - 1), 4 * L[[0, 1, 2]] * L[[1, 2, 0]]]) @ X
+
+
+PLACE_TOLERANCE = 0.25        # a gauge point moves onto the surface by at most this fraction of the face's size
+
+
+def place_gauge(gauge, points, cells, faces=None):
+    """The gauge's grid on the meshed surface: grid points (n, 3) [m], weights (n,), unit direction, centre (3,).
+
+    The centre and each grid point move to the nearest point of the boundary faces of ``cells``
+    (mesh ``points``, m); a move longer than :data:`PLACE_TOLERANCE` × the face's longest edge
+    raises ComponentShapeError naming the gauge, the distance and the fix.
+    """
+    faces = boundary_faces(cells) if faces is None else faces
+    grid, weights, d = gauge.places()
+
+    def onto(x, what):
+        """The surface point nearest to x, checked against the tolerance."""
+        y, size = _nearest_on_faces(points, faces, x)
+        moved = float(np.linalg.norm(y - x))
+        if moved > PLACE_TOLERANCE * size:
+            inside = any(True for _ in _holding_cells(_cell_arrays(points, cells), x))
+            raise ComponentShapeError(
+                f"gauge '{gauge.name}': its {what} {np.round(x, 9).tolist()} m lies {moved:.4g} m "
+                f"{'inside the body, below' if inside else 'off'} the meshed surface (more than "
+                f"{PLACE_TOLERANCE:g} × the local face size {size:.4g} m); give a point on the surface (the nearest is "
+                f"{np.round(y, 9).tolist()} m, mesh frame)")
+        return y
+    centre = onto(np.asarray(gauge.point, float), "centre")
+    grid = centre + (grid - np.asarray(gauge.point, float))
+    return np.array([onto(p, "grid point") for p in grid]), weights, d, centre
+
+
+def _cell_arrays(points, cells):
+    """Component-style arrays (mesh_points, mesh_tetra, mesh_hexahedron) of cell blocks, for :func:`_holding_cells`."""
+    out = {"mesh_points": points}
+    for key, width in (("mesh_tetra", (4, 10)), ("mesh_hexahedron", (8,))):
+        blocks = [c[:, :4] if c.shape[1] == 10 else c for c in cells if c.shape[1] in width]
+        if blocks:
+            out[key] = np.vstack(blocks)
+    return out
