@@ -1,4 +1,5 @@
 """``femdyn show``: summary, mode pictures and a ParaView file of a component file."""
+import math
 import os
 
 
@@ -67,7 +68,8 @@ def strain_lines(component):
     for g in gauges:
         at = ", ".join(f"{x:.6g}" for x in g["point"])
         d = ", ".join(f"{x:.4g}" for x in g["direction"])
-        lines.append(f"  {g['name']!s:<12} at ({at}) m  direction ({d})  grid {g['grid_length']:.4g} m")
+        moved = f"  (moved {math.hypot(*g['offset']):.3g} m onto the surface)" if "offset" in g else ""
+        lines.append(f"  {g['name']!s:<12} at ({at}) m  direction ({d})  grid {g['grid_length']:.4g} m{moved}")
     stress = component.header.get("stress")
     if stress:
         lines.append(f"stress nodes: {stress['count']} ({stress['nodes']}); {stress['recovery']}")

@@ -110,9 +110,12 @@ class Component:
         return len(self.arrays["frequencies"])
 
     def summary(self):
-        """Three lines: counts of modes, interfaces, points and gauges; mass properties; the first frequencies."""
+        """Counts of modes, interfaces, points and gauges; mass properties; first frequencies; gauge placement."""
         a = self.arrays
         f = ", ".join(f"{x:.4g}" for x in a["frequencies"][:8])
+        moved = [(float(np.linalg.norm(g["offset"])), g["name"]) for g in self.header.get("gauges", []) if "offset" in g]
+        placed = (f"\n  {plural(len(moved), 'strain gauge')} placed on the nearest point of the meshed surface, moved at "
+                  f"most {max(moved)[0]:.3g} m ('{max(moved)[1]}'); `femdyn show` lists each" if moved else "")
         return (f"component '{self.header.get('name')}' (format {FORMAT} {self.header.get('version')}): "
                 f"{plural(self.n_modes, 'mode')}, {plural(len(a['interface_origins']), 'interface frame')}, "
                 f"{plural(len(a['output_points']), 'output point')}, {plural(len(a['gauge_points']), 'gauge point')}, "
@@ -120,7 +123,7 @@ class Component:
                 f"{plural(len(a.get('stress_nodes', ())), 'stress node')}\n"
                 f"  mass {float(a['mass']):.6g} kg, centre of mass {np.round(a['com'], 6).tolist()} m, "
                 f"principal inertia {np.round(np.linalg.eigvalsh(a['inertia']), 9).tolist()} kg m²\n"
-                f"  frequencies [Hz]: {f}{' ...' if self.n_modes > 8 else ''}")
+                f"  frequencies [Hz]: {f}{' ...' if self.n_modes > 8 else ''}{placed}")
 
 
 def write_component(path, component):

@@ -18,7 +18,8 @@ class ComponentGauge:
     ----------
     name : str
     point, direction : (3,) array_like
-        Grid centre on (or just inside) the meshed surface, m, and grid direction, mesh frame.
+        Grid centre on the surface, m, and grid direction, mesh frame. On a solid the centre and grid
+        points move to the nearest point of the meshed surface (at most 0.25 × the local face size).
     grid_length, grid_points : float, int, optional
         Active grid length along ``direction``, m (0: a point gauge); Gauss–Legendre points over it.
     """
