@@ -266,7 +266,7 @@ def _nearest_on_faces(P, faces, x):
         A, B, C = (P[corners[:, k]] for k in range(3))
         y, st = _nearest_on_triangles(A, B, C, x)
         d = np.linalg.norm(y - x, axis=1)
-        for k in np.argsort(d)[:4]:
+        for k in np.argpartition(d, min(3, len(d) - 1))[:4]:                # the four nearest flat facets
             p = y[k] if full is None else _nearest_on_quadratic(P[full[k]], st[k], x)
             size = max(np.linalg.norm(A[k] - B[k]), np.linalg.norm(B[k] - C[k]), np.linalg.norm(C[k] - A[k]))
             if np.linalg.norm(p - x) < best[0]:
@@ -302,7 +302,7 @@ def _nearest_on_quadratic(X, st, x):
         N = np.concatenate([L * (2 * L - 1), 4 * L[[0, 1, 2]] * L[[1, 2, 0]]])
         dN = np.vstack([(4 * L - 1)[:, None] * dL, 4 * (L[[1, 2, 0], None] * dL[[0, 1, 2]] + L[[0, 1, 2], None] * dL[[1, 2, 0]])])
         J = X.T @ dN
-        step = np.linalg.lstsq(J, x - N @ X, rcond=None)[0]
+        step = np.linalg.solve(J.T @ J, J.T @ (x - N @ X))
         new = np.clip(st + step, 0.0, 1.0)
         new /= max(1.0, new.sum())
         done = np.abs(new - st).max() < 1e-13

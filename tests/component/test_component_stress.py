@@ -1,4 +1,4 @@
-"""Strains, stresses and strain gauges of a component (file version 1.1), proven on a clamped
+"""Strains, stresses and strain gauges of a component (file version 1.2), proven on a clamped
 solid cantilever (0.5 m steel bar, 20 mm × 20 mm, Tet10, 25 × 2 × 2 cells) under a static tip
 load F: the surface axial strain against M c/(E I) within 2 % away from the ends (the coarse
 mesh's gauges sit within 1.3 % of beam theory, nodal recovery within 1.8 %), the same strain
@@ -399,7 +399,8 @@ def test_recursive_series_places_the_deformed_mesh_and_its_stresses(tmp_path):
 
 
 def test_cli_reduce_stores_stress_nodes_and_gauges_and_show_lists_them(tmp_path, capsys):
-    """femdyn reduce --stress surface --strain-gauge …; femdyn show lists the gauges and the stress nodes."""
+    """femdyn reduce --stress surface --strain-gauge …; femdyn show lists the gauges and the stress nodes; its
+    modes.vtu reads back through meshio with the corner cells of the Tet10 link."""
     from femdyn.cli.main import main
     from femdyn.mesh.generate import rod_mesh
     mesh_path = str(tmp_path / "link.msh")
@@ -416,7 +417,10 @@ def test_cli_reduce_stores_stress_nodes_and_gauges_and_show_lists_them(tmp_path,
     assert "strain gauges (2" in text and "top " in text and f"stress nodes: {len(c.stress_nodes)} (surface)" in text
     assert "von_mises_01" in text
     import meshio
-    modes = meshio.read(tmp_path / "modes" / "modes.vtu").point_data
+    vtu = meshio.read(tmp_path / "modes" / "modes.vtu")              # a 1.2 Tet10 file: corner cells in ParaView
+    assert "mesh_tetra10" in c.arrays and np.array_equal(vtu.cells_dict["tetra"], c.mesh_tetra)
+    assert len(vtu.points) == len(c.mesh_points)
+    modes = vtu.point_data
     want = fc.stress_state(c, c.stress_strain_modes[..., 3])[:, 9]
     assert np.allclose(modes["von_mises_04"][c.stress_nodes], want, rtol=1e-12) and len([k for k in modes if k.startswith("von_mises_")]) == c.n_modes
     assert main(["reduce", mesh_path, "--interface", "a=group:end0", "--strain-gauge", "top=0.1,0,0.01", "-o", out,
