@@ -113,9 +113,10 @@ class Component:
         """Counts of modes, interfaces, points and gauges; mass properties; first frequencies; gauge placement."""
         a = self.arrays
         f = ", ".join(f"{x:.4g}" for x in a["frequencies"][:8])
-        moved = [(float(np.linalg.norm(g["offset"])), g["name"]) for g in self.header.get("gauges", []) if "offset" in g]
-        placed = (f"\n  {plural(len(moved), 'strain gauge')} placed on the nearest point of the meshed surface, moved at "
-                  f"most {max(moved)[0]:.3g} m ('{max(moved)[1]}'); `femdyn show` lists each" if moved else "")
+        moved = [(float(np.linalg.norm(g["offset"])), g["name"]) for g in self.header.get("gauges", [])
+                 if "offset" in g]
+        placed = (f"\n  {plural(len(moved), 'strain gauge')} placed on the nearest point of the meshed surface, "
+                  f"moved at most {max(moved)[0]:.3g} m ('{max(moved)[1]}'); `femdyn show` lists each" if moved else "")
         return (f"component '{self.header.get('name')}' (format {FORMAT} {self.header.get('version')}): "
                 f"{plural(self.n_modes, 'mode')}, {plural(len(a['interface_origins']), 'interface frame')}, "
                 f"{plural(len(a['output_points']), 'output point')}, {plural(len(a['gauge_points']), 'gauge point')}, "

@@ -50,7 +50,7 @@ def direction_row(d):
 
 
 def gauge_header(gauge, first_row, placed=None):
-    """The header entry of a :class:`ComponentGauge` (grid rows from ``first_row``; centre ``placed`` on the surface)."""
+    """The header entry of a :class:`ComponentGauge`: grid rows from ``first_row``, centre ``placed`` on the surface."""
     points, weights, d = gauge.places()
     entry = {"name": gauge.name, "point": [float(x) for x in gauge.point], "direction": d.tolist(),
              "grid_length": float(gauge.grid_length), "rows": list(range(first_row, first_row + len(points))),
@@ -191,7 +191,7 @@ _HEX_FACES = ((0, 1, 2, 3), (4, 5, 6, 7), (0, 1, 5, 4), (1, 2, 6, 5), (2, 3, 7, 
 
 
 def _tet10(lam):
-    """Tet10 shape functions (10,) at barycentric coordinates λ (4,): corners λ(2λ − 1), mid-edge nodes 4 λ_a λ_b."""
+    """Tet10 shape functions (10,) at barycentric coordinates λ (4,): corners λ(2λ − 1), mid-edges 4 λ_a λ_b."""
     a, b = np.array(_EDGES).T
     return np.concatenate([lam * (2 * lam - 1), 4 * lam[a] * lam[b]])
 
@@ -232,7 +232,7 @@ def _holding_cells(a, x):
 
 
 def boundary_faces(cells):
-    """Boundary faces (faces of one cell only) of cell blocks (t, 4 | 10 | 8): node arrays (m, 3 | 6 | 4), corners first."""
+    """Faces of one cell only of cell blocks (t, 4 | 10 | 8): one node array (m, 3 | 6 | 4) per block, corners first."""
     local = []
     for c in cells:
         if c.shape[1] == 8:
@@ -256,7 +256,7 @@ def boundary_faces(cells):
 
 
 def _nearest_on_faces(P, faces, x):
-    """Nearest point to x on boundary faces (quadratic faces exactly, by Gauss–Newton from the flat facet): point, face size."""
+    """Nearest point to x on boundary faces (6-node faces refined from the flat facets) and its face's longest edge."""
     tri = [(f[:, :3], f if f.shape[1] == 6 else None) for f in faces]
     tri += [(f[:, [0, 2, 3]], None) for f in faces if f.shape[1] == 4]           # quadrilaterals as two triangles
     best = (np.inf, None, None)
@@ -292,38 +292,37 @@ def _nearest_on_triangles(A, B, C, x):
     return A + out[:, :1] * u + out[:, 1:] * v, out
 
 
+_DL2 = np.array([[-1.0, -1.0], [1.0, 0.0], [0.0, 1.0]])            # ∂(λ0, λ1, λ2)/∂(s, t) on a triangle
+_NEXT = [1, 2, 0]
+
+
+def _tri6(st):
+    """6-node triangle shape functions (6,) and their (s, t)-derivatives (6, 2): corners, then mid-edges 01, 12, 20."""
+    L = np.array([1.0 - st[0] - st[1], st[0], st[1]])
+    N = np.concatenate([L * (2 * L - 1), 4 * L * L[_NEXT]])
+    dN = np.vstack([(4 * L - 1)[:, None] * _DL2, 4 * (L[_NEXT, None] * _DL2 + L[:, None] * _DL2[_NEXT])])
+    return N, dN
+
+
 def _nearest_on_quadratic(X, st, x):
-    """Nearest point to x on a 6-node triangle X (corners, mid-edges 01, 12, 20), Gauss–Newton in (s, t) from ``st``."""
+    """Nearest point to x on the 6-node triangle X by Gauss–Newton in (s, t) from ``st``, kept inside the triangle."""
     st = np.array(st, float)
     for _ in range(20):
-        s, t = st
-        L = np.array([1 - s - t, s, t])
-        dL = np.array([[-1.0, -1.0], [1.0, 0.0], [0.0, 1.0]])
-        N = np.concatenate([L * (2 * L - 1), 4 * L[[0, 1, 2]] * L[[1, 2, 0]]])
-        dN = np.vstack([(4 * L - 1)[:, None] * dL, 4 * (L[[1, 2, 0], None] * dL[[0, 1, 2]] + L[[0, 1, 2], None] * dL[[1, 2, 0]])])
+        N, dN = _tri6(st)
         J = X.T @ dN
-        step = np.linalg.solve(J.T @ J, J.T @ (x - N @ X))
-        new = np.clip(st + step, 0.0, 1.0)
+        new = np.clip(st + np.linalg.solve(J.T @ J, J.T @ (x - N @ X)), 0.0, 1.0)
         new /= max(1.0, new.sum())
-        done = np.abs(new - st).max() < 1e-13
-        st = new
-        if done:
+        st, step = new, np.abs(new - st).max()
+        if step < 1e-13:
             break
-    s, t = st
-    L = np.array([1 - s - t, s, t])
-    return np.concatenate([L * (2 * L - 1), 4 * L[[0, 1, 2]] * L[[1, 2, 0]]]) @ X
+    return _tri6(st)[0] @ X
 
 
-PLACE_TOLERANCE = 0.25        # a gauge point moves onto the surface by at most this fraction of the face's size
+PLACE_TOLERANCE = 0.25        # a gauge point moves onto the surface by at most this × the longest edge of its face
 
 
 def place_gauge(gauge, points, cells, faces=None):
-    """The gauge's grid on the meshed surface: grid points (n, 3) [m], weights (n,), unit direction, centre (3,).
-
-    The centre and each grid point move to the nearest point of the boundary faces of ``cells``
-    (mesh ``points``, m); a move longer than :data:`PLACE_TOLERANCE` × the face's longest edge
-    raises ComponentShapeError naming the gauge, the distance and the fix.
-    """
+    """The gauge's grid moved onto the nearest surface points: grid (n, 3) [m], weights, direction, centre (3,) [m]."""
     faces = boundary_faces(cells) if faces is None else faces
     grid, weights, d = gauge.places()
 
@@ -336,8 +335,8 @@ def place_gauge(gauge, points, cells, faces=None):
             raise ComponentShapeError(
                 f"gauge '{gauge.name}': its {what} {np.round(x, 9).tolist()} m lies {moved:.4g} m "
                 f"{'inside the body, below' if inside else 'off'} the meshed surface (more than "
-                f"{PLACE_TOLERANCE:g} × the local face size {size:.4g} m); give a point on the surface (the nearest is "
-                f"{np.round(y, 9).tolist()} m, mesh frame)")
+                f"{PLACE_TOLERANCE:g} × the local face size {size:.4g} m); give a point on the surface (the nearest "
+                f"is {np.round(y, 9).tolist()} m, mesh frame)")
         return y
     centre = onto(np.asarray(gauge.point, float), "centre")
     grid = centre + (grid - np.asarray(gauge.point, float))
