@@ -1,7 +1,8 @@
 """Strain modes of a reduced solid for its component: nodal strains at a node set or the whole
 surface, recovered by averaging the element strains at each node over the elements sharing it
-(exact for a constant strain field), and strain gauges read from the element holding each grid
-point. Fields and header: docs/components.md, "Stresses and strain gauges".
+(exact for a constant strain field), and strain gauges placed on the meshed surface and read
+from the element holding each grid point. Fields and header: docs/components.md, "Stresses and
+strain gauges".
 """
 import numpy as np
 

@@ -205,7 +205,7 @@ def _trilinear(xi):
 
 
 def _holding_cells(a, x):
-    """(corner nodes, shape-function values at x) of every stored mesh cell holding x (on its faces included)."""
+    """(nodes, shape-function values at x) of every stored cell holding x, faces included (Tet10 cells if stored)."""
     P = a["mesh_points"]
     if "mesh_tetra" in a:
         T = a["mesh_tetra"]
