@@ -13,6 +13,7 @@ import numpy as np
 
 from femdyn.component.stress import mesh_stress
 from femdyn.errors import ModelError
+from femdyn.validation import finite
 from femdyn.mesh.configuration import ConfigurationGeometry
 from femdyn.mesh.pictures import component_cells
 from femdyn.mesh.vtk import geometry_mesh, write_collection
@@ -54,7 +55,7 @@ def write_series(model, run, folder, every=1, name="motion", outlines=None):
     ------
     ModelError
         A run of another model (its coordinates do not fit), an outline of an unknown or flexible
-        body, or one that is not (k, 3) finite.
+        body, or one that is not a finite (k, 3) array (NonFiniteError for NaN or inf).
 
     Examples
     --------
@@ -89,19 +90,22 @@ def write_series(model, run, folder, every=1, name="motion", outlines=None):
 def _rigid_outlines(model, given):
     """Body-frame polyline (k, 3) of every rigid body (None for flexible ones): ``given`` or the joint origins."""
     components = getattr(model, "components", (None,) * model.n)
+    given = dict(given)
     for body, xyz in given.items():
         if body not in model.names or components[model.index(body)] is not None:
             raise ModelError(f"recursive series: outline of '{body}', which is not a rigid body of the model; "
                              f"give outlines of rigid bodies among {list(model.names)}")
-        if np.shape(xyz)[-1:] != (3,) or np.ndim(xyz) != 2 or not np.all(np.isfinite(xyz)):
-            raise ModelError(f"recursive series: outline of '{body}' must be a finite (k, 3) array (m, body frame), "
-                             f"got shape {np.shape(xyz)}")
+        given[body] = finite(xyz, f"recursive series: outline of '{body}' (m, body frame)")
+        if given[body].ndim != 2 or given[body].shape[1] != 3 or not len(given[body]):
+            raise ModelError(f"recursive series: outline of '{body}' must be a (k, 3) array of points (m, body "
+                             f"frame), k ≥ 1, got shape {given[body].shape}")
     shapes = []
     for i, b in enumerate(model.bodies):
         children = [model.tree_r[j] for j in np.flatnonzero(model.parent == i)]
         default = [np.zeros(3)] + (children or [np.asarray(b.com, float)])
         outline = np.asarray(given.get(b.name, default), float)
-        shapes.append(None if components[i] is not None else outline[np.r_[True, np.any(np.diff(outline, axis=0), 1)]])
+        distinct = np.r_[True, np.any(np.diff(outline, axis=0), axis=1)]         # consecutive repeats dropped
+        shapes.append(None if components[i] is not None else outline[distinct])
     return shapes
 
 

@@ -66,7 +66,8 @@ def test_a_flexible_run_writes_every_body_at_its_recursive_pose(tmp_path):
             assert np.abs(_polyline(out, i) - (data.p_world[i] + X @ data.R_world[i].T)).max() < TOL
         c, (R, p) = model.components[bar_], direct[bar_]
         eta = q[model.eta_slice("bar")]
-        assert np.abs(_polyline(out, bar_) - (p + (c.interface_origins + c.interface_shapes[:, :3] @ eta) @ R.T)).max() < TOL
+        interfaces = c.interface_origins + c.interface_shapes[:, :3] @ eta
+        assert np.abs(_polyline(out, bar_) - (p + interfaces @ R.T)).max() < TOL
         mesh = out.points[-len(c.mesh_points):]
         assert np.abs(mesh - (p + (c.mesh_points + c.mesh_shapes @ eta) @ R.T)).max() < TOL
         assert np.abs(eta).max() > 1e-3 and set(out.cells_dict) == {"line", "tetra"}
@@ -138,7 +139,8 @@ def test_a_flexible_body_without_mesh_shapes_is_drawn_by_its_outline_and_output_
     eta = q[model.eta_slice("bar")]
     vertices = out.cells_dict["vertex"][:, 0]
     assert out.cell_data_dict["part"]["vertex"].tolist() == [1] * 7
-    assert np.abs(out.points[vertices] - (p + (arrays["output_points"] + arrays["output_shapes"] @ eta) @ R.T)).max() < TOL
+    deformed = arrays["output_points"] + arrays["output_shapes"] @ eta
+    assert np.abs(out.points[vertices] - (p + deformed @ R.T)).max() < TOL
 
 
 def test_bad_runs_and_outlines_raise_by_name(tmp_path):
@@ -148,6 +150,7 @@ def test_bad_runs_and_outlines_raise_by_name(tmp_path):
         write_series(model, SimpleNamespace(t=[0.0], state_q=[q[:-1]]), tmp_path)
     run = SimpleNamespace(t=[0.0], state_q=[q])
     for outlines, match in (({"bar": np.zeros((2, 3))}, "not a rigid body"), ({"nobody": np.zeros((2, 3))}, "nobody"),
-                            ({"arm": np.zeros((2, 2))}, "finite \\(k, 3\\)"), ({"arm": [[0, 0, np.nan]]}, "finite")):
+                            ({"arm": np.zeros((2, 2))}, "\\(k, 3\\) array"), ({"arm": np.zeros((0, 3))}, "k ≥ 1"),
+                            ({"arm": [[0, 0, np.nan]]}, "not finite"), ({"arm": "box"}, "not numeric")):
         with pytest.raises(ModelError, match=match):
             write_series(model, run, tmp_path, outlines=outlines)
