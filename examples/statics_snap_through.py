@@ -9,10 +9,16 @@
    one end, hinged at the other, a vertical force at the crown; 40 planar ANCF cable elements
    (steel, 10 mm square section). The published limit load is P R²/EI = 8.97 (quoted as P = 897
    for R = 100, EI = 10⁶); femdyn's path peaks within 0.2 % of it, then the crown snaps back.
-Writes ``path.csv``/``path.png`` (truss) and ``arch.csv``/``arch.png`` (arch, the published
-limit load beside femdyn's curve).
+3. Snap-back: the truss pushed through a soft series spring (k_s = 50 N/m, 0.5 m long, below the
+   truss's steepest unstable slope): the loaded end's deflection turns back, so displacement control
+   fails as well; the arc length passes through, on the closed form top(z) = z + D − P(z)/k_s.
+Writes ``path.csv``/``path.png`` (truss), ``snap_back.png`` (series spring), each with its closed form,
+and ``arch.csv``/``arch.png`` (arch, the published limit load beside femdyn's curve).
 
     python examples/statics_snap_through.py [out_folder]
+
+The closed forms are the ``*_reference()`` functions: ``femdyn statics`` draws them in its path figure,
+e.g. ``femdyn statics examples/statics_snap_through.py --function truss --path 0.002 --channels apex.rz``.
 """
 import os
 
@@ -26,6 +32,8 @@ from femdyn.solvers import equilibrium_path
 HALF_SPAN, RISE, K, P0 = 1.0, 0.1, 1.0e4, 10.0        # m, m, N/m, N
 RADIUS, OPENING, E, SIDE = 1.0, 215.0, 2.0e11, 0.01   # m, degrees, Pa, m (square section)
 PUBLISHED_LIMIT = 8.97                                # P R²/EI, Da Deppo & Schmidt (1975)
+SPRING, LENGTH = 50.0, 0.5                            # series spring: stiffness N/m, length m
+SOURCE = "equilibrium of the apex of the von Mises (1923) truss"
 
 
 def truss():
@@ -37,6 +45,44 @@ def truss():
     m.fix("apex", components=(0, 1))                     # the apex moves vertically only
     m.force("P", "apex", (0, 0, RISE), (0, 0, -P0))
     return m.assemble()
+
+
+def truss_load(z):
+    """Closed form P(z) = 2 k z (L₀/L − 1), L = √(a² + z²): the load (N) holding the apex at height z (m)."""
+    return 2 * K * z * (np.hypot(HALF_SPAN, RISE) / np.hypot(HALF_SPAN, z) - 1)
+
+
+def _closed_heights():
+    """Apex heights z (m) of the closed form from the rise to the far branch's load 1.5 P0 (past the paths' ends)."""
+    from scipy.optimize import brentq
+    return np.linspace(RISE, brentq(lambda z: truss_load(z) - 1.5 * P0, -2 * RISE, -RISE), 2001)
+
+
+def truss_reference():
+    """The truss's closed form for the path figure: (label, apex height z [m], load factor P(z)/P0)."""
+    z = _closed_heights()
+    return f"closed form P = 2kz (L₀/L − 1), L = √(a² + z²)\n({SOURCE})", z, truss_load(z) / P0
+
+
+def snap_back_truss():
+    """The truss loaded through a series spring from ``end`` (0.5 m above the apex) down to the apex."""
+    m = femdyn.Model("von Mises truss with a series spring", gravity=(0, 0, 0))
+    m.point_mass("apex", (0, 0, RISE), 1.0)
+    m.point_mass("end", (0, 0, RISE + LENGTH), 1.0)
+    m.spring("left", "ground", (-HALF_SPAN, 0, 0), "apex", (0, 0, RISE), stiffness=K)
+    m.spring("right", "ground", (HALF_SPAN, 0, 0), "apex", (0, 0, RISE), stiffness=K)
+    m.spring("series", "apex", (0, 0, RISE), "end", (0, 0, RISE + LENGTH), stiffness=SPRING)
+    m.fix("apex", components=(0, 1))
+    m.fix("end", components=(0, 1))
+    m.force("P", "end", (0, 0, RISE + LENGTH), (0, 0, -P0))
+    return m.assemble()
+
+
+def snap_back_truss_reference():
+    """Its closed form: (label, loaded end's height z + D − P(z)/k_s [m], load factor P(z)/P0)."""
+    z = _closed_heights()
+    return (f"closed form: end height z + D − P/k_s, P = 2kz (L₀/L − 1)\n({SOURCE}, in series with the spring)",
+            z + LENGTH - truss_load(z) / SPRING, truss_load(z) / P0)
 
 
 def arch_stiffness():
@@ -69,13 +115,19 @@ def main(folder):
     """Trace both paths, compare them with the closed form and the published limit load, write CSVs and figures."""
     path = equilibrium_path(truss(), 0.002, max_points=500)
     z = path.channel("apex.rz")
-    closed = 2 * K * z * (np.hypot(HALF_SPAN, RISE) / np.hypot(HALF_SPAN, z) - 1)
     print(f"truss: {len(path)} points, limit load {P0 * path.load_factors[z > 0].max():.4f} N on the way up "
           f"(closed form 3.8299 N), largest deviation from the closed form "
-          f"{np.abs(P0 * path.load_factors - closed).max():.1e} N")
+          f"{np.abs(P0 * path.load_factors - truss_load(z)).max():.1e} N")
     path.to_csv(os.path.join(folder, "path.csv"), ["apex.rz"])
     print("wrote", path.plot("apex.rz", os.path.join(folder, "path.png"), load=P0, load_label="P [N]",
-                             title="von Mises truss: load against apex height"))
+                             title="von Mises truss: load against apex height", reference=truss_reference()))
+    back = equilibrium_path(snap_back_truss(), 0.002, max_points=800)
+    z, top = back.channel("apex.rz"), back.channel("end.rz")
+    print(f"snap-back: {len(back)} points, largest deviation of the loaded end from the closed form "
+          f"{np.abs(top - (z + LENGTH - P0 * back.load_factors / SPRING)).max():.1e} m")
+    print("wrote", back.plot("end.rz", os.path.join(folder, "snap_back.png"), load=P0, load_label="P [N]",
+                             title="truss through a series spring: snap-back of the loaded end",
+                             reference=snap_back_truss_reference()))
     n = 40
     arch_path = equilibrium_path(arch(n), 0.01, max_points=700, load_max=1.0)
     limit, at = arch_limit(arch_path, n // 2)

@@ -1,8 +1,9 @@
 """ParaView time series: one VTU file per output step and a PVD collection indexing them by time,
 written with meshio (docs/howto/paraview.md). :func:`write_series` writes a DAE run's
-:func:`configuration_geometry` cells; :func:`write_collection` is the writer every series shares
-(the recursive solvers' modal bodies use it too). Meshed bodies with stress nodes add point data
-``strain`` (6, engineering Voigt, 1), ``principal_stress`` (3, Pa) and ``von_mises`` (Pa), NaN elsewhere.
+:func:`configuration_geometry` cells; :func:`geometry_mesh` turns a geometry into one frame and
+:func:`write_collection` writes the frames (the recursive solvers' series use both). Meshed bodies with
+stress nodes add point data ``strain`` (6, engineering Voigt, 1), ``principal_stress`` (3, Pa) and
+``von_mises`` (Pa), NaN elsewhere.
 """
 import os
 from xml.sax.saxutils import quoteattr
@@ -33,9 +34,9 @@ def write_series(system, results, folder, every=1, name="motion"):
         """(step, time, meshio.Mesh) of every written step."""
         for k in range(0, len(results.t), every):
             geometry = configuration_geometry(system, results.q[k])
-            points, blocks, owners = geometry.cells()
-            data = _stress_data(system, geometry, len(points), results.q[k])
-            yield k, results.t[k], meshio.Mesh(points, blocks, cell_data={"part": owners}, point_data=data)
+            stresses = [_body_stress(bodies[j], results.q[k]) for j, _, _ in geometry.meshes]
+            yield k, results.t[k], geometry_mesh(geometry, stresses)
+    bodies = list(system.bodies.values())
     return write_collection(folder, name, frames())
 
 
@@ -59,14 +60,25 @@ def stress_point_data(values):
     return {"strain": values[:, :6], "principal_stress": values[:, 6:9], "von_mises": values[:, 9]}
 
 
-def _stress_data(system, geometry, n_points, q):
-    """Point data of the meshed bodies' stresses (strain, principal_stress, von_mises), {} if none has stress nodes."""
-    bodies = list(system.bodies.values())
-    values = np.full((n_points, 10), np.nan)
-    start, found = n_points - sum(len(xyz) for _, xyz, _ in geometry.meshes), False
-    for k, xyz, _ in geometry.meshes:
-        stress = bodies[k].mesh_stress(q) if hasattr(bodies[k], "mesh_stress") else None
+def geometry_mesh(geometry, stresses=(), markers=False):
+    """A frame: a geometry's cells (``part``), ``stresses`` ((p, 10)/None per mesh), 1-point lines as vertex markers."""
+    points, blocks, owners = geometry.cells()
+    if markers:
+        lengths = [len(xyz) for _, xyz in geometry.polylines()]
+        single = np.flatnonzero(np.array(lengths) == 1)
+        blocks.append(("vertex", (np.cumsum([0] + lengths)[single])[:, None]))
+        owners.append(single)
+    values = np.full((len(points), 10), np.nan)
+    start, found = len(points) - sum(len(xyz) for _, xyz, _ in geometry.meshes), False
+    for (_, xyz, _), stress in zip(geometry.meshes, stresses):
         if stress is not None and len(stress) == len(xyz):
             values[start:start + len(xyz)], found = stress, True
         start += len(xyz)
-    return stress_point_data(values) if found else {}
+    kept = [k for k, (_, conn) in enumerate(blocks) if len(conn)]           # meshio cannot write an empty block
+    return meshio.Mesh(points, [blocks[k] for k in kept], cell_data={"part": [owners[k] for k in kept]},
+                       point_data=stress_point_data(values) if found else {})
+
+
+def _body_stress(body, q):
+    """A DAE body's mesh stresses at q, None without stress nodes."""
+    return body.mesh_stress(q) if hasattr(body, "mesh_stress") else None

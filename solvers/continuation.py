@@ -89,7 +89,7 @@ class EquilibriumPath:
         return path
 
     def plot(self, channel, path="equilibrium_path.png", load=1.0, load_label="load factor s [-]", unit="m",
-             title=None):
+             title=None, reference=None):
         """Plot the load against a channel (the load–displacement curve) and save it.
 
         Parameters
@@ -101,25 +101,53 @@ class EquilibriumPath:
             The load at s = 1 (ordinate scale, e.g. N; default 1: the factor).
         load_label, unit, title : str, optional
             Ordinate label with its unit, the channel's unit, the title (default: the model's name).
+        reference : (str, array_like, array_like), optional
+            A curve to compare with, e.g. a closed form: its legend label (name it and its source),
+            abscissae in ``unit`` and load factors s (drawn as ``load`` · s, like the path).
 
         Returns
         -------
         path : str or os.PathLike
+
+        Raises
+        ------
+        ModelError
+            A reference that is not (label, x, s) with x and s finite and of one length.
         """
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
-        fig, ax = plt.subplots(figsize=(6, 4))
-        ax.plot(self.channel(channel), load * self.load_factors, ".-", ms=3)
+        curve = _reference_curve(reference, self.system.name) if reference is not None else None
+        fig, ax = plt.subplots(figsize=(6.5, 5.0))
+        if curve is not None:
+            ax.plot(curve[1], load * curve[2], "-", color="C1", lw=3.5, alpha=0.45, label=curve[0])
+        ax.plot(self.channel(channel), load * self.load_factors, ".-", ms=3, lw=0.8,
+                label=f"femdyn: arc-length continuation, {len(self)} points")
         ax.axhline(0.0, color="0.6", lw=0.6)
         ax.set_xlabel(f"{channel} [{unit}]")
         ax.set_ylabel(load_label)
         ax.set_title(title or f"equilibrium path of model '{self.system.name}'")
         ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.13), frameon=False)
         fig.tight_layout()
         fig.savefig(path, dpi=110)
         plt.close(fig)
         return path
+
+
+def _reference_curve(reference, model):
+    """(label, x, s) of a plot's reference curve, checked: a str and two finite arrays of one length."""
+    try:
+        label, x, s = reference
+        x, s = np.asarray(x, float).ravel(), np.asarray(s, float).ravel()
+        good = isinstance(label, str) and len(x) == len(s) >= 2 and np.isfinite(x).all() and np.isfinite(s).all()
+    except (TypeError, ValueError):
+        good = False
+    if not good:
+        raise ModelError(f"equilibrium path of model '{model}': the reference curve must be (label, x, s): a label "
+                         "naming the curve and its source, then at least two finite abscissae and as many load "
+                         "factors")
+    return label, x, s
 
 
 def equilibrium_path(system, arc_length, max_points=200, load_max=1.0, t=0.0, q0=None, tol=1e-10,

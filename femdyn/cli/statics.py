@@ -29,13 +29,16 @@ def add_parser(sub):
 def run(args):
     """Solve the statics of the model file and write ``equilibrium.csv`` or ``path.csv`` and ``path.png``.
 
-    ``args`` (argparse.Namespace): parsed arguments (see :func:`add_parser`). Returns int: exit code 0.
-    Raises ModelError: no such function in the file, a result that is not a model, a path without channels;
-    ConvergenceError: no equilibrium.
+    ``path.png`` adds the reference curve (label, x, s) of ``<function>_reference()`` when the file
+    defines one (docs/howto/statics.md). ``args`` (argparse.Namespace): parsed arguments (see
+    :func:`add_parser`). Returns int: exit code 0. Raises ModelError: no such function in the file, a
+    result that is not a model, a path without channels, a bad reference curve; ConvergenceError: no
+    equilibrium.
     """
     from femdyn.solvers import equilibrium_path, static_equilibrium
 
-    system = _system(args.model, args.function)
+    module = _module(args.model)
+    system = _system(module, args.model, args.function)
     os.makedirs(args.out, exist_ok=True)
     if args.path is None:
         q, lam = static_equilibrium(system, load_steps=args.load_steps)
@@ -50,19 +53,32 @@ def run(args):
                          f"such as {system.labels[0]!r} or sensor columns)")
     path = equilibrium_path(system, args.path, max_points=args.max_points, load_max=args.load_max)
     table = path.to_csv(os.path.join(args.out, "path.csv"), args.channels)
-    figure = path.plot(args.channels[0], os.path.join(args.out, "path.png"), unit=args.unit)
+    reference = _reference_curve(module, args.function)
+    figure = path.plot(args.channels[0], os.path.join(args.out, "path.png"), unit=args.unit, reference=reference)
     print(f"equilibrium path of model '{system.name}': {len(path)} points, load factor "
-          f"{path.load_factors.min():.4g} … {path.load_factors.max():.4g}; wrote {table} and {figure}")
+          f"{path.load_factors.min():.4g} … {path.load_factors.max():.4g}; wrote {table} and {figure}"
+          + (f" (reference: {' '.join(reference[0].split())})" if reference is not None else ""))
     return 0
 
 
-def _system(file, function):
-    """The assembled System returned (as a Model or a System) by ``function()`` of the Python file ``file``."""
+def _reference_curve(module, function):
+    """``<function>_reference()`` of the model file: (label, x, s) for the path figure, None without the hook."""
+    hook = getattr(module, f"{function}_reference", None)
+    return hook() if callable(hook) else None
+
+
+def _module(file):
+    """The Python file ``file`` loaded as a module."""
     spec = importlib.util.spec_from_file_location("femdyn_statics_model", file)
     if spec is None or not os.path.isfile(file):
         raise ModelError(f"femdyn statics: cannot read the model file '{file}'; give a Python file")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    return module
+
+
+def _system(module, file, function):
+    """The assembled System returned (as a Model or a System) by ``function()`` of the loaded model file."""
     build = getattr(module, function, None)
     if not callable(build):
         raise ModelError(f"femdyn statics: '{file}' has no function {function!r}; name it with --function")

@@ -7,7 +7,8 @@ constraints, one per cut joint, of that joint's kind; :func:`build_topology` mak
 from links' configuration parameters. Flexible bodies with modal coordinates:
 :class:`FlexibleTreeModel` of :class:`ModalBody` (:mod:`.flexible`), their dynamics in
 :mod:`.flexible_dynamics`, time integration by :func:`simulate_flexible`, strains and stresses by
-:func:`body_stresses` and :func:`body_gauges`, ParaView series by :func:`write_flexible_series`.
+:func:`body_stresses` and :func:`body_gauges`. ParaView series of every body of a run (rigid and
+flexible) by :func:`write_series`.
 """
 from .closed_loop import LoopClosure, assemble, constrained_forward_dynamics, project
 from .configuration import TreeSpace, VectorSpace
@@ -19,9 +20,9 @@ from .flexible import FlexibleTreeModel, ModalBody, flexible_chain
 from .flexible_dynamics import FlexibleData
 from .flexible_simulation import FlexibleTrajectory, simulate_flexible
 from .floating import floating_base_inverse_dynamics
-from .modal_series import write_flexible_series
 from .modal_strains import body_gauges, body_stresses
 from .integrators import Trajectory, simulate
+from .series import write_series
 from .model import Body, Joint, TreeModel
 from .topology import Interface, Link, Topology, build_topology, inertia_sets
 
@@ -30,4 +31,4 @@ __all__ = ["Body", "Data", "FlexibleData", "FlexibleTrajectory", "FlexibleTreeMo
            "TreeSpace", "VectorSpace", "assemble", "build_topology", "center_of_mass", "computed_torque",
            "constrained_forward_dynamics", "floating_base_inverse_dynamics", "forward_dynamics", "hybrid_dynamics",
            "inertia_sets", "inverse_dynamics", "kinematics", "mass_matrix", "momentum", "project",
-           "simulate", "track", "body_gauges", "body_stresses", "write_flexible_series"]
+           "simulate", "track", "body_gauges", "body_stresses", "write_series"]

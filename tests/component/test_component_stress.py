@@ -367,9 +367,10 @@ def test_paraview_series_carries_von_mises_at_the_stress_nodes(tmp_path):
 def test_recursive_series_places_the_deformed_mesh_and_its_stresses(tmp_path):
     """A recursive run of the bar held at 0.3 rad about y under a tip force: the written steps hold
     the mesh at R_y(0.3)(x + Φ η) (round-off, 1e-14 m) and von Mises at the stress nodes equal to
-    the component's recovery at the run's η (1e-12 relative), NaN inside; the PVD lists the steps."""
+    the component's recovery at the run's η (1e-12 relative), NaN inside; the PVD lists the steps.
+    The points start with the bar's outline (root and tip interfaces), then the tip body's marker."""
     import meshio
-    from femdyn.solvers.recursive import write_flexible_series
+    from femdyn.solvers.recursive import write_series
     _, _, comp = bar()
     clamped = fc.reference_to_interface(comp, "root")
     model = FlexibleTreeModel([ModalBody("bar", "world", Joint("revolute", (0, 1, 0)), component=clamped, inner="root"),
@@ -381,7 +382,7 @@ def test_recursive_series_places_the_deformed_mesh_and_its_stresses(tmp_path):
     q0[0] = 0.3
     run = simulate_flexible(model, q0, np.zeros(model.nv), 2e-4, 2e-5, method="rk4", prescribed=[True, True],
                             f_ext=f_ext)
-    pvd = write_flexible_series(model, run, tmp_path, every=5, name="bar")
+    pvd = write_series(model, run, tmp_path, every=5, name="bar")
     assert open(pvd).read().count("<DataSet") == len(range(0, len(run.t), 5))
     k = 5 * (open(pvd).read().count("<DataSet") - 1)
     eta = run.state_q[k, model.eta_slice("bar")]
@@ -389,16 +390,15 @@ def test_recursive_series_places_the_deformed_mesh_and_its_stresses(tmp_path):
     out = meshio.read(tmp_path / f"bar_{k:05d}.vtu")
     c, s = np.cos(0.3), np.sin(0.3)
     R = np.array([[c, 0, s], [0, 1, 0], [-s, 0, c]])
-    assert np.abs(out.points - (clamped.mesh_points + clamped.mesh_shapes @ eta) @ R.T).max() < 1e-14
+    mesh = slice(3, 3 + len(clamped.mesh_points))
+    assert len(out.points) == 3 + len(clamped.mesh_points)
+    assert np.abs(out.points[mesh] - (clamped.mesh_points + clamped.mesh_shapes @ eta) @ R.T).max() < 1e-14
     vm = out.point_data["von_mises"]
     want = fc.stress_state(clamped, clamped.stress_strain_modes @ eta)[:, 9]
-    assert np.allclose(vm[clamped.stress_nodes], want, rtol=1e-12) and np.isnan(vm).sum() == 49 * 3 * 3
-    with pytest.raises(femdyn.errors.ModelError, match="no flexible body's component stores mesh shapes"):
-        write_flexible_series(FlexibleTreeModel([ModalBody("bar", "world", Joint("revolute", (0, 1, 0)),
-                                                           component=fc.Component(clamped.header, {
-                                                               k: v for k, v in clamped.arrays.items()
-                                                               if not k.startswith(("mesh", "stress"))}),
-                                                           inner="root")]), run, tmp_path)
+    assert np.allclose(vm[mesh][clamped.stress_nodes], want, rtol=1e-12) and np.isnan(vm).sum() == 49 * 3 * 3 + 3
+    with pytest.raises(femdyn.errors.ModelError, match="pass the run of this very model"):
+        write_series(FlexibleTreeModel([ModalBody("bar", "world", Joint("revolute", (0, 1, 0)), component=clamped,
+                                                  inner="root")]), run, tmp_path)
 
 
 def test_cli_reduce_stores_stress_nodes_and_gauges_and_show_lists_them(tmp_path, capsys):

@@ -72,17 +72,11 @@ KS, D = 50.0, 0.5          # series spring: stiffness (N/m) below the truss's st
 
 
 def truss_with_series_spring():
-    """The von Mises truss pushed through a soft spring: the load acts on the spring's upper end."""
-    m = femdyn.Model("von Mises truss with a series spring", gravity=(0, 0, 0))
-    m.point_mass("apex", (0, 0, H), 1.0)
-    m.point_mass("end", (0, 0, H + D), 1.0)
-    m.spring("left", "ground", (-A, 0, 0), "apex", (0, 0, H), stiffness=K)
-    m.spring("right", "ground", (A, 0, 0), "apex", (0, 0, H), stiffness=K)
-    m.spring("series", "apex", (0, 0, H), "end", (0, 0, H + D), stiffness=KS)
-    m.fix("apex", components=(0, 1))
-    m.fix("end", components=(0, 1))
-    m.force("P", "end", (0, 0, H + D), (0, 0, -P0))
-    return m.assemble()
+    """The von Mises truss pushed through a soft spring of stiffness KS and length D: the load acts on the spring's
+    upper end ``end`` (examples/statics_snap_through.py, ``snap_back_truss``)."""
+    example = _example()
+    assert (example.SPRING, example.LENGTH, example.K, example.P0) == (KS, D, K, P0)
+    return example.snap_back_truss()
 
 
 def test_the_series_spring_truss_is_traced_through_its_snap_back():
@@ -106,6 +100,37 @@ def test_the_series_spring_truss_is_traced_through_its_snap_back():
     assert 0 <= peak - u[turns[0] + 1] < 2e-4 and 0 <= u[turns[1] + 1] - valley < 2e-4
     assert z[turns[0] + 1] * z[turns[1] + 1] < 0                # the turns lie either side of the flat position
     assert path.load_factors[-1] >= 1 and z[-1] < -H
+    _, x, s = _example().snap_back_truss_reference()            # the figure's closed form: end height, load factor
+    assert np.abs(truss_load(x - D + P0 * s / KS) - P0 * s).max() < 1e-9
+    assert x.min() <= top.min() and x.max() >= top.max()
+
+
+def test_the_path_figure_draws_the_closed_form_named_with_its_source(tmp_path, monkeypatch):
+    """``plot(..., reference=(label, x, s))`` draws the closed form of the example's hook under the
+    traced path: the reference line holds the hook's points with the load factors times ``load``
+    (round-off), it covers the traced range, the legend names the closed form and its source, the
+    axes carry units. A malformed reference raises ModelError naming the form (label, x, s)."""
+    import matplotlib.figure
+    figures, save = [], matplotlib.figure.Figure.savefig
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig",
+                        lambda fig, *a, **k: figures.append(fig) or save(fig, *a, **k))
+    example = _example()
+    path = equilibrium_path(example.truss(), 0.002, max_points=500)
+    label, z, s = example.truss_reference()
+    assert np.abs(P0 * s - truss_load(z)).max() < 1e-12
+    assert path.plot("apex.rz", tmp_path / "p.png", load=P0, load_label="P [N]", reference=(label, z, s)).exists()
+    ax = figures[-1].axes[0]
+    reference, traced = ax.lines[:2]
+    assert np.array_equal(reference.get_xdata(), z) and np.allclose(reference.get_ydata(), P0 * s, rtol=1e-15)
+    assert np.array_equal(traced.get_xdata(), path.channel("apex.rz"))
+    assert z.min() <= traced.get_xdata().min() and z.max() >= traced.get_xdata().max()
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend[0] == label and "closed form" in label and "von Mises (1923)" in label
+    assert legend[1].startswith("femdyn")
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("apex.rz [m]", "P [N]") and "von Mises truss" in ax.get_title()
+    for bad in (("label", [0, 1], [0]), ([0, 1], [0, 1]), (3, [0, 1], [0, 1]), ("label", [0, np.nan], [0, 1])):
+        with pytest.raises(ModelError, match=r"reference curve must be \(label, x, s\)"):
+            path.plot("apex.rz", tmp_path / "q.png", reference=bad)
 
 
 def _example():
@@ -204,6 +229,7 @@ def test_the_command_line_writes_the_path_and_the_equilibrium(tmp_path, capsys):
     example = str(Path(__file__).parents[2] / "examples" / "statics_snap_through.py")
     assert main(["statics", example, "--function", "truss", "--path", "0.002", "--channels", "apex.rz",
                  "--max-points", "500", "-o", str(tmp_path)]) == 0
+    assert "(reference: closed form P = 2kz" in capsys.readouterr().out          # the file's truss_reference()
     rows = np.loadtxt(tmp_path / "path.csv", delimiter=",", skiprows=1)
     path = equilibrium_path(von_mises_truss(), 0.002, max_points=500)
     assert np.allclose(rows, np.column_stack([path.load_factors, path.channel("apex.rz")]), rtol=0, atol=1e-12)
@@ -211,3 +237,20 @@ def test_the_command_line_writes_the_path_and_the_equilibrium(tmp_path, capsys):
     assert main(["statics", example, "--function", "truss", "-o", str(tmp_path)]) == 0
     assert "apex.rz" in (tmp_path / "equilibrium.csv").read_text()
     assert main(["statics", example, "--path", "0.002", "-o", str(tmp_path)]) == 2
+
+
+def test_the_command_line_draws_a_reference_only_when_the_file_defines_one(tmp_path, capsys):
+    """A model file without ``model_reference`` gets a figure without reference; one whose hook returns
+    a malformed curve stops with the error naming the form (exit code 2)."""
+    from femdyn.cli.main import main
+    file = tmp_path / "truss.py"
+    file.write_text("import femdyn\n\n\ndef model():\n    m = femdyn.Model('truss', gravity=(0, 0, 0))\n"
+                    "    m.point_mass('apex', (0, 0, 0.1), 1.0)\n"
+                    "    m.spring('left', 'ground', (-1, 0, 0), 'apex', (0, 0, 0.1), stiffness=1e4)\n"
+                    "    m.spring('right', 'ground', (1, 0, 0), 'apex', (0, 0, 0.1), stiffness=1e4)\n"
+                    "    m.fix('apex', components=(0, 1))\n"
+                    "    m.force('P', 'apex', (0, 0, 0.1), (0, 0, -10.0))\n    return m\n")
+    args = ["statics", str(file), "--path", "0.01", "--channels", "apex.rz", "--max-points", "5", "-o", str(tmp_path)]
+    assert main(args) == 0 and "reference" not in capsys.readouterr().out and (tmp_path / "path.png").exists()
+    file.write_text(file.read_text() + "model_reference = lambda: ('closed form', [0.0, 0.1], [0.0])\n")
+    assert main(args) == 2 and "reference curve must be (label, x, s)" in capsys.readouterr().err
