@@ -9,7 +9,7 @@ from scipy.interpolate import make_interp_spline
 
 from ..errors import ModelError
 from ..validation import number, positive, refuse_non_finite
-from .protocol import Part, Sensor
+from .protocol import Part, Sensor, gathering
 
 # Gauss–Legendre rule of the energy of a user force: exact for polynomials of degree ≤ 15
 _NODES, _WEIGHTS = np.polynomial.legendre.leggauss(8)
@@ -193,6 +193,28 @@ class ForceSensor(Sensor):
 
     def measure(self, q, v, a, lam, t):
         return np.asarray(self.element.reading(q, np.zeros_like(q) if v is None else v, t), float)
+
+    @classmethod
+    def reader(cls, sensors):
+        """One read of ``sensors``: the elements of a class that gathers its parts (springs) read as one set."""
+        kinds = {}
+        for k, sensor in enumerate(sensors):
+            kinds.setdefault(gathering(sensor.element), []).append(k)
+        ends = np.cumsum([0] + [len(s.columns) for s in sensors])
+        reads, columns = [], []
+        for kind, members in kinds.items():
+            chosen = [sensors[k] for k in members]
+            if kind is None:
+                reads.append(lambda q, v, a, lam, t, chosen=chosen: np.concatenate([x.measure(q, v, a, lam, t)
+                                                                                    for x in chosen]))
+            else:
+                gathered = kind.gathered([x.element for x in chosen])
+                gathered.bind(chosen[0].element.n)
+                reads.append(lambda q, v, a, lam, t, g=gathered: g.readings(q, np.zeros_like(q) if v is None else v)
+                             .ravel())
+            columns += [np.arange(ends[k], ends[k + 1]) for k in members]
+        order = np.argsort(np.concatenate(columns))
+        return lambda q, v, a, lam, t: np.concatenate([read(q, v, a, lam, t) for read in reads])[order]
 
 
 class ForceSensorBuilder:

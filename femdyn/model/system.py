@@ -14,7 +14,7 @@ from numba import njit
 from ..errors import ModelError
 from .constraints import ConstraintSet, Equation
 from .loads import ConstantForce
-from .protocol import Part
+from .protocol import Part, gathering
 from .vectorfunctions import Dot
 from ..linalg import independent_rows
 from ..sparse import Pattern, product
@@ -571,15 +571,14 @@ def _gathered(parts, n):
     """``parts`` with those of each class defining ``gathered`` replaced, where the first stood, by its bound set of them."""
     members = {}
     for part in parts:
-        if "gathered" in vars(type(part)):
-            members.setdefault(type(part), []).append(part)
+        members.setdefault(gathering(part), []).append(part)
     out = []
     for part in parts:
-        group = members.get(type(part))
-        if group is None:
+        kind = gathering(part)
+        if kind is None:
             out.append(part)
-        elif group[0] is part:
-            out.append(type(part).gathered(group))
+        elif members[kind][0] is part:
+            out.append(kind.gathered(members[kind]))
             out[-1].bind(n)
     return out
 

@@ -7,6 +7,7 @@ import pytest
 
 import femdyn
 from femdyn.model.springs import SpringDamper, SpringDampers
+from femdyn.solvers.generalized_alpha import integrate
 from test_force_elements import energy_gradient_is_minus_force, tangents_against_differences
 
 # The set rearranges the per-spring formulas (K by u uᵀ and G = D_sᵀD_s, products in CSR
@@ -146,3 +147,28 @@ def test_coincident_end_points_are_refused_naming_the_spring():
         s.tangent_values(q, v, 0.0)
     with pytest.raises(femdyn.ModelError, match="spring 'third': its end points coincide"):
         next(p for p in s.parts if p.name == "third").force(q, v, 0.0)
+
+
+def test_recorded_spring_channels_are_read_together_and_keep_their_order():
+    """Force sensors on springs and on a rotational spring, interleaved: the store's one read per class
+    (ForceSensor.reader, the springs as one set) gives each sensor's own measure, column by column."""
+    m = femdyn.Model("readings", gravity=(0, 0, -9.81))
+    m.point_mass("a", (1.0, 0, 0), 1.0)
+    m.point_mass("b", (2.0, 0, 0), 1.0)
+    rod = m.rigid_beam("rod", m.point("O", (0, 0, 1.0)), m.point("A", (0.6, 0.3, 1.0)), mass=1.0,
+                       axis=m.vector("axis", (0, 0, 1)))
+    m.revolute("hinge", "ground", rod, (0, 0, 1.0), (0, 0, 1))
+    m.set_rigid_velocity(rod, (0, 0, 2.0), reference=(0, 0, 1.0))
+    m.spring("s1", "ground", (0, 0, 0), "a", (1.0, 0, 0), stiffness=50.0, damping=0.5)
+    m.rotational_spring("rs", "hinge", stiffness=3.0, damping=0.1)
+    m.spring("s2", "a", (1.0, 0, 0), "b", (2.0, 0, 0), law=femdyn.Table([-0.1, 0.0, 0.1], [-2.0, 0.0, 3.0]))
+    for name in ("s2", "rs", "s1"):
+        m.sensor_force(name, name)
+    s = m.assemble()
+    q, v = random_state(s, 5)
+    read = type(s.sensors[0]).reader(s.sensors)
+    close(read(q, v, None, None, 0.0), np.concatenate([x.measure(q, v, None, None, 0.0) for x in s.sensors]))
+    close(read(q, None, None, None, 0.0), np.concatenate([x.measure(q, None, None, None, 0.0) for x in s.sensors]))
+    r = integrate(s, 0.05, 1e-3)
+    assert r["s1.force"] == pytest.approx(50.0 * r["s1.deflection"] + 0.5 * r["s1.rate"], abs=1e-12)
+    assert np.ptp(r["rs.angle"]) > 0 and np.ptp(r["s2.force"]) > 0
