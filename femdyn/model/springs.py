@@ -7,11 +7,12 @@ A :class:`SpringDamper` holds one spring; the System evaluates all the springs o
 :class:`SpringDampers` part: every d = D q + d₀ by one sparse product (D stacks the springs' 3 × m
 blocks D_s), the laws on arrays over the springs (the linear part at once, a table at once on all
 its springs, a user function once per spring), Q = −Dᵀ(f e) by one product, and K, C as each spring's
-dense m × m block on its coordinates (pattern fixed at binding). With u = D_sᵀe, w = D_sᵀ(ḋ − δ̇ e)
-and the constant G = D_sᵀD_s the brackets above become K_s = (f_δ − f/ℓ) u uᵀ + (f/ℓ) G + (f_δ̇/ℓ) u wᵀ,
+dense m × m block on its coordinates (pattern fixed at binding; one compiled loop per block size). With u = D_sᵀe, w = D_sᵀ(ḋ − δ̇ e)
+and the constant G = D_sᵀD_s the brackets above become K_s = (f/ℓ) G + u ((f_δ − f/ℓ) u + (f_δ̇/ℓ) w)ᵀ,
 C_s = f_δ̇ u uᵀ. One spring alone (its force, tangent, reading, energy) is the set of one.
 """
 import numpy as np
+from numba import njit
 
 from ..errors import ModelError
 from ..sparse import Pattern, product
@@ -106,8 +107,8 @@ class SpringDampers(Part):
             members = np.flatnonzero(sizes == m)
             Ds = np.array([springs[i].D for i in members])
             dofs = np.array([springs[i].dofs for i in members])
-            self.blocks.append((members if members.size < len(springs) else slice(None), Ds,
-                                Ds.transpose(0, 2, 1) @ Ds, np.repeat(dofs, m, axis=1).ravel(), np.tile(dofs, m).ravel()))
+            self.blocks.append((members, Ds, Ds.transpose(0, 2, 1) @ Ds, np.repeat(dofs, m, axis=1).ravel(),
+                                np.tile(dofs, m).ravel()))
 
     def tangent_pattern(self):
         rows, cols = (np.concatenate([b[i] for b in self.blocks]) for i in (3, 4))
@@ -147,15 +148,14 @@ class SpringDampers(Part):
 
     def tangent_values(self, q, v, t):
         length, e, d_dot, rate, f, fk, fc = self._state(q, v)
-        across, damping = f / length, fc / length
+        across = f / length
+        per_spring = (e, d_dot - rate[:, None] * e, across, fk - across, fc / length, fc)
         k, c = [], []
         for members, Ds, G, _, _ in self.blocks:
-            u = np.einsum("sai,sa->si", Ds, e[members])
-            w = np.einsum("sai,sa->si", Ds, d_dot[members] - rate[members, None] * e[members])
-            a = across[members, None, None]
-            k.append(((fk[members] - across[members])[:, None, None] * u[:, :, None] * u[:, None, :] + a * G
-                      + damping[members, None, None] * u[:, :, None] * w[:, None, :]).ravel())
-            c.append((fc[members, None, None] * u[:, :, None] * u[:, None, :]).ravel())
+            K, C = np.empty((2,) + G.shape)
+            _blocks(members, Ds, G, *per_spring, K, C)
+            k.append(K.ravel())
+            c.append(C.ravel())
         return np.concatenate(k), np.concatenate(c)
 
     def strain_energy(self, q):
@@ -196,3 +196,22 @@ class SpringBuilder:
         pa, pb = body_a.material_point(point_a), body_b.material_point(point_b)
         q0 = self.initial_coordinates()[0]
         return self.add(SpringDamper(name, pa, pb, stiffness, damping, rest_length, q0, preload, law))
+
+
+@njit(cache=True)
+def _blocks(members, Ds, G, e, w, across, b, damping, fc, K, C):
+    """K[t] = f/ℓ G_t + u (b u + f_δ̇/ℓ D_sᵀw)ᵀ and C[t] = f_δ̇ u uᵀ, u = D_sᵀe, for each spring s = members[t]."""
+    m = Ds.shape[2]
+    u, row = np.empty(m), np.empty(m)
+    for t in range(members.size):
+        s = members[t]
+        for i in range(m):
+            ui, wi = 0.0, 0.0
+            for x in range(3):
+                ui += Ds[t, x, i] * e[s, x]
+                wi += Ds[t, x, i] * w[s, x]
+            u[i], row[i] = ui, b[s] * ui + damping[s] * wi
+        for i in range(m):
+            for j in range(m):
+                K[t, i, j] = across[s] * G[t, i, j] + u[i] * row[j]
+                C[t, i, j] = fc[s] * u[i] * u[j]
