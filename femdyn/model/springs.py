@@ -7,9 +7,10 @@ A :class:`SpringDamper` holds one spring; the System evaluates all the springs o
 :class:`SpringDampers` part: every d = D q + d₀ by one sparse product (D stacks the springs' 3 × m
 blocks D_s), the laws on arrays over the springs (the linear part at once, a table at once on all
 its springs, a user function once per spring), Q = −Dᵀ(f e) by one product, and K, C as each spring's
-dense m × m block on its coordinates (pattern fixed at binding; one compiled loop per block size). With u = D_sᵀe, w = D_sᵀ(ḋ − δ̇ e)
-and the constant G = D_sᵀD_s the brackets above become K_s = (f/ℓ) G + u ((f_δ − f/ℓ) u + (f_δ̇/ℓ) w)ᵀ,
-C_s = f_δ̇ u uᵀ. One spring alone (its force, tangent, reading, energy) is the set of one.
+dense m × m block on its coordinates (pattern fixed at binding; one compiled loop per block size).
+With u = D_sᵀe, w = D_sᵀ(ḋ − δ̇ e) and the constant G = D_sᵀD_s the brackets above become
+K_s = (f/ℓ) G + u ((f_δ − f/ℓ) u + (f_δ̇/ℓ) w)ᵀ, C_s = f_δ̇ u uᵀ. One spring alone (its force,
+tangent, reading, energy) is the set of one.
 """
 import numpy as np
 from numba import njit
