@@ -4,13 +4,13 @@ The string: N point masses (m = 0.1 kg) spaced L = 0.1 m along x, joined to each
 the first to a ground point at the origin by spring-dampers (k = 2000 N/m, c = 0.5 N·s/m,
 rest length L), released from rest under gravity (−9.81 m/s² along z); h = 1 ms,
 ρ∞ = 0.9. No constraints: the beads swing down as a stretchy, geometrically nonlinear
-pendulum. femdyn: ``point_mass`` and ``spring`` (one part per spring; the tangent K of
-each spring is exact); Newton tolerances 1e-6 (dynamic, relative) / 1e-8 m. Exudyn:
+pendulum. femdyn: ``point_mass`` and ``spring`` (the System evaluates all the springs as one
+part, numpy over the springs; exact K and C); Newton tolerances 1e-6 (dynamic, relative) / 1e-8 m. Exudyn:
 ``CreateMassPoint`` and ``CreateSpringDamper`` (ObjectConnectorSpringDamper, the same law
 k (ℓ − L) + c ℓ̇), relative/absolute Newton tolerances 1e-8 / 1e-10, EigenSparse.
 Compared: every bead; the codes must agree to TOLERANCE (benchmarks/common.py).
 
-    python benchmarks/bench_force_elements.py [--sizes 4 16 64 256] [--steps 200] [--repeat 5] [--quick]
+    python benchmarks/bench_force_elements.py [--sizes 10 100 1000] [--steps 200] [--repeat 5] [--quick]
 """
 import femdyn
 from common import ExudynCase, FemdynCase, arguments, exudyn_or_none, run_sizes
@@ -51,7 +51,7 @@ def exudyn_case(exu, n):
 
 
 def main():
-    a = arguments([4, 16, 64, 256], __doc__)
+    a = arguments([10, 100, 1000], __doc__)
     exu = exudyn_or_none()
     cases = lambda n: [femdyn_case(n)] + ([exudyn_case(exu, n)] if exu else [])    # 3 coordinates a bead
     run_sizes(a.sizes, cases, a.steps, a.repeat, lambda n: TOLERANCE, lambda n: f"{3 * n:6d}", f"{'coords':>6}", a.h)

@@ -9,7 +9,7 @@ from scipy.interpolate import make_interp_spline
 
 from ..errors import ModelError
 from ..validation import number, positive, refuse_non_finite
-from .protocol import Part, Sensor
+from .protocol import Part, Sensor, gathering
 
 # Gauss–Legendre rule of the energy of a user force: exact for polynomials of degree ≤ 15
 _NODES, _WEIGHTS = np.polynomial.legendre.leggauss(8)
@@ -48,16 +48,22 @@ class Table:
         self.ends = [(e, float(self.spline(e)), float(self.slope(e)), float(self.integral(e))) for e in x[[0, -1]]]
 
     def _evaluate(self, d):
-        """(f, ∂f/∂δ, ∫f dδ from the table's first point) at a deflection d, extended along the end tangents."""
-        for end, (e, fe, ke, ie) in zip((d < self.x[0], d > self.x[-1]), self.ends):
-            if end:
-                s = d - e
-                return fe + ke * s, ke, ie + fe * s + 0.5 * ke * s * s
-        return float(self.spline(d)), float(self.slope(d)), float(self.integral(d))
+        """(f, ∂f/∂δ, ∫f dδ from the first point) at deflections d (float or array), extended along the end tangents."""
+        x = np.asarray(d, float)
+        f, k, i = self.spline(x), self.slope(x), self.integral(x)
+        for end, (e, fe, ke, ie) in zip((x < self.x[0], x > self.x[-1]), self.ends):
+            s = x - e
+            f, k, i = np.where(end, fe + ke * s, f), np.where(end, ke, k), np.where(end, ie + fe * s + 0.5 * ke * s * s, i)
+        return (float(f), float(k), float(i)) if x.ndim == 0 else (f, k, i)
 
     def __call__(self, d, rate):
         f, k, _ = self._evaluate(d)
         return f, k, 0.0
+
+    def _values(self, d, rate):
+        """(f, ∂f/∂δ, ∂f/∂δ̇) arrays at arrays of deflections and rates, in one evaluation."""
+        f, k, _ = self._evaluate(d)
+        return f, k, np.zeros_like(f)
 
     def energy(self, d):
         """∫₀^δ f(s) ds, J.
@@ -114,6 +120,10 @@ class UserForce:
         k = (self._value(d + hd, rate) - self._value(d - hd, rate)) / (2 * hd)
         c = (self._value(d, rate + hr) - self._value(d, rate - hr)) / (2 * hr)
         return f, k, c
+
+    def _values(self, d, rate):
+        """(f, ∂f/∂δ, ∂f/∂δ̇) arrays at arrays of deflections and rates, the function called once per entry."""
+        return np.array([self(x, r) for x, r in zip(d, rate)], float).reshape(-1, 3).T
 
     def energy(self, d):
         """∫₀^δ f(s, 0) ds by the 8-point Gauss–Legendre rule, J.
@@ -183,6 +193,28 @@ class ForceSensor(Sensor):
 
     def measure(self, q, v, a, lam, t):
         return np.asarray(self.element.reading(q, np.zeros_like(q) if v is None else v, t), float)
+
+    @classmethod
+    def reader(cls, sensors):
+        """One read of ``sensors``: the elements of a class that gathers its parts (springs) read as one set."""
+        kinds = {}
+        for k, sensor in enumerate(sensors):
+            kinds.setdefault(gathering(sensor.element), []).append(k)
+        ends = np.cumsum([0] + [len(s.columns) for s in sensors])
+        reads, columns = [], []
+        for kind, members in kinds.items():
+            chosen = [sensors[k] for k in members]
+            if kind is None:
+                reads.append(lambda q, v, a, lam, t, chosen=chosen: np.concatenate([x.measure(q, v, a, lam, t)
+                                                                                    for x in chosen]))
+            else:
+                gathered = kind.gathered([x.element for x in chosen])
+                gathered.bind(chosen[0].element.n)
+                reads.append(lambda q, v, a, lam, t, g=gathered: g.readings(q, np.zeros_like(q) if v is None else v)
+                             .ravel())
+            columns += [np.arange(ends[k], ends[k + 1]) for k in members]
+        order = np.argsort(np.concatenate(columns))
+        return lambda q, v, a, lam, t: np.concatenate([read(q, v, a, lam, t) for read in reads])[order]
 
 
 class ForceSensorBuilder:

@@ -20,6 +20,10 @@ class Part:
     and t (docs/conventions.md); example parts: ``tests/parts.py``. Attributes: ``name`` (unique in
     its family), ``applied`` (the statics load factor scales :meth:`force`: loads), ``constant_mass``
     (:meth:`mass_coo` independent of q, else :meth:`mass_values` is called every iteration).
+    Optionally, a class provides ``gathered(parts)`` (a classmethod returning one part that evaluates
+    those bound parts of exactly that class together, e.g. every spring-damper of a model); the System
+    then calls that part's force, tangent and energy in their place (the parts stay listed and usable), and
+    a force sensor's reader its ``readings(q, v)`` (members × channels).
     """
 
     name = "part"
@@ -269,6 +273,12 @@ class Sensor:
         t : float
         """
         raise NotImplementedError
+
+
+def gathering(part):
+    """``type(part)`` if that class itself defines ``gathered`` (its parts are evaluated together), else None."""
+    kind = type(part)
+    return kind if "gathered" in vars(kind) else None
 
 
 def missing(obj, contract=Part):

@@ -14,7 +14,7 @@ from numba import njit
 from ..errors import ModelError
 from .constraints import ConstraintSet, Equation
 from .loads import ConstantForce
-from .protocol import Part
+from .protocol import Part, gathering
 from .vectorfunctions import Dot
 from ..linalg import independent_rows
 from ..sparse import Pattern, product
@@ -315,12 +315,13 @@ class System:
 
     def _assemble_tangent_patterns(self):
         """Positions of K and C; which parts the inner loops call (gravity, parts[0], is one vector)."""
-        self.tangent_parts = [p for p in self.parts if any(len(x) for x in p.tangent_pattern())]
+        evaluated = _gathered(self.parts, self.n)
+        self.tangent_parts = [p for p in evaluated if any(len(x) for x in p.tangent_pattern())]
         patterns = [p.tangent_pattern() for p in self.tangent_parts]
         k_rows, k_cols, c_rows, c_cols = (np.concatenate([pt[i] for pt in patterns]) if patterns else _NONE
                                           for i in range(4))
-        self.force_parts = [p for p in self.parts[1:] if _overrides(p, "force")]
-        self.energy_parts = [p for p in self.parts if _overrides(p, "potential_energy") or _overrides(p, "strain_energy")]
+        self.force_parts = [p for p in evaluated[1:] if _overrides(p, "force")]
+        self.energy_parts = [p for p in evaluated if _overrides(p, "potential_energy") or _overrides(p, "strain_energy")]
         square = (self.n, self.n)
         return {"stiffness": Positions(k_rows, k_cols, square), "damping": Positions(c_rows, c_cols, square)}
 
@@ -564,6 +565,22 @@ def _residual(indptr, indices, data, a, inertia, rows, cols, g, lam, Q, out):
             for k in range(indptr[i], indptr[i + 1]):
                 s += data[k] * a[indices[k]]
             out[i] += s
+
+
+def _gathered(parts, n):
+    """``parts`` with those of each class defining ``gathered`` replaced, where the first stood, by its bound set of them."""
+    members = {}
+    for part in parts:
+        members.setdefault(gathering(part), []).append(part)
+    out = []
+    for part in parts:
+        kind = gathering(part)
+        if kind is None:
+            out.append(part)
+        elif members[kind][0] is part:
+            out.append(kind.gathered(members[kind]))
+            out[-1].bind(n)
+    return out
 
 
 def _overrides(part, method):
