@@ -120,3 +120,25 @@ def apply_blocks(dinv, R, Y):
             for j in range(R.shape[1]):
                 Y[3 * a + i, j] = (dinv[a, i, 0] * R[3 * a, j] + dinv[a, i, 1] * R[3 * a + 1, j]
                                    + dinv[a, i, 2] * R[3 * a + 2, j])
+
+
+@njit(parallel=True, cache=True, fastmath=True)
+def combine(blocks, Y, Yp, X, P):
+    """X = Σ_b blocks_b Y_b and P = Σ_b blocks_b Yp_b (Y's, Yp's rows split as the blocks' columns) in one pass
+    over the rows: each block is read once for both."""
+    for r in prange(X.shape[0]):
+        x = np.zeros(X.shape[1])
+        p = np.zeros(P.shape[1])
+        off = 0
+        for B in blocks:
+            for i in range(B.shape[1]):
+                v = B[r, i]
+                for j in range(X.shape[1]):
+                    x[j] += v * Y[off + i, j]
+                for j in range(P.shape[1]):
+                    p[j] += v * Yp[off + i, j]
+            off += B.shape[1]
+        for j in range(X.shape[1]):
+            X[r, j] = x[j]
+        for j in range(P.shape[1]):
+            P[r, j] = p[j]

@@ -239,8 +239,9 @@ def _interior(Kii, Kib, Mii, count, tell, eigensolver):
                           "nodes, is needed)")
     Psi = -factor.solve(Kib.toarray()) if Kib is not None else None
     tell(f"normal modes: {method}")       # the choice, shown by progress bars
-    fixed = (sparse_eigenmodes(Kii, Mii, count, sigma=0.0, factorization=factor, method=method)
-             if count > 0 else None)
+    fixed = (sparse_eigenmodes(Kii, Mii, count, sigma=0.0, factorization=factor, method=method, zero_tol=0.0)
+             if count > 0 else None)            # K_ii factored as definite: no zero modes (a relative threshold
+                                                # would call the lowest modes of a fine, slender mesh rigid)
     if fixed is None:
         return factor.solve, Psi, np.zeros((n_i, 0)), np.zeros(0), method
     return factor.solve, Psi, fixed.modes, fixed.omega, fixed.method
