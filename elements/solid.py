@@ -62,16 +62,19 @@ class ElementType:
         (points, weights) of the stiffness and mass quadratures.
     inside : callable
         (ξ (n, 3), tol) ↦ (n,) bool.
+    edges : (n_mid, 2) array_like, optional
+        Quadratic elements: the two corners of each mid-edge node (node n_corners + e).
     """
 
     def __init__(self, name, meshio_type, reference, corners, shape, gradient, stiffness_rule, mass_rule,
-                 inside):
+                 inside, edges=None):
         self.name, self.meshio_type = name, meshio_type
         self.reference = np.asarray(reference, float)
         self.n_nodes = len(self.reference)
         self.corners = np.asarray(corners)
         self._shape, self._gradient, self._inside = shape, gradient, inside
         self.stiffness_rule, self.mass_rule = stiffness_rule, mass_rule
+        self.edges = None if edges is None else np.asarray(edges)
 
     def shape(self, xi):
         """Shape functions N (n_points, n_nodes) at reference points.
@@ -178,7 +181,8 @@ TET4 = ElementType("tet4", "tetra", _TET10_REF, range(4), _tet4_shape, _tet4_gra
                    tetrahedron_rule(1), tetrahedron_rule(2), _tet_inside)
 TET10 = ElementType("tet10", "tetra10", np.vstack([_TET10_REF, 0.5 * (_TET10_REF[_TET10_EDGES[:, 0]]
                                                                     + _TET10_REF[_TET10_EDGES[:, 1]])]),
-                    range(4), _tet10_shape, _tet10_gradient, tetrahedron_rule(2), tetrahedron_rule(4), _tet_inside)
+                    range(4), _tet10_shape, _tet10_gradient, tetrahedron_rule(2), tetrahedron_rule(4), _tet_inside,
+                    _TET10_EDGES)
 HEX8 = ElementType("hex8", "hexahedron", _HEX8, range(8), _hex8_shape, _hex8_gradient,
                    hexahedron_rule(2), hexahedron_rule(3), _hex_inside)
 ELEMENT_TYPES = {e.meshio_type: e for e in (TET4, TET10, HEX8)}

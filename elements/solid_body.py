@@ -88,9 +88,10 @@ class SolidBody:
         lam, mu = solid.lame(self.E, self.nu)
         for b, (etype, conn) in enumerate(self.mesh.blocks):
             (xk, wk), (xm, wm), n = etype.stiffness_rule, etype.mass_rule, etype.n_nodes
+            order, cptr = solid_compiled.element_colors(conn, self.mesh.n_nodes)
             solid_compiled.assemble(self.mesh.points, conn, p.slots[p.offsets[b]:p.offsets[b + 1], :n, :n], p.indptr,
-                                    etype.gradient(xk), wk, etype.gradient(xm), etype.shape(xm), wm, lam, mu,
-                                    self.rho, K, Ms)
+                                    order, cptr, etype.gradient(xk), wk, etype.gradient(xm), etype.shape(xm), wm,
+                                    lam, mu, self.rho, K, Ms)
         self._K = sp.csr_matrix((K, dind, dptr), shape=(self.ndof,) * 2)
         self._Ms = sp.csr_matrix((Ms, p.indices, p.indptr), shape=(p.n, p.n))
         self._M = sp.csr_matrix(solid_compiled.mass_pattern(p.indptr, p.indices, Ms)[::-1], shape=(self.ndof,) * 2)

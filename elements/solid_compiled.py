@@ -1,12 +1,13 @@
 """Compiled assembly of solid bodies (numba, ``cache=True``): the node-pair CSR pattern built
 row by row from the node–element incidence (no sort of the element entries), each element
 entry's slot in it, and one pass over the elements that writes the stiffness K (dof-level
-CSR, 3×3 node blocks) and the scalar consistent mass M_s together. The element formulas are
+CSR, 3×3 node blocks) and the scalar consistent mass M_s together, the elements grouped in colours
+that share no node so that each colour adds in parallel. The element formulas are
 those of :func:`femdyn.elements.solid.stiffness_matrices` and ``scalar_mass_matrices``
 (the reference implementations, checked against these to round-off in the tests).
 """
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 
 @njit(cache=True)
@@ -130,35 +131,79 @@ def _physical_gradients(X, dN, G):
 
 
 @njit(cache=True)
-def assemble(points, conn, slots, indptr, dk, wk, dm, Nm, wm, lam, mu, rho, K, Ms):
-    """Add every element's stiffness into K (dof-level CSR data on :func:`dof_pattern`) and its scalar
-    mass into Ms (node-level CSR data); dk, wk: ∂N/∂ξ (n_q, n, 3) and weights of the stiffness rule,
-    dm, Nm, wm: ∂N/∂ξ, N and weights of the mass rule."""
-    n_el, n = conn.shape[0], dk.shape[1]
+def element_colors(conn, n_nodes):
+    """(order, cptr): the elements grouped by colour, colour c = order[cptr[c]:cptr[c + 1]], no two elements of a
+    colour sharing a node (greedy, in element order), so that one colour's elements add into K in parallel."""
+    n_el, n = conn.shape
+    color = np.empty(n_el, np.int64)
+    used = np.zeros((n_nodes, 4), np.uint64)           # colour bitmask per node, up to 256 colours
+    n_colors = 0
+    for e in range(n_el):
+        mask = np.zeros(4, np.uint64)
+        for a in range(n):
+            if conn[e, a] >= 0:
+                for w in range(4):
+                    mask[w] |= used[conn[e, a], w]
+        c = 0
+        while c < 256 and (mask[c // 64] >> np.uint64(c % 64)) & np.uint64(1):
+            c += 1
+        if c == 256:
+            raise ValueError("more than 256 element colours: a node is shared by too many elements")
+        color[e] = c
+        n_colors = max(n_colors, c + 1)
+        for a in range(n):
+            if conn[e, a] >= 0:
+                used[conn[e, a], c // 64] |= np.uint64(1) << np.uint64(c % 64)
+    cptr = np.zeros(n_colors + 1, np.int64)
+    for e in range(n_el):
+        cptr[color[e] + 1] += 1
+    cptr = np.cumsum(cptr)
+    fill = cptr[:-1].copy()
+    order = np.empty(n_el, np.int64)
+    for e in range(n_el):
+        order[fill[color[e]]] = e
+        fill[color[e]] += 1
+    return order, cptr
+
+
+@njit(inline="always")
+def _add_element(e, points, conn, slots, indptr, dk, wk, dm, Nm, wm, lam, mu, rho, K, Ms):
+    """Add element e's stiffness into K and its scalar mass into Ms (see :func:`assemble`)."""
+    n = dk.shape[1]
     X = np.empty((n, 3))
     G = np.empty((n, 3))
-    for e in range(n_el):
+    for a in range(n):
+        for i in range(3):
+            X[a, i] = points[conn[e, a], i]
+    for q in range(wk.size):
+        w = _physical_gradients(X, dk[q], G) * wk[q]
         for a in range(n):
-            for i in range(3):
-                X[a, i] = points[conn[e, a], i]
-        for q in range(wk.size):
-            w = _physical_gradients(X, dk[q], G) * wk[q]
-            for a in range(n):
-                na = conn[e, a]
-                deg = indptr[na + 1] - indptr[na]
-                base = 9 * indptr[na]
-                for b in range(n):
-                    k = slots[e, a, b] - indptr[na]
-                    dot = G[a, 0] * G[b, 0] + G[a, 1] * G[b, 1] + G[a, 2] * G[b, 2]
-                    for i in range(3):
-                        row = base + 3 * i * deg + 3 * k
-                        for j in range(3):
-                            v = lam * G[a, i] * G[b, j] + mu * G[a, j] * G[b, i]
-                            if i == j:
-                                v += mu * dot
-                            K[row + j] += w * v
-        for q in range(wm.size):
-            w = _physical_gradients(X, dm[q], G) * wm[q] * rho
-            for a in range(n):
-                for b in range(n):
-                    Ms[slots[e, a, b]] += w * Nm[q, a] * Nm[q, b]
+            na = conn[e, a]
+            deg = indptr[na + 1] - indptr[na]
+            base = 9 * indptr[na]
+            for b in range(n):
+                k = slots[e, a, b] - indptr[na]
+                dot = G[a, 0] * G[b, 0] + G[a, 1] * G[b, 1] + G[a, 2] * G[b, 2]
+                for i in range(3):
+                    row = base + 3 * i * deg + 3 * k
+                    for j in range(3):
+                        v = lam * G[a, i] * G[b, j] + mu * G[a, j] * G[b, i]
+                        if i == j:
+                            v += mu * dot
+                        K[row + j] += w * v
+    for q in range(wm.size):
+        w = _physical_gradients(X, dm[q], G) * wm[q] * rho
+        for a in range(n):
+            for b in range(n):
+                Ms[slots[e, a, b]] += w * Nm[q, a] * Nm[q, b]
+
+
+@njit(parallel=True, cache=True)
+def assemble(points, conn, slots, indptr, order, cptr, dk, wk, dm, Nm, wm, lam, mu, rho, K, Ms):
+    """Add every element's stiffness into K (dof-level CSR data on :func:`dof_pattern`) and its scalar
+    mass into Ms (node-level CSR data); dk, wk: ∂N/∂ξ (n_q, n, 3) and weights of the stiffness rule,
+    dm, Nm, wm: ∂N/∂ξ, N and weights of the mass rule. Colour by colour (:func:`element_colors`), the
+    elements of one colour on all threads."""
+    for c in range(cptr.size - 1):
+        for t in prange(cptr[c], cptr[c + 1]):
+            _add_element(order[t], points, conn, slots, indptr, dk, wk, dm, Nm, wm, lam, mu, rho, K, Ms)

@@ -81,6 +81,30 @@ class SolidMesh:
                             "(or select nodes by geometry: box:, cylinder:, nearest:)")
         return self.node_sets[name]
 
+    def renumbered(self):
+        """This mesh with its nodes in Morton (Z-curve) order of their coordinates, and the order.
+
+        Nodes near in space get near numbers, so sparse products on the renumbered mesh find the
+        vector entries they need in cache (Gmsh numbers mid-edge nodes after all corners: a 273k-dof
+        Tet10 rod's mean |i − j| of coupled nodes falls from 24k to ~10²). Node sets follow their nodes.
+
+        Returns
+        -------
+        mesh : SolidMesh
+            Same points, elements and node sets, renumbered (not re-checked).
+        order : (n_nodes,) int ndarray
+            New node k is old node ``order[k]``.
+        """
+        lo, span = self.points.min(0), np.ptp(self.points, 0).max()
+        q = ((self.points - lo) / max(span, np.finfo(float).tiny) * (2 ** 21 - 1)).astype(np.uint64)
+        key = _spread_bits(q[:, 0]) | (_spread_bits(q[:, 1]) << np.uint64(1)) | (_spread_bits(q[:, 2]) << np.uint64(2))
+        order = np.argsort(key, kind="stable")
+        inverse = np.empty_like(order)
+        inverse[order] = np.arange(len(order))
+        mesh = SolidMesh(self.points[order], [(e, inverse[c]) for e, c in self.blocks],
+                         {k: inverse[v] for k, v in self.node_sets.items()}, self.name, check=False)
+        return mesh, order
+
     def summary(self):
         """One line: nodes, degrees of freedom, element blocks and bounding box, m.
 
@@ -255,6 +279,15 @@ def check_mesh(mesh, min_quality=1e-6):
         raise MeshError(f"{mesh.name}: the mesh falls into {n_parts} disconnected parts of {sizes.tolist()[:10]} "
                         "nodes; a component must be one connected body (merge duplicate nodes, or export "
                         "the parts as separate links)")
+
+
+def _spread_bits(x):
+    """The 21 low bits of each uint64 spread to every third bit (Morton interleaving)."""
+    x = x & np.uint64(0x1FFFFF)
+    for shift, mask in ((32, 0x1F00000000FFFF), (16, 0x1F0000FF0000FF), (8, 0x100F00F00F00F00F),
+                        (4, 0x10C30C30C30C30C3), (2, 0x1249249249249249)):
+        x = (x | (x << np.uint64(shift))) & np.uint64(mask)
+    return x
 
 
 def node_graph(mesh):

@@ -1,123 +1,224 @@
-"""Factor-free fixed-interface modes of Tet10 solids: a two-level p-multigrid preconditioner and LOBPCG.
+"""Factor-free fixed-interface modes of Tet10 solids: a two-level p-multigrid preconditioner, LOBPCG and PCG.
 
-Coarse space: the corner (Tet4) mesh of the same elements, ~1/8 of the dofs; its P1 functions
-interpolate exactly into P2 (mid-edge node = mean of the edge's corners). The preconditioner is
-x = S(b); x += P K_c⁻¹ Pᵀ (b − K x); x = S(b, x) with S a Chebyshev–Jacobi smoother; only the
-coarse K_c is factored (CHOLMOD). Modes: LOBPCG (Knyazev 2001, SIAM J. Sci. Comput. 23:517–541)
-started from the coarse modes; constraint modes by block PCG. Details: docs/solvers.md.
+The interior operators K_ii, M_ii act on full-length blocks whose held rows are zero (no slices of K, M),
+by the compiled two-thread products of :mod:`.multigrid_compiled`. Coarse space: the corner (Tet4) mesh
+of the same elements, ~1/8 of the dofs; its P1 functions interpolate exactly into P2 (mid-edge node =
+mean of the edge's corners). Preconditioner x = S(b); x += P K_c⁻¹ Pᵀ (b − K x); x = S(b, x) with S a
+Chebyshev smoother on (block Jacobi)⁻¹K; only K_c is factored (CHOLMOD). Modes: LOBPCG (Knyazev 2001,
+SIAM J. Sci. Comput. 23:517–541) with soft locking, started from the coarse modes; solves by block PCG
+started from the modes' part of the solution. Details: docs/solvers.md.
 """
+import os
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
-import scipy.sparse.linalg as spla
+
 from threadpoolctl import threadpool_limits
 
 from femdyn.errors import SolverError
-from femdyn.elements.solid import TET4, _TET10_EDGES
+from femdyn.elements.solid import TET4, TET10
 from femdyn.mesh.solid import SolidMesh
 
-__all__ = ["TwoLevel", "coarse_space", "lobpcg_modes", "block_pcg", "multigrid_modes"]
+from . import multigrid_compiled as mc
+
+_CORES = os.cpu_count() or 1
+
+__all__ = ["InteriorOperators", "CoarseSpace", "TwoLevel", "Deflated", "FactorFreeInterior", "Ritz", "block_pcg",
+           "lobpcg_modes"]
 
 
-def coarse_space(body, free_nodes):
-    """Prolongation P (free fine dofs × free corner dofs) and the corner (Tet4) K_c, M_c of a Tet10 ``body``.
+class InteriorOperators:
+    """K_ii and M_ii of a solid body as products on full-length (ndof, m) blocks (held rows zero).
+
+    Parameters
+    ----------
+    body : SolidBody
+        The assembled body (its compiled node-block layout is read, not copied).
+    free_nodes : (n_nodes,) bool ndarray
+        Nodes not held by an interface (their 3 dofs are the interior).
+
+    Example
+    -------
+    >>> from femdyn.mesh.generate import box_mesh
+    >>> from femdyn.elements.solid_body import SolidBody
+    >>> body = SolidBody(box_mesh((0.2, 0.02, 0.02), (4, 1, 1), element="tet10"), 2.1e11, 0.3, 7800.0)
+    >>> ops = InteriorOperators(body, np.ones(body.mesh.n_nodes, bool))
+    >>> X = np.random.default_rng(0).random((body.ndof, 3))
+    >>> bool(np.allclose(ops.stiffness(X), body.stiffness() @ X))
+    True
+    """
+
+    def __init__(self, body, free_nodes):
+        pattern, K, Ms = body.pattern, body.stiffness(), body.scalar_mass()
+        if not np.array_equal(K.indptr[::3], 9 * pattern.indptr):
+            raise SolverError(f"p-multigrid: the stiffness of '{body.name}' is not in the compiled node-block "
+                              "layout (was it modified after assembly?); use eigensolver='shift-invert'")
+        self.indptr, self.indices, self.kdata, self.mdata = pattern.indptr, pattern.indices, K.data, Ms.data
+        self.free = np.ascontiguousarray(free_nodes, bool)
+        self.ndof = body.ndof
+        self.held = ~np.repeat(self.free, 3)
+
+    def stiffness(self, X):
+        """K_ii X, (ndof, m) [N]."""
+        X = np.ascontiguousarray(X)
+        Y = np.empty_like(X)
+        mc.stiffness_product(self.indptr, self.indices, self.kdata, self.free, X, Y)
+        return Y
+
+    def mass(self, X):
+        """M_ii X, (ndof, m) [kg·m/s² per m/s²]."""
+        X = np.ascontiguousarray(X)
+        Y = np.empty_like(X)
+        m = X.shape[1]
+        mc.mass_product(self.indptr, self.indices, self.mdata, self.free, X.reshape(-1, 3 * m), Y.reshape(-1, 3 * m))
+        return Y
+
+    def residual(self, B, X):
+        """B − K_ii X on the interior (held rows 0)."""
+        R = np.empty_like(X)
+        mc.residual(self.indptr, self.indices, self.kdata, self.free, B, X, R)
+        return R
+
+    def full(self, interior_rows, X_i):
+        """The full-length block of interior rows ``X_i`` (held rows 0)."""
+        X = np.zeros((self.ndof, X_i.shape[1]))
+        X[interior_rows] = X_i
+        return X
+
+
+class CoarseSpace:
+    """The corner (Tet4) mesh of a Tet10 body: prolongation P, its K_c, M_c on the free corner dofs, K_c's factor.
 
     Parameters
     ----------
     body : SolidBody
         A body meshed with Tet10 elements only.
     free_nodes : (n_nodes,) bool ndarray
-        Nodes not held by an interface (their 3 dofs are the interior).
-
-    Returns
-    -------
-    P : sparse (3 n_free, 3 n_free_corners)
-        Mid-edge rows ½ (corner a + corner b), corner rows the identity [-].
-    K_c, M_c : sparse
-        Stiffness [N/m] and mass [kg] of the corner mesh on its free dofs.
+        Nodes not held by an interface.
 
     Raises
     ------
     SolverError
         If the mesh has other elements than Tet10.
     """
-    mesh = body.mesh
-    if any(e.name != "tet10" for e, _ in mesh.blocks):
-        raise SolverError(f"p-multigrid: mesh '{mesh.name}' has {mesh.element_types} elements; the corner coarse "
-                          "space needs Tet10 only (use eigensolver='shift-invert')")
-    conn = np.vstack([c for _, c in mesh.blocks])
-    corners = np.unique(conn[:, :4])
-    slot = np.full(mesh.n_nodes, -1)
-    slot[corners] = np.arange(len(corners))
-    mid, first = np.unique(conn[:, 4:10].ravel(), return_index=True)
-    a, b = conn[:, _TET10_EDGES[:, 0]].ravel()[first], conn[:, _TET10_EDGES[:, 1]].ravel()[first]
-    Pn = sp.csr_matrix((np.r_[np.ones(len(corners)), np.full(2 * len(mid), 0.5)],
-                        (np.r_[corners, mid, mid], np.r_[slot[corners], slot[a], slot[b]])),
-                       shape=(mesh.n_nodes, len(corners)))
-    fine = np.flatnonzero(np.repeat(free_nodes, 3))
-    coarse = np.flatnonzero(np.repeat(free_nodes[corners], 3))
-    P = sp.kron(Pn, sp.identity(3), format="csr")[fine][:, coarse].tocsr()
-    cbody = type(body)(SolidMesh(mesh.points[corners], [(TET4, slot[conn[:, :4]])], name=mesh.name + " corners",
-                                 check=False), body.E, body.nu, body.rho, check_units=False)
-    return P, cbody.stiffness()[coarse][:, coarse].tocsc(), cbody.mass()[coarse][:, coarse].tocsc()
+
+    def __init__(self, body, free_nodes):
+        from sksparse.cholmod import cholesky
+        mesh = body.mesh
+        if any(e.name != "tet10" for e, _ in mesh.blocks):
+            raise SolverError(f"p-multigrid: mesh '{mesh.name}' has {mesh.element_types} elements; the corner coarse "
+                              "space needs Tet10 only (use eigensolver='shift-invert')")
+        conn = np.vstack([c for _, c in mesh.blocks])
+        corners = np.unique(conn[:, :4])
+        slot = np.full(mesh.n_nodes, -1)
+        slot[corners] = np.arange(len(corners))
+        mid, first = np.unique(conn[:, 4:10].ravel(), return_index=True)
+        a, b = (conn[:, TET10.edges[:, k]].ravel()[first] for k in (0, 1))
+        keep = np.r_[free_nodes[corners], free_nodes[mid], free_nodes[mid]]
+        rows, cols = np.r_[corners, mid, mid], np.r_[slot[corners], slot[a], slot[b]]
+        vals = np.r_[np.ones(len(corners)), np.full(2 * len(mid), 0.5)]
+        self.P = sp.csr_matrix((vals[keep], (rows[keep], cols[keep])), shape=(mesh.n_nodes, len(corners)))
+        self.PT = self.P.T.tocsr()
+        self.n_corners = len(corners)
+        self.dofs = np.flatnonzero(np.repeat(free_nodes[corners], 3))
+        cbody = type(body)(SolidMesh(mesh.points[corners], [(TET4, slot[conn[:, :4]])], name=mesh.name + " corners",
+                                     check=False), body.E, body.nu, body.rho, check_units=False)
+        self.K = cbody.stiffness()[self.dofs][:, self.dofs].tocsc()
+        self.M = cbody.mass()[self.dofs][:, self.dofs].tocsc()
+        with threadpool_limits(limits=_CORES, user_api="blas"):
+            self._factor = cholesky(self.K)
+
+    def factor(self, R):
+        """K_c⁻¹ R on the free corner dofs [m]; CHOLMOD's supernodal solve on every core (nothing else runs then)."""
+        with threadpool_limits(limits=_CORES, user_api="blas"):
+            return self._factor(R)
+
+    def prolong(self, Xc):
+        """P Xc: (3 n_nodes, m) from the free corner dofs' (n_c, m) [m]."""
+        m = Xc.shape[1]
+        full = np.zeros((3 * self.n_corners, m))
+        full[self.dofs] = Xc
+        return (self.P @ full.reshape(self.n_corners, 3 * m)).reshape(-1, m)
+
+    def restrict(self, R):
+        """Pᵀ R on the free corner dofs, (n_c, m) [N]."""
+        m = R.shape[1]
+        return (self.PT @ R.reshape(-1, 3 * m)).reshape(-1, m)[self.dofs]
+
+    def modes(self, count, rtol=1e-4):
+        """The ``count`` lowest coarse modes, prolongated: (ndof, count) [m]. LOBPCG on K_c, M_c with the exact
+        K_c⁻¹ as preconditioner, from one inverse-iteration step on seeded random vectors, to an estimated
+        eigenvalue error of ``rtol`` (they only start the fine LOBPCG; the P1 modes are several % off anyway):
+        its block solves use level-3 BLAS in CHOLMOD where single-vector Lanczos cannot."""
+        start = self.factor(self.M @ np.random.default_rng(0).standard_normal((self.K.shape[0], count)))
+        ritz = lobpcg_modes(lambda X: self.K @ X, lambda X: self.M @ X, start, count, self.factor, rtol)
+        return self.prolong(ritz.vectors)
 
 
 class TwoLevel:
-    """Two-level preconditioner B ≈ K⁻¹ (symmetric): Chebyshev–Jacobi smoothing around a coarse-grid correction.
+    """Two-level preconditioner B ≈ K_ii⁻¹ (symmetric): Chebyshev smoothing around the coarse-grid correction.
 
     Parameters
     ----------
-    K : sparse SPD (n, n)
-        Fine stiffness [N/m].
-    P : sparse (n, n_c)
-        Prolongation [-].
-    coarse : callable
-        K_c⁻¹ applied to (n_c, k) arrays (e.g. a CHOLMOD factor) [m/N].
+    ops : InteriorOperators
+    coarse : CoarseSpace
     degree : int
-        Chebyshev degree of each smoothing (pre and post).
+        Chebyshev degree of each smoothing (pre and post); each costs degree + 1 products with K.
+    dtype : numpy float type
+        Precision of the smoothing (float32 halves the memory traffic; B need not be exact).
 
-    Example
-    -------
-    >>> K = sp.diags([2.0, 3.0, 4.0]).tocsr(); P = sp.csr_matrix(np.ones((3, 1)))
-    >>> B = TwoLevel(K, P, lambda r: r / 9.0); np.allclose(K @ B(np.eye(3)), np.eye(3), atol=0.2)
-    True
+    The smoother targets the upper 29/30 of the spectrum of D⁻¹K (D: K's 3×3 diagonal node blocks),
+    λ_max by 12 power steps +10 % (Saad 2003, alg. 12.1).
     """
 
-    def __init__(self, K, P, coarse, degree=2):
-        self.K, self.P, self.coarse, self.degree = K, P, coarse, degree
-        self.dinv = 1.0 / K.diagonal()
-        x = np.cos(np.arange(K.shape[0]) * 0.7) + 1.0
+    def __init__(self, ops, coarse, degree=4, dtype=np.float32):
+        self.ops, self.coarse, self.degree, self.dtype = ops, coarse, degree, dtype
+        self.kdata = ops.kdata.astype(dtype)
+        self.dinv = mc.block_jacobi(ops.indptr, ops.indices, ops.kdata, ops.free).astype(dtype)
+        x = ((np.cos(np.arange(ops.ndof) * 0.7) + 1.0)[:, None] * ~ops.held[:, None]).astype(dtype)
+        y, z = np.empty_like(x), np.empty_like(x)
         for _ in range(12):                               # power iteration: λ_max of D⁻¹K, 10 % margin
-            y = self.dinv * (K @ x)
+            mc.stiffness_product(ops.indptr, ops.indices, self.kdata, ops.free, x, z)
+            mc.apply_blocks(self.dinv, z, y)
             top = np.linalg.norm(y) / np.linalg.norm(x)
             x = y / np.linalg.norm(y)
         self.hi = 1.1 * top
-        self.lo = self.hi / 30.0                           # the smoother's target: the upper 29/30 of the spectrum
+        self.lo = self.hi / 30.0
 
-    def _smooth(self, b, x):
-        """Chebyshev iteration (Saad 2003, alg. 12.1) on D⁻¹K x = D⁻¹b from x (None: zero)."""
-        dinv = self.dinv[:, None] if b.ndim == 2 else self.dinv
+    def _smooth(self, R, X, steps):
+        """``steps`` Chebyshev steps from X with residual R (both updated in place); returns the next direction
+        (added to X by the caller when smoothing ends without a residual)."""
         theta, delta = (self.hi + self.lo) / 2, (self.hi - self.lo) / 2
         sigma = theta / delta
         rho = 1.0 / sigma
-        r = b.copy() if x is None else b - self.K @ x
-        x = np.zeros_like(b) if x is None else x
-        d = dinv * r / theta
-        for _ in range(self.degree):
-            x = x + d
-            r = r - self.K @ d
+        D = np.empty_like(R)
+        mc.apply_blocks(self.dinv, R, D)
+        D /= self.dtype(theta)
+        D_next = np.empty_like(R)
+        o = self.ops
+        for _ in range(steps):
             rho_next = 1.0 / (2 * sigma - rho)
-            d = rho_next * rho * d + 2 * rho_next / delta * (dinv * r)
+            mc.chebyshev_step(o.indptr, o.indices, self.kdata, o.free, self.dinv, D, R, X, D_next,
+                              self.dtype(rho_next * rho), self.dtype(2 * rho_next / delta))
+            D, D_next = D_next, D
             rho = rho_next
-        return x + d
+        return D
 
-    def __call__(self, b):
-        """B b for a vector or an (n, k) block."""
-        x = self._smooth(b, None)
-        x = x + self.P @ self.coarse(self.P.T @ (b - self.K @ x))
-        return self._smooth(b, x)
+    def __call__(self, B):
+        """B b for an (ndof, m) block (held rows zero), in the precision ``dtype``; the columns are padded to a
+        multiple of 8 inside (whole SIMD registers: 32 float32 columns smooth faster than 26)."""
+        m = B.shape[1]
+        B32 = np.zeros((B.shape[0], -(-m // 8) * 8), self.dtype)
+        B32[:, :m] = B
+        X, R = np.zeros_like(B32), B32.copy()
+        self._smooth(R, X, self.degree + 1)               # X, R = S(b), b − K S(b)
+        c = self.coarse
+        X[:, :m] += c.prolong(c.factor(c.restrict(R[:, :m]).astype(float))).astype(self.dtype)
+        mc.residual(self.ops.indptr, self.ops.indices, self.kdata, self.ops.free, B32, X, R)
+        X += self._smooth(R, X, self.degree)
+        return X[:, :m].astype(float)
 
 
 @dataclass
@@ -126,14 +227,49 @@ class _Stats:
     iterations: int
 
 
-def block_pcg(K, B, precondition, rtol=1e-10, maxiter=200):
+@dataclass
+class Ritz:
+    """Ritz pairs of :func:`lobpcg_modes`: values λ [rad²/s²], M-orthonormal vectors X, K X, iterations taken."""
+    values: np.ndarray
+    vectors: np.ndarray
+    stiffness_vectors: np.ndarray
+    iterations: int
+
+
+class Deflated:
+    """The balancing preconditioner (I − QK) B (I − KQ) + Q, Q = X Λ⁻¹ Xᵀ of K-orthogonal Ritz vectors X
+    (Mandel 1993; Tang, Nabben, Vuik & Erlangga 2009, J. Sci. Comput. 39:340–370): CG works on the
+    complement of span X, where the two-level B leaves the slow, low modes.
+
+    Parameters
+    ----------
+    precondition : callable, (n, m) → (n, m) ≈ K⁻¹
+    ritz : Ritz, the K-orthogonal vectors X (Xᵀ K X = Λ) and K X
+    """
+
+    def __init__(self, precondition, ritz):
+        self.precondition, self.ritz = precondition, ritz
+
+    def start(self, B):
+        """Q B: the part of K⁻¹ B in span X [m]."""
+        return self.ritz.vectors @ ((self.ritz.vectors.T @ B) / self.ritz.values[:, None])
+
+    def __call__(self, R):
+        """The preconditioned residual."""
+        X, KX, lam = self.ritz.vectors, self.ritz.stiffness_vectors, self.ritz.values[:, None]
+        Z = self.precondition(R - KX @ ((X.T @ R) / lam))
+        return Z - X @ ((KX.T @ Z) / lam) + self.start(R)
+
+
+def block_pcg(operator, B, precondition, X=None, rtol=1e-10, maxiter=200):
     """X with K X = B by block-diagonal PCG (one CG per column, run together), relative residual ≤ ``rtol``.
 
     Parameters
     ----------
-    K : sparse SPD (n, n) [N/m]
+    operator : callable, (n, k) → K (n, k), SPD [N/m]
     B : (n, k) ndarray, right-hand sides [N]
     precondition : callable, (n, k) → (n, k), symmetric positive definite (e.g. :class:`TwoLevel`)
+    X : (n, k) ndarray, optional start [m] (zero)
     rtol : float, ‖K x − b‖ / ‖b‖ per column
     maxiter : int
 
@@ -147,14 +283,17 @@ def block_pcg(K, B, precondition, rtol=1e-10, maxiter=200):
     SolverError
         If a column has not converged after ``maxiter`` iterations.
     """
-    X = np.zeros_like(B)
-    R = B.copy()
+    X = np.zeros_like(B) if X is None else X.copy()
+    R = B - operator(X) if X.any() else B.copy()
     bnorm = np.maximum(np.linalg.norm(B, axis=0), np.finfo(float).tiny)
+    res = np.linalg.norm(R, axis=0) / bnorm
+    if res.max() <= rtol:
+        return X, _Stats(0)
     Z = precondition(R)
     D = Z.copy()
     rz = np.einsum("ij,ij->j", R, Z)
     for it in range(1, maxiter + 1):
-        KD = K @ D
+        KD = operator(D)
         alpha = rz / np.einsum("ij,ij->j", D, KD)
         X += D * alpha
         R -= KD * alpha
@@ -169,34 +308,49 @@ def block_pcg(K, B, precondition, rtol=1e-10, maxiter=200):
                       "use eigensolver='shift-invert' (a factor) for this mesh")
 
 
-def _orthonormal(S, MS, KS):
-    """M-orthonormal basis of span S (SVQB, Stathopoulos & Wu 2002: drops directions below 1e-10 of the largest)."""
-    G = S.T @ MS
+def _orthonormal(G):
+    """C with Cᵀ G C = I from the Gram matrix G (SVQB, Stathopoulos & Wu 2002: directions below 1e-10 dropped)."""
     d = 1.0 / np.sqrt(np.maximum(np.diag(G), np.finfo(float).tiny))
     w, U = np.linalg.eigh(G * d[:, None] * d[None, :])
     keep = w > 1e-10 * w.max()
-    C = (d[:, None] * U[:, keep]) / np.sqrt(w[keep])
-    return C
+    return (d[:, None] * U[:, keep]) / np.sqrt(w[keep])
 
 
-def lobpcg_modes(K, M, X, count, precondition, rtol=1e-7, maxiter=60):
-    """The ``count`` lowest eigenpairs of K x = λ M x by LOBPCG from the start block X (extra columns are guards).
+def _gram(left, right):
+    """The symmetric block matrix [Lᵢᵀ Rⱼ] of two lists of (n, mᵢ) blocks (Lᵢᵀ Rⱼ = (Lⱼᵀ Rᵢ)ᵀ: upper blocks only)."""
+    blocks = [[None] * len(left) for _ in left]
+    for i, a in enumerate(left):
+        for j in range(i, len(right)):
+            blocks[i][j] = a.T @ right[j]
+            blocks[j][i] = blocks[i][j].T
+    return np.block(blocks)
+
+
+def _update(blocks, Y, Yp):
+    """(Σ blocksᵢ Yᵢ, Σ blocksᵢ Ypᵢ) in one compiled pass; the list ``blocks`` is emptied (its arrays freed)."""
+    X, P = np.empty((len(blocks[0]), Y.shape[1])), np.empty((len(blocks[0]), Yp.shape[1]))
+    mc.combine(tuple(np.ascontiguousarray(b) for b in blocks), np.ascontiguousarray(Y), np.ascontiguousarray(Yp), X, P)
+    blocks.clear()
+    return X, P
+
+
+def lobpcg_modes(stiffness, mass, X, count, precondition, rtol=1e-7, maxiter=60):
+    """The ``count`` lowest eigenpairs of K x = λ M x by LOBPCG with soft locking from the start block X.
 
     Parameters
     ----------
-    K, M : sparse SPD (n, n) stiffness [N/m] and mass [kg]
-    X : (n, k) ndarray, k > count: start vectors (e.g. prolongated coarse modes)
+    stiffness, mass : callable, (n, m) → K (n, m), M (n, m), SPD [N/m], [kg]
+    X : (n, k) ndarray, k > count: start vectors (e.g. prolongated coarse modes); the extra columns are guards
     count : int, wanted modes
-    precondition : callable, (n, k) → (n, k) ≈ K⁻¹
-    rtol : float, stop when rᵀ B r / λ ≤ rtol for the wanted modes (r = K x − λ M x, B the preconditioner ≈ K⁻¹):
-        an estimate of the relative eigenvalue error (ω to half of it)
+    precondition : callable, (n, m) → (n, m) ≈ K⁻¹
+    rtol : float, a column is converged (and no longer given a search direction) when rᵀ B r / λ ≤ rtol
+        (r = K x − λ M x, B the preconditioner ≈ K⁻¹): an estimate of the relative eigenvalue error
     maxiter : int
 
     Returns
     -------
-    lam : (count,) ndarray, λ = ω² [rad²/s²] ascending
-    modes : (n, count) ndarray, M-orthonormal
-    stats : iterations taken
+    ritz : Ritz
+        λ = ω² [rad²/s²] ascending (the first ``count`` converged), M-orthonormal vectors X, K X, iterations.
 
     Raises
     ------
@@ -204,66 +358,82 @@ def lobpcg_modes(K, M, X, count, precondition, rtol=1e-7, maxiter=60):
         If the wanted modes have not converged after ``maxiter`` iterations.
     """
     k = X.shape[1]
-    KX, MX = K @ X, M @ X
-    C = _orthonormal(X, MX, KX)
-    X, KX, MX = X @ C, KX @ C, MX @ C
-    lam, Z = sla.eigh(X.T @ KX)
-    X, KX, MX = X @ Z, KX @ Z, MX @ Z
+    KX, MX = stiffness(X), mass(X)
+    C = _orthonormal(X.T @ MX)
+    lam, Z = sla.eigh(C.T @ (X.T @ KX) @ C)
+    X, KX, MX = (A @ (C @ Z) for A in (X, KX, MX))
     P = KP = MP = None
+    error = np.full(k, np.inf)
     for it in range(1, maxiter + 1):
-        R = KX - MX * lam
+        active = np.flatnonzero((error > rtol) | (np.arange(k) >= count))
+        R = KX[:, active] - MX[:, active] * lam[active]
         W = precondition(R)
-        error = np.einsum("ij,ij->j", R, W) / lam       # ≈ rᵀK⁻¹r / λ: the relative eigenvalue error
+        error[active] = np.einsum("ij,ij->j", R, W) / lam[active]
         if error[:count].max() <= rtol:
-            return lam[:count], X[:, :count], _Stats(it - 1)
-        for _ in range(2):                             # M-orthogonal to X, twice (the near-converged W cancels)
+            return Ritz(lam, X, KX, it - 1)
+        for _ in range(2):                               # M-orthogonal to X, twice (the near-converged W cancels)
             W -= X @ (MX.T @ W)
-        KW, MW = K @ W, M @ W
-        blocks = [(X, KX, MX), (W, KW, MW)] + ([(P, KP, MP)] if P is not None else [])
-        S, KS, MS = (np.hstack([b[j] for b in blocks]) for j in range(3))
-        C = _orthonormal(S, MS, KS)
-        Kr = C.T @ (S.T @ KS) @ C
+        KW, MW = stiffness(W), mass(W)
+        S, KS, MS = [X, W], [KX, KW], [MX, MW]
+        if P is not None:
+            S, KS, MS = S + [P], KS + [KP], MS + [MP]
+        C = _orthonormal(_gram(S, MS))
+        Kr = C.T @ _gram(S, KS) @ C
         lam_all, Z = sla.eigh(0.5 * (Kr + Kr.T))
-        Y = C @ Z[:, :k]                               # Ritz coefficients in [X, W, P]
+        Y = C @ Z[:, :k]                                  # Ritz coefficients in [X, W, P]
         lam = lam_all[:k]
-        Yp = Y.copy()
-        Yp[:k] = 0.0                                   # the new direction: the W and P parts
-        P, KP, MP = S @ Yp, KS @ Yp, MS @ Yp
-        X, KX, MX = S @ Y, KS @ Y, MS @ Y
-    raise SolverError(f"p-multigrid LOBPCG: eigenvalue error estimate {error[:count].max():.1e} > {rtol:.0e} after {maxiter} "
-                      "iterations; use eigensolver='shift-invert' (a factor) for this mesh")
+        Yp = Y[:, active].copy()
+        Yp[:k] = 0.0                                      # the new directions: the W and P parts, active columns
+        del W, KW, MW, X, KX, MX, P, KP, MP
+        KS.clear()
+        MS.clear()
+        X, P = _update(S, Y, Yp)                          # K X, M X anew: 2 products cost less than 2 updates
+        KX, KP, MX, MP = stiffness(X), stiffness(P), mass(X), mass(P)
+    raise SolverError(f"p-multigrid LOBPCG: eigenvalue error estimate {error[:count].max():.1e} > {rtol:.0e} after "
+                      f"{maxiter} iterations; use eigensolver='shift-invert' (a factor) for this mesh")
 
 
-def multigrid_modes(body, free_nodes, Kii, Mii, count, guards=6, degree=2):
-    """Fixed-interface modes and the interior solver of a Tet10 ``body`` without a fine-level factor.
+class FactorFreeInterior:
+    """The interior problem of a Tet10 body held at its interface nodes, without a fine-level factor.
+
+    Fixed-interface modes by :func:`lobpcg_modes` from the coarse modes; solves K_ii x = b by
+    :func:`block_pcg` started from the modes' part X Λ⁻¹ Xᵀ b of the solution (X all LOBPCG columns).
 
     Parameters
     ----------
     body : SolidBody (Tet10)
-    free_nodes : (n_nodes,) bool ndarray, the interior nodes (Kii, Mii are their dofs, node-major)
-    Kii, Mii : sparse SPD interior stiffness [N/m] and mass [kg]
-    count : int, modes wanted
-    guards : int, extra LOBPCG columns (they speed up the last wanted modes)
+    free_nodes : (n_nodes,) bool ndarray, the interior nodes
     degree : int, Chebyshev degree of the smoother
-
-    Returns
-    -------
-    lam : (count,) ndarray, ω² [rad²/s²]
-    modes : (n_i, count) ndarray, M-orthonormal
-    solve : callable, K_ii⁻¹ B by block PCG (relative residual 1e-10) for the constraint and static modes
+    guards : int, extra LOBPCG columns (they speed up the last wanted modes)
 
     Raises
     ------
     SolverError
         Non-Tet10 mesh, or LOBPCG / PCG not converging.
     """
-    from sksparse.cholmod import cholesky
-    P, Kc, Mc = coarse_space(body, free_nodes)
-    coarse = cholesky(Kc)
-    k = min(count + guards, Kc.shape[0] - 2)
-    _, Xc = spla.eigsh(Kc, k=k, M=Mc, sigma=0.0, OPinv=spla.LinearOperator(Kc.shape, matvec=coarse, dtype=float),
-                       v0=coarse(Mc @ np.cos(np.arange(Kc.shape[0]))))
-    B = TwoLevel(Kii, P, coarse, degree)
-    with threadpool_limits(limits=1, user_api="blas"):    # thin dense blocks: BLAS threads cost more than they give
-        lam, X, _ = lobpcg_modes(Kii, Mii, P @ Xc, count, B)
-    return lam, X, lambda rhs: block_pcg(Kii, rhs, B)[0]
+
+    def __init__(self, body, free_nodes, degree=4, guards=6):
+        self.ops = InteriorOperators(body, free_nodes)
+        self.coarse = CoarseSpace(body, free_nodes)
+        self.precondition = TwoLevel(self.ops, self.coarse, degree)
+        self.interior = np.flatnonzero(~self.ops.held)
+        self.guards = guards
+        self.ritz = None
+
+    def modes(self, count, rtol=1e-9):
+        """(λ (count,) [rad²/s²], modes (n_i, count) M-orthonormal) of the ``count`` lowest fixed-interface modes."""
+        k = min(count + self.guards, self.coarse.K.shape[0] - 2)
+        self.ritz = lobpcg_modes(self.ops.stiffness, self.ops.mass, self.coarse.modes(k), count, self.precondition,
+                                 rtol)
+        return self.ritz.values[:count], self.ritz.vectors[self.interior, :count]
+
+    def solve_full(self, B, rtol=1e-9):
+        """K_ii⁻¹ B on full-length blocks (held rows zero) [m], deflated by the modes once they are known."""
+        if self.ritz is None:
+            return block_pcg(self.ops.stiffness, B, self.precondition, None, rtol)[0]
+        deflated = Deflated(self.precondition, self.ritz)
+        return block_pcg(self.ops.stiffness, B, deflated, deflated.start(B), rtol)[0]
+
+    def solve(self, B_i, rtol=1e-9):
+        """K_ii⁻¹ B_i on the interior rows [m]."""
+        return self.solve_full(self.ops.full(self.interior, B_i), rtol)[self.interior]

@@ -21,7 +21,7 @@ from femdyn.component import modal_invariants, new_component
 from femdyn.errors import ModelError, SolverError
 from femdyn.geometry import skew
 from femdyn.solvers.eigen import Factorization, choose_eigensolver, constraint_basis, sparse_eigenmodes
-from femdyn.solvers.multigrid import multigrid_modes
+from femdyn.solvers.multigrid import FactorFreeInterior, InteriorOperators
 
 
 @dataclass
@@ -136,22 +136,30 @@ def _craig_bampton(body, interfaces, n_modes, static_loads, damping_ratio, progr
         raise ModelError(f"craig_bampton: interface names {names} repeat; name each interface once")
     tell = progress or (lambda stage: None)
     n, n_b = body.ndof, 6 * len(interfaces)
-    tell("assembly")
-    K, M = body.stiffness(), body.mass()
     G = interface_constraints(body, interfaces)
-    T, independent = constraint_basis(G, n + n_b, keep=np.arange(n, n + n_b))
-    b = np.searchsorted(independent, np.arange(n, n + n_b))
-    loads = _load_columns(body, static_loads, independent) if static_loads else None
-    if all(i.coupling == "rigid" for i in interfaces):
-        r = _rigid_reduction(body, K, M, T.tocsr(), independent, loads, n_modes, tell, eigensolver)
+    rigid = all(i.coupling == "rigid" for i in interfaces)
+    tet10 = all(e.name == "tet10" for e, _ in body.mesh.blocks)
+    held = 3 * sum(len(i.nodes) for i in interfaces)
+    method = choose_eigensolver(n - held, eigensolver, True, rigid and tet10) if rigid else eigensolver
+    if method == "p-multigrid":
+        r = _renumbered_reduction(body, interfaces, static_loads, n_modes, tell)
         basis = r.basis
     else:
-        T = T.tocsc()
-        Kt = (T.T @ sp.block_diag([K, sp.csr_matrix((n_b, n_b))]) @ T).tocsc()
-        Mt = (T.T @ sp.block_diag([M, sp.csr_matrix((n_b, n_b))]) @ T).tocsc()
-        r = craig_bampton_matrices(Kt, Mt, b, n_modes, loads=loads, progress=tell, eigensolver=eigensolver)
-        basis = T @ r.basis
-        r.modes = T @ r.modes
+        tell("assembly")
+        K, M = body.stiffness(), body.mass()
+        T, independent = constraint_basis(G, n + n_b, keep=np.arange(n, n + n_b))
+        b = np.searchsorted(independent, np.arange(n, n + n_b))
+        loads = _load_columns(body, static_loads, independent) if static_loads else None
+        if rigid:
+            r = _rigid_reduction(body, K, M, T.tocsr(), independent, loads, n_modes, tell, method)
+            basis = r.basis
+        else:
+            T = T.tocsc()
+            Kt = (T.T @ sp.block_diag([K, sp.csr_matrix((n_b, n_b))]) @ T).tocsc()
+            Mt = (T.T @ sp.block_diag([M, sp.csr_matrix((n_b, n_b))]) @ T).tocsc()
+            r = craig_bampton_matrices(Kt, Mt, b, n_modes, loads=loads, progress=tell, eigensolver=eigensolver)
+            basis = T @ r.basis
+            r.modes = T @ r.modes
     omega = r.omega
     zeta = np.broadcast_to(np.asarray(damping_ratio, float), omega.shape).copy()
     if np.any(zeta < 0):
@@ -194,19 +202,21 @@ def craig_bampton_matrices(K, M, boundary, n_modes, loads=None, rigid=None, held
         omega_fixed = np.sqrt(np.maximum(lam, 0.0))
     columns = [Psi, Phi]
     if loads is not None:
-        columns.append(_static_modes(solve, np.asarray(loads, float)[i], Mii, Phi))
+        columns.append(_static_modes(solve, np.asarray(loads, float)[i], lambda X: Mii @ X, Phi))
     Vi = np.hstack(columns)
     V = np.zeros((K.shape[0], Vi.shape[1]))
     V[i] = Vi
     V[b, np.arange(n_b)] = 1.0
     V = V[:, held:]
     tell("orthonormalization")
-    return _diagonalized(V, K, M, V, rigid, omega_fixed, method if sp.issparse(K) else "dense")
+    return _diagonalized(V, lambda U: K @ U, lambda U: M @ U, V, rigid, omega_fixed,
+                         method if sp.issparse(K) else "dense")
 
 
-def _diagonalized(V, K, M, U, rigid, omega_fixed, method):
-    """ReducedMatrices of the basis V, with K_cb = UᵀKU, M_cb = UᵀMU (U: V's rows in K's coordinates)."""
-    K_cb, M_cb = (U.T @ (K @ U), U.T @ (M @ U)) if sp.issparse(K) else (U.T @ K @ U, U.T @ M @ U)
+def _diagonalized(V, stiffness, mass, U, rigid, omega_fixed, method):
+    """ReducedMatrices of the basis V, with K_cb = UᵀKU, M_cb = UᵀMU (U: V's rows in K's coordinates;
+    ``stiffness``, ``mass``: U ↦ K U, M U)."""
+    K_cb, M_cb = U.T @ stiffness(U), U.T @ mass(U)
     K_cb, M_cb = 0.5 * (K_cb + K_cb.T), 0.5 * (M_cb + M_cb.T)
     lam, Z = sla.eigh(K_cb, M_cb)
     if rigid is None:
@@ -215,55 +225,110 @@ def _diagonalized(V, K, M, U, rigid, omega_fixed, method):
                            rigid, method)
 
 
-def _interior(Kii, Kib, Mii, count, tell, eigensolver, multigrid=None):
-    """Interior solve, constraint modes Ψ and ``count`` fixed-interface modes: a CHOLMOD factor of K_ii, or the
-    factor-free p-multigrid (``multigrid``: (body, free nodes) of a Tet10 solid). (solve, Ψ, Φ, ω, method)."""
+def _interior(Kii, Kib, Mii, count, tell, eigensolver):
+    """Interior solve, constraint modes Ψ and ``count`` fixed-interface modes from a CHOLMOD factor of K_ii.
+    (solve, Ψ, Φ, ω, method)."""
     n_i = Kii.shape[0]
     count = min(count, n_i - 1)
-    method = choose_eigensolver(n_i, eigensolver, True, multigrid is not None)
-    if method == "p-multigrid":
-        tell(f"normal modes: {method}")
-        lam, Phi, solve = multigrid_modes(*multigrid, Kii, Mii, count)
-        tell("constraint modes")
-        return solve, -solve(Kib.toarray()), Phi, np.sqrt(np.maximum(lam, 0.0)), method
+    method = choose_eigensolver(n_i, eigensolver, True)
     tell("factorization")
     factor = Factorization(Kii, definite=True)
     if factor.kind != "cholmod":
         raise SolverError("craig_bampton: the interior stiffness is not positive definite: the interfaces do "
                           "not hold the body (one rigid interface, or an averaging one with 3 non-collinear "
                           "nodes, is needed)")
-    Psi = -factor.solve(Kib.toarray())
+    Psi = -factor.solve(Kib.toarray()) if Kib is not None else None
     tell(f"normal modes: {method}")       # the choice, shown by progress bars
-    fixed = (sparse_eigenmodes(Kii, Mii, count, sigma=0.0, factorization=factor, method=method)
-             if count > 0 else None)
+    fixed = (sparse_eigenmodes(Kii, Mii, count, sigma=0.0, factorization=factor, method=method, zero_tol=0.0)
+             if count > 0 else None)            # K_ii factored as definite: no zero modes (a relative threshold
+                                                # would call the lowest modes of a fine, slender mesh rigid)
     if fixed is None:
         return factor.solve, Psi, np.zeros((n_i, 0)), np.zeros(0), method
     return factor.solve, Psi, fixed.modes, fixed.omega, fixed.method
 
 
-def _rigid_reduction(body, K, M, T, independent, loads, n_modes, tell, eigensolver):
-    """Craig–Bampton with rigid couplings only: T is the identity on the interior, so K_ii, M_ii are slices of
-    K, M and K_ib = K_i· T_·b (no TᵀKT); the basis is returned in (u, ξ)."""
+def _rigid_reduction(body, K, M, T, independent, loads, n_modes, tell, method):
+    """Craig–Bampton with rigid couplings only: T is the identity on the interior, so K_ii, M_ii are K, M on the
+    free rows and K_ib = K_i· T_·b (no TᵀKT); the basis is returned in (u, ξ). 'p-multigrid' needs no K, M:
+    its operators act on the body's compiled matrices."""
     n, n_b = body.ndof, T.shape[0] - body.ndof
     free = independent[:-n_b]
-    Kf = K[free]
-    Kii, Mii = Kf[:, free], M[free][:, free]
-    Kib = Kf @ T[:n, -n_b:]
-    del Kf                                        # a third copy of K's rows at 1M dof: 1 GB
-    count = Kii.shape[0] if n_modes is None else int(n_modes)
-    mask = np.zeros(n, bool)
-    mask[free] = True
-    tet10 = all(e.name == "tet10" for e, _ in body.mesh.blocks)
-    multigrid = (body, mask.reshape(-1, 3).all(1)) if tet10 else None
-    solve, Psi, Phi, omega_fixed, method = _interior(Kii, Kib, Mii, count, tell, eigensolver, multigrid)
-    columns = [Psi, Phi] + ([_static_modes(solve, loads[:len(free)], Mii, Phi)] if loads is not None else [])
+    Tb = T[:n, -n_b:]
+    count = len(free) if n_modes is None else int(n_modes)
+    if method == "p-multigrid":
+        mask = np.zeros(n, bool)
+        mask[free] = True
+        tell(f"normal modes: {method}")
+        interior = FactorFreeInterior(body, mask.reshape(-1, 3).all(1))
+        lam, Phi = interior.modes(min(count, len(free) - 1))
+        omega_fixed, solve = np.sqrt(np.maximum(lam, 0.0)), interior.solve
+        tell("constraint modes")
+        Kib = interior.ops.stiffness(Tb.toarray())[free]
+        mass = lambda X: interior.ops.mass(_full(X, free, n))[free]
+        whole = InteriorOperators(body, np.ones(body.mesh.n_nodes, bool))
+        stiffness_all, mass_all = whole.stiffness, whole.mass
+    else:
+        Kf = K[free]
+        Kii, Mii, Kib = Kf[:, free], M[free][:, free], (Kf @ Tb).toarray()
+        del Kf                                    # a third copy of K's rows at 1M dof: 1 GB
+        solve, _, Phi, omega_fixed, method = _interior(Kii, None, Mii, count, tell, method)
+        mass = lambda X: Mii @ X
+        stiffness_all, mass_all = (lambda U: K @ U), (lambda U: M @ U)
+    columns = [_rigid_constraint_modes(body, Tb, free, Kib, solve), Phi]
+    if loads is not None:
+        columns.append(_static_modes(solve, loads[:len(free)], mass, Phi))
     Vt = np.zeros((T.shape[1], sum(c.shape[1] for c in columns)))
     Vt[:len(free)] = np.hstack(columns)
     Vt[len(free) + np.arange(n_b), np.arange(n_b)] = 1.0
     V = T @ Vt
     tell("orthonormalization")
-    return _diagonalized(V, K, M, V[:n], None, omega_fixed, method)
+    return _diagonalized(V, stiffness_all, mass_all, V[:n], None, omega_fixed, method)
 
+
+def _renumbered_reduction(body, interfaces, static_loads, n_modes, tell):
+    """The factor-free rigid reduction of a large Tet10 body, run on its Morton-renumbered copy (products
+    find their entries in cache) and returned in the body's own node numbering; ``body`` is not assembled."""
+    mesh, order = body.mesh.renumbered()
+    work = type(body)(mesh, body.E, body.nu, body.rho, body.name, check_units=False)
+    inverse = np.empty_like(order)
+    inverse[order] = np.arange(len(order))
+    n, n_b = body.ndof, 6 * len(interfaces)
+    tell("assembly")
+    work.stiffness()                                      # K and M_s, one compiled pass
+    G = interface_constraints(work, [Interface(i.name, inverse[i.nodes], i.coupling, i.origin) for i in interfaces])
+    T, independent = constraint_basis(G, n + n_b, keep=np.arange(n, n + n_b))
+    loads = _load_columns(work, static_loads, independent) if static_loads else None
+    r = _rigid_reduction(work, None, None, T.tocsr(), independent, loads, n_modes, tell, "p-multigrid")
+    dofs = (3 * order[:, None] + np.arange(3)).ravel()    # new dof k is old dof dofs[k]
+    for name in ("basis", "modes"):
+        A = getattr(r, name)
+        B = np.empty_like(A)
+        B[dofs], B[n:] = A[:n], A[n:]
+        setattr(r, name, B)
+    return r
+
+
+def _full(X, rows, n):
+    """The (n, m) array with rows ``rows`` = X, zero elsewhere."""
+    out = np.zeros((n, X.shape[1]))
+    out[rows] = X
+    return out
+
+
+def _rigid_constraint_modes(body, Tb, free, Kib, solve):
+    """Ψ = −K_ii⁻¹ K_ib with the body's six rigid motions taken exactly: frame motions E_r that move every
+    rigid interface with one rigid motion of the body give Ψ E_r = the rigid field on the interior, so only
+    the n_b − 6 columns that move the other interfaces relative to the first need a solve."""
+    n_b = Kib.shape[1]
+    rigid = body.rigid_modes()                          # (ndof, 6) about the mesh origin
+    E = np.zeros((n_b, n_b))
+    held = np.flatnonzero(np.abs(Tb).sum(1).A1)
+    E[:, :6] = np.linalg.lstsq(Tb[held].toarray(), rigid[held], rcond=None)[0]
+    E[6:, 6:] = np.eye(n_b - 6)
+    columns = [rigid[free]]
+    if n_b > 6:
+        columns.append(-solve(Kib[:, 6:]))
+    return np.linalg.solve(E.T, np.hstack(columns).T).T
 
 def _load_columns(body, loads, independent):
     """Unit point forces at the nodes nearest the load points, in the independent coordinates."""
@@ -283,15 +348,13 @@ def _load_columns(body, loads, independent):
     return F
 
 
-def _static_modes(solve, F, Mii, normal):
-    """Static modes K_ii⁻¹ f of the load columns, M-orthonormalized against ``normal``."""
+def _static_modes(solve, F, mass, normal):
+    """Static modes K_ii⁻¹ f of the load columns, M-orthonormal to ``normal`` and among themselves (``mass``:
+    X ↦ M_ii X; Cholesky–QR, the Gram–Schmidt result in one product)."""
     S = solve(F)
-    S -= normal @ (normal.T @ (Mii @ S))              # M-orthogonal to the normal modes
-    for k in range(S.shape[1]):                       # Gram–Schmidt among themselves, unit modal mass
-        for j in range(k):
-            S[:, k] -= S[:, j] * (S[:, j] @ (Mii @ S[:, k]))
-        S[:, k] /= np.sqrt(S[:, k] @ (Mii @ S[:, k]))
-    return S
+    S -= normal @ (normal.T @ mass(S))                # M-orthogonal to the normal modes
+    L = np.linalg.cholesky(S.T @ mass(S))
+    return sla.solve_triangular(L, S.T, lower=True).T
 
 
 def component_from_reduction(reduction, output_points=(), gauge_points=(), mesh_shapes=True, name="link"):

@@ -161,7 +161,8 @@ def run(args):
     print("interfaces: " + ", ".join(f"{i.name} ({plural(len(i.nodes), 'node')}, {i.coupling}, origin "
                                       f"{np.round(i.origin, 6).tolist()} m)" for i in interfaces))
     print(component.summary())
-    print(f"fixed-interface modes: {len(red.omega_fixed)}, first {red.omega_fixed[:1] / (2 * np.pi)} Hz; "
+    print(f"fixed-interface modes: {len(red.omega_fixed)} by {red.eigensolver}, first "
+          f"{red.omega_fixed[:1] / (2 * np.pi)} Hz; "
           f"rigid modes removed: {red.n_rigid}")
     print(f"wrote {args.output}: {os.path.getsize(args.output) / 1e6:.3f} MB in {time.perf_counter() - start:.1f} s")
     return 0
