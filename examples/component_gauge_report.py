@@ -27,7 +27,7 @@ from femdyn.solvers.generalized_alpha import Options, integrate
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from strain_report import GAUGE_MAP, GAUGES, synthetic_measurement       # noqa: E402  (the ANCF link's report)
 
-LENGTH, RADIUS, WALL = 0.815, 0.01, 0.0099      # m; gauge centres just inside the faceted wall
+LENGTH, RADIUS = 0.815, 0.01                  # m; gauges given on the nominal cylinder, placed on the meshed surface
 GAUGE = """
 [gauges.{name}]
 channel = "{channel}"
@@ -42,7 +42,7 @@ def reduce_link(folder, size=0.006):
     mesh = rod_mesh(LENGTH, RADIUS, size, order=2, path=os.path.join(folder, "link.msh"))
     del mesh
     out = os.path.join(folder, "link.fdc")
-    gauges = [arg for name, x, _ in GAUGES for arg in ("--strain-gauge", f"{name}={x},0,{WALL},1,0,0,0.006")]
+    gauges = [arg for name, x, _ in GAUGES for arg in ("--strain-gauge", f"{name}={x},0,{RADIUS},1,0,0,0.006")]
     code = femdyn_cli(["reduce", os.path.join(folder, "link.msh"), "--interface", "root=group:end0@0,0,0",
                        "--interface", "tip=group:end1", "--average", "tip", "--modes", "8", "--stress", "surface",
                        "--E", "6.9e10", "--rho", "2700", "--quiet", "-o", out] + gauges)
