@@ -11,13 +11,13 @@ import argparse
 import os
 import sys
 import tempfile
-import time
 from types import SimpleNamespace
 
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
 
+from common import best_of                                                       # noqa: E402
 from femdyn import component as fc                                               # noqa: E402
 from femdyn.elements.solid_body import SolidBody                                 # noqa: E402
 from femdyn.mesh.generate import box_mesh                                        # noqa: E402
@@ -28,14 +28,7 @@ from femdyn.solvers.stress_modes import with_strains                            
 L, B, H = 0.5, 0.02, 0.02
 
 
-def best(f, n):
-    """Best wall time of n calls of f [s]."""
-    out = []
-    for _ in range(n):
-        t = time.perf_counter()
-        f()
-        out.append(time.perf_counter() - t)
-    return min(out)
+best = best_of
 
 
 def stress_and_gauges(offset):

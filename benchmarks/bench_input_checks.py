@@ -15,7 +15,6 @@ gravity, h = 1 ms; each timing is the best of 3.
 """
 import argparse
 import copy
-import time
 
 import femdyn
 from femdyn.elements import sections
@@ -26,6 +25,8 @@ from femdyn.solvers.initial import consistent_state
 from femdyn.solvers.kkt import KKTMatrix
 from femdyn.solvers.step_size import highest_frequency
 
+from common import best_of
+
 
 def cable_model(n):
     m = femdyn.Model(f"flexible pendulum {n}")
@@ -35,13 +36,7 @@ def cable_model(n):
     return m
 
 
-def best(f, repeat=3):
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        f()
-        times.append(time.perf_counter() - t)
-    return min(times)
+best = best_of
 
 
 def main():

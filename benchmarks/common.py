@@ -259,3 +259,13 @@ def run_sizes(sizes, cases_of, steps, repeat, tolerance, prefix_of, header_prefi
     for name, c in costs.items():
         print(f"slope of log(cost) against log(N), {name}: {slope(*zip(*c)):.2f}")
     return costs
+
+
+def best_of(f, repeat=3):
+    """The best wall time of ``repeat`` calls of f() [s]."""
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        f()
+        times.append(time.perf_counter() - t)
+    return min(times)
