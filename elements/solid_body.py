@@ -80,19 +80,22 @@ class SolidBody:
             self._pattern = _NodePattern(self.mesh)
         return self._pattern
 
-    def _assemble(self):
-        """K (dof CSR) and M_s (node CSR) in one compiled pass over the elements."""
+    def _assemble(self, stiffness=True):
+        """M_s (node CSR) and, with ``stiffness``, K (dof CSR) in one compiled pass over the elements; without it
+        the stiffness quadrature is skipped (a rule of no points): the mass alone costs a fraction."""
         p = self.pattern
-        dptr, dind = solid_compiled.dof_pattern(p.indptr, p.indices)
+        dptr, dind = solid_compiled.dof_pattern(p.indptr, p.indices) if stiffness else (None, np.zeros(0))
         K, Ms = np.zeros(len(dind)), np.zeros(p.nnz)
         lam, mu = solid.lame(self.E, self.nu)
         for b, (etype, conn) in enumerate(self.mesh.blocks):
             (xk, wk), (xm, wm), n = etype.stiffness_rule, etype.mass_rule, etype.n_nodes
+            xk, wk = (xk, wk) if stiffness else (xk[:0], wk[:0])
             order, cptr = solid_compiled.element_colors(conn, self.mesh.n_nodes)
             solid_compiled.assemble(self.mesh.points, conn, p.slots[p.offsets[b]:p.offsets[b + 1], :n, :n], p.indptr,
                                     order, cptr, etype.gradient(xk), wk, etype.gradient(xm), etype.shape(xm), wm,
                                     lam, mu, self.rho, K, Ms)
-        self._K = sp.csr_matrix((K, dind, dptr), shape=(self.ndof,) * 2)
+        if stiffness:
+            self._K = sp.csr_matrix((K, dind, dptr), shape=(self.ndof,) * 2)
         self._Ms = sp.csr_matrix((Ms, p.indices, p.indptr), shape=(p.n, p.n))
         self._M = sp.csr_matrix(solid_compiled.mass_pattern(p.indptr, p.indices, Ms)[::-1], shape=(self.ndof,) * 2)
 
@@ -105,13 +108,13 @@ class SolidBody:
     def scalar_mass(self):
         """Scalar consistent mass M_s (n_nodes × n_nodes, CSR) [kg]: M_s,ab = ∫ρ N_a N_b dV."""
         if self._Ms is None:
-            self._assemble()
+            self._assemble(stiffness=False)
         return self._Ms
 
     def mass(self):
         """Consistent mass M = M_s ⊗ I₃ (ndof × ndof, CSR) [kg]."""
         if self._M is None:
-            self._assemble()
+            self._assemble(stiffness=False)
         return self._M
 
     # ------------------------------------------------------------------ rigid body

@@ -33,12 +33,16 @@ def reference_matrices(body):
 @pytest.mark.parametrize("element", ["tet4", "tet10", "hex8"])
 def test_compiled_assembly_equals_reference(element):
     """Distorted box meshes (random node shifts up to 5 % of the smallest h): K, M_s and M = M_s ⊗ I₃ equal the
-    reference sums to 1e-13 relative (round-off of differently ordered sums of ~100 terms)."""
+    reference sums to 1e-13 relative (round-off of differently ordered sums of ~100 terms), the mass also when it
+    is assembled alone first."""
     mesh = box_mesh((0.3, 0.1, 0.06), (3, 2, 2), element=element)
     shift = np.random.default_rng(1).uniform(-0.0015, 0.0015, mesh.points.shape)
     mesh = SolidMesh(mesh.points + shift, mesh.blocks, mesh.node_sets)
     body = SolidBody(mesh, 2.1e11, 0.3, 7800.0)
     K, Ms = reference_matrices(body)
+    mass_first = SolidBody(mesh, 2.1e11, 0.3, 7800.0)                 # the mass alone: no stiffness quadrature
+    assert abs(mass_first.scalar_mass() - Ms).max() <= 1e-13 * abs(Ms).max() and mass_first._K is None
+    assert abs(mass_first.stiffness() - K).max() <= 1e-13 * abs(K).max()
     assert abs(body.stiffness() - K).max() <= 1e-13 * abs(K).max()
     assert abs(body.scalar_mass() - Ms).max() <= 1e-13 * abs(Ms).max()
     assert abs(body.mass() - sp.kron(Ms, sp.identity(3))).max() <= 1e-13 * abs(Ms).max()
