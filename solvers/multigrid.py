@@ -68,18 +68,12 @@ class InteriorOperators:
         return Y
 
     def mass(self, X):
-        """M_ii X, (ndof, m) [kg·m/s² per m/s²]."""
+        """M_ii X, (ndof, m) [kg × the unit of X]."""
         X = np.ascontiguousarray(X)
         Y = np.empty_like(X)
         m = X.shape[1]
         mc.mass_product(self.indptr, self.indices, self.mdata, self.free, X.reshape(-1, 3 * m), Y.reshape(-1, 3 * m))
         return Y
-
-    def residual(self, B, X):
-        """B − K_ii X on the interior (held rows 0)."""
-        R = np.empty_like(X)
-        mc.residual(self.indptr, self.indices, self.kdata, self.free, B, X, R)
-        return R
 
     def full(self, interior_rows, X_i):
         """The full-length block of interior rows ``X_i`` (held rows 0)."""
@@ -257,8 +251,9 @@ class Deflated:
     def __call__(self, R):
         """The preconditioned residual."""
         X, KX, lam = self.ritz.vectors, self.ritz.stiffness_vectors, self.ritz.values[:, None]
-        Z = self.precondition(R - KX @ ((X.T @ R) / lam))
-        return Z - X @ ((KX.T @ Z) / lam) + self.start(R)
+        QR = (X.T @ R) / lam                              # Q R = X QR, used twice
+        Z = self.precondition(R - KX @ QR)
+        return Z + X @ (QR - (KX.T @ Z) / lam)
 
 
 def block_pcg(operator, B, precondition, X=None, rtol=1e-10, maxiter=200):
@@ -437,3 +432,7 @@ class FactorFreeInterior:
     def solve(self, B_i, rtol=1e-9):
         """K_ii⁻¹ B_i on the interior rows [m]."""
         return self.solve_full(self.ops.full(self.interior, B_i), rtol)[self.interior]
+
+    def mass(self, X_i):
+        """M_ii X_i on the interior rows [kg × the unit of X_i]."""
+        return self.ops.mass(self.ops.full(self.interior, X_i))[self.interior]

@@ -142,7 +142,7 @@ def _craig_bampton(body, interfaces, n_modes, static_loads, damping_ratio, progr
     held = 3 * sum(len(i.nodes) for i in interfaces)
     method = choose_eigensolver(n - held, eigensolver, True, rigid and tet10) if rigid else eigensolver
     if method == "p-multigrid":
-        r = _renumbered_reduction(body, interfaces, static_loads, n_modes, tell)
+        r = _renumbered_reduction(body, G, static_loads, n_modes, tell)
         basis = r.basis
     else:
         tell("assembly")
@@ -264,7 +264,7 @@ def _rigid_reduction(body, K, M, T, independent, loads, n_modes, tell, method):
         omega_fixed, solve = np.sqrt(np.maximum(lam, 0.0)), interior.solve
         tell("constraint modes")
         Kib = interior.ops.stiffness(Tb.toarray())[free]
-        mass = lambda X: interior.ops.mass(_full(X, free, n))[free]
+        mass = interior.mass
         whole = InteriorOperators(body, np.ones(body.mesh.n_nodes, bool))
         stiffness_all, mass_all = whole.stiffness, whole.mass
     else:
@@ -285,34 +285,26 @@ def _rigid_reduction(body, K, M, T, independent, loads, n_modes, tell, method):
     return _diagonalized(V, stiffness_all, mass_all, V[:n], None, omega_fixed, method)
 
 
-def _renumbered_reduction(body, interfaces, static_loads, n_modes, tell):
+def _renumbered_reduction(body, G, static_loads, n_modes, tell):
     """The factor-free rigid reduction of a large Tet10 body, run on its Morton-renumbered copy (products
-    find their entries in cache) and returned in the body's own node numbering; ``body`` is not assembled."""
+    find their entries in cache) and returned in the body's own node numbering; ``body`` is not assembled.
+    G: the interface constraints of ``body``, whose displacement columns are permuted to the copy's."""
     mesh, order = body.mesh.renumbered()
     work = type(body)(mesh, body.E, body.nu, body.rho, body.name, check_units=False)
-    inverse = np.empty_like(order)
-    inverse[order] = np.arange(len(order))
-    n, n_b = body.ndof, 6 * len(interfaces)
+    n, n_b = body.ndof, G.shape[1] - body.ndof
+    dofs = (3 * order[:, None] + np.arange(3)).ravel()    # new dof k is old dof dofs[k]
     tell("assembly")
     work.stiffness()                                      # K and M_s, one compiled pass
-    G = interface_constraints(work, [Interface(i.name, inverse[i.nodes], i.coupling, i.origin) for i in interfaces])
-    T, independent = constraint_basis(G, n + n_b, keep=np.arange(n, n + n_b))
+    T, independent = constraint_basis(G.tocsc()[:, np.r_[dofs, n + np.arange(n_b)]], n + n_b,
+                                      keep=np.arange(n, n + n_b))
     loads = _load_columns(work, static_loads, independent) if static_loads else None
     r = _rigid_reduction(work, None, None, T.tocsr(), independent, loads, n_modes, tell, "p-multigrid")
-    dofs = (3 * order[:, None] + np.arange(3)).ravel()    # new dof k is old dof dofs[k]
     for name in ("basis", "modes"):
         A = getattr(r, name)
         B = np.empty_like(A)
         B[dofs], B[n:] = A[:n], A[n:]
         setattr(r, name, B)
     return r
-
-
-def _full(X, rows, n):
-    """The (n, m) array with rows ``rows`` = X, zero elsewhere."""
-    out = np.zeros((n, X.shape[1]))
-    out[rows] = X
-    return out
 
 
 def _rigid_constraint_modes(body, Tb, free, Kib, solve):
