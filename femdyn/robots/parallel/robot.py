@@ -1,0 +1,412 @@
+"""The face of a parallel robot: kinematics, rigid efforts and the femdyn model, from one description.
+
+A pose is the task coordinates of the description in its order: (x, y, z) for a translational robot,
+(x, y, z, rx, ry, rz) for a 6-DOF one (platform frame origin, m; rotation vector, rad), the named
+coordinates for lower mobility. Actuator coordinates are as :mod:`.description` defines them.
+"""
+import numpy as np
+
+from ...errors import ModelError
+from .chain import Chains, LimbChain, frames
+from .description import TASK_COORDINATES
+from .kinematics import rates, require, sensitivity, solve_closure
+
+__all__ = ["ParallelRobot"]
+
+
+def _chains(description):
+    """The :class:`~.chain.Chains` of a description: screws per limb, link ends, closures."""
+    limbs, first = [], 0
+    for limb in description.limbs:
+        kinds, axes, points, ends = [], [], [], []
+        for joint in limb.joints[:-1]:
+            screws = {"R": ("R",), "P": ("P",), "U": ("R", "R")}[joint.kind]
+            kinds += screws
+            axes += [np.array(joint.axes[k]) for k in range(len(screws))]
+            points += [np.array(joint.point, float)] * len(screws)
+            ends.append(len(kinds))
+        end = limb.joints[-1]
+        end_axes, bar = _end_axes(end), None
+        if end.kind == "Pa":
+            e, d, a = np.array(end.point, float), np.array(end.end, float), np.array(end.axes[0])
+            bar = (e, d, a, end.width / 2, float(np.linalg.norm(d - e)))
+        limbs.append(LimbChain(tuple(kinds), np.array(axes).reshape(-1, 3), np.array(points).reshape(-1, 3), first,
+                               tuple(ends), end.kind, np.array(end.point, float), end_axes, bar))
+        first += len(kinds)
+    return Chains(tuple(limbs), first, np.array(description.platform.home, float))
+
+
+def _end_axes(joint):
+    """The axes a limb's closing joint uses: U (u₁, u₂); R (a, n₁, n₂) with n ⟂ a; none otherwise."""
+    if joint.kind == "U":
+        return np.array(joint.axes)
+    if joint.kind == "R":
+        a = np.array(joint.axes[0])
+        n1 = np.cross(a, [1.0, 0, 0] if abs(a[0]) < 0.9 else [0, 1.0, 0])
+        n1 /= np.linalg.norm(n1)
+        return np.array([a, n1, np.cross(a, n1)])
+    return np.zeros((0, 3))
+
+
+class ParallelRobot:
+    """A parallel robot: kinematics, rigid-body efforts and femdyn models from a :class:`RobotDescription`.
+
+    Parameters
+    ----------
+    description : RobotDescription
+
+    Raises
+    ------
+    ModelError
+        If the description cannot be assembled: the home configuration does not close, or the mobility
+        (by the closure Jacobian's rank) does not match the task coordinates and the actuators; the
+        message gives the Grübler–Kutzbach count beside it.
+
+    Examples
+    --------
+    >>> from femdyn.robots.parallel import parallel_robot
+    >>> robot = parallel_robot("delta")
+    >>> a = robot.inverse_kinematics([0.05, 0.0, -0.9])
+    >>> bool(np.allclose(robot.forward_kinematics(a), [0.05, 0.0, -0.9], atol=1e-9))
+    True
+    """
+
+    def __init__(self, description):
+        self.description = description
+        self.chains = _chains(description)
+        n_theta = self.chains.n_theta
+        self.task = np.array([n_theta + TASK_COORDINATES.index(c) for c in description.task])
+        self.actuators, self.offsets = self._actuators()
+        self.home = np.concatenate([np.zeros(n_theta), self.chains.home])
+        self._check_mobility()
+
+    # -- set-up ---------------------------------------------------------------------------------------
+    def _actuators(self):
+        """Z columns of the actuated joints and their home values (rad or m)."""
+        cols, offsets = [], []
+        for (i, j) in self.description.actuated:
+            limb, chain = self.description.limbs[i], self.chains.limbs[i]
+            cols.append(chain.first + (chain.ends[j - 1] if j else 0))
+            joint = limb.joints[j]
+            if joint.home is not None:
+                offsets.append(joint.home)
+            elif joint.kind == "P":
+                before = np.array(limb.joints[j - 1].point) if j else np.array(joint.point)
+                offsets.append(float((np.array(limb.joints[j + 1].point) - before) @ np.array(joint.axes[0])))
+            else:
+                offsets.append(0.0)
+        return np.array(cols, int), np.array(offsets)
+
+    def _check_mobility(self):
+        """Refuse a description whose home does not close or whose mobility does not match (ModelError)."""
+        d = self.description
+        from .chain import closure
+        F, J = closure(self.chains, self.home[None])
+        where = f"robot '{d.name}'"
+        if np.abs(F).max() > 1e-9:
+            row = int(np.argmax(np.abs(F[0])))
+            raise ModelError(f"{where}: the home configuration does not close ({self._row_name(row)} misses by "
+                             f"{np.abs(F).max():.3g}); check that each limb's joints reach the platform at the home "
+                             "pose")
+        rank = np.linalg.matrix_rank(J[0], tol=1e-9 * max(1.0, np.abs(J).max()))
+        mobility = self.chains.n - rank
+        if mobility != len(d.task) or len(self.actuators) != len(d.task):
+            raise ModelError(f"{where}: mobility {mobility} at home (closure Jacobian rank {rank} of {self.chains.n} "
+                             f"coordinates; Grübler–Kutzbach count {self.grubler_kutzbach()}), {len(self.actuators)} "
+                             f"actuated joints and {len(d.task)} task coordinates {list(d.task)} must all agree; "
+                             "change the task, the actuated joints, or the joints that leave a motion free")
+        fixed = np.zeros(self.chains.n, bool)
+        fixed[self.actuators] = True
+        _, Jf = closure(self.chains, self.home[None])
+        if np.linalg.matrix_rank(Jf[0][:, ~fixed], tol=1e-9) < self.chains.n - len(self.actuators):
+            raise ModelError(f"{where}: with the actuated joints locked the home configuration can still move "
+                             "(a forward-kinematics singularity); choose another home pose or other actuated joints")
+
+    def _row_name(self, row):
+        """'limb NAME' of a closure row."""
+        for limb, chain in zip(self.description.limbs, self.chains.limbs):
+            if row < chain.rows:
+                return f"limb '{limb.name}'"
+            row -= chain.rows
+        return "a limb"
+
+    def grubler_kutzbach(self):
+        """The Grübler–Kutzbach mobility count 6(b − 1) − Σ(6 − fᵢ), less the Pa bars' idle spins.
+
+        Returns
+        -------
+        int
+            The count (it underestimates overconstrained mechanisms, e.g. planar robots counted in space).
+        """
+        bodies, constraint = 2, 0                      # ground and platform
+        for limb in self.description.limbs:
+            bodies += len(limb.links)
+            for joint in limb.joints:
+                if joint.kind == "Pa":
+                    bodies, constraint = bodies + 2, constraint + 4 * 3 + 2     # 2 bars, 4 S, 2 idle spins
+                else:
+                    constraint += 6 - {"R": 1, "P": 1, "U": 2, "S": 3}[joint.kind]
+        return 6 * (bodies - 1) - constraint
+
+    # -- kinematics -----------------------------------------------------------------------------------
+    def _batch(self, values, size, what):
+        """(N, size) float array of one or many rows, and whether one row was given."""
+        a = np.asarray(values, float)
+        single = a.ndim == 1
+        a = np.atleast_2d(a)
+        if a.shape[1] != size or not np.all(np.isfinite(a)):
+            raise ModelError(f"robot '{self.description.name}': {what} must have {size} finite values per row "
+                             f"({', '.join(self.description.task) if what.startswith('pose') else 'actuators'}), "
+                             f"got shape {np.shape(values)}")
+        return a, single
+
+    def state(self, pose, guess=None):
+        """Every coordinate Z = (θ, pose) at task poses (N, n) by inverse kinematics (ConvergenceError if none)."""
+        P, single = self._batch(pose, len(self.task), "pose")
+        Z = np.tile(self.home, (len(P), 1)) if guess is None else np.array(np.atleast_2d(guess), float)
+        Z[:, self.task] = P
+        free = np.ones(self.chains.n, bool)
+        free[self.task] = False
+        Z, done = solve_closure(self.chains, Z, free)
+        require(done, f"robot '{self.description.name}': inverse kinematics", P)
+        return (Z[0] if single else Z)
+
+    def inverse_kinematics(self, pose):
+        """Actuator coordinates (rad, m) at task poses.
+
+        Parameters
+        ----------
+        pose : (n_task,) or (N, n_task) array_like
+            Task coordinates (m, rad).
+
+        Returns
+        -------
+        ndarray (n_act,) or (N, n_act)
+
+        Raises
+        ------
+        ConvergenceError
+            For a pose outside the workspace.
+        """
+        Z = np.atleast_2d(self.state(pose))
+        out = Z[:, self.actuators] + self.offsets
+        return out[0] if np.ndim(pose) == 1 else out
+
+    def forward_kinematics(self, actuators, guess=None):
+        """Task poses for actuator coordinates: the branch reached by Newton from home (or from ``guess``).
+
+        Parameters
+        ----------
+        actuators : (n_act,) or (N, n_act) array_like
+            rad, m.
+        guess : (n_task,) array_like, optional
+            A pose near the wanted assembly.
+
+        Returns
+        -------
+        ndarray (n_task,) or (N, n_task)
+        """
+        A, single = self._batch(actuators, len(self.actuators), "actuators")
+        Z = np.tile(self.home if guess is None else self.state(guess), (len(A), 1))
+        Z[:, self.actuators] = A - self.offsets
+        free = np.ones(self.chains.n, bool)
+        free[self.actuators] = False
+        Z, done = solve_closure(self.chains, Z, free)
+        require(done, f"robot '{self.description.name}': forward kinematics", A)
+        return Z[0, self.task] if single else Z[:, self.task]
+
+    def _fixed(self):
+        """Mask of the task columns of Z."""
+        fixed = np.zeros(self.chains.n, bool)
+        fixed[self.task] = True
+        return fixed
+
+    def jacobian(self, pose):
+        """J = ∂(actuators)/∂(task): actuator rates ȧ = J ẋ (the inverse kinematic Jacobian).
+
+        Parameters
+        ----------
+        pose : (n_task,) or (N, n_task) array_like
+
+        Returns
+        -------
+        ndarray (n_act, n_task) or (N, n_act, n_task)
+            rad or m per m or rad.
+        """
+        Z = np.atleast_2d(self.state(pose))
+        J = sensitivity(self.chains, Z, self._fixed())[:, self.actuators]
+        return J[0] if np.ndim(pose) == 1 else J
+
+    def motion(self, pose, velocity, acceleration):
+        """Z, Ż, Z̈ (N, n) of every coordinate at task poses moving with the given rates (m/s, rad/s, …)."""
+        P, _ = self._batch(pose, len(self.task), "pose")
+        V = np.broadcast_to(np.asarray(velocity, float), P.shape)
+        A = np.broadcast_to(np.asarray(acceleration, float), P.shape)
+        Z = np.atleast_2d(self.state(P))
+        Zd, Zdd = rates(self.chains, Z, self._fixed(), V, A)
+        return Z, Zd, Zdd
+
+    def actuator_rates(self, pose, velocity, acceleration):
+        """Actuator coordinates, velocities and accelerations at task poses with given rates.
+
+        Parameters
+        ----------
+        pose, velocity, acceleration : (N, n_task) array_like
+            Task coordinates and their first and second time derivatives.
+
+        Returns
+        -------
+        a, ȧ, ä : ndarray (N, n_act)
+        """
+        Z, Zd, Zdd = self.motion(pose, velocity, acceleration)
+        k = self.actuators
+        return Z[:, k] + self.offsets, Zd[:, k], Zdd[:, k]
+
+    def frames(self, Z):
+        """The kinematic frames of states Z (N, n): see :func:`.chain.frames`."""
+        return frames(self.chains, np.atleast_2d(Z))
+
+    def sample_poses(self, n, seed=0, limit=1e4):
+        """``n`` task poses drawn uniformly in the workspace bounds that assemble and respect joint limits.
+
+        Parameters
+        ----------
+        n : int
+        seed : int
+            Seed of numpy's default generator (the same seed gives the same poses).
+        limit : float
+            Largest accepted condition number of the Jacobian (keeps samples off singularities).
+
+        Returns
+        -------
+        ndarray (n, n_task)
+        """
+        bounds = self._bounds()
+        rng = np.random.default_rng(seed)
+        out = np.zeros((0, len(self.task)))
+        for _ in range(50):
+            P = rng.uniform(bounds[:, 0], bounds[:, 1], size=(max(4 * n, 64), len(self.task)))
+            out = np.vstack([out, P[self.reachable(P, limit)]])
+            if len(out) >= n:
+                return out[:n]
+        raise ModelError(f"robot '{self.description.name}': fewer than {n} of the poses drawn in the workspace "
+                         f"bounds {self.description.workspace} assemble; narrow the [workspace] bounds")
+
+    def _bounds(self):
+        """(n_task, 2) sampling bounds: the description's, or ±5 cm / ±0.1 rad about home."""
+        home = self.home[self.task]
+        names = self.description.task
+        return np.array([self.description.workspace.get(c, (h - d, h + d)) for c, h, d in
+                         zip(names, home, [0.05 if c in "xyz" else 0.1 for c in names])])
+
+    def reachable(self, poses, limit=1e4):
+        """Mask of poses (N, n_task) that assemble, keep every joint within its limits and the Jacobian's
+        condition number below ``limit``."""
+        P = np.atleast_2d(np.asarray(poses, float))
+        Z = np.tile(self.home, (len(P), 1))
+        Z[:, self.task] = P
+        free = ~self._fixed()
+        Z, ok = solve_closure(self.chains, Z, free)
+        ok &= self._within_limits(Z)
+        if ok.any():
+            J = sensitivity(self.chains, Z[ok], self._fixed())[:, self.actuators]
+            ok[np.flatnonzero(ok)] = np.linalg.cond(J) < limit
+        return ok
+
+    def _within_limits(self, Z):
+        """Mask of states whose joints lie within the description's limits."""
+        ok = np.ones(len(Z), bool)
+        for i, limb in enumerate(self.description.limbs):
+            chain = self.chains.limbs[i]
+            for j, joint in enumerate(limb.joints[:-1]):
+                if joint.limits is None:
+                    continue
+                col = chain.first + (chain.ends[j - 1] if j else 0)
+                value = Z[:, col] + (self.offsets[list(self.actuators).index(col)] if joint.actuated else 0.0)
+                ok &= (value >= joint.limits[0]) & (value <= joint.limits[1])
+        return ok
+
+    def platform_point(self, x):
+        """Home position (m, global) of the point ``x`` given in the platform frame."""
+        from .chain import rotation
+        return self.chains.home[:3] + rotation(self.chains.home[3:]) @ np.asarray(x, float)
+
+    def skeleton(self, pose):
+        """Where the joints are at a task pose: what pictures draw.
+
+        Parameters
+        ----------
+        pose : (n_task,) array_like
+
+        Returns
+        -------
+        dict
+            ``"limbs"``: per limb an (k, 3) array of joint centres from the base to the platform, m (a Pa
+            limb ends at its elbow); ``"bars"``: per Pa limb two (2, 3) arrays, the bars' ends;
+            ``"platform"``: (L, 3) the limbs' platform attachment points; ``"tool"``: (3,) the tool point.
+        """
+        Z = self.state(np.asarray(pose, float))[None]
+        F = self.frames(Z)
+        from .chain import point_on_link, point_on_platform
+        limbs, bars, attach = [], [], []
+        for i, (limb, chain) in enumerate(zip(self.description.limbs, self.chains.limbs)):
+            pts = [point_on_link(F, self.chains, i, chain.ends[j - 1] if j else 0, np.array(joint.point, float))[0][0]
+                   for j, joint in enumerate(limb.joints[:-1])]
+            end = limb.joints[-1]
+            pts.append(point_on_link(F, self.chains, i, len(chain.kinds), np.array(end.point, float))[0][0])
+            limbs.append(np.array(pts))
+            if chain.bar is not None:
+                e, d, a, h, _ = chain.bar
+                bars.append([np.array([point_on_link(F, self.chains, i, len(chain.kinds), e + s * h * a)[0][0],
+                                       point_on_platform(F, self.chains, d + s * h * a)[0][0]]) for s in (1.0, -1.0)])
+                attach.append(point_on_platform(F, self.chains, d)[0][0])
+            else:
+                attach.append(pts[-1])
+        tool = self.platform_point(self.description.platform.tool)
+        return {"limbs": limbs, "bars": bars, "platform": np.array(attach),
+                "tool": point_on_platform(F, self.chains, tool)[0][0]}
+
+    # -- dynamics and models --------------------------------------------------------------------------
+    def efforts(self, pose, velocity=None, acceleration=None):
+        """Actuator torques (N·m) and forces (N) of the rigid robot at an instant, gravity included.
+
+        By the principle of virtual work on the closure's coordinates (:mod:`.dynamics`), independent of the
+        DAE model of :meth:`model`.
+
+        Parameters
+        ----------
+        pose : (n_task,) or (N, n_task) array_like
+        velocity, acceleration : array_like, optional
+            Task rates (default 0: statics).
+
+        Returns
+        -------
+        ndarray (n_act,) or (N, n_act)
+            The effort each actuator exerts on its distal link, positive where it does positive work as its
+            coordinate grows.
+        """
+        from .dynamics import actuator_efforts
+        P, _ = self._batch(pose, len(self.task), "pose")
+        V = np.zeros_like(P) if velocity is None else velocity
+        A = np.zeros_like(P) if acceleration is None else acceleration
+        out = actuator_efforts(self, *self.motion(P, V, A))
+        return out[0] if np.ndim(pose) == 1 else out
+
+    def model(self, pose=None, flexible=True, **options):
+        """A femdyn :class:`~femdyn.model.Model` of this robot at ``pose`` (default home) for every solver.
+
+        Parameters
+        ----------
+        pose : (n_task,) array_like, optional
+        flexible : bool
+            Links with a ``flexible`` specification as ANCF beams (True) or rigid.
+        **options
+            See :func:`.build.build_model`.
+
+        Returns
+        -------
+        RobotModel
+            The model and the names of its parts (actuators, platform, flexible links).
+        """
+        from .build import build_model
+        return build_model(self, self.home[self.task] if pose is None else pose, flexible=flexible, **options)
