@@ -94,6 +94,36 @@ def circular(radius):
                         shear_factor=k, name="circular section")
 
 
+def tube(radius, inner_radius):
+    """Hollow circular section: A = π(R² − r²), I_y = I_z = π(R⁴ − r⁴)/4, J = π(R⁴ − r⁴)/2, and Cowper's (1966)
+    k = 6(1+ν)(1+m²)² / ((7+6ν)(1+m²)² + (20+12ν)m²), m = r/R.
+
+    Parameters
+    ----------
+    radius, inner_radius : float
+        Outer radius R and inner radius r < R, m.
+
+    Examples
+    --------
+    >>> s = tube(0.01, 0.008)
+    >>> round(float(s.area) * 1e4, 6)          # cm²
+    1.130973
+    """
+    R, r = float(radius), float(inner_radius)
+    if not (np.isfinite(R) and np.isfinite(r) and 0 <= r < R):
+        raise ModelError(f"tube section: need 0 ≤ inner_radius < radius (metres), got radius {radius!r}, "
+                         f"inner_radius {inner_radius!r}")
+    m2 = (r / R) ** 2
+
+    def k(nu):
+        nu = np.asarray(nu, float)
+        value = 6 * (1 + nu) * (1 + m2) ** 2 / ((7 + 6 * nu) * (1 + m2) ** 2 + (20 + 12 * nu) * m2)
+        return value, value
+    fourth = np.pi * (R**4 - r**4)
+    return CrossSection(np.pi * (R**2 - r**2), fourth / 4, fourth / 4, fourth / 2, R, R, shear_factor=k,
+                        name="tube section")
+
+
 def rectangle_torsion_constant(a, b, terms=50):
     """St Venant torsion constant of an a × b rectangle (Timoshenko & Goodier 1970), sides in any order."""
     a, b = np.maximum(a, b), np.minimum(a, b)

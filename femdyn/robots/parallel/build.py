@@ -1,0 +1,238 @@
+"""A parallel robot's femdyn model (natural coordinates, ANCF links) from its description at a pose.
+
+Every rigid link is a natural-coordinate body on one point (its first joint's centre) and three unit
+vectors (García de Jalón & Bayo 1994, ch. 2), so that any joint axis is a material direction of it; the
+joints are the model's own (revolute, prismatic, universal, spherical), placed where the robot's
+kinematics (:meth:`ParallelRobot.state`) puts them at the pose. A link with a ``flexible`` specification
+becomes ANCF beam elements between its joints (``element="beam"``: its end nodes carry the section axes a
+revolute or universal joint needs); a Pa forearm becomes two bars, rigid slender rods or ANCF cables,
+with ball joints at their four ends. The platform is one rigid body with the payload at the tool point.
+"""
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from femdyn.elements import sections
+
+from ...errors import ModelError
+from ...model import Model
+from .chain import link_transform, point_on_link, point_on_platform, rotation
+from .dynamics import _rod_inertia
+
+MASSLESS = 1e-9      # kg given to a massless link or bar (the DAE's bodies need a mass; 1 µg changes no effort)
+
+
+@dataclass
+class RobotModel:
+    """A built robot: the femdyn ``model`` and the names of its parts.
+
+    Parameters
+    ----------
+    model : Model
+        Not yet assembled.
+    actuated : list of str
+        The actuated joints, limb order (drive them, or give them actuators).
+    actuators : list of str
+        The actuators of a servo model (empty without ``servo``); their inputs are recorded as
+        ``<name>.torque`` or ``<name>.force``.
+    platform : str
+        The platform body.
+    tool : ndarray (3,)
+        The tool point at the model's pose, m, global.
+    flexible : list of str
+        The ANCF element sets (flexible links and bars).
+    links : dict
+        Body or element-set name of every link, by (limb index, link index).
+    state : ndarray
+        The robot's closure coordinates Z at the pose (:class:`ParallelRobot`).
+    """
+
+    model: Model
+    actuated: list
+    actuators: list
+    platform: str
+    tool: np.ndarray
+    flexible: list = field(default_factory=list)
+    links: dict = field(default_factory=dict)
+    state: np.ndarray = None
+
+
+def _frame(first):
+    """An orthonormal frame (3, 3), columns, whose first axis is ``first``."""
+    e1 = np.asarray(first, float) / np.linalg.norm(first)
+    e2 = np.cross(e1, [1.0, 0, 0] if abs(e1[0]) < 0.9 else [0, 1.0, 0])
+    e2 /= np.linalg.norm(e2)
+    return np.column_stack([e1, e2, np.cross(e1, e2)])
+
+
+def _rigid(m, name, origin, frame, mass, com, inertia):
+    """A natural-coordinate rigid body on one point and the three frame vectors; returns its name."""
+    point = m.point(f"{name}.O", origin)
+    vectors = [m.vector(f"{name}.e{k}", frame[:, k]) for k in range(3)]
+    m.rigid_body(name, [point], vectors, mass=mass if mass > 0 else MASSLESS, com=com, inertia=inertia)
+    return name
+
+
+class _Builder:
+    """Places the robot's bodies and joints in a Model at one state Z of its closure."""
+
+    def __init__(self, robot, Z, flexible, name):
+        self.robot, self.Z, self.flexible = robot, Z, flexible
+        self.F = robot.frames(Z[None])
+        self.m = Model(name, gravity=robot.description.gravity)
+        self.sets, self.links, self.actuated = [], {}, []
+
+    def at_link(self, i, screws, x):
+        """Current position of the home point x on limb i's body after ``screws`` screws."""
+        return point_on_link(self.F, self.robot.chains, i, screws, np.asarray(x, float))[0][0]
+
+    def turn(self, i, screws, v):
+        """Current direction of the home vector v on that body."""
+        return link_transform(self.F, i, screws)[0][0] @ np.asarray(v, float)
+
+    def platform(self):
+        """The platform body, payload included; returns its name and the tool point."""
+        d, robot = self.robot.description, self.robot
+        R = rotation(self.Z[-3:])
+        origin = self.Z[-6:-3]
+        plat = d.platform
+        com, tool = origin + R @ np.array(plat.com), origin + R @ np.array(plat.tool)
+        mass = plat.mass + plat.payload
+        c = (plat.mass * com + plat.payload * tool) / mass if mass > 0 else com
+        inertia = R @ np.array(plat.inertia) @ R.T
+        for part_mass, x in ((plat.mass, com), (plat.payload, tool)):       # parallel axes to the joint com
+            r = x - c
+            inertia = inertia + part_mass * (r @ r * np.eye(3) - np.outer(r, r))
+        _rigid(self.m, "platform", origin, R, mass, c, inertia)
+        self.tool = tool
+        return "platform"
+
+    def limb(self, i):
+        """Limb i's links and joints."""
+        limb, chain = self.robot.description.limbs[i], self.robot.chains.limbs[i]
+        bodies = ["ground"]
+        for j, link in enumerate(limb.links):
+            bodies.append(self.link(i, j, link, chain.ends[j]))
+        for j, joint in enumerate(limb.joints[:-1]):
+            self.joint(i, j, joint, bodies[j], bodies[j + 1], chain.ends[j - 1] if j else 0)
+        self.close(i, limb.joints[-1], bodies[-1], len(chain.kinds))
+
+    def link(self, i, j, link, screws):
+        """Link j of limb i as a rigid body or ANCF beam between its joints; returns the name its joints use."""
+        limb = self.robot.description.limbs[i]
+        name = f"{limb.name}.link{j}"
+        p, q = self.at_link(i, screws, limb.joints[j].point), self.at_link(i, screws, limb.joints[j + 1].point)
+        if link.flexible is not None and self.flexible:
+            if "P" in (limb.joints[j].kind, limb.joints[j + 1].kind):
+                raise ModelError(f"limb '{limb.name}' link {j}: a flexible link cannot carry a prismatic joint; make "
+                                 "it rigid or move the slider")
+            b = link.flexible
+            y_axis = self.turn(i, screws, limb.joints[j].axes[-1]) if limb.joints[j].axes else None
+            self.m.straight_beam(name, p, q, b.elements, E=b.E, rho=b.density, section=_section(b), element="beam",
+                                 nu=b.nu, damping=b.damping, y_axis=y_axis)
+            self.sets.append(name)
+            self.links[(i, j)] = name
+            return (f"{name}.0", f"{name}.{b.elements}")
+        axis = q - p if np.linalg.norm(q - p) > 1e-9 else self.turn(i, screws, limb.joints[j].axes[0])
+        home_com = link.com if link.com is not None else 0.5 * np.add(limb.joints[j].point, limb.joints[j + 1].point)
+        R = link_transform(self.F, i, screws)[0][0]
+        inertia = (np.array(link.inertia) if link.inertia is not None
+                   else _rod_inertia(link.mass, limb.joints[j].point, limb.joints[j + 1].point, link.radius))
+        _rigid(self.m, name, p, _frame(axis), link.mass, self.at_link(i, screws, home_com), R @ inertia @ R.T)
+        self.links[(i, j)] = name
+        return name
+
+    def joint(self, i, j, joint, before, after, screws):
+        """Joint j of limb i between the bodies ``before`` and ``after`` (a name, or (first, last) node of a beam)."""
+        a = before[1] if isinstance(before, tuple) else before
+        b = after[0] if isinstance(after, tuple) else after
+        limb = self.robot.description.limbs[i]
+        name = f"{limb.name}.joint{j}"
+        c = self.at_link(i, screws, joint.point)
+        axes = [self.turn(i, screws + k, axis) for k, axis in enumerate(joint.axes)]
+        if joint.kind == "R":
+            self.m.revolute(name, a, b, c, axes[0])
+        elif joint.kind == "P":
+            self.m.prismatic(name, a, b, c, axes[0])
+        else:
+            self.m.universal(name, a, b, c, axes[0], axes[1])
+        if joint.actuated:
+            self.actuated.append(name)
+
+    def close(self, i, joint, last, screws):
+        """The limb's last joint: to the platform, or the Pa forearm's two bars."""
+        limb = self.robot.description.limbs[i]
+        name = f"{limb.name}.joint{len(limb.joints) - 1}"
+        body = last[1] if isinstance(last, tuple) else last
+        if joint.kind == "Pa":
+            return self.bars(i, joint, body, screws)
+        c = self.at_link(i, screws, joint.point)
+        if joint.kind == "S":
+            self.m.spherical(name, body, "platform", c)
+        elif joint.kind == "U":
+            u2 = rotation(self.Z[-3:]) @ rotation(self.robot.chains.home[3:]).T @ np.array(joint.axes[1])
+            self.m.universal(name, body, "platform", c, self.turn(i, screws, joint.axes[0]), u2)
+        else:
+            self.m.revolute(name, body, "platform", c, self.turn(i, screws, joint.axes[0]))
+
+    def bars(self, i, joint, arm, screws):
+        """The two bars of a Pa forearm with ball joints at their ends."""
+        limb, chain = self.robot.description.limbs[i], self.robot.chains.limbs[i]
+        e, d, a, h, length = chain.bar
+        for k, s in enumerate((1.0, -1.0)):
+            A = self.at_link(i, screws, e + s * h * a)
+            B = point_on_platform(self.F, self.robot.chains, d + s * h * a)[0][0]
+            name = f"{limb.name}.bar{k}"
+            spec = joint.flexible
+            if spec is not None and self.flexible:
+                self.m.straight_beam(name, A, B, spec.elements, E=spec.E, rho=spec.density, section=_section(spec),
+                                     element="cable", nu=spec.nu, damping=spec.damping)
+                self.sets.append(name)
+                ends = (f"{name}.0", f"{name}.{spec.elements}")
+            else:
+                p1, p2 = self.m.point(f"{name}.A", A), self.m.point(f"{name}.B", B)
+                self.m.rigid_beam(name, p1, p2, mass=joint.bar_mass if joint.bar_mass > 0 else MASSLESS)
+                ends = (name, name)
+            self.m.spherical(f"{name}.upper", arm, ends[0], A)
+            self.m.spherical(f"{name}.lower", ends[1], "platform", B)
+
+
+def _section(spec):
+    """The ANCF section of a BeamSpec: solid or hollow circle."""
+    return sections.tube(spec.radius, spec.inner_radius) if spec.inner_radius > 0 else sections.circular(spec.radius)
+
+
+def build_model(robot, pose, flexible=True, servo=None, name=None):
+    """The femdyn model of ``robot`` at ``pose`` (see :meth:`ParallelRobot.model`).
+
+    Parameters
+    ----------
+    robot : ParallelRobot
+    pose : (n_task,) array_like
+        Task coordinates, m and rad.
+    flexible : bool
+        Flexible links and bars as ANCF elements (True) or rigid.
+    servo : Trajectory, optional
+        A motion of the tool point (translational robots): servo rows x, y, z on it and an actuator in
+        every actuated joint (inverse dynamics; the inputs are recorded as ``<joint>.torque``/``.force``).
+    name : str, optional
+        The model's name (default the robot's).
+
+    Returns
+    -------
+    RobotModel
+    """
+    d = robot.description
+    Z = robot.state(np.asarray(pose, float))
+    b = _Builder(robot, Z, flexible, name or d.name)
+    platform = b.platform()
+    for i in range(len(d.limbs)):
+        b.limb(i)
+    actuators = []
+    if servo is not None:
+        if tuple(d.task) != ("x", "y", "z"):
+            raise ModelError(f"robot '{d.name}': a point servo prescribes x, y, z only; its task is {list(d.task)}")
+        for joint in b.actuated:
+            actuators.append(b.m.actuator(joint, joint).name)
+        b.m.servo("tool", platform, b.tool, [servo.along(e) for e in np.eye(3)])
+    return RobotModel(b.m, b.actuated, actuators, platform, b.tool, b.sets, b.links, Z)

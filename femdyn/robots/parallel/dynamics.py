@@ -1,0 +1,158 @@
+"""Rigid-body inverse dynamics of a parallel robot by the principle of virtual work.
+
+The closure's coordinates Z move with the task coordinates x along the constraint manifold, δZ = N δx
+with N = dZ/dx (:func:`.kinematics.sensitivity`), and the actuator coordinates with δa = J δx. With f_Z
+the generalized inertia-minus-gravity force of every body on Z,
+
+    f_Z = Σ_b J_v,bᵀ m_b (a_b − g) + J_ω,bᵀ (I_b α_b + ω_b × I_b ω_b)   (+ the bars' endpoint terms),
+
+the efforts u balance it in every admissible virtual displacement: Jᵀ u = Nᵀ f_Z (Tsai 1999, *Robot
+Analysis*, §9.5; Staicu 2019). Links and the platform are rigid bodies; a Pa bar is a uniform slender
+rod (mass matrix m/6 [[2, 1], [1, 2]] on its two ends, no spin inertia); the payload a point mass at the
+tool point. The accelerations' velocity-product terms come from the complex step of the analytic
+Jacobians (:func:`.chain.curvature`), exact to round-off.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from .chain import (curvature, frames, link_transform, point_on_link, point_on_platform, rotation,
+                    rotation_on_link, rotation_on_platform)
+from .kinematics import sensitivity
+
+
+@dataclass(frozen=True)
+class _Body:
+    """A rigid body of the robot: ``limb`` (None for the platform) and ``screws`` locate it; ``com`` at home
+    (global), ``mass`` and ``inertia`` (about the com; home global axes, or platform axes for the platform)."""
+
+    limb: int
+    screws: int
+    com: np.ndarray
+    mass: float
+    inertia: np.ndarray
+
+
+def _rod_inertia(mass, p, q, radius):
+    """Centroidal inertia (global axes) of a solid rod of ``radius`` from p to q, kg·m²."""
+    d = np.asarray(q, float) - np.asarray(p, float)
+    length = np.linalg.norm(d)
+    e = d / length if length > 0 else np.array([0.0, 0.0, 1.0])
+    axial, transverse = mass * radius**2 / 2, mass * (3 * radius**2 + length**2) / 12
+    return transverse * np.eye(3) + (axial - transverse) * np.outer(e, e)
+
+
+def rigid_bodies(robot):
+    """The robot's rigid bodies (links, platform, payload) as :class:`_Body` records."""
+    d, bodies = robot.description, []
+    for i, (limb, chain) in enumerate(zip(d.limbs, robot.chains.limbs)):
+        for j, link in enumerate(limb.links):
+            if link.mass == 0:
+                continue
+            p, q = limb.joints[j].point, limb.joints[j + 1].point
+            com = np.array(link.com if link.com is not None else 0.5 * (np.add(p, q)), float)
+            inertia = np.array(link.inertia) if link.inertia is not None else _rod_inertia(link.mass, p, q,
+                                                                                            link.radius)
+            bodies.append(_Body(i, chain.ends[j], com, link.mass, inertia))
+    plat = d.platform
+    bodies.append(_Body(None, 0, robot.platform_point(plat.com), plat.mass, np.array(plat.inertia)))
+    if plat.payload > 0:
+        bodies.append(_Body(None, 0, robot.platform_point(plat.tool), plat.payload, np.zeros((3, 3))))
+    return bodies
+
+
+def _bars(robot):
+    """Each Pa bar as (limb, screws, end on the last link at home, end on the platform at home, mass)."""
+    out = []
+    for i, (limb, chain) in enumerate(zip(robot.description.limbs, robot.chains.limbs)):
+        joint = limb.joints[-1]
+        if chain.bar is None or joint.bar_mass == 0:
+            continue
+        e, d, a, h, _ = chain.bar
+        out += [(i, len(chain.kinds), e + s * h * a, d + s * h * a, joint.bar_mass) for s in (1.0, -1.0)]
+    return out
+
+
+def _jacobians(robot, bodies, bars, Z):
+    """Stacked Jacobians (N, 6·bodies + 6·bars, n): each body's [J_v (com); J_ω], each bar's [J_A; J_B]."""
+    F = frames(robot.chains, Z)
+    blocks = []
+    for b in bodies:
+        if b.limb is None:
+            blocks += [point_on_platform(F, robot.chains, b.com)[1], rotation_on_platform(F, robot.chains)]
+        else:
+            blocks += [point_on_link(F, robot.chains, b.limb, b.screws, b.com)[1],
+                       rotation_on_link(F, robot.chains, b.limb, b.screws)]
+    for limb, screws, A, B, _ in bars:
+        blocks += [point_on_link(F, robot.chains, limb, screws, A)[1], point_on_platform(F, robot.chains, B)[1]]
+    return np.concatenate(blocks, axis=1)
+
+
+def _orientations(robot, bodies, Z):
+    """Each body's rotation from its home axes (N, bodies, 3, 3); the platform's from its own frame."""
+    F = frames(robot.chains, Z)
+    out = []
+    for b in bodies:
+        out.append(rotation(Z[:, -3:]) if b.limb is None else link_transform(F, b.limb, b.screws)[0])
+    return np.stack(out, 1)
+
+
+def generalized_forces(robot, Z, Zd, Zdd):
+    """f_Z (N, n): inertia minus gravity of every body, on the closure's coordinates (module docstring)."""
+    bodies, bars = rigid_bodies(robot), _bars(robot)
+    J = _jacobians(robot, bodies, bars, Z)
+    vel = np.einsum("nkj,nj->nk", J, Zd)
+    acc = np.einsum("nkj,nj->nk", J, Zdd) + curvature(lambda z: _jacobians(robot, bodies, bars, z), Z, Zd)
+    g = np.asarray(robot.description.gravity, float)
+    R = _orientations(robot, bodies, Z)
+    force = np.zeros_like(vel)
+    for k, b in enumerate(bodies):
+        v, w = slice(6 * k, 6 * k + 3), slice(6 * k + 3, 6 * k + 6)
+        inertia = R[:, k] @ b.inertia @ np.swapaxes(R[:, k], 1, 2)
+        omega = vel[:, w]
+        force[:, v] = b.mass * (acc[:, v] - g)
+        force[:, w] = np.einsum("nij,nj->ni", inertia, acc[:, w]) + np.cross(omega, np.einsum("nij,nj->ni",
+                                                                                              inertia, omega))
+    base = 6 * len(bodies)
+    for k, (*_, mass) in enumerate(bars):
+        a, b = slice(base + 6 * k, base + 6 * k + 3), slice(base + 6 * k + 3, base + 6 * k + 6)
+        force[:, a] = mass / 6 * (2 * acc[:, a] + acc[:, b]) - mass / 2 * g
+        force[:, b] = mass / 6 * (acc[:, a] + 2 * acc[:, b]) - mass / 2 * g
+    return np.einsum("nkj,nk->nj", J, force)
+
+
+def actuator_efforts(robot, Z, Zd, Zdd):
+    """Actuator efforts u (N, n_act) from Jᵀ u = Nᵀ f_Z at solved states with their rates."""
+    fixed = np.zeros(robot.chains.n, bool)
+    fixed[robot.task] = True
+    N = sensitivity(robot.chains, Z, fixed)
+    J = N[:, robot.actuators]
+    rhs = np.einsum("nji,nj->ni", N, generalized_forces(robot, Z, Zd, Zdd))
+    return np.linalg.solve(np.swapaxes(J, 1, 2), rhs[..., None])[..., 0]
+
+
+def energy(robot, Z, Zd):
+    """Kinetic and potential energy (N,) of the rigid robot, J (for power balances)."""
+    bodies, bars = rigid_bodies(robot), _bars(robot)
+    J = _jacobians(robot, bodies, bars, Z)
+    vel = np.einsum("nkj,nj->nk", J, Zd)
+    R = _orientations(robot, bodies, Z)
+    F = frames(robot.chains, Z)
+    g = np.asarray(robot.description.gravity, float)
+    kinetic, potential = np.zeros(len(Z)), np.zeros(len(Z))
+    for k, b in enumerate(bodies):
+        v, w = vel[:, 6 * k:6 * k + 3], vel[:, 6 * k + 3:6 * k + 6]
+        inertia = R[:, k] @ b.inertia @ np.swapaxes(R[:, k], 1, 2)
+        kinetic += 0.5 * b.mass * np.einsum("ni,ni->n", v, v) + 0.5 * np.einsum("ni,nij,nj->n", w, inertia, w)
+        x = (point_on_platform(F, robot.chains, b.com) if b.limb is None
+             else point_on_link(F, robot.chains, b.limb, b.screws, b.com))[0]
+        potential -= b.mass * x @ g
+    base = 6 * len(bodies)
+    for k, (limb, screws, A, B, mass) in enumerate(bars):
+        va, vb = vel[:, base + 6 * k:base + 6 * k + 3], vel[:, base + 6 * k + 3:base + 6 * k + 6]
+        kinetic += mass / 6 * (np.einsum("ni,ni->n", va, va) + np.einsum("ni,ni->n", va, vb)
+                               + np.einsum("ni,ni->n", vb, vb))
+        xa = point_on_link(F, robot.chains, limb, screws, A)[0]
+        xb = point_on_platform(F, robot.chains, B)[0]
+        potential -= mass * (0.5 * (xa + xb)) @ g
+    return kinetic, potential
