@@ -1,6 +1,7 @@
 """``femdyn study NAME [config.toml]``: a registered study (:mod:`femdyn.studies.registry`), end to end."""
 import argparse
 import os
+from dataclasses import replace
 
 from ..errors import ModelError, SolverError
 from ..studies.registry import get, studies
@@ -19,6 +20,8 @@ def add_parser(sub):
                                              "(for rrru: femdyn.studies.rrru_study.StudyConfig)")
     p.add_argument("-o", "--out", default="femdyn-study", help="output folder (default ./femdyn-study)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.add_argument("--robot", help="the robot of a parallel-robot study (parallel, workspace): a ready robot's name "
+                                   "(femdyn robot list) or a description file (TOML)")
     options = {}
     for study in known.values():
         if study.add_options:
@@ -64,7 +67,11 @@ def run(args):
         for dest, (flag, default) in options.items():
             if dest not in own and getattr(args, dest) != default:
                 raise ModelError(f"{flag} is an option of the study '{other}', not of '{study.name}'")
+    if args.robot is not None and not getattr(study.config(), "robot", None):
+        raise ModelError(f"--robot is an option of the parallel-robot studies, not of '{study.name}'")
     config = read_config(args.config, study.config) if args.config else study.config()
+    if args.robot is not None:
+        config = replace(config, robot=args.robot)
     if study.apply_options:
         config = study.apply_options(config, args)
     out = os.path.abspath(args.out)
