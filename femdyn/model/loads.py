@@ -1,10 +1,13 @@
 """Applied generalized forces Q(q, v, t), entering M q̈ + Φ_qᵀλ = Q, with K = −∂Q/∂q on a fixed pattern."""
 import numpy as np
 
+from ..errors import ModelError
+
 from ..motion.timefunctions import as_time_function
 from ..validation import vector3
+from .joints import Prismatic
 from .protocol import EMPTY, EMPTY_INT, Part
-from .vectorfunctions import Angle, FunctionGroup, Targets
+from .vectorfunctions import Angle, Dot, FunctionGroup, Targets
 
 
 class Load(Part):
@@ -95,6 +98,23 @@ class JointTorque(Load):
         return self.group.hessian_values(q, np.array([-self.function.value(t)]))
 
 
+
+class JointForce(JointTorque):
+    """Force F(t) (N) in a prismatic joint along its axis, on B (−F on A): Q = F ∂s/∂q, K = −F ∂²s/∂q²,
+    s = (p_B − p_A)·w the slide (w the axis carried by A)."""
+
+    def __init__(self, name, prismatic, function):
+        self.name, self.prismatic = name, prismatic
+        self.function = as_time_function(function, f"joint force '{name}'")
+
+    def bind(self, n):
+        self.n = n
+        j = self.prismatic
+        w = j.body_a.material_vector(j.axis)
+        slide = j.body_b.material_point(j.point) - j.body_a.material_point(j.point)
+        self.group = FunctionGroup(Dot, [(slide, w)], np.zeros((1, 3)), Targets([0.0], [None]), n)
+        self.k_rows, self.k_cols = self.group.h_rows, self.group.h_cols
+
 class LoadBuilder:
     """The load constructors of :class:`~femdyn.model.Model` (``m.torque``, ``m.force``, beam loads)."""
 
@@ -109,6 +129,35 @@ class LoadBuilder:
             T(t), N·m.
         """
         return self._add_load(JointTorque(name, self._revolute(revolute), function))
+
+    def joint_force(self, name, prismatic, function):
+        """Apply a force F(t) in a prismatic joint: on ``body_b`` along the axis, −F on ``body_a``; Q = F ∂s/∂q.
+
+        Parameters
+        ----------
+        name : str
+        prismatic : str or femdyn.model.joints.Prismatic
+        function : TimeFunction, float or callable
+            F(t), N, positive where it pushes ``body_b`` along the axis.
+
+        Examples
+        --------
+        >>> import femdyn
+        >>> m = femdyn.Model("slider", gravity=(0, 0, 0))
+        >>> block = m.rigid_body("block", [m.point("P", (0, 0, 0))], [m.vector("u", (1, 0, 0)),
+        ...                      m.vector("v", (0, 1, 0))], mass=2.0)
+        >>> _ = m.prismatic("rail", "ground", block, (0, 0, 0), (1, 0, 0))
+        >>> _ = m.joint_force("push", "rail", 4.0)
+        >>> from femdyn.solvers import integrate
+        >>> res = integrate(m.assemble(), 1.0, 0.01)
+        >>> round(float(res.q[-1, 0]), 6)        # x = F t² / 2m
+        1.0
+        """
+        joint = self.joints.get(prismatic, prismatic) if isinstance(prismatic, str) else prismatic
+        if not isinstance(joint, Prismatic):
+            raise ModelError(f"joint force '{name}': '{getattr(joint, 'name', joint)}' is not a prismatic joint of "
+                             "this model; a revolute takes a torque (Model.torque)")
+        return self._add_load(JointForce(name, joint, function))
 
     def force(self, name, body, point, force, function=1.0):
         """Apply a force F·f(t) of fixed global direction at a material point of a body: Q = Cᵀ F f(t).

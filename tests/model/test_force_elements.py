@@ -339,3 +339,36 @@ def test_rotational_springs_on_a_universal_joint_hold_a_pendulum_against_a_side_
     assert abs(idle[0]) < 1e-12 and abs(idle[1]) < 1e-10
     tangents_against_differences(s, q + 0.01 * np.random.default_rng(2).standard_normal(s.n),
                                  np.random.default_rng(3).standard_normal(s.n))
+
+
+def test_a_joint_force_on_a_tilted_slider_matches_its_tangent_and_moves_the_slider_by_f_over_m():
+    """The prismatic joint force: Q = F ∂s/∂q with its tangent against differences (on a turned guide, so that
+    ∂²s/∂q² is not zero), and a free slider pushed by F gains x = F t² / 2m along the axis."""
+    m = femdyn.Model("slider", gravity=(0, 0, 0))
+    axis = np.array([1.0, 2.0, 2.0]) / 3.0
+    side = np.array([2.0, -1.0, 0.0]) / np.sqrt(5.0)
+    frame = (axis, side, np.cross(axis, side))
+
+    def body(name, point, mass):
+        return m.rigid_body(name, [m.point(f"{name}.O", point)], [m.vector(f"{name}.e{k}", e) for k, e in
+                                                                 enumerate(frame)], mass=mass, inertia=np.eye(3) * 0.01)
+    guide, block = body("guide", (0, 0, 0), 1.0), body("block", (0.3, 0.1, 0.2), 2.0)
+    m.fix("guide.O")
+    m.prismatic("rail", guide, block, (0.3, 0.1, 0.2), axis)
+    m.joint_force("push", "rail", 4.0)
+    s = m.assemble()
+    rng = np.random.default_rng(3)
+    tangents_against_differences(s, s.q0 + 1e-2 * rng.standard_normal(s.n), np.zeros(s.n))
+    for k in range(3):
+        m.fix(f"guide.e{k}")
+    r = integrate(m.assemble(), 1.0, 0.01)
+    moved = r.q[-1, 12:15] - r.q[0, 12:15]
+    np.testing.assert_allclose(moved, axis * 4.0 / (2 * 2.0), atol=1e-10)
+
+
+def test_a_joint_force_needs_a_prismatic_joint():
+    m = femdyn.Model("dial")
+    rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
+    m.revolute("hinge", "ground", rod, (0, 0, 0), (0, 0, 1))
+    with pytest.raises(femdyn.ModelError, match="'hinge' is not a prismatic joint.*Model.torque"):
+        m.joint_force("push", "hinge", 1.0)

@@ -213,8 +213,9 @@ def build_model(robot, pose, flexible=True, servo=None, name=None):
     flexible : bool
         Flexible links and bars as ANCF elements (True) or rigid.
     servo : Trajectory, optional
-        A motion of the tool point (translational robots): servo rows x, y, z on it and an actuator in
-        every actuated joint (inverse dynamics; the inputs are recorded as ``<joint>.torque``/``.force``).
+        A motion of the platform frame's origin (the task's x, y, z; translational robots): servo rows on it
+        and an actuator in every actuated joint (inverse dynamics; the inputs are recorded as
+        ``<joint>.torque``/``.force``).
     name : str, optional
         The model's name (default the robot's).
 
@@ -234,5 +235,5 @@ def build_model(robot, pose, flexible=True, servo=None, name=None):
             raise ModelError(f"robot '{d.name}': a point servo prescribes x, y, z only; its task is {list(d.task)}")
         for joint in b.actuated:
             actuators.append(b.m.actuator(joint, joint).name)
-        b.m.servo("tool", platform, b.tool, [servo.along(e) for e in np.eye(3)])
+        b.m.servo("platform", platform, Z[-6:-3], [servo.along(e) for e in np.eye(3)])
     return RobotModel(b.m, b.actuated, actuators, platform, b.tool, b.sets, b.links, Z)
