@@ -6,9 +6,10 @@ A new study is one module with a :class:`~femdyn.studies.record.Study` record ``
 from ..errors import ModelError
 from .flexible_beam import STUDY as SPIN_UP
 from .rrru_command import STUDY as RRRU
+from .parallel_study import STUDY as PARALLEL
 from .rrru_tracking import STUDY as RRRU_TRACKING
 
-BUILTIN = (RRRU, SPIN_UP, RRRU_TRACKING)
+BUILTIN = (RRRU, SPIN_UP, RRRU_TRACKING, PARALLEL)
 _STUDIES = {study.name: study for study in BUILTIN}
 
 

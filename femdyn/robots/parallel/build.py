@@ -17,7 +17,7 @@ from femdyn.elements import sections
 from ...errors import ModelError
 from ...model import Model
 from .chain import link_transform, point_on_link, point_on_platform, rotation
-from .dynamics import _rod_inertia
+from .dynamics import bar_mass, link_inertia
 
 MASSLESS = 1e-9      # kg given to a massless link or bar (the DAE's bodies need a mass; 1 µg changes no effort)
 
@@ -39,8 +39,8 @@ class RobotModel:
         The platform body.
     tool : ndarray (3,)
         The tool point at the model's pose, m, global.
-    flexible : list of str
-        The ANCF element sets (flexible links and bars).
+    flexible : dict
+        The ANCF element sets (flexible links and bars) and their :class:`BeamSpec`.
     links : dict
         Body or element-set name of every link, by (limb index, link index).
     state : ndarray
@@ -52,7 +52,7 @@ class RobotModel:
     actuators: list
     platform: str
     tool: np.ndarray
-    flexible: list = field(default_factory=list)
+    flexible: dict = field(default_factory=dict)
     links: dict = field(default_factory=dict)
     state: np.ndarray = None
 
@@ -80,7 +80,7 @@ class _Builder:
         self.robot, self.Z, self.flexible = robot, Z, flexible
         self.F = robot.frames(Z[None])
         self.m = Model(name, gravity=robot.description.gravity)
-        self.sets, self.links, self.actuated = [], {}, []
+        self.sets, self.links, self.actuated = {}, {}, []
 
     def at_link(self, i, screws, x):
         """Current position of the home point x on limb i's body after ``screws`` screws."""
@@ -130,15 +130,13 @@ class _Builder:
             y_axis = self.turn(i, screws, limb.joints[j].axes[-1]) if limb.joints[j].axes else None
             self.m.straight_beam(name, p, q, b.elements, E=b.E, rho=b.density, section=_section(b), element="beam",
                                  nu=b.nu, damping=b.damping, y_axis=y_axis)
-            self.sets.append(name)
+            self.sets[name] = b
             self.links[(i, j)] = name
             return (f"{name}.0", f"{name}.{b.elements}")
         axis = q - p if np.linalg.norm(q - p) > 1e-9 else self.turn(i, screws, limb.joints[j].axes[0])
-        home_com = link.com if link.com is not None else 0.5 * np.add(limb.joints[j].point, limb.joints[j + 1].point)
+        mass, com, inertia = link_inertia(limb, j)
         R = link_transform(self.F, i, screws)[0][0]
-        inertia = (np.array(link.inertia) if link.inertia is not None
-                   else _rod_inertia(link.mass, limb.joints[j].point, limb.joints[j + 1].point, link.radius))
-        _rigid(self.m, name, p, _frame(axis), link.mass, self.at_link(i, screws, home_com), R @ inertia @ R.T)
+        _rigid(self.m, name, p, _frame(axis), mass, self.at_link(i, screws, com), R @ inertia @ R.T)
         self.links[(i, j)] = name
         return name
 
@@ -187,11 +185,11 @@ class _Builder:
             if spec is not None and self.flexible:
                 self.m.straight_beam(name, A, B, spec.elements, E=spec.E, rho=spec.density, section=_section(spec),
                                      element="cable", nu=spec.nu, damping=spec.damping)
-                self.sets.append(name)
+                self.sets[name] = spec
                 ends = (f"{name}.0", f"{name}.{spec.elements}")
             else:
                 p1, p2 = self.m.point(f"{name}.A", A), self.m.point(f"{name}.B", B)
-                self.m.rigid_beam(name, p1, p2, mass=joint.bar_mass if joint.bar_mass > 0 else MASSLESS)
+                self.m.rigid_beam(name, p1, p2, mass=bar_mass(joint) if bar_mass(joint) > 0 else MASSLESS)
                 ends = (name, name)
             self.m.spherical(f"{name}.upper", arm, ends[0], A)
             self.m.spherical(f"{name}.lower", ends[1], "platform", B)

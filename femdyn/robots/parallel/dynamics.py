@@ -33,27 +33,47 @@ class _Body:
     inertia: np.ndarray
 
 
-def _rod_inertia(mass, p, q, radius):
-    """Centroidal inertia (global axes) of a solid rod of ``radius`` from p to q, kg·m²."""
+def _rod_inertia(mass, p, q, radius, inner_radius=0.0):
+    """Centroidal inertia (global axes) of a uniform rod (solid, or a tube) from p to q, kg·m²."""
     d = np.asarray(q, float) - np.asarray(p, float)
     length = np.linalg.norm(d)
     e = d / length if length > 0 else np.array([0.0, 0.0, 1.0])
-    axial, transverse = mass * radius**2 / 2, mass * (3 * radius**2 + length**2) / 12
+    squares = radius**2 + inner_radius**2
+    axial, transverse = mass * squares / 2, mass * (3 * squares + length**2) / 12
     return transverse * np.eye(3) + (axial - transverse) * np.outer(e, e)
+
+
+def link_inertia(limb, j):
+    """(mass, com at home, inertia about it in home global axes) of link j of a limb: a flexible link's
+    from its section and density (the rigid model then weighs what the flexible one does), else the
+    description's (a solid rod of ``radius`` when no inertia is given)."""
+    link, p, q = limb.links[j], limb.joints[j].point, limb.joints[j + 1].point
+    middle = 0.5 * np.add(p, q)
+    if link.flexible is not None:
+        b = link.flexible
+        mass = b.density * b.area * float(np.linalg.norm(np.subtract(q, p)))
+        return mass, middle, _rod_inertia(mass, p, q, b.radius, b.inner_radius)
+    com = np.array(link.com if link.com is not None else middle, float)
+    inertia = np.array(link.inertia) if link.inertia is not None else _rod_inertia(link.mass, p, q, link.radius)
+    return link.mass, com, inertia
+
+
+def bar_mass(joint):
+    """Mass of one bar of a Pa forearm, kg: from its section and density when flexible, else ``bar_mass``."""
+    b = joint.flexible
+    if b is None:
+        return joint.bar_mass
+    return b.density * b.area * float(np.linalg.norm(np.subtract(joint.end, joint.point)))
 
 
 def rigid_bodies(robot):
     """The robot's rigid bodies (links, platform, payload) as :class:`_Body` records."""
     d, bodies = robot.description, []
     for i, (limb, chain) in enumerate(zip(d.limbs, robot.chains.limbs)):
-        for j, link in enumerate(limb.links):
-            if link.mass == 0:
-                continue
-            p, q = limb.joints[j].point, limb.joints[j + 1].point
-            com = np.array(link.com if link.com is not None else 0.5 * (np.add(p, q)), float)
-            inertia = np.array(link.inertia) if link.inertia is not None else _rod_inertia(link.mass, p, q,
-                                                                                            link.radius)
-            bodies.append(_Body(i, chain.ends[j], com, link.mass, inertia))
+        for j in range(len(limb.links)):
+            mass, com, inertia = link_inertia(limb, j)
+            if mass > 0:
+                bodies.append(_Body(i, chain.ends[j], com, mass, inertia))
     plat = d.platform
     bodies.append(_Body(None, 0, robot.platform_point(plat.com), plat.mass, np.array(plat.inertia)))
     if plat.payload > 0:
@@ -66,10 +86,10 @@ def _bars(robot):
     out = []
     for i, (limb, chain) in enumerate(zip(robot.description.limbs, robot.chains.limbs)):
         joint = limb.joints[-1]
-        if chain.bar is None or joint.bar_mass == 0:
+        if chain.bar is None or bar_mass(joint) == 0:
             continue
         e, d, a, h, _ = chain.bar
-        out += [(i, len(chain.kinds), e + s * h * a, d + s * h * a, joint.bar_mass) for s in (1.0, -1.0)]
+        out += [(i, len(chain.kinds), e + s * h * a, d + s * h * a, bar_mass(joint)) for s in (1.0, -1.0)]
     return out
 
 

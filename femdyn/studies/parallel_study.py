@@ -1,0 +1,311 @@
+"""One study for every parallel robot: ``femdyn study parallel --robot ROBOT [config.toml]``.
+
+(a) Rigid inverse dynamics along the task, two independent ways: the virtual-work efforts of the
+robot's closure (:meth:`~femdyn.robots.parallel.ParallelRobot.efforts`) and the servo-constraint DAE of
+its rigid model (Blajer & Kołodziejczyk 2004), compared; (b) flexible forward dynamics driven by the rigid
+efforts from the static equilibrium: how far the platform strays from the task; (c) the flexible inverse,
+the stable causal inverse of the flexible servo model (:mod:`femdyn.solvers.stable_inverse`) with its
+zero-dynamics summary: the efforts that make the flexible robot follow the task; (d) strain gauges on
+the flexible links. Outputs: :mod:`.parallel_outputs`; the method: docs/parallel-robots.md.
+"""
+import time
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from ..errors import ModelError, SolverError
+from ..motion import Tabulated
+from .parallel_task import TaskConfig, task_motion
+from .record import Study
+
+POSITION = ("x", "y", "z")
+
+
+@dataclass
+class ParallelStudyConfig:
+    """Settings of the parallel-robot study (SI units, angles in rad).
+
+    - ``robot``: a ready robot's name or a description file; ``parameters``: its overrides (a table);
+    - ``task``: the motion (:class:`~.parallel_task.TaskConfig`); ``duration``: s (0: the whole task);
+    - ``payload``: kg at the tool point (< 0: the description's);
+    - ``h``: time step of the rigid and forward runs, s; ``stable_h``: sample spacing of the inverse, s;
+    - ``rigid_rho_inf``, ``flexible_rho_inf``, ``tol_rigid``, ``tol_flexible``, ``max_halvings``: the runs;
+    - ``forward``, ``inverse``: run parts (b) and (c); ``stable_iterations``, ``stable_window``,
+      ``stable_elastic_window``: the stable inverse's options;
+    - ``gauges``: per gauge a table {set, s, y, z}: ANCF element set, distance from its first node (m),
+      section point (m); empty: one on the outer fibre (y = radius) at mid-length of every flexible set;
+    - ``paraview_every``: every k-th sample of the flexible inverse to the ParaView series (0: none).
+    """
+
+    robot: str = "delta"
+    parameters: dict = field(default_factory=dict)
+    task: TaskConfig = field(default_factory=TaskConfig)
+    duration: float = field(default=0.0, metadata={"schema": {"at_least": 0, "unit": "s"}})
+    payload: float = -1.0
+    h: float = field(default=1e-3, metadata={"schema": {"above": 0, "unit": "s"}})
+    stable_h: float = field(default=5e-3, metadata={"schema": {"above": 0, "unit": "s"}})
+    rigid_rho_inf: float = 0.5
+    flexible_rho_inf: float = 0.0
+    tol_rigid: float = 1e-10
+    tol_flexible: float = 1e-8
+    max_halvings: int = 4
+    forward: bool = True
+    inverse: bool = True
+    stable_iterations: int = 2
+    stable_window: float = 0.02
+    stable_elastic_window: float = 0.3
+    gauges: list = field(default_factory=list)
+    paraview_every: int = 10
+
+
+def load_robot(config):
+    """The :class:`ParallelRobot` of a study configuration (payload override applied)."""
+    from ..robots.parallel import ParallelRobot, parallel_robot
+    robot = parallel_robot(config.robot, **dict(config.parameters))
+    if config.payload >= 0:
+        d = robot.description
+        robot = ParallelRobot(replace(d, platform=replace(d.platform, payload=config.payload)))
+    return robot
+
+
+def run_parallel_study(config=None, output=None, progress=False):
+    """Run parts (a)–(d) of the study on ``config.robot`` and write the outputs to ``output`` (if given).
+
+    Parameters
+    ----------
+    config : ParallelStudyConfig, optional
+    output : str, optional
+        Folder for summary, figures, channels, ParaView series and report.html.
+    progress : bool
+
+    Returns
+    -------
+    dict
+        ``summary`` and the runs: ``rigid`` (t, virtual-work and DAE efforts), ``forward`` and ``inverse``
+        (femdyn Results or None).
+
+    Raises
+    ------
+    StudyStopped
+        A part failed: the parts before it and its steps so far are kept (and written).
+    """
+    from .parallel_outputs import write_outputs
+    config = config or ParallelStudyConfig()
+    robot = load_robot(config)
+    motion = task_motion(robot, config.task)
+    t_end = config.duration if config.duration > 0 else motion.end
+    summary = {"robot": robot.description.name, "title": robot.description.title, "task": config.task.kind,
+               "duration": t_end, "actuators": _actuator_names(robot)}
+    study = {"summary": summary, "robot": robot, "motion": motion, "rigid": None, "forward": None,
+             "inverse": None, "systems": {}}
+    try:
+        study["rigid"] = _rigid(robot, motion, t_end, config, summary, progress)
+        if config.forward and _flexible(robot):
+            study["forward"] = _part(summary, "forward", lambda: _forward(robot, motion, t_end, study, config,
+                                                                           summary, progress))
+        if config.inverse and _flexible(robot) and "stopped" not in summary:
+            study["inverse"] = _part(summary, "inverse", lambda: _inverse(robot, motion, t_end, study, config,
+                                                                           summary, progress))
+    finally:
+        if output:
+            write_outputs(output, config, study)
+    if "stopped" in summary:
+        raise StudyStopped(summary["stopped"], study, output)
+    return study
+
+
+class StudyStopped(SolverError):
+    """A part of the parallel-robot study stopped; ``study`` holds what was computed before."""
+
+    def __init__(self, stopped, study, output=None):
+        written = f"; everything computed so far is written to {output}" if output else ""
+        super().__init__(f"parallel study of '{study['summary']['robot']}': {stopped['part']} stopped{written}. "
+                         f"{stopped['reason']}")
+        self.study = study
+
+
+def _part(summary, key, run):
+    """A part's result, or None with ``summary["stopped"]`` when it raises a SolverError."""
+    try:
+        return run()
+    except SolverError as err:
+        summary["stopped"] = {"part": key, "reason": str(err)}
+        return getattr(err, "results", None)
+
+
+def _actuator_names(robot):
+    """'limb.jointJ' names of the actuated joints (the model's joint names)."""
+    d = robot.description
+    return [f"{d.limbs[i].name}.joint{j}" for i, j in d.actuated]
+
+
+def _kinds(robot):
+    """'torque' or 'force' per actuator."""
+    d = robot.description
+    return ["torque" if d.limbs[i].joints[j].kind == "R" else "force" for i, j in d.actuated]
+
+
+def _flexible(robot):
+    """Whether the description has a flexible link or forearm."""
+    return any(x.flexible is not None for limb in robot.description.limbs for x in (*limb.links, *limb.joints))
+
+
+def _options(config, rho, tol):
+    """Generalized-α options of a run."""
+    from ..solvers.generalized_alpha import Options
+    return Options(rho_inf=rho, tol_dynamic=tol, on_failure="retry" if config.max_halvings else "stop",
+                   max_halvings=config.max_halvings)
+
+
+def _servo_ready(robot):
+    """Whether the robot's task is the platform position, which the point servo prescribes."""
+    return tuple(robot.description.task) == POSITION
+
+
+def _rigid(robot, motion, t_end, config, summary, progress):
+    """(a): efforts by virtual work at every step time, and the rigid servo DAE's (translational tasks)."""
+    from ..solvers.generalized_alpha import integrate
+    t = np.arange(0.0, t_end + 0.5 * config.h, config.h)
+    clock = time.perf_counter()
+    X, Xd, Xdd = motion.sampled(t)
+    efforts = robot.efforts(X, Xd, Xdd)
+    rigid = {"t": t, "pose": X, "efforts": efforts, "dae": None}
+    summary.update(rigid_effort_min=float(efforts.min()), rigid_effort_max=float(efforts.max()),
+                   rigid_runtime=time.perf_counter() - clock)
+    if _servo_ready(robot):
+        built = robot.model(X[0], flexible=False, servo=motion.point)
+        res = integrate(built.model.assemble(), t_end, config.h, _options(config, config.rigid_rho_inf,
+                                                                          config.tol_rigid), progress=progress)
+        dae = np.column_stack([res[f"{a}.{k}"] for a, k in zip(built.actuators, _kinds(robot))])
+        rigid["dae"] = dae
+        settled = res.t >= 20 * config.h            # the integrator's start transient (ρ∞ = 0.5) has decayed
+        n = min(len(res.t), len(t))
+        difference = np.abs(dae[:n] - efforts[:n])[settled[:n]]
+        summary["rigid_paths_difference"] = float(difference.max() / np.abs(efforts).max())
+    return rigid
+
+
+def _flexible_model(robot, pose, config, servo=None):
+    """The flexible model with its gauges and the platform's position sensor; returns the RobotModel."""
+    built = robot.model(pose, flexible=True, servo=servo)
+    m = built.model
+    m.sensor_point("platform", built.platform, built.state[-6:-3])
+    for name, (set_name, element, xi, y, z) in _gauges(built, config).items():
+        m.sensor_strain(name, set_name, element, xi, y=y, z=z)
+    return built
+
+
+def _gauges(built, config):
+    """Gauge name → (element set, element, ξ, y, z) from ``config.gauges`` or at every set's middle."""
+    m, out = built.model, {}
+    tables = config.gauges or [{"set": s, "s": None} for s in built.flexible]
+    for k, g in enumerate(tables):
+        beam = m.element_set(g["set"])
+        length = float(np.sum(beam.kernel.length))
+        s = 0.5 * length if g.get("s") is None else float(g["s"])
+        if not 0 <= s <= length:
+            raise ModelError(f"gauge {k} on '{g['set']}': s = {s} m lies outside the link (0 … {length:.4g} m)")
+        x = s / length * beam.count
+        element = min(int(x), beam.count - 1)
+        radius = built.flexible[g["set"]].radius if g.get("y") is None else float(g["y"])
+        out[f"gauge {k} {g['set']}"] = (g["set"], element, x - element, radius, float(g.get("z", 0.0)))
+    return out
+
+
+def _forward(robot, motion, t_end, study, config, summary, progress):
+    """(b): the flexible robot driven by the rigid efforts from its static equilibrium."""
+    from ..solvers.generalized_alpha import integrate
+    from ..solvers.static import static_equilibrium
+    rigid = study["rigid"]
+    built = _flexible_model(robot, rigid["pose"][0], config)
+    summary["flexible"] = sorted(built.flexible)
+    m = built.model
+    for k, (joint, kind) in enumerate(zip(built.actuated, _kinds(robot))):
+        effort = Tabulated(rigid["t"], rigid["efforts"][:, k])
+        (m.torque if kind == "torque" else m.joint_force)(f"effort {k}", joint, effort)
+    system = m.assemble()
+    study["systems"]["forward"] = system
+    clock = time.perf_counter()
+    q0, _ = static_equilibrium(system, load_steps=2)
+    res = integrate(system, t_end, config.h, _options(config, config.flexible_rho_inf, config.tol_flexible), q0=q0,
+                    progress=progress)
+    deviation = platform_deviation(res, motion, robot)
+    summary.update(forward_deviation=float(np.linalg.norm(deviation, axis=1).max()),
+                   forward_deviation_at_rest=float(np.linalg.norm(deviation[0])),
+                   forward_runtime=time.perf_counter() - clock)
+    _gauge_peaks(res, summary, "forward")
+    return res
+
+
+def platform_deviation(results, motion, robot):
+    """Platform position minus the task's (m), per sample: (k, 3), zero in coordinates the task fixes."""
+    P = np.column_stack([results[f"platform.{c}"] for c in POSITION])
+    X = motion.sampled(results.t)[0]
+    commanded = P.copy()
+    for k, c in enumerate(robot.description.task):
+        if c in POSITION:
+            commanded[:, POSITION.index(c)] = X[:, k]
+    return P - commanded
+
+
+def _gauge_peaks(results, summary, part):
+    """Largest and smallest strain of every gauge of a run into the summary."""
+    peaks = {name[:-len(".strain")]: [float(results[name].max()), float(results[name].min())]
+             for name in results.sensor_columns if name.startswith("gauge ") and name.endswith(".strain")}
+    if peaks:
+        summary[f"{part}_gauge_peaks"] = peaks
+
+
+def _inverse(robot, motion, t_end, study, config, summary, progress):
+    """(c): the stable causal inverse of the flexible servo model, and its zero dynamics at the static start."""
+    from ..solvers.inversion import zero_dynamics
+    from ..solvers.static import static_equilibrium
+    from ..solvers.stable_inverse import StableInverseOptions, stable_causal_inverse
+    if not _servo_ready(robot):
+        raise ModelError(f"robot '{robot.description.name}': the flexible inverse prescribes the platform "
+                         f"position; the task {list(robot.description.task)} needs the orientation rows too")
+    built = _flexible_model(robot, study["rigid"]["pose"][0], config, servo=motion.point)
+    system = built.model.assemble()
+    study["systems"]["inverse"] = system
+    clock = time.perf_counter()
+    q0, lam0 = static_equilibrium(system, load_steps=2)
+    zero = zero_dynamics(system, q0, lam0)
+    summary["zero_dynamics"] = {"statement": zero.statement, "classification": zero.classification,
+                                "lowest_hz": zero.lowest_frequency}
+    options = StableInverseOptions(config.stable_iterations, config.stable_window, config.stable_elastic_window,
+                                   rest_after=t_end >= motion.end)
+    res = stable_causal_inverse(system, t_end, config.stable_h, options, q0=q0, progress=progress)
+    efforts = np.column_stack([res[f"{a}.{k}"] for a, k in zip(built.actuators, _kinds(robot))])
+    rigid = study["rigid"]
+    reference = np.column_stack([np.interp(res.t, rigid["t"], rigid["efforts"][:, k])
+                                 for k in range(efforts.shape[1])])
+    summary.update(inverse_effort_min=float(efforts.min()), inverse_effort_max=float(efforts.max()),
+                   effort_difference=float(np.abs(efforts - reference).max()),
+                   inverse_tracking_error=float(np.linalg.norm(platform_deviation(res, motion, robot), axis=1).max()),
+                   inverse_runtime=time.perf_counter() - clock)
+    if "stable_inverse" in res.meta:
+        summary["inverse_dynamics_residual"] = res.meta["stable_inverse"]["unresolved_inertia"]
+    _gauge_peaks(res, summary, "inverse")
+    return res
+
+
+def study_report(summary):
+    """The study's summary as text lines for the terminal."""
+    from .parallel_outputs import summary_rows
+    rows = summary_rows(summary)
+    width = max((len(row[0]) for row in rows), default=0)
+    lines = [f"{label:<{width}}  {value}" for label, value, _ in rows]
+    if "zero_dynamics" in summary:
+        lines.append(summary["zero_dynamics"]["statement"])
+    return "\n".join(lines)
+
+
+def _run(config, output, progress):
+    """The registered study's run."""
+    return run_parallel_study(config, output, progress)
+
+
+STUDY = Study("parallel", "any parallel robot (--robot): rigid and flexible inverse dynamics along a task, "
+              "forward dynamics under the rigid efforts, gauges", ParallelStudyConfig, _run, report=study_report,
+              hint="try a smaller h or task speed, fewer elements, or check the task lies inside the workspace "
+                   "(femdyn robot ik)")
