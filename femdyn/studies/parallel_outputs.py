@@ -44,8 +44,8 @@ def _figure(title, rows=1):
 def effort_figure(study):
     """The efforts per actuator: rigid (virtual work and DAE) and flexible inverse."""
     rigid, inverse, names = study["rigid"], study["inverse"], study["summary"]["actuators"]
-    fig, axes = _figure(f"{study['summary']['robot']}: actuator efforts along the {study['summary']['task']} task",
-                        len(names))
+    fig, axes = _figure(f"{study['summary']['robot']}: actuator efforts along the {study['summary']['task']} task "
+                        "(torque or force on the distal link)", len(names))
     for k, (ax, name) in enumerate(zip(axes, names)):
         ax.plot(rigid["t"], rigid["efforts"][:, k], label="rigid, virtual work")
         if rigid["dae"] is not None:
@@ -55,7 +55,7 @@ def effort_figure(study):
             column = [c for c in inverse.sensor_columns if c.startswith(f"{name}.")]
             if column:
                 ax.plot(inverse.t, inverse[column[0]], label="flexible, stable inverse")
-        ax.set_ylabel(f"{name}\n(N·m or N)")
+        ax.set_ylabel(f"{name}\n({study['summary']['effort_units'][k]})")
         ax.grid(alpha=0.3)
     axes[0].legend(loc="best", fontsize="small")
     axes[-1].set_xlabel("time t (s)")

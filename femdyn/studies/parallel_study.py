@@ -95,7 +95,8 @@ def run_parallel_study(config=None, output=None, progress=False):
     motion = task_motion(robot, config.task)
     t_end = config.duration if config.duration > 0 else motion.end
     summary = {"robot": robot.description.name, "title": robot.description.title, "task": config.task.kind,
-               "duration": t_end, "actuators": _actuator_names(robot)}
+               "duration": t_end, "actuators": _actuator_names(robot),
+               "effort_units": ["N·m" if kind == "torque" else "N" for kind in _kinds(robot)]}
     study = {"summary": summary, "robot": robot, "motion": motion, "rigid": None, "forward": None,
              "inverse": None, "systems": {}}
     try:

@@ -154,15 +154,30 @@ def link_transform(F, limb_index, screws):
     return F.R[limb_index][screws - 1], F.t[limb_index][screws - 1]
 
 
+def _link_columns(F, limb, limb_index, screws, y):
+    """∂y/∂θ (N, 3, screws) of a point y (N, 3) on a limb's body after ``screws`` screws: w × (y − c) for a
+    revolute screw through c, w for a prismatic one."""
+    w, c = F.w[limb_index][:, :screws], F.c[limb_index][:, :screws]
+    columns = np.cross(w, y[:, None, :] - c)
+    prismatic = [s for s in range(screws) if limb.kinds[s] == "P"]
+    columns[:, prismatic] = w[:, prismatic]
+    return np.swapaxes(columns, 1, 2)
+
+
+def _spin_columns(F, limb, limb_index, screws):
+    """∂ω/∂θ (N, 3, screws) of a limb's body: the revolute screws' current axes."""
+    w = F.w[limb_index][:, :screws].copy()
+    w[:, [s for s in range(screws) if limb.kinds[s] == "P"]] = 0.0
+    return np.swapaxes(w, 1, 2)
+
+
 def point_on_link(F, chains, limb_index, screws, x):
     """Position (N, 3) of the home point x on a limb's body after ``screws`` screws, and its Jacobian (N, 3, n)."""
     R, t = link_transform(F, limb_index, screws)
     y = np.einsum("nij,j->ni", R, x) + t
     J = np.zeros(y.shape[:1] + (3, chains.n), y.dtype)
     limb = chains.limbs[limb_index]
-    for s in range(screws):
-        w = F.w[limb_index][:, s]
-        J[:, :, limb.first + s] = np.cross(w, y - F.c[limb_index][:, s]) if limb.kinds[s] == "R" else w
+    J[:, :, limb.first:limb.first + screws] = _link_columns(F, limb, limb_index, screws, y)
     return y, J
 
 
@@ -170,18 +185,23 @@ def rotation_on_link(F, chains, limb_index, screws):
     """Angular-velocity Jacobian (N, 3, n) of a limb's body after ``screws`` screws: ω = J Ż."""
     limb = chains.limbs[limb_index]
     J = np.zeros(F.p.shape[:1] + (3, chains.n), F.p.dtype)
-    for s in range(screws):
-        if limb.kinds[s] == "R":
-            J[:, :, limb.first + s] = F.w[limb_index][:, s]
+    J[:, :, limb.first:limb.first + screws] = _spin_columns(F, limb, limb_index, screws)
     return J
+
+
+def _platform_columns(F, r):
+    """∂y/∂pose (N, 3, 6) of a platform point at y = p + r: [1, −[r]× J_l]."""
+    out = np.zeros(r.shape + (6,), r.dtype)
+    out[:, :, :3] = np.eye(3)
+    out[:, :, 3:] = -skew(r) @ F.J_l
+    return out
 
 
 def point_on_platform(F, chains, x):
     """Position (N, 3) of the platform's home point x and its Jacobian (N, 3, n)."""
     r = np.einsum("nij,j->ni", F.R_p, x - chains.home[:3])
     J = np.zeros(r.shape[:1] + (3, chains.n), r.dtype)
-    J[:, :, -6:-3] = np.eye(3)
-    J[:, :, -3:] = -skew(r) @ F.J_l
+    J[:, :, -6:] = _platform_columns(F, r)
     return r + F.p, J
 
 
@@ -192,40 +212,43 @@ def rotation_on_platform(F, chains):
     return J
 
 
-def _turned(J_omega, v):
-    """Jacobian of a body-fixed vector v(Z) (N, 3) from its body's angular Jacobian: ∂v = −[v]× J_ω."""
-    return -skew(v) @ J_omega
-
-
 def closure(chains, Z):
     """Closure residual F (N, rows) and Jacobian F_Z (N, rows, n) at the batch Z (module docstring)."""
     F = frames(chains, Z)
-    res, jac = [], []
+    N, n = Z.shape
+    res, jac, row = np.zeros((N, chains.rows), Z.dtype), np.zeros((N, chains.rows, n), Z.dtype), 0
     for i, limb in enumerate(chains.limbs):
         k = len(limb.kinds)
-        if limb.end_kind == "Pa":
-            e, d, a, h, length = limb.bar
-            for sign in (1.0, -1.0):
-                yl, Jl = point_on_link(F, chains, i, k, e + sign * h * a)
-                yp, Jp = point_on_platform(F, chains, d + sign * h * a)
-                r = yp - yl
-                res.append((np.einsum("ni,ni->n", r, r) - length**2)[:, None] / (2 * length))
-                jac.append(np.einsum("ni,nij->nj", r, Jp - Jl)[:, None] / length)
-            continue
-        yl, Jl = point_on_link(F, chains, i, k, limb.end_point)
-        yp, Jp = point_on_platform(F, chains, limb.end_point)
-        res.append(yl - yp)
-        jac.append(Jl - Jp)
-        if limb.end_kind in ("U", "R"):
-            Wl, Wp = rotation_on_link(F, chains, i, k), rotation_on_platform(F, chains)
-            R_last = link_transform(F, i, k)[0]
+        theta = slice(limb.first, limb.first + k)
+        R_last, t_last = link_transform(F, i, k)
+        points = [limb.end_point] if limb.end_kind != "Pa" else \
+            [(limb.bar[0] + s * limb.bar[3] * limb.bar[2], limb.bar[1] + s * limb.bar[3] * limb.bar[2])
+             for s in (1.0, -1.0)]
+        for point in points:
+            on_link, on_platform = (point, point) if limb.end_kind != "Pa" else point
+            yl = np.einsum("nij,j->ni", R_last, on_link) + t_last
+            r = np.einsum("nij,j->ni", F.R_p, on_platform - chains.home[:3])
+            Jl, Jp = _link_columns(F, limb, i, k, yl), _platform_columns(F, r)
+            if limb.end_kind == "Pa":               # (|y_p − y_l|² − ℓ²) / 2ℓ
+                gap, length = r + F.p - yl, limb.bar[4]
+                res[:, row] = (np.einsum("ni,ni->n", gap, gap) - length**2) / (2 * length)
+                jac[:, row, theta] = -np.einsum("ni,nij->nj", gap, Jl) / length
+                jac[:, row, -6:] = np.einsum("ni,nij->nj", gap, Jp) / length
+                row += 1
+                continue
+            res[:, row:row + 3] = yl - r - F.p
+            jac[:, row:row + 3, theta], jac[:, row:row + 3, -6:] = Jl, -Jp
+            row += 3
+        if limb.end_kind in ("U", "R"):             # (R_T u)·(R_G n) = 0
             u = np.einsum("nij,j->ni", R_last, limb.end_axes[0])
-            Ju = _turned(Wl, u)
-            for n in limb.end_axes[1:]:
-                v = np.einsum("nij,j->ni", F.R_p, n)
-                res.append(np.einsum("ni,ni->n", u, v)[:, None])
-                jac.append((np.einsum("ni,nij->nj", v, Ju) + np.einsum("ni,nij->nj", u, _turned(Wp, v)))[:, None])
-    return np.concatenate(res, 1), np.concatenate(jac, 1)
+            Ju = -skew(u) @ _spin_columns(F, limb, i, k)
+            for axis in limb.end_axes[1:]:
+                v = np.einsum("nij,j->ni", F.R_p, axis)
+                res[:, row] = np.einsum("ni,ni->n", u, v)
+                jac[:, row, theta] = np.einsum("ni,nij->nj", v, Ju)
+                jac[:, row, -3:] = -np.einsum("ni,nij->nj", u, skew(v) @ F.J_l)
+                row += 1
+    return res, jac
 
 
 def curvature(function, Z, Zd):

@@ -18,31 +18,72 @@ MAX_ITERATIONS = 40
 MAX_STEP = 0.5           # largest change of one coordinate per iteration (rad or m)
 
 
-def solve_closure(chains, Z, free, what="closure"):
-    """Z with its ``free`` columns solved so that F(Z) = 0, and a mask of the batch rows that converged."""
+def solve_closure(chains, Z, free):
+    """Z with its ``free`` columns solved so that F(Z) = 0, and a mask of the batch rows that converged.
+
+    Gauss–Newton on the rows still unsolved; the normal equations are solved by blocks: each limb's own
+    joint coordinates are eliminated first, leaving the platform's free pose coordinates (a Schur complement
+    of at most 6 × 6), so the cost grows with the limbs, not with their square.
+    """
     Z = np.array(Z, float)
     cols = np.flatnonzero(free)
+    blocks = _blocks(chains, cols)
     done = np.zeros(len(Z), bool)
+    active = np.arange(len(Z))
     for _ in range(MAX_ITERATIONS):
-        F, J = closure(chains, Z)
-        size = np.abs(F).max(axis=1)
-        done = size < TOLERANCE
-        if done.all():
+        F, J = closure(chains, Z[active])
+        solved = np.abs(F).max(axis=1) < TOLERANCE
+        done[active[solved]] = True
+        keep = ~solved & np.all(np.isfinite(F), axis=1)
+        active, F, J = active[keep], F[keep], J[keep]
+        if not active.size:
             break
-        A = J[:, :, cols]
-        normal = np.einsum("nki,nkj->nij", A, A)
-        scale = np.sqrt(np.einsum("nii->ni", normal)) + 1e-300
-        normal /= scale[:, :, None] * scale[:, None, :]
-        try:
-            step = -np.linalg.solve(normal, np.einsum("nki,nk->ni", A, F)[..., None] / scale[..., None])[..., 0]
-        except np.linalg.LinAlgError:
-            step = -np.einsum("nij,nj->ni", np.linalg.pinv(normal), np.einsum("nki,nk->ni", A, F) / scale)
-        step /= scale
+        step = _gauss_newton_step(J[:, :, cols], F, blocks)
         step *= np.minimum(1.0, MAX_STEP / (np.abs(step).max(axis=1, keepdims=True) + 1e-300))
-        step[done] = 0.0
-        Z[:, cols] += step
-    done &= np.all(np.isfinite(Z), axis=1)
-    return Z, done
+        Z[active[:, None], cols] += step
+    return Z, done & np.all(np.isfinite(Z), axis=1)
+
+
+def _blocks(chains, cols):
+    """Per limb its rows and its own free columns (positions in ``cols``), and the free pose columns."""
+    where = {c: k for k, c in enumerate(cols)}
+    limbs, row = [], 0
+    for limb in chains.limbs:
+        own = [where[c] for c in range(limb.first, limb.first + len(limb.kinds)) if c in where]
+        limbs.append((slice(row, row + limb.rows), np.array(own, int)))
+        row += limb.rows
+    return limbs, np.array([where[c] for c in range(chains.n_theta, chains.n) if c in where], int)
+
+
+def _regular(G):
+    """G + μ1 with μ = 1e-13 of its largest diagonal entry: solvable at a singular configuration."""
+    mu = 1e-13 * np.abs(np.einsum("nii->ni", G)).max(axis=1, initial=0.0) + 1e-300
+    return G + mu[:, None, None] * np.eye(G.shape[1])
+
+
+def _gauss_newton_step(A, F, blocks):
+    """δ minimizing |F + A δ| (batch), by limb blocks and the Schur complement on the pose columns."""
+    limbs, border = blocks
+    N, nb = A.shape[0], border.size
+    S, s, kept = np.zeros((N, nb, nb)), np.zeros((N, nb)), []
+    for rows, own in limbs:
+        a, b, f = A[:, rows][:, :, own], A[:, rows][:, :, border], F[:, rows]
+        S += np.einsum("nki,nkj->nij", b, b)
+        s += np.einsum("nki,nk->ni", b, f)
+        if own.size:
+            G = _regular(np.einsum("nki,nkj->nij", a, a))
+            X = np.linalg.solve(G, np.concatenate([np.einsum("nki,nkj->nij", a, b),
+                                                   np.einsum("nki,nk->ni", a, f)[..., None]], axis=2))
+            coupling = np.einsum("nki,nkj->nij", a, b)
+            S -= np.einsum("nki,nkj->nij", coupling, X[:, :, :nb])
+            s -= np.einsum("nki,nk->ni", coupling, X[:, :, nb])
+            kept.append((own, X))
+    step = np.zeros((N, A.shape[2]))
+    if nb:
+        step[:, border] = -np.linalg.solve(_regular(S), s[..., None])[..., 0]
+    for own, X in kept:
+        step[:, own] = -X[:, :, -1] - np.einsum("nij,nj->ni", X[:, :, :nb], step[:, border])
+    return step
 
 
 def _split(J, free, fixed):
