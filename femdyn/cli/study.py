@@ -1,7 +1,7 @@
 """``femdyn study NAME [config.toml]``: a registered study (:mod:`femdyn.studies.registry`), end to end."""
 import argparse
 import os
-from dataclasses import replace
+from dataclasses import fields, replace
 
 from ..errors import ModelError, SolverError
 from ..studies.registry import get, studies
@@ -67,7 +67,7 @@ def run(args):
         for dest, (flag, default) in options.items():
             if dest not in own and getattr(args, dest) != default:
                 raise ModelError(f"{flag} is an option of the study '{other}', not of '{study.name}'")
-    if args.robot is not None and not getattr(study.config(), "robot", None):
+    if args.robot is not None and "robot" not in {f.name for f in fields(study.config)}:
         raise ModelError(f"--robot is an option of the parallel-robot studies, not of '{study.name}'")
     config = read_config(args.config, study.config) if args.config else study.config()
     if args.robot is not None:

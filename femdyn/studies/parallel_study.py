@@ -37,7 +37,7 @@ class ParallelStudyConfig:
     - ``paraview_every``: every k-th sample of the flexible inverse to the ParaView series (0: none).
     """
 
-    robot: str = "delta"
+    robot: str = ""
     parameters: dict = field(default_factory=dict)
     task: TaskConfig = field(default_factory=TaskConfig)
     duration: float = field(default=0.0, metadata={"schema": {"at_least": 0, "unit": "s"}})
@@ -61,6 +61,9 @@ class ParallelStudyConfig:
 def load_robot(config):
     """The :class:`ParallelRobot` of a study configuration (payload override applied)."""
     from ..robots.parallel import ParallelRobot, parallel_robot
+    if not config.robot:
+        raise ModelError("parallel study: name the robot (--robot NAME, or robot = \"NAME\" in the configuration): "
+                         "a ready robot (femdyn robot list) or a description file")
     robot = parallel_robot(config.robot, **dict(config.parameters))
     if config.payload >= 0:
         d = robot.description

@@ -6,10 +6,12 @@
 - The virtual-work efforts equal the servo-constraint DAE inverse of ``model(flexible=False)``: two
   independent paths in femdyn (closure coordinates vs natural coordinates).
 """
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
-from femdyn.robots.parallel import parallel_robot
+from femdyn.robots.parallel import ParallelRobot, parallel_robot
 from femdyn.robots.parallel.chain import left_jacobian, rotation
 from femdyn.robots.parallel.dynamics import energy
 
@@ -78,7 +80,8 @@ def test_efforts_of_a_static_robot_hold_it_against_gravity():
     """At rest the efforts are static: the same along the path whatever the (zero) rates, and with the
     payload they grow by what the payload's weight needs (J⁻ᵀ on the payload's weight, a linear map)."""
     robot = parallel_robot("delta")
-    heavy = parallel_robot("delta", payload=1.0)
+    d = robot.description
+    heavy = ParallelRobot(replace(d, platform=replace(d.platform, payload=1.0)))
     pose = robot.sample_poses(3, seed=1)
     extra = heavy.efforts(pose) - robot.efforts(pose)
     J = robot.jacobian(pose)

@@ -1,0 +1,105 @@
+"""The parallel-robot study: one study for every robot, its tasks, outputs and command line."""
+import ast
+import csv
+import pathlib
+
+import numpy as np
+import pytest
+
+from femdyn.errors import ModelError, SchemaError
+from femdyn.robots.parallel import parallel_robot
+from femdyn.robots.parallel.catalogue import READY
+from femdyn.studies.parallel_study import ParallelStudyConfig, run_parallel_study
+from femdyn.studies.parallel_task import TaskConfig, task_motion
+
+GENERIC = ("parallel_study.py", "parallel_task.py", "parallel_outputs.py")
+
+
+def test_the_generic_study_layer_names_no_robot():
+    """No ready robot's name and no 3-RRRU part name in the generic modules' code (docstrings aside)."""
+    folder = pathlib.Path(__file__).parents[2] / "femdyn" / "studies"
+    words = [*READY, "rrru", "link3", "limb 0", "stewart", "delta"]
+    for name in GENERIC:
+        tree = ast.parse((folder / name).read_text(encoding="utf-8"))
+        strings = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+                   and not _is_docstring(n, tree)]
+        names = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name)]
+        for word in words:
+            assert not any(word in s.lower() for s in strings + names), (name, word)
+
+
+def _is_docstring(node, tree):
+    """Whether a string constant is a module, class or function docstring."""
+    for parent in ast.walk(tree):
+        body = getattr(parent, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) and body[0].value is node:
+            return True
+    return False
+
+
+def test_the_pick_and_place_cycle_rises_25_mm_crosses_305_mm_and_returns():
+    robot = parallel_robot("delta")
+    motion = task_motion(robot, TaskConfig(kind="pick_place"))
+    t = np.linspace(motion.start, motion.end, 2001)
+    X = motion.sampled(t)[0]
+    start = robot.home[robot.task]
+    assert np.ptp(X[:, 2]) == pytest.approx(0.025, abs=1e-12)
+    assert np.ptp(X[:, 0]) == pytest.approx(0.305, abs=1e-12)
+    np.testing.assert_allclose(X[0], start, atol=1e-12)
+    np.testing.assert_allclose(X[-1], start, atol=1e-12)
+    velocity = motion.sampled([motion.start, motion.end])[1]
+    np.testing.assert_allclose(velocity, 0.0, atol=1e-12)         # rest to rest
+
+
+def test_a_table_task_is_read_with_its_rates_and_a_bad_one_is_refused(tmp_path):
+    robot = parallel_robot("stewart")
+    names = robot.description.task
+    home = robot.home[robot.task]
+    t = np.linspace(0.0, 1.0, 41)
+    path = tmp_path / "poses.csv"
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["t", *names])
+        for tk in t:
+            w.writerow([tk, *(home + 0.01 * np.sin(2 * np.pi * tk) * np.array([1, 0, 1, 0.5, 0, 0]))])
+    motion = task_motion(robot, TaskConfig(kind="table", table=str(path)))
+    x, xd, _ = motion.state(0.3)
+    assert x[0] == pytest.approx(home[0] + 0.01 * np.sin(0.6 * np.pi), abs=2e-6)     # spline error ~h⁴
+    assert xd[2] == pytest.approx(0.02 * np.pi * np.cos(0.6 * np.pi), rel=1e-3)
+    bad = tmp_path / "bad.csv"
+    bad.write_text("time,x\n0,1\n")
+    with pytest.raises(SchemaError, match="header must be t, x, y, z, rx, ry, rz"):
+        task_motion(robot, TaskConfig(kind="table", table=str(bad)))
+    with pytest.raises(SchemaError, match="not a task"):
+        task_motion(robot, TaskConfig(kind="spiral"))
+
+
+def test_a_path_that_moves_a_coordinate_the_robot_lacks_is_refused():
+    robot = parallel_robot("3rps")
+    with pytest.raises(SchemaError, match="moves \\['x', 'y'\\], which are not task coordinates of robot '3rps'"):
+        task_motion(robot, TaskConfig(kind="circle"))
+
+
+def test_the_study_of_a_delta_with_flexible_forearms(tmp_path):
+    """A short run: the two rigid paths agree, the flexible robot under rigid efforts stays within a
+    millimetre, the flexible inverse tracks, every output file is written."""
+    config = ParallelStudyConfig(robot="delta", parameters={"flexible_forearms": 2}, duration=0.12,
+                                 task=TaskConfig(radius=0.05, speed=0.5, acceleration=5.0, jerk=100.0),
+                                 paraview_every=0)
+    study = run_parallel_study(config, output=str(tmp_path))
+    s = study["summary"]
+    assert s["rigid_paths_difference"] < 1e-2           # generalized-α at h = 1 ms against the exact efforts
+    assert s["forward_deviation"] < 1e-3
+    assert s["inverse_tracking_error"] < 1e-9
+    assert abs(s["effort_difference"]) < 0.2 * max(abs(s["rigid_effort_min"]), abs(s["rigid_effort_max"]))
+    assert s["inverse_gauge_peaks"]
+    for name in ("report.html", "summary.json", "summary.md", "rigid_efforts.csv", "channels.csv", "efforts.png",
+                 "deviation.png", "gauges.png"):
+        assert (tmp_path / name).exists(), name
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "rigid efforts: DAE servo vs virtual work" in page and "zero dynamics" in page
+
+
+def test_a_study_needs_a_robot_that_exists():
+    with pytest.raises(ModelError, match="unknown robot 'nonesuch'"):
+        run_parallel_study(ParallelStudyConfig(robot="nonesuch"))
