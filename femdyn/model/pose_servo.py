@@ -10,7 +10,7 @@ orientation R_0 (default the prescribed one at t = 0):
 
 Their Jacobian with respect to a small rotation δθ of the body (global) is [a_1; a_2; a_3] at R_b = R_0
 and has determinant D₁₁D₃₃ (D = R_0ᵀR_b) in general, ≥ cos²θ for a rotation θ from the anchor: regular
-below 90°, singular at 90° about a_1 or a_3 (or beyond). ``LIMIT_ANGLE`` bounds the range; docs/inversion.md.
+below 90°, singular at 90° about each of the anchor's axes. ``LIMIT_ANGLE`` bounds the range; docs/inversion.md.
 """
 import math
 
@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import ModelError
 from ..geometry import rotation_matrix, skew
-from ..motion.timefunctions import TimeFunction
+from ..motion.poses import StateComponent
 from ..validation import finite
 from .bodies import Ground
 from .constraints import Equation
@@ -77,22 +77,6 @@ class _OrientationTargets:
                 f"{LIMIT_ANGLE:g}° from the anchor are always accepted")
 
 
-class _OrientationRow(TimeFunction):
-    """Right-hand side i of a pose servo's orientation rows (from :class:`_OrientationTargets`)."""
-
-    def __init__(self, targets, i):
-        self.targets, self.i = targets, i
-
-    def value(self, t):
-        return float(self.targets.at(t)[0][self.i])
-
-    def d1(self, t):
-        return float(self.targets.at(t)[1][self.i])
-
-    def d2(self, t):
-        return float(self.targets.at(t)[2][self.i])
-
-
 class PoseServo(Joint):
     """Servo constraint on a body's pose: rows ``name: x, y, z`` (the point) and ``rx, ry, rz`` (the orientation)."""
 
@@ -113,5 +97,5 @@ class PoseServo(Joint):
         self._equations = [Equation(Linear, (expr,), AXES[k], 0.0, pose.component(k), f"{name}: {'xyz'[k]}")
                            for k in range(3)]
         self._equations += [Equation(Linear, (body.material_vector(AXES[j]),), targets.directions[i], 0.0,
-                                     _OrientationRow(targets, i), f"{name}: {label}")
+                                     StateComponent(targets.at, i), f"{name}: {label}")
                             for i, (label, j, _, _) in enumerate(ORIENTATION_ROWS)]

@@ -114,7 +114,7 @@ class PoseTrajectory:
         Parameters
         ----------
         t : float
-            Time, s.
+            Time, s (computed with :meth:`state` and kept for the last t).
 
         Returns
         -------
@@ -141,23 +141,23 @@ class PoseTrajectory:
         index = POSE_COMPONENTS.index(k) if k in POSE_COMPONENTS else k
         if index not in range(6):
             raise ModelError(f"pose trajectory: component must be 0…5 or one of {POSE_COMPONENTS}, got {k!r}")
-        return _PoseComponent(self, index)
+        return StateComponent(self.state, index)
 
 
-class _PoseComponent(TimeFunction):
-    """Component k of a :class:`PoseTrajectory` as a scalar TimeFunction."""
+class StateComponent(TimeFunction):
+    """Component k of a vector state ``state(t)`` → (f, f′, f″) as a scalar TimeFunction."""
 
-    def __init__(self, pose, k):
-        self.pose, self.k = pose, k
+    def __init__(self, state, k):
+        self.state, self.k = state, k
 
     def value(self, t):
-        return float(self.pose.state(t)[0][self.k])
+        return float(self.state(t)[0][self.k])
 
     def d1(self, t):
-        return float(self.pose.state(t)[1][self.k])
+        return float(self.state(t)[1][self.k])
 
     def d2(self, t):
-        return float(self.pose.state(t)[2][self.k])
+        return float(self.state(t)[2][self.k])
 
 
 def as_pose_trajectory(x, name="pose trajectory"):
