@@ -1,10 +1,13 @@
 """Small geometric helpers, written once for the whole library: the cross-product matrix
-(:func:`skew`), the Levi-Civita tensor (:data:`LEVI_CIVITA`) and Rodrigues' rotation
-(:func:`rotation_about`, :func:`rotation_matrix`, :func:`rotated_vector` with its derivatives,
-:func:`transported` along the smallest rotation between two directions)."""
+(:func:`skew`), the Levi-Civita tensor (:data:`LEVI_CIVITA`), Rodrigues' rotation
+(:func:`rotation_about`, :func:`rotation_matrix` — the exponential map of SO(3) —, :func:`rotated_vector`
+with its derivatives, :func:`transported` along the smallest rotation between two directions) and the
+kinematics of a rotation-vector motion (:func:`left_jacobian`, :func:`left_jacobian_rate`,
+:func:`angular_motion`)."""
 import numpy as np
 
-__all__ = ["skew", "LEVI_CIVITA", "rotation_about", "rotation_matrix", "rotated_vector", "transported"]
+__all__ = ["skew", "LEVI_CIVITA", "rotation_about", "rotation_matrix", "rotated_vector", "transported",
+           "left_jacobian", "left_jacobian_rate", "angular_motion"]
 
 LEVI_CIVITA = np.zeros((3, 3, 3))
 LEVI_CIVITA[0, 1, 2] = LEVI_CIVITA[1, 2, 0] = LEVI_CIVITA[2, 0, 1] = 1.0
@@ -28,21 +31,30 @@ def rotation_about(axis, angle):
     return np.eye(3) + np.sin(angle) * k + (1.0 - np.cos(angle)) * k @ k
 
 
-def _series_coefficients(terms=16):
-    """Power-series coefficients in s of α, β, γ (rows) and of their first and second
-    s-derivatives: (3, 3, terms)."""
+def _series_coefficients(terms=16, orders=(0, 1, 2)):
+    """Power-series coefficients in s of Σ_k (−1)^k s^k/(2k + f)! for f in ``orders`` (rows; f = 0, 1, 2:
+    α, β, γ; f = 3: δ) and of their first and second s-derivatives: (len(orders), 3, terms)."""
     from math import factorial
     k = np.arange(terms)
-    out = np.zeros((3, 3, terms))
-    for f in range(3):                                    # α: (−1)^k/(2k)!, β: …/(2k+1)!, γ: …/(2k+2)!
+    out = np.zeros((len(orders), 3, terms))
+    for i, f in enumerate(orders):                        # α: (−1)^k/(2k)!, β: …/(2k+1)!, γ: …/(2k+2)!
         c = np.array([(-1.0) ** j / factorial(2 * j + f) for j in k])
-        out[f, 0] = c
-        out[f, 1, :-1] = (k * c)[1:]
-        out[f, 2, :-2] = (k * (k - 1) * c)[2:]
+        out[i, 0] = c
+        out[i, 1, :-1] = (k * c)[1:]
+        out[i, 2, :-2] = (k * (k - 1) * c)[2:]
     return out
 
 
 RODRIGUES_SERIES = np.ascontiguousarray(_series_coefficients()[:, :, ::-1])   # highest power first (Horner)
+JACOBIAN_SERIES = np.ascontiguousarray(_series_coefficients(orders=(2, 3))[:, :, ::-1])   # γ and δ
+
+
+def _power_series(series, s):
+    """The series (functions, 3, terms; highest power first) at s by Horner's rule: (functions, 3) + s.shape."""
+    acc = np.zeros(series.shape[:2] + np.shape(s))
+    for c in series.transpose(2, 0, 1):
+        acc = acc * s + c.reshape(c.shape + (1,) * np.ndim(s))
+    return acc
 
 
 def _rodrigues_coefficients(s):
@@ -52,11 +64,7 @@ def _rodrigues_coefficients(s):
     < 4¹⁶/32! ≈ 1e-26) and free of the cancellation of the closed forms near φ = 0;
     closed forms above."""
     s = np.asarray(s, float)
-    out = np.empty((3, 3) + s.shape)
-    acc = np.zeros((3, 3) + s.shape)
-    for c in RODRIGUES_SERIES.transpose(2, 0, 1):
-        acc = acc * s + c[:, :, None]
-    out[...] = acc
+    out = _power_series(RODRIGUES_SERIES, s)
     big = s >= 4.0
     if np.any(big):
         x = s[big]
@@ -117,3 +125,108 @@ def transported(a, b, y):
     a, b, y = (np.asarray(x, float) for x in (a, b, y))
     k, c = np.cross(a, b), np.sum(a * b, -1)[..., None]
     return y * c + np.cross(k, y) + k * np.sum(k * y, -1)[..., None] / (1 + c)
+
+
+def _jacobian_coefficients(s):
+    """γ = (1 − cos φ)/φ², δ = (φ − sin φ)/φ³ and their s-derivatives γ′, δ′ at s = φ² (scalar):
+    power series below s = 4 (as :func:`_rodrigues_coefficients`), closed forms above."""
+    if s < 4.0:
+        (g, g1, _), (d, d1, _) = _power_series(JACOBIAN_SERIES, float(s))
+        return g, g1, d, d1
+    phi = np.sqrt(s)
+    a, b = np.cos(phi), np.sin(phi) / phi
+    g, d = (1 - a) / s, (1 - b) / s
+    b1 = (a - b) / (2 * s)
+    return g, (b / 2 - g) / s, d, -(b1 + d) / s
+
+
+def left_jacobian(phi):
+    """The left Jacobian of SO(3), J_l(φ) = 1 + γ [φ]× + δ [φ]×², γ = (1 − cos φ)/φ², δ = (φ − sin φ)/φ³.
+
+    It maps the rate of a rotation vector to the angular velocity in the fixed frame:
+    d/dt exp([φ]×) = [J_l(φ) φ̇]× exp([φ]×) (Bauchau 2011, §4.9; Chirikjian 2012, §10.2).
+    Exact at any angle, including φ = 0 (power series there, as :func:`rotated_vector`).
+
+    Parameters
+    ----------
+    phi : (3,) array_like
+        Rotation vector (axis × angle), rad.
+
+    Returns
+    -------
+    ndarray (3, 3)
+        J_l, dimensionless.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> left_jacobian([0.0, 0.0, 0.0]).tolist() == np.eye(3).tolist()
+    True
+    >>> (left_jacobian([0, 0, 1.2]) @ [0, 0, 1.0]).round(12).tolist()     # about a fixed axis: ω = φ̇
+    [0.0, 0.0, 1.0]
+    """
+    phi = np.asarray(phi, float)
+    g, _, d, _ = _jacobian_coefficients(phi @ phi)
+    P = skew(phi)
+    return np.eye(3) + g * P + d * P @ P
+
+
+def left_jacobian_rate(phi, phi_dot):
+    """The time derivative of the left Jacobian along a motion, d/dt J_l(φ(t)), analytic:
+
+    J̇_l = 2 (φ·φ̇) (γ′ [φ]× + δ′ [φ]×²) + γ [φ̇]× + δ ([φ̇]×[φ]× + [φ]×[φ̇]×), with γ′, δ′ the
+    derivatives of the coefficients of :func:`left_jacobian` in s = φ·φ.
+
+    Parameters
+    ----------
+    phi : (3,) array_like
+        Rotation vector, rad.
+    phi_dot : (3,) array_like
+        Its rate φ̇, rad/s.
+
+    Returns
+    -------
+    ndarray (3, 3)
+        J̇_l, 1/s.
+
+    Examples
+    --------
+    >>> left_jacobian_rate([0, 0, 0.7], [0, 0, 2.0]).round(12).tolist()[2]    # fixed axis: J_l φ̇ stays φ̇
+    [0.0, 0.0, 0.0]
+    """
+    phi, phi_dot = np.asarray(phi, float), np.asarray(phi_dot, float)
+    g, g1, d, d1 = _jacobian_coefficients(phi @ phi)
+    P, Pd = skew(phi), skew(phi_dot)
+    s_dot = 2 * phi @ phi_dot
+    return s_dot * (g1 * P + d1 * P @ P) + g * Pd + d * (Pd @ P + P @ Pd)
+
+
+def angular_motion(phi, phi_dot, phi_ddot):
+    """Orientation, angular velocity and angular acceleration of a rotation-vector motion φ(t).
+
+    R = exp([φ]×), ω = J_l(φ) φ̇, α = ω̇ = J_l(φ) φ̈ + J̇_l φ̇, so that Ṙ = [ω]× R and
+    R̈ = ([α]× + [ω]×²) R; ω and α in the fixed (global) frame.
+
+    Parameters
+    ----------
+    phi, phi_dot, phi_ddot : (3,) array_like
+        φ (rad), φ̇ (rad/s) and φ̈ (rad/s²).
+
+    Returns
+    -------
+    R : ndarray (3, 3)
+        Rotation matrix (fixed-frame components of the rotated axes).
+    omega : ndarray (3,)
+        Angular velocity, rad/s.
+    alpha : ndarray (3,)
+        Angular acceleration, rad/s².
+
+    Examples
+    --------
+    >>> R, w, a = angular_motion([0, 0, np.pi / 2], [0, 0, 2.0], [0, 0, 0.5])
+    >>> (R @ [1, 0, 0]).round(12).tolist(), w.round(12).tolist(), a.round(12).tolist()
+    ([0.0, 1.0, 0.0], [0.0, 0.0, 2.0], [0.0, 0.0, 0.5])
+    """
+    phi, phi_dot, phi_ddot = (np.asarray(x, float) for x in (phi, phi_dot, phi_ddot))
+    J = left_jacobian(phi)
+    return rotation_matrix(phi), J @ phi_dot, J @ phi_ddot + left_jacobian_rate(phi, phi_dot) @ phi_dot

@@ -10,6 +10,8 @@ from .constraints import Equation
 from .joints import Joint, Prismatic, Revolute
 from ..motion.timefunctions import as_time_function
 from ..validation import unit_vector
+from ..motion.poses import as_pose_trajectory
+from .pose_servo import PoseServo
 from .protocol import Inputs
 from .sensors import ActuatorSensor
 from .vectorfunctions import Angle, Dot, FunctionGroup, Linear, Targets
@@ -67,7 +69,7 @@ class Servo(Joint):
 
 
 class ActuatorBuilder:
-    """The actuator constructors of :class:`~femdyn.model.Model` (``m.actuator``, ``m.servo``)."""
+    """The actuator constructors of :class:`~femdyn.model.Model` (``m.actuator``, ``m.servo``, ``m.servo_pose``)."""
 
     def actuator(self, name, joint):
         """Add an actuator with an unknown input in a revolute (torque, N·m) or prismatic (force, N) joint.
@@ -110,3 +112,62 @@ class ActuatorBuilder:
         body = self.body(body)
         functions = [as_time_function(f, f"servo '{name}' function {k}") for k, f in enumerate(functions)]
         return self._add_joint(Servo(name, body, body.material_point(point), functions, np.atleast_2d(directions)))
+
+    def servo_pose(self, name, body, point, trajectory, frame=None, anchor=None):
+        """Add a servo constraint on a rigid body's pose: a material point and the body's orientation.
+
+        Six rows, ``<name>: x, y, z`` (the point's global coordinates, m) and ``<name>: rx, ry, rz``
+        (the orientation), each needing one :meth:`actuator` (Blajer & Kołodziejczyk 2004;
+        docs/inversion.md, "Prescribing a body's pose"). The body frame is the global frame carried
+        along with the body (its axes are the global axes in the configuration the model is built
+        in); the servo makes its orientation R_b(t) = exp([φ(t)]×) F, F = ``frame``, φ = (rx, ry, rz)
+        the rotation vector (axis × angle, rad, global). The orientation rows are regular within 90°
+        of the anchor orientation; a prescribed orientation more than ``LIMIT_ANGLE`` = 80° from it
+        may raise ModelError (femdyn.model.pose_servo).
+
+        Parameters
+        ----------
+        name : str
+        body : str or body
+            A full rigid body (three material directions: 2 points + 2 vectors, 3 points + 1 vector, …)
+            or a beam node with a full frame.
+        point : array_like (3,)
+            The material point whose position is prescribed, m, global, as built.
+        trajectory : PoseTrajectory, callable, state function or sequence of 6
+            The pose (x, y, z in m, rx, ry, rz in rad) in time, see
+            :func:`~femdyn.motion.as_pose_trajectory`; its value at t = 0 should be the body's pose
+            as built (point at ``point``, exp([φ(0)]×) F = 1).
+        frame : array_like (3, 3) or (3,), optional
+            F, the body frame's orientation at φ = 0 relative to the as-built one: a rotation matrix
+            or a rotation vector (rad). Default: identity (φ = 0 is the as-built orientation).
+        anchor : array_like (3,), optional
+            Rotation vector (rad) of the orientation exp([anchor]×) F about which the orientation
+            rows are built (their directions); default φ(0). Centre it between the extreme
+            orientations of a large rotation.
+
+        Returns
+        -------
+        PoseServo
+
+        Raises
+        ------
+        ModelError
+            A body without three material directions, a bad trajectory, frame or anchor; while
+            solving, an orientation more than 80° from the anchor where the rows are near-singular.
+
+        Examples
+        --------
+        >>> import femdyn
+        >>> from femdyn.motion import PoseTrajectory, Sine
+        >>> m = femdyn.Model("pose")
+        >>> nodes = [m.point("C", (0, 0, 1.0)), m.point("A", (0.5, 0, 1.0)), m.vector("u", (0, 1, 0)),
+        ...          m.vector("w", (0, 0, 1))]
+        >>> plate = m.rigid_body("plate", nodes[:2], nodes[2:], mass=2.0, inertia=0.1 * np.eye(3))
+        >>> pose = PoseTrajectory([0.0, 0.0, Sine(0.05, 3.0, offset=1.0)], [0.0, 0.0, Sine(0.2, 3.0)])
+        >>> servo = m.servo_pose("platform", plate, (0, 0, 1.0), pose)
+        >>> [e.label for e in servo.equations()]
+        ['platform: x', 'platform: y', 'platform: z', 'platform: rx', 'platform: ry', 'platform: rz']
+        """
+        body = self.body(body)
+        pose = as_pose_trajectory(trajectory, f"pose servo '{name}': trajectory")
+        return self._add_joint(PoseServo(name, body, point, pose, frame, anchor))
