@@ -27,7 +27,7 @@ from ..reports.metrology import REPEATABILITY, TARGET_OFFSET, fit_circle, tracke
 from ..robots.rrru import RRRUGeometry, rrru
 from .record import Study
 from .rrru import CircleMotion, check_steps, circle_motion, servo_robot
-from .rrru_channels import commanded_positions, motor_angles, motor_torques, platform_positions
+from .rrru_channels import motor_angles, motor_torques, platform_positions, tracking_error
 from .rrru_gauges import PEAKS
 from .rrru_study import StudyConfig, run_rigid
 
@@ -271,7 +271,7 @@ def run_tracking(config=None, output=None, progress=False):
     summary = {"duration": float(t_end), "steps": int(round(t_end / run_step(config)[0])),
                **{f"{q} difference (mm)": row["difference"] for q, row in zip(PAPER, table2)},
                **{f"{name} {q} (mm)": v for name in RUNS for q, v in tables[name].items()},
-               **{f"{name} end-effector error max (mm)": float(1e3 * _path_error(runs[name], motion).max())
+               **{f"{name} end-effector error max (mm)": float(1e3 * tracking_error(runs[name], motion).max())
                   for name in RUNS},
                **{f"{name} joint error max (deg)": float(np.degrees(max(np.abs(runs[name][f"servo {i}.error"]).max()
                                                                          for i in range(3)))) for name in RUNS},
@@ -284,11 +284,6 @@ def run_tracking(config=None, output=None, progress=False):
         from .rrru_tracking_outputs import write_outputs
         study["files"] = write_outputs(output, study)
     return study
-
-
-def _path_error(results, motion):
-    """|P − P_commanded| of the end effector, m."""
-    return np.linalg.norm(platform_positions(results) - commanded_positions(results, motion), axis=1)
 
 
 def report(summary):
