@@ -114,11 +114,10 @@ class EquilibriumPath:
         ModelError
             A reference that is not (label, x, s) with x and s finite and of one length.
         """
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        from matplotlib.figure import Figure
         curve = _reference_curve(reference, self.system.name) if reference is not None else None
-        fig, ax = plt.subplots(figsize=(6.5, 5.0))
+        fig = Figure(figsize=(6.5, 5.0))
+        ax = fig.subplots()
         if curve is not None:
             ax.plot(curve[1], load * curve[2], "-", color="C1", lw=3.5, alpha=0.45, label=curve[0])
         ax.plot(self.channel(channel), load * self.load_factors, ".-", ms=3, lw=0.8,
@@ -131,7 +130,6 @@ class EquilibriumPath:
         ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.13), frameon=False)
         fig.tight_layout()
         fig.savefig(path, dpi=110)
-        plt.close(fig)
         return path
 
 
@@ -205,10 +203,8 @@ def equilibrium_path(system, arc_length, max_points=200, load_max=1.0, t=0.0, q0
         if solution is None:
             arc *= 0.5
             if arc < shortest:
-                err = ConvergenceError(f"equilibrium path of model '{system.name}': the corrector failed at load "
-                                       f"factor {s:.4g} with the arc cut to {arc:.3g}")
-                err.partial = _path(system, points, t)
-                raise err
+                raise ConvergenceError(f"equilibrium path of model '{system.name}': the corrector failed at load "
+                                       f"factor {s:.4g} with the arc cut to {arc:.3g}", partial=_path(system, points, t))
             continue
         previous = solution[0] - q
         q, lam, s, iterations = solution
