@@ -47,10 +47,12 @@ class Pattern:
         entries start … start + len(values) − 1 of the pattern (one piece of it)."""
         _scatter_add(self.index, np.asarray(values, float), float(weight), start, out)
 
-    def assemble(self, values):
+    def matrix(self, values):
         """The sparse matrix for new COO values."""
         cls = sp.csr_matrix if self.fmt == "csr" else sp.csc_matrix
         return cls((self.data(values), self.indices, self.indptr), shape=self.shape)
+
+    assemble = matrix   # transitional: solvers/inversion.py (split on a parallel branch) still calls it
 
 
 def coo_block(rows, cols, values, row_offset=0, col_offset=0):

@@ -233,7 +233,7 @@ def _sample(system, kkt, q, lam, rate_forces, a, t, options):
             values = TangentValues(system.mass_values(q), jac, stiffness=k_vals, mass_derivative=md,
                                    hessian=system.hessian_values(q, lam), weights=(0.0, 0.0, 1.0),
                                    transpose=system.force_transpose_values(q, jac))
-            kkt.factorize(kkt.assemble(values), q, t)
+            kkt.factorize(kkt.saddle_matrix(values), q, t)
         last = size
         dx = kkt.solve(np.concatenate([-r, -phi]))
         q += dx[:system.n]

@@ -41,7 +41,7 @@ def factorize(system, kkt, q, lam, s, t, shift=0.0):
     k_vals, c_vals = system.tangent_values(q, v, t, load_factor=s)
     m_vals = system.mass_values(q)
     transpose = system.force_transpose_values(q, jac) if system.servo else None
-    kkt.factorize(kkt.assemble(TangentValues(m_vals, jac, c_vals, k_vals, hessian=system.hessian_values(q, lam),
+    kkt.factorize(kkt.saddle_matrix(TangentValues(m_vals, jac, c_vals, k_vals, hessian=system.hessian_values(q, lam),
                                              weights=(shift, 0.0, 1.0), transpose=transpose)), q, t)
     return np.abs(k_vals).max(initial=0.0) / max(np.abs(m_vals).max(initial=0.0), 1e-300)
 
@@ -128,6 +128,6 @@ def _least_squares_multipliers(system, q, t):
     if system.m == 0:
         return np.zeros(0)
     _, jac = system.constraints.evaluate(q, t)
-    G = system.patterns.transpose.assemble(system.force_transpose_values(q, jac))
+    G = system.patterns.transpose.matrix(system.force_transpose_values(q, jac))
     Q = system.forces(q, np.zeros(system.n), t)
     return lsqr(G.T, Q, atol=1e-14, btol=1e-14)[0]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from femdyn.errors import FemdynError
-from femdyn.validation import plural
+from femdyn.input_checks import plural
 
 FORMAT = "femdyn-component"
 VERSION = "1.2"           # 1.1: stress nodes and strain gauges; 1.2: quadratic cells; older files read unchanged

@@ -9,7 +9,7 @@ from ..errors import ModelError
 from .constraints import Equation
 from .joints import Joint, Prismatic, Revolute
 from ..motion.timefunctions import as_time_function
-from ..validation import unit_vector
+from ..input_checks import unit_vector
 from .protocol import Inputs
 from .sensors import ActuatorSensor
 from .vectorfunctions import Angle, Dot, FunctionGroup, Linear, Targets
