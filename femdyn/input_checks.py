@@ -1,6 +1,8 @@
 """Checks of user input that turn malformed values into :class:`~femdyn.errors.ModelError`
 naming the object, instead of a numpy traceback further down. Shared by the model
-builder, the element kernels' callers and the recursive solvers."""
+builder, the element kernels' callers and the recursive solvers. (Checks of input only:
+the published solutions the results are validated against are in ``tests/validation`` and
+``benchmarks/validation``.)"""
 import warnings
 
 import numpy as np
@@ -11,7 +13,32 @@ __all__ = ["numeric", "finite", "refuse_non_finite", "vector3", "unit_vector", "
 
 
 def numeric(value, what, shape=None):
-    """``value`` as a float array (of ``shape`` when given), or ModelError naming ``what``."""
+    """``value`` as a float array (of ``shape`` when given), or ModelError naming ``what``.
+
+    Parameters
+    ----------
+    value : array_like
+        Numbers in SI units.
+    what : str
+        Names the object and quantity in the error message (e.g. ``"node 'A' position"``).
+    shape : tuple of int, optional
+        The shape required.
+
+    Returns
+    -------
+    ndarray
+        ``value`` as floats.
+
+    Raises
+    ------
+    ModelError
+        Not numeric, or of another shape.
+
+    Examples
+    --------
+    >>> numeric([1, 2], "load", shape=(2,))
+    array([1., 2.])
+    """
     try:
         a = np.asarray(value, float)
     except (TypeError, ValueError):
@@ -24,6 +51,25 @@ def numeric(value, what, shape=None):
 def refuse_non_finite(values, what):
     """Raise :class:`~femdyn.errors.NonFiniteError` naming ``what`` and the first bad entry
     if the numeric array ``values`` holds a NaN or an infinite number.
+
+    Parameters
+    ----------
+    values : float or array_like of float
+        The numbers to check.
+    what : str
+        Names the object and quantity in the error message (e.g. ``"node 'A' position"``).
+
+    Raises
+    ------
+    NonFiniteError
+        A NaN or ±∞ among ``values`` (the message gives the first one and its index).
+
+    Examples
+    --------
+    >>> refuse_non_finite([1.0, float("nan")], "gravity")
+    Traceback (most recent call last):
+    ...
+    femdyn.errors.NonFiniteError: gravity: nan is not finite (entry 1); give finite numbers in SI units
     """
     a = np.atleast_1d(values)
     bad = np.flatnonzero(~np.isfinite(a))
@@ -33,7 +79,28 @@ def refuse_non_finite(values, what):
 
 
 def finite(value, what, shape=None):
-    """:func:`numeric` that also rejects NaN and infinite entries."""
+    """:func:`numeric` that also rejects NaN and infinite entries.
+
+    Parameters
+    ----------
+    value, what, shape
+        As for :func:`numeric`.
+
+    Returns
+    -------
+    ndarray
+        ``value`` as finite floats.
+
+    Raises
+    ------
+    ModelError
+        Not numeric or of another shape; :class:`~femdyn.errors.NonFiniteError` for NaN or ±∞.
+
+    Examples
+    --------
+    >>> finite(2, "mass")
+    array(2.)
+    """
     a = numeric(value, what, shape)
     refuse_non_finite(a, what)
     return a
@@ -41,7 +108,29 @@ def finite(value, what, shape=None):
 
 def vector3(value, what):
     """``value`` as a float array of shape (3,) with finite entries (a point, direction or
-    force of the model builder)."""
+    force of the model builder).
+
+    Parameters
+    ----------
+    value : array_like (3,)
+        x, y, z in SI units (m, N, …), in the frame the caller states.
+    what : str
+        Names the object and quantity in the error message (e.g. ``"node 'A' position"``).
+
+    Returns
+    -------
+    (3,) ndarray
+
+    Raises
+    ------
+    ModelError
+        Not three numbers; :class:`~femdyn.errors.NonFiniteError` for NaN or ±∞.
+
+    Examples
+    --------
+    >>> vector3((0, 0, 1), "axis")
+    array([0., 0., 1.])
+    """
     try:
         v = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
@@ -75,7 +164,31 @@ def unit_vector(value, what):
 
 
 def number(value, what, unit):
-    """``value`` as a finite float."""
+    """``value`` as a finite float.
+
+    Parameters
+    ----------
+    value : float or str
+        The number (anything ``float()`` accepts).
+    what : str
+        Names the object and quantity in the error message (e.g. ``"node 'A' position"``).
+    unit : str
+        Its SI unit, named in the message (``"kg"``, ``"m/s²"``).
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ModelError
+        Not a number; :class:`~femdyn.errors.NonFiniteError` for NaN or ±∞.
+
+    Examples
+    --------
+    >>> number("2.5", "mass", "kg")
+    2.5
+    """
     try:
         x = float(value)
     except (TypeError, ValueError):
@@ -85,7 +198,33 @@ def number(value, what, unit):
 
 
 def positive(value, what, unit, allow_zero=False):
-    """``value`` as a finite float that is positive (or ≥ 0 with ``allow_zero``)."""
+    """``value`` as a finite float that is positive (or ≥ 0 with ``allow_zero``).
+
+    Parameters
+    ----------
+    value : float
+        The number.
+    what : str
+        Names the object and quantity in the error message (e.g. ``"node 'A' position"``).
+    unit : str
+        Its SI unit, named in the message.
+    allow_zero : bool, optional
+        Accept 0.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ModelError
+        Not a number, negative, or zero without ``allow_zero``.
+
+    Examples
+    --------
+    >>> positive(0.0, "damping", "N·s/m", allow_zero=True)
+    0.0
+    """
     x = number(value, what, unit)
     if x < 0 or (x == 0 and not allow_zero):
         raise ModelError(f"{what}: must be {'≥ 0' if allow_zero else 'positive'} ({unit}), got {value!r}")
@@ -93,7 +232,29 @@ def positive(value, what, unit, allow_zero=False):
 
 
 def count(value, what):
-    """A whole number ≥ 1 (e.g. a number of elements)."""
+    """A whole number ≥ 1 (e.g. a number of elements).
+
+    Parameters
+    ----------
+    value : int or float
+        The count (a float must be whole: 4.0 is accepted; booleans are not).
+    what : str
+        Names the object and quantity in the error message (e.g. ``"node 'A' position"``).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ModelError
+        Not a whole number ≥ 1.
+
+    Examples
+    --------
+    >>> count(4.0, "n_elements")
+    4
+    """
     try:
         whole = not isinstance(value, (bool, np.bool_)) and float(value).is_integer() and value >= 1
     except (TypeError, ValueError):
@@ -104,13 +265,49 @@ def count(value, what):
 
 
 def plural(n, singular, plural=None):
-    """``n`` and the noun that agrees with it: ``1 case``, ``2 cases``, ``1 degree of freedom``."""
+    """``n`` and the noun that agrees with it: ``1 case``, ``2 cases``, ``1 degree of freedom``.
+
+    Parameters
+    ----------
+    n : int
+        The count.
+    singular : str
+        The noun for one.
+    plural : str, optional
+        The noun for other counts (default: ``singular`` + "s").
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> plural(2, "case"), plural(3, "degree of freedom", "degrees of freedom")
+    ('2 cases', '3 degrees of freedom')
+    """
     return f"{n} {singular if n == 1 else plural or singular + 's'}"
 
 
 def inconsistent(message, strict):
     """A physical-consistency failure (mass properties no body can have): ModelError when
     ``strict``, else a :class:`~femdyn.errors.PhysicalConsistencyWarning`, and go on.
+
+    Parameters
+    ----------
+    message : str
+        What is inconsistent, naming the body.
+    strict : bool
+        Raise (True) or warn (False).
+
+    Raises
+    ------
+    ModelError
+        When ``strict``.
+
+    Warns
+    -----
+    PhysicalConsistencyWarning
+        When not ``strict``.
     """
     if strict:
         raise ModelError(message + " (or pass strict=False to accept it with a warning)")
