@@ -10,7 +10,7 @@ cross-section strains at the nodes (Simpson). Derivation: docs/elements.md.
 """
 import numpy as np
 
-from femdyn.elements.ancf_beam import AxisTerm, SectionTerm, _AXIS_INVARIANTS, ANCFBeam3D
+from femdyn.elements.ancf_beam import AxisTerm, SectionTerm, ANCFBeam3D
 from femdyn.elements.ancf_element import check
 from femdyn.elements.quadrature import InvariantQuadrature, gauss_legendre
 
@@ -53,7 +53,6 @@ class ANCFBeamQuadratic(ANCFBeam3D):
                          "twist": ("twist", ("twist",)), "shear": ("shear_angles", ("gamma_y", "gamma_z"))}
     nodal_order = (0,) * 9
     vector_order = (1, 0, 0, 1, 1)
-    invariant_pairs = _AXIS_INVARIANTS
 
     def __init__(self, q_ref, E, rho, section, nu=0.3, damping=0.0, length=None):
         self._setup(q_ref, E, rho, section, damping, length, 3, nu=nu)

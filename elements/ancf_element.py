@@ -16,7 +16,7 @@ import numpy as np
 from femdyn.elements.quadrature import InvariantQuadrature, gauss_legendre
 from femdyn.elements.sections import CrossSection
 from femdyn.errors import ModelError
-from femdyn.validation import refuse_non_finite
+from femdyn.input_checks import refuse_non_finite
 
 
 def hermite(xi):

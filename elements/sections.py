@@ -12,7 +12,7 @@ solid circle k = 6(1+ν)/(7+6ν), rectangle k = 10(1+ν)/(12+11ν).
 import numpy as np
 
 from femdyn.errors import ModelError
-from femdyn.validation import refuse_non_finite
+from femdyn.input_checks import refuse_non_finite
 
 
 class CrossSection:

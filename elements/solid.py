@@ -293,7 +293,7 @@ def inverse_map(element, X, x, iterations=20, tol=1e-12):
 
 def check_material(E, nu, rho, where="solid"):
     """Validate an isotropic linear-elastic material."""
-    from femdyn.validation import number, positive
+    from femdyn.input_checks import number, positive
     E = positive(E, f"{where}: Young's modulus E", "Pa")
     rho = positive(rho, f"{where}: density rho", "kg/m³")
     nu = number(nu, f"{where}: Poisson ratio nu", "1")

@@ -91,7 +91,7 @@ class SolidBody:
             (xk, wk), (xm, wm), n = etype.stiffness_rule, etype.mass_rule, etype.n_nodes
             xk, wk = (xk, wk) if stiffness else (xk[:0], wk[:0])
             order, cptr = solid_compiled.element_colors(conn, self.mesh.n_nodes)
-            solid_compiled.assemble(self.mesh.points, conn, p.slots[p.offsets[b]:p.offsets[b + 1], :n, :n], p.indptr,
+            solid_compiled.stiffness_and_mass(self.mesh.points, conn, p.slots[p.offsets[b]:p.offsets[b + 1], :n, :n], p.indptr,
                                     order, cptr, etype.gradient(xk), wk, etype.gradient(xm), etype.shape(xm), wm,
                                     lam, mu, self.rho, K, Ms)
         if stiffness:

@@ -168,7 +168,7 @@ def element_colors(conn, n_nodes):
 
 @njit(inline="always")
 def _add_element(e, points, conn, slots, indptr, dk, wk, dm, Nm, wm, lam, mu, rho, K, Ms):
-    """Add element e's stiffness into K and its scalar mass into Ms (see :func:`assemble`)."""
+    """Add element e's stiffness into K and its scalar mass into Ms (see :func:`stiffness_and_mass`)."""
     n = dk.shape[1]
     X = np.empty((n, 3))
     G = np.empty((n, 3))
@@ -199,7 +199,7 @@ def _add_element(e, points, conn, slots, indptr, dk, wk, dm, Nm, wm, lam, mu, rh
 
 
 @njit(parallel=True, cache=True)
-def assemble(points, conn, slots, indptr, order, cptr, dk, wk, dm, Nm, wm, lam, mu, rho, K, Ms):
+def stiffness_and_mass(points, conn, slots, indptr, order, cptr, dk, wk, dm, Nm, wm, lam, mu, rho, K, Ms):
     """Add every element's stiffness into K (dof-level CSR data on :func:`dof_pattern`) and its scalar
     mass into Ms (node-level CSR data); dk, wk: ∂N/∂ξ (n_q, n, 3) and weights of the stiffness rule,
     dm, Nm, wm: ∂N/∂ξ, N and weights of the mass rule. Colour by colour (:func:`element_colors`), the

@@ -14,7 +14,7 @@ import os
 import numpy as np
 
 from femdyn.solvers.recursive import Data, inverse_dynamics
-from femdyn.solvers.recursive.closed_loop import assemble, constrained_forward_dynamics, project, residual
+from femdyn.solvers.recursive.closed_loop import close_loops, constrained_forward_dynamics, project, residual
 from femdyn.solvers.recursive.configuration import TreeSpace
 from femdyn.results import time_histories
 from femdyn.results.plots import output_folder
@@ -51,7 +51,7 @@ def closed_loop(out, t_end=20.0, h=0.01):
     model = topo.tree
     data, space = Data(model), TreeSpace(model)
     cut_joint = topo.closures()                  # revolute: 3 point rows, 2 axis-alignment rows
-    q0, v0, closures = assemble(model, data, np.full(model.nq, np.radians(-45)), np.zeros(model.nv), cut_joint,
+    q0, v0, closures = close_loops(model, data, np.full(model.nq, np.radians(-45)), np.zeros(model.nv), cut_joint,
                                 space)
     tau = np.full(model.nv, 0.1)
     run = simulate(lambda t, q, v: constrained_forward_dynamics(model, data, q, v, tau, closures)[0],

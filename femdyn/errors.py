@@ -28,19 +28,48 @@ class ConstraintError(ModelError):
 
 
 class SolverError(FemdynError, RuntimeError):
-    """A simulation that could not continue; ``results`` holds the steps computed before the failure (or None).
+    """A simulation that could not continue, carrying what was computed before the failure.
+
+    Every payload a solver or study attaches to its error is declared here (None or empty when
+    the raiser has none); raisers that learn a payload late (the integrator closes the partial
+    Results after the failing step raised) set the attribute on the caught error.
 
     Parameters
     ----------
     message : str
         What failed, where (time, step) and what to try.
     results : femdyn.results.Results, optional
-        The steps computed before the failure.
+        The steps computed before the failure (time integration, servo inverses).
+    partial : object, optional
+        The partial answer of a solver whose answer is not a Results: the
+        :class:`~femdyn.solvers.continuation.EquilibriumPath` traced up to the failure, or a
+        study part's (Results, System, …) tuple.
+    study : dict, optional
+        A study's outputs computed before the failure (its ``summary`` and finished parts), for
+        the command line to print and picture.
+    history : list of tuple, optional
+        The failed step's Newton iterations (step, iteration, residual norms), recorded into the
+        partial Results.
+
+    Attributes
+    ----------
+    results, partial, study, history
+        As given (``history`` a list, empty by default).
+
+    Examples
+    --------
+    >>> from femdyn.errors import ConvergenceError
+    >>> err = ConvergenceError("no convergence at t = 0.1 s", partial=[0.0, 0.05])
+    >>> err.results is None, err.partial, err.history
+    (True, [0.0, 0.05], [])
     """
 
-    def __init__(self, message, results=None):
+    def __init__(self, message, results=None, *, partial=None, study=None, history=None):
         super().__init__(message)
         self.results = results
+        self.partial = partial
+        self.study = study
+        self.history = [] if history is None else history
 
 
 class ConvergenceError(SolverError):
@@ -50,8 +79,8 @@ class ConvergenceError(SolverError):
     ----------
     message : str
         The diagnosis (stalled or diverged, residuals, time).
-    results : femdyn.results.Results, optional
-        The steps computed before the failure.
+    results, partial, study, history : optional
+        What was computed before the failure, as for :class:`SolverError`.
     """
 
 
@@ -62,8 +91,8 @@ class SingularMatrixError(SolverError):
     ----------
     message : str
         The diagnosis, naming the dependent constraint rows where known.
-    results : femdyn.results.Results, optional
-        The steps computed before the failure.
+    results, partial, study, history : optional
+        What was computed before the failure, as for :class:`SolverError`.
     """
 
 

@@ -16,7 +16,23 @@ LEVI_CIVITA.flags.writeable = False          # ε_abc: (a × b)_i = ε_ijk a_j b
 
 
 def skew(v):
-    """Cross-product matrices [v]× with [v]× w = v × w."""
+    """Cross-product matrices [v]× with [v]× w = v × w.
+
+    Parameters
+    ----------
+    v : (..., 3) array_like
+        Vectors, in any one frame (the matrices act in that frame).
+
+    Returns
+    -------
+    (..., 3, 3) ndarray
+        [v]× of each vector (skew-symmetric).
+
+    Examples
+    --------
+    >>> skew([0.0, 0.0, 1.0]) @ [1.0, 0.0, 0.0]
+    array([0., 1., 0.])
+    """
     v = np.asarray(v, float)
     out = np.zeros(v.shape + (3,))
     out[..., 0, 1], out[..., 0, 2] = -v[..., 2], v[..., 1]
@@ -26,7 +42,25 @@ def skew(v):
 
 
 def rotation_about(axis, angle):
-    """Rotation matrix R = 1 + sin φ [k]× + (1 − cos φ) [k]×² about a unit axis k (Rodrigues)."""
+    """Rotation matrix R = 1 + sin φ [k]× + (1 − cos φ) [k]×² about a unit axis k (Rodrigues).
+
+    Parameters
+    ----------
+    axis : (3,) array_like
+        Unit axis k, in the frame the matrix acts in (not normalized here).
+    angle : float
+        Rotation angle φ about k, rad (right-handed).
+
+    Returns
+    -------
+    (3, 3) ndarray
+        R, mapping vectors of the rotated frame into the reference frame.
+
+    Examples
+    --------
+    >>> np.round(rotation_about([0, 0, 1], np.pi / 2) @ [1.0, 0.0, 0.0], 12)
+    array([0., 1., 0.])
+    """
     k = skew(np.asarray(axis, float))
     return np.eye(3) + np.sin(angle) * k + (1.0 - np.cos(angle)) * k @ k
 
@@ -82,6 +116,30 @@ def rotated_vector(theta, b, second=True):
     and second derivatives in θ; exact at any angle, including θ = 0.
 
     R(θ) b = α b + β θ × b + γ (θ·b) θ (Bauchau 2011, eq. 4.19); df[m, c, a] = ∂f_c/∂θ_a.
+
+    Parameters
+    ----------
+    theta : (3,) or (m, 3) array_like
+        Rotation vectors θ = φ k (angle φ in rad times the unit axis k), one per row.
+    b : (3,) or (m, 3) array_like
+        The vectors to turn (broadcast against ``theta``), in the same frame.
+    second : bool, optional
+        Also return the second derivatives (default True).
+
+    Returns
+    -------
+    f : (m, 3) ndarray
+        R(θ) b.
+    df : (m, 3, 3) ndarray
+        ∂f_c/∂θ_a at [m, c, a].
+    d2f : (m, 3, 3, 3) ndarray or None
+        ∂²f_c/∂θ_a∂θ_b at [m, c, a, b]; None when ``second`` is False.
+
+    Examples
+    --------
+    >>> f, df, _ = rotated_vector([0.0, 0.0, np.pi], [1.0, 0.0, 0.0], second=False)
+    >>> np.round(f, 12)
+    array([[-1.,  0.,  0.]])
     """
     theta = np.atleast_2d(np.asarray(theta, float))
     b = np.broadcast_to(np.asarray(b, float), theta.shape)
@@ -115,13 +173,47 @@ def rotated_vector(theta, b, second=True):
 
 
 def rotation_matrix(theta):
-    """Rotation matrix exp([θ]×) of a rotation vector (Rodrigues' formula, exact at θ = 0)."""
+    """Rotation matrix exp([θ]×) of a rotation vector (Rodrigues' formula, exact at θ = 0).
+
+    Parameters
+    ----------
+    theta : (3,) array_like
+        Rotation vector θ = φ k: angle φ (rad) times the unit axis k.
+
+    Returns
+    -------
+    (3, 3) ndarray
+        R = exp([θ]×).
+
+    Examples
+    --------
+    >>> np.allclose(rotation_matrix([0.0, 0.0, 0.3]), rotation_about([0, 0, 1], 0.3))
+    True
+    """
     theta = np.asarray(theta, float)
     return rotated_vector(np.tile(theta, (3, 1)), np.eye(3), second=False)[0].T
 
 
 def transported(a, b, y):
-    """``y`` turned by the smallest rotation taking unit a to unit b: c y + k × y + k (k·y)/(1 + c), k = a × b."""
+    """``y`` turned by the smallest rotation taking unit a to unit b: c y + k × y + k (k·y)/(1 + c), k = a × b.
+
+    Parameters
+    ----------
+    a, b : (..., 3) array_like
+        Unit directions, before and after (c = a·b > −1: not opposite), in one frame.
+    y : (..., 3) array_like
+        The vectors to transport, in the same frame.
+
+    Returns
+    -------
+    (..., 3) ndarray
+        The transported vectors (lengths kept).
+
+    Examples
+    --------
+    >>> transported([1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0])
+    array([0., 0., 1.])
+    """
     a, b, y = (np.asarray(x, float) for x in (a, b, y))
     k, c = np.cross(a, b), np.sum(a * b, -1)[..., None]
     return y * c + np.cross(k, y) + k * np.sum(k * y, -1)[..., None] / (1 + c)

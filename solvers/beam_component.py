@@ -25,7 +25,7 @@ def ancf_beam_component(length, E, rho, section, n_elements=8, n_modes=None, nu=
     s = m.assemble()
     n = s.n
     M = s.M.toarray()
-    K = s.patterns.stiffness.assemble(s.tangent_values(s.q0, np.zeros(n), 0.0)[0]).toarray()
+    K = s.patterns.stiffness.matrix(s.tangent_values(s.q0, np.zeros(n), 0.0)[0]).toarray()
     K = 0.5 * (K + K.T)
     X = s.q0.reshape(-1, 3)                                   # slot reference values (r, rx, ry, rz per node)
     if frame not in ("mean", "x0"):

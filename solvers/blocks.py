@@ -88,7 +88,7 @@ class SaddlePattern:
                   (w_stiff, v.mass_derivative, 3), (w_stiff, v.hessian, 4)]
         return [w * x if len(x) else np.zeros(self.lengths[i]) for w, x, i in pieces]
 
-    def assemble(self, values):
+    def matrix(self, values):
         """The saddle matrix S = [[A, Φ_qᵀ], [Φ_q, 0]] for given values."""
         pieces = [(w, x) for w, x in zip(values.weights + (values.weights[2],) * 2,
                                          (values.mass, values.damping, values.stiffness,
@@ -117,4 +117,4 @@ class SaddlePattern:
 
     def coordinate_block(self, values):
         """The (q, q) block A alone, without the diagonal term."""
-        return self.block_pattern.assemble(np.concatenate(self._block_values(values)))
+        return self.block_pattern.matrix(np.concatenate(self._block_values(values)))

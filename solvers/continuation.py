@@ -8,7 +8,7 @@ import numpy as np
 
 from femdyn.errors import ConvergenceError, ModelError
 
-from .static import _correct, _factorize, _load_direction, _start_point
+from .static_newton import correct, factorize, load_direction, start_point
 
 
 @dataclass
@@ -114,11 +114,10 @@ class EquilibriumPath:
         ModelError
             A reference that is not (label, x, s) with x and s finite and of one length.
         """
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        from matplotlib.figure import Figure
         curve = _reference_curve(reference, self.system.name) if reference is not None else None
-        fig, ax = plt.subplots(figsize=(6.5, 5.0))
+        fig = Figure(figsize=(6.5, 5.0))
+        ax = fig.subplots()
         if curve is not None:
             ax.plot(curve[1], load * curve[2], "-", color="C1", lw=3.5, alpha=0.45, label=curve[0])
         ax.plot(self.channel(channel), load * self.load_factors, ".-", ms=3, lw=0.8,
@@ -131,7 +130,6 @@ class EquilibriumPath:
         ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.13), frameon=False)
         fig.tight_layout()
         fig.savefig(path, dpi=110)
-        plt.close(fig)
         return path
 
 
@@ -183,11 +181,11 @@ def equilibrium_path(system, arc_length, max_points=200, load_max=1.0, t=0.0, q0
     """
     if not arc_length > 0:
         raise ModelError(f"equilibrium path of model '{system.name}': arc_length must be > 0 (m), got {arc_length!r}")
-    q, lam, kkt = _start_point(system, q0, t, max_correction)
-    if not np.any(_load_direction(system, q, t)):
+    q, lam, kkt = start_point(system, q0, t, max_correction)
+    if not np.any(load_direction(system, q, t)):
         raise ModelError(f"equilibrium path of model '{system.name}': the model has no applied loads to scale; "
                          "add gravity, a force or a torque")
-    first = _correct(system, kkt, q, lam, 0.0, t, tol, 50)
+    first = correct(system, kkt, q, lam, 0.0, t, tol, 50)
     if first is None:
         raise ConvergenceError(f"equilibrium path of model '{system.name}': no equilibrium at zero load")
     q, lam, s, iterations = first
@@ -195,20 +193,18 @@ def equilibrium_path(system, arc_length, max_points=200, load_max=1.0, t=0.0, q0
     n, arc, previous = system.n, float(arc_length), None
     longest, shortest = 4.0 * arc, arc * 2.0 ** -12
     while len(points) <= max_points and abs(s) <= load_max:
-        _factorize(system, kkt, q, lam, s, t)
-        tangent = kkt.solve(np.concatenate([_load_direction(system, q, t), np.zeros(system.m)]))
+        factorize(system, kkt, q, lam, s, t)
+        tangent = kkt.solve(np.concatenate([load_direction(system, q, t), np.zeros(system.m)]))
         size = np.linalg.norm(tangent[:n])
         sign = 1.0 if previous is None else np.sign(tangent[:n] @ previous) or 1.0
         w = sign * tangent[:n] / size
         q_pred, lam_pred, s_pred = q + arc * w, lam + sign * arc * tangent[n:] / size, s + sign * arc / size
-        solution = _correct(system, kkt, q_pred, lam_pred, s_pred, t, tol, max_iterations, arc=(w, q, arc))
+        solution = correct(system, kkt, q_pred, lam_pred, s_pred, t, tol, max_iterations, arc=(w, q, arc))
         if solution is None:
             arc *= 0.5
             if arc < shortest:
-                err = ConvergenceError(f"equilibrium path of model '{system.name}': the corrector failed at load "
-                                       f"factor {s:.4g} with the arc cut to {arc:.3g}")
-                err.partial = _path(system, points, t)
-                raise err
+                raise ConvergenceError(f"equilibrium path of model '{system.name}': the corrector failed at load "
+                                       f"factor {s:.4g} with the arc cut to {arc:.3g}", partial=_path(system, points, t))
             continue
         previous = solution[0] - q
         q, lam, s, iterations = solution

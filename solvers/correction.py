@@ -82,7 +82,7 @@ def correct_positions(system, q, t, tol=1e-12, max_iterations=20, groups=None):
         if np.abs(phi).max(initial=0.0) <= tol:
             return q
         T = _motion_basis(system, q, free, blocks)
-        J = system.constraints.jac_pattern.assemble(jac) @ T
+        J = system.constraints.jac_pattern.matrix(jac) @ T
         K = (T.T @ W @ T).tocsc()
         S = sp.bmat([[K, J.T], [J, None]], format="csc")
         rhs = np.concatenate([-(T.T @ (W @ (q - start))), -phi])

@@ -121,7 +121,7 @@ class SaddleInverse(_Inverse):
     def factorized(cls, kkt, values, q, t):
         """Factorize the saddle matrix of ``values`` for accurate solves; None when it is (numerically) singular."""
         try:
-            kkt.factorize(kkt.assemble(values), q, t)
+            kkt.factorize(kkt.saddle_matrix(values), q, t)
         except SingularMatrixError:
             return None
         kkt.refine = True            # Lanczos needs accurate solves, not the 1e-4 a Newton correction tolerates
@@ -220,7 +220,7 @@ def tangent_stiffness(system, q, lam, t=0.0):
     rows = np.concatenate([k.rows, c.hess_rows])
     cols = np.concatenate([k.cols, c.hess_cols])
     vals = np.concatenate([k_vals, c.hessian_values(q, lam)])
-    return Pattern(rows, cols, (system.n, system.n)).assemble(vals)
+    return Pattern(rows, cols, (system.n, system.n)).matrix(vals)
 
 
 def eigenmodes(system, q=None, lam=None, count=10, t=0.0, method="sparse", shift=None):

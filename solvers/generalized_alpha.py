@@ -185,7 +185,7 @@ class NewtonStep:
 
     def factorize(self, x, res):
         """Assemble and factorize the iteration matrix at an iterate."""
-        self.kkt.factorize(self.kkt.assemble(self.matrix_values(x, res.jac)), x.q, x.t)
+        self.kkt.factorize(self.kkt.saddle_matrix(self.matrix_values(x, res.jac)), x.q, x.t)
 
     def update(self, x, dx):
         """Apply a Newton correction to the iterate in place."""
@@ -276,7 +276,7 @@ class _StabilizedStep(NewtonStep):
         # [βh² r; Φ; (hβ/γ)(Φ_q q̇ + Φ_t)]
         sys, p, h = self.sys, self.p, self.h
         evaluated = sys.constraints.evaluate(x.q, x.t)
-        Phi_q = sys.constraints.jac_pattern.assemble(evaluated[1])
+        Phi_q = sys.constraints.jac_pattern.matrix(evaluated[1])
         self.kinematics(x, Phi_q)
         r, Q, phi, jac = sys.residual(x.q, x.v, x.a, x.lam, x.t, constraints=evaluated)
         r3 = Phi_q @ x.v + sys.constraints.acceleration_terms(x.q, x.v, x.t)[0]

@@ -42,7 +42,7 @@ def _projection_weight(system, q, jac):
 def _solve(kkt, values, rhs, q, t, what):
     """Factorize the saddle matrix of ``values`` and solve; a singular one is reported as ``what``."""
     try:
-        kkt.factorize(kkt.assemble(values), q, t)
+        kkt.factorize(kkt.saddle_matrix(values), q, t)
     except SingularMatrixError as err:
         raise SingularMatrixError(f"{what} at t = {t:g} s: {err}") from None
     return kkt.solve(rhs)
@@ -84,7 +84,7 @@ def consistent_velocities(system, q, v, t=0.0, kkt=None):
     kkt = kkt or KKTMatrix(system)
     _, jac = c.evaluate(q, t)
     phi_t, _ = c.acceleration_terms(q, v, t)
-    rhs = np.concatenate([np.zeros(system.n), -phi_t - c.jac_pattern.assemble(jac) @ v])
+    rhs = np.concatenate([np.zeros(system.n), -phi_t - c.jac_pattern.matrix(jac) @ v])
     x = _solve(kkt, _projection_weight(system, q, jac), rhs, q, t, "initial velocity projection")
     return v + x[:system.n]
 
@@ -102,7 +102,7 @@ def accelerations_and_multipliers(system, q, v, t=0.0, kkt=None):
     except SingularMatrixError:
         if not _noncollocated(system, q, t):
             raise
-        x = servo_least_squares(system, kkt.assemble(values).toarray(), rhs, q, t)
+        x = servo_least_squares(system, kkt.saddle_matrix(values).toarray(), rhs, q, t)
     return x[:system.n], x[system.n:]
 
 

@@ -69,10 +69,10 @@ class KKTMatrix:
         self.backend = None
         self.refine = False
 
-    def assemble(self, values):
+    def saddle_matrix(self, values):
         """The saddle matrix for given values, on the fixed pattern."""
         self.symmetric = values.symmetric
-        return self.saddle.assemble(values)
+        return self.saddle.matrix(values)
 
     def stabilized(self, values, Phi_q):
         """Iteration matrix of the stabilized index-2 formulation (unknowns Δq, βh²Δλ, Δν).

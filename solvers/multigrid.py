@@ -61,14 +61,36 @@ class InteriorOperators:
         self.held = ~np.repeat(self.free, 3)
 
     def stiffness(self, X):
-        """K_ii X, (ndof, m) [N]."""
+        """K_ii X, (ndof, m) [N].
+
+        Parameters
+        ----------
+        X : (ndof, m) ndarray
+            Displacement blocks on every dof [m], held rows ignored.
+
+        Returns
+        -------
+        (ndof, m) ndarray
+            Forces on the free dofs [N] (held rows 0).
+        """
         X = np.ascontiguousarray(X)
         Y = np.empty_like(X)
         mc.stiffness_product(self.indptr, self.indices, self.kdata, self.free, X, Y)
         return Y
 
     def mass(self, X):
-        """M_ii X, (ndof, m) [kg × the unit of X]."""
+        """M_ii X, (ndof, m) [kg × the unit of X].
+
+        Parameters
+        ----------
+        X : (ndof, m) ndarray
+            Blocks on every dof (x, y, z of each node), held rows ignored.
+
+        Returns
+        -------
+        (ndof, m) ndarray
+            M_ii X [kg × the unit of X] (held rows 0).
+        """
         X = np.ascontiguousarray(X)
         Y = np.empty_like(X)
         m = X.shape[1]
@@ -76,7 +98,19 @@ class InteriorOperators:
         return Y
 
     def full(self, interior_rows, X_i):
-        """The full-length block of interior rows ``X_i`` (held rows 0)."""
+        """The full-length block of interior rows ``X_i`` (held rows 0).
+
+        Parameters
+        ----------
+        interior_rows : (n_i,) ndarray of int
+            The dofs the rows of ``X_i`` belong to.
+        X_i : (n_i, m) ndarray
+            Values on those dofs.
+
+        Returns
+        -------
+        (ndof, m) ndarray
+        """
         X = np.zeros((self.ndof, X_i.shape[1]))
         X[interior_rows] = X_i
         return X
@@ -125,19 +159,52 @@ class CoarseSpace:
             self._factor = cholesky(self.K)
 
     def factor(self, R):
-        """K_c⁻¹ R on the free corner dofs [m]; CHOLMOD's supernodal solve on every core (nothing else runs then)."""
+        """K_c⁻¹ R on the free corner dofs [m]; CHOLMOD's supernodal solve on every core (nothing else runs then).
+
+        Parameters
+        ----------
+        R : (n_c, m) ndarray
+            Coarse forces on the free corner dofs [N].
+
+        Returns
+        -------
+        (n_c, m) ndarray
+            Coarse displacements [m].
+        """
         with threadpool_limits(limits=_CORES, user_api="blas"):
             return self._factor(R)
 
     def prolong(self, Xc):
-        """P Xc: (3 n_nodes, m) from the free corner dofs' (n_c, m) [m]."""
+        """P Xc: (3 n_nodes, m) from the free corner dofs' (n_c, m) [m].
+
+        Parameters
+        ----------
+        Xc : (n_c, m) ndarray
+            Displacements of the free corner dofs [m].
+
+        Returns
+        -------
+        (3 n_nodes, m) ndarray
+            Their interpolation on every node of the mesh [m].
+        """
         m = Xc.shape[1]
         full = np.zeros((3 * self.n_corners, m))
         full[self.dofs] = Xc
         return (self.P @ full.reshape(self.n_corners, 3 * m)).reshape(-1, m)
 
     def restrict(self, R):
-        """Pᵀ R on the free corner dofs, (n_c, m) [N]."""
+        """Pᵀ R on the free corner dofs, (n_c, m) [N].
+
+        Parameters
+        ----------
+        R : (3 n_nodes, m) ndarray
+            Forces on every node of the mesh [N].
+
+        Returns
+        -------
+        (n_c, m) ndarray
+            The coarse forces [N].
+        """
         m = R.shape[1]
         return (self.PT @ R.reshape(-1, 3 * m)).reshape(-1, m)[self.dofs]
 
@@ -145,7 +212,20 @@ class CoarseSpace:
         """The ``count`` lowest coarse modes, prolongated: (ndof, count) [m]. LOBPCG on K_c, M_c with the exact
         K_c⁻¹ as preconditioner, from one inverse-iteration step on seeded random vectors, to an estimated
         eigenvalue error of ``rtol`` (they only start the fine LOBPCG; the P1 modes are several % off anyway):
-        its block solves use level-3 BLAS in CHOLMOD where single-vector Lanczos cannot."""
+        its block solves use level-3 BLAS in CHOLMOD where single-vector Lanczos cannot.
+
+        Parameters
+        ----------
+        count : int
+            Number of modes.
+        rtol : float, optional
+            Estimated relative eigenvalue error at which LOBPCG stops.
+
+        Returns
+        -------
+        (ndof, count) ndarray
+            The prolongated coarse modes [m].
+        """
         start = self.factor(self.M @ np.random.default_rng(0).standard_normal((self.K.shape[0], count)))
         ritz = lobpcg_modes(lambda X: self.K @ X, lambda X: self.M @ X, start, count, self.factor, rtol)
         return self.prolong(ritz.vectors)
@@ -223,7 +303,19 @@ class _Stats:
 
 @dataclass
 class Ritz:
-    """Ritz pairs of :func:`lobpcg_modes`: values λ [rad²/s²], M-orthonormal vectors X, K X, iterations taken."""
+    """Ritz pairs of :func:`lobpcg_modes`: values λ [rad²/s²], M-orthonormal vectors X, K X, iterations taken.
+
+    Parameters
+    ----------
+    values : (k,) ndarray
+        λ = ω² [rad²/s²], ascending.
+    vectors : (n, k) ndarray
+        X, M-orthonormal.
+    stiffness_vectors : (n, k) ndarray
+        K X [N per unit modal amplitude].
+    iterations : int
+        LOBPCG iterations taken.
+    """
     values: np.ndarray
     vectors: np.ndarray
     stiffness_vectors: np.ndarray
@@ -245,7 +337,18 @@ class Deflated:
         self.precondition, self.ritz = precondition, ritz
 
     def start(self, B):
-        """Q B: the part of K⁻¹ B in span X [m]."""
+        """Q B: the part of K⁻¹ B in span X [m].
+
+        Parameters
+        ----------
+        B : (ndof, m) ndarray
+            Right-hand sides [N].
+
+        Returns
+        -------
+        (ndof, m) ndarray
+            The start of the deflated CG [m].
+        """
         return self.ritz.vectors @ ((self.ritz.vectors.T @ B) / self.ritz.values[:, None])
 
     def __call__(self, R):
@@ -416,23 +519,74 @@ class FactorFreeInterior:
         self.ritz = None
 
     def modes(self, count, rtol=1e-9):
-        """(λ (count,) [rad²/s²], modes (n_i, count) M-orthonormal) of the ``count`` lowest fixed-interface modes."""
+        """(λ (count,) [rad²/s²], modes (n_i, count) M-orthonormal) of the ``count`` lowest fixed-interface modes.
+
+        Parameters
+        ----------
+        count : int
+            Number of modes wanted (LOBPCG iterates on ``guards`` more, started from the coarse modes).
+        rtol : float, optional
+            Estimated relative eigenvalue error of the wanted modes at which LOBPCG stops.
+
+        Returns
+        -------
+        values : (count,) ndarray
+            λ = ω² [rad²/s²], ascending.
+        modes : (n_i, count) ndarray
+            On the interior rows, M-orthonormal.
+        """
         k = min(count + self.guards, self.coarse.K.shape[0] - 2)
         self.ritz = lobpcg_modes(self.ops.stiffness, self.ops.mass, self.coarse.modes(k), count, self.precondition,
                                  rtol)
         return self.ritz.values[:count], self.ritz.vectors[self.interior, :count]
 
     def solve_full(self, B, rtol=1e-9):
-        """K_ii⁻¹ B on full-length blocks (held rows zero) [m], deflated by the modes once they are known."""
+        """K_ii⁻¹ B on full-length blocks (held rows zero) [m], deflated by the modes once they are known.
+
+        Parameters
+        ----------
+        B : (ndof, m) ndarray
+            Forces [N], held rows zero.
+        rtol : float, optional
+            Relative residual at which the block CG stops.
+
+        Returns
+        -------
+        (ndof, m) ndarray
+            Displacements [m].
+        """
         if self.ritz is None:
             return block_pcg(self.ops.stiffness, B, self.precondition, None, rtol)[0]
         deflated = Deflated(self.precondition, self.ritz)
         return block_pcg(self.ops.stiffness, B, deflated, deflated.start(B), rtol)[0]
 
     def solve(self, B_i, rtol=1e-9):
-        """K_ii⁻¹ B_i on the interior rows [m]."""
+        """K_ii⁻¹ B_i on the interior rows [m].
+
+        Parameters
+        ----------
+        B_i : (n_i, m) ndarray
+            Forces on the interior rows [N].
+        rtol : float, optional
+            Relative residual at which the block CG stops.
+
+        Returns
+        -------
+        (n_i, m) ndarray
+            Displacements [m].
+        """
         return self.solve_full(self.ops.full(self.interior, B_i), rtol)[self.interior]
 
     def mass(self, X_i):
-        """M_ii X_i on the interior rows [kg × the unit of X_i]."""
+        """M_ii X_i on the interior rows [kg × the unit of X_i].
+
+        Parameters
+        ----------
+        X_i : (n_i, m) ndarray
+            Blocks on the interior rows.
+
+        Returns
+        -------
+        (n_i, m) ndarray
+        """
         return self.ops.mass(self.ops.full(self.interior, X_i))[self.interior]

@@ -56,7 +56,30 @@ class StableInverseOptions:
 
 def rate_limited_derivatives(t, q, window, rest_before=True, rest_after=False):
     """Velocities and accelerations of a sampled path from a local cubic least-squares fit.
-    Savitzky & Golay (1964) filter of order 3 over ``window`` seconds."""
+    Savitzky & Golay (1964) filter of order 3 over ``window`` seconds.
+
+    Parameters
+    ----------
+    t : (N,) array_like
+        Sample times, s, equally spaced.
+    q : (N, n) ndarray
+        The sampled coordinates (SI units: m, or 1 for direction cosines).
+    window : float
+        Width of the fit, s (at least 5 samples; fewer samples than that: plain differences).
+    rest_before, rest_after : bool, optional
+        The path rests before its first (after its last) sample: the fit sees it held there, and
+        the rates at that end are set to zero.
+
+    Returns
+    -------
+    v, a : (N, n) ndarray
+        Rates [unit of q / s] and second rates [unit of q / s²].
+
+    Raises
+    ------
+    ModelError
+        Fewer than two samples, or not equally spaced.
+    """
     t = np.asarray(t, float)
     if len(t) < 2 or not np.allclose(np.diff(t), t[1] - t[0], rtol=1e-6):
         raise ModelError("rate-limited derivatives: the samples must be at least two and equally spaced in time")
@@ -166,7 +189,26 @@ def stable_causal_inverse(system, t_end, h, options=None, q0=None, output=None, 
 
 
 def path_residual(system, results, window, rest_after=False):
-    """The residual of a sampled path in the exact equations of motion, with its own rates."""
+    """The residual of a sampled path in the exact equations of motion, with its own rates.
+
+    Parameters
+    ----------
+    system : System
+        The model the path belongs to.
+    results : Results
+        The path: ``t`` (s), ``q`` and multipliers ``lam``.
+    window : float
+        Width of the rate fit, s (:func:`rate_limited_derivatives`).
+    rest_after : bool, optional
+        The path rests after its last sample.
+
+    Returns
+    -------
+    residual : (N, n) ndarray
+        r = M q̈ + Φ_qᵀλ − Bᵀu − Q at each sample (:meth:`System.residual`; N, or N·m).
+    inertia : float
+        max |M q̈| at the first sample's mass (the scale to compare the residual with).
+    """
     v, a = rate_limited_derivatives(results.t, results.q, window, rest_after=rest_after)
     r = np.array([system.residual(q, vk, ak, lam, tk)[0]
                   for q, vk, ak, lam, tk in zip(results.q, v, a, results.lam, results.t)])
@@ -233,7 +275,7 @@ def _sample(system, kkt, q, lam, rate_forces, a, t, options):
             values = TangentValues(system.mass_values(q), jac, stiffness=k_vals, mass_derivative=md,
                                    hessian=system.hessian_values(q, lam), weights=(0.0, 0.0, 1.0),
                                    transpose=system.force_transpose_values(q, jac))
-            kkt.factorize(kkt.assemble(values), q, t)
+            kkt.factorize(kkt.saddle_matrix(values), q, t)
         last = size
         dx = kkt.solve(np.concatenate([-r, -phi]))
         q += dx[:system.n]

@@ -37,7 +37,7 @@ def highest_frequency(system, q, lam, t=0.0, tol=1e-2, kkt=None):
     if kkt is None:
         kkt = KKTMatrix(system)
         _, jac = system.constraints.evaluate(q, t)
-        kkt.factorize(kkt.assemble(TangentValues(system.mass_values(q), jac)), q, t)
+        kkt.factorize(kkt.saddle_matrix(TangentValues(system.mass_values(q), jac)), q, t)
     inverse = SaddleInverse(kkt)
     Minv = inverse.operator()
     start = inverse.solve(np.cos(np.arange(system.n)))

@@ -5,7 +5,7 @@ import time
 import numpy as np
 
 from ..errors import ModelError
-from ..validation import plural
+from ..input_checks import plural
 
 MAX_MB = 50.0          # default limit on the estimated component file size
 

@@ -3,7 +3,7 @@ import contextlib
 import os
 
 from ..errors import ModelError
-from ..validation import plural
+from ..input_checks import plural
 from ..studies.registry import sweep_cases
 
 

@@ -6,6 +6,7 @@ An uncompressed ZIP (the NPZ layout) of ``header.json`` and one ``<field>.npy`` 
 written deterministically. Fields, units and the checks on load: docs/components.md
 (:data:`FIELDS` is their machine-readable form). Modal coordinates η have unit modal mass.
 """
+import copy
 import io
 import json
 import zipfile
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from femdyn.errors import FemdynError
-from femdyn.validation import plural
+from femdyn.input_checks import plural
 
 FORMAT = "femdyn-component"
 VERSION = "1.2"           # 1.1: stress nodes and strain gauges; 1.2: quadratic cells; older files read unchanged
@@ -108,6 +109,15 @@ class Component:
     @property
     def n_modes(self):
         return len(self.arrays["frequencies"])
+
+    def copy(self):
+        """A deep copy: its header and arrays share nothing with this component's.
+
+        Returns
+        -------
+        Component
+        """
+        return Component(copy.deepcopy(self.header), {k: copy.deepcopy(v) for k, v in self.arrays.items()})
 
     def summary(self):
         """Counts of modes, interfaces, points and gauges; mass properties; first frequencies; gauge placement."""

@@ -59,10 +59,9 @@ def plot_fit(path, t, series, ylabel, title):
 
 def plot_estimates(path, names, truth, estimates, title):
     """Bar chart of estimate/true − 1 (%) per parameter for each estimator."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(8, 3.5))
+    from matplotlib.figure import Figure
+    fig = Figure(figsize=(8, 3.5))
+    ax = fig.subplots()
     width = 0.8 / max(len(estimates), 1)
     x = np.arange(len(names))
     for k, (label, theta) in enumerate(estimates.items()):
@@ -75,5 +74,4 @@ def plot_estimates(path, names, truth, estimates, title):
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
-    plt.close(fig)
     return path

@@ -9,7 +9,7 @@ from ..errors import ModelError
 from .constraints import Equation
 from .joints import Joint, Prismatic, Revolute
 from ..motion.timefunctions import as_time_function
-from ..validation import unit_vector
+from ..input_checks import unit_vector
 from ..motion.poses import as_pose_trajectory
 from .pose_servo import PoseServo
 from .protocol import Inputs

@@ -11,7 +11,7 @@ from .constraints import Equation
 from .nodes import Expr
 from .protocol import Body
 from ..errors import ModelError
-from ..validation import inconsistent, positive, refuse_non_finite, unit_vector, vector3
+from ..input_checks import inconsistent, positive, refuse_non_finite, unit_vector, vector3
 from .checks import check_density
 from .vectorfunctions import Dot
 

@@ -10,7 +10,7 @@ import copy
 import numpy as np
 
 from ..errors import ModelError
-from ..validation import refuse_non_finite, vector3
+from ..input_checks import refuse_non_finite, vector3
 from .actuators import ActuatorBuilder
 from .bushings import BushingBuilder
 from .clearance import ClearanceBuilder

@@ -10,7 +10,7 @@ dofs): Q = −Jᵀ F, K = Jᵀ K J + Jᵀ C (H v) + Σ F_k H_k, C = Jᵀ C J wit
 import numpy as np
 
 from ..errors import ModelError
-from ..validation import refuse_non_finite, vector3
+from ..input_checks import refuse_non_finite, vector3
 from .forcelaws import ForceElement
 
 # (component, [(sign, pair)]): u_i = a_i·d; θ_x = ½(a_z·b_y − a_y·b_z), θ_y = ½(a_x·b_z − a_z·b_x), θ_z = ½(a_y·b_x − a_x·b_y)

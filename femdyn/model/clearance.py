@@ -23,7 +23,7 @@ import warnings
 import numpy as np
 
 from ..errors import ModelError, StepSizeWarning
-from ..validation import number, positive, vector3
+from ..input_checks import number, positive, vector3
 from .constraints import Equation
 from .forcelaws import ForceSensor
 from .joints import Joint, Revolute, Spherical

@@ -69,7 +69,7 @@ class ConstraintSet:
 
     def jacobian(self, q, t):
         """The sparse Jacobian Φ_q (m × n, CSR)."""
-        return self.jac_pattern.assemble(self.evaluate(q, t)[1])
+        return self.jac_pattern.matrix(self.evaluate(q, t)[1])
 
     def hessian_values(self, q, lam):
         """COO values of ∂(Φ_qᵀλ)/∂q = Σ λ_i ∂²Φ_i/∂q² on (hess_rows, hess_cols)."""

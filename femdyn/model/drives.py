@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import ModelError
 from ..motion.timefunctions import as_time_function
-from ..validation import number, positive
+from ..input_checks import number, positive
 from .joints import Revolute
 from .protocol import Sensor
 from .rotational_springs import RotationalSpringDamper

@@ -13,7 +13,7 @@ from .joints import Fix
 from .nodes import Expr
 from .protocol import Part
 from ..errors import ModelError
-from ..validation import count, vector3
+from ..input_checks import count, vector3
 
 
 class ElementKind:

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..errors import ModelError
 from ..geometry import rotated_vector
-from ..validation import count, plural, vector3
+from ..input_checks import count, plural, vector3
 from . import floating_frame_kernels as kernels
 from .bodies import Frame
 from .constraints import Equation

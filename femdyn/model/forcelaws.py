@@ -8,7 +8,7 @@ import numpy as np
 from scipy.interpolate import make_interp_spline
 
 from ..errors import ModelError
-from ..validation import number, positive, refuse_non_finite
+from ..input_checks import number, positive, refuse_non_finite
 from .protocol import Part, Sensor, gathering
 
 # Gauss–Legendre rule of the energy of a user force: exact for polynomials of degree ≤ 15

@@ -11,7 +11,7 @@ from ..errors import ModelError
 from ..linalg import independent_rows
 from .checks import cable_alternative
 from ..motion.timefunctions import as_time_function
-from ..validation import unit_vector, vector3
+from ..input_checks import unit_vector, vector3
 from .vectorfunctions import Angle, Dot, Linear
 
 AXES = np.eye(3)

@@ -3,8 +3,8 @@ import numpy as np
 
 from ..errors import ModelError
 
+from ..input_checks import vector3
 from ..motion.timefunctions import as_time_function
-from ..validation import vector3
 from .joints import Prismatic
 from .protocol import EMPTY, EMPTY_INT, Part
 from .vectorfunctions import Angle, Dot, FunctionGroup, Targets

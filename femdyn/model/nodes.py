@@ -7,7 +7,7 @@ and vectors of bodies (García de Jalón & Bayo 1994, ch. 2), so Jacobians are e
 import numpy as np
 
 from ..errors import ModelError
-from ..validation import vector3
+from ..input_checks import vector3
 
 class NodeKind:
     """A registered kind of node: slot names, whether joints may use it as a frame, whether it is a unit vector."""

@@ -5,7 +5,7 @@ M = m I₃ on the node's coordinates, Q_g = m g; joints and springs attach at it
 import numpy as np
 
 from ..errors import ModelError
-from ..validation import positive, vector3
+from ..input_checks import positive, vector3
 from .protocol import Body
 
 

@@ -8,7 +8,7 @@ Q = −f ∇θ, K = f_δ ∇θ∇θᵀ + f_δ̇ ∇θ (H_θ q̇)ᵀ + f H_θ, C 
 import numpy as np
 
 from ..errors import ModelError
-from ..validation import number
+from ..input_checks import number
 from .forcelaws import ForceElement, ForceLaw
 from .joints import Revolute, Universal
 from .vectorfunctions import Angle, FunctionGroup, Targets

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..component import STRESS_COLUMNS, STRESS_UNITS, ComponentGauge, gauge_modes, stress_rows, stress_state
 from ..errors import ModelError
-from ..validation import number, vector3
+from ..input_checks import number, vector3
 from ..elements.ancf_beam import RecoveredStrains
 from ..results.store import measuring
 from .protocol import Sensor

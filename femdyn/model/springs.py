@@ -99,7 +99,7 @@ class SpringDampers(Part):
         cols = np.concatenate([np.tile(s.dofs, 3) for s in springs])
         vals = np.concatenate([s.D.ravel() for s in springs])
         held = vals != 0
-        self.D = Pattern(rows[held], cols[held], (3 * len(springs), n)).assemble(vals[held])
+        self.D = Pattern(rows[held], cols[held], (3 * len(springs), n)).matrix(vals[held])
         self.DT = self.D.T.tocsr()
         self.d0 = np.array([s.d0 for s in springs], float).reshape(-1, 3)
         sizes = np.array([s.dofs.size for s in springs])

@@ -18,7 +18,7 @@ from .protocol import Part, gathering
 from .vectorfunctions import Dot
 from ..linalg import independent_rows
 from ..sparse import Pattern, product
-from ..validation import plural
+from ..input_checks import plural
 
 
 _NONE = np.zeros(0, np.int64)
@@ -46,9 +46,11 @@ class Positions:
         """The CSR :class:`~femdyn.sparse.Pattern` of these positions (built on first use)."""
         return Pattern(self.rows, self.cols, self.shape)
 
-    def assemble(self, values):
+    def matrix(self, values):
         """The CSR matrix of COO values on these positions (duplicates summed)."""
-        return self.compressed.assemble(values)
+        return self.compressed.matrix(values)
+
+    assemble = matrix   # transitional: solvers/inversion.py (split on a parallel branch) still calls it
 
 
 @dataclass(frozen=True, eq=False)
@@ -123,7 +125,7 @@ class System:
         self._assemble_constraints()
         self.patterns = Patterns(self.n, self.m, **mass, **self._assemble_tangent_patterns(),
                                  **self._assemble_inputs())
-        self.M = self.patterns.mass.assemble(self.mass_values(self.q0))
+        self.M = self.patterns.mass.matrix(self.mass_values(self.q0))
         for sensor in self.sensors:
             sensor.bind(self)
         self.labels = self._coordinate_labels()
@@ -356,7 +358,7 @@ class System:
         """
         if self.constant_mass or q is None:
             return self.M
-        return self.patterns.mass.assemble(self.mass_values(q))
+        return self.patterns.mass.matrix(self.mass_values(q))
 
     def inertia_force(self, q, a):
         """M(q) q̈ (n,).

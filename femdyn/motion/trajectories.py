@@ -4,7 +4,7 @@ import math
 import numpy as np
 
 from ..errors import ModelError
-from ..validation import number, positive, vector3
+from ..input_checks import number, positive, vector3
 from .timefunctions import TimeFunction
 
 

@@ -11,7 +11,24 @@ VERDICT_CLASSES = {"pass": "pass", "FAIL": "fail", "no verdict": "muted", "no ve
 
 
 def write_html(comparison, path, paper="A4"):
-    """Write the report page (``paper``: the ``@page`` size it prints on, "A4" or "Letter")."""
+    """Write the strain report as one self-contained HTML page.
+
+    Parameters
+    ----------
+    comparison : femdyn.reports.strain_report.Comparison
+        The measured and computed strains, their metrics and verdicts (from
+        :func:`~femdyn.reports.strain_report.compare`; strains in the gauges'
+        units, times in s).
+    path : str or os.PathLike
+        The file to write (UTF-8 HTML).
+    paper : {"A4", "Letter"}, optional
+        The ``@page`` size the page prints on.
+
+    Returns
+    -------
+    path : str or os.PathLike
+        ``path``, as given.
+    """
     gauges = [{"name": g.name, "channel": g.channel, "unit": g.unit, "figure": png(gauge_figure(g)),
                "rows": [cells(row, VERDICT_CLASSES) for row in metric_rows(g)]} for g in comparison.gauges]
     render_page("strain.html", path, title=comparison.title, passed=comparison.passed,

@@ -21,7 +21,26 @@ def _environment():
 
 
 def png(fig, dpi=100):
-    """A matplotlib figure as a ``data:`` URI of a PNG image, for embedding in HTML."""
+    """A matplotlib figure as a ``data:`` URI of a PNG image, for embedding in HTML.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure (drawn with the Agg renderer; pyplot is not needed).
+    dpi : float, optional
+        Resolution, dots per inch.
+
+    Returns
+    -------
+    str
+        ``data:image/png;base64,…``.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> png(Figure(figsize=(1, 1))).startswith("data:image/png;base64,")
+    True
+    """
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi)
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")

@@ -18,7 +18,7 @@ from femdyn.elements import ncf, sections
 from ..errors import ModelError
 from ..model import Model
 from ..motion.trajectories import StateFunction
-from ..validation import vector3
+from ..input_checks import vector3
 
 
 @dataclass

@@ -11,10 +11,10 @@ first cantilever frequency (3.8 rad/s) its deflection grows while the ANCF beam 
 import json
 import os
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
+from ..component import cached_components
 from ..elements import sections
 from ..errors import ModelError
 from ..motion.timefunctions import TimeFunction
@@ -49,10 +49,10 @@ class SpinUp(TimeFunction):
         return 0.0 if t >= self.T else self.w / self.T * (1 - np.cos(2 * np.pi * t / self.T))
 
 
-@lru_cache(maxsize=None)
+@cached_components(maxsize=None)
 def beam_component(length, n_elements, E, rho, section, frame="mean"):
-    """The Craig–Bampton component of the ANCF beam (all modes; cached per beam and frame),
-    e.g. ``beam_component(10.0, 8, SPIN_E, SPIN_RHO, SPIN_SECTION)``."""
+    """The Craig–Bampton component of the ANCF beam (all modes; built once per beam and frame, each
+    call gets its own copy), e.g. ``beam_component(10.0, 8, SPIN_E, SPIN_RHO, SPIN_SECTION)``."""
     from ..solvers.beam_component import ancf_beam_component
     return ancf_beam_component(length, E, rho, section, n_elements, frame=frame)
 

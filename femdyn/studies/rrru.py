@@ -226,9 +226,7 @@ def rigid_inverse_dynamics(config=None):
 
 def rigid_figures(study, folder):
     """Write the study's figures: motor torques and angles, and the platform path."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
     from ..results import time_histories
     os.makedirs(folder, exist_ok=True)
     t = study["t"]
@@ -237,7 +235,8 @@ def rigid_figures(study, folder):
                               ("θ1 [deg]", {f"limb {i + 1}": np.degrees(study["angles"][:, i]) for i in range(3)})],
                              "3-RRRU rigid inverse dynamics: motor torques and angles")
     res, motion = study["results"], study["motion"]
-    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(10, 4.2))
+    fig = Figure(figsize=(10, 4.2))
+    ax, ax2 = fig.subplots(1, 2)
     circle = np.array([motion.path.position(s) for s in np.linspace(0, motion.path.length, 361)])
     ax.plot(circle[:, 0], circle[:, 1], "k--", lw=1, label="circle")
     ax.plot(res["P.x"], res["P.y"], lw=1.5, label="platform centre (inverse)")
@@ -257,7 +256,6 @@ def rigid_figures(study, folder):
     fig.tight_layout()
     path = os.path.join(folder, "path.png")
     fig.savefig(path, dpi=110)
-    plt.close(fig)
     return [torques, path]
 
 

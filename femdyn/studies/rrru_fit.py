@@ -224,9 +224,7 @@ def residual_table(result):
 
 def write_fit(result, folder):
     """Write the fit's tables, convergence history and figure."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
     os.makedirs(folder, exist_ok=True)
     paths = [os.path.join(folder, name) for name in ("parameters.md", "residuals.md", "history.csv", "fit.json",
                                                      "fit.png")]
@@ -238,7 +236,8 @@ def write_fit(result, folder):
         f.write("generation,best_cost\n" + "".join(f"{k + 1},{c!r}\n" for k, c in enumerate(result.history)))
     with open(paths[3], "w") as f:
         json.dump({**asdict(result), "config": asdict(result.config)}, f, indent=1, default=float)
-    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
+    fig = Figure(figsize=(11, 4.2))
+    ax, ax2 = fig.subplots(1, 2)
     ax.semilogy(range(1, len(result.history) + 1), np.maximum(result.history, 1e-16), "o-", ms=3)
     ax.set_xlabel("generation")
     ax.set_ylabel("best cost ½Σr² [–]")
@@ -262,5 +261,4 @@ def write_fit(result, folder):
     ax2.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(paths[4], dpi=110)
-    plt.close(fig)
     return paths

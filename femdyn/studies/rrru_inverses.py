@@ -21,7 +21,27 @@ __all__ = ["compare_inverses", "inverses_figure"]
 
 
 def compare_inverses(config=None, duration=0.6, input_weight=1e-6, rate_weight=1e-8, output=None):
-    """Stable causal, plain causal, non-causal and optimal-control inverses of the flexible robot."""
+    """Stable causal, plain causal, non-causal and optimal-control inverses of the flexible robot.
+
+    Parameters
+    ----------
+    config : StudyConfig, optional
+        The robot, circle and stable-inverse settings (default: the study's defaults).
+    duration : float, optional
+        Length of the inverted motion from its start, s.
+    input_weight, rate_weight : float, optional
+        Weights of the motor torques [1/(N·m)²] and of their rates [s²/(N·m)²] in the
+        optimal-control inverse's cost.
+    output : str, optional
+        Folder for the figure ``inverses.png`` (None: nothing written).
+
+    Returns
+    -------
+    dict
+        ``t`` (s), ``torques`` {inverse: (N, 3) N·m}, ``rigid`` (N, 3) N·m, the nonlinear DAE's
+        ``t_dae`` and ``torques_dae`` (or None), ``residual`` (relative, of the stable inverse's path),
+        ``pre_actuation`` (s, non-causal), ``summary`` {inverse: figures} and ``status`` {inverse: text}.
+    """
     from femdyn.solvers.generalized_alpha import Options, integrate
     from femdyn.solvers.inversion import causal_inverse, linearize, noncausal_inverse, optimal_control_inverse
     from femdyn.solvers.stable_inverse import StableInverseOptions, path_residual, stable_causal_inverse
@@ -87,7 +107,18 @@ def compare_inverses(config=None, duration=0.6, input_weight=1e-6, rate_weight=1
 
 
 def inverses_figure(comparison):
-    """Motor torques of each inverse beside the rigid robot's, one panel per limb."""
+    """Motor torques of each inverse beside the rigid robot's, one panel per limb.
+
+    Parameters
+    ----------
+    comparison : dict
+        What :func:`compare_inverses` returns.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Three panels (limbs 1–3), torques in N·m against t in s.
+    """
     from matplotlib.figure import Figure
     fig = Figure(figsize=(8, 7.5), layout="constrained")
     axes = fig.subplots(3, 1, sharex=True)

@@ -154,8 +154,7 @@ class StudyStopped(SolverError):
     def __init__(self, stopped, study, output=None):
         written = f"; everything computed so far is written to {output}" if output else ""
         super().__init__(f"3-RRRU study: {stopped['part']} stopped at t = {stopped['t']:.6g} s{written}. "
-                         f"{stopped['reason']}", study[stopped["key"]])
-        self.study = study
+                         f"{stopped['reason']}", study[stopped["key"]], study=study)
 
 
 PARTS = {"rigid": "rigid inverse dynamics (a)", "forward": "flexible forward dynamics (b)",
@@ -169,14 +168,13 @@ def _part(summary, key, run):
     try:
         return run()
     except SolverError as err:
-        results = getattr(err, "results", None)
+        results = err.results
         steps = results is not None and len(results.t) > 0
         summary["stopped"] = {"part": PARTS[key], "key": key, "t": float(results.t[-1]) if steps else 0.0,
                               "reason": str(err)}
         if not steps:
             return None
-        partial = getattr(err, "partial", None)
-        return results if partial is None else partial
+        return results if err.partial is None else err.partial
 
 
 HEADLINE = ("rigid_torque_min", "rigid_torque_max", "forward_deviation_x", "forward_deviation_yz",
@@ -242,7 +240,7 @@ def _keep_system(run, *rest):
     try:
         return (run(), *rest)
     except SolverError as err:
-        if getattr(err, "results", None) is not None:
+        if err.results is not None:
             err.partial = (err.results, *rest)
         raise
 

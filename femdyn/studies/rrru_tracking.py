@@ -27,7 +27,7 @@ from ..reports.metrology import REPEATABILITY, TARGET_OFFSET, fit_circle, tracke
 from ..robots.rrru import RRRUGeometry, rrru
 from .record import Study
 from .rrru import CircleMotion, check_steps, circle_motion, servo_robot
-from .rrru_channels import commanded_positions, motor_angles, motor_torques, platform_positions
+from .rrru_channels import motor_angles, motor_torques, platform_positions, tracking_error
 from .rrru_gauges import PEAKS
 from .rrru_study import StudyConfig, run_rigid
 
@@ -139,16 +139,18 @@ def clearance_joints(config):
     return [n.strip() for n in config.clearance_joints.split(",") if n.strip()] if config.clearance > 0 else []
 
 
-def run_step(config):
-    """(step, steps per controller period): ``h``, or with clearance period/k ≤ ``clearance_h``."""
+def time_step(config):
+    """The closed-loop runs' time step: (step h in s, steps per controller period); ``config.h``,
+    or with clearance period/k ≤ ``clearance_h``."""
     if not clearance_joints(config):
         return config.h, max(1, round(config.period / config.h))
     k = max(1, math.ceil(config.period / config.clearance_h - 1e-9))
     return config.period / k, k
 
 
-def closed_loop(config, motion, t_end, solution, start, progress=False):
-    """One closed-loop run from the static equilibrium with the motors held at r(0) (journals :func:`seated`)."""
+def pid_run(config, motion, t_end, solution, start, progress=False):
+    """One run of the PID servo loops (feedforward ``solution``) from the static equilibrium with the
+    motors held at r(0) (journals :func:`seated`); (Results, System)."""
     from femdyn.solvers.generalized_alpha import Options, integrate
     from femdyn.solvers.static import static_equilibrium
     t, angles, torques = solution
@@ -160,7 +162,7 @@ def closed_loop(config, motion, t_end, solution, start, progress=False):
     options = Options(rho_inf=config.rho_inf, tol_dynamic=config.tol_dynamic, max_halvings=config.max_halvings,
                       on_failure="retry" if config.max_halvings else "stop")
     every = 1 if clearance_joints(config) else config.tracker_every       # impacts are counted step by step
-    return integrate(system, t_end, run_step(config)[0], options, q0=q0, record_every=every, progress=progress), system
+    return integrate(system, t_end, time_step(config)[0], options, q0=q0, record_every=every, progress=progress), system
 
 
 def _held(config, motion, solution):
@@ -201,7 +203,7 @@ def seated(config, motion, solution, q):
 
 def track(results, system, config, seed):
     """The tracker's samples (every ``tracker_every`` periods): the target ``target_offset`` below the platform, noisy."""
-    stride = config.tracker_every * run_step(config)[1] if clearance_joints(config) else 1
+    stride = config.tracker_every * time_step(config)[1] if clearance_joints(config) else 1
     normals = results.q[::stride, system.nodes["platform.n"].dofs]
     return tracker_samples(platform_positions(results)[::stride], -normals, config.target_offset,
                            config.repeatability, seed)
@@ -209,7 +211,7 @@ def track(results, system, config, seed):
 
 def impacts(results, config):
     """Per clearance joint: impacts, bounces, the shortest bounce (steps), largest force and eccentricity, a verdict."""
-    h = run_step(config)[0]
+    h = time_step(config)[0]
     out = {}
     for name in clearance_joints(config):
         contact = np.concatenate([[False], results[f"{name}.penetration"] > 0, [False]]).astype(int)
@@ -233,8 +235,9 @@ def gauge_peaks(results):
             for k, name in enumerate(PEAKS)}
 
 
-def verdict(femdyn, paper):
-    """A difference of femdyn's Table 2 beside the paper's (both mm, rigid − flexible)."""
+def agreement(femdyn, paper):
+    """How a difference of femdyn's Table 2 agrees with the paper's (both mm, rigid − flexible): sign and
+    ratio in words (the summary's verdict on a value against a band is :func:`.rrru_outputs.verdict`)."""
     if femdyn * paper < 0:
         return "opposite sign"
     ratio = abs(femdyn) / paper
@@ -255,7 +258,7 @@ def run_tracking(config=None, output=None, progress=False):
     runs, fits, tracks, gauges = {}, {}, {}, {}
     for k, name in enumerate(RUNS):
         clock = time.perf_counter()
-        runs[name], system = closed_loop(config, motion, t_end, solutions[name], solutions["start"], progress)
+        runs[name], system = pid_run(config, motion, t_end, solutions[name], solutions["start"], progress)
         runtime[f"closed loop, {name} feedforward"] = time.perf_counter() - clock
         tracks[name] = track(runs[name], system, config, config.seed + k)
         fits[name] = fit_circle(tracks[name])
@@ -263,15 +266,15 @@ def run_tracking(config=None, output=None, progress=False):
     tables = {name: fits[name].table() for name in RUNS}
     table2 = [{"quantity": q, "rigid": tables["rigid"][q], "flexible": tables["flexible"][q],
                "difference": tables["rigid"][q] - tables["flexible"][q], "paper": p,
-               "verdict": verdict(abs(tables["rigid"][q] - tables["flexible"][q]) if q == "diameter"
+               "verdict": agreement(abs(tables["rigid"][q] - tables["flexible"][q]) if q == "diameter"
                                   else tables["rigid"][q] - tables["flexible"][q], p)} for q, p in PAPER.items()]
     table3 = [{"gauge": g, "femdyn": gauges["flexible"][g], "paper": PEAKS[g],
                **peak_metrics(gauges["flexible"][g], PEAKS[g])} for g in PEAKS]
     contacts = {name: impacts(runs[name], config) for name in RUNS}
-    summary = {"duration": float(t_end), "steps": int(round(t_end / run_step(config)[0])),
+    summary = {"duration": float(t_end), "steps": int(round(t_end / time_step(config)[0])),
                **{f"{q} difference (mm)": row["difference"] for q, row in zip(PAPER, table2)},
                **{f"{name} {q} (mm)": v for name in RUNS for q, v in tables[name].items()},
-               **{f"{name} end-effector error max (mm)": float(1e3 * _path_error(runs[name], motion).max())
+               **{f"{name} end-effector error max (mm)": float(1e3 * tracking_error(runs[name], motion).max())
                   for name in RUNS},
                **{f"{name} joint error max (deg)": float(np.degrees(max(np.abs(runs[name][f"servo {i}.error"]).max()
                                                                          for i in range(3)))) for name in RUNS},
@@ -284,11 +287,6 @@ def run_tracking(config=None, output=None, progress=False):
         from .rrru_tracking_outputs import write_outputs
         study["files"] = write_outputs(output, study)
     return study
-
-
-def _path_error(results, motion):
-    """|P − P_commanded| of the end effector, m."""
-    return np.linalg.norm(platform_positions(results) - commanded_positions(results, motion), axis=1)
 
 
 def report(summary):

@@ -5,6 +5,7 @@ from dataclasses import asdict
 
 import numpy as np
 
+from .rrru_channels import tracking_error
 from .rrru_gauges import PEAKS
 
 NOTE = ("The paper's differences come from the rig; femdyn's from link flexibility alone (E = 6.9e10 Pa, 1.6 kg "
@@ -31,7 +32,6 @@ def _figure(title, columns=2):
 
 def figures(study):
     """The experiment's figures by name (matplotlib Figures)."""
-    from .rrru_tracking import _path_error
     out = {}
     fig, (ax, ax2) = _figure("3-RRRU tracking experiment: tracked paths against their fitted circles")
     for name, fit in study["fits"].items():
@@ -42,7 +42,7 @@ def figures(study):
         ax.plot(np.abs(angle - angle[0]), 1e3 * fit.deviations, lw=0.8,
                 label=f"{name} feedforward (roundness {1e3 * fit.roundness:.3f} mm)")
         run = study["runs"][name]
-        ax2.plot(run.t, 1e3 * _path_error(run, study["motion"]), lw=1.0, label=f"{name} feedforward")
+        ax2.plot(run.t, 1e3 * tracking_error(run, study["motion"]), lw=1.0, label=f"{name} feedforward")
     _dress((ax, ax2), ("angle on the circle (deg)", "radial deviation (mm)"), ("time t (s)", "|P − P_commanded| (mm)"))
     out["tracks"] = fig
     fig, (ax, ax2) = _figure("3-RRRU tracking experiment: joint servo loops")

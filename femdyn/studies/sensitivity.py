@@ -67,12 +67,11 @@ def sensitivity_table(S, parameters, figures, digits=3):
 
 def sensitivity_figure(path, S, parameters, figures, title, step):
     """A heat map of the sensitivities, each cell annotated."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
     largest = float(np.nanmax(np.abs(S))) if np.isfinite(S).any() else 1.0
     limit = min(max(largest, 1e-12), 3.0)          # colours saturate at ±3: a few huge entries keep the rest readable
-    fig, ax = plt.subplots(figsize=(1.1 * len(parameters) + 3.5, 0.55 * len(figures) + 2.2))
+    fig = Figure(figsize=(1.1 * len(parameters) + 3.5, 0.55 * len(figures) + 2.2))
+    ax = fig.subplots()
     image = ax.imshow(np.ma.masked_invalid(S), cmap="RdBu_r", vmin=-limit, vmax=limit, aspect="auto")
     for i in range(len(figures)):
         for j in range(len(parameters)):
@@ -86,7 +85,6 @@ def sensitivity_figure(path, S, parameters, figures, title, step):
     fig.colorbar(image, ax=ax, label=f"normalized sensitivity [–] (colours saturate at ±{limit:.3g})")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
-    plt.close(fig)
     return path
 
 

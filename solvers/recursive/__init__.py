@@ -10,7 +10,7 @@ from links' configuration parameters. Flexible bodies with modal coordinates:
 :func:`body_stresses` and :func:`body_gauges`. ParaView series of every body of a run (rigid and
 flexible) by :func:`write_series`.
 """
-from .closed_loop import LoopClosure, assemble, constrained_forward_dynamics, project
+from .closed_loop import LoopClosure, close_loops, constrained_forward_dynamics, project
 from .configuration import TreeSpace, VectorSpace
 from .control import computed_torque, track
 from .data import Data
@@ -28,7 +28,7 @@ from .topology import Interface, Link, Topology, build_topology, inertia_sets
 
 __all__ = ["Body", "Data", "FlexibleData", "FlexibleTrajectory", "FlexibleTreeModel", "Interface", "Joint", "Link",
            "LoopClosure", "ModalBody", "Topology", "Trajectory", "TreeModel", "flexible_chain", "simulate_flexible",
-           "TreeSpace", "VectorSpace", "assemble", "build_topology", "center_of_mass", "computed_torque",
+           "TreeSpace", "VectorSpace", "close_loops", "build_topology", "center_of_mass", "computed_torque",
            "constrained_forward_dynamics", "floating_base_inverse_dynamics", "forward_dynamics", "hybrid_dynamics",
            "inertia_sets", "inverse_dynamics", "kinematics", "mass_matrix", "momentum", "project",
            "simulate", "track", "body_gauges", "body_stresses", "write_series"]

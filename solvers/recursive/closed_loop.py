@@ -7,7 +7,7 @@ bodies (García de Jalón & Bayo 1994, ch. 3); the dynamics
 
 is solved multipliers first (Wang et al.): λ = (J H⁻¹ Jᵀ)⁻¹ (…), one ABA per row.
 :func:`independent_rows` keeps independent rows (pivoted QR, Golub & Van Loan 2013, §5.4.2);
-:func:`project` restores Φ = 0, J v = 0 (Bayo & Ledesma 1996); :func:`assemble` does both.
+:func:`project` restores Φ = 0, J v = 0 (Bayo & Ledesma 1996); :func:`close_loops` does both.
 Row table and derivation: docs/solvers.md ("Recursive trees").
 """
 from dataclasses import dataclass, replace
@@ -16,7 +16,7 @@ import numpy as np
 
 from femdyn.errors import ConstraintError, ConvergenceError, ModelError
 from femdyn.linalg import independent_rows as _independent
-from femdyn.validation import finite
+from femdyn.input_checks import finite
 
 from .dynamics import forward_dynamics, inverse_dynamics, kinematics
 from .model import proper_rotation
@@ -244,7 +244,7 @@ def constrained_forward_dynamics(model, data, q, v, tau, closures, alpha=0.0, be
     tau : (nv,) array_like
         Joint forces [N·m or N].
     closures : sequence of LoopClosure
-        The cut joints, with independent rows (:func:`independent_rows`, :func:`assemble`).
+        The cut joints, with independent rows (:func:`independent_rows`, :func:`close_loops`).
     alpha, beta : float, optional
         Baumgarte stabilisation gains [1/s] (0: none).
 
@@ -273,7 +273,7 @@ def constrained_forward_dynamics(model, data, q, v, tau, closures, alpha=0.0, be
     condition = np.linalg.cond(A)
     if not condition < 1e12:
         raise ConstraintError(f"closure rows are dependent, or the loop is singular here (J H⁻¹ Jᵀ has condition "
-                              f"{condition:.2e}); keep independent rows with independent_rows() or assemble() at "
+                              f"{condition:.2e}); keep independent rows with independent_rows() or close_loops() at "
                               "an assembled configuration")
     lam = np.linalg.solve(A, rhs - J @ qdd0)
     return qdd0 + Y @ lam, lam
@@ -337,7 +337,7 @@ def project(model, data, q, v, closures, space, tol=1e-12, max_iter=20):
     return q, v
 
 
-def assemble(model, data, q, v, closures, space, tol=1e-9):
+def close_loops(model, data, q, v, closures, space, tol=1e-9):
     """Project onto Φ = 0, J v = 0 (:func:`project`), then keep independent rows (:func:`independent_rows`).
 
     Parameters

@@ -3,7 +3,8 @@
 from femdyn.errors import ModelError
 
 from .data import Data, check_workspace
-from .dynamics import as_vector, forward_dynamics, inverse_dynamics
+from .arguments import as_vector
+from .dynamics import forward_dynamics, inverse_dynamics
 from .integrators import simulate
 
 

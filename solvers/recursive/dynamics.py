@@ -14,77 +14,16 @@ import numpy as np
 from femdyn.errors import ModelError
 
 from . import kernels
+from .arguments import as_vector, base_acceleration, check_quaternions, external_forces, joint_mask
 from .data import check_workspace
-
-
-_FLOAT = np.dtype(float)
-
-
-def as_vector(x, size, what):
-    """A value as a contiguous float array of a given length."""
-    if type(x) is np.ndarray and x.shape == (size,) and x.dtype == _FLOAT and x.flags.c_contiguous:
-        return x
-    try:
-        a = np.asarray(x, dtype=float)
-    except (TypeError, ValueError):
-        raise ModelError(f"{what}: expected {size} numbers, got {x!r}") from None
-    if a.shape != (size,):
-        raise ModelError(f"{what}: expected {size} values (an array of shape ({size},)), got "
-                         f"{'None' if x is None else f'shape {a.shape}'}")
-    return a if a.flags.c_contiguous else np.ascontiguousarray(a)
-
-
-def _check_quaternions(model, q, bad):
-    """ModelError for the body a kernel reported (``bad`` ≥ 0): its free joint has no valid quaternion."""
-    if bad >= 0:
-        k = model.q_index[bad] + 3
-        raise ModelError(f"q: the free joint of body '{model.names[bad]}' has the quaternion {q[k:k + 4]} "
-                         "(x, y, z, w), of zero or non-finite norm; give a unit quaternion "
-                         "(neutral_configuration() has (0, 0, 0, 1))")
-
-
-def _external(model, data, f_ext):
-    """The external spatial forces (n, 6), checked; zero when None."""
-    if f_ext is None:
-        return data.no_force
-    f = np.ascontiguousarray(f_ext, dtype=float)
-    if f.shape != (model.n, 6):
-        raise ModelError(f"f_ext: expected one spatial force [n; f] per body, shape ({model.n}, 6), got {f.shape}")
-    return f
-
-
-def _base_acceleration(model, data, gravity):
-    """The base acceleration −g (gravity as a fictitious base acceleration, Featherstone 2008 §5.3)."""
-    g = model.gravity if gravity is None else as_vector(gravity, 3, "gravity (m/s², world frame)")
-    data.a0[:3] = 0.0
-    data.a0[3:] = -g
-    return data.a0
 
 
 def _ready(model, data, gravity):
     """Check the workspace in full unless it was built for this very model, and set its ``a0`` for ``gravity``."""
     if getattr(data, "ready_for", None) is not model or gravity is not None:
         check_workspace(model, data)
-        _base_acceleration(model, data, gravity)
+        base_acceleration(model, data, gravity)
         data.ready_for = model if gravity is None else None
-
-
-def _joint_mask(model, prescribed):
-    """Boolean array (one per joint) from booleans (or 0/1) per joint, or body names."""
-    if prescribed is None:
-        return np.zeros(model.n, np.bool_)
-    if isinstance(prescribed, str):
-        prescribed = [prescribed]
-    items = np.asarray(prescribed, dtype=object if isinstance(prescribed, (list, tuple)) else None)
-    if items.size and all(isinstance(p, str) for p in items.flat):
-        mask = np.zeros(model.n, np.bool_)
-        for name in items.flat:
-            mask[model.index(name)] = True
-        return mask
-    if items.shape != (model.n,) or not np.all((items == 0) | (items == 1)):
-        raise ModelError(f"prescribed: expected one flag per joint ({model.n}, True or False) or a list of body "
-                         f"names, got {prescribed!r}")
-    return items.astype(np.bool_)
 
 
 def kinematics(model, data, q, v=None):
@@ -111,7 +50,7 @@ def kinematics(model, data, q, v=None):
     v = np.zeros(model.nv) if v is None else as_vector(v, model.nv, "v")
     bad = kernels.packed_kinematics(*model.packed, *data.packed, q, v)
     if bad >= 0:
-        _check_quaternions(model, q, bad)
+        check_quaternions(model, q, bad)
 
 
 def inverse_dynamics(model, data, q, v, qdd, f_ext=None, gravity=None):
@@ -157,9 +96,9 @@ def inverse_dynamics(model, data, q, v, qdd, f_ext=None, gravity=None):
     _ready(model, data, gravity)
     q, v, qdd = as_vector(q, model.nq, "q"), as_vector(v, model.nv, "v"), as_vector(qdd, model.nv, "qdd")
     bad = kernels.packed_rnea(*model.packed, *data.packed, q, v, qdd,
-                              data.no_force if f_ext is None else _external(model, data, f_ext))
+                              data.no_force if f_ext is None else external_forces(model, data, f_ext))
     if bad >= 0:
-        _check_quaternions(model, q, bad)
+        check_quaternions(model, q, bad)
     return data.tau.copy()
 
 
@@ -198,7 +137,7 @@ def hybrid_dynamics(model, data, q, v, prescribed, tau, qdd, f_ext=None, gravity
         For wrong sizes, bad ``prescribed`` flags or an unknown body name.
     """
     _ready(model, data, gravity)
-    mask = _joint_mask(model, prescribed)
+    mask = joint_mask(model, prescribed)
     q, v = as_vector(q, model.nq, "q"), as_vector(v, model.nv, "v")
     tau, qdd = as_vector(tau, model.nv, "tau").copy(), as_vector(qdd, model.nv, "qdd").copy()
     _hybrid(model, data, q, v, mask, tau, qdd, f_ext)
@@ -240,9 +179,9 @@ def forward_dynamics(model, data, q, v, tau, f_ext=None, gravity=None):
 def _hybrid(model, data, q, v, mask, tau, qdd, f_ext):
     """Run the hybrid-dynamics kernel (masked joints given q̈, the others τ) on a ready workspace."""
     bad = kernels.packed_hybrid(*model.packed, *data.packed, q, v, mask, tau, qdd,
-                                data.no_force if f_ext is None else _external(model, data, f_ext))
+                                data.no_force if f_ext is None else external_forces(model, data, f_ext))
     if bad >= 0:
-        _check_quaternions(model, q, bad)
+        check_quaternions(model, q, bad)
 
 
 def mass_matrix(model, data, q):

@@ -9,7 +9,7 @@ import numpy as np
 from femdyn.errors import ModelError, SolverError
 
 from . import modal_kernels as mk
-from .dynamics import _base_acceleration, _check_quaternions, _external, _joint_mask, as_vector
+from .arguments import as_vector, base_acceleration, check_quaternions, external_forces, joint_mask
 from .packing import pack
 
 FLEXIBLE_DATA_FLOATS = ("Xup", "Phi", "R_world", "p_world", "vel", "acc", "force", "bias", "Mb", "bb", "IA", "pA", "U",
@@ -78,7 +78,7 @@ def kinematics(model, data, q, v=None):
                         model.q_index, model.v_index, model.joint_nv, model.n_modes, model.eq_index, model.ev_index,
                         model.at_origin, model.at_translation, model.at_rotation, q, v, data.Xup, data.Phi,
                         data.R_world, data.p_world, data.vel, data.bias)
-    _check_quaternions(model, q, bad)
+    check_quaternions(model, q, bad)
     return q, v
 
 
@@ -86,7 +86,7 @@ def _body_terms(model, data, q, v, f_ext):
     """The bodies' mass matrices and bias forces into ``data`` (modal kernels)."""
     mk.all_body_terms(model.n_modes, model.mass, model.first_moment, model.second_moment, model.Ct, model.Cx,
                       model.Cpp, model.modal_mass, model.modal_stiffness, model.modal_damping, model.eq_index,
-                      model.ev_index, q, v, _external(model, data, f_ext), data.vel, data.Mb, data.bb)
+                      model.ev_index, q, v, external_forces(model, data, f_ext), data.vel, data.Mb, data.bb)
 
 
 def inverse_dynamics(model, data, q, v, qdd, f_ext=None, gravity=None):
@@ -97,7 +97,7 @@ def inverse_dynamics(model, data, q, v, qdd, f_ext=None, gravity=None):
     _body_terms(model, data, q, v, f_ext)
     tau = np.zeros(model.nv)
     mk.rnea(model.parent, model.S, model.v_index, model.joint_nv, model.n_modes, model.ev_index, qdd,
-            _base_acceleration(model, data, gravity), data.Phi, data.bias, data.Mb, data.bb, data.acc, data.force,
+            base_acceleration(model, data, gravity), data.Phi, data.bias, data.Mb, data.bb, data.acc, data.force,
             tau)
     return tau
 
@@ -105,7 +105,7 @@ def inverse_dynamics(model, data, q, v, qdd, f_ext=None, gravity=None):
 def hybrid_dynamics(model, data, q, v, prescribed, tau, qdd, f_ext=None, gravity=None):
     """Hybrid dynamics in O(N): motion-given joints return forces, the rest accelerations."""
     fast = isinstance(prescribed, np.ndarray) and prescribed.dtype == np.bool_ and prescribed.shape == (model.n,)
-    mask = prescribed if fast else _joint_mask(model, prescribed)
+    mask = prescribed if fast else joint_mask(model, prescribed)
     _check(model, data)
     q, v = as_vector(q, model.nq, "q"), as_vector(v, model.nv, "v")
     tau = as_vector(tau, model.nv, "tau").copy()
@@ -127,10 +127,10 @@ def forward_dynamics(model, data, q, v, tau, f_ext=None, gravity=None):
 
 def _hybrid(model, data, q, v, mask, tau, qdd, f_ext, gravity):
     """Run the flexible hybrid-dynamics sweeps (masked joints given q̈, the others τ)."""
-    _base_acceleration(model, data, gravity)
-    bad, singular = mk.packed_hybrid(*model.packed, *data.packed, q, v, mask, tau, qdd, _external(model, data, f_ext))
+    base_acceleration(model, data, gravity)
+    bad, singular = mk.packed_hybrid(*model.packed, *data.packed, q, v, mask, tau, qdd, external_forces(model, data, f_ext))
     if bad >= 0:
-        _check_quaternions(model, q, bad)
+        check_quaternions(model, q, bad)
     if singular >= 0:
         raise not_positive(model, singular)
 

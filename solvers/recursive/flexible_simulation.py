@@ -12,7 +12,7 @@ from femdyn.errors import ModelError, SolverError
 
 from . import modal_kernels as mk
 from .configuration import TreeSpace
-from .dynamics import _base_acceleration, _check_quaternions, _external, _joint_mask, as_vector
+from .arguments import as_vector, base_acceleration, check_quaternions, external_forces, joint_mask
 from .flexible_dynamics import FlexibleData, hybrid_dynamics, not_positive
 from .integrators import Trajectory, not_finite, sample_times, simulate
 
@@ -71,7 +71,7 @@ def simulate_flexible(model, q0, v0, t_end, h, method="zhai", tau=None, prescrib
     ModelError for bad input; SolverError when the state stops being finite.
     """
     data = FlexibleData(model)
-    mask = _joint_mask(model, prescribed)
+    mask = joint_mask(model, prescribed)
     run = _stepwise_run if len(model.free_joints) else _compiled_run
     return run(model, data, mask, q0, v0, t_end, h, method, tau, qdd, psi, phi, f_ext, t0)
 
@@ -113,11 +113,11 @@ def _compiled_run(model, data, mask, q0, v0, t_end, h, method, tau, qdd, psi, ph
     Q = np.empty((steps + 1, model.nq))
     V, A, F = np.empty((steps + 1, model.nv)), np.empty((steps + 1, model.nv)), np.empty((steps + 1, nj))
     Q[0], V[0] = as_vector(q0, model.nq, "q"), as_vector(v0, model.nv, "v")
-    _base_acceleration(model, data, None)
-    done, kind, body = mk.run(*model.packed, *data.packed, mask, _external(model, data, f_ext), method == "rk4",
+    base_acceleration(model, data, None)
+    done, kind, body = mk.run(*model.packed, *data.packed, mask, external_forces(model, data, f_ext), method == "rk4",
                               float(h), float(psi), float(phi), given[0], given[1], Q, V, A, F)
     if kind == 1:
-        _check_quaternions(model, Q[done], body)
+        check_quaternions(model, Q[done], body)
     if kind == 2:
         raise not_positive(model, body)
     if kind == 3:

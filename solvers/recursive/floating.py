@@ -9,7 +9,8 @@ import numpy as np
 from femdyn.errors import ModelError
 
 from .data import check_workspace
-from .dynamics import as_vector, hybrid_dynamics
+from .arguments import as_vector
+from .dynamics import hybrid_dynamics
 from .model import FREE
 
 

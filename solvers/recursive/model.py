@@ -12,7 +12,7 @@ import numpy as np
 
 from femdyn.errors import ModelError
 from femdyn.model.checks import check_gravity
-from femdyn.validation import finite, inconsistent, numeric, refuse_non_finite
+from femdyn.input_checks import finite, inconsistent, numeric, refuse_non_finite
 
 from .packing import pack
 from .spatial import rpy_matrix, spatial_inertia

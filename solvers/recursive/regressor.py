@@ -13,7 +13,8 @@ from numba import njit
 from femdyn.errors import ModelError
 from femdyn.geometry import skew
 
-from .dynamics import as_vector, inverse_dynamics, kinematics
+from .arguments import as_vector
+from .dynamics import inverse_dynamics, kinematics
 from .spatial import cross_force
 
 PARAMETERS = ("m", "hx", "hy", "hz", "Ixx", "Ixy", "Iyy", "Ixz", "Iyz", "Izz")

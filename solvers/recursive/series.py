@@ -13,7 +13,7 @@ import numpy as np
 
 from femdyn.component.stress import mesh_stress
 from femdyn.errors import ModelError
-from femdyn.validation import finite
+from femdyn.input_checks import finite
 from femdyn.mesh.configuration import ConfigurationGeometry
 from femdyn.mesh.pictures import component_cells
 from femdyn.mesh.vtk import geometry_mesh, write_collection

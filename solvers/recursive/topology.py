@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from femdyn.errors import ModelError
-from femdyn.validation import finite
+from femdyn.input_checks import finite
 
 from .closed_loop import POINT_ROWS, LoopClosure
 from .model import Body, Joint, TreeModel, inertia_matrix, proper_rotation
@@ -199,7 +199,7 @@ class Topology:
     def closures(self):
         """One :class:`~.closed_loop.LoopClosure` per cut joint, of the kind and axis its interfaces name.
 
-        All candidate rows; :func:`~.closed_loop.assemble` drops the dependent ones.
+        All candidate rows; :func:`~.closed_loop.close_loops` drops the dependent ones.
         """
         out = []
         for c in self.cuts:

@@ -189,7 +189,7 @@ EXAMPLES = {
     """,
     ("femdyn.sparse", "Pattern"): """
         >>> p = Pattern([0, 1, 0], [0, 1, 0], (2, 2))
-        >>> p.nnz, p.assemble(np.array([1.0, 2.0, 3.0])).toarray().tolist()
+        >>> p.nnz, p.matrix(np.array([1.0, 2.0, 3.0])).toarray().tolist()
         (2, [[4.0, 0.0], [0.0, 2.0]])
     """,
     ("femdyn.sparse", "product"): """

@@ -63,7 +63,7 @@ def test_protocol_part_tangent_matches_finite_differences():
     s = spring_mass().assemble()
     rng = np.random.default_rng(0)
     q, v = s.q0 + 0.01 * rng.standard_normal(s.n), np.zeros(s.n)
-    K = s.patterns.stiffness.assemble(s.tangent_values(q, v, 0.0)[0]).toarray()
+    K = s.patterns.stiffness.matrix(s.tangent_values(q, v, 0.0)[0]).toarray()
     fd = np.column_stack([(s.forces(q - e, v, 0.0) - s.forces(q + e, v, 0.0)) / 2e-7
                           for e in 1e-7 * np.eye(s.n)])
     assert np.allclose(K, fd, atol=1e-5 * np.abs(K).max())

@@ -143,7 +143,7 @@ def test_the_contact_tangent_is_continuous_through_the_onset():
         q = (c + delta) * direction
         v = 1e-3 * np.array([0.3, 1.0, -0.2])
         k, _ = s.tangent_values(q, v, 0.0)
-        Kq = s.patterns.stiffness.assemble(k).toarray()
+        Kq = s.patterns.stiffness.matrix(k).toarray()
         fd = np.column_stack([(s.forces(q - e, v, 0.0) - s.forces(q + e, v, 0.0)) / (2 * h) for e in h * np.eye(3)])
         assert np.abs(Kq - fd).max() <= K * np.sqrt(h), delta
 

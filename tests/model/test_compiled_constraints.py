@@ -103,8 +103,8 @@ def test_custom_kind_keeps_the_generic_path():
         assert_close(J, J_r, RTOL)
         assert_close(c.phi(q, t), reference.phi(q, t), RTOL)
         from femdyn.sparse import Pattern
-        H = Pattern(c.hess_rows, c.hess_cols, (c.n, c.n)).assemble(c.hessian_values(q, lam)).toarray()
-        H_r = Pattern(reference.hess_rows, reference.hess_cols, (c.n, c.n)).assemble(
+        H = Pattern(c.hess_rows, c.hess_cols, (c.n, c.n)).matrix(c.hessian_values(q, lam)).toarray()
+        H_r = Pattern(reference.hess_rows, reference.hess_cols, (c.n, c.n)).matrix(
             reference.hessian_values(q, lam)).toarray()
         assert_close(H, H_r, RTOL)
         for x, y in zip(c.acceleration_terms(q, v, t), reference.acceleration_terms(q, v, t)):

@@ -99,7 +99,7 @@ def test_singular_iteration_matrix_is_diagnosed():
     kkt = KKTMatrix(s)
     q = s.q0
     phi, jac = s.constraints.evaluate(q, 0.0)
-    S = kkt.assemble(TangentValues(s.mass_values(q), jac, hessian=s.constraints.hessian_values(q, np.zeros(s.m))))
+    S = kkt.saddle_matrix(TangentValues(s.mass_values(q), jac, hessian=s.constraints.hessian_values(q, np.zeros(s.m))))
     with pytest.raises(SingularMatrixError, match=r"singular KKT matrix.*'stray\.r[xyz]'"):
         kkt.factorize(S, q, 0.0, symmetric=False)
 

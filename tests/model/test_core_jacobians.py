@@ -37,7 +37,7 @@ def test_constraint_hessian_term(system, state):
     c = system.constraints
     lam = np.random.default_rng(3).standard_normal(system.m)
     from femdyn.sparse import Pattern
-    H = Pattern(c.hess_rows, c.hess_cols, (system.n, system.n)).assemble(c.hessian_values(q, lam)).toarray()
+    H = Pattern(c.hess_rows, c.hess_cols, (system.n, system.n)).matrix(c.hessian_values(q, lam)).toarray()
     assert_close(H, fd_jacobian(lambda x: c.jacobian(x, t).T @ lam, q))
 
 
@@ -59,7 +59,7 @@ def test_phi_t_and_gamma(system, state):
 def test_load_tangent(system, state):
     q, v, t = state
     k_vals, _ = system.tangent_values(q, v, t)
-    K = system.patterns.stiffness.assemble(k_vals).toarray()
+    K = system.patterns.stiffness.matrix(k_vals).toarray()
     assert_close(K, -fd_jacobian(lambda x: system.forces(x, v, t), q))
 
 

@@ -44,9 +44,9 @@ def test_coupled_model_derivatives():
     c = s.constraints
     assert_close(c.jacobian(q, 0.0).toarray(), fd_jacobian(lambda x: c.phi(x, 0.0), q))
     k_vals, c_vals = s.tangent_values(q, v, 0.0)
-    K = s.patterns.stiffness.assemble(k_vals).toarray()
+    K = s.patterns.stiffness.matrix(k_vals).toarray()
     assert_close(K, -fd_jacobian(lambda x: s.forces(x, np.zeros(s.n), 0.0), q), 1e-5)
-    C = s.patterns.damping.assemble(c_vals).toarray()
+    C = s.patterns.damping.matrix(c_vals).toarray()
     assert_close(C, -fd_jacobian(lambda y: s.forces(q, y, 0.0), v), 1e-5)
 
 

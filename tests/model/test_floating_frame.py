@@ -26,7 +26,7 @@ def general_state():
 
 
 def dense(s, rows, cols, values):
-    return Pattern(rows, cols, (s.n, s.n)).assemble(values).toarray()
+    return Pattern(rows, cols, (s.n, s.n)).matrix(values).toarray()
 
 
 def central(f, x, h):
@@ -48,7 +48,7 @@ def test_force_tangents_match_finite_differences():
     holds K_η η with ω² up to 1e10 s⁻², hence the tolerance 100 ε max|Q(q ± h)|/h."""
     s, _, q, v, _, _ = general_state()
     k, c = s.tangent_values(q, v, 0.0)
-    K, C = s.patterns.stiffness.assemble(k).toarray(), s.patterns.damping.assemble(c).toarray()
+    K, C = s.patterns.stiffness.matrix(k).toarray(), s.patterns.damping.matrix(c).toarray()
     fdK = -central(lambda x: s.forces(x, v, 0.0), q, 1.0)
     fdC = -central(lambda x: s.forces(q, x, 0.0), v, 1.0)
     roundoff = lambda f, x: 100 * np.finfo(float).eps * max(np.abs(f(x + e)).max() for e in np.eye(s.n))

@@ -16,7 +16,7 @@ G = 9.81
 def tangents_against_differences(s, q, v, h=1e-6, rtol=1e-6):
     """System K, C against central differences of Q (steps h: truncation and round-off ≲ 1e-8 of the scale)."""
     k, c = s.tangent_values(q, v, 0.0)
-    K, C = s.patterns.stiffness.assemble(k).toarray(), s.patterns.damping.assemble(c).toarray()
+    K, C = s.patterns.stiffness.matrix(k).toarray(), s.patterns.damping.matrix(c).toarray()
     fdK = np.column_stack([(s.forces(q - e, v, 0.0) - s.forces(q + e, v, 0.0)) / (2 * h) for e in h * np.eye(s.n)])
     fdC = np.column_stack([(s.forces(q, v - e, 0.0) - s.forces(q, v + e, 0.0)) / (2 * h) for e in h * np.eye(s.n)])
     for A, fd in ((K, fdK), (C, fdC)):
@@ -188,7 +188,7 @@ def test_a_bushing_small_displacement_stiffness_is_its_matrix():
             du, dphi = frame[:, j], np.cross(frame[:, j], x - point if node in body.points else x)
             T[node.start:node.start + 3, j] = du if node in body.points else 0.0
             T[node.start:node.start + 3, 3 + j] = dphi
-    K = s.patterns.stiffness.assemble(s.tangent_values(s.q0, s.v0, 0.0)[0]).toarray()
+    K = s.patterns.stiffness.matrix(s.tangent_values(s.q0, s.v0, 0.0)[0]).toarray()
     np.testing.assert_allclose(T.T @ K @ T, Kb, atol=1e-12 * np.abs(Kb).max())
 
 

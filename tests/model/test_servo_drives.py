@@ -114,12 +114,12 @@ def test_reflected_inertia_tangents_and_mass_derivative_against_differences():
     drive = next(p for p in s.parts if p.name == "drive")
     drive.t_old = 0.0          # a step from 0 to t: the trapezoid term of the integral enters the tangent
     k, c = s.tangent_values(q, v, t)
-    K, C = s.patterns.stiffness.assemble(k).toarray(), s.patterns.damping.assemble(c).toarray()
+    K, C = s.patterns.stiffness.matrix(k).toarray(), s.patterns.damping.matrix(c).toarray()
     fdK = np.column_stack([(s.forces(q - e, v, t) - s.forces(q + e, v, t)) / (2 * h) for e in h * np.eye(s.n)])
     fdC = np.column_stack([(s.forces(q, v - e, t) - s.forces(q, v + e, t)) / (2 * h) for e in h * np.eye(s.n)])
     for A, fd in ((K, fdK), (C, fdC)):
         assert np.abs(A - fd).max() <= 1e-6 * np.abs(fd).max()
-    D = s.patterns.mass_derivative.assemble(s.mass_derivative_values(q, a)).toarray()
+    D = s.patterns.mass_derivative.matrix(s.mass_derivative_values(q, a)).toarray()
     fdD = np.column_stack([(s.mass(q + e) @ a - s.mass(q - e) @ a) / (2 * h) for e in h * np.eye(s.n)])
     assert np.abs(D - fdD).max() <= 1e-6 * np.abs(fdD).max()
     # the kinetic energy counts ½ N² J_m θ̇² on top of the rod's

@@ -1,7 +1,8 @@
 """Docstrings where the API is: the public face in NumPy style, every helper with a line.
 
 The public face of femdyn is the union of its packages' ``__all__`` (``femdyn``,
-``femdyn.model``, ``femdyn.solvers``, ``femdyn.solvers.recursive``, …). Rules:
+``femdyn.model``, ``femdyn.solvers``, ``femdyn.solvers.recursive``, …) and of the modules that
+declare one (``femdyn.geometry``, ``femdyn.sparse``, ``femdyn.reports.html``, …). Rules:
 
 1. every package declares ``__all__``, and every name listed exists;
 2. every name of the face has a docstring, and a NumPy "Parameters" section if its
@@ -111,12 +112,30 @@ def modules():
 
 
 PACKAGE_NAMES = sorted(all_packages())
+FACE_MODULES = sorted(name for name, module in all_modules().items()
+                      if name not in PACKAGE_NAMES and hasattr(module, "__all__"))
+# names documented on another branch in flight (their module is being rewritten there), removed on merge
+PENDING = {"femdyn.solvers.spin.turning_rates"}
 
 
 @pytest.mark.parametrize("name", PACKAGE_NAMES)
 def test_the_public_face_has_numpy_docstrings(packages, name):
     problems = face_problems(packages[name])
     assert not problems, f"{len(problems)} problems in the face of {name}:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("name", FACE_MODULES)
+def test_the_modules_faces_have_numpy_docstrings(modules, name):
+    """A module that declares ``__all__`` (``femdyn.geometry``) is a face too, whether or not
+    its package re-exports it."""
+    problems = [p for p in face_problems(modules[name]) if p.split(":")[0] not in PENDING]
+    assert not problems, f"{len(problems)} problems in the face of {name}:\n" + "\n".join(problems)
+
+
+def test_module_faces_are_found():
+    """The walk reaches the modules with an ``__all__`` (a broken walk would pass the test above)."""
+    assert {"femdyn.geometry", "femdyn.sparse", "femdyn.input_checks", "femdyn.reports.html",
+            "femdyn.solvers.multigrid"} <= set(FACE_MODULES)
 
 
 @pytest.mark.parametrize("name", PACKAGE_NAMES)

@@ -15,7 +15,7 @@ from support import ROOT
 
 # bottom → top; a room imports only rooms of lower layers (docs/contributing.md, "Where code goes")
 LAYERS = [
-    ["femdyn.errors", "femdyn.validation", "femdyn.geometry", "femdyn.sparse", "femdyn.linalg", "femdyn.schema"],
+    ["femdyn.errors", "femdyn.input_checks", "femdyn.geometry", "femdyn.sparse", "femdyn.linalg", "femdyn.schema"],
     ["femdyn.motion", "femdyn.elements", "femdyn.component"],
     ["femdyn.mesh"],
     ["femdyn.results"],

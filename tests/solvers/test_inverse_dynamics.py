@@ -123,7 +123,7 @@ def test_inverse_dynamics_iteration_matrix_matches_finite_differences():
     kkt = KKTMatrix(s)
     k_vals, c_vals = s.tangent_values(q, v, 0.0)
     _, jac = s.constraints.evaluate(q, 0.0)
-    S = kkt.assemble(TangentValues(s.mass_values(q), jac, c_vals, k_vals, hessian=s.hessian_values(q, lam),
+    S = kkt.saddle_matrix(TangentValues(s.mass_values(q), jac, c_vals, k_vals, hessian=s.hessian_values(q, lam),
                                    weights=(0.0, 0.0, 1.0), transpose=s.force_transpose_values(q, jac))).toarray()
 
     def F(x):

@@ -122,11 +122,11 @@ def test_zero_dynamics_of_a_flexible_arm_match_the_full_dae_pencil():
     zd = zero_dynamics(system, q, lam)
     n, m = system.n, system.m
     _, jac = system.constraints.evaluate(q, 0.0)
-    J = system.constraints.jac_pattern.assemble(jac).toarray()
+    J = system.constraints.jac_pattern.matrix(jac).toarray()
     p = system.patterns
-    G = p.transpose.assemble(system.force_transpose_values(q, jac)).toarray()
+    G = p.transpose.matrix(system.force_transpose_values(q, jac)).toarray()
     k_vals, c_vals = system.tangent_values(q, np.zeros(n), 0.0)
-    Kt = p.stiffness.assemble(k_vals).toarray() + p.hessian.assemble(system.hessian_values(q, lam)).toarray()
+    Kt = p.stiffness.matrix(k_vals).toarray() + p.hessian.matrix(system.hessian_values(q, lam)).toarray()
     Z, I = np.zeros, np.eye(n)
     A = np.block([[Z((n, n)), I, Z((n, m))], [-Kt, Z((n, n)), -G.T], [J, Z((m, n)), Z((m, m))]])
     E = sla.block_diag(I, system.mass(q).toarray(), Z((m, m)))

@@ -41,7 +41,7 @@ def test_saddle_pattern_is_symmetric():
     system = pendulum()
     q = system.q0
     _, jac = system.constraints.evaluate(q, 0.0)
-    S = SaddlePattern(system).assemble(TangentValues(system.mass_values(q), jac))
+    S = SaddlePattern(system).matrix(TangentValues(system.mass_values(q), jac))
     assert S.shape == (11, 11) and abs(S - S.T).max() == 0
 
 

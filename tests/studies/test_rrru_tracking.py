@@ -10,7 +10,7 @@ import pytest
 
 from femdyn.cli import main
 from femdyn.studies import registry
-from femdyn.studies.rrru_tracking import PAPER, TrackingConfig, verdict
+from femdyn.studies.rrru_tracking import PAPER, TrackingConfig, agreement
 
 
 def test_short_run_writes_both_tables_and_the_report(tmp_path, capsys):
@@ -31,9 +31,9 @@ def test_short_run_writes_both_tables_and_the_report(tmp_path, capsys):
 
 
 def test_verdicts():
-    assert verdict(1.0, 1.46) == "agrees (within a factor 2)"
-    assert verdict(-1.0, 1.46) == "opposite sign"
-    assert verdict(0.0146, 1.46) == "same sign, 100× smaller"
+    assert agreement(1.0, 1.46) == "agrees (within a factor 2)"
+    assert agreement(-1.0, 1.46) == "opposite sign"
+    assert agreement(0.0146, 1.46) == "same sign, 100× smaller"
 
 
 def test_the_study_and_its_sweep_are_registered():

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from femdyn.cli import main
-from femdyn.studies.rrru_tracking import PAPER, TrackingConfig, impacts, run_step, run_tracking, sweep_case
+from femdyn.studies.rrru_tracking import PAPER, TrackingConfig, impacts, run_tracking, sweep_case, time_step
 from femdyn.studies.sweep import grid_cases, run_sweep
 
 # 0.02 s (the stable inverse needs 4 samples of 5 ms), 2 elements per link: ≈ 2100 steps of 9.6 µs
@@ -21,7 +21,7 @@ SHORT = {"duration": 0.02, "n_elements": 2}
 def test_a_short_run_with_clearance_seats_the_journals_and_reports_its_tables(tmp_path):
     config = TrackingConfig(**SHORT, clearance=30e-6)
     study = run_tracking(config, output=str(tmp_path))
-    h, k = run_step(config)
+    h, k = time_step(config)
     assert k == 23 and h == pytest.approx(221e-6 / 23) and h <= config.clearance_h
     assert [r["quantity"] for r in study["table2"]] == list(PAPER)
     assert all(np.isfinite(r["femdyn"]).all() for r in study["table3"])

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from femdyn.errors import ConstraintError, ModelError
-from femdyn.solvers.recursive import Data, LoopClosure, TreeSpace, assemble, forward_dynamics
+from femdyn.solvers.recursive import Data, LoopClosure, TreeSpace, close_loops, forward_dynamics
 from femdyn.solvers.recursive.closed_loop import (bias, constrained_forward_dynamics, independent_rows, jacobian,
                                                   project, residual)
 from femdyn.solvers.recursive.integrators import simulate
@@ -151,7 +151,7 @@ def test_fixed_cut_makes_the_quadrilateral_rigid():
         topo = planar_quadrilateral(kind)
         model = topo.tree
         data = Data(model)
-        q, v, closures = assemble(model, data, np.radians([35.0, 115.0, -145.0]), np.zeros(3), topo.closures(),
+        q, v, closures = close_loops(model, data, np.radians([35.0, 115.0, -145.0]), np.zeros(3), topo.closures(),
                                   TreeSpace(model))
         tau = np.array([1.0, 0.0, 0.0])
         results[kind] = (closures[0].rows, constrained_forward_dynamics(model, data, q, v, tau, closures)[0],
@@ -173,7 +173,7 @@ def test_spatial_loop_with_revolute_cut_against_dense_kkt():
     topo = spatial_ring("revolute", rng)
     model = topo.tree
     data = Data(model)
-    q, v, closures = assemble(model, data, 0.3 * rng.standard_normal(model.nq), rng.standard_normal(model.nv),
+    q, v, closures = close_loops(model, data, 0.3 * rng.standard_normal(model.nq), rng.standard_normal(model.nv),
                               topo.closures(), TreeSpace(model))
     assert closures[0].rows == (0, 1, 2, 3, 4) and model.nv == 6
     assert np.abs(residual(model, data, q, closures)).max() <= 1e-12 and np.abs(q).max() > 0.1
@@ -185,7 +185,7 @@ def test_planar_loop_against_dense_kkt():
     dense KKT solve with Pinocchio's H, C and finite-difference J, J̇v (1e-6 relative, as above; observed 2e-9:
     the loop is slower, J̇v ~ 0.04, so the same absolute finite-difference error weighs more)."""
     _, model, data, cut_joint = dual_arm_loop()
-    q, v, closures = assemble(model, data, np.full(model.nq, -np.pi / 4), np.linspace(0.1, 0.5, model.nv),
+    q, v, closures = close_loops(model, data, np.full(model.nq, -np.pi / 4), np.linspace(0.1, 0.5, model.nv),
                               cut_joint, TreeSpace(model))
     assert closures[0].rows == (0, 1)
     assert_close_to_kkt(model, data, q, v, np.full(model.nv, 0.1), closures, rtol=1e-6)
@@ -212,7 +212,7 @@ def test_closed_loop_run_with_projection():
     """
     _, model, data, cut_joint = dual_arm_loop()
     space = TreeSpace(model)
-    q0, v0, closures = assemble(model, data, np.full(model.nq, -np.pi / 4), np.zeros(model.nv), cut_joint, space)
+    q0, v0, closures = close_loops(model, data, np.full(model.nq, -np.pi / 4), np.zeros(model.nv), cut_joint, space)
     tau = np.full(model.nv, 0.1)
     run = simulate(lambda t, q, v: constrained_forward_dynamics(model, data, q, v, tau, closures)[0],
                    q0, v0, 3.0, 0.01, project=lambda q, v: project(model, data, q, v, closures, space))
@@ -227,7 +227,7 @@ def test_closed_loop_drift_without_projection(alpha, bound):
     without stabilisation, 2e-11 m with α = β = 10 s⁻¹ (the feedback feeds RK4's state error back into
     the constraint acceleration); bounds 1e-12 and 1e-9 m."""
     _, model, data, cut_joint = dual_arm_loop()
-    q0, v0, closures = assemble(model, data, np.full(model.nq, -np.pi / 4), np.zeros(model.nv), cut_joint,
+    q0, v0, closures = close_loops(model, data, np.full(model.nq, -np.pi / 4), np.zeros(model.nv), cut_joint,
                                 TreeSpace(model))
     tau = np.full(model.nv, 0.1)
     run = simulate(lambda t, q, v: constrained_forward_dynamics(model, data, q, v, tau, closures, alpha, alpha)[0],

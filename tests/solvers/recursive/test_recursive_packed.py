@@ -15,7 +15,7 @@ from femdyn.solvers.recursive import (Data, TreeModel, forward_dynamics, hybrid_
                                       kernels, mass_matrix)
 from femdyn.solvers.recursive import flexible_simulation as fs
 from femdyn.solvers.recursive import packing
-from femdyn.solvers.recursive.dynamics import _joint_mask
+from femdyn.solvers.recursive.arguments import joint_mask
 from femdyn.solvers.recursive.flexible_dynamics import FlexibleData
 from femdyn.solvers.recursive.model import TREE_FLOATS, TREE_INTS
 from support.trees import random_state, random_tree
@@ -115,7 +115,7 @@ def puma():
 def both_runs(model, method, t_end, h, tau, qdd=None, psi=0.5, phi=0.5, f_ext=None, t0=0.0, v0=None):
     """The stepwise and the compiled run of simulate_flexible, each with its own workspace."""
     q0, v0 = model.neutral_configuration(), np.zeros(model.nv) if v0 is None else v0
-    return [run(model, FlexibleData(model), _joint_mask(model, PUMA_MOTION_GIVEN), q0, v0, t_end, h, method, tau,
+    return [run(model, FlexibleData(model), joint_mask(model, PUMA_MOTION_GIVEN), q0, v0, t_end, h, method, tau,
                 qdd, psi, phi, f_ext, t0) for run in (fs._stepwise_run, fs._compiled_run)]
 
 
@@ -149,5 +149,5 @@ def test_compiled_flexible_run_errors_are_the_stepwise_ones(puma):
 def both_runs_one(model, which, tau):
     """One of the two runs (0 stepwise, 1 compiled), Zhai, 0.02 s."""
     run = (fs._stepwise_run, fs._compiled_run)[which]
-    return run(model, FlexibleData(model), _joint_mask(model, PUMA_MOTION_GIVEN), model.neutral_configuration(),
+    return run(model, FlexibleData(model), joint_mask(model, PUMA_MOTION_GIVEN), model.neutral_configuration(),
                np.zeros(model.nv), 0.02, 0.005, "zhai", tau, None, 0.5, 0.5, None, 0.0)

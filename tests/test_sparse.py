@@ -68,7 +68,7 @@ def test_pattern_data_in_place(fmt):
     assert pattern.data(values, out) is out
     assert np.allclose(out, pattern.data(values), rtol=1e-14, atol=1e-15)
     expected = sp.coo_matrix((values, (rows, cols)), shape=(9, 7)).toarray()
-    assert np.allclose(pattern.assemble(values).toarray(), expected, rtol=1e-14, atol=1e-15)
+    assert np.allclose(pattern.matrix(values).toarray(), expected, rtol=1e-14, atol=1e-15)
     more = rng.standard_normal(10)
     pattern.add(more, out, start=20, weight=-2.5)        # entries 20…29 of the pattern, weighted
     added = np.zeros(50)
@@ -103,8 +103,8 @@ def test_saddle_assembly_matches_scipy(model):
                              shape=(n + m, n + m)).toarray()
 
     first = values((0.7, 0.2, 1e-3))
-    S1 = saddle.assemble(first).toarray()
+    S1 = saddle.matrix(first).toarray()
     assert np.allclose(S1, reference(first), rtol=1e-14, atol=1e-14)
     second = values((1.0, 0.0, 2.0))
-    S2 = saddle.assemble(second)
+    S2 = saddle.matrix(second)
     assert np.allclose(S2.toarray(), reference(second), rtol=1e-14, atol=1e-14)
