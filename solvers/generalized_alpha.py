@@ -166,6 +166,10 @@ class NewtonStep:
         """Start a step: the predicted iterate (subclasses also reset their own unknowns)."""
         return self.predict(s_old, t_new)
 
+    def increment_size(self, x):
+        """Length of a Newton increment of the iterate x: [Δq, Δλ]."""
+        return len(x.q) + len(x.lam)
+
     def residuals(self, x):
         """Residuals of the iterate and the scaled right-hand side [βh² r; Φ]."""
         r, Q, phi, jac = self.sys.residual(x.q, x.v, x.a, x.lam, x.t)
@@ -263,6 +267,10 @@ class _StabilizedStep(NewtonStep):
         x = self.predict(s_old, t_new)
         self.dq = self.beta_h2 * x.at
         return x
+
+    def increment_size(self, x):
+        """Length of a Newton increment of the iterate x: [Δq, Δλ, Δν]."""
+        return len(x.q) + len(x.lam) + len(self.nu)
 
     def kinematics(self, x, Phi_q):
         """Set ã, q̈ and q̇ of the iterate from its q and the current ν (inverted update formulas)."""

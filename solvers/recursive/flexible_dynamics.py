@@ -10,6 +10,7 @@ from femdyn.errors import ModelError, SolverError
 
 from . import modal_kernels as mk
 from .dynamics import _base_acceleration, _check_quaternions, _external, _joint_mask, as_vector
+from .flexible import FlexibleTreeModel
 from .packing import pack
 
 FLEXIBLE_DATA_FLOATS = ("Xup", "Phi", "R_world", "p_world", "vel", "acc", "force", "bias", "Mb", "bb", "IA", "pA", "U",
@@ -33,7 +34,7 @@ class FlexibleData:
     """
 
     def __init__(self, model):
-        if not hasattr(model, "n_modes"):
+        if not isinstance(model, FlexibleTreeModel):
             raise ModelError(f"FlexibleData needs a FlexibleTreeModel, got {type(model).__name__}")
         self.sizes = model.sizes
         n, nv, M = model.n, model.nv, model.sizes[3]
