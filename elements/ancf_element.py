@@ -83,6 +83,7 @@ class ANCFElement:
     dim = 3
     n_nodes = 2
     kind = "ANCF element"
+    neighbours = None        # (previous, next) element of each, −1 for none, where strain recovery spans elements
 
     def _setup(self, q_ref, E, rho, section, damping, length, n_gauss, nu=0.0):
         q_ref = np.asarray(q_ref, float)

@@ -59,7 +59,7 @@ def simulate(folder, component, t_end=0.6, h=2e-3):
     pulse = Callable(lambda t: 1.0 if 0.02 <= t < 0.12 else 0.0)
     m.force("tip", link.interface("tip"), (LENGTH, 0, 0), (0, 0, -2.0), function=pulse)
     for name, _, _ in GAUGES:
-        m.sensor_strain(name, "link")
+        m.sensor_component_gauge(name, "link")
     system = m.assemble()
     return system, integrate(system, t_end, h, Options(rho_inf=0.8), output=folder)
 

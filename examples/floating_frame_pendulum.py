@@ -41,7 +41,7 @@ def pendulum(path):
     m.revolute("hinge", m.ground, bar.interface("root"), (0, 0, 0), (0, 1, 0))
     m.sensor_angle("hinge", "hinge")
     m.sensor_point("tip", bar, (L, 0, 0))
-    m.sensor_strain("root gauge", bar, (0.02, 0, B / 2))
+    m.sensor_gauge_point("root gauge", bar, (0.02, 0, B / 2))
     return m
 
 

@@ -42,7 +42,7 @@ def build(folder, config, clearance, drives=None):
     map_path, _ = gauge_map(folder, outer_wall_angle(robot))
     m = robot.model
     for gauge in read_gauge_map(map_path).gauges():
-        m.sensor_strain(gauge)
+        m.sensor_gauge(gauge)
     if clearance:
         for name in JOINTS:
             m.clearance(name, clearance, RADIUS)

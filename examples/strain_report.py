@@ -74,7 +74,7 @@ def simulate(folder, gauge_map, t_end=0.6, h=2e-3):
     pulse = Callable(lambda t: 1.0 if 0.02 <= t < 0.12 else 0.0)
     m.beam_force("tip", "link", 7, 1.0, (0, 0, -2.0), function=pulse)
     for gauge in gauge_map.gauges():
-        m.sensor_strain(gauge)
+        m.sensor_gauge(gauge)
     return integrate(m.assemble(), t_end, h, Options(rho_inf=0.8), output=folder)
 
 

@@ -86,6 +86,6 @@ def configuration_geometry(system, q, meshes=True):
     q = np.asarray(q, float)
     bodies = [(body.name, body.outline(q)) for body in system.bodies.values()]
     beams = [(element.name, element.centreline(q)) for element in system.elements]
-    solids = [(k, *body.mesh_cells(q)) for k, body in enumerate(system.bodies.values())
-              if meshes and hasattr(body, "mesh_cells")]
+    cells = [body.mesh_cells(q) if meshes else None for body in system.bodies.values()]
+    solids = [(k, *mesh) for k, mesh in enumerate(cells) if mesh is not None]
     return ConfigurationGeometry(bodies, beams, solids)

@@ -81,4 +81,4 @@ def geometry_mesh(geometry, stresses=(), markers=False):
 
 def _body_stress(body, q):
     """A DAE body's mesh stresses at q, None without stress nodes."""
-    return body.mesh_stress(q) if hasattr(body, "mesh_stress") else None
+    return body.mesh_stress(q)

@@ -14,8 +14,9 @@ from .continuation import EquilibriumPath, equilibrium_path
 from .eigen import Eigenmodes, eigenmodes, sparse_eigenmodes
 from .generalized_alpha import Options, integrate
 from .initial import consistent_state
-from .inversion import (Inverse, LinearServo, ZeroDynamics, causal_inverse, linearize, noncausal_inverse,
-                        optimal_control_inverse, zero_dynamics)
+from .invariant_zeros import ZeroDynamics, zero_dynamics
+from .inverses import Inverse, causal_inverse, noncausal_inverse, optimal_control_inverse
+from .linearization import LinearServo, linearize
 from .servo import servo_realization
 from .stable_inverse import StableInverseOptions, stable_causal_inverse
 from .static import static_equilibrium

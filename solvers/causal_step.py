@@ -1,6 +1,6 @@
 """The step that keeps a causal servo inverse bounded: its fast unstable zeros against generalized-α.
 
-The zeros are those of :func:`femdyn.solvers.inversion.zero_dynamics`; a zero with Re s > 0
+The zeros are those of :func:`femdyn.solvers.invariant_zeros.zero_dynamics`; a zero with Re s > 0
 (non-minimum phase, Seifried & Blajer 2013) is harmless to a causal run while the step leaves
 it unresolved and blows the run up when it is resolved partly: at ρ∞ = 0 the spectral radius
 ρ(μh) of the generalized-α map (:func:`~femdyn.solvers.scheme.amplification`) is above 1 for
@@ -16,7 +16,7 @@ import numpy as np
 
 from femdyn.errors import StepSizeWarning
 
-from .inversion import zero_dynamics
+from .invariant_zeros import zero_dynamics
 from .scheme import amplification
 
 DENSE_LIMIT = 2500          # coordinates + constraints up to which the zeros are computed

@@ -46,7 +46,7 @@ class RigidBodyCorrection:
         before = float(np.abs(system.constraints.phi(x.q, x.t)).max())
         q = correct_positions(system, x.q, x.t, self.tol, self.max_iterations, self._groups(system))
         dq = q - x.q
-        dx = np.zeros(len(x.q) + len(x.lam) + (len(step.nu) if hasattr(step, "nu") else 0))
+        dx = np.zeros(step.increment_size(x))
         dx[:system.n] = dq
         step.update(x, dx)
         after = float(np.abs(system.constraints.phi(x.q, x.t)).max())

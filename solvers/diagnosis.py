@@ -13,6 +13,7 @@ Both tests use dense SVDs and are meant for diagnosis after a failure, not for i
 loops; above ``dense_limit`` coordinates + constraints they are skipped.
 """
 import numpy as np
+import scipy.sparse
 
 
 def singular_saddle(system, S, q, t, dense_limit=4000, count=6):
@@ -33,7 +34,7 @@ def singular_saddle(system, S, q, t, dense_limit=4000, count=6):
 
 def _free_massless_coordinates(system, S, count=6):
     """Labels of the coordinates that take part in a null vector of the saddle matrix."""
-    _, s, Vt = np.linalg.svd(S.toarray() if hasattr(S, "toarray") else np.asarray(S))
+    _, s, Vt = np.linalg.svd(S.toarray() if scipy.sparse.issparse(S) else np.asarray(S))
     null = Vt[s <= 1e-10 * max(s[0], 1e-300), :system.n]
     if not null.size:
         return []

@@ -14,7 +14,7 @@ Details: docs/solvers.md ("Generalized-α on index-3 DAEs").
 """
 import logging
 import math
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 
 import numpy as np
 from numba import njit
@@ -23,12 +23,11 @@ from femdyn.errors import ConvergenceError, SolverError
 from femdyn.results.store import ResultsWriter
 
 from .blocks import TangentValues
-from .causal_step import check_servo_step, servo_failure_note, servo_halvings
+from .causal_step import servo_failure_note, servo_halvings
 from .scheme import Parameters
 from .initial import accelerations_and_multipliers, consistent_state
 from .kkt import ACCEPT, KKTMatrix
-from .spin import check_spin
-from .step_size import check_step_size
+from .start_checks import check_start
 
 
 @dataclass
@@ -167,6 +166,10 @@ class NewtonStep:
         """Start a step: the predicted iterate (subclasses also reset their own unknowns)."""
         return self.predict(s_old, t_new)
 
+    def increment_size(self, x):
+        """Length of a Newton increment of the iterate x: [Δq, Δλ]."""
+        return len(x.q) + len(x.lam)
+
     def residuals(self, x):
         """Residuals of the iterate and the scaled right-hand side [βh² r; Φ]."""
         r, Q, phi, jac = self.sys.residual(x.q, x.v, x.a, x.lam, x.t)
@@ -264,6 +267,10 @@ class _StabilizedStep(NewtonStep):
         x = self.predict(s_old, t_new)
         self.dq = self.beta_h2 * x.at
         return x
+
+    def increment_size(self, x):
+        """Length of a Newton increment of the iterate x: [Δq, Δλ, Δν]."""
+        return len(x.q) + len(x.lam) + len(self.nu)
 
     def kinematics(self, x, Phi_q):
         """Set ã, q̈ and q̇ of the iterate from its q and the current ν (inverted update formulas)."""
@@ -398,19 +405,8 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
     if start is not None:
         a, lam = _given_start(system, q, v, t0, start)
     state = State(t0, q, v, a, a.copy(), lam, initial=True)
-    if o.formulation == "index3" and o.rho_inf > 0.95:
-        raise SolverError(f"generalized-α: ρ∞ = {o.rho_inf} is (weakly) unstable for the index-3 form; "
-                          "use ρ∞ ≤ 0.95 or Options(formulation='stabilized')")
-    if o.formulation == "stabilized" and system.servo:
-        raise SolverError("generalized-α: the stabilized formulation does not take servo constraints and "
-                          "actuators; use formulation='index3' (ρ∞ ≤ 0.95) for inverse dynamics")
-    if o.formulation not in STEPPERS:
-        raise SolverError(f"generalized-α: unknown formulation '{o.formulation}'; choose one of {list(STEPPERS)}")
-    if o.formulation == "index3":
-        o = replace(o, formulation=check_spin(system, q, v, h, o.rho_inf, o.spin_check, t0,
-                                                            o.step_check))
-    check_step_size(system, q, lam, h, o.rho_inf, t0, o.step_check, kkt)
-    march = _March(system, params, o, check_servo_step(system, q, lam, h, o.rho_inf, t0, o.step_check), kkt.analysis)
+    o, servo_note = check_start(system, q, v, lam, h, o, t0, kkt)
+    march = _March(system, params, o, servo_note, kkt.analysis)
     writer = ResultsWriter(system, output, solver={"method": "generalized-alpha", "h": h,
                                                    **_plain(asdict(o)), **asdict(params)})
     writer.record(t0, q, v, a, lam, _stats(system, state, 0, 0, _initial_residuals(system, state), 0))

@@ -27,17 +27,17 @@ CHOICES = ("switch", "refuse")
 
 
 def turning_rates(system, q, v):
-    """{name: fastest turning rate [rad/s]} of the unit vectors and natural-coordinate bodies' basis vectors."""
+    """{name: fastest turning rate [rad/s]} of the unit vectors and the bodies' turning vectors (Body.turning_vectors)."""
     rates = {}
-    for node in system.nodes.values() if hasattr(system, "nodes") else ():
+    for node in system.nodes.values():
         if node.is_unit:
             rates[node.name] = float(np.linalg.norm(v[node.dofs]) / max(np.linalg.norm(q[node.dofs]), 1e-300))
-    for part in system.parts:
-        for b in getattr(part, "basis", ()) if hasattr(part, "is_point") else ():
+    for body in system.bodies.values():
+        for b in body.turning_vectors():
             zero = b(np.zeros_like(q))
             length = np.linalg.norm(b(q))
             if length > 0:
-                rates[part.name] = max(rates.get(part.name, 0.0), float(np.linalg.norm(b(v) - zero) / length))
+                rates[body.name] = max(rates.get(body.name, 0.0), float(np.linalg.norm(b(v) - zero) / length))
     return rates
 
 

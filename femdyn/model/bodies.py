@@ -87,7 +87,12 @@ class Frame:
 
 
 class NaturalBody(Frame, Body):
-    """A rigid body on point nodes ``points`` (≥ 1) and unit-vector nodes ``vectors``."""
+    """A rigid body on point nodes ``points`` (≥ 1) and unit-vector nodes ``vectors``.
+
+    ``vertices`` (positions at t = 0, m), when set, draw the body as that closed polygon.
+    """
+
+    vertices = None
 
     def __init__(self, name, points, vectors, mass, com, inertia, point_masses=None, strict=True):
         self.name = name
@@ -150,8 +155,11 @@ class NaturalBody(Frame, Body):
             self.first += m * w
             self.mass += m
 
+    def turning_vectors(self):
+        return self.basis
+
     def outline(self, q):
-        if hasattr(self, "vertices"):
+        if self.vertices is not None:
             pts = [self.material_point(v)(q) for v in self.vertices]
             return np.array(pts + pts[:1])
         return np.array([p.expr(q) for p in self.points])

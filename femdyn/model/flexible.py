@@ -5,6 +5,7 @@ An :class:`ElementSet` scatters one batched kernel of :mod:`femdyn.elements` thr
 """
 import numpy as np
 
+from femdyn.elements.ancf_element import ANCFElement
 from femdyn.mesh.lines import (centreline_element, centreline_points, polyline_tangents, section_y_axes,
                                transported_y_axes, unit_rows)
 
@@ -106,7 +107,7 @@ class ElementSet(Part):
                              f"the {type(kernel).__name__} needs {kernel.ndof}; check the node kind and the "
                              "number of nodes per element")
         self.count, self.n = len(self.dofs), n
-        if hasattr(kernel, "neighbours"):
+        if isinstance(kernel, ANCFElement) and kernel.neighbours is not None:
             kernel.neighbours = _chain_neighbours(self.element_nodes)
         nd = kernel.ndof
         self.k_rows = np.repeat(self.dofs, nd, axis=1).ravel()
@@ -135,7 +136,7 @@ class ElementSet(Part):
         """The kernel's one-call evaluation of the whole set (:meth:`ANCFElement.set_evaluation`), or None for
         a damped set or a kernel without one: those take the staged path (:meth:`_staged_force`)."""
         if "_evaluation" not in self.__dict__:
-            usable = hasattr(self.kernel, "set_evaluation") and not self.c_rows.size
+            usable = isinstance(self.kernel, ANCFElement) and not self.c_rows.size
             self._evaluation = self.kernel.set_evaluation(self.dofs) if usable else None
         return self._evaluation
 

@@ -129,9 +129,7 @@ class Revolute(Joint):
         if not carriers:
             raise ModelError(f"revolute '{name}': neither '{body_a.name}' nor '{body_b.name}' carries the axis "
                              f"{self.axis.round(6).tolist()}; give one of them a unit-vector node along the axis "
-                             "(e.g. rigid_beam(..., axis=...))" + cable_alternative(
-                                 body_a if hasattr(body_a, "node") else body_b,
-                                 "give the other body the axis, or hinge about the cable's tangent"))
+                             "(e.g. rigid_beam(..., axis=...))" + _cable_hint(body_a, body_b))
         self.axis_expr = carriers[0].material_vector(self.axis)
         self._equations = eqs + self._orientation(name)
 
@@ -173,6 +171,12 @@ class Revolute(Joint):
         (a, a0), (b, b0) = va[0], vb[0]
         theta0 = np.arctan2(self.axis @ np.cross(a0, b0), a0 @ b0)
         return a, b, self.axis_expr, self.angle0 - theta0
+
+
+def _cable_hint(body_a, body_b):
+    """The hint for a revolute whose axis a cable node of either body cannot carry ("" for none)."""
+    instead = "give the other body the axis, or hinge about the cable's tangent"
+    return cable_alternative(body_a, instead) or cable_alternative(body_b, instead)
 
 
 class Universal(Joint):

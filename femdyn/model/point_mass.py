@@ -6,6 +6,7 @@ import numpy as np
 
 from ..errors import ModelError
 from ..input_checks import positive, vector3
+from .nodes import Node
 from .protocol import Body
 
 
@@ -70,7 +71,7 @@ class PointMassBuilder:
         mass : float
             m, kg.
         """
-        if isinstance(position, str) or hasattr(position, "kind"):
+        if isinstance(position, (str, Node)):
             node = self.node(position)
         else:
             node = self.point(name, position)

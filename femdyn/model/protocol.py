@@ -11,6 +11,7 @@ from ..errors import ModelError
 
 EMPTY_INT = np.zeros(0, int)
 EMPTY = np.zeros(0)
+_ABSENT = object()        # what an object lacking a contract name gives (see missing)
 
 
 class Part:
@@ -198,16 +199,53 @@ class Inputs(Part):
 
 
 class Body(Part):
-    """Side contract of a body: what joints, loads, sensors and pictures read from it.
+    """Side contract of a body: what joints, loads, sensors, solvers and pictures read from it.
 
     Attributes
     ----------
     points, vectors : list of femdyn.model.nodes.Node
         Its point and unit-vector nodes (initial velocities of a rigid motion).
+    component : femdyn.component.Component or None
+        The reduced finite-element component of a flexible body (its output points, gauges,
+        strain and stress modes), None for a rigid body (the default): the body's kind for
+        sensors and pictures.
     """
 
     points = ()
     vectors = ()
+    component = None
+
+    def locate_output_point(self, x):
+        """Index of the component's output point at x (m, reference frame); a body without a component has none.
+
+        Parameters
+        ----------
+        x : (3,) array_like
+            Position, m, in the body's reference frame.
+        """
+        raise ModelError(f"body '{self.name}' has no output points: it is not a flexible body built from a component")
+
+    def turning_vectors(self):
+        """Material vectors (Exprs of q) whose turning rate is the body's spin (fast-spin check; default none)."""
+        return ()
+
+    def mesh_cells(self, q):
+        """The deformed mesh (points (k, 3) m, [(cell kind, connectivity)]) for pictures, or None (the default): drawn by its outline.
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+        """
+        return None
+
+    def mesh_stress(self, q):
+        """Strains and stresses (k, 10) at the points of :meth:`mesh_cells`, or None (the default): no stresses.
+
+        Parameters
+        ----------
+        q : ndarray (n,)
+        """
+        return None
 
     def material_point(self, x):
         """The material point at global position x (m, initial configuration) as an affine Expr of q.
@@ -286,8 +324,8 @@ def missing(obj, contract=Part):
     found = []
     for name in sorted({n for c in contract.__mro__ if c.__module__ == __name__
                         for n in vars(c) if not n.startswith("_")}):
-        value = getattr(contract, name)
-        if not hasattr(obj, name) or (callable(value) and not callable(getattr(obj, name))):
+        value, given = getattr(contract, name), getattr(obj, name, _ABSENT)
+        if given is _ABSENT or (callable(value) and not callable(given)):
             found.append(name)
     return found
 

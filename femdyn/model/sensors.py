@@ -12,7 +12,8 @@ from ..errors import ModelError
 from ..input_checks import number, vector3
 from ..elements.ancf_beam import RecoveredStrains
 from ..results.store import measuring
-from .protocol import Sensor
+from .flexible import ElementSet
+from .protocol import Body, Sensor
 from .vectorfunctions import Angle, FunctionGroup, Targets
 
 class PointSensor(Sensor):
@@ -354,46 +355,116 @@ class SensorBuilder:
             The material point, m; for a flexible body one of its component's output points (reference frame).
         """
         body = self.body(body)
-        if hasattr(body, "locate_output_point"):
+        if isinstance(body, Body) and body.component is not None:
             return self.add_sensor(FlexiblePointSensor(name, body, body.locate_output_point(point)))
         return self.add_sensor(PointSensor(name, body.material_point(point)))
 
-    def sensor_strain(self, name, body=None, element=None, xi=None, y=0.0, z=0.0):
-        """Record strain (dimensionless, positive in tension) on any kind of flexible part.
+    def sensor_strain(self, name, beam, element, xi, y=0.0, z=0.0):
+        """Record the axial strain (``<name>.strain``, 1, positive in tension) at a section point of an ANCF beam.
 
-        ``m.sensor_strain(name, beam, element, xi, y=…, z=…)``: axial strain at a section point of
-        an ANCF beam (``<name>.strain``); ``m.sensor_strain(gauge)``: a :class:`Gauge`'s reading and
-        mean axial strain; ``m.sensor_strain(name, body, gauge)``: the six strains ``<name>.exx`` …
-        ``<name>.gxy`` at a gauge point of a flexible body (reference frame, engineering shear);
-        ``m.sensor_strain(gauge, body)``: the reading ``<gauge>.strain`` of a strain gauge stored in a
-        flexible body's component (gauge name or :class:`~femdyn.component.ComponentGauge`).
+        The other strain sensors: :meth:`sensor_gauge` (a :class:`Gauge` on a beam's wall),
+        :meth:`sensor_gauge_point` (a flexible body's gauge point), :meth:`sensor_component_gauge`
+        (a strain gauge stored in a flexible body's component).
 
         Parameters
         ----------
-        name : str, Gauge or ComponentGauge
-            Sensor name (prefix of the channels), a :class:`Gauge`, or a component's gauge (its name).
-        body : str, ElementSet or FloatingFrameBody
-            The ANCF beam or the flexible body.
-        element : int, or int or (3,) array_like
-            ANCF beam: element index from the first node. Flexible body: gauge point index or position, m.
+        name : str
+            Sensor name (prefix of the channel).
+        beam : str or femdyn.model.flexible.ElementSet
+            The ANCF beam.
+        element : int
+            Element index from the beam's first node, 0 … count − 1.
         xi : float
-            ANCF beam: ξ ∈ [0, 1] along the element.
+            ξ ∈ [0, 1] along the element.
         y, z : float, optional
-            ANCF beam: point of the cross section, m, in the section axes.
+            Point of the cross section, m, in the section axes.
+
+        Raises
+        ------
+        ModelError
+            ``beam`` is not an ANCF beam (the message names the sensor for what it is), or the
+            place is off the beam.
         """
-        if isinstance(name, Gauge):
-            beam = self.element_set(name.beam)
-            return self.add_sensor(GaugeSensor(name, beam, _reference_node(self, name, beam)))
-        if isinstance(body, str):
-            body = self.bodies[body] if body in self.bodies else self.element_set(body)
-        if hasattr(body, "component"):
-            if element is None:
-                return self.add_sensor(ComponentGaugeSensor(body, getattr(name, "name", name)))
-            return self.add_sensor(ModalStrainSensor(name, body, _gauge_index(name, body, element)))
-        if not hasattr(body, "kernel"):
-            raise ModelError(f"strain sensor '{name}': '{body.name}' is neither an ANCF beam nor a flexible body")
-        body.locate(element, xi)
-        return self.add_sensor(BeamSensor(name, body, element, xi, "strain", y, z))
+        if not isinstance(name, str):
+            raise ModelError(f"strain sensor {name!r}: name it with a str; a Gauge is recorded with "
+                             "Model.sensor_gauge(gauge)")
+        if isinstance(beam, str):
+            beam = self.bodies[beam] if beam in self.bodies else self.element_set(beam)
+        if not isinstance(beam, ElementSet):
+            what = ("Model.sensor_gauge_point(name, body, gauge) or Model.sensor_component_gauge(gauge, body)"
+                    if isinstance(beam, Body) and beam.component is not None else "an ANCF beam")
+            raise ModelError(f"strain sensor '{name}': '{beam.name}' is not an ANCF beam; use {what}")
+        beam.locate(element, xi)
+        return self.add_sensor(BeamSensor(name, beam, element, xi, "strain", y, z))
+
+    def sensor_gauge(self, gauge):
+        """Record a :class:`Gauge` on an ANCF beam's wall: its reading ``<name>.strain`` and mean axial strain ``.axial``.
+
+        Parameters
+        ----------
+        gauge : Gauge
+            The gauge: its beam, reference node, distance (m), wall angle, direction and grid.
+
+        Raises
+        ------
+        ModelError
+            ``gauge`` is not a Gauge, its node is not on its beam, or its grid is off the link.
+        """
+        if not isinstance(gauge, Gauge):
+            raise ModelError(f"gauge sensor: {gauge!r} is not a femdyn.model.Gauge; a section point of a beam is "
+                             "recorded with Model.sensor_strain(name, beam, element, xi, y, z)")
+        beam = self.element_set(gauge.beam)
+        return self.add_sensor(GaugeSensor(gauge, beam, _reference_node(self, gauge, beam)))
+
+    def sensor_gauge_point(self, name, body, gauge):
+        """Record the six strains ``<name>.exx`` … ``<name>.gxy`` (1, reference frame, engineering shear) at a gauge point of a flexible body.
+
+        Parameters
+        ----------
+        name : str
+            Sensor name (prefix of the channels).
+        body : str or FloatingFrameBody
+            The flexible body (built from a component with gauge points).
+        gauge : int or (3,) array_like
+            Gauge point index, or its position, m, in the body's reference frame.
+
+        Raises
+        ------
+        ModelError
+            ``body`` is not a flexible body, or ``gauge`` is none of its gauge points.
+        """
+        body = self._flexible_body(body, f"gauge sensor '{name}'")
+        return self.add_sensor(ModalStrainSensor(name, body, _gauge_index(name, body, gauge)))
+
+    def sensor_component_gauge(self, gauge, body):
+        """Record the reading ``<gauge>.strain`` (1) of a strain gauge stored in a flexible body's component.
+
+        Parameters
+        ----------
+        gauge : str or femdyn.component.ComponentGauge
+            The component's gauge, or its name.
+        body : str or FloatingFrameBody
+            The flexible body built from that component.
+
+        Raises
+        ------
+        ModelError
+            ``body`` is not a flexible body.
+        ComponentShapeError
+            The component stores no gauge of that name.
+        """
+        name = gauge.name if isinstance(gauge, ComponentGauge) else gauge
+        body = self._flexible_body(body, f"gauge sensor '{name}'")
+        return self.add_sensor(ComponentGaugeSensor(body, name))
+
+    def _flexible_body(self, body, what):
+        """The flexible body (one built from a component) named or given, else ModelError naming ``what``."""
+        body = self.bodies.get(body, body) if isinstance(body, str) else body
+        if not (isinstance(body, Body) and body.component is not None):
+            flexible = sorted(n for n, b in self.bodies.items() if b.component is not None)
+            raise ModelError(f"{what}: '{getattr(body, 'name', body)}' is not a flexible body built from a "
+                             f"component; the model's flexible bodies: {flexible}")
+        return body
 
     def sensor_stress(self, name, body, point):
         """Record strains and stresses at a stress node, gauge point or surface point of a flexible body.
@@ -415,9 +486,7 @@ class SensorBuilder:
         ComponentShapeError
             ``point`` is neither a stress node, a gauge point nor on a face of the stress nodes.
         """
-        body = self.bodies[body] if isinstance(body, str) else body
-        if not hasattr(body, "component"):
-            raise ModelError(f"stress sensor '{name}': '{body.name}' is not a flexible body built from a component")
+        body = self._flexible_body(body, f"stress sensor '{name}'")
         return self.add_sensor(ComponentStressSensor(name, body, point))
 
     def sensor_beam(self, name, beam, element, xi, quantity, y=0.0, z=0.0):
@@ -437,8 +506,8 @@ class SensorBuilder:
             Section point, m (unused by these quantities).
         """
         if quantity == "strain":
-            raise ModelError(f"sensor '{name}': strain is recorded with Model.sensor_strain (one entry point for "
-                             "every strain gauge)")
+            raise ModelError(f"sensor '{name}': strain is recorded with Model.sensor_strain (a section point; "
+                             "Model.sensor_gauge for a Gauge on the wall)")
         beam = self.element_set(beam) if isinstance(beam, str) else beam
         beam.locate(element, xi)
         return self.add_sensor(BeamSensor(name, beam, element, xi, quantity, y, z))

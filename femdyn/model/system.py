@@ -7,16 +7,14 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-import scipy.sparse
-import scipy.sparse.csgraph
 from numba import njit
 
 from ..errors import ModelError
 from .constraints import ConstraintSet, Equation
 from .loads import ConstantForce
 from .protocol import Part, gathering
+from .redundancy import dependent_rows, equation_rows, independent_joint_rows, jacobian_rank, linkages
 from .vectorfunctions import Dot
-from ..linalg import independent_rows
 from ..sparse import Pattern, product
 from ..input_checks import plural
 
@@ -152,7 +150,7 @@ class System:
         return {"mass": Positions(rows, cols, square), "mass_derivative": Positions(md_rows, md_cols, square)}
 
     def _assemble_constraints(self):
-        """Constraint rows of the parts; joint rows dependent at q0 set aside (:func:`_independent_rows`)."""
+        """Constraint rows of the parts; joint rows dependent at q0 set aside (:func:`~femdyn.model.redundancy.independent_joint_rows`)."""
         equations = [Equation(Dot, (n.expr, n.expr), None, 1.0, None, f"{n.name}: unit length")
                      for n in self.nodes.values() if n.is_unit]
         joints = self.joints
@@ -161,7 +159,7 @@ class System:
         joint_eqs = {name: j.equations() for name, j in joints.items()}
         ordered = [name for name, j in joints.items() if not j.auxiliary] + \
             [name for name, j in joints.items() if j.auxiliary]
-        keep = iter(_independent_rows(equations, [e for name in ordered for e in joint_eqs[name]], self.n, self.q0,
+        keep = iter(independent_joint_rows(equations, [e for name in ordered for e in joint_eqs[name]], self.n, self.q0,
                                       auxiliary=sum(len(joint_eqs[name]) for name in ordered if joints[name].auxiliary)))
         kept = {name: [next(keep) for _ in joint_eqs[name]] for name in ordered}
         self.joint_rows, aside = {}, []
@@ -176,7 +174,7 @@ class System:
         self.set_aside = [(name, e.label) for name, e in aside]
         self._aside_equations = [e for _, e in aside]
         self.equation_rows = {name: self.joint_rows[name] if joint.auxiliary else
-                              _equation_rows(self.joint_rows[name], kept[name], name, aside, self.m)
+                              equation_rows(self.joint_rows[name], kept[name], name, aside, self.m)
                               for name, joint in joints.items()}
 
     @cached_property
@@ -190,8 +188,7 @@ class System:
         """(rows, columns) of Φ_q,all in the linkages that hold set-aside rows (the indeterminate reactions)."""
         full = self.all_constraints
         J = full.jacobian(self.q0, 0.0).tocsr()
-        incidence = scipy.sparse.bmat([[None, J != 0], [(J != 0).T, None]], format="csr")
-        _, label = scipy.sparse.csgraph.connected_components(incidence, directed=False)
+        label = linkages(J)
         blocks = np.unique(label[self.m:full.m])
         rows = np.flatnonzero(np.isin(label[:full.m], blocks))
         return rows, np.flatnonzero(np.isin(label[full.m:], blocks))
@@ -481,15 +478,7 @@ class System:
         q : ndarray (n,)
         t : float, optional
         """
-        if self.m == 0:
-            return 0, np.zeros(0)
-        s = np.linalg.svd(self._jacobian_rows(q, t), compute_uv=False)
-        return int(np.sum(s > 1e-9 * max(s[0], 1e-300))), s
-
-    def _jacobian_rows(self, q, t):
-        """Dense Φ_q, or for m < n the m × m Rᵀ of Φ_qᵀ = Q R: the same U and σ, its SVD far cheaper."""
-        Phi_q = self.constraints.jacobian(q, t).toarray()
-        return np.linalg.qr(Phi_q.T, mode="r").T if self.m < self.n else Phi_q
+        return jacobian_rank(self.constraints.jacobian(q, t))
 
     @cached_property
     def _start_rank(self):
@@ -506,13 +495,7 @@ class System:
         count : int, optional
             At most this many labels, the most involved first.
         """
-        U, s, _ = np.linalg.svd(self._jacobian_rows(q, t), full_matrices=self.m > self.n)   # full U when m > n
-        tol = 1e-9 * max(s[0], 1e-300) if s.size else 0.0
-        rank = int(np.sum(s > tol))
-        if rank == self.m:
-            return []
-        weight = np.abs(U[:, rank:]).max(axis=1)
-        return [self.constraints.labels[i] for i in np.argsort(-weight)[:count] if weight[i] > 1e-6]
+        return dependent_rows(self.constraints.jacobian(q, t), self.constraints.labels, count)
 
     def degrees_of_freedom(self, q=None, t=0.0):
         """Number of degrees of freedom n − rank Φ_q at (q, t).
@@ -588,46 +571,3 @@ def _gathered(parts, n):
 def _overrides(part, method):
     """Whether ``part`` implements ``method`` itself rather than inheriting Part's neutral one."""
     return getattr(type(part), method, None) is not getattr(Part, method)
-
-
-def _equation_rows(rows, kept, name, aside, m):
-    """A joint's rows among all equations: its kept rows, and its set-aside ones after the m kept rows of the model."""
-    later = iter(m + i for i, (owner, _) in enumerate(aside) if owner == name)
-    kept_rows = iter(rows)
-    return np.array([next(kept_rows) if k else next(later) for k in kept], np.int64)
-
-
-def _independent_rows(primary, candidates, n, q0, tol=1e-9, auxiliary=0):
-    """Whether to keep each candidate row: independent at q0 of those before it, in the blocks with auxiliary or screened rows."""
-    if not candidates:
-        return []
-    rows = ConstraintSet(primary + candidates, n).jacobian(q0, 0.0).tocsr()
-    rows.eliminate_zeros()
-    m = rows.shape[0]
-    incidence = scipy.sparse.bmat([[None, rows != 0], [(rows != 0).T, None]], format="csr")
-    _, label = scipy.sparse.csgraph.connected_components(incidence, directed=False)
-    keep = np.ones(len(candidates), bool)
-    first = len(primary)
-    suspect = np.concatenate([label[m - auxiliary:m], label[:m][_deficient(rows)]])
-    for block in np.unique(suspect):
-        members = np.flatnonzero(label[:m] == block)
-        cols = np.flatnonzero(label[m:] == block)
-        dense = rows[members][:, cols].toarray()
-        given = int(np.sum(members < first))            # members ascending: the primary rows come first
-        keep[members[given:] - first] = False
-        keep[members[independent_rows(dense, tol, ordered=True, given=given)] - first] = True
-    return keep.tolist()
-
-
-def _deficient(rows, shift=1e-14, small=1e-10):
-    """Rows whose pivot in LDLᵀ of R Rᵀ + shift·I (R: unit rows) is below ``small`` (all when CHOLMOD fails)."""
-    norms = np.sqrt(np.asarray(rows.multiply(rows).sum(axis=1)).ravel())
-    R = scipy.sparse.diags(1.0 / np.where(norms > 0, norms, 1.0)) @ rows
-    try:
-        from sksparse.cholmod import cholesky_AAt
-        factor = cholesky_AAt(R.tocsc(), beta=shift, mode="simplicial")
-    except Exception:                   # noqa: BLE001 - any CHOLMOD failure falls back to the dense decision
-        return np.ones(rows.shape[0], bool)
-    mask = np.zeros(rows.shape[0], bool)
-    mask[factor.P()[factor.D() < small]] = True
-    return mask

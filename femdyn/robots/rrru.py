@@ -398,7 +398,7 @@ def _outward(g, i, limb):
 def _gauges(m, g, i, beam, limb, n_elements):
     """Strain gauges on link 3's outer wall at Liu et al.'s (2018) distances (a component link stores them)."""
     if beam in m.bodies:
-        return [m.sensor_strain(f"gauge {i}.{k}", beam).name for k in range(len(g.gauges))]
+        return [m.sensor_component_gauge(f"gauge {i}.{k}", beam).name for k in range(len(g.gauges))]
     y, z = _outward(g, i, limb)
     names = []
     for k, s in enumerate(g.gauges):

@@ -65,7 +65,7 @@ def run_test_rig(folder, config=None, progress=False):
     robot = servo_robot(config, motion, flexible=True, n_elements=config.n_elements)
     map_path, peaks_path = gauge_map(folder, outer_wall_angle(robot))
     for gauge in read_gauge_map(map_path).gauges():
-        robot.model.sensor_strain(gauge)
+        robot.model.sensor_gauge(gauge)
     system = robot.model.assemble()
     q0, _ = static_equilibrium(system)
     results = os.path.join(folder, "results")

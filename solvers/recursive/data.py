@@ -11,6 +11,8 @@ import numpy as np
 
 from femdyn.errors import ModelError
 
+from .flexible import FlexibleTreeModel
+from .model import TreeModel
 from .packing import pack
 
 DATA_FLOATS = ("Xup", "R_world", "p_world", "vel", "acc", "bias", "force", "IA", "pA", "U", "Dinv", "u", "tmp6", "Ia",
@@ -34,7 +36,7 @@ class Data:
     """
 
     def __init__(self, model):
-        if not hasattr(model, "sizes"):
+        if not isinstance(model, (TreeModel, FlexibleTreeModel)):
             raise ModelError(f"Data needs a TreeModel, got {type(model).__name__}")
         self.sizes = model.sizes
         n, nv = model.n, model.nv

@@ -10,6 +10,7 @@ from femdyn.errors import ModelError, SolverError
 
 from . import modal_kernels as mk
 from .arguments import as_vector, base_acceleration, check_quaternions, external_forces, joint_mask
+from .flexible import FlexibleTreeModel
 from .packing import pack
 
 FLEXIBLE_DATA_FLOATS = ("Xup", "Phi", "R_world", "p_world", "vel", "acc", "force", "bias", "Mb", "bb", "IA", "pA", "U",
@@ -33,7 +34,7 @@ class FlexibleData:
     """
 
     def __init__(self, model):
-        if not hasattr(model, "n_modes"):
+        if not isinstance(model, FlexibleTreeModel):
             raise ModelError(f"FlexibleData needs a FlexibleTreeModel, got {type(model).__name__}")
         self.sizes = model.sizes
         n, nv, M = model.n, model.nv, model.sizes[3]

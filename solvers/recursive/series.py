@@ -20,6 +20,7 @@ from femdyn.mesh.vtk import geometry_mesh, write_collection
 
 from . import dynamics, flexible_dynamics
 from .data import Data
+from .flexible import FlexibleTreeModel
 from .flexible_dynamics import FlexibleData
 
 
@@ -70,7 +71,7 @@ def write_series(model, run, folder, every=1, name="motion", outlines=None):
     >>> open(pvd).read().count("<DataSet")
     11
     """
-    flexible = hasattr(model, "n_modes")
+    flexible = isinstance(model, FlexibleTreeModel)
     states = np.asarray(run.state_q if flexible else run.q, float)
     if states.ndim != 2 or states.shape[1] != model.nq:
         raise ModelError(f"recursive series: the run's coordinates have shape {states.shape}, the model has "

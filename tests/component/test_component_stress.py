@@ -266,7 +266,7 @@ def test_floating_frame_body_and_recursive_body_read_the_same_strains():
     tip = clamped.interface_origins[1]
     m.force("F", link.interface("tip"), tip, (0, 0, -F))
     for name in names:
-        m.sensor_strain(name, "bar")
+        m.sensor_component_gauge(name, "bar")
     m.sensor_stress("root", "bar", (2 * H, 0, H / 2))
     s = m.assemble()
     q, lam = static_equilibrium(s)
@@ -341,7 +341,7 @@ def test_bad_stress_points_and_gauges_raise_named_errors():
     m = femdyn.Model("bar", gravity=(0, 0, 0))
     m.flexible_body("bar", comp)
     with pytest.raises(femdyn.errors.ModelError, match="no such strain gauge"):
-        m.sensor_strain("nope", "bar")
+        m.sensor_component_gauge("nope", "bar")
     with pytest.raises(fc.ComponentShapeError, match="non-zero 3-vector"):
         fc.ComponentGauge("g", (0, 0, 0), (0, 0, 0)).places()
 

@@ -58,10 +58,10 @@ def _model():
     m.sensor_beam("k0", "beam", 2, 0.3, "curvature")
     m.add_sensor(Spread("spread"))
     m.add_sensor(Clock())
-    m.sensor_strain(Gauge("grid", "beam", "beam.0", 0.5, wall_angle_deg=30.0, grid_length=0.1))
-    m.sensor_strain(Gauge("rosette", "other", "other.4", 0.3, wall_angle_deg=60.0, direction_deg=45.0,
+    m.sensor_gauge(Gauge("grid", "beam", "beam.0", 0.5, wall_angle_deg=30.0, grid_length=0.1))
+    m.sensor_gauge(Gauge("rosette", "other", "other.4", 0.3, wall_angle_deg=60.0, direction_deg=45.0,
                           grid_length=0.05))                         # shear parts: twist and shear sensors
-    m.sensor_strain(Gauge("point", "beam", "beam.4", 0.05, direction_deg=90.0))
+    m.sensor_gauge(Gauge("point", "beam", "beam.4", 0.05, direction_deg=90.0))
     return m
 
 

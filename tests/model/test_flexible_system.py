@@ -8,7 +8,7 @@ from support.checks import assert_close, fd_jacobian
 from support.elastica import quarter_ring_tip
 from femdyn.elements import sections
 from femdyn.elements.sections import CrossSection
-from femdyn.model.sensors import BeamSensor
+from femdyn.model.sensors import BeamSensor, Gauge
 from femdyn.solvers.generalized_alpha import Options, integrate
 from femdyn.solvers.eigen import eigenmodes
 from femdyn.solvers.static import static_equilibrium
@@ -329,6 +329,12 @@ def test_every_beam_sensor_quantity_on_every_element(element):
         m.sensor_beam(quantity, "beam", 1, 0.3, quantity, y=R)
     with pytest.raises(femdyn.ModelError, match="Model.sensor_strain"):
         m.sensor_beam("twice", "beam", 1, 0.3, "strain")
+    with pytest.raises(femdyn.ModelError, match=r"Model.sensor_gauge\(gauge\)"):    # one method per thing measured
+        m.sensor_strain(Gauge("wall", "beam", "beam.0", 0.1), "beam", 0, 0.5)
+    with pytest.raises(femdyn.ModelError, match=r"Model.sensor_strain\(name, beam"):
+        m.sensor_gauge("strain2")
+    with pytest.raises(femdyn.ModelError, match="not a flexible body built from a component"):
+        m.sensor_gauge_point("g", "beam", 0)
     for quantity in set(BeamSensor.QUANTITIES) - set(kernel.sensor_quantities):
         with pytest.raises(femdyn.ModelError, match="cannot report"):
             m.sensor_beam("bad", "beam", 1, 0.3, quantity)

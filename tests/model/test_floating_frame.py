@@ -180,7 +180,7 @@ def test_sensors_read_the_modes():
     _, _, comp = bar()
     m, link = pendulum(comp, axes=rotation((0, 1, 0), 0.2), eta=1e-4 * np.ones(10))
     tip = m.sensor_point("tip", link, (L, 0, 0))
-    gauge = m.sensor_strain("root", link, (0.05, 0, B / 2))
+    gauge = m.sensor_gauge_point("root", link, (0.05, 0, B / 2))
     s = m.assemble()
     rng = np.random.default_rng(5)
     q, v = s.q0 + 1e-3 * rng.standard_normal(s.n), rng.standard_normal(s.n)
@@ -237,7 +237,7 @@ def test_input_errors_name_the_body_and_the_fix():
     with pytest.raises(ModelError, match="not an output point"):
         m.sensor_point("p", link, (0.1, 0, 0))
     with pytest.raises(ModelError, match="has 2 gauges"):
-        m.sensor_strain("g", link, 5)
+        m.sensor_gauge_point("g", link, 5)
     with pytest.raises(ModelError, match="no interface 'x2'"):
         link.interface("x2")
     with pytest.raises(femdyn.FemdynError, match="cannot read a component file"):

@@ -378,10 +378,19 @@ EXAMPLES = {
     >>> m = Model()
     >>> _ = m.straight_beam("b", (0, 0, 0), (1.0, 0, 0), 2, 2e11, 7800.0, sections.circular(0.01))
     >>> gauge = m.sensor_strain("gauge", "b", element=0, xi=0.0, y=0.01)
-    >>> wall = m.sensor_strain(Gauge("wall", "b", "b.0", 0.25, grid_length=0.01))
     >>> system = m.assemble()
-    >>> [float(s.measure(system.q0, None, None, None, 0.0)[0]) for s in system.sensors]   # stress-free
-    [0.0, 0.0]
+    >>> gauge.columns, float(system.sensors[0].measure(system.q0, None, None, None, 0.0)[0])   # stress-free
+    (('gauge.strain',), 0.0)
+''',
+    ("femdyn.model.sensors", "SensorBuilder.sensor_gauge"): '''
+    >>> from femdyn.model import Model
+    >>> from femdyn.elements import sections
+    >>> m = Model()
+    >>> _ = m.straight_beam("b", (0, 0, 0), (1.0, 0, 0), 2, 2e11, 7800.0, sections.circular(0.01))
+    >>> wall = m.sensor_gauge(Gauge("wall", "b", "b.0", 0.25, grid_length=0.01))
+    >>> system = m.assemble()
+    >>> wall.columns, system.sensors[0].measure(system.q0, None, None, None, 0.0).tolist()   # stress-free
+    (('wall.strain', 'wall.axial'), [0.0, 0.0])
 ''',
     ("femdyn.model.sensors", "SensorBuilder.sensor_beam"): '''
     >>> from femdyn.model import Model

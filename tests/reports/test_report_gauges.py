@@ -45,9 +45,9 @@ def test_grid_average_equals_the_exact_average_of_the_strain_field():
     by a L_g²/4 = 2.5e-6, which the test must see (tolerance 1e-13 ≪ 2.5e-6)."""
     a, lg = 1e-3, 0.1
     m = free_beam()
-    grid = m.sensor_strain(Gauge("grid", "beam", "beam.0", 0.5, wall_angle_deg=30.0, grid_length=lg))
-    point = m.sensor_strain(Gauge("point", "beam", "beam.0", 0.5, wall_angle_deg=30.0))
-    from_end = m.sensor_strain(Gauge("end", "beam", "beam.4", 0.2, grid_length=lg))   # centre at 0.8 m
+    grid = m.sensor_gauge(Gauge("grid", "beam", "beam.0", 0.5, wall_angle_deg=30.0, grid_length=lg))
+    point = m.sensor_gauge(Gauge("point", "beam", "beam.0", 0.5, wall_angle_deg=30.0))
+    from_end = m.sensor_gauge(Gauge("end", "beam", "beam.4", 0.2, grid_length=lg))   # centre at 0.8 m
     system = m.assemble()
     q = stretched(m, system, a)
     exact = lambda x1, x2: a * (x2**3 - x1**3) / (x2 - x1)
@@ -64,7 +64,7 @@ def cantilever(element, gauges, force=-10.0, nu=0.3):
                     nu=nu)
     m.clamp("root", "beam.0")
     m.beam_force("tip", "beam", 7, 1.0, (0, 0, force))
-    sensors = [m.sensor_strain(g) for g in gauges]
+    sensors = [m.sensor_gauge(g) for g in gauges]
     system = m.assemble()
     q, _ = static_equilibrium(system)
     return [measure(s, q) for s in sensors]
@@ -108,7 +108,7 @@ def test_rosette_under_pure_torsion_gives_principal_strains_at_45_degrees():
     are below 1e-4 of kR/2."""
     k = 0.01
     m = free_beam("beam")
-    rosette = [m.sensor_strain(Gauge(f"t{j}", "beam", "beam.0", 0.3, direction_deg=d, grid_length=0.01))
+    rosette = [m.sensor_gauge(Gauge(f"t{j}", "beam", "beam.0", 0.3, direction_deg=d, grid_length=0.01))
                for j, d in enumerate((0.0, 45.0, 90.0))]
     system = m.assemble()
     q = system.q0.copy()
@@ -148,8 +148,8 @@ def test_hoop_gauge_on_a_cable_uses_the_given_poisson_ratio():
     then reads −ν ε_x of the stretched beam exactly."""
     m = free_beam()
     with pytest.raises(ModelError, match="gauge 'hoop' at 90° to the axis needs the Poisson ratio"):
-        m.sensor_strain(Gauge("hoop", "beam", "beam.0", 0.5, direction_deg=90.0))
-    hoop = m.sensor_strain(Gauge("hoop", "beam", "beam.0", 0.5, direction_deg=90.0, poisson=0.33))
+        m.sensor_gauge(Gauge("hoop", "beam", "beam.0", 0.5, direction_deg=90.0))
+    hoop = m.sensor_gauge(Gauge("hoop", "beam", "beam.0", 0.5, direction_deg=90.0, poisson=0.33))
     system = m.assemble()
     reading, axial = measure(hoop, stretched(m, system, 1e-3))
     assert reading == pytest.approx(-0.33 * axial, rel=1e-14) and axial == pytest.approx(7.5e-4, rel=1e-12)
@@ -158,10 +158,10 @@ def test_hoop_gauge_on_a_cable_uses_the_given_poisson_ratio():
 def test_gauge_off_the_link_or_on_a_foreign_node_is_an_error_naming_it():
     m = free_beam()
     with pytest.raises(ModelError, match="gauge 'far' is off the link.*1 m long"):
-        m.sensor_strain(Gauge("far", "beam", "beam.0", 0.98, grid_length=0.05))
+        m.sensor_gauge(Gauge("far", "beam", "beam.0", 0.98, grid_length=0.05))
     m.point("P", (0, 1, 0))
     with pytest.raises(ModelError, match="gauge 'lost': 'P' is neither a node of beam 'beam' nor a joint"):
-        m.sensor_strain(Gauge("lost", "beam", "P", 0.1))
+        m.sensor_gauge(Gauge("lost", "beam", "P", 0.1))
 
 
 def test_distance_from_a_named_joint_is_measured_from_the_node_it_holds():
@@ -169,8 +169,8 @@ def test_distance_from_a_named_joint_is_measured_from_the_node_it_holds():
     node, and reads what a gauge 0.2 m from that node reads."""
     m = free_beam()
     m.clamp("tip clamp", "beam.4")
-    by_joint = m.sensor_strain(Gauge("j", "beam", "tip clamp", 0.2, grid_length=0.1))
-    by_node = m.sensor_strain(Gauge("n", "beam", "beam.0", 0.8, grid_length=0.1))
+    by_joint = m.sensor_gauge(Gauge("j", "beam", "tip clamp", 0.2, grid_length=0.1))
+    by_node = m.sensor_gauge(Gauge("n", "beam", "beam.0", 0.8, grid_length=0.1))
     system = m.assemble()
     q = stretched(m, system, 1e-3)
     assert measure(by_joint, q)[0] == pytest.approx(measure(by_node, q)[0], abs=1e-15)
