@@ -535,7 +535,17 @@ def parallel_robot(name_or_path, **overrides):
 
 
 def robot_description(name_or_path, **overrides):
-    """The :class:`RobotDescription` :func:`parallel_robot` builds (same arguments)."""
+    """The :class:`RobotDescription` :func:`parallel_robot` builds.
+
+    Parameters
+    ----------
+    name_or_path, **overrides
+        As :func:`parallel_robot`.
+
+    Returns
+    -------
+    RobotDescription
+    """
     key = str(name_or_path)
     if key in READY:
         function = READY[key]
