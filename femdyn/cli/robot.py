@@ -136,38 +136,53 @@ def summary_lines(s):
 
 
 def picture(robot, pose=None):
-    """A matplotlib Figure of the robot at a task pose (default home) from :meth:`ParallelRobot.skeleton`.
-
-    Links as lines, joints as dots, the platform polygon, the tool point; axes in m.
-    """
+    """A matplotlib Figure of the robot at a task pose (default home) from :meth:`ParallelRobot.skeleton`:
+    a 3-D view and the top view, links as lines, joints as dots, the parallelogram bars, the platform
+    polygon and the tool point; axes in m."""
     from matplotlib.figure import Figure
     pose = robot.home[robot.task] if pose is None else np.asarray(pose, float)
     sk = robot.skeleton(pose)
-    fig = Figure(figsize=(7, 6.5))
-    ax = fig.add_subplot(projection="3d")
+    fig = Figure(figsize=(12, 5.8), layout="constrained")
+    space = fig.add_subplot(1, 2, 1, projection="3d")
+    top = fig.add_subplot(1, 2, 2)
+    points = _draw(space, sk, 3)
+    _draw(top, sk, 2)
+    centre, half = (points.min(axis=0) + points.max(axis=0)) / 2, max(np.ptp(points, axis=0).max() / 2, 0.05) * 1.05
+    for axis, c in zip("xyz", centre):
+        getattr(space, f"set_{axis}lim")(c - half, c + half)
+        getattr(space, f"set_{axis}label")(f"{axis} (m)")
+        space.locator_params(axis=axis, nbins=5)
+    space.set_box_aspect((1, 1, 1))
+    space.view_init(elev=18, azim=-70)
+    top.set_aspect("equal")
+    top.set_xlim(centre[0] - half, centre[0] + half)
+    top.set_ylim(centre[1] - half, centre[1] + half)
+    top.set_xlabel("x (m)")
+    top.set_ylabel("y (m)")
+    top.set_title("top view", fontsize=10)
+    top.grid(alpha=0.3)
+    top.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=8)
+    d = robot.description
+    fig.suptitle(f"{d.name}: {d.title}\npose ({', '.join(d.task)}) = ({', '.join(f'{x:.4g}' for x in pose)})",
+                 fontsize=11)
+    return fig
+
+
+def _draw(ax, sk, dims):
+    """Draw a skeleton on 3-D (dims 3) or top-view (dims 2) axes; returns every point drawn (N, 3)."""
     points = [sk["platform"], sk["tool"][None]]
     for k, limb in enumerate(sk["limbs"]):
-        ax.plot(*limb.T, "-", color="tab:blue", lw=2.5, label="links" if k == 0 else None)
-        ax.plot(*limb.T, "o", color="black", ms=4, label="joints" if k == 0 else None)
+        ax.plot(*limb.T[:dims], "-", color="tab:blue", lw=2.5, label="links" if k == 0 else None)
+        ax.plot(*limb.T[:dims], "o", color="black", ms=4, label="joints" if k == 0 else None)
         points.append(limb)
     for k, (one, two) in enumerate(sk["bars"]):
         quad = np.array([one[0], one[1], two[1], two[0], one[0]])    # the parallelogram: bars and their ends' spacing
-        ax.plot(*quad.T, "-", color="tab:orange", lw=1.2, label="parallelogram bars" if k == 0 else None)
+        ax.plot(*quad.T[:dims], "-", color="tab:orange", lw=1.2, label="parallelogram bars" if k == 0 else None)
         points.append(quad)
     polygon = np.vstack([sk["platform"], sk["platform"][:1]])
-    ax.plot(*polygon.T, "-", color="tab:green", lw=2, label="platform")
-    ax.plot(*sk["tool"], "*", color="tab:red", ms=12, label="tool point")
-    everything = np.vstack(points)
-    centre, half = everything.mean(axis=0), max(np.ptp(everything, axis=0).max() / 2, 0.05)
-    for axis, c in zip("xyz", centre):
-        getattr(ax, f"set_{axis}lim")(c - half, c + half)
-        getattr(ax, f"set_{axis}label")(f"{axis} (m)")
-    ax.set_box_aspect((1, 1, 1))
-    d = robot.description
-    ax.set_title(f"{d.name}: {d.title}\npose ({', '.join(d.task)}) = ({', '.join(f'{x:.4g}' for x in pose)})",
-                 fontsize=10)
-    ax.legend(loc="upper left", fontsize=8)
-    return fig
+    ax.plot(*polygon.T[:dims], "-", color="tab:green", lw=2, label="platform")
+    ax.plot(*sk["tool"][:dims], "*", color="tab:red", ms=12, label="tool point")
+    return np.vstack(points)
 
 
 def run_show(args):
