@@ -227,6 +227,16 @@ def _hexagon(radius, centres, half_angle, z=0.0):
     return np.array([[radius * math.cos(t), radius * math.sin(t), z] for t in angles])
 
 
+def _leg_links(A, B, mass):
+    """Cylinder and piston of a prismatic leg from A to B: half the mass each, centred a quarter and three
+    quarters up, solid rods of half the leg's length (radii 20 and 15 mm)."""
+    length = float(np.linalg.norm(B - A))
+    u = (B - A) / length
+    half = mass / 2
+    return (Link(half, _t(A + 0.25 * (B - A)), rod_inertia(half, length / 2, 0.02, u), radius=0.02),
+            Link(half, _t(A + 0.75 * (B - A)), rod_inertia(half, length / 2, 0.015, u), radius=0.015))
+
+
 def stewart(base_points=None, platform_points=None, platform_mass=1.5, platform_inertia=None, leg_mass=1.0,
             height=0.6, stroke=(0.45, 0.85), gravity=(0.0, 0.0, -9.81)):
     """The 6-UPS Gough–Stewart platform: six legs, U at the base, actuated P along the leg, S at the platform.
@@ -290,13 +300,10 @@ def stewart(base_points=None, platform_points=None, platform_mass=1.5, platform_
         x1 = np.cross(u, _Z)
         x1 = x1 / np.linalg.norm(x1) if np.linalg.norm(x1) > 1e-9 else np.array([1.0, 0.0, 0.0])
         x2 = np.cross(u, x1)
-        half = leg_mass / 2
         joints = (Joint("U", _t(A), (_t(x1), _t(x2))),
                   Joint("P", _t(A), (_t(u),), actuated=True, limits=tuple(float(s) for s in stroke)),
                   Joint("S", _t(B)))
-        links = (Link(half, _t(A + 0.25 * (B - A)), rod_inertia(half, length / 2, 0.02, u), radius=0.025),
-                 Link(half, _t(A + 0.75 * (B - A)), rod_inertia(half, length / 2, 0.015, u), radius=0.015))
-        limbs.append(Limb(f"leg {k}", joints, links))
+        limbs.append(Limb(f"leg {k}", joints, _leg_links(A, B, leg_mass)))
     radius = float(np.max(np.linalg.norm(top[:, :2], axis=1)))
     inertia = _disc(platform_mass, radius) if platform_inertia is None else _matrix(platform_inertia)
     return RobotDescription(name, tuple(limbs), Platform((0.0, 0.0, float(height), 0.0, 0.0, 0.0), platform_mass,
@@ -416,15 +423,11 @@ def rps_3(base_radius=0.3, platform_radius=0.15, height=0.5, azimuths=THIRDS, le
     for k, phi in enumerate(_three(azimuths, name, "azimuths")):
         e_r, a = _radial(phi)
         A, B = base_radius * e_r, origin + platform_radius * e_r
-        length = float(np.linalg.norm(B - A))
-        u = (B - A) / length
-        half = leg_mass / 2
+        u = (B - A) / np.linalg.norm(B - A)
         joints = (Joint("R", _t(A), (_t(a),)),
                   Joint("P", _t(A), (_t(u),), actuated=True, limits=tuple(float(s) for s in stroke)),
                   Joint("S", _t(B)))
-        links = (Link(half, _t(A + 0.25 * (B - A)), rod_inertia(half, length / 2, 0.02, u), radius=0.02),
-                 Link(half, _t(A + 0.75 * (B - A)), rod_inertia(half, length / 2, 0.015, u), radius=0.015))
-        limbs.append(Limb(f"leg {k}", joints, links))
+        limbs.append(Limb(f"leg {k}", joints, _leg_links(A, B, leg_mass)))
     return RobotDescription(name, tuple(limbs), Platform((0.0, 0.0, float(height), 0.0, 0.0, 0.0), platform_mass,
                                                           inertia=_disc(platform_mass, platform_radius)),
                             ("z", "rx", "ry"), _gravity(gravity),
