@@ -98,8 +98,8 @@ def summary(robot):
     return {"name": d.name, "title": d.title, "source": d.source, "task": list(d.task),
             "home": [float(x) for x in robot.chains.home],
             "limbs": [{"name": limb.name, "joints": [j.kind + ("*" if j.actuated else "") for j in limb.joints],
-                       "flexible": [k for k, link in enumerate(limb.links) if link.flexible is not None]
-                       + [f"bars" for j in limb.joints if j.flexible is not None]} for limb in d.limbs],
+                       "flexible": [f"link {k}" for k, link in enumerate(limb.links) if link.flexible is not None]
+                       + ["bars" for j in limb.joints if j.flexible is not None]} for limb in d.limbs],
             "actuators": [{"name": n, "unit": u, "home": float(h),
                            "limits": list(d.limbs[i].joints[j].limits or ())}
                           for n, u, h, (i, j) in zip(names, units, home, d.actuated)],
@@ -118,7 +118,7 @@ def summary_lines(s):
              f"({', '.join(f'{x:.6g}' for x in s['home'])}) m, rad",
              f"limbs ({len(s['limbs'])}; * actuated):"]
     for limb in s["limbs"]:
-        flexible = f"  [flexible: {', '.join(map(str, limb['flexible']))}]" if limb["flexible"] else ""
+        flexible = f"  [flexible: {', '.join(limb['flexible'])}]" if limb["flexible"] else ""
         lines.append(f"  {limb['name']:<10} {' – '.join(limb['joints'])}{flexible}")
     lines.append(f"actuators ({len(s['actuators'])}):")
     for a in s["actuators"]:
