@@ -11,7 +11,7 @@ from ..errors import FemdynError
 from .hints import add_warning_flags, cli_words, shown_as, warning_filters
 
 COMMANDS = ("demo", "study", "sweep", "fit", "report", "reduce", "show", "identify",
-            "statics")   # modules of femdyn.cli, in --help order
+            "statics", "robot")   # modules of femdyn.cli, in --help order
 
 EXIT_CODES = """exit codes (all commands):
   0  everything asked for succeeded

@@ -217,7 +217,13 @@ class RobotDescription:
         return [(i, j) for i, limb in enumerate(self.limbs) for j, joint in enumerate(limb.joints) if joint.actuated]
 
     def with_gravity(self, gravity):
-        """A copy with another gravity vector (m/s²)."""
+        """A copy with another gravity vector (m/s²).
+
+        Parameters
+        ----------
+        gravity : (3,) array_like
+            m/s², global frame.
+        """
         return replace(self, gravity=tuple(float(g) for g in gravity))
 
 

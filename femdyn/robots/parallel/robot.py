@@ -161,7 +161,15 @@ class ParallelRobot:
         return a, single
 
     def state(self, pose, guess=None):
-        """Every coordinate Z = (θ, pose) at task poses (N, n) by inverse kinematics (ConvergenceError if none)."""
+        """Every coordinate Z = (θ, pose) at task poses (N, n) by inverse kinematics (ConvergenceError if none).
+
+        Parameters
+        ----------
+        pose : (n_task,) or (N, n_task) array_like
+            Task coordinates (m, rad).
+        guess : (n,) or (N, n) array_like, optional
+            Starting states (default: home).
+        """
         P, single = self._batch(pose, len(self.task), "pose")
         Z = np.tile(self.home, (len(P), 1)) if guess is None else np.array(np.atleast_2d(guess), float)
         Z[:, self.task] = P
@@ -238,7 +246,13 @@ class ParallelRobot:
         return J[0] if np.ndim(pose) == 1 else J
 
     def motion(self, pose, velocity, acceleration):
-        """Z, Ż, Z̈ (N, n) of every coordinate at task poses moving with the given rates (m/s, rad/s, …)."""
+        """Z, Ż, Z̈ (N, n) of every coordinate at task poses moving with the given rates (m/s, rad/s, …).
+
+        Parameters
+        ----------
+        pose, velocity, acceleration : (N, n_task) array_like
+            Task coordinates and their first and second time derivatives.
+        """
         P, _ = self._batch(pose, len(self.task), "pose")
         V = np.broadcast_to(np.asarray(velocity, float), P.shape)
         A = np.broadcast_to(np.asarray(acceleration, float), P.shape)
@@ -263,7 +277,13 @@ class ParallelRobot:
         return Z[:, k] + self.offsets, Zd[:, k], Zdd[:, k]
 
     def frames(self, Z):
-        """The kinematic frames of states Z (N, n): see :func:`.chain.frames`."""
+        """The kinematic frames of states Z (N, n): see :func:`.chain.frames`.
+
+        Parameters
+        ----------
+        Z : (N, n) array_like
+            States (θ, pose).
+        """
         return frames(self.chains, np.atleast_2d(Z))
 
     def sample_poses(self, n, seed=0, limit=1e4):
@@ -301,7 +321,14 @@ class ParallelRobot:
 
     def reachable(self, poses, limit=1e4):
         """Mask of poses (N, n_task) that assemble, keep every joint within its limits and the Jacobian's
-        condition number below ``limit``."""
+        condition number below ``limit``.
+
+        Parameters
+        ----------
+        poses : (N, n_task) array_like
+        limit : float
+            Largest accepted condition number of the Jacobian.
+        """
         P = np.atleast_2d(np.asarray(poses, float))
         Z = np.tile(self.home, (len(P), 1))
         Z[:, self.task] = P
@@ -327,7 +354,13 @@ class ParallelRobot:
         return ok
 
     def platform_point(self, x):
-        """Home position (m, global) of the point ``x`` given in the platform frame."""
+        """Home position (m, global) of the point ``x`` given in the platform frame.
+
+        Parameters
+        ----------
+        x : (3,) array_like
+            m, platform frame.
+        """
         from .chain import rotation
         return self.chains.home[:3] + rotation(self.chains.home[3:]) @ np.asarray(x, float)
 
