@@ -7,8 +7,9 @@ from ..errors import ModelError
 from .flexible_beam import STUDY as SPIN_UP
 from .rrru_command import STUDY as RRRU
 from .rrru_tracking import STUDY as RRRU_TRACKING
+from .workspace import STUDY as WORKSPACE
 
-BUILTIN = (RRRU, SPIN_UP, RRRU_TRACKING)
+BUILTIN = (RRRU, SPIN_UP, RRRU_TRACKING, WORKSPACE)
 _STUDIES = {study.name: study for study in BUILTIN}
 
 
