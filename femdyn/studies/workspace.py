@@ -19,6 +19,7 @@ import numpy as np
 from ..errors import FemdynError, ModelError, SchemaError
 from ..robots.parallel.description import TASK_COORDINATES
 from .record import Study
+from .workspace_linear import hold_actuators, linearize, moved
 
 __all__ = ["WorkspaceConfig", "WorkspaceSlice", "robot_of", "workspace_slice", "dexterity", "effort_envelope",
            "linear_pose", "workspace_map", "run_workspace", "STUDY"]
@@ -292,21 +293,29 @@ def effort_envelope(robot, poses, acceleration, angular_acceleration):
     return static, np.abs(static) + np.linalg.norm(A, axis=-1)
 
 
-_ROBOTS = {}
+_CACHE = {}
 
 
-def _cached_robot(description):
-    """The ParallelRobot of a description, built once per process (workers keep theirs between tasks)."""
-    key = repr(description)
-    if key not in _ROBOTS:
-        from ..robots.parallel import ParallelRobot
-        _ROBOTS.clear()
-        _ROBOTS[key] = ParallelRobot(description)
-    return _ROBOTS[key]
+def _cached(key, make):
+    """``make()`` once per process for ``key`` (workers keep the last robot and model between tasks)."""
+    if key not in _CACHE:
+        _CACHE.clear() if len(_CACHE) > 8 else None
+        _CACHE[key] = make()
+    return _CACHE[key]
+
+
+def _held_system(robot, flexible):
+    """(RobotModel, System) of the robot at its home pose with the actuators locked, assembled once."""
+    built = hold_actuators(robot.model(flexible=flexible))
+    return built, built.model.assemble()
 
 
 def linear_pose(description, pose, stiffness=math.inf, flexible=True, gravity=False, modes=3, eigensolver="dense"):
     """Platform compliance (6 × 6) and first frequencies (Hz) of the linearized robot at one pose (a Dask task).
+
+    With the actuators locked and gravity off the model is assembled once per process, at the home pose, and
+    moved to each pose (:func:`.workspace_linear.moved`); springs or gravity preload the model at the pose, so
+    then it is built and assembled there.
 
     Parameters
     ----------
@@ -327,13 +336,21 @@ def linear_pose(description, pose, stiffness=math.inf, flexible=True, gravity=Fa
     """
     from threadpoolctl import threadpool_limits
 
-    from .workspace_linear import hold_actuators, linearize
-    robot = _cached_robot(description if gravity else description.with_gravity((0.0, 0.0, 0.0)))
+    from ..robots.parallel import ParallelRobot
+    if not gravity:
+        description = description.with_gravity((0.0, 0.0, 0.0))
+    key = repr(description)
+    robot = _cached(key, lambda: ParallelRobot(description))
     try:
         with threadpool_limits(1):
-            built = hold_actuators(robot.model(np.asarray(pose, float), flexible=flexible),
-                                   None if math.isinf(stiffness) else stiffness)
-            result = linearize(built, modes, gravity=gravity, method=eigensolver)
+            if math.isinf(stiffness) and not gravity:
+                built, system = _cached((key, flexible), lambda: _held_system(robot, flexible))
+                q = moved(robot, built, system, pose, flexible)
+                result = linearize(built, modes, method=eigensolver, system=system, q=q)
+            else:
+                built = hold_actuators(robot.model(np.asarray(pose, float), flexible=flexible),
+                                       None if math.isinf(stiffness) else stiffness)
+                result = linearize(built, modes, gravity=gravity, method=eigensolver)
         return {"compliance": result.compliance, "frequencies": result.frequencies, "error": ""}
     except FemdynError as err:      # a pose that fails is a blank in the maps, named in the table
         return {"compliance": np.full((6, 6), np.nan), "frequencies": np.full(modes, np.nan),

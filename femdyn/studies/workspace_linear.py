@@ -24,8 +24,9 @@ from femdyn.solvers.eigen import SaddleInverse, eigenmodes
 from femdyn.solvers.kkt import KKTMatrix
 
 from ..errors import ModelError, SolverError
+from ..robots.parallel.chain import link_transform
 
-__all__ = ["LinearizedPose", "hold_actuators", "platform_map", "platform_compliance", "linearize"]
+__all__ = ["LinearizedPose", "hold_actuators", "platform_map", "platform_compliance", "linearize", "moved"]
 
 
 @dataclass
@@ -180,7 +181,7 @@ def platform_compliance(system, platform, q, lam, t=0.0):
     return B @ np.column_stack([inverse.solve(row) for row in B])
 
 
-def linearize(built, count=3, gravity=False, method="dense"):
+def linearize(built, count=3, gravity=False, method="dense", system=None, q=None):
     """The platform compliance and first frequencies of a held robot model (see the module docstring).
 
     Parameters
@@ -194,20 +195,74 @@ def linearize(built, count=3, gravity=False, method="dense"):
         pose with λ = 0 (False; give the model zero gravity, then the two agree).
     method : {"dense", "sparse"}
         The eigensolver of :func:`femdyn.solvers.eigen.eigenmodes`.
+    system : System, optional
+        ``built``'s model assembled already (moved to another pose by :func:`moved`); default: assembled here.
+    q : ndarray, optional
+        The undeformed configuration to linearize about with ``system`` (default its q0).
 
     Returns
     -------
     LinearizedPose
     """
     from femdyn.solvers.static import static_equilibrium
-    system = built.model.assemble()
+    system = built.model.assemble() if system is None else system
     if gravity:
-        q, lam = static_equilibrium(system)
+        q, lam = static_equilibrium(system, q0=q)
     else:
-        q, lam = system.q0, np.zeros(system.m)
+        q, lam = (system.q0 if q is None else q), np.zeros(system.m)
     compliance = platform_compliance(system, built.platform, q, lam)
     frequencies = np.full(count, np.nan)
     if system.n - system.m > 0:
         omega, _ = eigenmodes(system, q, lam, count=min(count, system.n - system.m), method=method)
         frequencies[:len(omega)] = omega / (2 * np.pi)
     return LinearizedPose(compliance, frequencies)
+
+
+def moved(robot, built, system, pose, flexible=True):
+    """The undeformed configuration at ``pose`` of a robot model assembled at another pose, as coordinates of
+    its ``system``.
+
+    The robot's builder adds the same nodes in the same order at every pose, and nothing of a System but its
+    locks' and springs' rest values depends on the pose it was built at: rigid bodies in natural coordinates
+    keep their mass matrix, joints their material points and vectors, ANCF links their straight reference. So
+    one System serves every pose of a locked robot linearized without preload (λ = 0), where a lock's Jacobian
+    row matters and its value does not. The positions come from the model built at ``pose``; a rigid link's
+    frame vectors are the assembled ones turned by the link's rotation between the two poses (the builder
+    draws a link's frame from its direction, which is not the same material frame at every pose).
+
+    Parameters
+    ----------
+    robot : ParallelRobot
+    built : RobotModel
+        The model that ``system`` was assembled from.
+    system : System
+    pose : (n_task,) array_like
+        m, rad.
+    flexible : bool
+        As ``built`` was built.
+
+    Returns
+    -------
+    ndarray (n,)
+
+    Raises
+    ------
+    ModelError
+        If the model at ``pose`` has other nodes (another description or options).
+    """
+    at_pose = robot.model(np.asarray(pose, float), flexible=flexible)
+    model = at_pose.model
+    if [(k, v.start) for k, v in model.nodes.items()] != [(k, v.start) for k, v in system.nodes.items()]:
+        raise ModelError(f"model '{model.name}': its nodes differ from those of the assembled model; build both "
+                         "from the same robot description with the same options")
+    q = model.initial_coordinates()[0]
+    then, now = robot.frames(built.state[None]), robot.frames(at_pose.state[None])
+    chains = robot.chains.limbs
+    for (i, j), name in built.links.items():
+        if name in built.flexible:
+            continue
+        turn = link_transform(now, i, chains[i].ends[j])[0][0] @ link_transform(then, i, chains[i].ends[j])[0][0].T
+        for k in range(3):
+            start = system.nodes[f"{name}.e{k}"].start
+            q[start:start + 3] = turn @ system.q0[start:start + 3]
+    return q

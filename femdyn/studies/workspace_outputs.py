@@ -1,5 +1,7 @@
 """The workspace study's files: workspace.csv, summary.json, one PNG map per quantity and report.html."""
+import base64
 import csv
+import io
 import json
 import math
 import os
@@ -137,7 +139,7 @@ def _quantities(result, config):
     stiff = _stiffnesses(result["compliance"])
     ok = result["reachable"]
     units = "/".join(sorted(set(_actuator_units(result["robot"]))))
-    out = [("reachable", "reachable (1) [-]", np.where(ok, 1.0, np.nan), False),
+    out = [("reachable", "reachable poses [-]", np.where(ok, 1.0, np.nan), False),
            ("condition", "condition number of J_h [-]", result["condition"], True),
            ("inverse_condition", "distance to singularity 1/κ(J_h) [-]", 1.0 / result["condition"], False),
            ("static_effort", f"largest static |effort| with the payload [{units}]",
@@ -165,7 +167,7 @@ def map_figures(result, config):
     dict
         File stem → Figure.
     """
-    from matplotlib.colors import LogNorm
+    from matplotlib.colors import ListedColormap, LogNorm
     from matplotlib.figure import Figure
     grid, d = result["slice"], result["robot"].description
     a, b = grid.values
@@ -175,9 +177,15 @@ def map_figures(result, config):
         fig = Figure(figsize=(6.4, 5.2), layout="constrained")
         ax = fig.add_subplot()
         finite = V[np.isfinite(V)]
-        norm = LogNorm(finite.min(), finite.max()) if log and finite.size and finite.min() > 0 else None
-        mesh = ax.pcolormesh(a, b, np.ma.masked_invalid(V), shading="nearest", norm=norm, cmap="viridis")
-        fig.colorbar(mesh, ax=ax, label=label)
+        wide = finite.size and finite.min() > 0 and finite.max() > 10 * finite.min()
+        if stem == "reachable":
+            style = {"cmap": ListedColormap(["tab:green"]), "vmin": 0.5, "vmax": 1.5}
+        else:
+            style = {"cmap": "viridis", "norm": LogNorm(finite.min(), finite.max()) if log and wide else None}
+        mesh = ax.pcolormesh(a, b, np.ma.masked_invalid(V), shading="nearest", **style)
+        bar = fig.colorbar(mesh, ax=ax, label=label)
+        if stem == "reachable":
+            bar.set_ticks([1.0], labels=["reachable\n(blank: not)"])
         ax.set_xlabel(f"{grid.axes[0]} [{UNITS[grid.axes[0]]}]")
         ax.set_ylabel(f"{grid.axes[1]} [{UNITS[grid.axes[1]]}]")
         ax.set_aspect("equal" if UNITS[grid.axes[0]] == UNITS[grid.axes[1]] else "auto")
@@ -228,11 +236,15 @@ def write_outputs(folder, result, config, summary):
             writer.writerow([repr(float(c[k])) for c in table] + [result["errors"][k]])
     with open(os.path.join(folder, "summary.json"), "w") as f:
         json.dump(_json_ready(summary), f, indent=1)
-    figures = map_figures(result, config)
-    for stem, fig in figures.items():
-        fig.savefig(os.path.join(folder, f"{stem}.png"), dpi=100)
-    files = ["workspace.csv", "summary.json"] + [f"{s}.png" for s in figures] + ["report.html"]
-    _write_report(os.path.join(folder, "report.html"), summary, config, figures, files)
+    images = {}
+    for stem, fig in map_figures(result, config).items():      # each figure drawn once: file and report
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=100)
+        images[stem] = buf.getvalue()
+        with open(os.path.join(folder, f"{stem}.png"), "wb") as f:
+            f.write(images[stem])
+    files = ["workspace.csv", "summary.json"] + [f"{s}.png" for s in images] + ["report.html"]
+    _write_report(os.path.join(folder, "report.html"), summary, config, images, files)
     return files
 
 
@@ -257,16 +269,17 @@ _PAGE = """{% extends "base.html" %}
 """
 
 
-def _write_report(path, summary, config, figures, files):
-    """report.html on the report templates' base page and macros (figures embedded)."""
-    from femdyn.reports.pages import _environment, png
+def _write_report(path, summary, config, images, files):
+    """report.html on the report templates' base page and macros (PNG ``images`` embedded)."""
+    from femdyn.reports.pages import _environment
     numbers = [(k, _text(v)) for k, v in summary.items() if k != "definitions"]
     lead = (f"{summary['reachable']} of {summary['poses']} poses reachable on the slice {summary['slice']}; "
             f"actuators {summary['actuators']}, linearized about the {summary['linearized_about']}.")
     text = _environment().from_string(_PAGE).render(
         title=f"Workspace of the robot '{summary['robot']}'", lead=lead, summary=numbers,
         definitions=list(summary["definitions"].items()),
-        figures=[{"uri": png(fig), "alt": stem, "caption": stem.replace("_", " ")} for stem, fig in figures.items()],
+        figures=[{"uri": "data:image/png;base64," + base64.b64encode(data).decode("ascii"), "alt": stem,
+                  "caption": stem.replace("_", " ")} for stem, data in images.items()],
         settings=[(k, _text(v)) for k, v in asdict(config).items()], files=files)
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
