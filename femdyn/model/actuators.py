@@ -113,7 +113,7 @@ class ActuatorBuilder:
         functions = [as_time_function(f, f"servo '{name}' function {k}") for k, f in enumerate(functions)]
         return self._add_joint(Servo(name, body, body.material_point(point), functions, np.atleast_2d(directions)))
 
-    def servo_pose(self, name, body, point, trajectory, frame=None, anchor=None):
+    def servo_pose(self, name, body, point, trajectory, frame=None, anchor=None, rows=None):
         """Add a servo constraint on a rigid body's pose: a material point and the body's orientation.
 
         Six rows, ``<name>: x, y, z`` (the point's global coordinates, m) and ``<name>: rx, ry, rz``
@@ -144,6 +144,9 @@ class ActuatorBuilder:
             Rotation vector (rad) of the orientation exp([anchor]×) F about which the orientation
             rows are built (their directions); default φ(0). Centre it between the extreme
             orientations of a large rotation.
+        rows : sequence of str, optional
+            The rows to keep, among "x", "y", "z", "rx", "ry", "rz" (default all six): a robot of lower
+            mobility prescribes its task coordinates only (a planar robot x, y, rz), one actuator per row.
 
         Returns
         -------
@@ -170,4 +173,4 @@ class ActuatorBuilder:
         """
         body = self.body(body)
         pose = as_pose_trajectory(trajectory, f"pose servo '{name}': trajectory")
-        return self._add_joint(PoseServo(name, body, point, pose, frame, anchor))
+        return self._add_joint(PoseServo(name, body, point, pose, frame, anchor, rows))

@@ -19,7 +19,7 @@ import numpy as np
 from ..errors import ModelError
 from ..geometry import rotation_matrix, skew
 from ..motion.poses import StateComponent
-from ..validation import finite
+from ..input_checks import finite
 from .bodies import Ground
 from .constraints import Equation
 from .joints import AXES, Joint
@@ -83,8 +83,12 @@ class PoseServo(Joint):
     kind = "servo"
     servo = True
 
-    def __init__(self, name, body, point, pose, frame=None, anchor=None):
+    def __init__(self, name, body, point, pose, frame=None, anchor=None, rows=None):
         super().__init__(name, body, body)
+        labels = ("x", "y", "z") + tuple(label for label, *_ in ORIENTATION_ROWS)
+        rows = labels if rows is None else tuple(rows)
+        if not rows or any(r not in labels for r in rows) or len(set(rows)) != len(rows):
+            raise ModelError(f"pose servo '{name}': rows {list(rows)} must be distinct names among {list(labels)}")
         if isinstance(body, Ground) or body.span_rank < 3:
             raise ModelError(f"pose servo '{name}': '{body.name}' does not carry three material directions; prescribe "
                              "the pose of a full rigid body (e.g. 2 points + 2 unit vectors, 3 points + 1 vector)")
@@ -99,3 +103,4 @@ class PoseServo(Joint):
         self._equations += [Equation(Linear, (body.material_vector(AXES[j]),), targets.directions[i], 0.0,
                                      StateComponent(targets.at, i), f"{name}: {label}")
                             for i, (label, j, _, _) in enumerate(ORIENTATION_ROWS)]
+        self._equations = [e for e, label in zip(self._equations, labels) if label in rows]

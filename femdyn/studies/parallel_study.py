@@ -161,13 +161,8 @@ def _options(config, rho, tol):
                    max_halvings=config.max_halvings)
 
 
-def _servo_ready(robot):
-    """Whether the robot's task is the platform position, which the point servo prescribes."""
-    return tuple(robot.description.task) == POSITION
-
-
 def _rigid(robot, motion, t_end, config, summary, progress):
-    """(a): efforts by virtual work at every step time, and the rigid servo DAE's (translational tasks)."""
+    """(a): efforts by virtual work at every step time, and the rigid servo DAE's."""
     from ..solvers.generalized_alpha import integrate
     t = np.arange(0.0, t_end + 0.5 * config.h, config.h)
     clock = time.perf_counter()
@@ -176,16 +171,15 @@ def _rigid(robot, motion, t_end, config, summary, progress):
     rigid = {"t": t, "pose": X, "efforts": efforts, "dae": None}
     summary.update(rigid_effort_min=float(efforts.min()), rigid_effort_max=float(efforts.max()),
                    rigid_runtime=time.perf_counter() - clock)
-    if _servo_ready(robot):
-        built = robot.model(X[0], flexible=False, servo=motion.point)
-        res = integrate(built.model.assemble(), t_end, config.h, _options(config, config.rigid_rho_inf,
-                                                                          config.tol_rigid), progress=progress)
-        dae = np.column_stack([res[f"{a}.{k}"] for a, k in zip(built.actuators, _kinds(robot))])
-        rigid["dae"] = dae
-        settled = res.t >= 20 * config.h            # the integrator's start transient (ρ∞ = 0.5) has decayed
-        n = min(len(res.t), len(t))
-        difference = np.abs(dae[:n] - efforts[:n])[settled[:n]]
-        summary["rigid_paths_difference"] = float(difference.max() / np.abs(efforts).max())
+    built = robot.model(X[0], flexible=False, servo=motion)
+    res = integrate(built.model.assemble(), t_end, config.h, _options(config, config.rigid_rho_inf,
+                                                                      config.tol_rigid), progress=progress)
+    dae = np.column_stack([res[f"{a}.{k}"] for a, k in zip(built.actuators, _kinds(robot))])
+    rigid["dae"] = dae
+    settled = res.t >= 20 * config.h            # the integrator's start transient (ρ∞ = 0.5) has decayed
+    n = min(len(res.t), len(t))
+    difference = np.abs(dae[:n] - efforts[:n])[settled[:n]]
+    summary["rigid_paths_difference"] = float(difference.max() / np.abs(efforts).max())
     return rigid
 
 
@@ -265,10 +259,7 @@ def _inverse(robot, motion, t_end, study, config, summary, progress):
     from ..solvers.inversion import zero_dynamics
     from ..solvers.static import static_equilibrium
     from ..solvers.stable_inverse import StableInverseOptions, stable_causal_inverse
-    if not _servo_ready(robot):
-        raise ModelError(f"robot '{robot.description.name}': the flexible inverse prescribes the platform "
-                         f"position; the task {list(robot.description.task)} needs the orientation rows too")
-    built = _flexible_model(robot, study["rigid"]["pose"][0], config, servo=motion.point)
+    built = _flexible_model(robot, study["rigid"]["pose"][0], config, servo=motion)
     system = built.model.assemble()
     study["systems"]["inverse"] = system
     clock = time.perf_counter()

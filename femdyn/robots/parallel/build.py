@@ -200,6 +200,31 @@ def _section(spec):
     return sections.tube(spec.radius, spec.inner_radius) if spec.inner_radius > 0 else sections.circular(spec.radius)
 
 
+class PoseMotion:
+    """The platform's whole pose (x, y, z, rx, ry, rz) and its rates along a task motion: the coordinates the
+    task leaves to the mechanism (a lower-mobility robot's parasitic motion) from the rigid kinematics.
+
+    Parameters
+    ----------
+    robot : ParallelRobot
+    task : object with ``state(t)``
+        (x, ẋ, ẍ) of the task coordinates at t, s.
+    """
+
+    def __init__(self, robot, task):
+        self.robot, self.task = robot, task
+        self._t, self._state, self._guess = None, None, None
+
+    def state(self, t):
+        """(pose, rate, acceleration), (6,) each: m, rad and their time derivatives."""
+        if t != self._t:
+            x, xd, xdd = (np.asarray(v, float)[None] for v in self.task.state(t))
+            Z, Zd, Zdd = self.robot.motion(x, xd, xdd, guess=self._guess)     # from the last state: its branch
+            self._t, self._guess = t, Z
+            self._state = Z[0, -6:], Zd[0, -6:], Zdd[0, -6:]
+        return self._state
+
+
 def build_model(robot, pose, flexible=True, servo=None, name=None):
     """The femdyn model of ``robot`` at ``pose`` (see :meth:`ParallelRobot.model`).
 
@@ -210,10 +235,12 @@ def build_model(robot, pose, flexible=True, servo=None, name=None):
         Task coordinates, m and rad.
     flexible : bool
         Flexible links and bars as ANCF elements (True) or rigid.
-    servo : Trajectory, optional
-        A motion of the platform frame's origin (the task's x, y, z; translational robots): servo rows on it
-        and an actuator in every actuated joint (inverse dynamics; the inputs are recorded as
-        ``<joint>.torque``/``.force``).
+    servo : object with ``state(t)``, optional
+        The task coordinates in time: ``state(t)`` gives them with their rates, (n_task,) each (a
+        :class:`~femdyn.motion.trajectories.Trajectory` for an x, y, z task). Servo rows prescribe the
+        platform's task coordinates (:meth:`~femdyn.model.Model.servo_pose` with the task's rows) and every
+        actuated joint gets an actuator (inverse dynamics; the inputs are recorded as ``<joint>.torque`` or
+        ``<joint>.force``).
     name : str, optional
         The model's name (default the robot's).
 
@@ -229,9 +256,8 @@ def build_model(robot, pose, flexible=True, servo=None, name=None):
         b.limb(i)
     actuators = []
     if servo is not None:
-        if tuple(d.task) != ("x", "y", "z"):
-            raise ModelError(f"robot '{d.name}': a point servo prescribes x, y, z only; its task is {list(d.task)}")
         for joint in b.actuated:
             actuators.append(b.m.actuator(joint, joint).name)
-        b.m.servo("platform", platform, Z[-6:-3], [servo.along(e) for e in np.eye(3)])
+        b.m.servo_pose("platform", platform, Z[-6:-3], PoseMotion(robot, servo), frame=rotation(Z[-3:]).T,
+                       rows=d.task)
     return RobotModel(b.m, b.actuated, actuators, platform, b.tool, b.sets, b.links, Z)

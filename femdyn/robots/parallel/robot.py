@@ -245,18 +245,20 @@ class ParallelRobot:
         J = sensitivity(self.chains, Z, self._fixed())[:, self.actuators]
         return J[0] if np.ndim(pose) == 1 else J
 
-    def motion(self, pose, velocity, acceleration):
+    def motion(self, pose, velocity, acceleration, guess=None):
         """Z, Ż, Z̈ (N, n) of every coordinate at task poses moving with the given rates (m/s, rad/s, …).
 
         Parameters
         ----------
         pose, velocity, acceleration : (N, n_task) array_like
             Task coordinates and their first and second time derivatives.
+        guess : (n,) or (N, n) array_like, optional
+            States near the solution (default: home).
         """
         P, _ = self._batch(pose, len(self.task), "pose")
         V = np.broadcast_to(np.asarray(velocity, float), P.shape)
         A = np.broadcast_to(np.asarray(acceleration, float), P.shape)
-        Z = np.atleast_2d(self.state(P))
+        Z = np.atleast_2d(self.state(P, guess))
         Zd, Zdd = rates(self.chains, Z, self._fixed(), V, A)
         return Z, Zd, Zdd
 
