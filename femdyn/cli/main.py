@@ -75,7 +75,11 @@ def main(argv=None):
         importlib.import_module(f"{__package__}.{name}").add_parser(sub)
     for command in _leaves(parser):
         add_warning_flags(command)
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if len(extra) == 1 and not extra[0].startswith("-") and getattr(args, "config", "") is None:
+        args.config = extra[0]    # a configuration file after the options: argparse reads positionals in one run
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         with warnings.catch_warnings():
             warnings.showwarning = shown_as(args.cli_flags)  # femdyn's warnings in the command line's words
