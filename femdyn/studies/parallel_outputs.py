@@ -7,6 +7,8 @@ from dataclasses import asdict
 import numpy as np
 from matplotlib.figure import Figure
 
+from .parallel_task import platform_deviation
+
 # summary key → (label with unit, scale to that unit, what it means)
 ROWS = (
     ("rigid_effort_min", "rigid efforts, smallest (N·m or N)", 1.0, "virtual work on the closure"),
@@ -64,7 +66,6 @@ def effort_figure(study):
 
 def deviation_figure(study):
     """The platform's deviation from the task under the rigid efforts (forward) and in the inverse."""
-    from .parallel_study import platform_deviation
     fig, axes = _figure(f"{study['summary']['robot']}: platform position minus task")
     ax = axes[0]
     for key, label in (("forward", "flexible, driven by rigid efforts"), ("inverse", "flexible, stable inverse")):

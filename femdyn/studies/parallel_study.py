@@ -15,10 +15,9 @@ import numpy as np
 
 from ..errors import ModelError, SolverError
 from ..motion import Tabulated
-from .parallel_task import TaskConfig, task_motion
+from .parallel_task import POSITION, TaskConfig, platform_deviation, task_motion
 from .record import Study
 
-POSITION = ("x", "y", "z")
 
 
 @dataclass
@@ -233,17 +232,6 @@ def _forward(robot, motion, t_end, study, config, summary, progress):
                    forward_runtime=time.perf_counter() - clock)
     _gauge_peaks(res, summary, "forward")
     return res
-
-
-def platform_deviation(results, motion, robot):
-    """Platform position minus the task's (m), per sample: (k, 3), zero in coordinates the task fixes."""
-    P = np.column_stack([results[f"platform.{c}"] for c in POSITION])
-    X = motion.sampled(results.t)[0]
-    commanded = P.copy()
-    for k, c in enumerate(robot.description.task):
-        if c in POSITION:
-            commanded[:, POSITION.index(c)] = X[:, k]
-    return P - commanded
 
 
 def _gauge_peaks(results, summary, part):

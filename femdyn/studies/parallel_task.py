@@ -14,6 +14,8 @@ import numpy as np
 from ..errors import ModelError, SchemaError
 from ..motion.trajectories import CirclePath, LinePath, PathMotion, SCurve, stop_at_vertices
 
+POSITION = ("x", "y", "z")     # the platform centre's task coordinates
+
 KINDS = ("circle", "line", "pick_place", "table")
 
 
@@ -148,3 +150,14 @@ def _table(path, names):
     if len(data) < 4 or not np.all(np.diff(data[:, 0]) > 0) or not np.all(np.isfinite(data)):
         raise ModelError(f"task table '{path}': need ≥ 4 rows of finite numbers with increasing t")
     return CubicSpline(data[:, 0], data[:, 1:], axis=0, bc_type="clamped")
+
+
+def platform_deviation(results, motion, robot):
+    """Platform position minus the task's (m), per sample: (k, 3), zero in coordinates the task fixes."""
+    P = np.column_stack([results[f"platform.{c}"] for c in POSITION])
+    X = motion.sampled(results.t)[0]
+    commanded = P.copy()
+    for k, c in enumerate(robot.description.task):
+        if c in POSITION:
+            commanded[:, POSITION.index(c)] = X[:, k]
+    return P - commanded
