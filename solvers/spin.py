@@ -131,7 +131,7 @@ def check_spin(system, q, v, h, rho_inf, choice="switch", t=0.0, enabled=True):
                           + ("" if system.servo else ", or Options(formulation='stabilized')")
                           + ("" if choice == "refuse" else " (the stabilized form takes no servo constraints)"))
     warnings.warn(f"{reason}: running the stabilized form instead (Options(formulation='stabilized'); to keep "
-                  f"index 3, {fixes}, or Options(step_check=False))", StepSizeWarning, stacklevel=3)
+                  f"index 3, {fixes}, or Options(step_check=False))", StepSizeWarning, stacklevel=4)
     return "stabilized"
 
 
