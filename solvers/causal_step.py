@@ -109,7 +109,7 @@ def check_servo_step(system, q, lam, h, rho_inf, t=0.0, enabled=True):
                f"{servo_step(system, q, lam, h, rho_inf, t, zeros=zeros):.3g} s "
                "(femdyn.solvers.causal_step.servo_step) or longer, a finer mesh near the joints (its zeros are "
                "faster), or Options(step_check=False) to silence this check")
-    warnings.warn(message, StepSizeWarning, stacklevel=3)
+    warnings.warn(message, StepSizeWarning, stacklevel=4)
     return message
 
 

@@ -150,5 +150,5 @@ def check_servo_settings(system, q, rho_inf, t=0.0, enabled=True):
             f"step (measured on mass-spring chains: 3 % of the peak input at ρ∞ = 0.5 and divergence at 0.9 for relative "
             "degree 6, against 7e-5 at ρ∞ = 0); use Options(rho_inf=0.0) (ρ∞ ≤ {RHO_NONCOLLOCATED:g}), "
             "and prescribe a motion that starts and ends at rest with its derivatives up to the relative degree "
-            "vanishing", ServoWarning, stacklevel=4)
+            "vanishing", ServoWarning, stacklevel=5)
     return realization

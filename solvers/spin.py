@@ -14,6 +14,7 @@ import warnings
 import numpy as np
 
 from femdyn.errors import SolverError, StepSizeWarning
+from femdyn.model.protocol import Body
 
 from .scheme import Parameters
 
@@ -32,7 +33,7 @@ def turning_rates(system, q, v):
     for node in system.nodes.values():
         if node.is_unit:
             rates[node.name] = float(np.linalg.norm(v[node.dofs]) / max(np.linalg.norm(q[node.dofs]), 1e-300))
-    for body in system.bodies.values():
+    for body in (part for part in system.parts if isinstance(part, Body)):    # a Body given to Model.add too
         for b in body.turning_vectors():
             zero = b(np.zeros_like(q))
             length = np.linalg.norm(b(q))
@@ -131,7 +132,7 @@ def check_spin(system, q, v, h, rho_inf, choice="switch", t=0.0, enabled=True):
                           + ("" if system.servo else ", or Options(formulation='stabilized')")
                           + ("" if choice == "refuse" else " (the stabilized form takes no servo constraints)"))
     warnings.warn(f"{reason}: running the stabilized form instead (Options(formulation='stabilized'); to keep "
-                  f"index 3, {fixes}, or Options(step_check=False))", StepSizeWarning, stacklevel=3)
+                  f"index 3, {fixes}, or Options(step_check=False))", StepSizeWarning, stacklevel=4)
     return "stabilized"
 
 

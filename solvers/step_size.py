@@ -70,5 +70,5 @@ def check_step_size(system, q, lam, h, rho_inf, t=0.0, enabled=True, kkt=None):
             f"twice per period, and ρ∞ = {rho_inf:g} hardly damps it, so it stays in the results with a wrong period. "
             f"Use h ≤ {NYQUIST_FRACTION * period:.3g} s to resolve it, ρ∞ ≤ 0.9 to damp it out (often an axial or "
             "high bending mode of an ANCF mesh: longer elements raise T_min), or Options(step_check=False) to "
-            "silence this check", StepSizeWarning, stacklevel=3)
+            "silence this check", StepSizeWarning, stacklevel=4)
     return period

@@ -124,8 +124,9 @@ def test_step_beyond_half_the_shortest_period_warns_with_the_period():
     system = pendulum().assemble()
     period = 2 * np.pi / np.sqrt(1.5 * 9.81)
     undamped = Options(formulation="stabilized", rho_inf=1.0)
-    with pytest.warns(StepSizeWarning, match=rf"T_min = {period:.5f}"):
+    with pytest.warns(StepSizeWarning, match=rf"T_min = {period:.5f}") as warned:
         integrate(system, 1.0, 1.0, undamped)
+    assert [w.filename for w in warned] == [__file__]                    # points at the caller of integrate
     with warnings.catch_warnings():
         warnings.simplefilter("error", StepSizeWarning)
         integrate(system, 0.8, 0.4 * period, undamped)                     # resolved: h < T/2

@@ -49,8 +49,9 @@ def test_the_step_that_amplifies_it_is_warned_and_named_in_the_failure(coarse_se
     """h = 1 ms: the torques alternate and grow until Newton stalls near t = 0.107 s; the
     run was warned at its start and the failure's diagnosis repeats the zero and the step."""
     system, q0, _ = coarse_servo
-    with pytest.warns(StepSizeWarning, match="unstable zero"), pytest.raises(ConvergenceError) as failure:
+    with pytest.warns(StepSizeWarning, match="unstable zero") as warned, pytest.raises(ConvergenceError) as failure:
         integrate(system, 0.15, 1e-3, Options(rho_inf=0.0, tol_dynamic=1e-8, tol_constraint=1e-12), q0=q0)
+    assert [w.filename for w in warned if "unstable zero" in str(w.message)] == [__file__]   # the caller of integrate
     assert 0.09 < failure.value.results.t[-1] < 0.12
     assert "use h = 0.002 s" in str(failure.value).lower()
 

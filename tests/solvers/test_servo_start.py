@@ -151,8 +151,9 @@ def test_warning_for_a_noncollocated_servo_with_little_damping(N):
     """ServoWarning at the default ρ∞ = 0.9, naming the remedy; none at ρ∞ = 0."""
     model, _, _, h = chain(N)
     system = model.assemble()
-    with pytest.warns(femdyn.ServoWarning, match=r"rho_inf=0\.0"):
+    with pytest.warns(femdyn.ServoWarning, match=r"rho_inf=0\.0") as warned:
         integrate(system, 3 * h, h, Options(**TIGHT))
+    assert {w.filename for w in warned if isinstance(w.message, femdyn.ServoWarning)} == {__file__}   # the caller
     with warnings.catch_warnings():
         warnings.simplefilter("error", femdyn.ServoWarning)
         integrate(system, 3 * h, h, Options(rho_inf=0.0, **TIGHT))

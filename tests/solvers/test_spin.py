@@ -45,9 +45,10 @@ def test_the_heavy_top_at_1ms_with_default_options_runs_stabilized():
     """h = 1 ms, default options (index 3, ρ∞ = 0.9): the check switches to the stabilized form
     with a warning naming the body and its rate, and the run passes t = 0.125 s where index 3
     stops (test_validation_rigid), to 0.2 s."""
-    with pytest.warns(StepSizeWarning, match="'top.u' turns at 150.1 rad/s.*stabilized"):
+    with pytest.warns(StepSizeWarning, match="'top.u' turns at 150.1 rad/s.*stabilized") as warned:
         r = integrate(case.heavy_top().assemble(), 0.2, 1e-3)
     assert r.status == "completed" and r.meta["solver"]["formulation"] == "stabilized"
+    assert [w.filename for w in warned] == [__file__]                    # points at the caller of integrate
 
 
 def test_refused_before_the_first_step_with_the_reason():
