@@ -93,10 +93,19 @@ def hold_actuators(built, stiffness=None):
 
     Examples
     --------
-    >>> from femdyn.robots.parallel import parallel_robot
-    >>> built = hold_actuators(parallel_robot("delta").model(), stiffness=1e4)
-    >>> sorted(built.model.joints)[:1] != []
-    True
+    A rod on an actuated pivot: locked, nothing moves; on a spring, the rod swings.
+
+    >>> import femdyn
+    >>> from femdyn.robots.parallel.build import RobotModel
+    >>> def arm():
+    ...     m = femdyn.Model("arm", gravity=(0, 0, 0))
+    ...     rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
+    ...     _ = m.revolute("pivot", "ground", rod, point=(0, 0, 0), axis=(0, 1, 0))
+    ...     return RobotModel(m, ["pivot"], [], "rod", np.zeros(3))
+    >>> hold_actuators(arm()).model.assemble().degrees_of_freedom()
+    0
+    >>> hold_actuators(arm(), stiffness=10.0).model.assemble().degrees_of_freedom()
+    1
     """
     if stiffness is not None and not stiffness > 0:
         raise ModelError(f"actuator_stiffness must be positive (N·m/rad or N/m) or left out to lock the actuators, "

@@ -9,6 +9,8 @@ from dataclasses import asdict
 
 import numpy as np
 
+from .workspace_linear import LinearizedPose
+
 __all__ = ["columns", "summary_of", "map_figures", "write_outputs"]
 
 UNITS = {"x": "m", "y": "m", "z": "m", "rx": "rad", "ry": "rad", "rz": "rad"}
@@ -76,9 +78,8 @@ def _stiffnesses(compliance):
     out = np.full((len(compliance), 2), np.nan)
     for k, C in enumerate(compliance):
         if np.all(np.isfinite(C)):
-            for j, block in enumerate((C[:3, :3], C[3:, 3:])):
-                top = np.linalg.eigvalsh(0.5 * (block + block.T))[-1]
-                out[k, j] = np.inf if top <= 0 else 1.0 / top
+            pose = LinearizedPose(C, None)
+            out[k] = pose.translational, pose.rotational
     return out
 
 
