@@ -50,18 +50,18 @@ def library_messages():
 def parsers():
     """Command name → the parser that runs it, as ``femdyn`` builds them."""
     captured = {}
-    original = argparse.ArgumentParser.parse_args
+    original = argparse.ArgumentParser.parse_known_args
 
     def capture(self, *args, **kwargs):
         captured.update({" ".join(p.prog.split()[1:]): p for p in cli_main._leaves(self)})
         raise SystemExit(0)
 
-    argparse.ArgumentParser.parse_args = capture
+    argparse.ArgumentParser.parse_known_args = capture
     try:
         with pytest.raises(SystemExit):
             cli_main.main(["--help"])
     finally:
-        argparse.ArgumentParser.parse_args = original
+        argparse.ArgumentParser.parse_known_args = original
     return captured
 
 

@@ -103,3 +103,19 @@ def test_the_study_of_a_delta_with_flexible_forearms(tmp_path):
 def test_a_study_needs_a_robot_that_exists():
     with pytest.raises(ModelError, match="unknown robot 'nonesuch'"):
         run_parallel_study(ParallelStudyConfig(robot="nonesuch"))
+
+
+def test_the_command_line_takes_the_configuration_after_the_robot(tmp_path, capsys):
+    """`femdyn study parallel --robot delta study.toml`: the file may follow the options; a second stray
+    argument is refused (exit 2)."""
+    from femdyn.cli.main import main
+    config = tmp_path / "study.toml"
+    config.write_text('duration = 0.05\n[task]\nkind = "line"\noffset = [0.02, 0.0, 0.0]\n', encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["study", "parallel", "--robot", "delta", str(config), "-o", str(out), "--quiet"]) == 0
+    summary = (out / "summary.md").read_text(encoding="utf-8")
+    assert "rigid efforts: DAE servo vs virtual work" in summary
+    with pytest.raises(SystemExit) as stop:
+        main(["study", "parallel", "--robot", "delta", str(config), "extra.toml", "-o", str(out)])
+    assert stop.value.code == 2
+    assert "extra.toml" in capsys.readouterr().err.splitlines()[-1]
