@@ -299,7 +299,8 @@ _CACHE = {}
 def _cached(key, make):
     """``make()`` once per process for ``key`` (workers keep the last robot and model between tasks)."""
     if key not in _CACHE:
-        _CACHE.clear() if len(_CACHE) > 8 else None
+        if len(_CACHE) > 8:
+            _CACHE.clear()
         _CACHE[key] = make()
     return _CACHE[key]
 
@@ -450,6 +451,8 @@ def run_workspace(config, output, progress=True, executor=None):
     from .workspace_outputs import summary_of, write_outputs
     if config.eigensolver not in ("dense", "sparse"):
         raise SchemaError(f"workspace study: eigensolver must be 'dense' or 'sparse', got {config.eigensolver!r}")
+    if isinstance(config.modes, bool) or not isinstance(config.modes, int) or config.modes < 1:
+        raise SchemaError(f"workspace study: modes must be a whole number ≥ 1, got {config.modes!r}")
     if config.workers < 0:
         raise SchemaError(f"workspace study: workers must be ≥ 0 (0: the CPU count), got {config.workers}")
     with contextlib.ExitStack() as stack:
