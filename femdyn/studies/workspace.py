@@ -218,7 +218,7 @@ def workspace_slice(robot, config):
 def _bounds(robot, axes, given):
     """((low, high), (low, high)) of the axes: given, or the description's sampling bounds."""
     if given is AUTO:
-        all_bounds = robot._bounds()
+        all_bounds = robot.workspace_bounds()
         return tuple(tuple(all_bounds[list(robot.description.task).index(a)]) for a in axes)
     pairs = np.asarray(given, float) if isinstance(given, (list, tuple)) else np.zeros(0)
     if pairs.shape != (2, 2) or not np.all(np.isfinite(pairs)) or not np.all(pairs[:, 0] < pairs[:, 1]):

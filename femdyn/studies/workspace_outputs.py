@@ -249,41 +249,18 @@ def write_outputs(folder, result, config, summary):
     return files
 
 
-_PAGE = """{% extends "base.html" %}
-{% from "macros.html" import pairs, figure %}
-{% block body %}
-<p>{{ lead }}</p>
-<h2>Maps</h2>
-{% for f in figures %}
-{{ figure(f.uri, f.alt, f.caption) }}
-{% endfor %}
-<h2>Summary</h2>
-{{ pairs(summary, ("quantity", "value")) }}
-<h2>Definitions</h2>
-{{ pairs(definitions, ("quantity", "definition")) }}
-<h2>Settings (WorkspaceConfig)</h2>
-{{ pairs(settings) }}
-<h2>Files</h2>
-<p>{% for name in files %}<code>{{ name }}</code>{{ ", " if not loop.last }}{% endfor %}</p>
-<p class='note'>How to read this page: docs/workspace.md of femdyn.</p>
-{% endblock %}
-"""
-
-
 def _write_report(path, summary, config, images, files):
     """report.html on the report templates' base page and macros (PNG ``images`` embedded)."""
-    from femdyn.reports.pages import _environment
+    from femdyn.reports.pages import render_page
     numbers = [(k, _text(v)) for k, v in summary.items() if k != "definitions"]
     lead = (f"{summary['reachable']} of {summary['poses']} poses reachable on the slice {summary['slice']}; "
             f"actuators {summary['actuators']}, linearized about the {summary['linearized_about']}.")
-    text = _environment().from_string(_PAGE).render(
-        title=f"Workspace of the robot '{summary['robot']}'", lead=lead, summary=numbers,
+    render_page(
+        "workspace.html", path, title=f"Workspace of the robot '{summary['robot']}'", lead=lead, summary=numbers,
         definitions=list(summary["definitions"].items()),
         figures=[{"uri": "data:image/png;base64," + base64.b64encode(data).decode("ascii"), "alt": stem,
                   "caption": stem.replace("_", " ")} for stem, data in images.items()],
         settings=[(k, _text(v)) for k, v in asdict(config).items()], files=files)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
 
 
 def _text(value):

@@ -21,7 +21,7 @@ READY = ("delta", "linear_delta", "stewart", "3rrr", "3rps", "3rrru")
 def smooth_path(robot, ts, amplitude=0.3):
     """A smooth motion x(t) inside the workspace bounds, with exact ẋ, ẍ: sines about the home pose."""
     home = robot.home[robot.task]
-    bounds = robot._bounds()
+    bounds = robot.workspace_bounds()
     half = amplitude * 0.5 * (bounds[:, 1] - bounds[:, 0])
     centre = np.clip(home, bounds[:, 0] + half, bounds[:, 1] - half)
     w = 2 * np.pi * np.array([1.0, 1.3, 0.7, 1.1, 0.9, 1.7])[:len(home)]

@@ -303,7 +303,7 @@ class ParallelRobot:
         -------
         ndarray (n, n_task)
         """
-        bounds = self._bounds()
+        bounds = self.workspace_bounds()
         rng = np.random.default_rng(seed)
         out = np.zeros((0, len(self.task)))
         for _ in range(50):
@@ -314,8 +314,15 @@ class ParallelRobot:
         raise ModelError(f"robot '{self.description.name}': fewer than {n} of the poses drawn in the workspace "
                          f"bounds {self.description.workspace} assemble; narrow the [workspace] bounds")
 
-    def _bounds(self):
-        """(n_task, 2) sampling bounds: the description's, or ±5 cm / ±0.1 rad about home."""
+    def workspace_bounds(self):
+        """The bounds of pose sampling and workspace maps, per task coordinate.
+
+        Returns
+        -------
+        ndarray (n_task, 2)
+            (low, high) of each task coordinate, m or rad: the description's ``workspace``, else ±5 cm
+            (±0.1 rad) about home.
+        """
         home = self.home[self.task]
         names = self.description.task
         return np.array([self.description.workspace.get(c, (h - d, h + d)) for c, h, d in
