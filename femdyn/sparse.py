@@ -104,7 +104,6 @@ class Pattern:
         cls = sp.csr_matrix if self.fmt == "csr" else sp.csc_matrix
         return cls((self.data(values), self.indices, self.indptr), shape=self.shape)
 
-    assemble = matrix   # transitional: solvers/inversion.py (split on a parallel branch) still calls it
 
 
 def coo_block(rows, cols, values, row_offset=0, col_offset=0):

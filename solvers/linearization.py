@@ -244,16 +244,16 @@ def linearize(system, q, lam, t=0.0, v=None, a=None):
     n, m = system.n, system.m
     v = np.zeros(n) if v is None else np.asarray(v, float)
     _, jac = system.constraints.evaluate(q, t)
-    J = system.constraints.jac_pattern.assemble(jac).toarray()
+    J = system.constraints.jac_pattern.matrix(jac).toarray()
     p = system.patterns
-    G = p.transpose.assemble(system.force_transpose_values(q, jac)).toarray()
+    G = p.transpose.matrix(system.force_transpose_values(q, jac)).toarray()
     servo = np.zeros(m, bool)
     servo[system.input_rows] = True
     k_vals, c_vals = system.tangent_values(q, v, t)
-    K = p.stiffness.assemble(k_vals).toarray() + p.hessian.assemble(system.hessian_values(q, lam)).toarray()
+    K = p.stiffness.matrix(k_vals).toarray() + p.hessian.matrix(system.hessian_values(q, lam)).toarray()
     if a is not None and not system.constant_mass:
-        K += p.mass_derivative.assemble(system.mass_derivative_values(q, np.asarray(a, float))).toarray()
-    C = p.damping.assemble(c_vals).toarray()
+        K += p.mass_derivative.matrix(system.mass_derivative_values(q, np.asarray(a, float))).toarray()
+    C = p.damping.matrix(c_vals).toarray()
     names = tuple(a.name for a in system.actuators)
     return LinearServo(system.mass(q).toarray(), C, K, J[~servo], J[system.input_rows], -G[system.input_rows],
                        names)

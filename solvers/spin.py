@@ -28,7 +28,29 @@ CHOICES = ("switch", "refuse")
 
 
 def turning_rates(system, q, v):
-    """{name: fastest turning rate [rad/s]} of the unit vectors and the bodies' turning vectors (Body.turning_vectors)."""
+    """The fastest turning rate of every unit vector and of every body's turning vectors (Body.turning_vectors).
+
+    Parameters
+    ----------
+    system : System
+    q, v : (n,) ndarray
+        Coordinates and velocities.
+
+    Returns
+    -------
+    dict
+        Node or body name → |ḃ|/|b|, rad/s, the largest over its vectors.
+
+    Examples
+    --------
+    >>> import femdyn
+    >>> m = femdyn.Model("spinner", gravity=(0, 0, 0))
+    >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
+    >>> s = m.assemble()
+    >>> v = np.zeros(s.n); v[4] = 2.0                    # the tip moves at 2 m/s along y
+    >>> round(turning_rates(s, s.q0, v)["rod"], 6)
+    2.0
+    """
     rates = {}
     for node in system.nodes.values():
         if node.is_unit:

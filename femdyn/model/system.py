@@ -48,7 +48,6 @@ class Positions:
         """The CSR matrix of COO values on these positions (duplicates summed)."""
         return self.compressed.matrix(values)
 
-    assemble = matrix   # transitional: solvers/inversion.py (split on a parallel branch) still calls it
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,7 +1,7 @@
 """Strain-gauge comparison reports: measured bridge signals converted to strain, signal
 conditioning, validation metrics, and the HTML/PDF/JSON report (``femdyn report strain``).
 
-Gauges are declared on the model (:class:`femdyn.model.Gauge`, ``Model.sensor_strain``);
+Gauges are declared on the model (:class:`femdyn.model.Gauge`, ``Model.sensor_gauge``);
 :mod:`.pages` renders every report page from the Jinja2 templates in ``templates/``. Bad input
 raises FemdynError naming the channel, gauge, key or file. Guide: docs/strain-reports.md.
 Circle metrology of a tracked path (:mod:`.metrology`): docs/rrru.md.

@@ -172,7 +172,7 @@ def _simulated(results, entry, c, warnings):
     """The simulated history (t, strain) of a gauge-map entry, conditioned as the settings say."""
     if entry.simulated not in results.sensor_columns:
         raise FemdynError(f"gauge '{entry.name}': the results have no channel '{entry.simulated}'; declare the "
-                          "gauge on the model before the run (Model.sensor_strain with a femdyn.model.Gauge) or set "
+                          "gauge on the model before the run (Model.sensor_gauge with a femdyn.model.Gauge) or set "
                           f"simulated = \"<channel>\" in its gauge-map entry; strain channels in the results: "
                           f"{[n for n in results.sensor_columns if n.endswith('strain')]}")
     t, x = results.t, results[entry.simulated]

@@ -4,10 +4,9 @@ The paper's link table is lost; femdyn's choices are in docs/recursive-flexible.
 link's bar frame (x along the bar) is its body frame; joint i's axis in it is R_barᵀ z, and
 link i + 1 sits on link i's 'outer' interface turned by R_bar,iᵀ R_x(α_i) R_bar,i+1.
 """
-import functools
-
 import numpy as np
 
+from femdyn.component import cached_components
 from femdyn.geometry import rotation_about
 from femdyn.solvers.recursive.flexible import FlexibleTreeModel, ModalBody
 from femdyn.solvers.recursive.model import Joint
@@ -22,9 +21,9 @@ BAR_AXES = [np.column_stack((x, y, np.cross(x, y))) for x, y in ((_Y, _Z), (_X, 
                                                                  (_X, _Z))]
 
 
-@functools.lru_cache(maxsize=4)
+@cached_components(maxsize=4)
 def puma_link_component(normal_modes=6, damping_ratio=0.0, cells=(40, 6, 1)):
-    """The reduced flexible link (component, interfaces 'inner' and 'outer'), cached per process.
+    """The reduced flexible link (component, interfaces 'inner' and 'outer'), cached per process (each call a copy).
 
     Parameters
     ----------
