@@ -9,14 +9,14 @@ zero-dynamics summary: the efforts that make the flexible robot follow the task;
 the flexible links. Outputs: :mod:`.parallel_outputs`; the method: docs/parallel-robots.md.
 """
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..errors import ModelError, SolverError
 from ..motion import Tabulated
-from .parallel_task import POSITION, TaskConfig, platform_deviation, task_motion
-from .record import Study
+from .parallel_task import TaskConfig, platform_deviation, task_motion
+from .record import Study, StudyStopped
 
 
 
@@ -59,15 +59,12 @@ class ParallelStudyConfig:
 
 def load_robot(config):
     """The :class:`ParallelRobot` of a study configuration (payload override applied)."""
-    from ..robots.parallel import ParallelRobot, parallel_robot
+    from ..robots.parallel import parallel_robot
     if not config.robot:
         raise ModelError("parallel study: name the robot (--robot NAME, or robot = \"NAME\" in the configuration): "
                          "a ready robot (femdyn robot list) or a description file")
     robot = parallel_robot(config.robot, **dict(config.parameters))
-    if config.payload >= 0:
-        d = robot.description
-        robot = ParallelRobot(replace(d, platform=replace(d.platform, payload=config.payload)))
-    return robot
+    return robot.with_payload(config.payload) if config.payload >= 0 else robot
 
 
 def run_parallel_study(config=None, output=None, progress=False):
@@ -113,18 +110,9 @@ def run_parallel_study(config=None, output=None, progress=False):
         if output:
             write_outputs(output, config, study)
     if "stopped" in summary:
-        raise StudyStopped(summary["stopped"], study, output)
+        raise StudyStopped(f"parallel study of '{summary['robot']}'", summary["stopped"], study, output,
+                           study[summary["stopped"]["part"]])
     return study
-
-
-class StudyStopped(SolverError):
-    """A part of the parallel-robot study stopped; ``study`` holds what was computed before."""
-
-    def __init__(self, stopped, study, output=None):
-        written = f"; everything computed so far is written to {output}" if output else ""
-        super().__init__(f"parallel study of '{study['summary']['robot']}': {stopped['part']} stopped{written}. "
-                         f"{stopped['reason']}")
-        self.study = study
 
 
 def _part(summary, key, run):
@@ -132,8 +120,9 @@ def _part(summary, key, run):
     try:
         return run()
     except SolverError as err:
-        summary["stopped"] = {"part": key, "reason": str(err)}
-        return getattr(err, "results", None)
+        steps = err.results is not None and len(err.results.t) > 0
+        summary["stopped"] = {"part": key, "reason": str(err), "t": float(err.results.t[-1]) if steps else None}
+        return err.results
 
 
 def _actuator_names(robot):

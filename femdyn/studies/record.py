@@ -1,6 +1,32 @@
-"""What a study tells the command line: the :class:`Study` record and its optional :class:`Fit`."""
+"""What a study tells the command line: the :class:`Study` record, its optional :class:`Fit`, and
+:class:`StudyStopped` when a part of it fails."""
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Optional
+
+from ..errors import SolverError
+
+
+class StudyStopped(SolverError):
+    """A part of a study stopped: the parts before it and its steps up to the failure are kept.
+
+    Parameters
+    ----------
+    what : str
+        The study, as the message names it ("3-RRRU study").
+    stopped : dict
+        ``part`` (what stopped), ``reason`` (the solver's message) and, when known, ``t`` (s).
+    study : dict
+        Everything computed so far (``study`` of the error).
+    output : str, optional
+        The folder the partial outputs were written to.
+    results : Results, optional
+        The stopped part's steps up to the failure.
+    """
+
+    def __init__(self, what, stopped, study, output=None, results=None):
+        at = f" at t = {stopped['t']:.6g} s" if stopped.get("t") is not None else ""
+        written = f"; everything computed so far is written to {output}" if output else ""
+        super().__init__(f"{what}: {stopped['part']} stopped{at}{written}. {stopped['reason']}", results, study=study)
 
 
 def _summary_lines(summary):

@@ -18,6 +18,7 @@ from ..motion import Tabulated
 from ..robots.rrru import RRRUGeometry, rrru
 from .rrru_channels import (commanded_positions, gauge_channels, motor_angles, motor_torques, platform_positions,
                             platform_tilt, resampled, tracking_error)
+from .record import StudyStopped
 from .rrru import CircleMotion, check_steps, circle_motion, servo_robot
 from .rrru_mesh import FIGURES as MESH_FIGURES, mesh_adequacy
 from .rrru_outputs import PAPER, summary_table, write_outputs  # noqa: F401  (summary_table: re-exported)
@@ -144,17 +145,8 @@ def run_study(config=None, output=None, progress=False):
     study = {"summary": summary, "rigid": rigid, "forward": forward, "inverse": inverse, "paper": PAPER,
              "system": system}
     if "stopped" in summary:
-        raise StudyStopped(summary["stopped"], study, output)
+        raise StudyStopped("3-RRRU study", summary["stopped"], study, output, study[summary["stopped"]["key"]])
     return study
-
-
-class StudyStopped(SolverError):
-    """A part of the study stopped: the parts before it and its steps up to the failure are kept."""
-
-    def __init__(self, stopped, study, output=None):
-        written = f"; everything computed so far is written to {output}" if output else ""
-        super().__init__(f"3-RRRU study: {stopped['part']} stopped at t = {stopped['t']:.6g} s{written}. "
-                         f"{stopped['reason']}", study[stopped["key"]], study=study)
 
 
 PARTS = {"rigid": "rigid inverse dynamics (a)", "forward": "flexible forward dynamics (b)",

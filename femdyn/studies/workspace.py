@@ -10,14 +10,12 @@ and the outputs: docs/workspace.md.
 import concurrent.futures as cf
 import contextlib
 import math
-import os
 import time
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ..errors import FemdynError, ModelError, SchemaError
-from ..robots.parallel.description import TASK_COORDINATES
 from .record import Study
 from .workspace_linear import hold_actuators, linearize, moved
 
@@ -143,22 +141,11 @@ def robot_of(config):
     ModelError
         If the name is neither a readable file nor a ready robot.
     """
-    from ..robots.parallel import ParallelRobot, read_description
-    name = str(config.robot)
-    if name.endswith(".toml") or os.path.isfile(name):
-        robot = ParallelRobot(read_description(name))
-    else:
-        try:
-            from ..robots.parallel import parallel_robot
-        except ImportError:
-            raise ModelError(f"workspace study: robot {name!r} is not a description file and this femdyn has no "
-                             "ready robots; give --robot FILE.toml (docs/parallel-robots.md)") from None
-        robot = parallel_robot(name)
+    from ..robots.parallel import parallel_robot
+    robot = parallel_robot(str(config.robot))
     if config.payload is AUTO:
         return robot
-    payload = _number(config.payload, "payload", "kg", at_least=0.0)
-    d = robot.description
-    return ParallelRobot(replace(d, platform=replace(d.platform, payload=payload)))
+    return robot.with_payload(_number(config.payload, "payload", "kg", at_least=0.0))
 
 
 def _number(value, name, unit, at_least=None, above=None):

@@ -4,6 +4,8 @@ A pose is the task coordinates of the description in its order: (x, y, z) for a 
 (x, y, z, rx, ry, rz) for a 6-DOF one (platform frame origin, m; rotation vector, rad), the named
 coordinates for lower mobility. Actuator coordinates are as :mod:`.description` defines them.
 """
+from dataclasses import replace
+
 import numpy as np
 
 from ...errors import ModelError
@@ -361,6 +363,23 @@ class ParallelRobot:
                 value = Z[:, col] + (self.offsets[list(self.actuators).index(col)] if joint.actuated else 0.0)
                 ok &= (value >= joint.limits[0]) & (value <= joint.limits[1])
         return ok
+
+    def with_payload(self, mass):
+        """The same robot carrying another payload at its tool point.
+
+        Parameters
+        ----------
+        mass : float
+            Payload, kg (≥ 0).
+
+        Returns
+        -------
+        ParallelRobot
+        """
+        if not (np.isfinite(mass) and mass >= 0):
+            raise ModelError(f"robot '{self.description.name}': payload must be a mass ≥ 0 (kg), got {mass!r}")
+        d = self.description
+        return ParallelRobot(replace(d, platform=replace(d.platform, payload=float(mass))))
 
     def platform_point(self, x):
         """Home position (m, global) of the point ``x`` given in the platform frame.
