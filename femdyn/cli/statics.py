@@ -3,6 +3,7 @@ import importlib.util
 import os
 
 from ..errors import ModelError
+from ..model import Model, System
 
 
 def add_parser(sub):
@@ -83,8 +84,8 @@ def _system(module, file, function):
     if not callable(build):
         raise ModelError(f"femdyn statics: '{file}' has no function {function!r}; name it with --function")
     built = build()
-    system = built.assemble() if hasattr(built, "assemble") else built
-    if not hasattr(system, "labels"):
+    system = built.assemble() if isinstance(built, Model) else built
+    if not isinstance(system, System):
         raise ModelError(f"femdyn statics: {function}() in '{file}' returned {type(built).__name__}, "
                          "not a femdyn Model or System")
     return system

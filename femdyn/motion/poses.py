@@ -49,7 +49,7 @@ def _vector_motion(x, what):
     """A 3-vector motion with ``state(t)``: a Trajectory-like object, or three numbers / functions of time."""
     if hasattr(x, "state"):
         return _checked(x, 3, what)
-    if isinstance(x, (str, bytes)) or not hasattr(x, "__len__") or len(x) != 3:
+    if not isinstance(x, (list, tuple, np.ndarray)) or len(x) != 3:
         raise ModelError(f"{what}: expected a Trajectory (state(t) → value, rate, acceleration) or three numbers "
                          f"or functions of time, got {x!r}")
     return _Components([as_time_function(f, f"{what} component {k}") for k, f in enumerate(x)])
@@ -194,7 +194,7 @@ def as_pose_trajectory(x, name="pose trajectory"):
         return PoseTrajectory(_Part(x, slice(0, 3)), _Part(x, slice(3, 6)))
     if callable(x) and not isinstance(x, TimeFunction):
         x = [Callable(lambda t, k=k, f=x: np.asarray(f(t), float)[k]) for k in range(6)]
-    if isinstance(x, (str, bytes)) or not hasattr(x, "__len__") or len(x) != 6:
+    if not isinstance(x, (list, tuple, np.ndarray)) or len(x) != 6:
         raise ModelError(f"{name}: expected a PoseTrajectory, a 6-component state function or callable, or six "
                          f"components (x, y, z in m, rx, ry, rz in rad), got {x!r}")
     return PoseTrajectory(x[:3], x[3:])

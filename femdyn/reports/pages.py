@@ -46,6 +46,28 @@ def png(fig, dpi=100):
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
+def plain(value):
+    """A JSON value for what ``json.dump`` cannot write: NumPy scalars and arrays as numbers and lists,
+    anything else as its text (``json.dump(..., default=plain)``).
+
+    Parameters
+    ----------
+    value : object
+
+    Returns
+    -------
+    float, int, bool, list or str
+
+    Example
+    -------
+    >>> import json, numpy as np
+    >>> json.dumps({"a": np.float64(1.5), "b": np.arange(2)}, default=plain)
+    '{"a": 1.5, "b": [0, 1]}'
+    """
+    import numpy as np
+    return value.tolist() if isinstance(value, (np.ndarray, np.generic)) else str(value)
+
+
 def cells(row, classes=None):
     """A table row for the templates' ``table`` macro: (text, CSS class) per cell."""
     classes = classes or {}

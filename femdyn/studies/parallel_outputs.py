@@ -7,6 +7,7 @@ from dataclasses import asdict
 import numpy as np
 from matplotlib.figure import Figure
 
+from ..reports.pages import plain
 from .parallel_task import platform_deviation
 
 # summary key → (label with unit, scale to that unit, what it means)
@@ -105,10 +106,6 @@ def study_figures(study):
     return figures
 
 
-def _plain(value):
-    """JSON for NumPy scalars and arrays."""
-    return value.tolist() if hasattr(value, "tolist") else str(value)
-
 
 def write_outputs(folder, config, study):
     """Write summary.json, summary.md, channels.csv, the figures, the ParaView series and report.html."""
@@ -122,7 +119,7 @@ def write_outputs(folder, config, study):
 
     summary, rigid = study["summary"], study["rigid"]
     with open(path("summary.json"), "w", encoding="utf-8") as f:
-        json.dump({"config": asdict(config), "summary": summary}, f, indent=1, default=_plain, ensure_ascii=False)
+        json.dump({"config": asdict(config), "summary": summary}, f, indent=1, default=plain, ensure_ascii=False)
     with open(path("summary.md"), "w", encoding="utf-8") as f:
         f.write("| quantity | value |\n|---|---|\n" + "".join(f"| {a} | {b} |\n" for a, b, *_ in summary_rows(summary)))
     if rigid is not None:

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from ..reports.pages import plain
 from .rrru_channels import commanded_positions, gauge_channels, motor_torques, platform_positions, platform_tilt
 
 REFERENCE_TOLERANCE = 0.1
@@ -239,7 +240,7 @@ def write_outputs(folder, config, summary, rigid, forward=None, inverse=None, sy
     rows = verdicts(summary)
     with open(path("summary.json"), "w", encoding="utf-8") as f:
         json.dump({"config": asdict(config), "summary": summary, "verdicts": rows, "notes": notes(summary)}, f,
-                  indent=1, default=_plain, ensure_ascii=False)
+                  indent=1, default=plain, ensure_ascii=False)
     with open(path("summary.md"), "w", encoding="utf-8") as f:
         f.write(summary_table(summary))
     figures = study_figures(config, rigid, forward, inverse, system)
@@ -250,10 +251,6 @@ def write_outputs(folder, config, summary, rigid, forward=None, inverse=None, sy
                  time.perf_counter() - clock)
     return written
 
-
-def _plain(value):
-    """JSON for what the summary may hold besides plain numbers (NumPy scalars and arrays)."""
-    return value.tolist() if hasattr(value, "tolist") else str(value)
 
 
 def write_report(path, config, summary, runs, system=None, figures=None, files=(), output_time=None):

@@ -5,6 +5,7 @@ from dataclasses import asdict
 
 import numpy as np
 
+from ..reports.pages import plain
 from .rrru_channels import tracking_error
 from .rrru_gauges import PEAKS
 
@@ -96,7 +97,7 @@ def write_outputs(folder, study):
         files.append(f"{name}.png")
     with open(os.path.join(folder, "summary.json"), "w") as f:
         json.dump({"summary": study["summary"], "table2": study["table2"], "table3": study["table3"]}, f, indent=1,
-                  default=lambda v: v.tolist() if hasattr(v, "tolist") else str(v))
+                  default=plain)
     with open(os.path.join(folder, "table2.md"), "w") as f:
         f.write(table2_markdown(study["table2"]) + contacts_markdown(study))
     for name, points in study["tracks"].items():

@@ -17,12 +17,8 @@ from test_layers import modules, package_dirs
 MOST = 5
 REASONS = {   # (file, attribute asked): why it is asked by name
     ("femdyn/reports/pdf.py", "geteuid"): "os.geteuid exists on POSIX only: the platform, not a femdyn contract",
-    ("femdyn/studies/rrru_outputs.py", "tolist"): "JSON default for any value: numpy scalars and arrays alike",
-    ("femdyn/studies/rrru_tracking_outputs.py", "tolist"): "JSON default for any value: numpy scalars and arrays "
-                                                           "alike (one copy of rrru_outputs', with the study cleanup)",
-    ("femdyn/cli/statics.py", "assemble"): "the CLI's model loader takes a script's Model or System; to be asked "
-                                           "as isinstance(built, Model) with the CLI's own cleanup",
-    ("femdyn/cli/statics.py", "labels"): "the same loader's check that the script gave a System (as above)",
+    ("femdyn/motion/poses.py", "state"): "a pose or vector motion is anything with state(t) -> (value, rate, "
+                                         "acceleration): trajectories, a robot's task, user objects",
 }
 
 
