@@ -46,7 +46,32 @@ class Inverse:
 
 
 def servo_signals(linear, t, y, f):
-    """Checked uniform times and the signal matrix s = [Nᵀf, y] (k × (d + p)); d."""
+    """Checked uniform times and the signal matrix s = [Nᵀf, y] of a linear inverse.
+
+    Parameters
+    ----------
+    linear : LinearServo
+        The linearized servo model (its null-space basis N, outputs and sizes).
+    t : (k,) array_like
+        Uniform, increasing sample times, s.
+    y : (k, p) array_like or None
+        Desired outputs, m (None: zero).
+    f : (k, n) array_like or None
+        Forcing on every coordinate, N (None: zero).
+
+    Returns
+    -------
+    t : ndarray (k,)
+    s : ndarray (k, d + p)
+        [Nᵀf, y] per sample.
+    d : int
+        Number of independent coordinates.
+
+    Raises
+    ------
+    ModelError
+        Non-uniform or too few times, or signals of the wrong shape.
+    """
     t = np.asarray(t, float)
     if t.ndim != 1 or t.size < 3 or not np.all(np.isfinite(t)):
         raise ModelError("inversion: give at least 3 finite sample times t (s) as a 1-D array")

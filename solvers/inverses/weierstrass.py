@@ -19,7 +19,27 @@ __all__ = ["weierstrass_form", "integrate_modes"]
 
 
 def weierstrass_form(linear, tol):
-    """Weierstrass form of the scaled pencil: finite part ẇ = T w + G s, infinite part, back-maps."""
+    """Weierstrass form of the scaled Rosenbrock pencil: finite part ẇ = T w + G s, infinite part, back-maps.
+
+    Parameters
+    ----------
+    linear : LinearServo
+        The linearized servo model.
+    tol : float
+        Relative size (of the zeros' natural frequencies) below which a real part counts as zero.
+
+    Returns
+    -------
+    tuple
+        (T, G, Nil, H, Zs, Zf, eps): the finite part's triangular T and input G, the nilpotent infinite
+        part Nil with its input H, the maps from the finite and infinite parts to [z, ż, u], and the
+        absolute threshold of the zeros' kinds (1/s).
+
+    Raises
+    ------
+    SolverError
+        A singular inverse problem (an input that does not reach the outputs).
+    """
     A, E, sc = linear.pencil()
     d, p = linear.dofs, linear.p
     omega, Li = sc["omega"], sc["Li"]
@@ -92,7 +112,35 @@ def _propagate(T, sigma, h, direction):
 
 
 def integrate_modes(linear, t, s, d, modes, window, method, parts):
-    """Solve E ξ̇ = A ξ + b on the times ``t``, each group of internal modes integrated as ``modes`` says."""
+    """Solve E ξ̇ = A ξ + b on the times ``t``, each group of internal modes integrated as ``modes`` says.
+
+    Parameters
+    ----------
+    linear : LinearServo
+    t : (k,) ndarray
+        Uniform sample times, s.
+    s : (k, d + p) ndarray
+        The signals [Nᵀf, y] (:func:`~.result.servo_signals`).
+    d : int
+        Number of independent coordinates.
+    modes : dict
+        For "stable", "center" and "unstable" zeros: "forward", "backward" or "split" (half of each).
+    window : float
+        Pre- or post-actuation window recorded with the result, s.
+    method : str
+        The inverse's name, for messages and the result.
+    parts : tuple
+        :func:`weierstrass_form` of the model.
+
+    Returns
+    -------
+    Inverse
+
+    Raises
+    ------
+    SolverError
+        Overflow of growing internal dynamics, or a decomposition that lost accuracy.
+    """
     T, G, Nil, H, Zs, Zf, eps = parts
     h = t[1] - t[0]
     groups, rest = [], (T, np.eye(len(T)), np.eye(len(T)))

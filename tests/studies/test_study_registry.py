@@ -57,7 +57,7 @@ def test_the_help_lists_the_registered_studies(power, capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["study", "puma"], "unknown study 'puma'; known studies: ['power', 'rrru', 'rrru-tracking', 'spin_up', 'workspace']"),
+    (["study", "puma"], "unknown study 'puma'; known studies: ['parallel', 'power', 'rrru', 'rrru-tracking', 'spin_up', 'workspace']"),
     (["fit", "puma"], "unknown study 'puma'"),
     (["fit", "power"], "the study 'power' has no fit"),
     (["study", "power", "--elements", "2"], "--elements is an option of the study 'rrru', not of 'power'"),
