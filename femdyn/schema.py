@@ -93,13 +93,13 @@ def convert(value, kind, name, where="configuration"):
 
 
 def _kind_of(default):
-    """The schema kind of a dataclass field's default."""
+    """The schema kind of a dataclass field's default (an empty list or tuple: any list, e.g. of tables)."""
     if isinstance(default, bool):
         return bool
     if isinstance(default, (int, float)):
         return float if isinstance(default, float) else int
     if isinstance(default, (tuple, list)):
-        return len(default)
+        return len(default) if default else list
     if isinstance(default, str) or default is None:
         return str
     return None

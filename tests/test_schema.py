@@ -72,3 +72,24 @@ def test_check_table_converts_the_given_keys():
     out = check_table({"duration": 2, "plots": True}, {"duration": Key(float, above=0, unit="s"), "plots": bool},
                       "study.toml", "output.")
     assert out == {"duration": 2.0, "plots": True}
+
+
+def test_an_empty_list_default_takes_any_list():
+    """A field whose default is an empty list or tuple (tables of a study, a pose left to the robot) takes a
+    list of any length; a non-empty default still fixes the count."""
+    from dataclasses import dataclass, field
+
+    from femdyn.schema import config_from_dict
+
+    @dataclass
+    class Settings:
+        tables: list = field(default_factory=list)
+        start: tuple = ()
+        point: tuple = (0.0, 0.0)
+
+    s = config_from_dict({"tables": [{"a": 1}, {"b": 2}], "start": [0.1, 0.2, 0.3]}, Settings)
+    assert s.tables == [{"a": 1}, {"b": 2}] and list(s.start) == [0.1, 0.2, 0.3]
+    with pytest.raises(SchemaError, match="point must be a list of 2 numbers"):
+        config_from_dict({"point": [1.0, 2.0, 3.0]}, Settings)
+    with pytest.raises(SchemaError, match="tables must be a list"):
+        config_from_dict({"tables": 3}, Settings)

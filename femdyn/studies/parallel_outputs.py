@@ -8,6 +8,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from ..reports.pages import plain
+from .reference import verdict_class
 from .parallel_task import platform_deviation
 
 # summary key → (label with unit, scale to that unit, what it means)
@@ -162,7 +163,11 @@ def write_report(path, config, study, figures, files):
         ("actuators", ", ".join(summary["actuators"])), ("flexible sets", ", ".join(summary.get("flexible", [])) or "–"),
         ("platform mass", f"{d.platform.mass:g} kg, payload {d.platform.payload:g} kg"),
         ("gravity", f"{list(d.gravity)} m/s²")]
+    reference = [[(r["quantity"], "text"), (r["femdyn"], ""), (r["published"], ""),
+                  (r["verdict"], verdict_class(r["verdict"])), (r["source"], "text")]
+                 for r in summary.get("reference", [])]
     return render_page("parallel.html", path, title=f"Parallel-robot study: {d.title or d.name}", lead=lead,
+                       reference=reference,
                        table=[cells(row) for row in summary_rows(summary)],
                        zero=summary.get("zero_dynamics", {}).get("statement", ""),
                        stopped=f"Stopped in {stopped['part']}: {stopped['reason']}" if stopped else "",

@@ -17,6 +17,7 @@ from ..errors import ModelError, SolverError
 from ..motion import Tabulated
 from .parallel_task import TaskConfig, platform_deviation, task_motion
 from .record import Study, StudyStopped
+from .reference import reference_rows
 
 
 
@@ -33,7 +34,9 @@ class ParallelStudyConfig:
       ``stable_elastic_window``: the stable inverse's options;
     - ``gauges``: per gauge a table {set, s, y, z}: ANCF element set, distance from its first node (m),
       section point (m); empty: one on the outer fibre (y = radius) at mid-length of every flexible set;
-    - ``paraview_every``: every k-th sample of the flexible inverse to the ParaView series (0: none).
+    - ``paraview_every``: every k-th sample of the flexible inverse to the ParaView series (0: none);
+    - ``reference``: published values beside the study's figures, ``[[reference]]`` tables with a verdict each
+      (:func:`~.reference.reference_rows`: quantity, value and tolerance or below, scale, unit, text, source).
     """
 
     robot: str = ""
@@ -55,6 +58,7 @@ class ParallelStudyConfig:
     stable_elastic_window: float = 0.3
     gauges: list = field(default_factory=list)
     paraview_every: int = 10
+    reference: list = field(default_factory=list)
 
 
 def load_robot(config):
@@ -107,6 +111,8 @@ def run_parallel_study(config=None, output=None, progress=False):
             study["inverse"] = _part(summary, "inverse", lambda: _inverse(robot, motion, t_end, study, config,
                                                                            summary, progress))
     finally:
+        if config.reference:
+            summary["reference"] = reference_rows(summary, config.reference, "parallel study")
         if output:
             write_outputs(output, config, study)
     if "stopped" in summary:
@@ -269,6 +275,8 @@ def study_report(summary):
     lines = [f"{label:<{width}}  {value}" for label, value, _ in rows]
     if "zero_dynamics" in summary:
         lines.append(summary["zero_dynamics"]["statement"])
+    lines += [f"{r['quantity']}: femdyn {r['femdyn']}, published {r['published']} ({r['source']}): {r['verdict']}"
+              for r in summary.get("reference", [])]
     return "\n".join(lines)
 
 

@@ -15,11 +15,10 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from ..reports.pages import plain
+from .reference import (FACTOR_2, NOT_REPORTED, NOT_RUN, REFERENCE_TOLERANCE, WITHIN, Band, verdict,
+                        verdict_class)
 from .rrru_channels import commanded_positions, gauge_channels, motor_torques, platform_positions, platform_tilt
 
-REFERENCE_TOLERANCE = 0.1
-WITHIN, FACTOR_2, NOT_REPORTED, NOT_RUN = ("within the paper's band", "within a factor of 2",
-                                           "not reported by the paper", "not run")
 DOCS = "docs/rrru.md"
 _GAUGE_PEAKS = ((9.655e-6, -1.2739e-5), (4.692e-6, -5.4250e-6), (7.612e-6, -1.0965e-5))   # limb 1, measured
 _GAUGE_MM = (200, 407.5, 600)
@@ -261,7 +260,8 @@ def write_report(path, config, summary, runs, system=None, figures=None, files=(
     if figures is None:
         figures = study_figures(config, runs["rigid"], runs.get("forward"), runs.get("inverse"), system)
     rows = verdicts(summary)
-    table = [[(r["quantity"], ""), (r["femdyn"], ""), (r["paper"] or "–", ""), (r["verdict"], _css(r["verdict"])),
+    table = [[(r["quantity"], ""), (r["femdyn"], ""), (r["paper"] or "–", ""),
+              (r["verdict"], verdict_class(r["verdict"])),
               (r["reason"] or "", "", r["docs"] or "")] for r in rows]
     statistics = [cells((label, *_statistics(runs.get(key)), _seconds(summary.get(clock))))
                   for label, key, clock in _RUNS]
@@ -277,11 +277,6 @@ def write_report(path, config, summary, runs, system=None, figures=None, files=(
         figures=[{"uri": png(fig), "alt": name, "caption": f"{name}: {CAPTIONS.get(name, '')}"}
                  for name, fig in figures.items()],
         settings=list(_flatten(asdict(config))), model=model, statistics=statistics, files=list(files))
-
-
-def _css(label):
-    """The CSS class of a verdict."""
-    return {WITHIN: "pass", FACTOR_2: "warn"}.get(label, "fail" if label.startswith("outside") else "muted")
 
 
 def _statistics(results):
@@ -316,57 +311,6 @@ def _setting(value):
     if isinstance(value, (float, np.floating)):
         return f"{float(value):.6g}"
     return str(value)
-
-
-@dataclass(frozen=True)
-class Band:
-    """The paper's value of a figure as an interval [low, high] in the summary's units (SI, angles in degrees)."""
-
-    low: float
-    high: float
-    text: str
-
-    @classmethod
-    def about(cls, value, text, tolerance=REFERENCE_TOLERANCE):
-        """A value the paper reports, as the band ±``tolerance`` around it."""
-        half = tolerance * abs(value)
-        return cls(round(value - half, 12), round(value + half, 12), text)
-
-    @classmethod
-    def below(cls, bound, text):
-        """A bound the paper gives ("below", "<"), as the band from 0 to it."""
-        return cls(0.0, bound, text)
-
-    def factor(self, value):
-        """How far a value lies from the band: 1 inside, else the ratio of its magnitude to
-        the nearer edge's (≥ 1); infinite for the opposite sign or zero."""
-        if self.low <= value <= self.high:
-            return 1.0
-        if (self.low > 0 and value <= 0) or (self.high < 0 and value >= 0):
-            return math.inf
-        near, far = sorted((abs(self.low), abs(self.high))) if self.low * self.high > 0 else (0.0, max(
-            abs(self.low), abs(self.high)))
-        size = abs(value)
-        return size / far if size > far else near / size
-
-
-def verdict(value, band):
-    """The verdict on femdyn's value beside the paper's band (the one rule of the summary)."""
-    if value is None:
-        return NOT_RUN, None
-    if band is None:
-        return NOT_REPORTED, None
-    k = band.factor(value)
-    if k <= 1.0:
-        return WITHIN, 1.0
-    if k <= 2.0:
-        return FACTOR_2, k
-    return f"outside (×{_times(k)})", k
-
-
-def _times(k):
-    """A factor ≥ 2 in a few digits: 2.1, 34, 140, 1.2e+05, ∞."""
-    return "∞" if math.isinf(k) else f"{k:.2g}" if k < 10 else f"{k:.0f}" if k < 1e4 else f"{k:.1e}"
 
 
 @dataclass(frozen=True)

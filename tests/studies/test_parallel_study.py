@@ -119,3 +119,26 @@ def test_the_command_line_takes_the_configuration_after_the_robot(tmp_path, caps
         main(["study", "parallel", "--robot", "delta", str(config), "extra.toml", "-o", str(out)])
     assert stop.value.code == 2
     assert "extra.toml" in capsys.readouterr().err.splitlines()[-1]
+
+
+def test_published_values_stand_beside_the_figures_with_a_verdict(tmp_path):
+    """The 3-RRRU overlay file: its reference rows are read with the study's configuration and each gets
+    the verdict of the one rule (femdyn.studies.reference); a short run keeps the test quick."""
+    from femdyn.schema import config_from_dict, read_toml
+    data = read_toml(pathlib.Path(__file__).parents[2] / "examples" / "robots" / "3rrru_liu2018.toml")
+    config = config_from_dict({**data, "duration": 0.02, "paraview_every": 0}, ParallelStudyConfig)
+    summary = run_parallel_study(config, output=str(tmp_path))["summary"]
+    rows = {r["quantity"]: r for r in summary["reference"]}
+    assert set(rows) == {"inverse_effort_min", "effort_difference", "inverse_tracking_error"}
+    assert rows["inverse_tracking_error"]["verdict"] == "within the paper's band"     # the servo holds exactly
+    assert all(r["verdict"] for r in rows.values()) and rows["inverse_effort_min"]["published"] == "−11.1 N·m (limb 2)"
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "Beside published values" in page and "Liu et al. 2018, section 4" in page
+
+
+def test_a_reference_needs_a_value_or_a_bound():
+    from femdyn.studies.reference import reference_rows
+    with pytest.raises(SchemaError, match=r"reference\[0\] \(x\) needs value = … \(with tolerance\) or below"):
+        reference_rows({"x": 1.0}, [{"quantity": "x"}], "study")
+    with pytest.raises(SchemaError, match="unknown key reference\\[0\\].valu"):
+        reference_rows({"x": 1.0}, [{"quantity": "x", "valu": 2.0}], "study")
