@@ -49,6 +49,35 @@ def slender_rod(mass, length):
     return np.array([length / 2, 0.0, 0.0]), np.diag([0.0, 1.0, 1.0]) * mass * length**2 / 12
 
 
+def cylinder(mass, length, radius, axis, inner_radius=0.0):
+    """Centroidal inertia tensor of a uniform cylinder (solid, or a tube) along a unit axis e:
+    I = m(R² + r²)/2 about e and m(3(R² + r²) + L²)/12 across it.
+
+    Parameters
+    ----------
+    mass : float
+        kg.
+    length, radius, inner_radius : float
+        L, outer radius R and inner radius r (0: solid), m.
+    axis : (3,) array_like
+        The cylinder's axis in the frame the tensor is wanted in (normalized here).
+
+    Returns
+    -------
+    (3, 3) ndarray
+        kg·m², about the centre of mass.
+
+    Examples
+    --------
+    >>> np.diag(cylinder(12.0, 1.0, 0.0, (0, 0, 1))).round(12).tolist()      # a slender rod: m L²/12 across
+    [1.0, 1.0, 0.0]
+    """
+    e = np.asarray(axis, float) / np.linalg.norm(axis)
+    squares = radius**2 + inner_radius**2
+    axial, transverse = mass * squares / 2, mass * (3 * squares + length**2) / 12
+    return transverse * np.eye(3) + (axial - transverse) * np.outer(e, e)
+
+
 def equilateral_plate(circumradius, thickness, density=None, mass=None, name="equilateral plate"):
     """Mass and centroidal inertia of a uniform equilateral triangular plate."""
     area = 3 * np.sqrt(3) / 4 * circumradius**2

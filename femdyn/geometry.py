@@ -33,8 +33,9 @@ def skew(v):
     >>> skew([0.0, 0.0, 1.0]) @ [1.0, 0.0, 0.0]
     array([0., 1., 0.])
     """
-    v = np.asarray(v, float)
-    out = np.zeros(v.shape + (3,))
+    v = np.asarray(v)
+    v = v.astype(np.result_type(v, float), copy=False)        # complex vectors stay complex (complex step)
+    out = np.zeros(v.shape + (3,), v.dtype)
     out[..., 0, 1], out[..., 0, 2] = -v[..., 2], v[..., 1]
     out[..., 1, 0], out[..., 1, 2] = v[..., 2], -v[..., 0]
     out[..., 2, 0], out[..., 2, 1] = -v[..., 1], v[..., 0]
@@ -48,12 +49,12 @@ def rotation_about(axis, angle):
     ----------
     axis : (3,) array_like
         Unit axis k, in the frame the matrix acts in (not normalized here).
-    angle : float
-        Rotation angle φ about k, rad (right-handed).
+    angle : float or (...) array_like
+        Rotation angle φ about k, rad (right-handed); an array gives one matrix per angle (real or complex).
 
     Returns
     -------
-    (3, 3) ndarray
+    (3, 3) or (..., 3, 3) ndarray
         R, mapping vectors of the rotated frame into the reference frame.
 
     Examples
@@ -62,7 +63,8 @@ def rotation_about(axis, angle):
     array([0., 1., 0.])
     """
     k = skew(np.asarray(axis, float))
-    return np.eye(3) + np.sin(angle) * k + (1.0 - np.cos(angle)) * k @ k
+    angle = np.asarray(angle)
+    return np.eye(3) + np.sin(angle)[..., None, None] * k + (1.0 - np.cos(angle))[..., None, None] * (k @ k)
 
 
 def _series_coefficients(terms=16, orders=(0, 1, 2)):

@@ -87,10 +87,8 @@ def actuator_names(robot):
 
 def summary(robot):
     """The summary of ``show`` as a dict (JSON-ready): limbs, actuators, task, mobility, masses, workspace."""
-    from femdyn.robots.parallel.chain import closure
     d = robot.description
-    _, J = closure(robot.chains, robot.home[None])
-    rank = int(np.linalg.matrix_rank(J[0], tol=1e-9 * max(1.0, np.abs(J).max())))
+    mobility, rank = robot.mobility()
     names, units = actuator_names(robot)
     home = robot.inverse_kinematics(robot.home[robot.task])
     links = sum(link.mass for limb in d.limbs for link in limb.links)
@@ -103,7 +101,7 @@ def summary(robot):
             "actuators": [{"name": n, "unit": u, "home": float(h),
                            "limits": list(d.limbs[i].joints[j].limits or ())}
                           for n, u, h, (i, j) in zip(names, units, home, d.actuated)],
-            "mobility": robot.chains.n - rank, "closure_rank": rank, "coordinates": robot.chains.n,
+            "mobility": mobility, "closure_rank": rank, "coordinates": robot.chains.n,
             "grubler_kutzbach": robot.grubler_kutzbach(),
             "masses": {"platform": d.platform.mass, "payload": d.platform.payload, "links": links, "bars": bars,
                        "total": d.platform.mass + d.platform.payload + links + bars},

@@ -311,12 +311,6 @@ def rrru(pose=(0.1, 0.0, -0.8), flexible=False, element="beam", n_elements=8, pa
     return RRRU(m, g, ik, motors, links, platform, centre, gauges, flexible, link_model)
 
 
-def _rod_inertia(mass, length, radius, e):
-    """Centroidal inertia (kg·m²) of a solid cylinder along the unit vector e."""
-    axial, transverse = mass * radius**2 / 2, mass * (3 * radius**2 + length**2) / 12
-    return transverse * np.eye(3) + (axial - transverse) * np.outer(e, e)
-
-
 def _platform(m, g, ik, payload):
     """Platform body on vertex nodes V0, V1 and unit vectors (normal, in-plane ⟂ V0V1)."""
     verts = [limb.A4 for limb in ik.limbs]
@@ -342,7 +336,7 @@ def _limb(m, g, i, limb, platform, flexible, n_elements):
     link1 = m.rigid_beam(f"link1_{i}", A1, B, mass=g.link1_mass)
     u2 = (limb.A2 - limb.B) / g.link2_length
     m.rigid_body(f"link2_{i}", [B, A2], [a, b], mass=g.link2_mass, com=0.5 * (limb.B + limb.A2),
-                 inertia=_rod_inertia(g.link2_mass, g.link2_length, g.rigid_link_radius, u2))
+                 inertia=ncf.cylinder(g.link2_mass, g.link2_length, g.rigid_link_radius, u2))
     motor = m.revolute(f"motor_{i}", m.ground, link1, limb.A1, limb.a, angle0=limb.theta)
     # The elbow: links 1 and 2 share the point B, and the axis node a of link 2 is fixed (the
     # motor and elbow axes stay parallel): a natural-coordinate revolute pair (García de Jalón

@@ -114,7 +114,7 @@ class _Builder:
         for j, link in enumerate(limb.links):
             bodies.append(self.link(i, j, link, chain.ends[j]))
         for j, joint in enumerate(limb.joints[:-1]):
-            self.joint(i, j, joint, bodies[j], bodies[j + 1], chain.ends[j - 1] if j else 0)
+            self.joint(i, j, joint, bodies[j], bodies[j + 1], chain.screws_before(j))
         self.close(i, limb.joints[-1], bodies[-1], len(chain.kinds))
 
     def link(self, i, j, link, screws):
@@ -168,7 +168,7 @@ class _Builder:
         if joint.kind == "S":
             self.m.spherical(name, body, "platform", c)
         elif joint.kind == "U":
-            u2 = rotation(self.Z[-3:]) @ rotation(self.robot.chains.home[3:]).T @ np.array(joint.axes[1])
+            u2 = self.F.R_p[0] @ np.array(joint.axes[1])
             self.m.universal(name, body, "platform", c, self.turn(i, screws, joint.axes[0]), u2)
         else:
             self.m.revolute(name, body, "platform", c, self.turn(i, screws, joint.axes[0]))
@@ -176,10 +176,9 @@ class _Builder:
     def bars(self, i, joint, arm, screws):
         """The two bars of a Pa forearm with ball joints at their ends."""
         limb, chain = self.robot.description.limbs[i], self.robot.chains.limbs[i]
-        e, d, a, h, length = chain.bar
-        for k, s in enumerate((1.0, -1.0)):
-            A = self.at_link(i, screws, e + s * h * a)
-            B = point_on_platform(self.F, self.robot.chains, d + s * h * a)[0][0]
+        for k, (on_arm, on_platform) in enumerate(chain.anchors):
+            A = self.at_link(i, screws, on_arm)
+            B = point_on_platform(self.F, self.robot.chains, on_platform)[0][0]
             name = f"{limb.name}.bar{k}"
             spec = joint.flexible
             if spec is not None and self.flexible:

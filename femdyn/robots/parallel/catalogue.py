@@ -10,6 +10,8 @@ import math
 
 import numpy as np
 
+from femdyn.elements import ncf
+
 from ...errors import ModelError
 from ...schema import read_toml, with_overrides
 from .description import BeamSpec, Joint, Limb, Link, Platform, RobotDescription, description_from_dict
@@ -36,13 +38,6 @@ def _t(v):
 def _matrix(m):
     """A 3 × 3 array as a tuple of tuples."""
     return tuple(_t(row) for row in np.asarray(m, float))
-
-
-def rod_inertia(mass, length, radius, direction):
-    """Centroidal inertia (kg·m², global axes) of a solid cylinder of ``mass`` along the unit ``direction``."""
-    axial, transverse = mass * radius**2 / 2, mass * (3 * radius**2 + length**2) / 12
-    e = np.asarray(direction, float) / np.linalg.norm(direction)
-    return _matrix(transverse * np.eye(3) + (axial - transverse) * np.outer(e, e))
 
 
 def _disc(mass, radius):
@@ -233,8 +228,8 @@ def _leg_links(A, B, mass):
     length = float(np.linalg.norm(B - A))
     u = (B - A) / length
     half = mass / 2
-    return (Link(half, _t(A + 0.25 * (B - A)), rod_inertia(half, length / 2, 0.02, u), radius=0.02),
-            Link(half, _t(A + 0.75 * (B - A)), rod_inertia(half, length / 2, 0.015, u), radius=0.015))
+    return (Link(half, _t(A + 0.25 * (B - A)), _matrix(ncf.cylinder(half, length / 2, 0.02, u)), radius=0.02),
+            Link(half, _t(A + 0.75 * (B - A)), _matrix(ncf.cylinder(half, length / 2, 0.015, u)), radius=0.015))
 
 
 def stewart(base_points=None, platform_points=None, platform_mass=1.5, platform_inertia=None, leg_mass=1.0,
@@ -485,7 +480,7 @@ def rrru_3(reconstructed=False, elements=8, home=(0.1, 0.0, -0.8), gravity=(0.0,
                   Joint("R", _t(limb.A2), (_t(limb.b),)),
                   Joint("U", _t(limb.A4), (_t(limb.b), _t(limb.a))))
         links = (Link(g.link1_mass, radius=g.rigid_link_radius),
-                 Link(g.link2_mass, inertia=rod_inertia(g.link2_mass, g.link2_length, g.rigid_link_radius, u2),
+                 Link(g.link2_mass, inertia=_matrix(ncf.cylinder(g.link2_mass, g.link2_length, g.rigid_link_radius, u2)),
                       radius=g.rigid_link_radius),
                  Link(g.link3_mass, radius=g.link3_radius, flexible=beam))
         limbs.append(Limb(f"limb {k}", joints, links))

@@ -11,7 +11,9 @@ direction; the platform moves home points by G = (R, p) ∘ (R₀, p₀)⁻¹. A
   for the two normals n_k ⟂ a (5);
 * Pa, the Delta's parallelogram: for each bar s = ±1, (|G(d + s h a) − T(e + s h a)|² − ℓ²) / 2ℓ = 0 (2).
 
-Every function works on a batch axis and on complex numbers, so that second directional derivatives
+Every function works on a batch axis and on complex numbers (femdyn.geometry's rotation vector helpers
+work on real numbers only, hence :func:`rotation` and :func:`left_jacobian` here), so that second
+directional derivatives
 (the velocity-product terms of accelerations) come exactly from the complex step of the analytic
 Jacobians (Squire & Trapp 1998): D²F[Ż, Ż] = Im(F_Z(Z + i h Ż)) Ż / h.
 """
@@ -19,17 +21,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...geometry import rotation_about, skew
+
 _SERIES = 1e-6        # below this |φ|², the rotation's coefficients by their series (error < 1e-19)
 STEP = 1e-30          # complex step (exact to round-off for any h this small)
-
-
-def skew(v):
-    """[v]× of a batch of 3-vectors (any dtype)."""
-    out = np.zeros(v.shape + (3,), dtype=v.dtype)
-    out[..., 0, 1], out[..., 0, 2] = -v[..., 2], v[..., 1]
-    out[..., 1, 0], out[..., 1, 2] = v[..., 2], -v[..., 0]
-    out[..., 2, 0], out[..., 2, 1] = -v[..., 1], v[..., 0]
-    return out
 
 
 def _coefficients(phi):
@@ -57,16 +52,12 @@ def left_jacobian(phi):
     return np.eye(3) + b[..., None, None] * K + c[..., None, None] * (K @ K)
 
 
-def axis_rotation(axis, angle):
-    """Rotations by ``angle`` (batch) about one fixed unit ``axis``."""
-    K = skew(np.asarray(axis, float))
-    return np.eye(3) + np.sin(angle)[..., None, None] * K + (1 - np.cos(angle))[..., None, None] * (K @ K)
-
-
 @dataclass(frozen=True)
 class LimbChain:
     """One limb's screws and closure: ``kinds`` 'R'/'P' per screw, ``axes``/``points`` (k, 3) at home,
-    ``first`` its first column in Z, ``ends`` the number of screws up to each link, and the end joint."""
+    ``first`` its first column in Z, ``ends`` the number of screws up to each link, and the end joint:
+    its kind and axes, and ``anchors``, the home points it joins as (on the last link, on the platform)
+    pairs — the joint centre twice, or a Pa forearm's two bars' ends, ``bar_length`` apart."""
 
     kinds: tuple
     axes: np.ndarray
@@ -74,14 +65,18 @@ class LimbChain:
     first: int
     ends: tuple
     end_kind: str
-    end_point: np.ndarray
     end_axes: np.ndarray
-    bar: tuple = None          # Pa: (e, d, a, h, ℓ)
+    anchors: tuple
+    bar_length: float = None
 
     @property
     def rows(self):
         """Closure equations of this limb."""
         return {"S": 3, "U": 4, "R": 5, "Pa": 2}[self.end_kind]
+
+    def screws_before(self, j):
+        """Screws between the base and joint j: joint j's centre moves with that body."""
+        return self.ends[j - 1] if j else 0
 
 
 @dataclass(frozen=True)
@@ -130,7 +125,7 @@ def frames(chains, Z):
             w.append(R @ a)
             c.append(np.einsum("nij,j->ni", R, x) + t)
             if kind == "R":
-                Q = axis_rotation(a, theta)
+                Q = rotation_about(a, theta)
                 t = t + np.einsum("nij,nj->ni", R, x - np.einsum("nij,j->ni", Q, x))
                 R = R @ Q
             else:
@@ -221,16 +216,12 @@ def closure(chains, Z):
         k = len(limb.kinds)
         theta = slice(limb.first, limb.first + k)
         R_last, t_last = link_transform(F, i, k)
-        points = [limb.end_point] if limb.end_kind != "Pa" else \
-            [(limb.bar[0] + s * limb.bar[3] * limb.bar[2], limb.bar[1] + s * limb.bar[3] * limb.bar[2])
-             for s in (1.0, -1.0)]
-        for point in points:
-            on_link, on_platform = (point, point) if limb.end_kind != "Pa" else point
+        for on_link, on_platform in limb.anchors:
             yl = np.einsum("nij,j->ni", R_last, on_link) + t_last
             r = np.einsum("nij,j->ni", F.R_p, on_platform - chains.home[:3])
             Jl, Jp = _link_columns(F, limb, i, k, yl), _platform_columns(F, r)
             if limb.end_kind == "Pa":               # (|y_p − y_l|² − ℓ²) / 2ℓ
-                gap, length = r + F.p - yl, limb.bar[4]
+                gap, length = r + F.p - yl, limb.bar_length
                 res[:, row] = (np.einsum("ni,ni->n", gap, gap) - length**2) / (2 * length)
                 jac[:, row, theta] = -np.einsum("ni,nij->nj", gap, Jl) / length
                 jac[:, row, -6:] = np.einsum("ni,nij->nj", gap, Jp) / length

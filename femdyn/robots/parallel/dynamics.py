@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from femdyn.elements import ncf
+
 from .chain import (curvature, frames, link_transform, point_on_link, point_on_platform, rotation,
                     rotation_on_link, rotation_on_platform)
 from .kinematics import sensitivity
@@ -34,13 +36,10 @@ class _Body:
 
 
 def _rod_inertia(mass, p, q, radius, inner_radius=0.0):
-    """Centroidal inertia (global axes) of a uniform rod (solid, or a tube) from p to q, kg·m²."""
-    d = np.asarray(q, float) - np.asarray(p, float)
-    length = np.linalg.norm(d)
-    e = d / length if length > 0 else np.array([0.0, 0.0, 1.0])
-    squares = radius**2 + inner_radius**2
-    axial, transverse = mass * squares / 2, mass * (3 * squares + length**2) / 12
-    return transverse * np.eye(3) + (axial - transverse) * np.outer(e, e)
+    """Centroidal inertia (global axes) of a uniform rod (solid, or a tube) from p to q, kg·m² (along z if p = q)."""
+    d = np.subtract(q, p, dtype=float)
+    length = float(np.linalg.norm(d))
+    return ncf.cylinder(mass, length, radius, d if length > 0 else (0.0, 0.0, 1.0), inner_radius)
 
 
 def link_inertia(limb, j):
@@ -85,17 +84,15 @@ def _bars(robot):
     """Each Pa bar as (limb, screws, end on the last link at home, end on the platform at home, mass)."""
     out = []
     for i, (limb, chain) in enumerate(zip(robot.description.limbs, robot.chains.limbs)):
-        joint = limb.joints[-1]
-        if chain.bar is None or bar_mass(joint) == 0:
-            continue
-        e, d, a, h, _ = chain.bar
-        out += [(i, len(chain.kinds), e + s * h * a, d + s * h * a, bar_mass(joint)) for s in (1.0, -1.0)]
+        mass = bar_mass(limb.joints[-1]) if chain.bar_length is not None else 0.0
+        if mass > 0:
+            out += [(i, len(chain.kinds), A, B, mass) for A, B in chain.anchors]
     return out
 
 
-def _jacobians(robot, bodies, bars, Z):
-    """Stacked Jacobians (N, 6·bodies + 6·bars, n): each body's [J_v (com); J_ω], each bar's [J_A; J_B]."""
-    F = frames(robot.chains, Z)
+def _jacobians(robot, bodies, bars, F):
+    """Stacked Jacobians (N, 6·bodies + 6·bars, n) at the frames F: each body's [J_v (com); J_ω], each bar's
+    [J_A; J_B]."""
     blocks = []
     for b in bodies:
         if b.limb is None:
@@ -108,27 +105,30 @@ def _jacobians(robot, bodies, bars, Z):
     return np.concatenate(blocks, axis=1)
 
 
-def _orientations(robot, bodies, Z):
-    """Each body's rotation from its home axes (N, bodies, 3, 3); the platform's from its own frame."""
-    F = frames(robot.chains, Z)
+def _inertias(bodies, F, Z):
+    """Each body's inertia tensor in global axes at the frames F (N, bodies, 3, 3)."""
+    platform = rotation(Z[:, -3:])                     # the platform's inertia is given in its own axes
     out = []
     for b in bodies:
-        out.append(rotation(Z[:, -3:]) if b.limb is None else link_transform(F, b.limb, b.screws)[0])
+        R = platform if b.limb is None else link_transform(F, b.limb, b.screws)[0]
+        out.append(R @ b.inertia @ np.swapaxes(R, 1, 2))
     return np.stack(out, 1)
 
 
 def generalized_forces(robot, Z, Zd, Zdd):
     """f_Z (N, n): inertia minus gravity of every body, on the closure's coordinates (module docstring)."""
     bodies, bars = rigid_bodies(robot), _bars(robot)
-    J = _jacobians(robot, bodies, bars, Z)
+    F = frames(robot.chains, Z)
+    J = _jacobians(robot, bodies, bars, F)
     vel = np.einsum("nkj,nj->nk", J, Zd)
-    acc = np.einsum("nkj,nj->nk", J, Zdd) + curvature(lambda z: _jacobians(robot, bodies, bars, z), Z, Zd)
+    acc = np.einsum("nkj,nj->nk", J, Zdd) + curvature(
+        lambda z: _jacobians(robot, bodies, bars, frames(robot.chains, z)), Z, Zd)
     g = np.asarray(robot.description.gravity, float)
-    R = _orientations(robot, bodies, Z)
+    inertias = _inertias(bodies, F, Z)
     force = np.zeros_like(vel)
     for k, b in enumerate(bodies):
         v, w = slice(6 * k, 6 * k + 3), slice(6 * k + 3, 6 * k + 6)
-        inertia = R[:, k] @ b.inertia @ np.swapaxes(R[:, k], 1, 2)
+        inertia = inertias[:, k]
         omega = vel[:, w]
         force[:, v] = b.mass * (acc[:, v] - g)
         force[:, w] = np.einsum("nij,nj->ni", inertia, acc[:, w]) + np.cross(omega, np.einsum("nij,nj->ni",
@@ -143,9 +143,7 @@ def generalized_forces(robot, Z, Zd, Zdd):
 
 def actuator_efforts(robot, Z, Zd, Zdd):
     """Actuator efforts u (N, n_act) from Jᵀ u = Nᵀ f_Z at solved states with their rates."""
-    fixed = np.zeros(robot.chains.n, bool)
-    fixed[robot.task] = True
-    N = sensitivity(robot.chains, Z, fixed)
+    N = sensitivity(robot.chains, Z, robot.task_mask)
     J = N[:, robot.actuators]
     rhs = np.einsum("nji,nj->ni", N, generalized_forces(robot, Z, Zd, Zdd))
     return np.linalg.solve(np.swapaxes(J, 1, 2), rhs[..., None])[..., 0]
@@ -154,15 +152,14 @@ def actuator_efforts(robot, Z, Zd, Zdd):
 def energy(robot, Z, Zd):
     """Kinetic and potential energy (N,) of the rigid robot, J (for power balances)."""
     bodies, bars = rigid_bodies(robot), _bars(robot)
-    J = _jacobians(robot, bodies, bars, Z)
-    vel = np.einsum("nkj,nj->nk", J, Zd)
-    R = _orientations(robot, bodies, Z)
     F = frames(robot.chains, Z)
+    vel = np.einsum("nkj,nj->nk", _jacobians(robot, bodies, bars, F), Zd)
+    inertias = _inertias(bodies, F, Z)
     g = np.asarray(robot.description.gravity, float)
     kinetic, potential = np.zeros(len(Z)), np.zeros(len(Z))
     for k, b in enumerate(bodies):
         v, w = vel[:, 6 * k:6 * k + 3], vel[:, 6 * k + 3:6 * k + 6]
-        inertia = R[:, k] @ b.inertia @ np.swapaxes(R[:, k], 1, 2)
+        inertia = inertias[:, k]
         kinetic += 0.5 * b.mass * np.einsum("ni,ni->n", v, v) + 0.5 * np.einsum("ni,nij,nj->n", w, inertia, w)
         x = (point_on_platform(F, robot.chains, b.com) if b.limb is None
              else point_on_link(F, robot.chains, b.limb, b.screws, b.com))[0]

@@ -72,9 +72,8 @@ def _gauss_newton_step(A, F, blocks):
         s += np.einsum("nki,nk->ni", b, f)
         if own.size:
             G = _regular(np.einsum("nki,nkj->nij", a, a))
-            X = np.linalg.solve(G, np.concatenate([np.einsum("nki,nkj->nij", a, b),
-                                                   np.einsum("nki,nk->ni", a, f)[..., None]], axis=2))
             coupling = np.einsum("nki,nkj->nij", a, b)
+            X = np.linalg.solve(G, np.concatenate([coupling, np.einsum("nki,nk->ni", a, f)[..., None]], axis=2))
             S -= np.einsum("nki,nkj->nij", coupling, X[:, :, :nb])
             s -= np.einsum("nki,nk->ni", coupling, X[:, :, nb])
             kept.append((own, X))
@@ -92,8 +91,10 @@ def _split(J, free, fixed):
 
 
 def _least_squares(A, b):
-    """x with A x = b (batch; A full column rank, the system consistent)."""
-    return np.linalg.solve(np.einsum("nki,nkj->nij", A, A), np.einsum("nki,nk->ni", A, b)[..., None])[..., 0]
+    """x with A x = b (batch; b (N, k) or (N, k, m); A full column rank, the system consistent)."""
+    rhs = np.einsum("nki,nk...->ni...", A, b)
+    x = np.linalg.solve(np.einsum("nki,nkj->nij", A, A), rhs[..., None] if b.ndim == 2 else rhs)
+    return x[..., 0] if b.ndim == 2 else x
 
 
 def sensitivity(chains, Z, fixed):
@@ -103,8 +104,7 @@ def sensitivity(chains, Z, fixed):
     A, B = _split(J, ~fixed, fixed)
     out = np.zeros((len(Z), chains.n, int(fixed.sum())))
     out[:, fixed] = np.eye(int(fixed.sum()))
-    gram = np.einsum("nki,nkj->nij", A, A)
-    out[:, ~fixed] = -np.linalg.solve(gram, np.einsum("nki,nkj->nij", A, B))
+    out[:, ~fixed] = _least_squares(A, -B)
     return out
 
 

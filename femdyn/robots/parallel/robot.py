@@ -9,8 +9,10 @@ from dataclasses import replace
 import numpy as np
 
 from ...errors import ModelError
-from .chain import Chains, LimbChain, frames
+from .build import build_model
+from .chain import Chains, LimbChain, closure, frames, point_on_link, point_on_platform, rotation
 from .description import TASK_COORDINATES
+from .dynamics import actuator_efforts
 from .kinematics import rates, require, sensitivity, solve_closure
 
 __all__ = ["ParallelRobot"]
@@ -28,12 +30,13 @@ def _chains(description):
             points += [np.array(joint.point, float)] * len(screws)
             ends.append(len(kinds))
         end = limb.joints[-1]
-        end_axes, bar = _end_axes(end), None
-        if end.kind == "Pa":
-            e, d, a = np.array(end.point, float), np.array(end.end, float), np.array(end.axes[0])
-            bar = (e, d, a, end.width / 2, float(np.linalg.norm(d - e)))
+        centre = np.array(end.point, float)
+        anchors, length = ((centre, centre),), None
+        if end.kind == "Pa":                   # the two bars: elbow ± w/2 a on the arm, end ± w/2 a on the platform
+            d, half = np.array(end.end, float), 0.5 * end.width * np.array(end.axes[0])
+            anchors, length = ((centre + half, d + half), (centre - half, d - half)), float(np.linalg.norm(d - centre))
         limbs.append(LimbChain(tuple(kinds), np.array(axes).reshape(-1, 3), np.array(points).reshape(-1, 3), first,
-                               tuple(ends), end.kind, np.array(end.point, float), end_axes, bar))
+                               tuple(ends), end.kind, _end_axes(end), anchors, length))
         first += len(kinds)
     return Chains(tuple(limbs), first, np.array(description.platform.home, float))
 
@@ -57,6 +60,17 @@ class ParallelRobot:
     ----------
     description : RobotDescription
 
+    Attributes
+    ----------
+    chains : Chains
+        The closure equations (:mod:`.chain`); Z = (θ, pose) are its coordinates.
+    task, task_mask : ndarray
+        The columns of Z that the task coordinates are, as indices and as a mask.
+    actuators, offsets : ndarray
+        The columns of Z of the actuated joints and their home values (rad or m).
+    home : ndarray
+        Z at the home configuration.
+
     Raises
     ------
     ModelError
@@ -78,6 +92,7 @@ class ParallelRobot:
         self.chains = _chains(description)
         n_theta = self.chains.n_theta
         self.task = np.array([n_theta + TASK_COORDINATES.index(c) for c in description.task])
+        self.task_mask = np.isin(np.arange(self.chains.n), self.task)     # the columns of Z the task fixes
         self.actuators, self.offsets = self._actuators()
         self.home = np.concatenate([np.zeros(n_theta), self.chains.home])
         self._check_mobility()
@@ -88,7 +103,7 @@ class ParallelRobot:
         cols, offsets = [], []
         for (i, j) in self.description.actuated:
             limb, chain = self.description.limbs[i], self.chains.limbs[i]
-            cols.append(chain.first + (chain.ends[j - 1] if j else 0))
+            cols.append(chain.first + chain.screws_before(j))
             joint = limb.joints[j]
             if joint.home is not None:
                 offsets.append(joint.home)
@@ -102,7 +117,6 @@ class ParallelRobot:
     def _check_mobility(self):
         """Refuse a description whose home does not close or whose mobility does not match (ModelError)."""
         d = self.description
-        from .chain import closure
         F, J = closure(self.chains, self.home[None])
         where = f"robot '{d.name}'"
         if np.abs(F).max() > 1e-9:
@@ -110,8 +124,7 @@ class ParallelRobot:
             raise ModelError(f"{where}: the home configuration does not close ({self._row_name(row)} misses by "
                              f"{np.abs(F).max():.3g}); check that each limb's joints reach the platform at the home "
                              "pose")
-        rank = np.linalg.matrix_rank(J[0], tol=1e-9 * max(1.0, np.abs(J).max()))
-        mobility = self.chains.n - rank
+        mobility, rank = self.mobility(J[0])
         if mobility != len(d.task) or len(self.actuators) != len(d.task):
             raise ModelError(f"{where}: mobility {mobility} at home (closure Jacobian rank {rank} of {self.chains.n} "
                              f"coordinates; Grübler–Kutzbach count {self.grubler_kutzbach()}), {len(self.actuators)} "
@@ -119,10 +132,25 @@ class ParallelRobot:
                              "change the task, the actuated joints, or the joints that leave a motion free")
         fixed = np.zeros(self.chains.n, bool)
         fixed[self.actuators] = True
-        _, Jf = closure(self.chains, self.home[None])
-        if np.linalg.matrix_rank(Jf[0][:, ~fixed], tol=1e-9) < self.chains.n - len(self.actuators):
+        if np.linalg.matrix_rank(J[0][:, ~fixed], tol=1e-9) < self.chains.n - len(self.actuators):
             raise ModelError(f"{where}: with the actuated joints locked the home configuration can still move "
                              "(a forward-kinematics singularity); choose another home pose or other actuated joints")
+
+    def mobility(self, jacobian=None):
+        """The robot's mobility at home: coordinates of Z less the closure Jacobian's rank.
+
+        Parameters
+        ----------
+        jacobian : (rows, n) ndarray, optional
+            The closure Jacobian at home, if already evaluated.
+
+        Returns
+        -------
+        mobility, rank : int
+        """
+        J = closure(self.chains, self.home[None])[1][0] if jacobian is None else jacobian
+        rank = int(np.linalg.matrix_rank(J, tol=1e-9 * max(1.0, np.abs(J).max())))
+        return self.chains.n - rank, rank
 
     def _row_name(self, row):
         """'limb NAME' of a closure row."""
@@ -173,13 +201,15 @@ class ParallelRobot:
             Starting states (default: home).
         """
         P, single = self._batch(pose, len(self.task), "pose")
-        Z = np.tile(self.home, (len(P), 1)) if guess is None else np.array(np.atleast_2d(guess), float)
-        Z[:, self.task] = P
-        free = np.ones(self.chains.n, bool)
-        free[self.task] = False
-        Z, done = solve_closure(self.chains, Z, free)
+        Z, done = self._solve_task(P, guess)
         require(done, f"robot '{self.description.name}': inverse kinematics", P)
         return (Z[0] if single else Z)
+
+    def _solve_task(self, P, guess=None):
+        """States Z (N, n) at the task poses P (N, n_task) from ``guess`` (default home), and which converged."""
+        Z = np.tile(self.home, (len(P), 1)) if guess is None else np.array(np.atleast_2d(guess), float)
+        Z[:, self.task] = P
+        return solve_closure(self.chains, Z, ~self.task_mask)
 
     def inverse_kinematics(self, pose):
         """Actuator coordinates (rad, m) at task poses.
@@ -225,12 +255,6 @@ class ParallelRobot:
         require(done, f"robot '{self.description.name}': forward kinematics", A)
         return Z[0, self.task] if single else Z[:, self.task]
 
-    def _fixed(self):
-        """Mask of the task columns of Z."""
-        fixed = np.zeros(self.chains.n, bool)
-        fixed[self.task] = True
-        return fixed
-
     def jacobian(self, pose):
         """J = ∂(actuators)/∂(task): actuator rates ȧ = J ẋ (the inverse kinematic Jacobian).
 
@@ -244,7 +268,7 @@ class ParallelRobot:
             rad or m per m or rad.
         """
         Z = np.atleast_2d(self.state(pose))
-        J = sensitivity(self.chains, Z, self._fixed())[:, self.actuators]
+        J = sensitivity(self.chains, Z, self.task_mask)[:, self.actuators]
         return J[0] if np.ndim(pose) == 1 else J
 
     def motion(self, pose, velocity, acceleration, guess=None):
@@ -261,7 +285,7 @@ class ParallelRobot:
         V = np.broadcast_to(np.asarray(velocity, float), P.shape)
         A = np.broadcast_to(np.asarray(acceleration, float), P.shape)
         Z = np.atleast_2d(self.state(P, guess))
-        Zd, Zdd = rates(self.chains, Z, self._fixed(), V, A)
+        Zd, Zdd = rates(self.chains, Z, self.task_mask, V, A)
         return Z, Zd, Zdd
 
     def actuator_rates(self, pose, velocity, acceleration):
@@ -340,14 +364,10 @@ class ParallelRobot:
         limit : float
             Largest accepted condition number of the Jacobian.
         """
-        P = np.atleast_2d(np.asarray(poses, float))
-        Z = np.tile(self.home, (len(P), 1))
-        Z[:, self.task] = P
-        free = ~self._fixed()
-        Z, ok = solve_closure(self.chains, Z, free)
+        Z, ok = self._solve_task(np.atleast_2d(np.asarray(poses, float)))
         ok &= self._within_limits(Z)
         if ok.any():
-            J = sensitivity(self.chains, Z[ok], self._fixed())[:, self.actuators]
+            J = sensitivity(self.chains, Z[ok], self.task_mask)[:, self.actuators]
             ok[np.flatnonzero(ok)] = np.linalg.cond(J) < limit
         return ok
 
@@ -359,7 +379,7 @@ class ParallelRobot:
             for j, joint in enumerate(limb.joints[:-1]):
                 if joint.limits is None:
                     continue
-                col = chain.first + (chain.ends[j - 1] if j else 0)
+                col = chain.first + chain.screws_before(j)
                 value = Z[:, col] + (self.offsets[list(self.actuators).index(col)] if joint.actuated else 0.0)
                 ok &= (value >= joint.limits[0]) & (value <= joint.limits[1])
         return ok
@@ -389,7 +409,6 @@ class ParallelRobot:
         x : (3,) array_like
             m, platform frame.
         """
-        from .chain import rotation
         return self.chains.home[:3] + rotation(self.chains.home[3:]) @ np.asarray(x, float)
 
     def skeleton(self, pose):
@@ -406,21 +425,16 @@ class ParallelRobot:
             limb ends at its elbow); ``"bars"``: per Pa limb two (2, 3) arrays, the bars' ends;
             ``"platform"``: (L, 3) the limbs' platform attachment points; ``"tool"``: (3,) the tool point.
         """
-        Z = self.state(np.asarray(pose, float))[None]
-        F = self.frames(Z)
-        from .chain import point_on_link, point_on_platform
+        F = self.frames(self.state(np.asarray(pose, float))[None])
         limbs, bars, attach = [], [], []
         for i, (limb, chain) in enumerate(zip(self.description.limbs, self.chains.limbs)):
-            pts = [point_on_link(F, self.chains, i, chain.ends[j - 1] if j else 0, np.array(joint.point, float))[0][0]
-                   for j, joint in enumerate(limb.joints[:-1])]
-            end = limb.joints[-1]
-            pts.append(point_on_link(F, self.chains, i, len(chain.kinds), np.array(end.point, float))[0][0])
+            pts = [point_on_link(F, self.chains, i, chain.screws_before(j), np.array(joint.point, float))[0][0]
+                   for j, joint in enumerate(limb.joints)]
             limbs.append(np.array(pts))
-            if chain.bar is not None:
-                e, d, a, h, _ = chain.bar
-                bars.append([np.array([point_on_link(F, self.chains, i, len(chain.kinds), e + s * h * a)[0][0],
-                                       point_on_platform(F, self.chains, d + s * h * a)[0][0]]) for s in (1.0, -1.0)])
-                attach.append(point_on_platform(F, self.chains, d)[0][0])
+            if chain.bar_length is not None:
+                bars.append([np.array([point_on_link(F, self.chains, i, len(chain.kinds), a)[0][0],
+                                       point_on_platform(F, self.chains, b)[0][0]]) for a, b in chain.anchors])
+                attach.append(point_on_platform(F, self.chains, np.array(limb.joints[-1].end, float))[0][0])
             else:
                 attach.append(pts[-1])
         tool = self.platform_point(self.description.platform.tool)
@@ -446,7 +460,6 @@ class ParallelRobot:
             The effort each actuator exerts on its distal link, positive where it does positive work as its
             coordinate grows.
         """
-        from .dynamics import actuator_efforts
         P, _ = self._batch(pose, len(self.task), "pose")
         V = np.zeros_like(P) if velocity is None else velocity
         A = np.zeros_like(P) if acceleration is None else acceleration
@@ -469,5 +482,4 @@ class ParallelRobot:
         RobotModel
             The model and the names of its parts (actuators, platform, flexible links).
         """
-        from .build import build_model
         return build_model(self, self.home[self.task] if pose is None else pose, flexible=flexible, **options)
