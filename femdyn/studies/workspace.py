@@ -470,7 +470,7 @@ def _apply_options(config, args):
 def _report(summary):
     """The lines printed after a run."""
     keys = ("robot", "slice", "reachable_fraction", "condition_min", "translational_stiffness_min_N_per_m",
-            "rotational_stiffness_min_Nm_per_rad", "first_frequency_min_Hz", "envelope_max", "time_s")
+            "rotational_stiffness_min_Nm_per_rad", "first_frequency_min_Hz", "envelope_max", "not_mapped", "time_s")
     return "\n".join(f"{k} = {summary[k]}" for k in keys if k in summary)
 
 

@@ -126,7 +126,18 @@ def summary_of(result, config):
         "linearized_about": "static equilibrium under gravity" if config.gravity else "undeformed pose, gravity off",
         "time_s": round(sum(result["times"].values()), 3), "definitions": DEFINITIONS,
     }
+    blank = [label.split(" [")[0] for _, label, values in _unmapped(result, config)]
+    if blank and ok.any():
+        summary["not_mapped"] = (f"{', '.join(blank)}: no finite value at any reachable pose (a robot without "
+                                 "flexible links whose actuators are locked is infinitely stiff and has no modes: "
+                                 "set actuator_stiffness or give it flexible links)")
     return summary
+
+
+def _unmapped(result, config):
+    """(stem, label, values) of the quantities with no finite value at any pose: no map is drawn for them."""
+    return [(stem, label, values) for stem, label, values, _ in _quantities(result, config)
+            if stem != "reachable" and not np.isfinite(values).any()]
 
 
 def _slice_text(grid):
@@ -166,14 +177,16 @@ def map_figures(result, config):
     Returns
     -------
     dict
-        File stem → Figure.
+        File stem → Figure; none for a quantity without a finite value (the summary's ``not_mapped`` says why).
     """
     from matplotlib.colors import ListedColormap, LogNorm
     from matplotlib.figure import Figure
     grid, d = result["slice"], result["robot"].description
     a, b = grid.values
-    figures = {}
+    figures, blank = {}, {stem for stem, *_ in _unmapped(result, config)}
     for stem, label, values, log in _quantities(result, config):
+        if stem in blank:                          # an empty map with a meaningless colour bar says nothing
+            continue
         V = np.where(np.isfinite(values), values, np.nan).reshape(len(a), len(b)).T
         fig = Figure(figsize=(6.4, 5.2), layout="constrained")
         ax = fig.add_subplot()

@@ -191,3 +191,19 @@ def test_command_line_writes_the_maps_table_summary_and_report(delta_file, tmp_p
     assert summary["poses"] == 9 and summary["actuators"] == "springs of 10000"
     assert summary["translational_stiffness_min_N_per_m"] > 0 and summary["first_frequency_min_Hz"] > 0
     assert "data:image/png;base64," in (out / "report.html").read_text()
+
+
+def test_a_rigid_robot_with_locked_actuators_gets_no_empty_stiffness_maps(tmp_path):
+    """Rigid links and locked actuators: infinitely stiff, no modes. No blank map with a meaningless colour
+    bar is drawn; the summary says why and what to set."""
+    from femdyn.studies.workspace_outputs import map_figures, summary_of
+    path = tmp_path / "stewart.toml"
+    path.write_text(description_toml(stewart()))
+    config = WorkspaceConfig(robot=str(path), n=2, bounds=[[-0.02, 0.02], [-0.02, 0.02]], modes=1)
+    result = workspace_map(config)
+    summary = summary_of(result, config)
+    assert summary["reachable_fraction"] == 1.0 and summary["translational_stiffness_min_N_per_m"] is None
+    figures = map_figures(result, config)
+    assert {"reachable", "condition", "effort_envelope"} <= set(figures)
+    assert not {"translational_stiffness", "rotational_stiffness", "first_frequency"} & set(figures)
+    assert "set actuator_stiffness or give it flexible links" in summary["not_mapped"]
