@@ -80,7 +80,7 @@ def rigid_bodies(robot):
     return bodies
 
 
-def _bars(robot):
+def bars(robot):
     """Each Pa bar as (limb, screws, end on the last link at home, end on the platform at home, mass)."""
     out = []
     for i, (limb, chain) in enumerate(zip(robot.description.limbs, robot.chains.limbs)):
@@ -115,14 +115,39 @@ def _inertias(bodies, F, Z):
     return np.stack(out, 1)
 
 
-def generalized_forces(robot, Z, Zd, Zdd):
-    """f_Z (N, n): inertia minus gravity of every body, on the closure's coordinates (module docstring)."""
-    bodies, bars = rigid_bodies(robot), _bars(robot)
+@dataclass
+class Loads:
+    """Inertia minus gravity of every body at a batch of states: ``bodies`` and ``bars`` as in
+    :func:`rigid_bodies` and :func:`bars`, ``jacobian`` (N, 6·bodies + 6·bars, n) their stacked Jacobians,
+    ``wrench`` (N, same) per body [m (a − g) at the centre of mass; I α + ω × I ω about it] and per bar its
+    two ends' lumped forces [f_A; f_B], N and N·m, global axes; ``frames`` the kinematic frames."""
+
+    bodies: list
+    bars: list
+    jacobian: np.ndarray
+    wrench: np.ndarray
+    frames: object
+
+
+def inertia_loads(robot, Z, Zd, Zdd):
+    """The :class:`Loads` of the rigid robot at solved states Z (N, n) with their rates Ż, Z̈.
+
+    Parameters
+    ----------
+    robot : ParallelRobot
+    Z, Zd, Zdd : (N, n) ndarray
+        Closure coordinates and their first and second time derivatives.
+
+    Returns
+    -------
+    Loads
+    """
+    bodies, bar_list = rigid_bodies(robot), bars(robot)
     F = frames(robot.chains, Z)
-    J = _jacobians(robot, bodies, bars, F)
+    J = _jacobians(robot, bodies, bar_list, F)
     vel = np.einsum("nkj,nj->nk", J, Zd)
     acc = np.einsum("nkj,nj->nk", J, Zdd) + curvature(
-        lambda z: _jacobians(robot, bodies, bars, frames(robot.chains, z)), Z, Zd)
+        lambda z: _jacobians(robot, bodies, bar_list, frames(robot.chains, z)), Z, Zd)
     g = np.asarray(robot.description.gravity, float)
     inertias = _inertias(bodies, F, Z)
     force = np.zeros_like(vel)
@@ -134,26 +159,34 @@ def generalized_forces(robot, Z, Zd, Zdd):
         force[:, w] = np.einsum("nij,nj->ni", inertia, acc[:, w]) + np.cross(omega, np.einsum("nij,nj->ni",
                                                                                               inertia, omega))
     base = 6 * len(bodies)
-    for k, (*_, mass) in enumerate(bars):
+    for k, (*_, mass) in enumerate(bar_list):
         a, b = slice(base + 6 * k, base + 6 * k + 3), slice(base + 6 * k + 3, base + 6 * k + 6)
         force[:, a] = mass / 6 * (2 * acc[:, a] + acc[:, b]) - mass / 2 * g
         force[:, b] = mass / 6 * (acc[:, a] + 2 * acc[:, b]) - mass / 2 * g
-    return np.einsum("nkj,nk->nj", J, force)
+    return Loads(bodies, bar_list, J, force, F)
 
 
-def actuator_efforts(robot, Z, Zd, Zdd):
-    """Actuator efforts u (N, n_act) from Jᵀ u = Nᵀ f_Z at solved states with their rates."""
+def generalized_forces(robot, Z, Zd, Zdd):
+    """f_Z (N, n): inertia minus gravity of every body, on the closure's coordinates (module docstring)."""
+    loads = inertia_loads(robot, Z, Zd, Zdd)
+    return np.einsum("nkj,nk->nj", loads.jacobian, loads.wrench)
+
+
+def actuator_efforts(robot, Z, Zd, Zdd, forces=None):
+    """Actuator efforts u (N, n_act) from Jᵀ u = Nᵀ f_Z at solved states with their rates (``forces``: f_Z if
+    already evaluated)."""
     N = sensitivity(robot.chains, Z, robot.task_mask)
     J = N[:, robot.actuators]
-    rhs = np.einsum("nji,nj->ni", N, generalized_forces(robot, Z, Zd, Zdd))
+    f_Z = generalized_forces(robot, Z, Zd, Zdd) if forces is None else forces
+    rhs = np.einsum("nji,nj->ni", N, f_Z)
     return np.linalg.solve(np.swapaxes(J, 1, 2), rhs[..., None])[..., 0]
 
 
 def energy(robot, Z, Zd):
     """Kinetic and potential energy (N,) of the rigid robot, J (for power balances)."""
-    bodies, bars = rigid_bodies(robot), _bars(robot)
+    bodies, bar_list = rigid_bodies(robot), bars(robot)
     F = frames(robot.chains, Z)
-    vel = np.einsum("nkj,nj->nk", _jacobians(robot, bodies, bars, F), Zd)
+    vel = np.einsum("nkj,nj->nk", _jacobians(robot, bodies, bar_list, F), Zd)
     inertias = _inertias(bodies, F, Z)
     g = np.asarray(robot.description.gravity, float)
     kinetic, potential = np.zeros(len(Z)), np.zeros(len(Z))
@@ -165,7 +198,7 @@ def energy(robot, Z, Zd):
              else point_on_link(F, robot.chains, b.limb, b.screws, b.com))[0]
         potential -= b.mass * x @ g
     base = 6 * len(bodies)
-    for k, (limb, screws, A, B, mass) in enumerate(bars):
+    for k, (limb, screws, A, B, mass) in enumerate(bar_list):
         va, vb = vel[:, base + 6 * k:base + 6 * k + 3], vel[:, base + 6 * k + 3:base + 6 * k + 6]
         kinetic += mass / 6 * (np.einsum("ni,ni->n", va, va) + np.einsum("ni,ni->n", va, vb)
                                + np.einsum("ni,ni->n", vb, vb))

@@ -14,6 +14,7 @@ from .chain import Chains, LimbChain, closure, frames, point_on_link, point_on_p
 from .description import TASK_COORDINATES
 from .dynamics import actuator_efforts
 from .kinematics import rates, require, sensitivity, solve_closure
+from .reactions import joint_reactions
 
 __all__ = ["ParallelRobot"]
 
@@ -465,6 +466,31 @@ class ParallelRobot:
         A = np.zeros_like(P) if acceleration is None else acceleration
         out = actuator_efforts(self, *self.motion(P, V, A))
         return out[0] if np.ndim(pose) == 1 else out
+
+    def reactions(self, pose, velocity=None, acceleration=None):
+        """Every joint's force and moment of the rigid robot at an instant, gravity included, with the efforts.
+
+        The closure's multipliers from the same virtual-work balance as :meth:`efforts`, then Newton–Euler
+        backwards along each limb (:mod:`.reactions`).
+
+        Parameters
+        ----------
+        pose : (n_task,) or (N, n_task) array_like
+        velocity, acceleration : array_like, optional
+            Task rates (default 0: statics).
+
+        Returns
+        -------
+        Reactions
+            Per joint (named as in :meth:`model`), the force (N) and moment (N·m, about the joint centre) on
+            its distal body by its proximal one, global axes; per Pa bar its tension; the actuator efforts.
+            Arrays carry a leading batch axis unless ``pose`` is one pose.
+        """
+        P, _ = self._batch(pose, len(self.task), "pose")
+        V = np.zeros_like(P) if velocity is None else velocity
+        A = np.zeros_like(P) if acceleration is None else acceleration
+        out = joint_reactions(self, *self.motion(P, V, A))
+        return out.first() if np.ndim(pose) == 1 else out
 
     def model(self, pose=None, flexible=True, **options):
         """A femdyn :class:`~femdyn.model.Model` of this robot at ``pose`` (default home) for every solver.
