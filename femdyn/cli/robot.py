@@ -33,6 +33,9 @@ def add_parser(sub):
     _common(fk)
     fk.add_argument("--actuators", type=float, nargs="+", required=True, help="actuator coordinates (rad, m)")
     fk.add_argument("--guess", type=float, nargs="+", default=None, help="a task pose near the wanted assembly")
+    fk.add_argument("--all", action="store_true", help="every assembly mode found (multi-start search), home's "
+                                                       "marked")
+    fk.add_argument("--starts", type=int, default=256, help="random starts of --all (default 256)")
     fk.set_defaults(func=run_fk)
 
 
@@ -213,12 +216,29 @@ def run_ik(args):
 
 
 def run_fk(args):
-    """Print the task pose for ``--actuators`` (the assembly reached from home or ``--guess``). Returns int: 0.
+    """Print the task pose for ``--actuators`` (the assembly reached from home or ``--guess``; with ``--all``
+    every assembly mode found). Returns int: 0.
     Raises ModelError (wrong count), ConvergenceError (no assembly)."""
     robot = _robot(args)
+    if args.all:
+        return _all_modes(args, robot)
     pose = robot.forward_kinematics(args.actuators, guess=args.guess)
     data = {"robot": robot.description.name, "actuators": list(args.actuators),
             "pose": {c: float(v) for c, v in zip(robot.description.task, pose)}}
     _print(args, data, [f"{c:<3} {v: .9g} {'m' if c in 'xyz' else 'rad'}" for c, v in
                         zip(robot.description.task, pose)])
+    return 0
+
+
+def _all_modes(args, robot):
+    """Print every assembly mode for ``--actuators`` (``fk --all``), home's branch marked. Returns int: 0."""
+    modes = robot.assembly_modes(args.actuators, starts=args.starts)
+    task = robot.description.task
+    data = {"robot": robot.description.name, "actuators": list(args.actuators), "starts": modes.starts,
+            "modes": [{"pose": {c: float(v) for c, v in zip(task, pose)}, "home": k == modes.home,
+                       "residual": float(r)} for k, (pose, r) in enumerate(zip(modes.poses, modes.residual))]}
+    lines = [f"mode {k}: " + ", ".join(f"{c} {v: .9g}" for c, v in zip(task, pose))
+             + ("  (home branch: fk without --all)" if k == modes.home else "") for k, pose in enumerate(modes.poses)]
+    lines.append(f"{len(modes.poses)} assembly modes found from {modes.starts} starts (a numerical search)")
+    _print(args, data, lines)
     return 0

@@ -90,3 +90,20 @@ def test_bad_input_exits_2_with_one_line(capsys, args, message):
     code, out, err = run(capsys, "robot", *args)
     assert code == 2 and out == ""
     assert err.startswith("femdyn: error: ") and err.count("\n") == 1 and message in err, err
+
+
+def test_fk_all_lists_every_assembly_mode_with_home_marked(capsys):
+    """The Delta's two modes (below and above the base) as the library finds them; text and JSON."""
+    robot = parallel_robot("delta")
+    a = robot.inverse_kinematics([0.05, -0.02, -1.0])
+    code, out, _ = run(capsys, "robot", "fk", "delta", "--actuators", *(repr(float(x)) for x in a), "--all", "--json")
+    data = json.loads(out)
+    poses = np.array([list(m["pose"].values()) for m in data["modes"]])
+    assert code == 0 and len(poses) == 2 and [m["home"] for m in data["modes"]] == [True, False]
+    assert np.abs(poses - robot.assembly_modes(a).poses).max() == 0.0
+    assert np.abs(poses[0] - [0.05, -0.02, -1.0]).max() < 1e-9 and poses[1][2] > 0
+    code, out, _ = run(capsys, "robot", "fk", "delta", "--actuators", *(repr(float(x)) for x in a), "--all")
+    assert code == 0 and "(home branch" in out.splitlines()[0] and "2 assembly modes found from 256 starts" in out
+    code, _, err = run(capsys, "robot", "fk", "delta", "--actuators", *(repr(float(x)) for x in a), "--all",
+                       "--starts", "0")
+    assert code == 2 and "starts ≥ 1" in err and len(err.strip().splitlines()) == 1

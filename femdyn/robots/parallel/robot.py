@@ -9,6 +9,7 @@ from dataclasses import replace
 import numpy as np
 
 from ...errors import ModelError
+from .assembly import assembly_modes
 from .build import build_model
 from .chain import Chains, LimbChain, closure, frames, point_on_link, point_on_platform, rotation
 from .description import TASK_COORDINATES
@@ -255,6 +256,40 @@ class ParallelRobot:
         Z, done = solve_closure(self.chains, Z, free)
         require(done, f"robot '{self.description.name}': forward kinematics", A)
         return Z[0, self.task] if single else Z[:, self.task]
+
+    def assembly_modes(self, actuators, starts=256, seed=0):
+        """Every distinct platform pose found for the actuator coordinates, and which one is home's branch.
+
+        Multi-start Gauss–Newton on the closure with the actuators locked, from starts drawn over the
+        workspace bounds and beyond; each mode verified (closure residual, inverse kinematics from it
+        returns the actuators) and deduplicated (:mod:`.assembly`). A numerical search: it finds the
+        modes its starts lead to, not a proof that there are no others.
+
+        Parameters
+        ----------
+        actuators : (n_act,) array_like
+            rad, m.
+        starts : int
+            Number of random starts.
+        seed : int
+            Seed of the starts (the same seed gives the same modes).
+
+        Returns
+        -------
+        AssemblyModes
+            ``poses`` (m, n_task) sorted by distance from home, ``platform`` (m, 6), ``states``, ``residual``,
+            ``home`` (the index :meth:`forward_kinematics` returns, or None).
+
+        Raises
+        ------
+        ModelError
+            For a wrong number of actuator coordinates or a non-positive ``starts``.
+        """
+        A, _ = self._batch(actuators, len(self.actuators), "actuators")
+        if len(A) != 1 or int(starts) < 1:
+            raise ModelError(f"robot '{self.description.name}': assembly_modes takes one set of actuator "
+                             f"coordinates and starts ≥ 1 (got {len(A)} rows, starts={starts!r})")
+        return assembly_modes(self, A[0], starts, seed)
 
     def jacobian(self, pose):
         """J = ∂(actuators)/∂(task): actuator rates ȧ = J ẋ (the inverse kinematic Jacobian).
