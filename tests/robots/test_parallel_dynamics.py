@@ -30,6 +30,20 @@ def smooth_path(robot, ts, amplitude=0.3):
     return centre + half * np.sin(arg), half * w * np.cos(arg), -half * w**2 * np.sin(arg)
 
 
+def servo_inverse(robot, h=1e-3, end=0.1):
+    """The rigid model's servo-constraint DAE along :func:`smooth_path` (generalized-α, ρ∞ = 0.5): (built
+    RobotModel, results)."""
+    from femdyn.solvers.generalized_alpha import Options, integrate
+
+    class Task:
+        def state(self, t):
+            x, v, a = smooth_path(robot, [t])
+            return x[0], v[0], a[0]
+
+    built = robot.model(Task().state(0.0)[0], flexible=False, servo=Task())
+    return built, integrate(built.model.assemble(), end, h, Options(rho_inf=0.5, tol_dynamic=1e-11))
+
+
 def test_massless_stewart_legs_carry_the_platform_newton_euler_load():
     """Two-force legs: Σ F_i [u_i; (s_i − p) × u_i] = [m(a_c − g); I α + ω × I ω + c × m(a_c − g)] exactly,
     with ω = J_l(φ) φ̇, α = J_l φ̈ + J̇_l φ̇ (J̇_l φ̇ by the complex step: exact)."""
@@ -97,16 +111,8 @@ def test_virtual_work_efforts_equal_the_servo_dae_inverse_of_the_rigid_model(nam
     robot's parasitic motion from the rigid kinematics; generalized-α, h = 1 ms, ρ∞ = 0.5). Exactly equal at
     the start (statics); over the smooth task the DAE's error is the integrator's, O(h²) (9e-5 of the
     largest effort for the Stewart platform), after its start transient: 1e-3."""
-    from femdyn.solvers.generalized_alpha import Options, integrate
     robot = parallel_robot(name)
-
-    class Task:
-        def state(self, t):
-            x, v, a = smooth_path(robot, [t])
-            return x[0], v[0], a[0]
-
-    built = robot.model(Task().state(0.0)[0], flexible=False, servo=Task())
-    res = integrate(built.model.assemble(), 0.1, 1e-3, Options(rho_inf=0.5, tol_dynamic=1e-11))
+    built, res = servo_inverse(robot)
     kinds = ["torque" if built.model.joints[j].kind == "revolute" else "force" for j in built.actuated]
     dae = np.column_stack([res[f"{a}.{k}"] for a, k in zip(built.actuators, kinds)])
     X, Xd, Xdd = smooth_path(robot, res.t)

@@ -113,7 +113,7 @@ def test_delta_arm_angles_in_closed_form_and_positive_lowers_the_arm():
     d = delta()
     robot = ParallelRobot(d)
     poses = robot.sample_poses(10, seed=4)
-    L, ell, rb, rp = 0.524, 1.244, 0.1637, 0.0219
+    L, ell, rb, rp = 0.524, 1.244, 0.1637, 0.04388
     for p, angles in zip(poses, robot.inverse_kinematics(poses)):
         for phi, theta in zip((0.0, 2 * math.pi / 3, 4 * math.pi / 3), angles):
             e_r, a = np.array([math.cos(phi), math.sin(phi), 0]), np.array([-math.sin(phi), math.cos(phi), 0])

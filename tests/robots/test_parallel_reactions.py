@@ -14,7 +14,7 @@ from femdyn.robots.parallel import parallel_robot
 from femdyn.robots.parallel.chain import point_on_link, point_on_platform
 from femdyn.robots.parallel.dynamics import bar_mass, link_inertia
 
-from test_parallel_dynamics import READY, smooth_path
+from test_parallel_dynamics import READY, servo_inverse, smooth_path
 
 
 def test_massless_stewart_legs_carry_the_leg_force_along_the_leg_at_every_joint():
@@ -124,16 +124,8 @@ def test_reactions_equal_the_servo_dae_multipliers_of_the_rigid_model(name):
     robots, bound 5e-4 after the integrator's start transient (10 steps). The 3-RRR is planar and
     overconstrained in space: its out-of-plane reactions are indeterminate (minimum-norm in each model),
     so its in-plane x, y components are compared."""
-    from femdyn.solvers.generalized_alpha import Options, integrate
     robot = parallel_robot(name)
-
-    class Task:
-        def state(self, t):
-            x, v, a = smooth_path(robot, [t])
-            return x[0], v[0], a[0]
-
-    built = robot.model(Task().state(0.0)[0], flexible=False, servo=Task())
-    res = integrate(built.model.assemble(), 0.1, 1e-3, Options(rho_inf=0.5, tol_dynamic=1e-11))
+    built, res = servo_inverse(robot)
     r = robot.reactions(*smooth_path(robot, res.t))
     assert r.indeterminate == (name == "3rrr")
     components = slice(0, 2) if name == "3rrr" else slice(0, 3)
@@ -152,18 +144,10 @@ def test_reactions_equal_the_servo_dae_multipliers_of_the_rigid_model(name):
 def test_the_dae_reactions_converge_to_these_at_second_order():
     """Halving h divides the DAE's reaction error by 4 (measured 4.0: 2.5e-5, 6.4e-6 of the largest force
     at h = 2, 1 ms for the Delta after 50 ms): the difference is the integrator's O(h²) error, nothing else."""
-    from femdyn.solvers.generalized_alpha import Options, integrate
     robot = parallel_robot("delta")
-
-    class Task:
-        def state(self, t):
-            x, v, a = smooth_path(robot, [t])
-            return x[0], v[0], a[0]
-
     errors = []
     for h in (2e-3, 1e-3):
-        built = robot.model(Task().state(0.0)[0], flexible=False, servo=Task())
-        res = integrate(built.model.assemble(), 0.1, h, Options(rho_inf=0.5, tol_dynamic=1e-11))
+        built, res = servo_inverse(robot, h)
         r = robot.reactions(*smooth_path(robot, res.t))
         k = int(round(0.05 / h))
         errors.append(max(np.abs(res.multipliers(j)[k:, :3] - f[k:]).max() for j, f in r.force.items()))

@@ -75,7 +75,7 @@ def _three(values, name, what):
 
 
 # -- Delta robots -----------------------------------------------------------------------------------------
-def delta(base_radius=0.1637, platform_radius=0.0219, arm_length=0.524, forearm_length=1.244, azimuths=THIRDS,
+def delta(base_radius=0.1637, platform_radius=0.04388, arm_length=0.524, forearm_length=1.244, azimuths=THIRDS,
           arm_mass=1.2, bar_mass=None, platform_mass=0.6, forearm_width=0.131, home_z=-1.1,
           flexible_forearms=False, gravity=(0.0, 0.0, -9.81)):
     """Clavel's rotary Delta robot with the dimensions of an ABB IRB 360 FlexPicker.
@@ -84,10 +84,14 @@ def delta(base_radius=0.1637, platform_radius=0.0219, arm_length=0.524, forearm_
     bars, spherical joints at their ends) to the platform, which only translates. Actuator angle 0 with
     the arm horizontal (pointing outwards), positive swinging down; the motor axis a = e_z × e_r.
 
-    Defaults: the IRB 360-1/1600 dimensions of R. L. Williams II, *The Delta Parallel Robot: Kinematics
-    Solutions* (Ohio University, 2015): base triangle side 0.567 m (``base_radius`` = 0.567/(2√3)),
-    platform side 0.076 m, arms 0.524 m, forearms 1.244 m, parallelogram width 0.131 m. Masses are chosen
-    here (not ABB data): aluminium arms 1.2 kg, carbon-tube bars (Ø 20/16 mm, 1550 kg/m³), platform 0.6 kg.
+    Defaults: the ABB IRB 360 FlexPicker dimensions of R. L. Williams II, *The Delta Parallel Robot:
+    Kinematics Solutions* (Ohio University, 2015), example parameters: base triangle side s_B = 0.567 m,
+    platform triangle side s_P = 0.076 m, upper legs L = 0.524 m, lower legs (parallelogram) l = 1.244 m
+    and width h = 0.131 m; in his notation the motor axes lie on the base triangle's sides, w_B = s_B/(2√3)
+    = 0.1637 m from the centre (``base_radius``), and the forearms end at the platform triangle's vertices,
+    u_P = s_P/√3 = 0.04388 m from its centre (``platform_radius``; his IK uses a = w_B − u_P). Masses are
+    chosen here (not ABB data): aluminium arms 1.2 kg, carbon-tube bars (Ø 20/16 mm, 1550 kg/m³), platform
+    0.6 kg. The workspace bounds (±0.3 m, home ± 0.15 m) are chosen, not ABB's working range.
 
     Parameters
     ----------
@@ -145,9 +149,10 @@ def delta(base_radius=0.1637, platform_radius=0.0219, arm_length=0.524, forearm_
                                                           inertia=_disc(platform_mass, max(platform_radius, 0.05))),
                             ("x", "y", "z"), _gravity(gravity),
                             {"x": (-0.3, 0.3), "y": (-0.3, 0.3), "z": (home_z - 0.15, home_z + 0.15)},
-                            "Delta robot (Clavel), ABB IRB 360-1/1600 dimensions",
+                            "Delta robot (Clavel), ABB IRB 360 dimensions (Williams 2015)",
                             "R. L. Williams II, The Delta Parallel Robot: Kinematics Solutions, Ohio University 2015 "
-                            "(IRB 360 example); masses chosen")
+                            "(ABB IRB 360 example parameters sB 567, sP 76, L 524, l 1244, h 131 mm: base_radius = "
+                            "wB = sB/(2√3), platform_radius = uP = sP/√3); masses and workspace bounds chosen")
 
 
 def linear_delta(rail_radius=0.144, carriage_offset=0.0195, effector_offset=0.020, rod_length=0.2135,

@@ -85,17 +85,18 @@ class Reactions:
 
 
 def joint_reactions(robot, Z, Zd, Zdd):
-    """The :class:`Reactions` of a robot at solved states Z (N, n) with their rates Ż, Z̈ (module docstring).
+    """The :class:`Reactions` of a robot at solved states (module docstring).
 
     Parameters
     ----------
     robot : ParallelRobot
     Z, Zd, Zdd : (N, n) ndarray
-        Closure coordinates and their first and second time derivatives.
+        As :func:`.dynamics.inertia_loads`: the states and their rates.
 
     Returns
     -------
     Reactions
+        Its efforts, each joint's force, moment and centre, each bar's tension.
     """
     chains = robot.chains
     loads = inertia_loads(robot, Z, Zd, Zdd)

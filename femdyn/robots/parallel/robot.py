@@ -496,10 +496,7 @@ class ParallelRobot:
             The effort each actuator exerts on its distal link, positive where it does positive work as its
             coordinate grows.
         """
-        P, _ = self._batch(pose, len(self.task), "pose")
-        V = np.zeros_like(P) if velocity is None else velocity
-        A = np.zeros_like(P) if acceleration is None else acceleration
-        out = actuator_efforts(self, *self.motion(P, V, A))
+        out = actuator_efforts(self, *self._instant(pose, velocity, acceleration))
         return out[0] if np.ndim(pose) == 1 else out
 
     def reactions(self, pose, velocity=None, acceleration=None):
@@ -510,9 +507,8 @@ class ParallelRobot:
 
         Parameters
         ----------
-        pose : (n_task,) or (N, n_task) array_like
-        velocity, acceleration : array_like, optional
-            Task rates (default 0: statics).
+        pose, velocity, acceleration : array_like
+            As :meth:`efforts` (rates None: the robot at rest).
 
         Returns
         -------
@@ -521,11 +517,15 @@ class ParallelRobot:
             its distal body by its proximal one, global axes; per Pa bar its tension; the actuator efforts.
             Arrays carry a leading batch axis unless ``pose`` is one pose.
         """
+        out = joint_reactions(self, *self._instant(pose, velocity, acceleration))
+        return out.first() if np.ndim(pose) == 1 else out
+
+    def _instant(self, pose, velocity, acceleration):
+        """Z, Ż, Z̈ (N, n) at task poses with their rates (None: at rest)."""
         P, _ = self._batch(pose, len(self.task), "pose")
         V = np.zeros_like(P) if velocity is None else velocity
         A = np.zeros_like(P) if acceleration is None else acceleration
-        out = joint_reactions(self, *self.motion(P, V, A))
-        return out.first() if np.ndim(pose) == 1 else out
+        return self.motion(P, V, A)
 
     def model(self, pose=None, flexible=True, **options):
         """A femdyn :class:`~femdyn.model.Model` of this robot at ``pose`` (default home) for every solver.
