@@ -4,7 +4,9 @@ The component is the 0.3 m aluminium rod (radius 0.01 m) of examples/reduce_delt
 its Gmsh mesh; the robot for the cross-checks is the planar 3-RRR with its distal links (0.3 m, between two
 passive revolutes) flexible, once as that component and once as the equivalent ANCF beam (8 elements).
 """
+import doctest
 import importlib.util
+import re
 from dataclasses import replace
 
 import numpy as np
@@ -244,3 +246,15 @@ def test_a_relative_file_is_read_beside_the_description(tmp_path):
     assert d.limbs[0].links[0].flexible.file == str(tmp_path / "parts" / "delta_arm.fdc")
     assert parallel_robot(str(path)).efforts([0.0, 0.0, -0.6]) == pytest.approx(
         parallel_robot(str(EXAMPLE)).efforts([0.0, 0.0, -0.6]), abs=1e-12)
+
+
+def test_the_howtos_python_runs_with_the_component_delta():
+    """docs/howto/new-robot.md's ``pycon`` blocks (the component Delta's among them), in order, as one doctest."""
+    page = ROOT / "docs" / "howto" / "new-robot.md"
+    source = "\n".join(re.findall(r"```pycon\n(.*?)```", page.read_text(encoding="utf-8"), re.S))
+    assert "delta_component_arms.toml" in source
+    test = doctest.DocTestParser().get_doctest(source, {}, page.name, str(page), 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    runner.run(test)
+    result = runner.summarize(verbose=False)
+    assert result.attempted >= 9 and result.failed == 0
