@@ -290,3 +290,12 @@ def test_the_studys_gauges_include_every_component_links_stored_gauges(arm):
     q, lam = static_equilibrium(system)
     reading = [s for s in m.sensors if s.name == "mid"][0].measure(q, 0 * q, 0 * q, lam, 0.0)[0]
     assert reading == pytest.approx(3.0 * (LENGTH / 2) * RADIUS / (E * np.pi * RADIUS ** 4 / 4), rel=0.08)
+
+
+def test_a_python_description_with_a_component_link_round_trips_through_toml(arm, tmp_path):
+    from support.parallel_robots import description_toml
+    path, _ = arm
+    d = three_rrr(ComponentSpec(path, ("motor", "elbow"), modes=4, align=(0.0, 0.0, 1.0))).description
+    (tmp_path / "r.toml").write_text(description_toml(d), encoding="utf-8")
+    back = read_description(tmp_path / "r.toml")
+    assert [limb.links[1].flexible for limb in back.limbs] == [limb.links[1].flexible for limb in d.limbs]
