@@ -162,7 +162,8 @@ def test_the_workspace_maps_linearize_a_component_robot_moved_to_another_pose(ar
     direct = linearize(there, count=4)
     reused = linearize(built, count=4, system=system, q=moved(robot, built, system, pose))
     np.testing.assert_allclose(reused.frequencies, direct.frequencies, rtol=1e-8)
-    np.testing.assert_allclose(reused.compliance, direct.compliance, rtol=1e-6, atol=1e-6 * np.abs(direct.compliance).max())
+    np.testing.assert_allclose(reused.compliance, direct.compliance, rtol=1e-6,
+                               atol=1e-6 * np.abs(direct.compliance).max())
 
 
 def test_the_example_description_builds_servo_and_held_models(tmp_path):

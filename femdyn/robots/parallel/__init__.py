@@ -6,6 +6,6 @@ from .description import (BeamSpec, Joint, Limb, Link, Platform, RobotDescriptio
                           read_description)
 from .robot import ParallelRobot
 
-__all__ = ["BeamSpec", "ComponentSpec", "Joint", "Limb", "Link", "Platform", "RobotDescription", "description_from_dict",
-           "read_description", "ParallelRobot", "READY", "parallel_robot", "robot_description", "delta",
-           "linear_delta", "stewart", "planar_3rrr", "rps_3", "rrru_3"]
+__all__ = ["BeamSpec", "ComponentSpec", "Joint", "Limb", "Link", "Platform", "RobotDescription",
+           "description_from_dict", "read_description", "ParallelRobot", "READY", "parallel_robot", "robot_description",
+           "delta", "linear_delta", "stewart", "planar_3rrr", "rps_3", "rrru_3"]

@@ -7,8 +7,8 @@ kinematics (:meth:`ParallelRobot.state`) puts them at the pose. A link with a ``
 becomes ANCF beam elements between its joints (``element="beam"``: its end nodes carry the section axes a
 revolute or universal joint needs), or, given a component, a floating-frame body
 (:meth:`~femdyn.model.Model.flexible_body`, placed by :mod:`.component_link` and moved with the link to the
-pose) whose two interface frames carry its joints; a Pa forearm becomes two bars, rigid slender rods or ANCF cables,
-with ball joints at their four ends. The platform is one rigid body with the payload at the tool point.
+pose) whose two interface frames carry its joints; a Pa forearm becomes two bars, rigid slender rods or ANCF
+cables, with ball joints at their four ends. The platform is one rigid body with the payload at the tool point.
 """
 from dataclasses import dataclass, field
 
@@ -125,7 +125,7 @@ class _Builder:
         self.close(i, limb.joints[-1], bodies[-1], len(chain.kinds))
 
     def link(self, i, j, link, screws):
-        """Link j of limb i as a rigid body or ANCF beam between its joints; returns the name its joints use."""
+        """Link j of limb i as a rigid body, ANCF beam or component; returns the name(s) its joints attach to."""
         limb = self.robot.description.limbs[i]
         name = f"{limb.name}.link{j}"
         p, q = self.at_link(i, screws, limb.joints[j].point), self.at_link(i, screws, limb.joints[j + 1].point)

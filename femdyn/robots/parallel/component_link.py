@@ -194,7 +194,7 @@ def _across(d, candidates):
 
 
 def link_component(spec, where):
-    """The link's component read from ``spec.file`` (a fresh copy), its interfaces checked; ModelError naming ``where``."""
+    """The link's component from ``spec.file`` (a fresh copy), interfaces checked; ModelError naming ``where``."""
     if not os.path.isfile(spec.file):
         raise ModelError(f"{where}: component file '{spec.file}' not found; give the path of a .fdc file from "
                          "`femdyn reduce` (in a description file, relative to that file's folder)")
