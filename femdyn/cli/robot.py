@@ -6,6 +6,8 @@ import tomllib
 import numpy as np
 
 from ..errors import ModelError
+from ..robots.parallel import ComponentSpec
+from ..robots.parallel.dynamics import bar_mass, link_inertia
 
 UNITS = {"R": "rad", "P": "m"}
 
@@ -94,12 +96,13 @@ def summary(robot):
     mobility, rank = robot.mobility()
     names, units = actuator_names(robot)
     home = robot.inverse_kinematics(robot.home[robot.task])
-    links = sum(link.mass for limb in d.limbs for link in limb.links)
-    bars = sum(2 * j.bar_mass for limb in d.limbs for j in limb.joints if j.kind == "Pa")
+    links = sum(link_inertia(limb, k)[0] for limb in d.limbs for k in range(len(limb.links)))  # flexible: their own
+    bars = sum(2 * bar_mass(j) for limb in d.limbs for j in limb.joints if j.kind == "Pa")
     return {"name": d.name, "title": d.title, "source": d.source, "task": list(d.task),
             "home": [float(x) for x in robot.chains.home],
             "limbs": [{"name": limb.name, "joints": [j.kind + ("*" if j.actuated else "") for j in limb.joints],
-                       "flexible": [f"link {k}" for k, link in enumerate(limb.links) if link.flexible is not None]
+                       "flexible": [f"link {k}" + (" (component)" if isinstance(link.flexible, ComponentSpec) else "")
+                                    for k, link in enumerate(limb.links) if link.flexible is not None]
                        + ["bars" for j in limb.joints if j.flexible is not None]} for limb in d.limbs],
             "actuators": [{"name": n, "unit": u, "home": float(h),
                            "limits": list(d.limbs[i].joints[j].limits or ())}

@@ -171,13 +171,13 @@ class ComponentStressSensor(Sensor):
 class ComponentGaugeSensor(Sensor):
     """The reading (``<gauge>.strain``, 1, positive in tension) of a gauge in a floating-frame body's component."""
 
-    def __init__(self, body, gauge):
+    def __init__(self, body, gauge, name=None):
         names, rows = gauge_modes(body.component)
         if gauge not in names:
             raise ModelError(f"gauge '{gauge}': body '{body.name}' has no such strain gauge; its component's gauges "
                              f"are {names} (reduce it with gauges: femdyn reduce --gauge)")
-        self.name, self.body, self.row = gauge, body, rows[names.index(gauge)]
-        self.columns, self.units = (f"{gauge}.strain",), ("1",)
+        self.name, self.body, self.row = name or gauge, body, rows[names.index(gauge)]
+        self.columns, self.units = (f"{self.name}.strain",), ("1",)
 
     def measure(self, q, v, a, lam, t):
         return np.array([self.row @ self.body.modal_coordinates(q)])
@@ -436,7 +436,7 @@ class SensorBuilder:
         body = self._flexible_body(body, f"gauge sensor '{name}'")
         return self.add_sensor(ModalStrainSensor(name, body, _gauge_index(name, body, gauge)))
 
-    def sensor_component_gauge(self, gauge, body):
+    def sensor_component_gauge(self, gauge, body, name=None):
         """Record the reading ``<gauge>.strain`` (1) of a strain gauge stored in a flexible body's component.
 
         Parameters
@@ -445,6 +445,9 @@ class SensorBuilder:
             The component's gauge, or its name.
         body : str or FloatingFrameBody
             The flexible body built from that component.
+        name : str, optional
+            The sensor's name, ``<name>.strain`` its channel (default the gauge's name; give one per body when
+            several bodies share a component).
 
         Raises
         ------
@@ -453,9 +456,9 @@ class SensorBuilder:
         ComponentShapeError
             The component stores no gauge of that name.
         """
-        name = gauge.name if isinstance(gauge, ComponentGauge) else gauge
-        body = self._flexible_body(body, f"gauge sensor '{name}'")
-        return self.add_sensor(ComponentGaugeSensor(body, name))
+        gauge = gauge.name if isinstance(gauge, ComponentGauge) else gauge
+        body = self._flexible_body(body, f"gauge sensor '{name or gauge}'")
+        return self.add_sensor(ComponentGaugeSensor(body, gauge, name))
 
     def _flexible_body(self, body, what):
         """The flexible body (one built from a component) named or given, else ModelError naming ``what``."""

@@ -33,7 +33,9 @@ class ParallelStudyConfig:
     - ``forward``, ``inverse``: run parts (b) and (c); ``stable_iterations``, ``stable_window``,
       ``stable_elastic_window``: the stable inverse's options;
     - ``gauges``: per gauge a table {set, s, y, z}: ANCF element set, distance from its first node (m),
-      section point (m); empty: one on the outer fibre (y = radius) at mid-length of every flexible set;
+      section point (m), or {set, gauge}: a component link's body and one of its component's stored gauges
+      (default all); empty: one on the outer fibre (y = radius) at mid-length of every flexible set and every
+      stored gauge of every component link;
     - ``paraview_every``: every k-th sample of the flexible inverse to the ParaView series (0: none);
     - ``reference``: published values beside the study's figures, ``[[reference]]`` tables with a verdict each
       (:func:`~.reference.reference_rows`: quantity, value and tolerance or below, scale, unit, text, source).
@@ -184,13 +186,16 @@ def _flexible_model(robot, pose, config, servo=None):
     m.sensor_point("platform", built.platform, built.state[-6:-3])
     for name, (set_name, element, xi, y, z) in _gauges(built, config).items():
         m.sensor_strain(name, set_name, element, xi, y=y, z=z)
+    for name, (body, gauge) in _component_gauges(built, config).items():
+        m.sensor_component_gauge(gauge, body, name)
     return built
 
 
 def _gauges(built, config):
     """Gauge name → (element set, element, ξ, y, z) from ``config.gauges`` or at every set's middle."""
     m, out = built.model, {}
-    tables = config.gauges or [{"set": s, "s": None} for s in built.flexible]
+    tables = [g for g in config.gauges if g["set"] not in built.components] if config.gauges else \
+        [{"set": s, "s": None} for s in built.flexible]
     for k, g in enumerate(tables):
         beam = m.element_set(g["set"])
         length = float(np.sum(beam.kernel.length))
@@ -201,6 +206,20 @@ def _gauges(built, config):
         element = min(int(x), beam.count - 1)
         radius = built.flexible[g["set"]].radius if g.get("y") is None else float(g["y"])
         out[f"gauge {k} {g['set']}"] = (g["set"], element, x - element, radius, float(g.get("z", 0.0)))
+    return out
+
+
+def _component_gauges(built, config):
+    """Gauge name → (component link's body, stored gauge) from the ``config.gauges`` tables naming a component
+    link (``gauge``: one of its component's gauges, default all), or every stored gauge of every component link."""
+    from ..component import gauge_modes
+    tables = [g for g in config.gauges if g["set"] in built.components] if config.gauges else \
+        [{"set": body} for body in built.components]
+    out = {}
+    for g in tables:
+        stored = gauge_modes(built.model.bodies[g["set"]].component)[0]
+        for gauge in ([g["gauge"]] if g.get("gauge") is not None else stored):
+            out[f"gauge {gauge} {g['set']}"] = (g["set"], gauge)
     return out
 
 

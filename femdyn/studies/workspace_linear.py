@@ -268,7 +268,7 @@ def moved(robot, built, system, pose, flexible=True):
     then, now = robot.frames(built.state[None]), robot.frames(at_pose.state[None])
     chains = robot.chains.limbs
     for (i, j), name in built.links.items():
-        if name in built.flexible:
+        if name in built.flexible or name in built.components:      # ANCF and component links: frames not e_k
             continue
         turn = link_transform(now, i, chains[i].ends[j])[0][0] @ link_transform(then, i, chains[i].ends[j])[0][0].T
         for k in range(3):

@@ -4,7 +4,7 @@ import math
 import numpy as np
 from scipy.optimize import brentq
 
-from femdyn.robots.parallel import Joint, Limb, Link, Platform, RobotDescription
+from femdyn.robots.parallel import ComponentSpec, Joint, Limb, Link, Platform, RobotDescription
 
 
 def delta(flex=None, Rb=0.2, Rp=0.05, La=0.35, Lf=0.8, z0=-0.7, w=0.08, bar_mass=0.1, payload=0.2):
@@ -79,7 +79,10 @@ def description_toml(d):
                      "flexible": vars(j.flexible) if j.flexible is not None else None}
             lines += [f"{k} = {_toml_value(v)}" for k, v in extra.items() if v is not None]
         for link in limb.links:
+            component = isinstance(link.flexible, ComponentSpec)
             extra = {"mass": link.mass, "com": link.com, "inertia": link.inertia, "radius": link.radius,
-                     "flexible": vars(link.flexible) if link.flexible is not None else None}
+                     "flexible": vars(link.flexible) if link.flexible is not None and not component else None,
+                     "component": {k: v for k, v in vars(link.flexible).items() if v is not None} if component
+                     else None}
             lines += ["[[limb.link]]"] + [f"{k} = {_toml_value(v)}" for k, v in extra.items() if v is not None]
     return "\n".join(lines) + "\n"

@@ -5,8 +5,10 @@ vectors (García de Jalón & Bayo 1994, ch. 2), so that any joint axis is a mate
 joints are the model's own (revolute, prismatic, universal, spherical), placed where the robot's
 kinematics (:meth:`ParallelRobot.state`) puts them at the pose. A link with a ``flexible`` specification
 becomes ANCF beam elements between its joints (``element="beam"``: its end nodes carry the section axes a
-revolute or universal joint needs); a Pa forearm becomes two bars, rigid slender rods or ANCF cables,
-with ball joints at their four ends. The platform is one rigid body with the payload at the tool point.
+revolute or universal joint needs), or, given a component, a floating-frame body
+(:meth:`~femdyn.model.Model.flexible_body`, placed by :mod:`.component_link` and moved with the link to the
+pose) whose two interface frames carry its joints; a Pa forearm becomes two bars, rigid slender rods or ANCF
+cables, with ball joints at their four ends. The platform is one rigid body with the payload at the tool point.
 """
 from dataclasses import dataclass, field
 
@@ -17,6 +19,7 @@ from femdyn.elements import sections
 from ...errors import ModelError
 from ...model import Model
 from .chain import link_transform, point_on_link, point_on_platform, rotation
+from .component_link import ComponentSpec, component_placement, link_component
 from .dynamics import bar_mass, link_inertia
 
 MASSLESS = 1e-9      # kg given to a massless link or bar (the DAE's bodies need a mass; 1 µg changes no effort)
@@ -45,6 +48,9 @@ class RobotModel:
         Body or element-set name of every link, by (limb index, link index).
     state : ndarray
         The robot's closure coordinates Z at the pose (:class:`ParallelRobot`).
+    components : dict
+        The floating-frame bodies of component links and their :class:`ComponentSpec`; the joints attach to
+        the bodies ``"<body>.<interface>"``.
     """
 
     model: Model
@@ -55,6 +61,7 @@ class RobotModel:
     flexible: dict = field(default_factory=dict)
     links: dict = field(default_factory=dict)
     state: np.ndarray = None
+    components: dict = field(default_factory=dict)
 
 
 def _frame(first):
@@ -80,7 +87,7 @@ class _Builder:
         self.robot, self.Z, self.flexible = robot, Z, flexible
         self.F = robot.frames(Z[None])
         self.m = Model(name, gravity=robot.description.gravity)
-        self.sets, self.links, self.actuated = {}, {}, []
+        self.sets, self.components, self.links, self.actuated = {}, {}, {}, []
 
     def at_link(self, i, screws, x):
         """Current position of the home point x on limb i's body after ``screws`` screws."""
@@ -118,10 +125,13 @@ class _Builder:
         self.close(i, limb.joints[-1], bodies[-1], len(chain.kinds))
 
     def link(self, i, j, link, screws):
-        """Link j of limb i as a rigid body or ANCF beam between its joints; returns the name its joints use."""
+        """Link j of limb i as a rigid body, ANCF beam or component; returns the name(s) its joints attach to."""
         limb = self.robot.description.limbs[i]
         name = f"{limb.name}.link{j}"
         p, q = self.at_link(i, screws, limb.joints[j].point), self.at_link(i, screws, limb.joints[j + 1].point)
+        self.links[(i, j)] = name
+        if isinstance(link.flexible, ComponentSpec) and self.flexible:
+            return self.component(i, j, name, link.flexible, screws)
         if link.flexible is not None and self.flexible:
             if "P" in (limb.joints[j].kind, limb.joints[j + 1].kind):
                 raise ModelError(f"limb '{limb.name}' link {j}: a flexible link cannot carry a prismatic joint; make "
@@ -131,14 +141,23 @@ class _Builder:
             self.m.straight_beam(name, p, q, b.elements, E=b.E, rho=b.density, section=_section(b), element="beam",
                                  nu=b.nu, damping=b.damping, y_axis=y_axis)
             self.sets[name] = b
-            self.links[(i, j)] = name
             return (f"{name}.0", f"{name}.{b.elements}")
         axis = q - p if np.linalg.norm(q - p) > 1e-9 else self.turn(i, screws, limb.joints[j].axes[0])
         mass, com, inertia = link_inertia(limb, j)
         R = link_transform(self.F, i, screws)[0][0]
         _rigid(self.m, name, p, _frame(axis), mass, self.at_link(i, screws, com), R @ inertia @ R.T)
-        self.links[(i, j)] = name
         return name
+
+    def component(self, i, j, name, spec, screws):
+        """Link j of limb i as a floating-frame body of its component, placed at home and moved to the pose."""
+        limb = self.robot.description.limbs[i]
+        where = f"limb '{limb.name}' link {j}"
+        placed = component_placement(spec, limb.joints[j], limb.joints[j + 1], where)
+        R = link_transform(self.F, i, screws)[0][0] @ placed.rotation
+        self.m.flexible_body(name, link_component(spec, where), self.at_link(i, screws, placed.position), R,
+                             modes=spec.modes)
+        self.components[name] = spec
+        return tuple(f"{name}.{interface}" for interface in spec.interfaces)
 
     def joint(self, i, j, joint, before, after, screws):
         """Joint j of limb i between the bodies ``before`` and ``after`` (a name, or (first, last) node of a beam)."""
@@ -259,4 +278,4 @@ def build_model(robot, pose, flexible=True, servo=None, name=None):
             actuators.append(b.m.actuator(joint, joint).name)
         b.m.servo_pose("platform", platform, Z[-6:-3], PoseMotion(robot, servo), frame=rotation(Z[-3:]).T,
                        rows=d.task)
-    return RobotModel(b.m, b.actuated, actuators, platform, b.tool, b.sets, b.links, Z)
+    return RobotModel(b.m, b.actuated, actuators, platform, b.tool, b.sets, b.links, Z, b.components)

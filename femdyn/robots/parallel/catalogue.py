@@ -7,6 +7,7 @@ actuator coordinates): :mod:`.description` and docs/parallel-robots.md.
 """
 import inspect
 import math
+import os
 
 import numpy as np
 
@@ -562,4 +563,4 @@ def robot_description(name_or_path, **overrides):
         raise ModelError(f"unknown robot '{key}': give a ready robot ({', '.join(READY)}) or a description file "
                          "(.toml)")
     data = with_overrides(read_toml(key, "robot description"), overrides)
-    return description_from_dict(data, where=key)
+    return description_from_dict(data, where=key, folder=os.path.dirname(os.path.abspath(key)))

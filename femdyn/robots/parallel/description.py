@@ -17,12 +17,14 @@ the axis between the joint centres it separates, a Stewart leg's length). The fi
 six ready robots: docs/parallel-robots.md.
 """
 import math
+import os
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from ...errors import SchemaError
 from ...schema import Key, check_table, read_toml
+from .component_link import ComponentSpec, component_placement, component_spec
 
 __all__ = ["BeamSpec", "Joint", "Link", "Limb", "Platform", "RobotDescription", "read_description",
            "description_from_dict", "TASK_COORDINATES"]
@@ -121,8 +123,10 @@ class Link:
         About the centre of mass, kg·m², global axes at home (None: a solid rod of ``radius``).
     radius : float
         Drawing radius and the default inertia's rod radius, m.
-    flexible : BeamSpec or None
-        The link as ANCF beam elements between its joints.
+    flexible : BeamSpec, ComponentSpec or None
+        The link as ANCF beam elements between its joints, or as a reduced component whose interfaces are
+        matched to its joints (:mod:`.component_link`). Either gives the link's mass properties: ``mass``,
+        ``com`` and ``inertia`` are then not used.
     """
 
     mass: float = 0.0
@@ -243,7 +247,8 @@ def read_description(path):
     SchemaError
         Naming the file, the limb, the joint and the fix.
     """
-    return description_from_dict(read_toml(path, "robot description"), where=str(path))
+    return description_from_dict(read_toml(path, "robot description"), where=str(path),
+                                 folder=os.path.dirname(os.path.abspath(path)))
 
 
 _BEAM = {"elements": Key(int, at_least=1), "E": Key(float, above=0, unit="Pa"),
@@ -253,14 +258,14 @@ _JOINT = {"type": Key(str, required=True, hint="R, P, U, S or Pa"), "point": Key
           "axis": 3, "axes": list, "actuated": bool, "home": float, "end": 3, "width": Key(float, at_least=0),
           "bar_mass": Key(float, at_least=0, unit="kg"), "flexible": dict, "limits": 2}
 _LINK = {"mass": Key(float, at_least=0, unit="kg"), "com": 3, "inertia": list, "radius": Key(float, above=0),
-         "flexible": dict}
+         "flexible": dict, "component": dict}
 _PLATFORM = {"home": Key(6, required=True, hint="x, y, z (m), rx, ry, rz (rad)"), "mass": Key(float, at_least=0),
              "com": 3, "inertia": list, "tool": 3, "payload": Key(float, at_least=0, unit="kg")}
 _ROBOT = {"name": Key(str, required=True), "title": str, "source": str, "task": list, "gravity": 3,
           "workspace": dict, "platform": Key(dict, required=True), "limb": Key(list, required=True)}
 
 
-def description_from_dict(data, where="robot description"):
+def description_from_dict(data, where="robot description", folder=None):
     """A :class:`RobotDescription` from the tables of a description file (see :func:`read_description`).
 
     Parameters
@@ -270,6 +275,9 @@ def description_from_dict(data, where="robot description"):
         with ``[[limb.joint]]`` and ``[[limb.link]]``.
     where : str
         The file's name for messages.
+    folder : str, optional
+        The folder a link's ``component.file`` is relative to (the description file's; default the working
+        directory).
 
     Returns
     -------
@@ -281,7 +289,7 @@ def description_from_dict(data, where="robot description"):
     if bad or not task:
         raise SchemaError(f"{where}: task {list(task)} must name distinct coordinates among {list(TASK_COORDINATES)}")
     platform = _platform(top["platform"], where)
-    limbs = tuple(_limb(table, k, where) for k, table in enumerate(top["limb"]))
+    limbs = tuple(_limb(table, k, where, folder) for k, table in enumerate(top["limb"]))
     workspace = _workspace(top.get("workspace", {}), task, where)
     return RobotDescription(top["name"], limbs, platform, task, tuple(top.get("gravity", (0.0, 0.0, -9.81))),
                             workspace, top.get("title", ""), top.get("source", ""))
@@ -295,15 +303,19 @@ def _platform(table, where):
                     p.get("tool", (0.0, 0.0, 0.0)), p.get("payload", 0.0))
 
 
-def _limb(table, k, where):
+def _limb(table, k, where, folder):
     """One [[limb]] table: its joints and links, checked for kinds, axes and counts."""
     if not isinstance(table, dict):
         raise SchemaError(f"{where}: limb {k} must be a table with [[limb.joint]] and [[limb.link]]")
     name = str(table.get("name", f"limb {k}"))
     t = check_table(table, {"name": str, "joint": Key(list, required=True), "link": list}, where, f"limb '{name}'.")
     joints = tuple(_joint(j, f"{where}: limb '{name}' joint {n}") for n, j in enumerate(t["joint"]))
-    links = tuple(_link(lk, f"{where}: limb '{name}' link {n}") for n, lk in enumerate(t.get("link", [])))
-    return checked_limb(Limb(name, joints, links), where)
+    links = tuple(_link(lk, f"{where}: limb '{name}' link {n}", folder) for n, lk in enumerate(t.get("link", [])))
+    limb = checked_limb(Limb(name, joints, links), where)
+    for n, link in enumerate(limb.links):            # a component must fit between its joints: refused here
+        if isinstance(link.flexible, ComponentSpec):
+            component_placement(link.flexible, limb.joints[n], limb.joints[n + 1], f"{where}: limb '{name}' link {n}")
+    return limb
 
 
 def checked_limb(limb, where):
@@ -359,10 +371,15 @@ def _axes(j, kind, where):
     return tuple(out)
 
 
-def _link(table, where):
+def _link(table, where, folder):
     """One [[limb.link]] table."""
     lk = check_table(table, _LINK, where, "")
+    if "flexible" in lk and "component" in lk:
+        raise SchemaError(f"{where}: a link is flexible as ANCF beam elements (flexible) or as a component "
+                          "(component), not both; remove one of the two tables")
     flexible = BeamSpec(**check_table(lk["flexible"], _BEAM, where, "flexible.")) if "flexible" in lk else None
+    if "component" in lk:
+        flexible = component_spec(lk["component"], where, folder)
     inertia = _inertia(lk["inertia"], where + ".inertia") if "inertia" in lk else None
     return Link(lk.get("mass", 0.0), lk.get("com"), inertia, lk.get("radius", 0.01), flexible)
 

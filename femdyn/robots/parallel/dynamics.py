@@ -20,6 +20,7 @@ from femdyn.elements import ncf
 
 from .chain import (curvature, frames, link_transform, point_on_link, point_on_platform, rotation,
                     rotation_on_link, rotation_on_platform)
+from .component_link import ComponentSpec, component_placement
 from .kinematics import sensitivity
 
 
@@ -44,10 +45,13 @@ def _rod_inertia(mass, p, q, radius, inner_radius=0.0):
 
 def link_inertia(limb, j):
     """(mass, com at home, inertia about it in home global axes) of link j of a limb: a flexible link's
-    from its section and density (the rigid model then weighs what the flexible one does), else the
-    description's (a solid rod of ``radius`` when no inertia is given)."""
+    from its section and density or its component's rigid-body invariants (the rigid model then weighs
+    what the flexible one does), else the description's (a solid rod of ``radius`` when no inertia is given)."""
     link, p, q = limb.links[j], limb.joints[j].point, limb.joints[j + 1].point
     middle = 0.5 * np.add(p, q)
+    if isinstance(link.flexible, ComponentSpec):
+        placed = component_placement(link.flexible, limb.joints[j], limb.joints[j + 1], f"limb '{limb.name}' link {j}")
+        return placed.mass, placed.com, placed.inertia
     if link.flexible is not None:
         b = link.flexible
         mass = b.density * b.area * float(np.linalg.norm(np.subtract(q, p)))
