@@ -18,7 +18,7 @@ from femdyn.model.protocol import Body
 
 from .scheme import Parameters
 
-__all__ = ["check_spin", "multiplier_growth", "turning_rates"]
+__all__ = ["check_spin", "critical_turn", "fastest_turn", "multiplier_growth", "turning_rates"]
 
 GROWTH_LIMIT = 1.0          # multiplier-mode growth per step above which index 3 is refused or switched
 SLOW = 0.02                 # ωh below which no check: the heavy top ran at every ρ∞ ≤ 0.95 there, and the short
@@ -156,6 +156,77 @@ def check_spin(system, q, v, h, rho_inf, choice="switch", t=0.0, enabled=True):
     warnings.warn(f"{reason}: running the stabilized form instead (Options(formulation='stabilized'); to keep "
                   f"index 3, {fixes}, or Options(step_check=False))", StepSizeWarning, stacklevel=4)
     return "stabilized"
+
+
+@functools.lru_cache(maxsize=64)
+def critical_turn(rho_inf):
+    """The largest turn per step ωh (rad) at which the index-3 multiplier mode does not grow at ρ∞.
+
+    Bisection of :func:`multiplier_growth` between ``SLOW`` (never checked below) and 2 rad.
+
+    Parameters
+    ----------
+    rho_inf : float
+        ρ∞ of the index-3 run.
+
+    Returns
+    -------
+    float
+        ωh [rad]; a spin at ω [rad/s] is resolved by steps h ≤ ωh/ω.
+
+    Examples
+    --------
+    The heavy top's 150 rad/s at ρ∞ = 0.9 (growth 1.11 at h = 1 ms) needs a shorter step:
+
+    >>> 0.02 < critical_turn(0.9) < 0.15
+    True
+    """
+    lo, hi = SLOW, 2.0
+    if multiplier_growth(round(hi, 4), rho_inf) <= GROWTH_LIMIT:
+        return hi
+    for _ in range(30):
+        mid = 0.5 * (lo + hi)
+        if multiplier_growth(round(mid, 4), rho_inf) <= GROWTH_LIMIT:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-4:
+            break
+    return lo
+
+
+def fastest_turn(system, q, v):
+    """The fastest-turning node or body of a state and its rate (:func:`turning_rates`).
+
+    Parameters
+    ----------
+    system : System
+        The assembled model.
+    q, v : (n,) ndarray
+        Coordinates and velocities.
+
+    Returns
+    -------
+    name : str or None
+        The node or body (None when the model has nothing that turns).
+    omega : float
+        Its turning rate [rad/s].
+
+    Examples
+    --------
+    >>> import femdyn
+    >>> m = femdyn.Model("spinner", gravity=(0, 0, 0))
+    >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
+    >>> s = m.assemble()
+    >>> v = np.zeros(s.n); v[4] = 3.0
+    >>> fastest_turn(s, s.q0, v)
+    ('rod', 3.0)
+    """
+    rates = turning_rates(system, q, v)
+    if not rates:
+        return None, 0.0
+    name = max(rates, key=rates.get)
+    return name, rates[name]
 
 
 def _safe_rho(omega_h, step=0.05):
