@@ -217,7 +217,7 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
         bar.close()
     writer.meta["steps"] = run.counts.as_dict()
     results = writer.close("completed")
-    if results.rejected["steps"]:
+    if results.rejected["steps"] and o.tolerance is None:
         logging.getLogger("femdyn").warning(results.run_summary)
     return results
 
