@@ -46,7 +46,13 @@ class StepCounts:
         self.smallest, self.largest = math.inf, 0.0
 
     def accepted_step(self, h):
-        """Count an accepted step of length h [s]."""
+        """Count an accepted step.
+
+        Parameters
+        ----------
+        h : float
+            Its length [s].
+        """
         self.accepted += 1
         self.smallest, self.largest = min(self.smallest, h), max(self.largest, h)
 
@@ -100,13 +106,39 @@ class AdaptiveRun:
         self._spin_logged = False
 
     def stepper(self, h):
-        """The Newton stepper for step h (a new one when h changed: its iteration matrix depends on h)."""
+        """The Newton stepper for a step (a new one when h changed: its iteration matrix depends on h).
+
+        Parameters
+        ----------
+        h : float
+            The step [s].
+        """
         if h != self._h:
             self._stepper, self._h = self.make_stepper(h, self.o.formulation), h
         return self._stepper
 
     def run(self, state, writer, t_end, h, record_every, bar):
-        """March from ``state`` to ``t_end`` with steps ≤ h, recording into ``writer``; the step counts."""
+        """March from ``state`` to ``t_end`` with steps ≤ h, recording into ``writer``.
+
+        Parameters
+        ----------
+        state : State
+            The consistent initial state.
+        writer : femdyn.results.store.ResultsWriter
+            Receives the records, Newton iterations and events.
+        t_end : float
+            End time [s] (a terminal event may end the run before).
+        h : float
+            The first and largest step [s]; records every ``record_every`` · h and at ``t_end``.
+        record_every : int
+            Output spacing in steps of h.
+        bar : object
+            Progress bar (``update(1)`` per accepted step).
+
+        Returns
+        -------
+        StepCounts
+        """
         o = self.o
         self.scales = coordinate_scales(self.system, state.q, o.length_scale)
         control = StepController(h)

@@ -179,8 +179,8 @@ class StepController:
     Examples
     --------
     >>> c = StepController(1e-2)
-    >>> c.accept(1e-3, 0.5) > 1e-3, c.reject(1e-3, 8.0) < 1e-3
-    (True, True)
+    >>> c.accept(1e-3, 0.01), round(c.reject(1e-3, 8.0), 8)     # ×2 at most; ×0.9·8^(−1/3) = 0.45
+    (0.002, 0.00045)
     """
 
     def __init__(self, largest):
@@ -190,7 +190,15 @@ class StepController:
         self.rejected = False           # the last attempt was rejected: no growth at the next step
 
     def accept(self, h, err):
-        """The next step after an accepted step of size h with scaled error ``err`` ≤ 1."""
+        """The next step after an accepted one.
+
+        Parameters
+        ----------
+        h : float
+            The accepted step [s].
+        err : float
+            Its scaled error (≤ 1).
+        """
         err = max(err, 1e-10)
         factor = SAFETY * err ** (-0.7 / ORDER) * self.previous ** (0.4 / ORDER)
         factor = min(FAC_MAX, max(FAC_MIN, factor))
@@ -202,11 +210,25 @@ class StepController:
         return min(self.largest, h * factor)
 
     def reject(self, h, err):
-        """The retry after a step of size h rejected with scaled error ``err`` > 1."""
+        """The retry after a rejected step.
+
+        Parameters
+        ----------
+        h : float
+            The rejected step [s].
+        err : float
+            Its scaled error (> 1).
+        """
         self.rejected = True
         return h * max(FAC_MIN, min(0.9, SAFETY * err ** (-1.0 / ORDER)))
 
     def failed(self, h):
-        """The retry after a step whose Newton iteration did not converge."""
+        """The retry after a step whose Newton iteration did not converge.
+
+        Parameters
+        ----------
+        h : float
+            The failed step [s].
+        """
         self.rejected = True
         return h * NEWTON_CUT

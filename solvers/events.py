@@ -62,11 +62,25 @@ class Event:
         return self
 
     def value(self, t, q, v):
-        """g(t, q, v) as a float."""
+        """g(t, q, v) as a float.
+
+        Parameters
+        ----------
+        t : float
+            Time [s].
+        q, v : (n,) ndarray
+            Coordinates and velocities.
+        """
         return float(self.function(t, q, v))
 
     def crossed(self, g0, g1):
-        """Whether the change from g0 to g1 is a sign change this event watches."""
+        """Whether the change from g0 to g1 is a sign change this event watches.
+
+        Parameters
+        ----------
+        g0, g1 : float
+            g at the start and at the end of a step.
+        """
         if not (g0 * g1 < 0 or (g1 == 0 and g0 != 0)):
             return False
         return self.direction == 0 or (g1 - g0) * self.direction > 0
@@ -95,7 +109,13 @@ class Interpolant:
         self.h = end.t - start.t
 
     def at(self, t):
-        """(q, v, a, λ) at time t [s] within the step."""
+        """(q, v, a, λ) within the step.
+
+        Parameters
+        ----------
+        t : float
+            Time [s], between the step's ends.
+        """
         s, e, h = self.start, self.end, self.h
         x = (t - s.t) / h
         h00, h10, h01, h11 = (2 * x - 3) * x * x + 1, ((x - 2) * x + 1) * x, (3 - 2 * x) * x * x, (x - 1) * x * x
@@ -176,7 +196,9 @@ def clearance_events(system):
     Examples
     --------
     >>> import femdyn
-    >>> clearance_events(femdyn.Model("empty").assemble())
+    >>> m = femdyn.Model("ball")
+    >>> _ = m.point_mass("ball", (0, 0, 1.0), 1.0)
+    >>> clearance_events(m.assemble())
     []
     """
     joints = [p for p in system.parts if isinstance(p, (ClearanceRevolute, ClearanceSpherical))]

@@ -214,13 +214,14 @@ def fastest_turn(system, q, v):
 
     Examples
     --------
-    >>> import femdyn
-    >>> m = femdyn.Model("spinner", gravity=(0, 0, 0))
-    >>> rod = m.rigid_beam("rod", m.point("O", (0, 0, 0)), m.point("A", (1.0, 0, 0)), mass=1.0)
-    >>> s = m.assemble()
-    >>> v = np.zeros(s.n); v[4] = 3.0
-    >>> fastest_turn(s, s.q0, v)
-    ('rod', 3.0)
+    A 2 m arm whose tip moves at 3 m/s across it turns at 1.5 rad/s:
+
+    >>> from femdyn import Model
+    >>> arm = Model("arm")
+    >>> _ = arm.rigid_beam("arm", arm.point("P", (0, 0, 0)), arm.point("Q", (0, 2.0, 0)), mass=2.0)
+    >>> s = arm.assemble()
+    >>> fastest_turn(s, s.q0, np.array([0, 0, 0, 3.0, 0, 0]))
+    ('arm', 1.5)
     """
     rates = turning_rates(system, q, v)
     if not rates:
