@@ -3,7 +3,7 @@
 :func:`~femdyn.solvers.generalized_alpha.integrate` with ``Options(tolerance=τ)`` runs this
 loop instead of its fixed one. Each step is accepted when the estimate of
 :mod:`.error_control` is within τ, else retried shorter; a step whose Newton iteration fails is
-retried at a quarter of its length. The user's h is the first and the largest step. Records are
+retried at a quarter of its length (``on_failure="stop"``: the run ends there). The user's h is the first and the largest step. Records are
 taken at the times the fixed run would record (t₀ + k·h·``record_every`` and ``t_end``), from the
 interpolant of :mod:`.events`; an event is located on it and a step lands on it. Fast spin is
 watched at every step: the step is kept below ``critical_turn(ρ∞)/ω`` for the index-3 form
@@ -152,6 +152,8 @@ class AdaptiveRun:
             trial = _toward(state.t, t_end, step)
             new, err, out = self._attempt(state, trial, k, writer)
             if new is None:
+                if err is None and o.on_failure == "stop":
+                    raise ConvergenceError(out.diagnosis)
                 step = control.failed(trial) if err is None else control.reject(trial, err)
                 if step < control.smallest:
                     raise ConvergenceError(f"generalized-α with tolerance {o.tolerance:g}: the step fell below "

@@ -114,20 +114,22 @@ START_TOLERANCE = 1e-6     # relative dynamic residual accepted for a start give
 
 def integrate(system, t_end, h, options=None, output=None, progress=False, q0=None, v0=None, t0=0.0,
               record_every=1, start=None):
-    """Simulate a model from ``t0`` to ``t_end`` with generalized-α and a fixed step.
+    """Simulate a model from ``t0`` to ``t_end`` with generalized-α, a fixed step or error-controlled steps.
 
     Starts from :func:`~femdyn.solvers.initial.consistent_state` and ends at the first step at
     or after ``t_end``. A step that does not converge is covered by half steps (default) or ends
     the run (``options.on_failure``); rejections are logged in ``Results.events`` and counted in
-    ``Results.rejected``. Checked at the start: fast spin (index 3), servo runs' unstable zeros.
-    Symbols and units: docs/conventions.md.
+    ``Results.rejected``. Checked at the start: fast spin (index 3; watched again every 10 steps),
+    servo runs' unstable zeros. With ``Options(tolerance=τ)`` the steps follow the local error
+    estimate, h the first and largest (:mod:`~femdyn.solvers.adaptive`, docs/time-step.md).
+    ``Results.steps_taken`` says how the steps were chosen. Symbols and units: docs/conventions.md.
 
     Parameters
     ----------
     system : System
         The assembled model.
     t_end, h : float
-        End time and step size [s].
+        End time and step size [s] (with a tolerance: the first and largest step, and the output spacing).
     options : Options, optional
         Scheme and Newton settings (default: index 3, ρ∞ = 0.9).
     output : str or path-like, optional

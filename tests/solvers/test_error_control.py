@@ -7,7 +7,7 @@ from scipy.integrate import solve_ivp
 import femdyn
 from femdyn.errors import SolverError
 from femdyn.solvers.error_control import StepController, coordinate_scales, local_error
-from femdyn.solvers.events import Event
+from femdyn.solvers import Event
 from femdyn.solvers.generalized_alpha import Options, integrate
 from femdyn.solvers.initial import consistent_state
 from femdyn.solvers.newton_step import STEPPERS, State
