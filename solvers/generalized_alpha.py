@@ -29,7 +29,7 @@ from .scheme import Parameters
 from .initial import accelerations_and_multipliers, consistent_state
 from .kkt import KKTMatrix
 from .newton_step import CONVERGED, STEPPERS, NewtonStep, State, norm2, relative_residual  # noqa: F401 (re-exported)
-from .spin import SLOW, critical_turn, fastest_turn
+from .spin import RUN_GROWTH_LIMIT, SLOW, critical_turn, fastest_turn
 from .start_checks import check_start
 
 
@@ -273,12 +273,13 @@ class _March:
             bar.update(1)
 
     def watch(self, state, h, k):
-        """Fast spin during the run (:mod:`.spin`): past the step's critical turn, switch to the stabilized form
-        (logged, an event) or, with ``spin_check="refuse"`` or servo rows, stop with the reason."""
+        """Fast spin during the run (:mod:`.spin`): past the turn at which the multiplier mode grows tenfold in
+        100 steps, switch to the stabilized form (logged, an event) or, with ``spin_check="refuse"`` or servo
+        rows, stop with the reason."""
         if self.o.formulation != "index3" or not self.o.step_check or k % SPIN_WATCH:
             return []
         name, omega = fastest_turn(self.system, state.q, state.v)
-        critical = max(SLOW, critical_turn(self.o.rho_inf))
+        critical = max(SLOW, critical_turn(self.o.rho_inf, RUN_GROWTH_LIMIT))
         if omega * h <= critical:
             return []
         reason = (f"model '{self.system.name}': '{name}' turns at {omega:.4g} rad/s at t = {state.t:.6g} s (ωh = "

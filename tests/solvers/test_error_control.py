@@ -164,9 +164,10 @@ def test_error_scales_follow_the_kind_of_coordinate():
 
 
 def test_a_spin_up_during_a_fixed_step_run_switches_to_the_stabilized_form(caplog):
-    """The pendulum at h = 50 ms spins up to 5.4 rad/s (ωh = 0.27, past the index-3 form's critical
-    turn 0.047 at ρ∞ = 0.9; at its start it is at rest, so the start check passes): the run logs
-    why and goes on in the stabilized form; with spin_check="refuse" it stops with the reason."""
+    """The pendulum at h = 50 ms spins up to 5.4 rad/s (ωh = 0.27, past 0.073, where the index-3
+    form's multiplier mode grows tenfold in 100 steps at ρ∞ = 0.9; at its start it is at rest, so
+    the start check passes): the run logs why and goes on in the stabilized form; with
+    spin_check="refuse" it stops with the reason. At h = 10 ms (ωh ≤ 0.054) it stays index 3."""
     import logging
     with caplog.at_level(logging.WARNING, logger="femdyn"):
         r = integrate(pendulum(0.0).assemble(), 1.0, 0.05)
@@ -174,6 +175,7 @@ def test_a_spin_up_during_a_fixed_step_run_switches_to_the_stabilized_form(caplo
     assert len(switch) == 1 and switch[0]["body"] == "rod" and "stabilized form" in caplog.text
     with pytest.raises(SolverError, match="turns at"):
         integrate(pendulum(0.0).assemble(), 1.0, 0.05, Options(spin_check="refuse"))
+    assert not [e for e in integrate(pendulum(0.0).assemble(), 1.0, 0.01).events if e["event"].startswith("spin")]
 
 
 def test_with_a_tolerance_the_step_follows_the_spin():
