@@ -131,7 +131,8 @@ def coordinate_scales(system, q, length=None):
         points = q[np.concatenate(positions)].reshape(-1, 3) if positions else np.zeros((1, 3))
         length = max(float(np.linalg.norm(points.max(axis=0) - points.min(axis=0))), 1e-3)
     elif not (isinstance(length, (int, float)) and length > 0 and math.isfinite(length)):
-        raise SolverError(f"generalized-α: Options(length_scale) must be a positive length in m, got {length!r}")
+        raise SolverError(f"generalized-α: the length scale of the error (length_scale) must be a positive length in m, "
+                          f"got {length!r}")
     scales = np.ones(system.n)
     for dofs in positions:
         scales[dofs] = length

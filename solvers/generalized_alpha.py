@@ -184,7 +184,7 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
         o = replace(o, tolerance=check_tolerance(o.tolerance))
     elif events:
         raise SolverError("generalized-α: events are located on the interpolant of an error-controlled run; give "
-                          "Options(tolerance=τ) with Options(events=...)")
+                          "a tolerance with the events: Options(tolerance=1e-6)")
     params = Parameters.from_rho(o.rho_inf)
     kkt = KKTMatrix(system)
     q, v, a, lam = consistent_state(system, q0, v0, t0, o.max_correction, kkt)
