@@ -150,7 +150,7 @@ class AdaptiveRun:
             k += 1
             step = min(step, self._spin_limit(state, writer, h))
             trial = _toward(state.t, t_end, step)
-            new, err, out = self._attempt(state, trial, k, writer)
+            new, err, out = self._attempt(state, trial, k, writer, t_end if trial == t_end - state.t else None)
             if new is None:
                 if err is None and o.on_failure == "stop":
                     raise ConvergenceError(out.diagnosis)
@@ -170,9 +170,10 @@ class AdaptiveRun:
             step = control.accept(trial, err)
         return self.counts
 
-    def _attempt(self, state, h, k, writer):
-        """One step of length h: (new state, scaled error, outcome), or (None, error or None on a Newton failure, outcome)."""
-        t_new = state.t + h
+    def _attempt(self, state, h, k, writer, t_new=None):
+        """One step of length h (to ``t_new`` exactly if given): (new state, scaled error, outcome), or (None, error or
+        None on a Newton failure, outcome)."""
+        t_new = state.t + h if t_new is None else t_new
         out = self.stepper(h).solve(state, t_new, self.o.corrector)
         writer.add_iterations([(k,) + tuple(row) for row in out.history])
         for c in out.corrections:
