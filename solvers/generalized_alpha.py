@@ -353,8 +353,10 @@ def _given_start(system, q, v, t, start):
 
 
 def _plain(options):
-    """Options as JSON-friendly values (objects such as a corrector by their repr)."""
-    return {k: v if isinstance(v, (bool, int, float, str, type(None))) else repr(v) for k, v in options.items()}
+    """Options as JSON-friendly values (objects such as a corrector by their repr); the error control's settings
+    only where set (a fixed-step run's settings are those of before)."""
+    return {k: v if isinstance(v, (bool, int, float, str, type(None))) else repr(v) for k, v in options.items()
+            if not (k in ("tolerance", "length_scale", "events") and v is None)}
 
 
 def _initial_residuals(system, s):

@@ -82,6 +82,7 @@ def test_the_fixed_step_is_unchanged():
     assert [float(x).hex() for x in r.q[-1][3:]] == ['-0x1.705b967e13221p-4', '0x0.0p+0', '-0x1.fdece518694f2p-1']
     assert [float(x).hex() for x in r.lam[-1][:2]] == ['0x1.d4e6ae66b55bfp+2', '0x1.fa0685435a715p+0']
     assert len(r.t) == 101 and r.t[-1] == 0.5
+    assert not {"tolerance", "length_scale", "events"} & set(r.meta["solver"])     # the run's settings as before
     assert r.steps_taken == {"control": "fixed", "accepted": 100, "rejected": 0, "newton_failures": 0,
                              "smallest": 0.005, "largest": 0.005}
 
