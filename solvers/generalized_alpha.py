@@ -12,21 +12,24 @@ parameters from ρ∞ (Chung & Hulbert 1993). The index-3 form accepts ρ∞ ≤
 scaled KKT system (:mod:`femdyn.solvers.kkt`); convergence as Liu et al. (2018).
 Details: docs/solvers.md ("Generalized-α on index-3 DAEs").
 """
+import functools
 import logging
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 import numpy as np
-from numba import njit
 
 from femdyn.errors import ConvergenceError, SolverError
 from femdyn.results.store import ResultsWriter
 
-from .blocks import TangentValues
+from .adaptive import AdaptiveRun, StepCounts, check_tolerance
 from .causal_step import servo_failure_note, servo_halvings
+from .events import clearance_events, ensure_events
 from .scheme import Parameters
 from .initial import accelerations_and_multipliers, consistent_state
-from .kkt import ACCEPT, KKTMatrix
+from .kkt import KKTMatrix
+from .newton_step import CONVERGED, STEPPERS, NewtonStep, State, norm2, relative_residual  # noqa: F401 (re-exported)
+from .spin import RUN_GROWTH_LIMIT, SLOW, critical_turn, fastest_turn
 from .start_checks import check_start
 
 
@@ -68,6 +71,18 @@ class Options:
         refuse before the first step (``step_check=False``: no check).
     corrector : object, optional
         Consulted within Newton, e.g. :class:`~femdyn.solvers.correction.RigidBodyCorrection`.
+    tolerance : float, optional
+        τ: choose every step from the estimated local error of the positions, accepted when
+        |e_i| ≤ τ S_i for every coordinate (S_i: the model's size L for positions, 1 for unit
+        vectors and slopes, L√m for modal coordinates; :mod:`~femdyn.solvers.error_control`).
+        The step h of :func:`integrate` is then the first and the largest step; records are
+        interpolated at its output times. None (default): the fixed step h. Guide: docs/time-step.md.
+    length_scale : float, optional
+        L [m] of the error scales (default: the diagonal of the box around the initial positions).
+    events : list of Event, optional
+        :class:`~femdyn.solvers.events.Event` functions g(t, q, q̇) whose sign changes are located
+        on the interpolant to τ·h [s], a step landing on each; a terminal one ends the run (needs
+        ``tolerance``; clearance joints' contacts are located without being listed).
     """
 
     rho_inf: float = 0.9
@@ -89,264 +104,32 @@ class Options:
     step_check: bool = True         # warn when h cannot resolve the shortest period (solvers/step_size.py) or,
     # for servo inverse dynamics, amplifies an unstable zero (solvers/causal_step.py)
     spin_check: str = "switch"      # or "refuse": fast spin against the index-3 form (solvers/spin.py)
+    tolerance: float = None         # τ of the error-controlled step (solvers/error_control.py); None: fixed step h
+    length_scale: float = None      # L (m) of the position errors; None: the model's size
+    events: list = None             # Event objects located by an error-controlled run (solvers/events.py)
 
 
+SPIN_WATCH = 10            # user's steps between two looks at the fastest turn of a fixed-step index-3 run
 START_TOLERANCE = 1e-6     # relative dynamic residual accepted for a start given to integrate
-CONVERGED, STALLED_CONSTRAINTS, STALLED_DYNAMICS, DIVERGED = ("converged", "stalled in the constraints",
-                                                               "stalled in the dynamics", "diverged")
-
-
-@dataclass
-class _NewtonOutcome:
-    """How one step's Newton iteration ended."""
-
-    status: str
-    state: object
-    history: list
-    factorizations: int
-    corrections: list
-    diagnosis: str = ""
-
-    @property
-    def converged(self):
-        return self.status == CONVERGED
-
-
-def _stalled(history, o):
-    """Status of an iteration that used up its iterations."""
-    _, e_dyn, e_con = history[-1]
-    first = history[0][1] / o.tol_dynamic + history[0][2] / o.tol_constraint
-    if e_dyn / o.tol_dynamic + e_con / o.tol_constraint > 1e3 * first:
-        return DIVERGED
-    if e_dyn <= o.tol_dynamic:
-        return STALLED_CONSTRAINTS
-    return STALLED_DYNAMICS
-
-
-class State:
-    """Coordinates, velocities, accelerations, pseudo-acceleration and multipliers at one time."""
-
-    def __init__(self, t, q, v, a, at, lam, initial=False):
-        self.t, self.q, self.v, self.a, self.at, self.lam = t, q, v, a, at, lam
-        self.initial = initial
-
-
-class Residuals:
-    """Residuals of one Newton iterate and what the iteration matrix needs."""
-
-    def __init__(self, r, phi, rhs, e_dyn, e_con, jac, Phi_q=None, merit=None):
-        self.r, self.phi, self.rhs, self.e_dyn, self.e_con = r, phi, rhs, e_dyn, e_con
-        self.jac, self.Phi_q = jac, Phi_q
-        self.merit = _norm(rhs) if merit is None else merit
-
-
-class NewtonStep:
-    """One generalized-α step of the index-3 form, solved by (modified) Newton on the scaled KKT system.
-    Constraint rows scaled by 1/(βh²) (Bottasso, Bauchau & Cardona 2007); ``analysis``: a
-    :class:`~femdyn.solvers.kkt.SymbolicAnalysis` shared with the run's other step sizes."""
-
-    def __init__(self, system, h, params, options, analysis=None):
-        self.sys, self.h, self.p, self.o = system, h, params, options
-        self.kkt = KKTMatrix(system, analysis)
-        p = params
-        self.beta_h2 = p.beta * h * h
-        self.d_acc = (1 - p.alpha_m) / (self.beta_h2 * (1 - p.alpha_f))   # ∂q̈/∂q
-        self.d_vel = p.gamma / (p.beta * h)                                  # ∂q̇/∂q
-
-    def predict(self, s, t):
-        """Predicted state at the start of the Newton iteration.
-        Géradin & Cardona 2001, Flexible Multibody Dynamics, §9.4."""
-        p, h = self.p, self.h
-        q, v, a, at = np.empty((4, len(s.q)))
-        _predict(s.q, s.v, s.a, s.at, not (s.initial or self.o.predictor == "zero"), h, p.alpha_m, p.alpha_f,
-                 p.beta, p.gamma, q, v, a, at)
-        return State(t, q, v, a, at, s.lam.copy())
-
-    def begin(self, s_old, t_new):
-        """Start a step: the predicted iterate (subclasses also reset their own unknowns)."""
-        return self.predict(s_old, t_new)
-
-    def increment_size(self, x):
-        """Length of a Newton increment of the iterate x: [Δq, Δλ]."""
-        return len(x.q) + len(x.lam)
-
-    def residuals(self, x):
-        """Residuals of the iterate and the scaled right-hand side [βh² r; Φ]."""
-        r, Q, phi, jac = self.sys.residual(x.q, x.v, x.a, x.lam, x.t)
-        r2, phi2 = r @ r, phi @ phi
-        return Residuals(r, phi, np.concatenate([self.beta_h2 * r, phi]), math.sqrt(r2) / max(1.0, _norm(Q)),
-                         math.sqrt(phi2), jac, merit=math.sqrt(self.beta_h2 ** 2 * r2 + phi2))
-
-    def matrix_values(self, x, jac):
-        """The pieces of the iteration matrix at an iterate."""
-        sys = self.sys
-        k_vals, c_vals = sys.tangent_values(x.q, x.v, x.t)
-        return TangentValues(sys.mass_values(x.q), jac, c_vals, k_vals, sys.mass_derivative_values(x.q, x.a),
-                             sys.hessian_values(x.q, x.lam),
-                             (self.beta_h2 * self.d_acc, self.beta_h2 * self.d_vel, self.beta_h2),
-                             transpose=sys.force_transpose_values(x.q, jac) if sys.servo else None)
-
-    def factorize(self, x, res):
-        """Assemble and factorize the iteration matrix at an iterate."""
-        self.kkt.factorize(self.kkt.saddle_matrix(self.matrix_values(x, res.jac)), x.q, x.t)
-
-    def update(self, x, dx):
-        """Apply a Newton correction to the iterate in place."""
-        _update(x.q, x.v, x.a, x.lam, dx, self.d_vel, self.d_acc, self.beta_h2)
-
-    def finish(self, s_old, x):
-        """Complete a converged step: the pseudo-acceleration ã_{n+1} from q̈_{n+1}."""
-        p = self.p
-        x.at = ((1 - p.alpha_f) * x.a + p.alpha_f * s_old.a - p.alpha_m * s_old.at) / (1 - p.alpha_m)
-
-    def solve(self, s_old, t_new, corrector=None):
-        """Advance from ``s_old`` to ``t_new`` by (modified) Newton."""
-        o = self.o
-        x = self.begin(s_old, t_new)
-        history, corrections, factorizations, previous = [], [], self.kkt.factorizations, np.inf
-        status, dx, fresh, backtracks, base_merit = DIVERGED, None, False, 0, np.inf
-        for it in range(o.max_iterations):
-            res = self.residuals(x)
-            history.append((it, res.e_dyn, res.e_con))
-            if res.e_dyn <= o.tol_dynamic and res.e_con <= o.tol_constraint:
-                status = CONVERGED
-                break
-            measure = res.e_dyn / o.tol_dynamic + res.e_con / o.tol_constraint
-            merit = res.merit         # what Newton reduces (e_dyn saturates at 1 when elastic forces dominate Q)
-            if fresh and merit > base_merit and backtracks < o.max_backtracks:
-                dx *= 0.5                 # a fresh Newton step made the residual grow: take half of it
-                self.update(x, -dx)
-                backtracks += 1
-                continue
-            backtracks = 0
-            if not math.isfinite(measure):
-                return self._outcome(DIVERGED, x, res, history, corrections, factorizations,
-                                     "the residual became non-finite")
-            if corrector is not None and corrector.needed(history):
-                corrections.append(corrector.apply(self, x))
-                previous, fresh = np.inf, False
-                continue
-            fresh = self.kkt.solve_factor is None or measure > o.contraction * previous
-            if fresh:
-                self.factorize(x, res)
-            previous, base_merit = measure, merit
-            dx = self.kkt.solve(-res.rhs, accuracy=ACCEPT)
-            self.update(x, dx)
-        else:
-            status = _stalled(history, o)
-            return self._outcome(status, x, res, history, corrections, factorizations,
-                                 f"no convergence in {o.max_iterations} iterations ({status})")
-        self.finish(s_old, x)
-        return _NewtonOutcome(status, x, history, self.kkt.factorizations - factorizations, corrections)
-
-    def _outcome(self, status, x, res, history, corrections, factorizations, reason):
-        return _NewtonOutcome(status, x, history, self.kkt.factorizations - factorizations, corrections,
-                             self._diagnosis(x, res, reason))
-
-    def _diagnosis(self, x, res, reason):
-        sys, r, phi = self.sys, res.r, res.phi
-        worst_q = np.argsort(-np.abs(r))[:4]
-        worst_c = np.argsort(-np.abs(phi))[:4] if phi.size else []
-        return (f"generalized-α step to t = {x.t:.6g} s: {reason}. Largest dynamic residuals at "
-                f"{[(sys.labels[i], float(f'{r[i]:.3g}')) for i in worst_q]}; largest constraint residuals "
-                f"{[(sys.constraints.labels[i], float(f'{phi[i]:.3g}')) for i in worst_c]}. Try a smaller step h, "
-                "a smaller ρ∞, Options(formulation='stabilized') (fast-spinning bodies make the index-3 "
-                "form's multiplier mode unstable at ρ∞ near 1, docs/validation.md), Options(max_halvings=8), "
-                "or check the loads and the initial configuration.")
-
-
-class _StabilizedStep(NewtonStep):
-    """Stabilized index-2 (Gear–Gupta–Leimkuhler) generalized-α step.
-    Arnold, Cardona & Brüls 2016, Multibody Syst. Dyn. 38:1–22, §2; Lunk & Simeon 2006."""
-
-    def begin(self, s_old, t_new):
-        # ν = 0 and the predicted iterate; q − q̂ (q̂ = q_n + h q̇_n + h²(½ − β) ã_n) kept from its increments:
-        # q − q̂ formed from q loses the digits of q, amplified by 1/(βh²) in ã (a floor on the residual at small h)
-        self.s_old = s_old
-        self.nu = np.zeros(self.sys.m)
-        x = self.predict(s_old, t_new)
-        self.dq = self.beta_h2 * x.at
-        return x
-
-    def increment_size(self, x):
-        """Length of a Newton increment of the iterate x: [Δq, Δλ, Δν]."""
-        return len(x.q) + len(x.lam) + len(self.nu)
-
-    def kinematics(self, x, Phi_q):
-        """Set ã, q̈ and q̇ of the iterate from its q and the current ν (inverted update formulas)."""
-        p, h, s = self.p, self.h, self.s_old
-        x.at = (self.dq - Phi_q.T @ self.nu) / self.beta_h2
-        x.a = ((1 - p.alpha_m) * x.at + p.alpha_m * s.at - p.alpha_f * s.a) / (1 - p.alpha_f)
-        x.v = s.v + h * ((1 - p.gamma) * s.at + p.gamma * x.at)
-
-    def residuals(self, x):
-        # [βh² r; Φ; (hβ/γ)(Φ_q q̇ + Φ_t)]
-        sys, p, h = self.sys, self.p, self.h
-        evaluated = sys.constraints.evaluate(x.q, x.t)
-        Phi_q = sys.constraints.jac_pattern.matrix(evaluated[1])
-        self.kinematics(x, Phi_q)
-        r, Q, phi, jac = sys.residual(x.q, x.v, x.a, x.lam, x.t, constraints=evaluated)
-        r3 = Phi_q @ x.v + sys.constraints.acceleration_terms(x.q, x.v, x.t)[0]
-        rhs = np.concatenate([self.beta_h2 * r, phi, (h * p.beta / p.gamma) * r3])
-        return Residuals(r, phi, rhs, _relative(r, Q), max(_norm(phi), h * _norm(r3)), jac, Phi_q)
-
-    def factorize(self, x, res):
-        S = self.kkt.stabilized(self.matrix_values(x, res.jac), res.Phi_q)
-        self.kkt.factorize(S, x.q, x.t, symmetric=False)
-
-    def update(self, x, dx):
-        # dx = [Δq; βh²Δλ; Δν]
-        n, m = self.sys.n, self.sys.m
-        x.q += dx[:n]
-        self.dq += dx[:n]
-        x.lam += dx[n:n + m] / self.beta_h2
-        self.nu += dx[n + m:]
-
-    def finish(self, s_old, x):
-        pass  # ã, q̈, q̇ were set from the converged (q, ν) by the last residual evaluation
-
-
-STEPPERS = {"index3": NewtonStep, "stabilized": _StabilizedStep}
-
-
-@njit(cache=True)
-def _predict(q0, v0, a0, at0, keep, h, alpha_m, alpha_f, beta, gamma, q, v, a, at):
-    """The predicted q, q̇, q̈ (q̈_n, or 0 unless ``keep``), ã of :meth:`NewtonStep.predict`, element by element."""
-    for i in range(len(q0)):
-        a[i] = a0[i] if keep else 0.0
-        at[i] = ((1 - alpha_f) * a[i] + alpha_f * a0[i] - alpha_m * at0[i]) / (1 - alpha_m)
-        q[i] = q0[i] + h * v0[i] + h * h * ((0.5 - beta) * at0[i] + beta * at[i])
-        v[i] = v0[i] + h * ((1 - gamma) * at0[i] + gamma * at[i])
-
-
-@njit(cache=True)
-def _update(q, v, a, lam, dx, d_vel, d_acc, beta_h2):
-    """q += Δq, q̇ += ∂q̇/∂q Δq, q̈ += ∂q̈/∂q Δq, λ += Δ(βh²λ)/βh² in place (dx = [Δq; Δ(βh²λ)])."""
-    n = len(q)
-    for i in range(n):
-        q[i] += dx[i]
-        v[i] += d_vel * dx[i]
-        a[i] += d_acc * dx[i]
-    for i in range(len(lam)):
-        lam[i] += dx[n + i] / beta_h2
-
 
 def integrate(system, t_end, h, options=None, output=None, progress=False, q0=None, v0=None, t0=0.0,
               record_every=1, start=None):
-    """Simulate a model from ``t0`` to ``t_end`` with generalized-α and a fixed step.
+    """Simulate a model from ``t0`` to ``t_end`` with generalized-α, a fixed step or error-controlled steps.
 
     Starts from :func:`~femdyn.solvers.initial.consistent_state` and ends at the first step at
     or after ``t_end``. A step that does not converge is covered by half steps (default) or ends
     the run (``options.on_failure``); rejections are logged in ``Results.events`` and counted in
-    ``Results.rejected``. Checked at the start: fast spin (index 3), servo runs' unstable zeros.
-    Symbols and units: docs/conventions.md.
+    ``Results.rejected``. Checked at the start: fast spin (index 3; watched again every 10 steps),
+    servo runs' unstable zeros. With ``Options(tolerance=τ)`` the steps follow the local error
+    estimate, h the first and largest (:mod:`~femdyn.solvers.adaptive`, docs/time-step.md).
+    ``Results.steps_taken`` says how the steps were chosen. Symbols and units: docs/conventions.md.
 
     Parameters
     ----------
     system : System
         The assembled model.
     t_end, h : float
-        End time and step size [s].
+        End time and step size [s] (with a tolerance: the first and largest step, and the output spacing).
     options : Options, optional
         Scheme and Newton settings (default: index 3, ρ∞ = 0.9).
     output : str or path-like, optional
@@ -396,6 +179,12 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
         raise SolverError(f"integrate: need h > 0 and t_end > t0, got h={h}, t0={t0}, t_end={t_end}")
     if o.on_failure not in ("stop", "retry"):
         raise SolverError(f"generalized-α: on_failure must be 'stop' or 'retry', got {o.on_failure!r}")
+    events = ensure_events(o.events)
+    if o.tolerance is not None:
+        o = replace(o, tolerance=check_tolerance(o.tolerance))
+    elif events:
+        raise SolverError("generalized-α: events are located on the interpolant of an error-controlled run; give "
+                          "a tolerance with the events: Options(tolerance=1e-6)")
     params = Parameters.from_rho(o.rho_inf)
     kkt = KKTMatrix(system)
     q, v, a, lam = consistent_state(system, q0, v0, t0, o.max_correction, kkt)
@@ -406,36 +195,31 @@ def integrate(system, t_end, h, options=None, output=None, progress=False, q0=No
         a, lam = _given_start(system, q, v, t0, start)
     state = State(t0, q, v, a, a.copy(), lam, initial=True)
     o, servo_note = check_start(system, q, v, lam, h, o, t0, kkt)
-    march = _March(system, params, o, servo_note, kkt.analysis)
+    sample = functools.partial(_sampled, system, discrete, kkt=kkt)
+    stats = functools.partial(_stats, system)
+    march = _March(system, params, o, servo_note, kkt.analysis, sample, stats)
     writer = ResultsWriter(system, output, solver={"method": "generalized-alpha", "h": h,
                                                    **_plain(asdict(o)), **asdict(params)})
     writer.record(t0, q, v, a, lam, _stats(system, state, 0, 0, _initial_residuals(system, state), 0))
-    steps = max(1, math.ceil((t_end - t0) / h - 1e-9))
-    bar = _progress(steps, progress, system.name)
-    k = 0
+    run = march if o.tolerance is None else AdaptiveRun(
+        system, params, o, march.new_stepper, sample, stats, events + clearance_events(system))
+    bar = _progress(max(1, math.ceil((t_end - t0) / h - 1e-9)), progress, system.name)
     try:
-        for k in range(1, steps + 1):
-            step = march.advance(state, t0 + k * h, h, k)
-            state = _sampled(system, discrete, step.state, kkt)
-            writer.add_iterations(step.history)
-            for event in step.events:
-                writer.add_event(event)
-            if k % record_every == 0 or k == steps:
-                writer.record(state.t, state.q, state.v, state.a, state.lam,
-                              _stats(system, state, len(step.history), step.factorizations, step.history[-1][2:],
-                                     len(step.events)))
-            bar.update(1)
+        run.run(state, writer, t_end, h, record_every, bar)
     except SolverError as err:
         writer.add_iterations(getattr(err, "history", []))
-        err.results = writer.close(f"failed at t = {t0 + k * h:.6g} s: {err}")
+        writer.meta["steps"] = run.counts.as_dict()
+        err.results = writer.close(f"failed at t = {run.t:.6g} s: {err}")
         raise
     except BaseException as err:
-        writer.close(f"interrupted at t = {t0 + k * h:.6g} s: {type(err).__name__}: {err}")
+        writer.meta["steps"] = run.counts.as_dict()
+        writer.close(f"interrupted at t = {run.t:.6g} s: {type(err).__name__}: {err}")
         raise
     finally:
         bar.close()
+    writer.meta["steps"] = run.counts.as_dict()
     results = writer.close("completed")
-    if results.rejected["steps"]:
+    if results.rejected["steps"] and o.tolerance is None:
         logging.getLogger("femdyn").warning(results.run_summary)
     return results
 
@@ -452,17 +236,62 @@ class _Step:
 class _March:
     """Takes the user's steps, applying the failure policy; one Newton stepper per step size, one symbolic analysis."""
 
-    def __init__(self, system, params, options, warning="", analysis=None):
+    def __init__(self, system, params, options, warning="", analysis=None, sample=None, stats=None):
         self.system, self.params, self.o = system, params, options
         self.warning = warning          # what the start-of-run checks found, for a failure's diagnosis
         self.steppers = {}
         self.analysis = analysis
         self.recover_until = 0          # the last user's step to be covered by half steps after a rejection
+        self.sample, self.stats = sample, stats
+        self.counts = StepCounts("fixed")
+        self.t = None
 
     def stepper(self, h):
         if h not in self.steppers:
-            self.steppers[h] = STEPPERS[self.o.formulation](self.system, h, self.params, self.o, self.analysis)
+            self.steppers[h] = self.new_stepper(h, self.o.formulation)
         return self.steppers[h]
+
+    def new_stepper(self, h, formulation):
+        """A Newton stepper of the formulation for step h, sharing the run's symbolic analysis."""
+        return STEPPERS[formulation](self.system, h, self.params, self.o, self.analysis)
+
+    def run(self, state, writer, t_end, h, record_every, bar):
+        """The user's steps of h from ``state`` to the first step at or after ``t_end``, recorded into ``writer``."""
+        t0 = state.t
+        steps = max(1, math.ceil((t_end - t0) / h - 1e-9))
+        for k in range(1, steps + 1):
+            self.t = t0 + k * h
+            step = self.advance(state, t0 + k * h, h, k)
+            state = self.sample(step.state)
+            writer.add_iterations(step.history)
+            for event in step.events + self.watch(state, h, k):
+                writer.add_event(event)
+            if k % record_every == 0 or k == steps:
+                writer.record(state.t, state.q, state.v, state.a, state.lam,
+                              self.stats(state, len(step.history), step.factorizations, step.history[-1][2:],
+                                         len(step.events)))
+            bar.update(1)
+
+    def watch(self, state, h, k):
+        """Fast spin during the run (:mod:`.spin`): past the turn at which the multiplier mode grows tenfold in
+        100 steps, switch to the stabilized form (logged, an event) or, with ``spin_check="refuse"`` or servo
+        rows, stop with the reason."""
+        if self.o.formulation != "index3" or not self.o.step_check or k % SPIN_WATCH:
+            return []
+        name, omega = fastest_turn(self.system, state.q, state.v)
+        critical = max(SLOW, critical_turn(self.o.rho_inf, RUN_GROWTH_LIMIT))
+        if omega * h <= critical:
+            return []
+        reason = (f"model '{self.system.name}': '{name}' turns at {omega:.4g} rad/s at t = {state.t:.6g} s (ωh = "
+                  f"{omega * h:.3g} > {critical:.3g} at h = {h:.3g} s): the index-3 form's multiplier mode grows at "
+                  f"ρ∞ = {self.o.rho_inf:g} (solvers/spin.py)")
+        if self.o.spin_check == "refuse" or self.system.servo:
+            raise SolverError(f"generalized-α: {reason}; use h ≤ {critical / omega:.3g} s, Options(tolerance=...) "
+                              "(the step follows the spin)" + ("" if self.system.servo else
+                                                                 " or Options(formulation='stabilized')"))
+        logging.getLogger("femdyn").warning(f"{reason}: the run goes on in the stabilized form")
+        self.o, self.steppers = replace(self.o, formulation="stabilized"), {}
+        return [{"t": state.t, "event": "spin: stabilized form", "body": name, "omega": omega, "reason": reason}]
 
     def advance(self, state, t_new, h, k, depth=0):
         """Reach ``t_new`` from ``state`` with step ``h`` (or halves of it, by the policy)."""
@@ -472,7 +301,9 @@ class _March:
         history = [(k,) + tuple(row) for row in out.history]
         events = [{"t": t_new, "event": "correction", **c} for c in out.corrections]
         if out.converged:
+            self.counts.accepted_step(h)
             return _Step(out.state, history, out.factorizations, events)
+        self.counts.rejected += 1
         if self.o.on_failure == "retry" and depth < self._halvings(state, h, depth):
             events.append({"t": t_new, "event": "step rejected", "h": h, "status": out.status, "depth": depth})
             self.recover_until = k + self.o.recovery_steps
@@ -501,7 +332,7 @@ class _March:
         return self.servo_depth
 
 
-def _sampled(system, parts, s, kkt):
+def _sampled(system, parts, s, kkt=None):
     """Discrete-state hook after an accepted step; a force jump restarts from consistent q̈, λ (ã = q̈)."""
     if any([p.sample(s.q, s.v, s.t) for p in parts]):
         s.a, s.lam = accelerations_and_multipliers(system, s.q, s.v, s.t, kkt)
@@ -513,33 +344,25 @@ def _given_start(system, q, v, t, start):
     """The caller's initial (q̈, λ), checked against the equations of motion (``START_TOLERANCE``)."""
     a, lam = (np.broadcast_to(np.asarray(x, float), (size,)).copy() for x, size in zip(start, (system.n, system.m)))
     r, Q, _, _ = system.residual(q, v, a, lam, t)
-    if not _relative(r, Q) <= START_TOLERANCE:
+    if not relative_residual(r, Q) <= START_TOLERANCE:
         raise SolverError(f"integrate: the given start (accelerations, multipliers) of model '{system.name}' leaves "
-                          f"the relative dynamic residual {_relative(r, Q):.3g} > {START_TOLERANCE:g} at "
+                          f"the relative dynamic residual {relative_residual(r, Q):.3g} > {START_TOLERANCE:g} at "
                           f"t = {t:g} s; "
                           "give the multipliers of a static equilibrium at that configuration, or no start")
     return a, lam
 
 
 def _plain(options):
-    """Options as JSON-friendly values (objects such as a corrector by their repr)."""
-    return {k: v if isinstance(v, (bool, int, float, str, type(None))) else repr(v) for k, v in options.items()}
+    """Options as JSON-friendly values (objects such as a corrector by their repr); the error control's settings
+    only where set (a fixed-step run's settings are those of before)."""
+    return {k: v if isinstance(v, (bool, int, float, str, type(None))) else repr(v) for k, v in options.items()
+            if not (k in ("tolerance", "length_scale", "events") and v is None)}
 
 
 def _initial_residuals(system, s):
     """(dynamic, constraint) residuals of the consistent initial state, as for a step."""
     r, Q, phi, _ = system.residual(s.q, s.v, s.a, s.lam, s.t)
-    return _relative(r, Q), _norm(phi)
-
-
-def _norm(x):
-    """Euclidean norm (np.linalg.norm costs more than the arithmetic on these vectors)."""
-    return math.sqrt(x @ x)
-
-
-def _relative(r, Q):
-    """The dynamic error of Liu et al. 2018: ‖r‖₂ / max(1 N, ‖Q‖₂)."""
-    return _norm(r) / max(1.0, _norm(Q))
+    return relative_residual(r, Q), norm2(phi)
 
 
 def _stats(system, s, iterations, factorizations, residuals, corrections):

@@ -18,9 +18,11 @@ from femdyn.model.protocol import Body
 
 from .scheme import Parameters
 
-__all__ = ["check_spin", "multiplier_growth", "turning_rates"]
+__all__ = ["check_spin", "critical_turn", "fastest_turn", "multiplier_growth", "turning_rates"]
 
 GROWTH_LIMIT = 1.0          # multiplier-mode growth per step above which index 3 is refused or switched
+RUN_GROWTH_LIMIT = 1.023    # the same for a fixed-step run under way: tenfold in 100 steps (a swing through
+# the critical turn, e.g. the rod pendulum at h = 10 ms, ωh = 0.052, growth 1.002, runs on in index 3)
 SLOW = 0.02                 # ωh below which no check: the heavy top ran at every ρ∞ ≤ 0.95 there, and the short
 # test run measures the Jordan block's k²ρᵏ transient rather than the growth (about 1 at ρ∞ ≥ 0.9)
 TEST_STEPS = (10, 60)       # steps of the test problem between which the growth is measured
@@ -156,6 +158,80 @@ def check_spin(system, q, v, h, rho_inf, choice="switch", t=0.0, enabled=True):
     warnings.warn(f"{reason}: running the stabilized form instead (Options(formulation='stabilized'); to keep "
                   f"index 3, {fixes}, or Options(step_check=False))", StepSizeWarning, stacklevel=4)
     return "stabilized"
+
+
+@functools.lru_cache(maxsize=64)
+def critical_turn(rho_inf, limit=GROWTH_LIMIT):
+    """The largest turn per step ωh (rad) at which the index-3 multiplier mode grows by at most ``limit`` at ρ∞.
+
+    Bisection of :func:`multiplier_growth` between ``SLOW`` (never checked below) and 2 rad.
+
+    Parameters
+    ----------
+    rho_inf : float
+        ρ∞ of the index-3 run.
+    limit : float, optional
+        Growth per step allowed (default ``GROWTH_LIMIT``: none; ``RUN_GROWTH_LIMIT`` for a run under way).
+
+    Returns
+    -------
+    float
+        ωh [rad]; a spin at ω [rad/s] is resolved by steps h ≤ ωh/ω.
+
+    Examples
+    --------
+    The heavy top's 150 rad/s at ρ∞ = 0.9 (growth 1.11 at h = 1 ms) needs a shorter step:
+
+    >>> 0.02 < critical_turn(0.9) < 0.15
+    True
+    """
+    lo, hi = SLOW, 2.0
+    if multiplier_growth(round(hi, 4), rho_inf) <= limit:
+        return hi
+    for _ in range(30):
+        mid = 0.5 * (lo + hi)
+        if multiplier_growth(round(mid, 4), rho_inf) <= limit:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-4:
+            break
+    return lo
+
+
+def fastest_turn(system, q, v):
+    """The fastest-turning node or body of a state and its rate (:func:`turning_rates`).
+
+    Parameters
+    ----------
+    system : System
+        The assembled model.
+    q, v : (n,) ndarray
+        Coordinates and velocities.
+
+    Returns
+    -------
+    name : str or None
+        The node or body (None when the model has nothing that turns).
+    omega : float
+        Its turning rate [rad/s].
+
+    Examples
+    --------
+    A 2 m arm whose tip moves at 3 m/s across it turns at 1.5 rad/s:
+
+    >>> from femdyn import Model
+    >>> arm = Model("arm")
+    >>> _ = arm.rigid_beam("arm", arm.point("P", (0, 0, 0)), arm.point("Q", (0, 2.0, 0)), mass=2.0)
+    >>> s = arm.assemble()
+    >>> fastest_turn(s, s.q0, np.array([0, 0, 0, 3.0, 0, 0]))
+    ('arm', 1.5)
+    """
+    rates = turning_rates(system, q, v)
+    if not rates:
+        return None, 0.0
+    name = max(rates, key=rates.get)
+    return name, rates[name]
 
 
 def _safe_rho(omega_h, step=0.05):

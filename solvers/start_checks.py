@@ -73,7 +73,7 @@ def check_start(system, q, v, lam, h, options, t=0.0, kkt=None):
     if o.formulation == "stabilized" and system.servo:
         raise SolverError("generalized-α: the stabilized formulation does not take servo constraints and "
                           "actuators; use formulation='index3' (ρ∞ ≤ 0.95) for inverse dynamics")
-    if o.formulation == "index3":
+    if o.formulation == "index3" and getattr(o, "tolerance", None) is None:   # with a tolerance the step follows the spin
         o = replace(o, formulation=check_spin(system, q, v, h, o.rho_inf, o.spin_check, t, o.step_check))
     check_step_size(system, q, lam, h, o.rho_inf, t, o.step_check, kkt)
     return o, check_servo_step(system, q, lam, h, o.rho_inf, t, o.step_check)

@@ -13,6 +13,7 @@ CLI_HINTS = (
     (r"Options\(max_halvings=(\d+)\)", r"--halvings \1 (retry a failed step with halved steps)"),
     (r"Options\(rho_inf=([0-9.]+)\)", r"--rho-inf \1"),
     (r"Options\(step_check=False\)", "--no-step-check"),
+    (r"Options\(tolerance(=[^)]*)?\)", "--tolerance (an error-controlled step)"),
     (r"\bformulation='(\w+)'", r"--formulation \1"),
     (r"warnings\.filterwarnings\('ignore', category=femdyn\.(\w+)\)", r"--ignore-warning \1"),
     (r"\bcheck_units=False\b", "--no-unit-check"),

@@ -51,9 +51,17 @@ class Results:
         return self.meta.get("rejected") or rejections(self.events, self.meta.get("solver", {}).get("h"))
 
     @property
+    def steps_taken(self):
+        """How the steps were chosen: {"control": "fixed" or "tolerance", "accepted", "rejected", "newton_failures",
+        "smallest", "largest" (s)}; empty for results written before the counts were kept."""
+        return self.meta.get("steps") or {}
+
+    @property
     def run_summary(self):
-        """One line on how the run went: its status and, if any, the rejected steps and where they were."""
-        return f"{self.meta.get('model', 'run')}: {self.status}" + rejection_note(self.rejected)
+        """One line on how the run went: its status, how its steps were chosen and, if any, the rejected steps."""
+        retried = self.steps_taken.get("control") == "tolerance"     # rejections are the controller's business
+        return f"{self.meta.get('model', 'run')}: {self.status}" + steps_note(self.steps_taken) + \
+            ("" if retried else rejection_note(self.rejected))
 
     @property
     def sensor_columns(self):
@@ -252,6 +260,16 @@ def rejection_note(rejected, shown=4):
     more = len(rejected["ranges"]) - shown
     return (f"; {rejected['steps']} steps rejected and covered by halved steps ({rejected['halvings']} bisections) "
             f"at t = {', '.join(spans)}" + (f" and {more} more ranges" if more > 0 else "") + " (Results.events)")
+
+
+def steps_note(steps):
+    """' (fixed step: N steps accepted, R rejected, h from … to … s)', or '' without counts."""
+    if not steps.get("accepted"):
+        return ""
+    span = (f"h = {steps['largest']:.4g} s" if steps["smallest"] == steps["largest"] else
+            f"h from {steps['smallest']:.3g} to {steps['largest']:.3g} s")
+    control = "fixed step" if steps["control"] == "fixed" else "error-controlled step"
+    return f" ({control}: {steps['accepted']} steps accepted, {steps['rejected']} rejected, {span})"
 
 
 def measuring(sensors):

@@ -10,7 +10,7 @@ first cantilever frequency (3.8 rad/s) its deflection grows while the ANCF beam 
 """
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -90,15 +90,17 @@ def tip_deflection(results, system, axis):
     return np.einsum("ti,ti->t", tip, e)
 
 
-def spin_up(link, rate, duration=15.0, t_end=15.0, h=0.01, n_elements=8, modes=None, frame="mean", progress=False):
-    """Run the spin-up of Simo & Vu-Quoc's beam about the vertical hub axis z."""
+def spin_up(link, rate, duration=15.0, t_end=15.0, h=0.01, n_elements=8, modes=None, frame="mean", progress=False,
+            tolerance=None):
+    """Run the spin-up of Simo & Vu-Quoc's beam about the vertical hub axis z (``tolerance``: error-controlled, h the
+    largest step)."""
     from ..errors import SolverError
     from ..solvers.generalized_alpha import Options, integrate
     m = hub_with_beam(link, SPIN_LENGTH, n_elements, SPIN_E, SPIN_RHO, SPIN_SECTION, axis=(0, 0, 1),
                       gravity=(0, 0, 0), angle=SpinUp(rate, duration), modes=modes, frame=frame)
     s = m.assemble()
     try:
-        r = integrate(s, t_end, h, Options(rho_inf=0.6), progress=progress)
+        r = integrate(s, t_end, h, Options(rho_inf=0.6, tolerance=tolerance or None), progress=progress)
     except SolverError as err:
         if err.results is None:
             raise
@@ -111,7 +113,8 @@ class SpinUpConfig:
     """Settings of ``femdyn study spin_up`` (a TOML file sets any): the beam ``link`` ("ancf" or
     "ffr"), ω_s ``rate`` [rad/s] and T_s ``duration`` [s] of :class:`SpinUp`, ``t_end`` and ``h``
     [s], ``n_elements``, ``modes`` of the floating-frame body (0: all) and its ``frame`` ("mean"
-    or "x0")."""
+    or "x0"), ``tolerance`` of the error-controlled step (0: the fixed step h; else h is the largest
+    step, docs/time-step.md)."""
 
     link: str = "ancf"
     rate: float = 4.0
@@ -121,6 +124,7 @@ class SpinUpConfig:
     n_elements: int = 8
     modes: int = 0
     frame: str = "mean"
+    tolerance: float = field(default=0.0, metadata={"schema": {"at_least": 0.0}})
 
 
 def run_spin_up(config, output=None, progress=False):
@@ -131,7 +135,8 @@ def run_spin_up(config, output=None, progress=False):
         if getattr(config, key) not in allowed:
             raise ModelError(f"spin-up study: {key} must be one of {allowed}, got {getattr(config, key)!r}")
     t, deflection, status = spin_up(config.link, config.rate, config.duration, config.t_end, config.h,
-                                    config.n_elements, config.modes or None, config.frame, progress)
+                                    config.n_elements, config.modes or None, config.frame, progress,
+                                    config.tolerance)
     summary = {"link": config.link, "rate": config.rate, "status": status, "t_reached": float(t[-1]),
                "tip_deflection_max": float(np.abs(deflection).max())}
     if output:
@@ -143,5 +148,22 @@ def run_spin_up(config, output=None, progress=False):
     return {"summary": summary, "t": t, "deflection": deflection}
 
 
+def _add_options(parser):
+    """``--tolerance`` of the spin-up study."""
+    parser.add_argument("--tolerance", type=float, default=None,
+                        help="error-controlled step: the relative local error per step (h becomes the largest step; "
+                             "docs/time-step.md)")
+
+
+def _apply_options(config, args):
+    """The configuration with ``--tolerance`` applied (ModelError unless it lies in (0, 1))."""
+    if args.tolerance is None:
+        return config
+    if not 0 < args.tolerance < 1:
+        raise ModelError(f"--tolerance must lie in (0, 1), got {args.tolerance}")
+    return replace(config, tolerance=args.tolerance)
+
+
 STUDY = Study("spin_up", "a 10 m beam spun up on a hub (Simo & Vu-Quoc 1986): the ANCF beam or its "
-                         "floating-frame body (link = 'ffr')", SpinUpConfig, run_spin_up)
+                         "floating-frame body (link = 'ffr')", SpinUpConfig, run_spin_up,
+              add_options=_add_options, apply_options=_apply_options)

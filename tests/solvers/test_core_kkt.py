@@ -154,7 +154,8 @@ def test_rejected_steps_reuse_one_symbolic_analysis(monkeypatch):
 
     analyze = kkt_module.analyze
     monkeypatch.setattr(kkt_module, "analyze", counted)
-    options = Options(max_iterations=4, on_failure="retry")
+    # index 3 throughout: the swing reaches ωh = 0.27, where the run would switch to the stabilized form
+    options = Options(max_iterations=4, on_failure="retry", step_check=False)
     shared = integrate(pendulum(0.0).assemble(), 1.0, 0.05, options)
     rejected = [e for e in shared.events if e["event"] == "step rejected"]
     assert rejected and len({e["h"] for e in rejected}) >= 2
