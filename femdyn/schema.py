@@ -117,14 +117,19 @@ def read_config(path, cls):
 
 def config_from_dict(data, cls, where="configuration", prefix=""):
     """The dataclass ``cls``'s defaults with the checked settings of ``data`` (nested dicts for dataclass fields; a field's ``metadata["schema"]`` holds its :class:`Key` bounds)."""
-    defaults = cls()
+    return _onto(data, cls(), where, prefix)
+
+
+def _onto(data, defaults, where, prefix):
+    """The dataclass instance ``defaults`` with the checked settings of ``data``; a nested table changes the
+    default's nested instance (its other fields keep the default's values)."""
     schema = {f.name: dict if dataclasses.is_dataclass(getattr(defaults, f.name))
               else Key(_kind_of(getattr(defaults, f.name)), **f.metadata.get("schema", {}))
-              for f in dataclasses.fields(cls)}
+              for f in dataclasses.fields(defaults)}
     values = check_table(data, schema, where, prefix)
     for key, value in values.items():
         if schema[key] is dict:
-            values[key] = config_from_dict(value, type(getattr(defaults, key)), where, prefix=prefix + key + ".")
+            values[key] = _onto(value, getattr(defaults, key), where, prefix=prefix + key + ".")
     return dataclasses.replace(defaults, **values)
 
 
