@@ -94,7 +94,6 @@ def run_parallel_study(config=None, output=None, progress=False):
     StudyStopped
         A part failed: the parts before it and its steps so far are kept (and written).
     """
-    from .parallel_outputs import write_outputs
     config = config or ParallelStudyConfig()
     robot = load_robot(config)
     motion = task_motion(robot, config.task)
@@ -115,15 +114,23 @@ def run_parallel_study(config=None, output=None, progress=False):
         if config.inverse and _flexible(robot) and "stopped" not in summary:
             study["inverse"] = _part(summary, "inverse", lambda: _inverse(robot, motion, t_end, study, config,
                                                                            summary, progress))
-    finally:
-        if config.reference:
-            summary["reference"] = reference_rows(summary, config.reference, "parallel study")
-        if output:
-            write_outputs(output, config, study)
+    except SolverError:             # what ran is written; a bad input (a ModelError) writes nothing
+        _finish(config, study, output)
+        raise
+    _finish(config, study, output)
     if "stopped" in summary:
         raise StudyStopped(f"parallel study of '{summary['robot']}'", summary["stopped"], study, output,
                            study[summary["stopped"]["part"]])
     return study
+
+
+def _finish(config, study, output):
+    """The published values beside the summary's figures, and the outputs written (if ``output``)."""
+    from .parallel_outputs import write_outputs
+    if config.reference:
+        study["summary"]["reference"] = reference_rows(study["summary"], config.reference, "parallel study")
+    if output:
+        write_outputs(output, config, study)
 
 
 def _part(summary, key, run):
@@ -180,7 +187,8 @@ def _rigid(robot, motion, t_end, config, summary, progress):
     settled = res.t >= 20 * config.h            # the integrator's start transient (ρ∞ = 0.5) has decayed
     n = min(len(res.t), len(t))
     difference = np.abs(dae[:n] - efforts[:n])[settled[:n]]
-    summary["rigid_paths_difference"] = float(difference.max() / np.abs(efforts).max())
+    if difference.size:                     # a run shorter than the transient compares nothing
+        summary["rigid_paths_difference"] = float(difference.max() / np.abs(efforts).max())
     return rigid
 
 

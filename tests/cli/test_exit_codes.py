@@ -110,7 +110,7 @@ def test_a_one_node_rigid_interface_is_bad_input(tmp_path):
     ("duration = -1", "duration must be ≥ 0 s, got -1.0 s"),
     ("h = 0.5", "h = 0.5 s: a run of 1.51 s needs at least 4 time steps"),
     ("h = 0", "h must be positive"),
-    ("[geometry]\nE = -6.9e10", "geometry.E must be positive, got -69000000000.0 Pa"),
+    ("parameters = {E = -6.9e10}", "Young's modulus E must be positive; give it in Pa (got -6.9e+10)"),
 ])
 def test_study_settings_are_refused_by_key(tmp_path, text, message):
     config = tmp_path / "study.toml"
