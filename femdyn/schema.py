@@ -134,13 +134,19 @@ def _onto(data, defaults, where, prefix):
 
 
 def field_default(cls, key, where="configuration"):
-    """The default of the dotted ``key`` (``"geometry.E"``) of the dataclass ``cls``; SchemaError if unknown or a table."""
+    """The default of the dotted ``key`` (``"geometry.E"``) of the dataclass ``cls``; SchemaError if unknown or a table.
+    A key of a table setting (``"parameters.E"``) is known when the default table holds it."""
     value, prefix = cls(), ""
     for part in str(key).split("."):
         known = {f.name for f in dataclasses.fields(value)}
         if part not in known:
             raise SchemaError(f"{where}: unknown key {prefix}{part}; known keys: {sorted(prefix + k for k in known)}")
         value, prefix = getattr(value, part), prefix + part + "."
+        if isinstance(value, dict) and value and prefix[:-1] != key:        # a key of a table setting
+            rest = str(key)[len(prefix):]
+            if rest not in value:
+                raise SchemaError(f"{where}: unknown key {key}; known keys: {sorted(prefix + k for k in value)}")
+            return value[rest]
         if not dataclasses.is_dataclass(value):
             if prefix[:-1] != key:
                 raise SchemaError(f"{where}: {prefix[:-1]} is a single setting, not a table, in the key {key}")

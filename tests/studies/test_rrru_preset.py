@@ -78,7 +78,7 @@ def test_the_preset_is_the_papers_robot_circle_and_table():
     (16 figures, the y–z bound as two rows), each with a reason and the docs section that explains it."""
     config = STUDY.config()
     assert isinstance(config, ParallelStudyConfig) and config.robot == "3rrru"
-    assert config.parameters == {"elements": 8}
+    assert config.parameters == {"elements": 8, "E": 6.9e8}
     task = config.task
     assert (task.kind, tuple(task.start), task.radius, task.speed, task.acceleration, task.jerk) == (
         "circle", (0.1, 0.0, -0.8), 0.1, 0.5, 2.5, 50.0)
