@@ -6,13 +6,12 @@ solver options."""
 from dataclasses import replace
 
 from ..errors import ModelError
-from .parallel_study import STUDY as PARALLEL, run_parallel_study
+from .parallel_study import STUDY as PARALLEL
 from .record import Fit
 from .rrru import RigidStudyConfig
 from .rrru_figures import figure_label, flexible_case, rigid_case
 from .rrru_fit import figure_names, fit, fit_config, parameter_table, residual_table, write_fit
-from .rrru_study import StudyConfig
-from .study_preset import preset_path, preset_study
+from .rrru_preset import RRRUStudyConfig, preset_case
 
 HINT = ("from the command line try --halvings 8 (more step halvings), --rho-inf 0 (more damping), --step (a "
         "smaller step) or --elements (a finer mesh: docs/rrru.md, 'Elements "
@@ -30,23 +29,6 @@ def add_solver_options(parser, elements=True):
                         help="formulation of the flexible forward run (default index3; the inverse runs are index 3)")
     parser.add_argument("--halvings", type=int, help="step halvings a run may use to get past a failed step, 0 … 20 "
                                                      "(default 4; 0 stops at the first failure)")
-
-
-def solver_options(config, args):
-    """The study's configuration with the command line's solver options applied."""
-    checks = (("--elements", args.elements, lambda v: v >= 1, "≥ 1", "n_elements"),
-              ("--rho-inf", args.rho_inf, lambda v: 0.0 <= v <= 0.95, "in [0, 0.95] (the inverse runs are "
-               "index 3, unstable above 0.95)", "flexible_rho_inf"),
-              ("--formulation", args.formulation, lambda v: True, "", "formulation"),
-              ("--halvings", args.halvings, lambda v: 0 <= v <= 20, "in 0 … 20", "max_halvings"))
-    changes = {}
-    for option, value, ok, rule, key in checks:
-        if value is None:
-            continue
-        if not ok(value):
-            raise ModelError(f"{option} must be {rule}, got {value}")
-        changes[key] = value
-    return replace(config, **changes)
 
 
 def _describe_fit(config):
@@ -83,19 +65,10 @@ def preset_options(config, args):
     return replace(config, **changes)
 
 
-def preset_case(config, output):
-    """The rrru study as a sweep case (:func:`femdyn.studies.sweep.run_sweep`): its summary's numbers."""
-    from ..schema import config_from_dict
-    study = run_parallel_study(config_from_dict(config, STUDY.config, where="rrru study"), output)
-    return {key: value for key, value in study["summary"].items() if isinstance(value, (int, float))
-            and not isinstance(value, bool) and not key.endswith("runtime")}
-
-
-STUDY = preset_study(
-    PARALLEL, "rrru",
-    "the 3-RRRU robot of Liu et al. 2018 beside the paper's table: the parallel-robot study on its preset",
-    preset_path("rrru"),
-    add_options=add_solver_options, apply_options=preset_options, hint=HINT)
-STUDY = replace(STUDY, sweeps={"rrru": (STUDY.config, preset_case), "rrru_rigid": (RigidStudyConfig, rigid_case),
-                               "rrru_flexible": (StudyConfig, flexible_case)},
-                figure_label=figure_label, fit=Fit(read=fit_config, describe=_describe_fit, run=fit, write=_write_fit))
+STUDY = replace(
+    PARALLEL, name="rrru",
+    description="the 3-RRRU robot of Liu et al. 2018 beside the paper's table: the parallel-robot study on its preset",
+    config=RRRUStudyConfig, add_options=add_solver_options, apply_options=preset_options, hint=HINT,
+    sweeps={"rrru": (RRRUStudyConfig, preset_case), "rrru_rigid": (RigidStudyConfig, rigid_case),
+            "rrru_flexible": (RRRUStudyConfig, flexible_case)},
+    figure_label=figure_label, fit=Fit(read=fit_config, describe=_describe_fit, run=fit, write=_write_fit))

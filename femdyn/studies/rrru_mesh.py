@@ -56,10 +56,10 @@ def measure_meshes(meshes=(2, 4, 8, 16), duration=0.0, damping=0.0):
     :data:`MEASURED`; ``duration`` in s (0: the whole circle), ``damping`` the links' Kelvin–Voigt
     coefficient in s."""
     from .parallel_study import run_parallel_study
-    from .rrru_command import STUDY
+    from .rrru_preset import RRRUStudyConfig
     out = {}
     for n in meshes:
-        config = STUDY.config()
+        config = RRRUStudyConfig()
         config = replace(config, duration=duration, paraview_every=0,
                          parameters={**config.parameters, "elements": n, "damping": damping})
         s = run_parallel_study(config)["summary"]

@@ -5,7 +5,7 @@ samples depend on the seed and the case number only; bad sweep files are named.
 A ``distributed.LocalCluster`` with ``processes=True`` starts its workers with the
 "spawn" method, which re-imports the parent's ``__main__``: pytest's entry points guard
 it with ``if __name__ == "__main__"``, so the cluster can be built inside a test; the
-study function travels by name (``femdyn.studies.rrru_command.preset_case``: femdyn study rrru),
+study function travels by name (``femdyn.studies.rrru_preset.preset_case``: femdyn study rrru),
 importable on the workers. The sweep files' checks use the 3-RRRU's dedicated configuration
 (``rrru_study.StudyConfig``) as a schema with tables, lists and whole numbers.
 """
@@ -23,7 +23,7 @@ from femdyn.cli import main
 from femdyn.errors import ModelError
 from femdyn.schema import with_overrides
 from femdyn.studies.sweep_file import read_sweep, sweep_from_dict
-from femdyn.studies.rrru_command import preset_case
+from femdyn.studies.rrru_preset import preset_case
 from femdyn.studies.rrru_study import StudyConfig
 from femdyn.studies.sweep import grid_cases, random_cases, run_sweep
 
