@@ -120,3 +120,18 @@ def test_the_whole_circle_gives_the_dedicated_studys_numbers():
     summary = _check_against_dedicated(0.0)
     verdicts = [r["verdict"] for r in summary["reference"]]
     assert verdicts.count("within the paper's band") == 5 and verdicts.count("within a factor of 2") == 4
+
+
+def test_the_presets_are_package_data():
+    """Every preset file is matched by pyproject.toml's package data of femdyn.studies (an installed femdyn finds it)."""
+    import fnmatch
+    import pathlib
+
+    from femdyn.schema import tomllib
+    root = pathlib.Path(__file__).parents[2]
+    patterns = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"][
+        "femdyn.studies"]
+    presets = sorted(p.relative_to(root / "femdyn" / "studies").as_posix()
+                     for p in (root / "femdyn" / "studies" / "presets").iterdir())
+    assert "presets/rrru.toml" in presets
+    assert [p for p in presets if not any(fnmatch.fnmatch(p, pattern) for pattern in patterns)] == []
