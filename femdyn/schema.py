@@ -122,14 +122,17 @@ def config_from_dict(data, cls, where="configuration", prefix=""):
 
 def _onto(data, defaults, where, prefix):
     """The dataclass instance ``defaults`` with the checked settings of ``data``; a nested table changes the
-    default's nested instance (its other fields keep the default's values)."""
+    default's nested instance, a table setting the default's table (their other keys keep the default's values)."""
     schema = {f.name: dict if dataclasses.is_dataclass(getattr(defaults, f.name))
               else Key(_kind_of(getattr(defaults, f.name)), **f.metadata.get("schema", {}))
               for f in dataclasses.fields(defaults)}
     values = check_table(data, schema, where, prefix)
     for key, value in values.items():
+        default = getattr(defaults, key)
         if schema[key] is dict:
-            values[key] = _onto(value, getattr(defaults, key), where, prefix=prefix + key + ".")
+            values[key] = _onto(value, default, where, prefix=prefix + key + ".")
+        elif isinstance(default, dict) and isinstance(value, dict):
+            values[key] = {**default, **value}
     return dataclasses.replace(defaults, **values)
 
 
@@ -158,7 +161,7 @@ def field_default(cls, key, where="configuration"):
 def setting_value(config, key):
     """The value of the dotted ``key`` in a configuration dataclass instance."""
     for part in str(key).split("."):
-        config = getattr(config, part)
+        config = config[part] if isinstance(config, dict) else getattr(config, part)
     return config
 
 

@@ -78,7 +78,8 @@ def test_the_preset_is_the_papers_robot_circle_and_table():
     (16 figures, the y–z bound as two rows), each with a reason and the docs section that explains it."""
     config = STUDY.config()
     assert isinstance(config, ParallelStudyConfig) and config.robot == "3rrru"
-    assert config.parameters == {"elements": 8, "E": 6.9e8}
+    assert config.parameters == {"elements": 8, "E": 6.9e8, "density": 2700.0, "damping": 0.0, "link1_length": 0.35,
+                                 "link2_length": 0.1, "link1_mass": 2.0, "link2_mass": 0.5, "platform_mass": 1.0}
     task = config.task
     assert (task.kind, tuple(task.start), task.radius, task.speed, task.acceleration, task.jerk) == (
         "circle", (0.1, 0.0, -0.8), 0.1, 0.5, 2.5, 50.0)
@@ -91,11 +92,13 @@ def test_the_preset_is_the_papers_robot_circle_and_table():
 
 
 def test_a_configuration_file_changes_only_the_keys_it_gives(tmp_path):
-    """A user's file over the preset: a [task] table keeps the preset's other task keys; the paper's table stays."""
+    """A user's file over the preset: a [task] or [parameters] table keeps the preset's other keys; the paper's
+    table stays."""
     path = tmp_path / "faster.toml"
-    path.write_text("[task]\nspeed = 0.4\n")
+    path.write_text("parameters = {E = 6.9e10}\n[task]\nspeed = 0.4\n")
     config = read_config(str(path), STUDY.config)
     assert (config.task.speed, config.task.radius, tuple(config.task.start)) == (0.4, 0.1, (0.1, 0.0, -0.8))
+    assert config.parameters["E"] == 6.9e10 and config.parameters["elements"] == 8
     assert config.robot == "3rrru" and len(config.reference) == 17
     assert STUDY.config().task.speed == 0.5                 # the preset itself is not changed
 

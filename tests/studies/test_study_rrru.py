@@ -168,8 +168,9 @@ def test_the_solver_options_reach_the_study(tmp_path):
     assert main(["study", "rrru", str(config), "-o", str(out), "--quiet", "--elements", "2", "--rho-inf", "0.3",
                  "--halvings", "2"]) == 0
     saved = json.loads((out / "summary.json").read_text())["config"]
-    assert (saved["parameters"], saved["flexible_rho_inf"], saved["max_halvings"]) == \
-        ({"elements": 2, "E": 6.9e10}, 0.3, 2)
+    assert (saved["parameters"]["elements"], saved["parameters"]["E"], saved["parameters"]["link1_mass"]) == \
+        (2, 6.9e10, 2.0)
+    assert (saved["flexible_rho_inf"], saved["max_halvings"]) == (0.3, 2)
 
 
 def _fail_the_stable_inverse_after(monkeypatch, t_fail):
