@@ -94,6 +94,16 @@ def test_the_study_of_a_delta_with_flexible_forearms(tmp_path):
     assert s["inverse_tracking_error"] < 1e-9
     assert abs(s["effort_difference"]) < 0.2 * max(abs(s["rigid_effort_min"]), abs(s["rigid_effort_max"]))
     assert s["inverse_gauge_peaks"]
+    # the robot-independent measures: the motors' angles of the flexible inverse (angle sensors + the rigid start)
+    # are the rigid robot's to 1e-4 rad (measured 1.4e-6: stiff forearms; a sign or offset error would give
+    # ≥ 0.07 rad, the coordinates' size); the parallelograms keep the platform level (measured 1.3e-4°);
+    # every bar's mid-node deflection is named; cable elements report no shear
+    assert s["actuator_difference"] < 1e-4 and s["inverse_actuator_max"] == pytest.approx(s["rigid_actuator_max"],
+                                                                                          abs=1e-4)
+    assert s["static_tilt_deg"] < 1e-3 and s["forward_tilt_deg"] < 1e-2 and s["inverse_tilt_speed_change_deg"] < 1e-2
+    assert sorted(s["link_deformation"]) == [f"arm {i}.bar{k}" for i in range(3) for k in range(2)]
+    assert 0 < s["mid_link_deformation"] < 1e-3 and "shear_angle_deg" not in s
+    assert {"forward_deviation_x", "forward_deviation_y", "forward_deviation_z", "inverse_effort_extreme_2"} <= set(s)
     for name in ("report.html", "summary.json", "summary.md", "rigid_efforts.csv", "channels.csv", "efforts.png",
                  "deviation.png", "gauges.png"):
         assert (tmp_path / name).exists(), name
