@@ -1,4 +1,4 @@
-"""Wall time of a small 3-RRRU sweep on 1 and 2 Dask worker processes and on 2 threads,
+"""Wall time of a small sweep of femdyn study rrru on 1 and 2 Dask worker processes and on 2 threads,
 the per-case run times, and whether the three tables agree to the last bit.
 
 Four cases (link stiffness E from 6.9e8 to 6.9e10 Pa), 0.1 s of the rigid and flexible
@@ -11,14 +11,14 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from femdyn.studies.rrru_study import sweep_case
+from femdyn.studies.rrru_preset import preset_case
 from femdyn.studies.sweep import dask_executor, grid_cases, run_sweep
 
 
 def timed(label, base, cases, folder, executor_context):
     t0 = time.perf_counter()
     with executor_context as executor:
-        records = run_sweep(sweep_case, base, cases, folder, executor=executor)
+        records = run_sweep(preset_case, base, cases, folder, executor=executor)
     wall = time.perf_counter() - t0
     runtimes = [r["runtime"] for r in records]
     print(f"| {label} | {wall:.1f} | {sum(runtimes):.1f} | {' / '.join(f'{t:.1f}' for t in runtimes)} |")
@@ -30,8 +30,8 @@ if __name__ == "__main__":          # worker processes re-import this script
     ap.add_argument("--duration", type=float, default=0.1)
     ap.add_argument("--out", default="bench-sweep")
     args = ap.parse_args()
-    base = {"duration": args.duration, "n_elements": 4, "paraview_every": 0, "forward": False}
-    cases = grid_cases({"geometry.E": [6.9e8, 2.2e9, 6.9e9, 6.9e10]})
+    base = {"duration": args.duration, "parameters": {"elements": 4}, "paraview_every": 0, "forward": False}
+    cases = grid_cases({"parameters.E": [6.9e8, 2.2e9, 6.9e9, 6.9e10]})
     print("| executor | wall [s] (with cluster start) | sum of case times [s] | case times [s] |")
     print("|---|---|---|---|")
     tables = [timed("Dask, 1 worker process", base, cases, os.path.join(args.out, "dask1"),

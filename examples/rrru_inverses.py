@@ -6,13 +6,16 @@ Bastos et al.'s optimal-control inverse, their torques beside the rigid robot's.
 """
 import json
 import sys
+from dataclasses import replace
 
 from femdyn.studies.rrru_inverses import compare_inverses
-from femdyn.studies.rrru_study import StudyConfig
+from femdyn.studies.rrru_preset import RRRUStudyConfig
 
 
 def main(output="rrru-inverses", duration=0.6, n_elements=4):
-    comparison = compare_inverses(StudyConfig(n_elements=n_elements), duration=duration, output=output)
+    config = RRRUStudyConfig()             # femdyn study rrru's preset: the paper's robot and circle
+    config = replace(config, parameters={**config.parameters, "elements": n_elements})
+    comparison = compare_inverses(config, duration=duration, output=output)
     print(f"{'inverse':24s} {'|τ − τ_rigid| max (N·m)':>24s} {'variation (N·m/s)':>18s} {'output off (m)':>15s}")
     for name, row in comparison["summary"].items():
         print(f"{name:24s} {row['torque_difference']:24.3f} {row['variation_per_second']:18.1f} "

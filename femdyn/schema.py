@@ -117,25 +117,39 @@ def read_config(path, cls):
 
 def config_from_dict(data, cls, where="configuration", prefix=""):
     """The dataclass ``cls``'s defaults with the checked settings of ``data`` (nested dicts for dataclass fields; a field's ``metadata["schema"]`` holds its :class:`Key` bounds)."""
-    defaults = cls()
+    return _onto(data, cls(), where, prefix)
+
+
+def _onto(data, defaults, where, prefix):
+    """The dataclass instance ``defaults`` with the checked settings of ``data``; a nested table changes the
+    default's nested instance, a table setting the default's table (their other keys keep the default's values)."""
     schema = {f.name: dict if dataclasses.is_dataclass(getattr(defaults, f.name))
               else Key(_kind_of(getattr(defaults, f.name)), **f.metadata.get("schema", {}))
-              for f in dataclasses.fields(cls)}
+              for f in dataclasses.fields(defaults)}
     values = check_table(data, schema, where, prefix)
     for key, value in values.items():
+        default = getattr(defaults, key)
         if schema[key] is dict:
-            values[key] = config_from_dict(value, type(getattr(defaults, key)), where, prefix=prefix + key + ".")
+            values[key] = _onto(value, default, where, prefix=prefix + key + ".")
+        elif isinstance(default, dict) and isinstance(value, dict):
+            values[key] = {**default, **value}
     return dataclasses.replace(defaults, **values)
 
 
 def field_default(cls, key, where="configuration"):
-    """The default of the dotted ``key`` (``"geometry.E"``) of the dataclass ``cls``; SchemaError if unknown or a table."""
+    """The default of the dotted ``key`` (``"geometry.E"``) of the dataclass ``cls``; SchemaError if unknown or a table.
+    A key of a table setting (``"parameters.E"``) is known when the default table holds it."""
     value, prefix = cls(), ""
     for part in str(key).split("."):
         known = {f.name for f in dataclasses.fields(value)}
         if part not in known:
             raise SchemaError(f"{where}: unknown key {prefix}{part}; known keys: {sorted(prefix + k for k in known)}")
         value, prefix = getattr(value, part), prefix + part + "."
+        if isinstance(value, dict) and value and prefix[:-1] != key:        # a key of a table setting
+            rest = str(key)[len(prefix):]
+            if rest not in value:
+                raise SchemaError(f"{where}: unknown key {key}; known keys: {sorted(prefix + k for k in value)}")
+            return value[rest]
         if not dataclasses.is_dataclass(value):
             if prefix[:-1] != key:
                 raise SchemaError(f"{where}: {prefix[:-1]} is a single setting, not a table, in the key {key}")
@@ -147,7 +161,7 @@ def field_default(cls, key, where="configuration"):
 def setting_value(config, key):
     """The value of the dotted ``key`` in a configuration dataclass instance."""
     for part in str(key).split("."):
-        config = getattr(config, part)
+        config = config[part] if isinstance(config, dict) else getattr(config, part)
     return config
 
 

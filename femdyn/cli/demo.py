@@ -1,13 +1,15 @@
-"""``femdyn demo``: the 3-RRRU study of Liu et al. (2018) in a short form (coarse links,
-part of the circle), its summary beside the paper's and a picture of the deformed robot."""
+"""``femdyn demo``: the 3-RRRU study of Liu et al. (2018) (``femdyn study rrru``, the parallel-robot study on
+its preset) in a short form (coarse links, part of the circle), its summary beside the paper's and a picture
+of the deformed robot."""
 import os
+from dataclasses import replace
 
 import numpy as np
 
 from ..errors import ModelError, SolverError
-from ..studies import rrru_study
+from ..studies.parallel_study import load_robot
 from ..studies.registry import get
-from ..studies.rrru_command import add_solver_options, solver_options
+from ..studies.rrru_command import add_solver_options
 from .study import run_study, written
 
 
@@ -34,42 +36,42 @@ def run(args):
     for name, value in (("--t-end", args.t_end), ("--step", args.step), ("--magnify", args.magnify)):
         if not value > 0:
             raise ModelError(f"{name} must be > 0, got {value}")
-    config = solver_options(rrru_study.StudyConfig(duration=args.t_end, h=args.step, validate_inverse=False,
-                                                   zero_dynamics_samples=1), args)          # the short form
-    print(f"3-RRRU parallel robot of Liu et al. (2018), links 3 flexible ({config.n_elements} ANCF beam elements "
-          f"each, E = {config.geometry.E:.3g} Pa): the platform centre on a circle of {config.radius} m at "
-          f"{config.speed} m/s for {args.t_end:g} s; rigid inverse, flexible forward and flexible inverse dynamics")
+    study_record = get("rrru")
+    config = study_record.apply_options(replace(study_record.config(), duration=args.t_end, h=args.step),
+                                        args)                                     # the short form
+    robot = load_robot(config)
+    beam = next(iter(robot.description.limbs[0].links[-1:]), None)
+    print(f"{robot.description.title}, {len(robot.description.limbs)} limbs, flexible links of "
+          f"{config.parameters.get('elements')} ANCF beam elements each"
+          + (f" (E = {beam.flexible.E:.3g} Pa)" if beam is not None and beam.flexible is not None else "")
+          + f": the platform on a {config.task.kind} of {config.task.radius} m at {config.task.speed} m/s for "
+          f"{args.t_end:g} s; rigid inverse, flexible forward and flexible inverse dynamics")
     out = os.path.abspath(args.out)
     try:
-        study = run_study(get("rrru"), config, out, args.quiet)
+        study = run_study(study_record, config, out, args.quiet)
     except SolverError as err:
-        if getattr(err, "study", {}).get("inverse") is not None:
-            _picture(err.study, config, out, args.magnify)     # the picture of the steps computed
+        partial = getattr(err, "study", None) or {}
+        if partial.get("inverse") is not None and "inverse" in partial.get("systems", {}):
+            _picture(partial, out, args.magnify)     # the picture of the steps computed
         raise
-    print(study["system"].summary())
-    print(get("rrru").report(study["summary"]))
-    _picture(study, config, out, args.magnify)
+    print(study["systems"]["inverse"].summary())
+    print(study_record.report(study["summary"]))
+    _picture(study, out, args.magnify)
     print(written(out) + " (the full study: femdyn study rrru)")
     return 0
 
 
-def _picture(study, config, out, magnify):
+def _picture(study, out, magnify):
     """demo.png: the flexible inverse run at its largest link deflection, deflection magnified,
-    the base and the platform labelled."""
+    the base (the actuated joints) and the platform labelled."""
     from femdyn.results.render import largest_deflection, render_configuration
-    system, inverse = study["system"], study["inverse"]
+    system, inverse = study["systems"]["inverse"], study["inverse"]
     k = int(largest_deflection(system, inverse.q).argmax())
-    base = [limb.A1 for limb in _base(config)]
-    labels = {"base (static platform, motors)": np.mean(base, axis=0),
-              "moving platform": [inverse[f"P.{c}"][k] for c in "xyz"]}
+    d = study["robot"].description
+    base = [np.array(d.limbs[i].joints[j].point) for i, j in d.actuated]
+    labels = {"base (motors)": np.mean(base, axis=0),
+              "moving platform": [inverse[f"platform.{c}"][k] for c in "xyz"]}
     render_configuration(system, inverse.q[k], os.path.join(out, "demo.png"), magnify=magnify, polygons=[base],
-                         title=f"3-RRRU, flexible inverse dynamics at t = {inverse.t[k]:.3f} s", labels=labels)
-    print(f"demo.png: the robot at t = {inverse.t[k]:.3f} s (largest deflection), links 3 deflection × {magnify:g}")
-
-
-def _base(config):
-    """The limbs' inverse kinematics at the start of the circle (for the base joints A1)."""
-    from femdyn.robots.rrru import inverse_kinematics
-    from femdyn.studies.rrru import circle_motion
-    motion = circle_motion(config)
-    return inverse_kinematics(motion.position(motion.start), config.geometry).limbs
+                         title=f"{d.name}, flexible inverse dynamics at t = {inverse.t[k]:.3f} s", labels=labels)
+    print(f"demo.png: the robot at t = {inverse.t[k]:.3f} s (largest deflection), flexible links' deflection "
+          f"× {magnify:g}")

@@ -17,7 +17,7 @@ def add_parser(sub):
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("name", metavar="STUDY", help=f"the study: {', '.join(known)}")
     p.add_argument("config", nargs="?", help="TOML file changing any setting of the study's configuration "
-                                             "(for rrru: femdyn.studies.rrru_study.StudyConfig)")
+                                             "(for rrru: over its preset femdyn/studies/presets/rrru.toml)")
     p.add_argument("-o", "--out", default="femdyn-study", help="output folder (default ./femdyn-study)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.add_argument("--robot", help="the robot of a parallel-robot study (parallel, workspace): a ready robot's name "

@@ -5,7 +5,8 @@ A study is a module with a configuration dataclass and a run function, registere
 :class:`Study` (:mod:`.registry`): ``femdyn study NAME [config.toml]`` runs it, ``femdyn
 sweep`` runs its sweep cases for many settings (:func:`run_sweep`, on Dask with
 :func:`dask_executor`) and ``femdyn fit NAME`` fits its settings (:class:`Fit`). Registered:
-``rrru``, the 3-RRRU robot of Liu et al. (2018) (:mod:`.rrru_study`, docs/rrru.md), and
+``parallel`` (any parallel robot, :mod:`.parallel_study`), ``rrru``, the 3-RRRU robot of Liu et al.
+(2018) (the parallel-robot study on the preset ``presets/rrru.toml``, :mod:`.rrru_command`, docs/rrru.md), and
 ``spin_up``, a flexible beam spun up on a hub (:mod:`.flexible_beam`).
 """
 from .record import Fit, Study

@@ -15,10 +15,12 @@ import numpy as np
 
 from ..errors import ModelError, SolverError
 from ..motion import Tabulated
-from .parallel_task import TaskConfig, platform_deviation, task_motion
+from . import parallel_measures as measures
+from .parallel_task import POSITION, TaskConfig, platform_deviation, task_motion
 from .record import Study, StudyStopped
 from .reference import reference_rows
 
+MIN_STEPS = 4       # time steps a run needs at least (its efforts are tabulated through ≥ 4 samples)
 
 
 @dataclass
@@ -94,11 +96,13 @@ def run_parallel_study(config=None, output=None, progress=False):
     StudyStopped
         A part failed: the parts before it and its steps so far are kept (and written).
     """
-    from .parallel_outputs import write_outputs
     config = config or ParallelStudyConfig()
     robot = load_robot(config)
     motion = task_motion(robot, config.task)
     t_end = config.duration if config.duration > 0 else motion.end
+    if not config.h * MIN_STEPS <= t_end * (1 + 1e-9):
+        raise ModelError(f"h = {config.h:g} s: a run of {t_end:.3g} s needs at least {MIN_STEPS} time steps; "
+                         f"give h ≤ {t_end / MIN_STEPS:.3g} s (e.g. the default 1e-3 s)")
     summary = {"robot": robot.description.name, "title": robot.description.title, "task": config.task.kind,
                "duration": t_end, "actuators": _actuator_names(robot),
                "effort_units": ["N·m" if kind == "torque" else "N" for kind in _kinds(robot)]}
@@ -112,15 +116,23 @@ def run_parallel_study(config=None, output=None, progress=False):
         if config.inverse and _flexible(robot) and "stopped" not in summary:
             study["inverse"] = _part(summary, "inverse", lambda: _inverse(robot, motion, t_end, study, config,
                                                                            summary, progress))
-    finally:
-        if config.reference:
-            summary["reference"] = reference_rows(summary, config.reference, "parallel study")
-        if output:
-            write_outputs(output, config, study)
+    except SolverError:             # what ran is written; a bad input (a ModelError) writes nothing
+        _finish(config, study, output)
+        raise
+    _finish(config, study, output)
     if "stopped" in summary:
         raise StudyStopped(f"parallel study of '{summary['robot']}'", summary["stopped"], study, output,
                            study[summary["stopped"]["part"]])
     return study
+
+
+def _finish(config, study, output):
+    """The published values beside the summary's figures, and the outputs written (if ``output``)."""
+    from .parallel_outputs import write_outputs
+    if config.reference:
+        study["summary"]["reference"] = reference_rows(study["summary"], config.reference, "parallel study")
+    if output:
+        write_outputs(output, config, study)
 
 
 def _part(summary, key, run):
@@ -164,8 +176,10 @@ def _rigid(robot, motion, t_end, config, summary, progress):
     clock = time.perf_counter()
     X, Xd, Xdd = motion.sampled(t)
     efforts = robot.efforts(X, Xd, Xdd)
-    rigid = {"t": t, "pose": X, "efforts": efforts, "dae": None}
+    coordinates = np.atleast_2d(robot.inverse_kinematics(X))
+    rigid = {"t": t, "pose": X, "efforts": efforts, "dae": None, "coordinates": coordinates}
     summary.update(rigid_effort_min=float(efforts.min()), rigid_effort_max=float(efforts.max()),
+                   rigid_actuator_min=float(coordinates.min()), rigid_actuator_max=float(coordinates.max()),
                    rigid_runtime=time.perf_counter() - clock)
     built = robot.model(X[0], flexible=False, servo=motion)
     res = integrate(built.model.assemble(), t_end, config.h, _options(config, config.rigid_rho_inf,
@@ -175,7 +189,8 @@ def _rigid(robot, motion, t_end, config, summary, progress):
     settled = res.t >= 20 * config.h            # the integrator's start transient (ρ∞ = 0.5) has decayed
     n = min(len(res.t), len(t))
     difference = np.abs(dae[:n] - efforts[:n])[settled[:n]]
-    summary["rigid_paths_difference"] = float(difference.max() / np.abs(efforts).max())
+    if difference.size:                     # a run shorter than the transient compares nothing
+        summary["rigid_paths_difference"] = float(difference.max() / np.abs(efforts).max())
     return rigid
 
 
@@ -184,6 +199,7 @@ def _flexible_model(robot, pose, config, servo=None):
     built = robot.model(pose, flexible=True, servo=servo)
     m = built.model
     m.sensor_point("platform", built.platform, built.state[-6:-3])
+    measures.add_sensors(built, _kinds(robot))
     for name, (set_name, element, xi, y, z) in _gauges(built, config).items():
         m.sensor_strain(name, set_name, element, xi, y=y, z=z)
     for name, (body, gauge) in _component_gauges(built, config).items():
@@ -244,16 +260,21 @@ def _forward(robot, motion, t_end, study, config, summary, progress):
     summary.update(forward_deviation=float(np.linalg.norm(deviation, axis=1).max()),
                    forward_deviation_at_rest=float(np.linalg.norm(deviation[0])),
                    forward_runtime=time.perf_counter() - clock)
+    summary.update({f"forward_deviation_{c}": float(np.abs(deviation[:, POSITION.index(c)]).max())
+                    for c in robot.description.task if c in POSITION})
+    frames = measures.commanded_frames(robot, motion.sampled(res.t)[0])
+    summary["forward_tilt_deg"] = float(measures.angle_between(measures.platform_normals(res, system),
+                                                               frames[:, :, 2]).max())
     _gauge_peaks(res, summary, "forward")
     return res
 
 
 def _gauge_peaks(results, summary, part):
-    """Largest and smallest strain of every gauge of a run into the summary."""
-    peaks = {name[:-len(".strain")]: [float(results[name].max()), float(results[name].min())]
-             for name in results.sensor_columns if name.startswith("gauge ") and name.endswith(".strain")}
+    """Largest and smallest strain of every gauge of a run, and each gauge's range, into the summary."""
+    peaks = measures.gauge_peaks(results)
     if peaks:
         summary[f"{part}_gauge_peaks"] = peaks
+        summary.update({f"{part}_gauge_range_{k}": hi - lo for k, (hi, lo) in enumerate(peaks.values())})
 
 
 def _inverse(robot, motion, t_end, study, config, summary, progress):
@@ -282,8 +303,50 @@ def _inverse(robot, motion, t_end, study, config, summary, progress):
                    inverse_runtime=time.perf_counter() - clock)
     if "stable_inverse" in res.meta:
         summary["inverse_dynamics_residual"] = res.meta["stable_inverse"]["unresolved_inertia"]
+        summary["inverse_input_change"] = res.meta["stable_inverse"]["input_change"]
+    summary.update({f"inverse_effort_extreme_{k}": float(efforts[np.argmax(np.abs(efforts[:, k])), k])
+                    for k in range(efforts.shape[1])})
+    summary["effort_difference_at_rest"] = float(np.abs(efforts[0] - reference[0]).max())
+    _inverse_coordinates(res, rigid, summary)
+    _inverse_platform(res, system, motion, robot, summary)
+    _inverse_links(res, system, built, summary)
     _gauge_peaks(res, summary, "inverse")
     return res
+
+
+def _inverse_coordinates(res, rigid, summary):
+    """The flexible inverse's actuator coordinates (revolute actuators): largest, and largest difference
+    from the rigid robot's at the same times, rad."""
+    coordinates = measures.actuator_coordinates(res, rigid["coordinates"][0])
+    if np.isnan(coordinates).all():
+        return
+    reference = np.column_stack([np.interp(res.t, rigid["t"], rigid["coordinates"][:, k])
+                                 for k in range(coordinates.shape[1])])
+    summary.update(inverse_actuator_max=float(np.nanmax(coordinates)),
+                   actuator_difference=float(np.nanmax(np.abs(coordinates - reference))))
+
+
+def _inverse_platform(res, system, motion, robot, summary):
+    """The platform's tilt in the flexible inverse (deg): from the task's orientation at the static start,
+    and from its rest orientation (carried along the task's rotation) in and outside the constant-speed phases."""
+    frames = measures.commanded_frames(robot, motion.sampled(res.t)[0])
+    normals = measures.platform_normals(res, system)
+    carried = np.einsum("kij,j->ki", frames @ frames[0].T, normals[0])
+    from_rest = measures.angle_between(normals, carried)
+    cruise = measures.cruise(motion, res.t)
+    summary.update(static_tilt_deg=float(measures.angle_between(normals[:1], frames[:1, :, 2])[0]),
+                   inverse_tilt_speed_change_deg=float(from_rest[~cruise].max(initial=0.0)),
+                   inverse_tilt_cruise_deg=float(from_rest[cruise].max(initial=0.0)))
+
+
+def _inverse_links(res, system, built, summary):
+    """Mid-link deformation (m) and shear angle (deg) of every flexible set in the flexible inverse."""
+    deformation = measures.mid_deflections(res, system, built.flexible)
+    shear = measures.shear_angles(res)
+    if deformation:
+        summary.update(link_deformation=deformation, mid_link_deformation=max(deformation.values()))
+    if shear:
+        summary.update(link_shear_deg=shear, shear_angle_deg=max(shear.values()))
 
 
 def study_report(summary):
@@ -294,8 +357,8 @@ def study_report(summary):
     lines = [f"{label:<{width}}  {value}" for label, value, _ in rows]
     if "zero_dynamics" in summary:
         lines.append(summary["zero_dynamics"]["statement"])
-    lines += [f"{r['quantity']}: femdyn {r['femdyn']}, published {r['published']} ({r['source']}): {r['verdict']}"
-              for r in summary.get("reference", [])]
+    lines += [f"{r['label']}: femdyn {r['femdyn']}, published {r['published']} ({r['source']}): {r['verdict']}"
+              + (f" — {r['reason']}" if r["reason"] else "") for r in summary.get("reference", [])]
     return "\n".join(lines)
 
 

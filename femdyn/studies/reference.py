@@ -89,7 +89,7 @@ def verdict_class(label):
 
 _REFERENCE = {"quantity": Key(str, required=True, hint="a key of the study's summary"), "value": float,
               "below": Key(float, above=0), "tolerance": Key(float, above=0), "scale": Key(float, above=0),
-              "unit": str, "text": str, "source": str}
+              "unit": str, "text": str, "source": str, "label": str, "reason": str, "docs": str}
 
 
 def reference_rows(summary, tables, where="reference"):
@@ -102,14 +102,17 @@ def reference_rows(summary, tables, where="reference"):
     tables : list of dict
         Each ``quantity`` (a summary key), ``value`` (reported, SI) with ``tolerance`` (relative, default
         0.1) or ``below`` (a reported bound, SI); ``scale`` and ``unit`` to show it (1e3, "mm"); ``text``
-        (how the source states it) and ``source``.
+        (how the source states it) and ``source``; optionally ``label`` (what the row shows instead of the
+        key), ``reason`` (why femdyn's value may lie outside the band, shown only when it does) and ``docs``
+        (where that is explained).
     where : str
         The configuration's name for messages.
 
     Returns
     -------
     list of dict
-        ``quantity``, ``femdyn`` (shown), ``published``, ``verdict``, ``factor`` and ``source`` per table.
+        ``quantity``, ``label``, ``femdyn`` (shown), ``published``, ``verdict``, ``factor``, ``source``,
+        ``reason`` and ``docs`` (both empty inside the band) per table.
 
     Raises
     ------
@@ -136,6 +139,8 @@ def reference_rows(summary, tables, where="reference"):
         value = summary.get(t["quantity"])
         label, factor = verdict(None if value is None else float(value), band)
         found = "–" if value is None else f"{value * scale:.4g} {unit}".strip()
-        rows.append({"quantity": t["quantity"], "femdyn": found, "published": shown.strip(), "verdict": label,
-                     "factor": factor, "source": t.get("source", "")})
+        outside = factor is not None and factor > 1.0
+        rows.append({"quantity": t["quantity"], "label": t.get("label", t["quantity"]), "femdyn": found,
+                     "published": shown.strip(), "verdict": label, "factor": factor, "source": t.get("source", ""),
+                     "reason": t.get("reason", "") if outside else "", "docs": t.get("docs", "") if outside else ""})
     return rows

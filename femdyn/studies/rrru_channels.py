@@ -1,5 +1,5 @@
-"""The 3-RRRU runs' channels as arrays, shared by the study (:mod:`.rrru_study`), its outputs
-(:mod:`.rrru_outputs`), its figures of merit and the inverse comparison: one row per sample,
+"""The 3-RRRU runs' channels on femdyn.robots.rrru's hand-made model as arrays, shared by the rigid runs
+(:mod:`.rrru`), the tracking experiment and the inverse comparison: one row per sample,
 one column per limb or coordinate; SI units, angles in rad."""
 import numpy as np
 

@@ -1,17 +1,20 @@
 """The 3-RRRU study of Liu et al. (2018) on the command line: its :class:`~.record.Study`
-record ``STUDY`` (``femdyn study rrru``, the sweep cases ``rrru``, ``rrru_rigid`` and
-``rrru_flexible``, ``femdyn fit rrru``) and its solver options."""
+record ``STUDY`` — ``femdyn study rrru``, the parallel-robot study (:mod:`.parallel_study`) on the
+packaged preset ``presets/rrru.toml`` (the paper's robot, circle, solver settings and table) —, the
+sweep cases ``rrru`` (that study), ``rrru_rigid`` and ``rrru_flexible``, ``femdyn fit rrru``, and the
+solver options."""
 from dataclasses import replace
 
 from ..errors import ModelError
-from .record import Fit, Study
+from .parallel_study import STUDY as PARALLEL
+from .record import Fit
 from .rrru import RigidStudyConfig
 from .rrru_figures import figure_label, flexible_case, rigid_case
 from .rrru_fit import figure_names, fit, fit_config, parameter_table, residual_table, write_fit
-from .rrru_study import StudyConfig, run_study, summary_table, sweep_case
+from .rrru_preset import RRRUStudyConfig, preset_case
 
 HINT = ("from the command line try --halvings 8 (more step halvings), --rho-inf 0 (more damping), --step (a "
-        "smaller step), --formulation stabilized (forward run) or --elements (a finer mesh: docs/rrru.md, 'Elements "
+        "smaller step) or --elements (a finer mesh: docs/rrru.md, 'Elements "
         "per link')")
 
 
@@ -28,23 +31,6 @@ def add_solver_options(parser, elements=True):
                                                      "(default 4; 0 stops at the first failure)")
 
 
-def solver_options(config, args):
-    """The study's configuration with the command line's solver options applied."""
-    checks = (("--elements", args.elements, lambda v: v >= 1, "≥ 1", "n_elements"),
-              ("--rho-inf", args.rho_inf, lambda v: 0.0 <= v <= 0.95, "in [0, 0.95] (the inverse runs are "
-               "index 3, unstable above 0.95)", "flexible_rho_inf"),
-              ("--formulation", args.formulation, lambda v: True, "", "formulation"),
-              ("--halvings", args.halvings, lambda v: 0 <= v <= 20, "in 0 … 20", "max_halvings"))
-    changes = {}
-    for option, value, ok, rule, key in checks:
-        if value is None:
-            continue
-        if not ok(value):
-            raise ModelError(f"{option} must be {rule}, got {value}")
-        changes[key] = value
-    return replace(config, **changes)
-
-
 def _describe_fit(config):
     """What the fit fits to what, with its seed."""
     return f"fitting {sorted(config.bounds)} to {figure_names(config)} (seed {config.seed})"
@@ -59,12 +45,30 @@ def _write_fit(result, folder):
                       + f"; written to {folder}: parameters.md, residuals.md, history.csv, fit.json, fit.png"])
 
 
-STUDY = Study(
-    name="rrru",
-    description="the 3-RRRU robot of Liu et al. 2018 (rigid and flexible, inverse and forward dynamics, gauges)",
-    config=StudyConfig, run=run_study, report=summary_table,
-    add_options=add_solver_options, apply_options=solver_options, hint=HINT,
-    sweeps={"rrru": (StudyConfig, sweep_case), "rrru_rigid": (RigidStudyConfig, rigid_case),
-            "rrru_flexible": (StudyConfig, flexible_case)},
-    figure_label=figure_label,
-    fit=Fit(read=fit_config, describe=_describe_fit, run=fit, write=_write_fit))
+def preset_options(config, args):
+    """The rrru study's configuration (a :class:`~.parallel_study.ParallelStudyConfig`) with the command
+    line's solver options applied: ``--elements`` sets the robot's parameter ``elements``."""
+    if args.formulation not in (None, "index3"):
+        raise ModelError("--formulation stabilized: the rrru study's forward run is index 3 (the parallel-robot "
+                         "study); drop the option")
+    checks = (("--elements", args.elements, lambda v: v >= 1, "≥ 1"),
+              ("--rho-inf", args.rho_inf, lambda v: 0.0 <= v <= 0.95, "in [0, 0.95] (the inverse runs are "
+               "index 3, unstable above 0.95)"),
+              ("--halvings", args.halvings, lambda v: 0 <= v <= 20, "in 0 … 20"))
+    for option, value, ok, rule in checks:
+        if value is not None and not ok(value):
+            raise ModelError(f"{option} must be {rule}, got {value}")
+    changes = {key: value for key, value in (("flexible_rho_inf", args.rho_inf), ("max_halvings", args.halvings))
+               if value is not None}
+    if args.elements is not None:
+        changes["parameters"] = {**config.parameters, "elements": args.elements}
+    return replace(config, **changes)
+
+
+STUDY = replace(
+    PARALLEL, name="rrru",
+    description="the 3-RRRU robot of Liu et al. 2018 beside the paper's table: the parallel-robot study on its preset",
+    config=RRRUStudyConfig, add_options=add_solver_options, apply_options=preset_options, hint=HINT,
+    sweeps={"rrru": (RRRUStudyConfig, preset_case), "rrru_rigid": (RigidStudyConfig, rigid_case),
+            "rrru_flexible": (RRRUStudyConfig, flexible_case)},
+    figure_label=figure_label, fit=Fit(read=fit_config, describe=_describe_fit, run=fit, write=_write_fit))

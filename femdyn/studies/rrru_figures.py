@@ -15,7 +15,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ModelError
-from .rrru_channels import motor_angles, motor_torques
 
 
 @dataclass(frozen=True)
@@ -118,24 +117,30 @@ def rigid_case(config, output=None):
 
 FLEXIBLE_FIGURES = ("torque_difference", "angle_difference_deg", "mid_link_deformation", "tilt_start_stop_deg",
                     "tilt_cruise_deg", "forward_deviation_x", "forward_deviation_yz")
+SUMMARY_KEYS = {    # figure → key of the rrru study's summary (femdyn study rrru) and the factor to the figure's unit
+    "torque_difference": ("effort_difference", 1.0), "angle_difference_deg": ("actuator_difference", 180 / math.pi),
+    "mid_link_deformation": ("mid_link_deformation", 1.0), "tilt_start_stop_deg": ("inverse_tilt_speed_change_deg", 1.0),
+    "tilt_cruise_deg": ("inverse_tilt_cruise_deg", 1.0), "forward_deviation_x": ("forward_deviation_x", 1.0),
+    "inverse_angle_max_deg": ("inverse_actuator_max", 180 / math.pi),
+    "rigid_angle_max_deg": ("rigid_actuator_max", 180 / math.pi), "angle_max_deg": ("rigid_actuator_max", 180 / math.pi),
+    "inverse_dynamics_residual": ("inverse_dynamics_residual", 1.0), "static_tilt_deg": ("static_tilt_deg", 1.0)}
 
 
 def flexible_case(config, output=None):
-    """The flexible figures of one setting: a sweep case running the whole study."""
+    """The flexible figures of one setting: a sweep case running the rrru study (the parallel-robot study on
+    the preset, settings over the preset's)."""
     from ..schema import config_from_dict
-    from .rrru_study import StudyConfig, run_study
-    study_config = config_from_dict(config, StudyConfig, where="3-RRRU flexible figures")
-    check_reachable(study_config)
-    study = run_study(study_config, output)
+    from .parallel_study import run_parallel_study
+    from .rrru_preset import RRRUStudyConfig
+    study = run_parallel_study(config_from_dict(config, RRRUStudyConfig, where="3-RRRU flexible figures"), output)
     summary = study["summary"]
-    out = {k: float(summary[k]) for k in (*FLEXIBLE_FIGURES, "inverse_angle_max_deg", "rigid_angle_max_deg",
-                                          "inverse_dynamics_residual", "static_tilt_deg") if k in summary}
-    out.update(torque_figures(motor_torques(study["rigid"])))
-    out["angle_max_deg"] = float(np.degrees(motor_angles(study["rigid"]).max()))
-    if study["inverse"] is not None:
-        inverse = torque_figures(motor_torques(study["inverse"]))
-        out.update(inverse_torque_peak_largest=inverse["torque_peak_largest"],
-                   inverse_torque_peak_smallest=inverse["torque_peak_smallest"])
+    out = {name: float(summary[key]) * scale for name, (key, scale) in SUMMARY_KEYS.items() if key in summary}
+    if "forward_deviation_y" in summary:
+        out["forward_deviation_yz"] = max(summary["forward_deviation_y"], summary["forward_deviation_z"])
+    out.update(torque_figures(study["rigid"]["efforts"]))
+    extremes = [summary[f"inverse_effort_extreme_{k}"] for k in range(3) if f"inverse_effort_extreme_{k}" in summary]
+    if extremes:
+        out.update(inverse_torque_peak_largest=float(min(extremes)), inverse_torque_peak_smallest=float(max(extremes)))
     return out
 
 

@@ -13,9 +13,9 @@ import time
 import numpy as np
 
 from ..errors import FemdynError
-from .rrru_channels import motor_torques, resampled
-from .rrru import circle_motion, servo_robot
-from .rrru_study import StudyConfig, run_rigid
+from .parallel_study import load_robot
+from .parallel_task import task_motion
+from .rrru_preset import RRRUStudyConfig
 
 __all__ = ["compare_inverses", "inverses_figure"]
 
@@ -25,8 +25,9 @@ def compare_inverses(config=None, duration=0.6, input_weight=1e-6, rate_weight=1
 
     Parameters
     ----------
-    config : StudyConfig, optional
-        The robot, circle and stable-inverse settings (default: the study's defaults).
+    config : RRRUStudyConfig, optional
+        The robot, circle and stable-inverse settings of ``femdyn study rrru`` (default: its preset); the
+        model is the description's (:meth:`~femdyn.robots.parallel.ParallelRobot.model`).
     duration : float, optional
         Length of the inverted motion from its start, s.
     input_weight, rate_weight : float, optional
@@ -45,9 +46,12 @@ def compare_inverses(config=None, duration=0.6, input_weight=1e-6, rate_weight=1
     from femdyn.solvers.generalized_alpha import Options, integrate
     from femdyn.solvers.inversion import causal_inverse, linearize, noncausal_inverse, optimal_control_inverse
     from femdyn.solvers.stable_inverse import StableInverseOptions, path_residual, stable_causal_inverse
-    config = config or StudyConfig()
-    motion = circle_motion(config)
-    system = servo_robot(config, motion, flexible=True, n_elements=config.n_elements).model.assemble()
+    config = config or RRRUStudyConfig()
+    robot = load_robot(config)
+    motion = task_motion(robot, config.task)
+    built = robot.model(motion.sampled([0.0])[0][0], flexible=True, servo=motion)
+    system = built.model.assemble()
+    columns = [f"{a}.torque" for a in built.actuators]
     options = StableInverseOptions(config.stable_iterations, config.stable_window, config.stable_elastic_window,
                                    rest_after=duration >= motion.end)
     stable = stable_causal_inverse(system, duration, config.stable_h, options)
@@ -70,8 +74,7 @@ def compare_inverses(config=None, duration=0.6, input_weight=1e-6, rate_weight=1
     for name, inv in corrections.items():
         inside = (inv.t >= t[0] - 1e-12) & (inv.t <= t[-1] + 1e-12)
         torques[name] = u_s + inv.u[inside][:len(t)]
-    rigid_run = run_rigid(config, motion, duration)
-    rigid = resampled(rigid_run, t, motor_torques(rigid_run))
+    rigid = robot.efforts(*motion.sampled(t))
     t_dae, u_dae = None, None
     try:
         dae = integrate(system, duration, config.h, Options(rho_inf=config.flexible_rho_inf,
@@ -82,7 +85,7 @@ def compare_inverses(config=None, duration=0.6, input_weight=1e-6, rate_weight=1
         dae = getattr(err, "results", None)
         status["causal (nonlinear DAE)"] = f"failed: {err}"
     if dae is not None and len(dae.t):
-        t_dae, u_dae = dae.t, motor_torques(dae)
+        t_dae, u_dae = dae.t, np.column_stack([dae[c] for c in columns])
     summary = {}
     for name, u in torques.items():
         summary[name] = {"torque_difference": float(np.abs(u - rigid).max()),
@@ -91,7 +94,7 @@ def compare_inverses(config=None, duration=0.6, input_weight=1e-6, rate_weight=1
                          else 0.0,
                          "runtime": clock.get(name)}
     if u_dae is not None:
-        r_dae = resampled(rigid_run, t_dae, motor_torques(rigid_run))
+        r_dae = robot.efforts(*motion.sampled(t_dae))
         summary["causal (nonlinear DAE)"] = {
             "torque_difference": float(np.abs(u_dae - r_dae).max()),
             "variation_per_second": float(np.abs(np.diff(u_dae, axis=0)).sum(axis=0).max() / t_dae[-1]),

@@ -236,6 +236,6 @@ def test_the_page_templates_are_package_data():
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["femdyn.reports"]
     templates = sorted(p.relative_to(ROOT / "femdyn" / "reports").as_posix()
                        for p in (ROOT / "femdyn" / "reports" / "templates").iterdir())
-    assert {"templates/base.html", "templates/strain.html", "templates/rrru.html"} <= set(templates)
+    assert {"templates/base.html", "templates/strain.html", "templates/parallel.html"} <= set(templates)
     assert [t for t in templates if not any(fnmatch.fnmatch(t, pattern) for pattern in data)] == []
     assert "@media print" in render_page("base.html", title="x")

@@ -33,8 +33,8 @@ def test_demo_command(tmp_path, capsys):
     paper's, the study's outputs and the picture of the deformed robot."""
     assert main(["demo", "--out", str(tmp_path), "--t-end", "0.02", "--elements", "2", "--quiet"]) == 0
     out = capsys.readouterr().out
-    assert "degrees of freedom" in out and "Liu et al. 2018" in out and "3-RRRU study over 0.02 s (20 steps)" in out
-    for name in ("demo.png", "summary.md", "torques.png", "forward.png", "strains.png", "channels.csv",
+    assert "degrees of freedom" in out and "Liu et al. 2018" in out and "rigid efforts, smallest" in out
+    for name in ("demo.png", "summary.md", "efforts.png", "deviation.png", "gauges.png", "channels.csv",
                  "paraview/motion.pvd"):
         assert (tmp_path / name).exists(), name
     assert (tmp_path / "demo.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -95,7 +95,7 @@ def test_an_unreachable_setting_is_a_penalty_not_a_crash():
 def test_the_flexible_case_reports_the_papers_flexible_figures():
     """20 ms of the study with 2 elements per link (about 3 s): every figure the paper
     reports for the flexible robot is computed and finite (the cruise has not begun: 0)."""
-    f = flexible_case({"duration": 0.02, "n_elements": 2, "paraview_every": 0, "validate_inverse": False})
+    f = flexible_case({"duration": 0.02, "parameters": {"elements": 2}, "paraview_every": 0})
     assert set(FLEXIBLE_FIGURES) <= set(f) and all(math.isfinite(f[k]) for k in FLEXIBLE_FIGURES)
     assert f["tilt_cruise_deg"] == 0.0 and 0 < f["mid_link_deformation"] < 0.05
     assert f["inverse_torque_peak_largest"] < 0 and "torque_peak_largest" in f

@@ -7,7 +7,7 @@ from femdyn.motion import Polynomial, Sine, as_time_function
 from femdyn.robots.serial import puma560
 from femdyn.solvers.recursive.regressor import inertial_parameters
 from femdyn.studies.rrru_figures import angle_figures, figure_label, torque_figures
-from femdyn.studies.rrru_outputs import Band
+from femdyn.studies.reference import Band
 
 
 def test_time_functions_compose_with_their_derivatives():

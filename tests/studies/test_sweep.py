@@ -5,8 +5,9 @@ samples depend on the seed and the case number only; bad sweep files are named.
 A ``distributed.LocalCluster`` with ``processes=True`` starts its workers with the
 "spawn" method, which re-imports the parent's ``__main__``: pytest's entry points guard
 it with ``if __name__ == "__main__"``, so the cluster can be built inside a test; the
-study function travels by name (``femdyn.studies.rrru_study.sweep_case``), importable on
-the workers.
+study function travels by name (``femdyn.studies.rrru_preset.preset_case``: femdyn study rrru),
+importable on the workers. The sweep files' checks use the 3-RRRU's dedicated configuration
+(``rrru_study.StudyConfig``) as a schema with tables, lists and whole numbers.
 """
 import csv
 import json
@@ -22,20 +23,21 @@ from femdyn.cli import main
 from femdyn.errors import ModelError
 from femdyn.schema import with_overrides
 from femdyn.studies.sweep_file import read_sweep, sweep_from_dict
-from femdyn.studies.rrru_study import StudyConfig, sweep_case
+from femdyn.studies.rrru_preset import preset_case
+from femdyn.studies.rrru_study import StudyConfig
 from femdyn.studies.sweep import grid_cases, random_cases, run_sweep
 
 # 10 steps of the rigid and the flexible inverse dynamics, 2 elements per link: about 1 s a case
-BASE = {"duration": 0.01, "n_elements": 2, "paraview_every": 0, "forward": False}
-# speed 50 m/s: the S-curve cannot reach it on the 0.63 m circle, the study raises a ModelError
-GRID = {"geometry.E": [6.9e8, 6.9e10], "speed": [0.5, 50.0]}
+BASE = {"duration": 0.01, "parameters": {"elements": 2}, "paraview_every": 0, "forward": False}
+# speed −0.5 m/s: the configuration's check refuses it (a SchemaError)
+GRID = {"parameters.E": [6.9e8, 6.9e10], "task.speed": [0.5, -0.5]}
 
 
 @pytest.fixture(scope="module")
 def thread_sweep(tmp_path_factory):
     out = tmp_path_factory.mktemp("threads")
     with ThreadPoolExecutor(2) as pool:
-        records = run_sweep(sweep_case, BASE, grid_cases(GRID), str(out), executor=pool)
+        records = run_sweep(preset_case, BASE, grid_cases(GRID), str(out), executor=pool)
     return out, records
 
 
@@ -45,7 +47,7 @@ def test_dask_worker_processes_and_threads_give_identical_tables(thread_sweep, t
     from distributed import Client, LocalCluster
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             Client(cluster) as client:
-        records = run_sweep(sweep_case, BASE, grid_cases(GRID), str(tmp_path), executor=client.get_executor())
+        records = run_sweep(preset_case, BASE, grid_cases(GRID), str(tmp_path), executor=client.get_executor())
     threads, thread_records = thread_sweep
     assert (tmp_path / "cases.csv").read_text() == (threads / "cases.csv").read_text()
     assert (tmp_path / "cases.md").read_text() == (threads / "cases.md").read_text()
@@ -54,21 +56,21 @@ def test_dask_worker_processes_and_threads_give_identical_tables(thread_sweep, t
 
 
 def test_a_failing_case_is_reported_and_the_others_complete(thread_sweep):
-    """Cases 1 and 3 (speed 50 m/s) fail with the S-curve's message; cases 0 and 2 run
+    """Cases 1 and 3 (speed −0.5 m/s) fail with the configuration's message; cases 0 and 2 run
     with their own stiffness (read back from the case folder) and track the circle to
     round-off; the stiffer links bend less (deflection ∝ 1/E: about 100× less)."""
     out, records = thread_sweep
     rows = list(csv.DictReader(open(out / "cases.csv")))
     assert [r["status"] for r in rows] == ["completed", "failed", "completed", "failed"]
     for r in (rows[1], rows[3]):
-        assert "ModelError" in r["error"] and "speed 50 m/s cannot be reached" in r["error"] and r["steps"] == ""
+        assert "SchemaError" in r["error"] and "task.speed must be positive" in r["error"] and r["duration"] == ""
     for k, E in ((0, 6.9e8), (2, 6.9e10)):
         case = json.loads((out / f"case-{k:04d}" / "summary.json").read_text())
-        assert case["config"]["geometry"]["E"] == E and case["summary"]["steps"] == 10
+        assert case["config"]["parameters"]["E"] == E and case["summary"]["duration"] == 0.01
         assert float(rows[k]["inverse_tracking_error"]) < 1e-10 and rows[k]["error"] == ""
     ratio = float(rows[0]["mid_link_deformation"]) / float(rows[2]["mid_link_deformation"])
     assert 30 < ratio < 300          # linear statics would give 100; the dynamic start changes it
-    assert "speed 50 m/s" in (out / "cases.md").read_text()
+    assert "task.speed must be positive" in (out / "cases.md").read_text()
 
 
 def test_random_cases_depend_on_the_seed_and_the_case_only():
@@ -138,9 +140,9 @@ def test_the_command_names_a_bad_file_in_one_line(tmp_path, capsys):
     path.write_text('study = "puma"\n[sweep]\ngrid = {payload = [0.0]}\n')
     assert main(["sweep", str(path), "-o", str(tmp_path / "x")]) == 2
     assert "unknown study 'puma'" in capsys.readouterr().err
-    path.write_text('[sweep]\ngrid = {"geometry.EE" = [1.0]}\n')
+    path.write_text('[sweep]\ngrid = {"parameters.EE" = [1.0]}\n')
     assert main(["sweep", str(path), "-o", str(tmp_path / "x")]) == 2
-    assert "unknown key geometry.EE" in capsys.readouterr().err
+    assert "unknown key parameters.EE; known keys: ['parameters.E', 'parameters.damping'" in capsys.readouterr().err
     path.write_text('[sweep\n')
     assert main(["sweep", str(path), "-o", str(tmp_path / "x")]) == 2
     assert "is not valid TOML" in capsys.readouterr().err
@@ -150,7 +152,7 @@ def test_the_command_runs_a_random_sample_on_a_local_cluster(tmp_path, capsys):
     """Two random cases on a one-worker local cluster: the table holds the drawn settings
     (the same draws as random_cases) and each case's numbers."""
     path = tmp_path / "sweep.toml"
-    path.write_text('[base]\nduration = 0.01\nn_elements = 2\nparaview_every = 0\nforward = false\n'
+    path.write_text('[base]\nduration = 0.01\nparameters = {elements = 2}\nparaview_every = 0\nforward = false\n'
                     '[sweep]\nrandom = {count = 2, seed = 3, payload = {uniform = [0, 2]}}\n')
     out = tmp_path / "out"
     assert main(["sweep", str(path), "-o", str(out), "--workers", "1", "--quiet"]) == 0
@@ -159,4 +161,4 @@ def test_the_command_runs_a_random_sample_on_a_local_cluster(tmp_path, capsys):
     drawn = random_cases({"payload": {"uniform": [0, 2]}}, 2, 3)
     assert [float(r["payload"]) for r in rows] == [c["payload"] for c in drawn]
     assert all(r["status"] == "completed" and float(r["inverse_tracking_error"]) < 1e-10 for r in rows)
-    assert (out / "case-0001" / "torques.png").exists() and (out / "sweep.json").exists()
+    assert (out / "case-0001" / "efforts.png").exists() and (out / "sweep.json").exists()
