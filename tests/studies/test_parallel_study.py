@@ -12,7 +12,8 @@ from femdyn.robots.parallel.catalogue import READY
 from femdyn.studies.parallel_study import ParallelStudyConfig, run_parallel_study
 from femdyn.studies.parallel_task import TaskConfig, task_motion
 
-GENERIC = ("parallel_study.py", "parallel_task.py", "parallel_outputs.py")
+GENERIC = ("parallel_study.py", "parallel_task.py", "parallel_outputs.py", "parallel_model.py", "parallel_tracking.py",
+           "parallel_tracking_outputs.py", "tracking_contacts.py")
 
 
 def test_the_generic_study_layer_names_no_robot():
