@@ -484,11 +484,12 @@ class JointBuilder:
         Examples
         --------
         >>> import femdyn
-        >>> m = femdyn.Model("slider", gravity=(0, 0, 0))
-        >>> block = m.rigid_body("block", [m.point("P", (0, 0, 0))], [m.vector("u", (1, 0, 0)),
-        ...                      m.vector("v", (0, 1, 0))], mass=2.0)
-        >>> _ = m.prismatic("rail", "ground", block, (0, 0, 0), (1, 0, 0))
-        >>> m.drive_slide("stroke", "rail", 0.01).kind
+        >>> m = femdyn.Model("lift")
+        >>> axes = [m.vector(f"car.e{k}", e) for k, e in enumerate(((1, 0, 0), (0, 1, 0), (0, 0, 1)))]
+        >>> car = m.rigid_body("car", [m.point("car.C", (0, 0, 0))], axes, mass=5.0)
+        >>> m.prismatic("mast", "ground", car, (0, 0, 0), (0, 0, 1)).kind
+        'prismatic'
+        >>> m.drive_slide("height", "mast", 0.2).kind      # the car held 0.2 m up the mast
         'slide drive'
         """
         return self._add_joint(SlideDrive(name, self._prismatic(prismatic),
