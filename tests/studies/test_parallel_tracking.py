@@ -1,7 +1,8 @@
 """The parallel study's tracking experiment on any robot: a rotary Delta (torque drives on the motor angles)
 and a linear Delta (force drives on the carriages' strokes, prismatic joints) run a short experiment; the
-drives follow the rigid inverse solution to a few encoder counts and the platform follows the task. A
-clearance name the robot does not have is refused with its joints listed."""
+drives follow the rigid inverse solution to a few encoder counts and the platform follows the task.
+Clearance in a ball joint and a revolute starts seated; a clearance name the robot does not have is refused
+with its joints listed."""
 import pytest
 
 from femdyn.errors import ModelError
@@ -50,3 +51,19 @@ def test_clearance_in_a_joint_the_robot_does_not_have_is_refused():
     with pytest.raises(ModelError, match=r"tracking.joints: 'arm 0.knee' is not a joint of robot 'delta'; its "
                                          r"joints: \[.*'arm 0.joint0'"):
         _run("delta", {"enabled": True, "clearance": 30e-6, "joints": "arm 0.knee"})
+
+
+def test_clearance_in_a_ball_joint_and_a_revolute_of_a_delta_starts_seated():
+    """20 µm in a forearm bar's upper ball joint (spherical) and another arm's motor bearing (revolute): each
+    journal starts on its loaded side, in contact by the Hertz penetration of its load (below 1 µm), not
+    dropped across the gap from the centre; the short run has no impacts and the drives still hold."""
+    clearance = {"enabled": True, "clearance": 20e-6, "joints": "arm 0.bar0.upper,arm 1.joint0",
+                 "journal_radius": 5e-3, "clearance_h": 2.3e-5}
+    config = config_from_dict({"robot": "delta", **SHORT, "duration": 0.01, "tracking": clearance},
+                              ParallelStudyConfig)
+    study = run_parallel_study(config)
+    run = study["tracking"]["runs"]["rigid"]
+    for joint in ("arm 0.bar0.upper", "arm 1.joint0"):
+        assert 20e-6 < run[f"{joint}.eccentricity"][0] < 21e-6 and run[f"{joint}.force"][0] > 1.0
+        assert study["tracking"]["contacts"]["rigid"][joint]["verdict"] == "no impacts (stays in contact)"
+    assert study["summary"]["tracking_rigid_joint_error_max"] < 2 * TrackingConfig().resolution
