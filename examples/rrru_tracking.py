@@ -1,22 +1,26 @@
 """Liu et al.'s (2018) tracking experiment simulated (docs/rrru.md, "The tracking experiment"): the
-flexible 3-RRRU robot with the 1.6 kg payload follows the circle under sampled PID joint drives fed
-with the rigid and with the stable causal flexible inverse; a laser tracker's samples are fitted with
-circles, and femdyn's Table 2 is printed beside the paper's.
+parallel-robot study's tracking experiment on the 3rrru robot with the paper's rig as data (the preset
+femdyn/studies/presets/rrru_tracking.toml): the flexible robot with the 1.6 kg payload follows the circle
+under sampled PID joint drives fed with the rigid and with the stable causal flexible inverse; a laser
+tracker's samples are fitted with circles; Table 2's differences and Table 3's peaks beside femdyn's.
 
     python examples/rrru_tracking.py [output folder] [duration s] [elements per link]
 """
 import sys
 
-from femdyn.studies.rrru_tracking import TrackingConfig, run_tracking
-from femdyn.studies.rrru_tracking_outputs import table2_markdown
+from femdyn.schema import config_from_dict
+from femdyn.studies.parallel_tracking_outputs import tracking_markdown
+from femdyn.studies.rrru_tracking_command import RRRUTrackingConfig
+from femdyn.studies.parallel_study import run_parallel_study
 
 
 def main(output="rrru-tracking", duration=0.0, n_elements=4):
-    study = run_tracking(TrackingConfig(duration=duration, n_elements=n_elements), output=output)
-    print(table2_markdown(study["table2"]))
-    for row in study["table3"]:
-        print(f"{row['gauge']}: zero-balanced peaks {row['femdyn'][0]:+.3f} / {row['femdyn'][1]:+.3f} µε "
-              f"(paper {row['paper'][0]:+.3f} / {row['paper'][1]:+.3f} µε)")
+    config = config_from_dict({"duration": duration, "parameters": {"E": 6.9e10, "elements": n_elements}},
+                              RRRUTrackingConfig)
+    study = run_parallel_study(config, output=output)
+    print(tracking_markdown(study["summary"], study["tracking"]))
+    for row in study["summary"]["reference"]:
+        print(f"{row['quantity']}: femdyn {row['femdyn']}, paper {row['published']}: {row['verdict']}")
     print(f"report: {output}/report.html")
     return study
 

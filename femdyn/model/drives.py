@@ -1,4 +1,5 @@
-"""Joint servo drives: a geared motor on a revolute joint under a PID position controller with feedforward.
+"""Joint servo drives: a geared motor on a revolute joint (or, through a screw or belt, on a prismatic joint's
+stroke) under a PID position controller with feedforward.
 
 The motor (rotor inertia J_m, gear ratio N, joint side θ = θ_m / N) adds its reflected inertia
 J = N² J_m to the joint angle θ(q) as a configuration-dependent mass, T = ½ J θ̇², θ̇ = ∇θ·q̇: no extra
@@ -9,7 +10,9 @@ torque command τ = sat(τ_ff(t) + J r̈(t) + k_p e + k_i ∫e + k_d ė) that ac
 the step), or sampled at its own period T with a zero-order hold, from an encoder of resolution δ on
 the joint side (rounded to the nearest count) and ė by backward differences (that rate optionally low-pass
 filtered). The integral is clamped while the command saturates (conditional integration, Åström &
-Hägglund 2006, §3.5). Integrators call
+Hägglund 2006, §3.5). On a prismatic joint (:class:`LinearServoDrive`) the coordinate is the stroke
+s = (p_B − p_A)·w in m, the command a force in N, N in motor radians per metre, and e is not wrapped.
+Integrators call
 :meth:`ServoDrive.start` and :meth:`ServoDrive.sample` (the discrete-state hook); docs/servo-drives.md.
 """
 import math
@@ -19,9 +22,10 @@ import numpy as np
 from ..errors import ModelError
 from ..motion.timefunctions import as_time_function
 from ..input_checks import number, positive
-from .joints import Revolute
+from .joints import Prismatic, Revolute
 from .protocol import Sensor
 from .rotational_springs import RotationalSpringDamper
+from .vectorfunctions import Dot, FunctionGroup, Targets
 
 ENCODER_RESOLUTION = 2 * math.pi / 2 ** 16   # 16-bit absolute encoder: 0.00549°, the rig's 0.0055° (Liu et al. 2018)
 CONTROLLER_PERIOD = 221e-6                   # Power PMAC interpolation period on the rig, s
@@ -175,6 +179,20 @@ class ServoDrive(RotationalSpringDamper):
         return 0.0
 
 
+class LinearServoDrive(ServoDrive):
+    """A :class:`ServoDrive` on a prismatic joint's stroke: a force (N) along the axis, errors in m."""
+
+    reading_names = ("force", "motor_torque", "error", "measured", "stroke", "rate")
+
+    def _coordinate(self, n):
+        """The one-row FunctionGroup of the stroke s(q) = (p_B − p_A)·w, m."""
+        return FunctionGroup(Dot, [self.vectors], np.zeros((1, 3)), Targets([0.0], [None]), n)
+
+    def _error(self, theta, t):
+        """e = r(t) − s, m."""
+        return self.reference(t) - theta
+
+
 class ServoSensor(Sensor):
     """The channels ``<name>.<reading>`` of a :class:`ServoDrive` (``DriveBuilder.servo_drive`` lists them)."""
 
@@ -194,20 +212,23 @@ class DriveBuilder:
 
     def servo_drive(self, name, joint, reference, kp, ki=0.0, kd=0.0, feedforward=None, motor_inertia=0.0,
                     gear_ratio=1.0, torque_limit=None, period=None, resolution=0.0, filter_time=0.0):
-        """Add a geared servo motor with a PID position controller on a revolute joint (docs/servo-drives.md).
+        """Add a geared servo motor with a PID position controller on a revolute or prismatic joint (docs/servo-drives.md).
 
         The command τ = sat(τ_ff + N²J_m r̈ + k_p e + k_i ∫e + k_d ė), e = r(t) − θ (joint side),
         acts on ``body_b`` about the axis; the rotor's reflected inertia N²J_m is added to θ's inertia.
         Records ``<name>.torque`` (N·m), ``motor_torque`` (N·m), ``error`` (rad), ``measured`` (rad),
-        ``angle`` (rad) and ``rate`` (rad/s). Continuous controllers need no hook; a sampled one
+        ``angle`` (rad) and ``rate`` (rad/s). On a prismatic joint θ is the stroke s = (p_B − p_A)·w (m, 0
+        where the joint was built, as :meth:`sensor_slide` records it), the command a force along the axis:
+        ``<name>.force`` (N), ``motor_torque`` (N·m), ``error``, ``measured``, ``stroke`` (m), ``rate`` (m/s);
+        gains in N/m, N/(m·s), N·s/m, N in motor radians per metre, the limit and feedforward in N. Continuous controllers need no hook; a sampled one
         (``period``) needs an integrator that calls ``sample`` after each accepted step (generalized-α
         does) and is exact when the period is a multiple of the step.
 
         Parameters
         ----------
         name : str
-        joint : str or Revolute
-            A revolute joint of this model.
+        joint : str, Revolute or Prismatic
+            A revolute or prismatic joint of this model.
         reference : TimeFunction, float or callable
             r(t), the joint angle wanted, rad (the joint's angle as :meth:`sensor_angle` records it).
         kp, ki, kd : float
@@ -234,17 +255,19 @@ class DriveBuilder:
         Raises
         ------
         ModelError
-            ``joint`` is not a revolute joint of this model, or a gain, inertia, ratio, limit,
+            ``joint`` is neither a revolute nor a prismatic joint of this model, or a gain, inertia, ratio, limit,
             period or resolution is negative or not finite.
         """
-        rev = self.joints.get(joint, joint) if isinstance(joint, str) else joint
-        if not isinstance(rev, Revolute):
-            known = sorted(k for k, j in self.joints.items() if isinstance(j, Revolute))
-            raise ModelError(f"servo drive '{name}': '{getattr(rev, 'name', rev)}' is not a revolute joint of this "
-                             f"model; known revolutes: {known}")
-        number(kp, f"servo drive '{name}': kp", "N·m/rad")
-        drive = ServoDrive(name, rev.angle_vectors(), reference, (kp, ki, kd), feedforward, motor_inertia,
-                           gear_ratio, torque_limit, period, resolution, filter_time)
+        found = self.joints.get(joint, joint) if isinstance(joint, str) else joint
+        if not isinstance(found, (Revolute, Prismatic)):
+            known = sorted(k for k, j in self.joints.items() if isinstance(j, (Revolute, Prismatic)))
+            raise ModelError(f"servo drive '{name}': '{getattr(found, 'name', found)}' is not a revolute or prismatic "
+                             f"joint of this model; known: {known}")
+        number(kp, f"servo drive '{name}': kp", "N·m/rad or N/m")
+        kind, vectors = ((ServoDrive, found.angle_vectors()) if isinstance(found, Revolute) else
+                         (LinearServoDrive, found.slide_vectors()))
+        drive = kind(name, vectors, reference, (kp, ki, kd), feedforward, motor_inertia, gear_ratio, torque_limit,
+                     period, resolution, filter_time)
         drive._q0 = self.initial_coordinates()[0]
         self.add(drive)
         self.add_sensor(ServoSensor(drive))

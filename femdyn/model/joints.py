@@ -249,6 +249,12 @@ class Prismatic(Joint):
         self.axis, self.point = axis, np.asarray(point, float)
         self._equations = eqs + locks
 
+    def slide_vectors(self):
+        """(s, w): the slide s = p_B − p_A of the joint point and the axis w carried by A, material expressions;
+        the stroke (p_B − p_A)·w, m, is 0 where the joint was built."""
+        return (self.body_b.material_point(self.point) - self.body_a.material_point(self.point),
+                self.body_a.material_vector(self.axis))
+
 
 class Distance(Joint):
     """Distance constraint ‖p_a − p_b‖ = d as one row (p_a − p_b)·(p_a − p_b) = d²."""
@@ -277,6 +283,20 @@ class AngleDrive(Joint):
 
     def reaction(self, lam_rows):      # the drive torque on body B about the axis, −λ in N·m
         return ["torque"], -lam_rows
+
+
+class SlideDrive(Joint):
+    """Prescribed prismatic stroke (p_B − p_A)·w = f(t), m; its multiplier is minus the drive force on B, N."""
+
+    kind = "slide drive"
+
+    def __init__(self, name, prismatic, function):
+        super().__init__(name, prismatic.body_a, prismatic.body_b)
+        self.prismatic, self.function = prismatic, function
+        self._equations = [Equation(Dot, prismatic.slide_vectors(), None, 0.0, function, f"{name}: stroke")]
+
+    def reaction(self, lam_rows):      # the drive force on body B along the axis, −λ in N
+        return ["force"], -lam_rows
 
 
 class CoordinateDrive(Joint):
@@ -443,6 +463,45 @@ class JointBuilder:
         """
         rev = self._revolute(revolute)
         return self._add_joint(AngleDrive(name, rev, as_time_function(function, f"angle drive '{name}'")))
+
+    def drive_slide(self, name, prismatic, function):
+        """Prescribe the stroke of a prismatic joint, (p_B − p_A)·w = f(t) (1 row); 0 where the joint was built.
+
+        Its multiplier is minus the drive force on ``body_b`` along the axis (N).
+
+        Parameters
+        ----------
+        name : str
+        prismatic : str or femdyn.model.joints.Prismatic
+        function : TimeFunction, float or callable
+            f(t), m.
+
+        Raises
+        ------
+        ModelError
+            ``prismatic`` is not a prismatic joint of this model.
+
+        Examples
+        --------
+        >>> import femdyn
+        >>> m = femdyn.Model("lift")
+        >>> axes = [m.vector(f"car.e{k}", e) for k, e in enumerate(((1, 0, 0), (0, 1, 0), (0, 0, 1)))]
+        >>> car = m.rigid_body("car", [m.point("car.C", (0, 0, 0))], axes, mass=5.0)
+        >>> m.prismatic("mast", "ground", car, (0, 0, 0), (0, 0, 1)).kind
+        'prismatic'
+        >>> m.drive_slide("height", "mast", 0.2).kind      # the car held 0.2 m up the mast
+        'slide drive'
+        """
+        return self._add_joint(SlideDrive(name, self._prismatic(prismatic),
+                                          as_time_function(function, f"slide drive '{name}'")))
+
+    def _prismatic(self, joint):
+        """The prismatic joint ``joint`` (or its name); ModelError naming the known ones otherwise."""
+        found = self.joints.get(joint, joint) if isinstance(joint, str) else joint
+        if not isinstance(found, Prismatic):
+            raise ModelError(f"'{getattr(found, 'name', found)}' is not a prismatic joint of this model; known "
+                             f"prismatic joints: {sorted(k for k, j in self.joints.items() if isinstance(j, Prismatic))}")
+        return found
 
     def drive_coordinate(self, name, body, point, direction, function):
         """Prescribe one coordinate of a body's material point, d·r(q) = f(t) (1 row); driving force −λ d, N.

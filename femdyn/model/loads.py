@@ -109,10 +109,7 @@ class JointForce(JointTorque):
 
     def bind(self, n):
         self.n = n
-        j = self.prismatic
-        w = j.body_a.material_vector(j.axis)
-        slide = j.body_b.material_point(j.point) - j.body_a.material_point(j.point)
-        self.group = FunctionGroup(Dot, [(slide, w)], np.zeros((1, 3)), Targets([0.0], [None]), n)
+        self.group = FunctionGroup(Dot, [self.prismatic.slide_vectors()], np.zeros((1, 3)), Targets([0.0], [None]), n)
         self.k_rows, self.k_cols = self.group.h_rows, self.group.h_cols
 
 class LoadBuilder:

@@ -27,11 +27,15 @@ class RotationalSpringDamper(ForceElement):
 
     def bind(self, n):
         self.n = n
-        a, b, u, offset = self.vectors
-        self.group = g = FunctionGroup(Angle, [(a, b, u)], np.zeros((1, 3)), Targets([self.theta0 - offset], [None]), n)
+        self.group = g = self._coordinate(n)
         self.dofs = np.unique(g.cols)
         self._cols, self._h = np.searchsorted(self.dofs, g.cols), (np.searchsorted(self.dofs, g.h_rows),
                                                                    np.searchsorted(self.dofs, g.h_cols))
+
+    def _coordinate(self, n):
+        """The one-row FunctionGroup of δ = θ(q) − θ₀ on n coordinates."""
+        a, b, u, offset = self.vectors
+        return FunctionGroup(Angle, [(a, b, u)], np.zeros((1, 3)), Targets([self.theta0 - offset], [None]), n)
 
     def _state(self, q, v):
         """(∇θ on dofs, δ, δ̇, (f, f_δ, f_δ̇))."""

@@ -14,7 +14,7 @@ from ..elements.ancf_beam import RecoveredStrains
 from ..results.store import measuring
 from .flexible import ElementSet
 from .protocol import Body, Sensor
-from .vectorfunctions import Angle, FunctionGroup, Targets
+from .vectorfunctions import Angle, Dot, FunctionGroup, Targets
 
 class PointSensor(Sensor):
     """Position (m) and velocity (m/s) of a material point, global frame."""
@@ -44,6 +44,22 @@ class JointAngleSensor(Sensor):
         rate = np.bincount(self.group.cols, grad.ravel()[self.group.rows] * self.group.vals * v[self.group.cols])
         angle = theta[0] + self.offset
         return np.array([np.pi - (np.pi - angle) % (2 * np.pi), rate.sum()])      # wrapped to (−π, π]
+
+
+class JointSlideSensor(Sensor):
+    """Stroke (m, 0 where the joint was built) and rate (m/s) of a prismatic joint."""
+
+    def __init__(self, name, prismatic):
+        self.name, self.prismatic = name, prismatic
+        self.columns = (f"{name}.stroke", f"{name}.rate")
+
+    def bind(self, system):
+        self.group = FunctionGroup(Dot, [self.prismatic.slide_vectors()], np.zeros((1, 3)), Targets([0.0], [None]),
+                                   system.n)
+
+    def measure(self, q, v, a, lam, t):
+        phi, grad = self.group.evaluate(q, 0.0)
+        return np.array([phi[0], grad @ v[self.group.cols]])
 
 
 class ReactionSensor(Sensor):
@@ -526,6 +542,16 @@ class SensorBuilder:
         revolute : str or femdyn.model.joints.Revolute
         """
         return self.add_sensor(JointAngleSensor(name, self._revolute(revolute)))
+
+    def sensor_slide(self, name, prismatic):
+        """Record a prismatic joint's stroke (``<name>.stroke``, m, 0 where it was built) and rate (``.rate``, m/s).
+
+        Parameters
+        ----------
+        name : str
+        prismatic : str or femdyn.model.joints.Prismatic
+        """
+        return self.add_sensor(JointSlideSensor(name, self._prismatic(prismatic)))
 
     def sensor_reaction(self, name, joint):
         """Record the reactions of a joint, named and signed, from its multipliers.

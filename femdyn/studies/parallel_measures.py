@@ -1,10 +1,9 @@
-"""What the parallel-robot study measures on its runs, for any robot: the actuator coordinates of the flexible
-robot, the platform's tilt from the task's orientation, the deviation per task direction, the mid-link
+"""What the parallel-robot study measures on its runs, for any robot: the platform's tilt from the task's orientation, the deviation per task direction, the mid-link
 deformation, shear and strain of every flexible link, and the phases of the task.
 
 Every quantity is named by what it is (per actuator index, per flexible set of the description), SI units,
 angles of the platform in degrees. The study (:mod:`.parallel_study`) adds the sensors with
-:func:`add_sensors` and reads the runs with the other functions.
+:func:`shear_sensors` and reads the runs with the other functions.
 """
 import numpy as np
 
@@ -13,47 +12,20 @@ from ..robots.parallel.chain import rotation
 CRUISE = 1e-6       # relative distance from the task's top speed within which a sample is at cruise
 
 
-def add_sensors(built, kinds):
-    """Add to a built model the sensors the measures read: the angle of every actuated revolute joint
-    (``coordinate K.angle``) and the shear at the middle of every flexible set that reports it
-    (``shear SET.gamma_y``, ``.gamma_z``).
+def shear_sensors(built):
+    """Add to a built model (not yet assembled) a shear sensor at the middle of every flexible set that reports
+    shear (``shear SET.gamma_y``, ``.gamma_z``), read by :func:`shear_angles`.
 
     Parameters
     ----------
     built : RobotModel
-        :meth:`~femdyn.robots.parallel.ParallelRobot.model`'s result, not yet assembled.
-    kinds : list of str
-        "torque" (revolute) or "force" (prismatic) per actuator.
+        :meth:`~femdyn.robots.parallel.ParallelRobot.model`'s result.
     """
     m = built.model
-    for k, (joint, kind) in enumerate(zip(built.actuated, kinds)):
-        if kind == "torque":
-            m.sensor_angle(f"coordinate {k}", joint)
     for name in built.flexible:
         beam = m.element_set(name)
         if "shear" in beam.kernel.sensor_quantities:
             m.sensor_beam(f"shear {name}", name, beam.count // 2, 0.0 if beam.count % 2 == 0 else 0.5, "shear")
-
-
-def actuator_coordinates(results, start):
-    """Actuator coordinates (rad) of the revolute actuators in a run: their coordinate at the model's pose
-    ``start`` plus the recorded joint angle; NaN for an actuator without an angle sensor.
-
-    Parameters
-    ----------
-    results : Results
-    start : (n_act,) array_like
-        The actuator coordinates at the pose the model was built at (rad or m).
-
-    Returns
-    -------
-    ndarray (samples, n_act)
-    """
-    out = np.full((len(results.t), len(start)), np.nan)
-    for k, a0 in enumerate(start):
-        if f"coordinate {k}.angle" in results.sensor_columns:
-            out[:, k] = a0 + results[f"coordinate {k}.angle"]
-    return out
 
 
 def commanded_frames(robot, poses):

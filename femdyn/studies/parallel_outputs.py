@@ -10,6 +10,7 @@ from matplotlib.figure import Figure
 from ..reports.pages import plain
 from .reference import verdict_class
 from .parallel_task import platform_deviation
+from .parallel_tracking_outputs import CONTACT_HEADER, contact_rows, tracking_figures, tracking_rows, write_tracking
 
 # summary key → (label with unit, scale to that unit, what it means)
 ROWS = (
@@ -155,6 +156,8 @@ def write_outputs(folder, config, study):
                          every=config.paraview_every)
             files.append("paraview/motion.pvd")
     figures = study_figures(study) if rigid is not None else {}
+    figures.update(tracking_figures(study))
+    files += write_tracking(folder, study)
     for name, fig in figures.items():
         fig.savefig(path(name), dpi=120)
     write_report(path("report.html"), config, study, figures, files)
@@ -190,6 +193,9 @@ def write_report(path, config, study, figures, files):
                        reference=reference,
                        table=[cells(row) for row in summary_rows(summary)],
                        zero=summary.get("zero_dynamics", {}).get("statement", ""),
+                       tracking=[cells(row) for row in tracking_rows(summary)],
+                       contacts=[cells(row) for row in contact_rows(study["tracking"])]
+                       if isinstance(study.get("tracking"), dict) else [], contact_header=CONTACT_HEADER,
                        stopped=f"Stopped in {stopped['part']}: {stopped['reason']}" if stopped else "",
                        figures=[{"uri": png(fig), "alt": name, "caption": name} for name, fig in figures.items()],
                        robot=facts, settings=list(_flatten(asdict(config))), files=files)

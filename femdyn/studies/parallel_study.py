@@ -6,7 +6,8 @@ its rigid model (Blajer & Kołodziejczyk 2004), compared; (b) flexible forward d
 efforts from the static equilibrium: how far the platform strays from the task; (c) the flexible inverse,
 the stable causal inverse of the flexible servo model (:mod:`femdyn.solvers.stable_inverse`) with its
 zero-dynamics summary: the efforts that make the flexible robot follow the task; (d) strain gauges on
-the flexible links. Outputs: :mod:`.parallel_outputs`; the method: docs/parallel-robots.md.
+the flexible links; (e) on request, the tracking experiment with servo drives and joint clearance
+(:mod:`.parallel_tracking`). Outputs: :mod:`.parallel_outputs`; the method: docs/parallel-robots.md.
 """
 import time
 from dataclasses import dataclass, field
@@ -16,7 +17,9 @@ import numpy as np
 from ..errors import ModelError, SolverError
 from ..motion import Tabulated
 from . import parallel_measures as measures
+from .parallel_model import actuator_coordinates, coordinate_sensors, flexible_model
 from .parallel_task import POSITION, TaskConfig, platform_deviation, task_motion
+from .parallel_tracking import TrackingConfig, run_tracking
 from .record import Study, StudyStopped
 from .reference import reference_rows
 
@@ -39,6 +42,8 @@ class ParallelStudyConfig:
       (default all); empty: one on the outer fibre (y = radius) at mid-length of every flexible set and every
       stored gauge of every component link;
     - ``paraview_every``: every k-th sample of the flexible inverse to the ParaView series (0: none);
+    - ``tracking``: (e) the tracking experiment with servo drives and joint clearance, off by default
+      (:class:`~.parallel_tracking.TrackingConfig`, a ``[tracking]`` table);
     - ``reference``: published values beside the study's figures, ``[[reference]]`` tables with a verdict each
       (:func:`~.reference.reference_rows`: quantity, value and tolerance or below, scale, unit, text, source).
     """
@@ -62,6 +67,7 @@ class ParallelStudyConfig:
     stable_elastic_window: float = 0.3
     gauges: list = field(default_factory=list)
     paraview_every: int = 10
+    tracking: TrackingConfig = field(default_factory=TrackingConfig)
     reference: list = field(default_factory=list)
 
 
@@ -107,7 +113,7 @@ def run_parallel_study(config=None, output=None, progress=False):
                "duration": t_end, "actuators": _actuator_names(robot),
                "effort_units": ["N·m" if kind == "torque" else "N" for kind in _kinds(robot)]}
     study = {"summary": summary, "robot": robot, "motion": motion, "rigid": None, "forward": None,
-             "inverse": None, "systems": {}}
+             "inverse": None, "tracking": None, "systems": {}}
     try:
         study["rigid"] = _rigid(robot, motion, t_end, config, summary, progress)
         if config.forward and _flexible(robot):
@@ -116,6 +122,9 @@ def run_parallel_study(config=None, output=None, progress=False):
         if config.inverse and _flexible(robot) and "stopped" not in summary:
             study["inverse"] = _part(summary, "inverse", lambda: _inverse(robot, motion, t_end, study, config,
                                                                            summary, progress))
+        if config.tracking.enabled and "stopped" not in summary:
+            study["tracking"] = _part(summary, "tracking", lambda: run_tracking(robot, motion, t_end, study, config,
+                                                                                 summary, progress))
     except SolverError:             # what ran is written; a bad input (a ModelError) writes nothing
         _finish(config, study, output)
         raise
@@ -182,10 +191,11 @@ def _rigid(robot, motion, t_end, config, summary, progress):
                    rigid_actuator_min=float(coordinates.min()), rigid_actuator_max=float(coordinates.max()),
                    rigid_runtime=time.perf_counter() - clock)
     built = robot.model(X[0], flexible=False, servo=motion)
+    coordinate_sensors(built)
     res = integrate(built.model.assemble(), t_end, config.h, _options(config, config.rigid_rho_inf,
                                                                       config.tol_rigid), progress=progress)
     dae = np.column_stack([res[f"{a}.{k}"] for a, k in zip(built.actuators, _kinds(robot))])
-    rigid["dae"] = dae
+    rigid.update(dae=dae, results=res, built=built)
     settled = res.t >= 20 * config.h            # the integrator's start transient (ρ∞ = 0.5) has decayed
     n = min(len(res.t), len(t))
     difference = np.abs(dae[:n] - efforts[:n])[settled[:n]]
@@ -194,57 +204,12 @@ def _rigid(robot, motion, t_end, config, summary, progress):
     return rigid
 
 
-def _flexible_model(robot, pose, config, servo=None):
-    """The flexible model with its gauges and the platform's position sensor; returns the RobotModel."""
-    built = robot.model(pose, flexible=True, servo=servo)
-    m = built.model
-    m.sensor_point("platform", built.platform, built.state[-6:-3])
-    measures.add_sensors(built, _kinds(robot))
-    for name, (set_name, element, xi, y, z) in _gauges(built, config).items():
-        m.sensor_strain(name, set_name, element, xi, y=y, z=z)
-    for name, (body, gauge) in _component_gauges(built, config).items():
-        m.sensor_component_gauge(gauge, body, name)
-    return built
-
-
-def _gauges(built, config):
-    """Gauge name → (element set, element, ξ, y, z) from ``config.gauges`` or at every set's middle."""
-    m, out = built.model, {}
-    tables = [g for g in config.gauges if g["set"] not in built.components] if config.gauges else \
-        [{"set": s, "s": None} for s in built.flexible]
-    for k, g in enumerate(tables):
-        beam = m.element_set(g["set"])
-        length = float(np.sum(beam.kernel.length))
-        s = 0.5 * length if g.get("s") is None else float(g["s"])
-        if not 0 <= s <= length:
-            raise ModelError(f"gauge {k} on '{g['set']}': s = {s} m lies outside the link (0 … {length:.4g} m)")
-        x = s / length * beam.count
-        element = min(int(x), beam.count - 1)
-        radius = built.flexible[g["set"]].radius if g.get("y") is None else float(g["y"])
-        out[f"gauge {k} {g['set']}"] = (g["set"], element, x - element, radius, float(g.get("z", 0.0)))
-    return out
-
-
-def _component_gauges(built, config):
-    """Gauge name → (component link's body, stored gauge) from the ``config.gauges`` tables naming a component
-    link (``gauge``: one of its component's gauges, default all), or every stored gauge of every component link."""
-    from ..component import gauge_modes
-    tables = [g for g in config.gauges if g["set"] in built.components] if config.gauges else \
-        [{"set": body} for body in built.components]
-    out = {}
-    for g in tables:
-        stored = gauge_modes(built.model.bodies[g["set"]].component)[0]
-        for gauge in ([g["gauge"]] if g.get("gauge") is not None else stored):
-            out[f"gauge {gauge} {g['set']}"] = (g["set"], gauge)
-    return out
-
-
 def _forward(robot, motion, t_end, study, config, summary, progress):
     """(b): the flexible robot driven by the rigid efforts from its static equilibrium."""
     from ..solvers.generalized_alpha import integrate
     from ..solvers.static import static_equilibrium
     rigid = study["rigid"]
-    built = _flexible_model(robot, rigid["pose"][0], config)
+    built = flexible_model(robot, rigid["pose"][0], config)
     summary["flexible"] = sorted(built.flexible)
     m = built.model
     for k, (joint, kind) in enumerate(zip(built.actuated, _kinds(robot))):
@@ -282,7 +247,7 @@ def _inverse(robot, motion, t_end, study, config, summary, progress):
     from ..solvers.inversion import zero_dynamics
     from ..solvers.static import static_equilibrium
     from ..solvers.stable_inverse import StableInverseOptions, stable_causal_inverse
-    built = _flexible_model(robot, study["rigid"]["pose"][0], config, servo=motion)
+    built = flexible_model(robot, study["rigid"]["pose"][0], config, servo=motion)
     system = built.model.assemble()
     study["systems"]["inverse"] = system
     clock = time.perf_counter()
@@ -307,23 +272,21 @@ def _inverse(robot, motion, t_end, study, config, summary, progress):
     summary.update({f"inverse_effort_extreme_{k}": float(efforts[np.argmax(np.abs(efforts[:, k])), k])
                     for k in range(efforts.shape[1])})
     summary["effort_difference_at_rest"] = float(np.abs(efforts[0] - reference[0]).max())
-    _inverse_coordinates(res, rigid, summary)
+    _inverse_coordinates(res, built, rigid, summary)
     _inverse_platform(res, system, motion, robot, summary)
     _inverse_links(res, system, built, summary)
     _gauge_peaks(res, summary, "inverse")
     return res
 
 
-def _inverse_coordinates(res, rigid, summary):
-    """The flexible inverse's actuator coordinates (revolute actuators): largest, and largest difference
-    from the rigid robot's at the same times, rad."""
-    coordinates = measures.actuator_coordinates(res, rigid["coordinates"][0])
-    if np.isnan(coordinates).all():
-        return
+def _inverse_coordinates(res, built, rigid, summary):
+    """The flexible inverse's actuator coordinates: largest, and largest difference from the rigid robot's at
+    the same times, rad or m (the sensors read from the model's pose, the rigid robot's first coordinates)."""
+    coordinates = rigid["coordinates"][0] + actuator_coordinates(res, built)
     reference = np.column_stack([np.interp(res.t, rigid["t"], rigid["coordinates"][:, k])
                                  for k in range(coordinates.shape[1])])
-    summary.update(inverse_actuator_max=float(np.nanmax(coordinates)),
-                   actuator_difference=float(np.nanmax(np.abs(coordinates - reference))))
+    summary.update(inverse_actuator_max=float(coordinates.max()),
+                   actuator_difference=float(np.abs(coordinates - reference).max()))
 
 
 def _inverse_platform(res, system, motion, robot, summary):
@@ -352,11 +315,13 @@ def _inverse_links(res, system, built, summary):
 def study_report(summary):
     """The study's summary as text lines for the terminal."""
     from .parallel_outputs import summary_rows
+    from .parallel_tracking_outputs import tracking_lines
     rows = summary_rows(summary)
     width = max((len(row[0]) for row in rows), default=0)
     lines = [f"{label:<{width}}  {value}" for label, value, _ in rows]
     if "zero_dynamics" in summary:
         lines.append(summary["zero_dynamics"]["statement"])
+    lines += tracking_lines(summary)
     lines += [f"{r['label']}: femdyn {r['femdyn']}, published {r['published']} ({r['source']}): {r['verdict']}"
               + (f" — {r['reason']}" if r["reason"] else "") for r in summary.get("reference", [])]
     return "\n".join(lines)

@@ -7,7 +7,7 @@ from ..errors import ModelError
 from .flexible_beam import STUDY as SPIN_UP
 from .rrru_command import STUDY as RRRU
 from .parallel_study import STUDY as PARALLEL
-from .rrru_tracking import STUDY as RRRU_TRACKING
+from .rrru_tracking_command import STUDY as RRRU_TRACKING
 from .workspace import STUDY as WORKSPACE
 
 BUILTIN = (RRRU, SPIN_UP, RRRU_TRACKING, PARALLEL, WORKSPACE)

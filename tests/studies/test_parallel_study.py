@@ -13,7 +13,8 @@ from femdyn.studies.parallel_study import ParallelStudyConfig, run_parallel_stud
 from femdyn.studies.parallel_task import TaskConfig, task_motion
 
 GENERIC = ("parallel_study.py", "parallel_task.py", "parallel_outputs.py", "parallel_measures.py", "reference.py",
-           "study_preset.py")
+           "study_preset.py", "parallel_model.py", "parallel_tracking.py", "parallel_tracking_outputs.py",
+           "tracking_contacts.py")
 
 
 def test_the_generic_study_layer_names_no_robot():

@@ -1,64 +1,70 @@
-"""The tracking experiment with joint clearance (femdyn.studies.rrru_tracking): a short run with 30 µm in
-limb 1's motor and knee starts with the journals seated on their loaded side (in contact, no drop across the
+"""The tracking experiment with joint clearance (femdyn study rrru-tracking; femdyn.studies.tracking_contacts):
+a short run with 30 µm in limb 1's motor and knee starts with the journals seated on their loaded side (in contact, no drop across the
 gap), completes both closed loops and reports Table 2, Table 3 and each joint's impacts with an honest
 verdict; the verdict's counting on made-up histories; a sweep over the clearance; the command line's
 clearance options checked."""
 import csv
 import json
+import math
 
 import numpy as np
 import pytest
 
 from femdyn.cli import main
-from femdyn.studies.rrru_tracking import PAPER, TrackingConfig, impacts, run_tracking, sweep_case, time_step
+from femdyn.schema import config_from_dict
+from femdyn.studies.parallel_study import run_parallel_study
+from femdyn.studies.parallel_tracking import TrackingConfig
+from femdyn.studies.rrru_tracking_command import RRRUTrackingConfig, sweep_case
 from femdyn.studies.sweep import grid_cases, run_sweep
+from femdyn.studies.tracking_contacts import impacts, time_step
 
 # 0.02 s (the stable inverse needs 4 samples of 5 ms), 2 elements per link: ≈ 2100 steps of 9.6 µs
-SHORT = {"duration": 0.02, "n_elements": 2}
+SHORT = {"duration": 0.02, "parameters": {"E": 6.9e10, "elements": 2}}
+JOINTS = ("limb 0.joint0", "limb 0.joint1")           # limb 1's motor and knee
 
 
-@pytest.mark.slow   # ~15–20 s with a cold compile cache; the slow suite runs it in CI
+@pytest.mark.slow   # ~40 s on a shared machine; the slow suite runs it in CI
 def test_a_short_run_with_clearance_seats_the_journals_and_reports_its_tables(tmp_path):
-    config = TrackingConfig(**SHORT, clearance=30e-6)
-    study = run_tracking(config, output=str(tmp_path))
-    h, k = time_step(config)
-    assert k == 23 and h == pytest.approx(221e-6 / 23) and h <= config.clearance_h
-    assert [r["quantity"] for r in study["table2"]] == list(PAPER)
-    assert all(np.isfinite(r["femdyn"]).all() for r in study["table3"])
+    config = config_from_dict({**SHORT, "tracking": {"clearance": 30e-6}}, RRRUTrackingConfig)
+    study = run_parallel_study(config, output=str(tmp_path))
+    h, k = time_step(config.tracking)
+    assert k == 23 and h == pytest.approx(221e-6 / 23) and h <= config.tracking.clearance_h
+    assert all(r["femdyn"] != "–" for r in study["summary"]["reference"])
     for name in ("rigid", "flexible"):
-        run = study["runs"][name]
+        run = study["tracking"]["runs"][name]
         assert np.allclose(np.diff(run.t), h, rtol=1e-6)            # every step recorded (impacts are counted)
-        for joint in ("motor_0", "knee_0"):
+        for joint in JOINTS:
             # seated: in contact from the start by the Hertz penetration of the load (< 1 µm), not dropped
             # from the centre (eccentricity 0) across the 30 µm gap
             e = run[f"{joint}.eccentricity"]
             assert 30e-6 < e[0] < 31e-6 and run[f"{joint}.force"][0] > 5.0
-            row = study["contacts"][name][joint]
+            row = study["tracking"]["contacts"][name][joint]
             assert row["verdict"] == "no impacts (stays in contact)" and row["impacts"] == 0
         # the loops still hold the joints to far below a degree
-        assert study["summary"][f"{name} joint error max (deg)"] < 0.05
-    assert study["summary"]["flexible end-effector error max (mm)"] < study["summary"]["rigid end-effector error max (mm)"]
-    assert "30 µm radial clearance in motor_0,knee_0" in (tmp_path / "report.html").read_text(encoding="utf-8")
-    assert "| flexible | knee_0 | 0 |" in (tmp_path / "table2.md").read_text()
-    assert json.loads((tmp_path / "summary.json").read_text())["summary"]["rigid motor_0 impacts"] == 0
+        assert study["summary"][f"tracking_{name}_joint_error_max"] < math.radians(0.05)
+    summary = study["summary"]
+    assert summary["tracking_flexible_deviation_max"] < summary["tracking_rigid_deviation_max"]
+    assert "| flexible | limb 0.joint1 | 0 |" in (tmp_path / "tracking.md").read_text()
+    assert "no impacts (stays in contact)" in (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert json.loads((tmp_path / "summary.json").read_text())["summary"]["tracking_rigid_limb 0.joint0_impacts"] == 0
 
 
 def _history(contact):
     """Penetration (m) and force (N) histories from a 0/1 contact pattern."""
     pen = np.where(np.array(contact) > 0, 1e-7, -1e-6)
-    return {"motor_0.penetration": pen, "motor_0.force": 10.0 * (pen > 0), "motor_0.eccentricity": 3e-5 + pen}
+    return {"j.penetration": pen, "j.force": 10.0 * (pen > 0), "j.eccentricity": 3e-5 + pen}
 
 
 def test_impacts_count_bounces_and_judge_their_resolution():
-    config = TrackingConfig(clearance=30e-6, clearance_joints="motor_0")
+    tracking = TrackingConfig(clearance=30e-6, joints="j")
     # seated start (not an impact), a 3-step bounce, free flight, a 12-step bounce, a lasting contact at the end
-    row = impacts(_history([1, 1, 0, 0, 1, 1, 1, 0, 0] + [1] * 12 + [0, 0, 1, 1]), config)["motor_0"]
+    row = impacts(_history([1, 1, 0, 0, 1, 1, 1, 0, 0] + [1] * 12 + [0, 0, 1, 1]), tracking)["j"]
     assert (row["impacts"], row["bounces"], row["shortest bounce (steps)"]) == (3, 2, 3)
     assert row["verdict"].startswith("NOT resolved: shortest bounce 3 steps") and "clearance_h ≤ 2.9e-06 s" in row["verdict"]
-    row = impacts(_history([0, 0] + [1] * 10 + [0]), config)["motor_0"]
+    row = impacts(_history([0, 0] + [1] * 10 + [0]), tracking)["j"]
     assert row["verdict"].startswith("resolved (shortest bounce 10 steps")
-    assert impacts(_history([1] * 5), config)["motor_0"]["verdict"] == "no impacts (stays in contact)"
-    assert impacts(_history([1] * 5), TrackingConfig())== {}          # ideal joints: nothing to judge
+    assert impacts(_history([1] * 5), tracking)["j"]["verdict"] == "no impacts (stays in contact)"
+    assert impacts(_history([1] * 5), TrackingConfig(joints="j")) == {}          # ideal joints: nothing to judge
 
 
 def test_a_sweep_over_the_clearance(tmp_path):
@@ -67,15 +73,17 @@ def test_a_sweep_over_the_clearance(tmp_path):
     controller period), enough for the seated journals, which stay in contact."""
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(1) as pool:
-        records = run_sweep(sweep_case, {**SHORT, "clearance_h": 6e-5}, grid_cases({"clearance": [0.0, 30e-6]}),
-                            str(tmp_path), executor=pool)
+        records = run_sweep(sweep_case, {**SHORT, "tracking": {"clearance_h": 6e-5}},
+                            grid_cases({"tracking.clearance": [0.0, 30e-6]}), str(tmp_path), executor=pool)
     rows = list(csv.DictReader(open(tmp_path / "cases.csv")))
     assert [r["status"] for r in rows] == ["completed", "completed"], [r["error"] for r in records]
-    assert [float(r["clearance"]) for r in rows] == [0.0, 30e-6]
-    assert rows[0]["flexible knee_0 impacts"] == "" and rows[1]["flexible knee_0 impacts"] == "0"
-    assert int(rows[1]["steps"]) == round(0.02 / (221e-6 / 4)) and int(rows[0]["steps"]) == round(0.02 / 221e-6)
+    assert [float(r["tracking.clearance"]) for r in rows] == [0.0, 30e-6]
+    assert rows[0]["tracking_flexible_limb 0.joint1_impacts"] == ""
+    assert rows[1]["tracking_flexible_limb 0.joint1_impacts"] == "0"
+    assert int(rows[1]["tracking_steps"]) == round(0.02 / (221e-6 / 4))
+    assert int(rows[0]["tracking_steps"]) == round(0.02 / 221e-6)
     for r in rows:
-        assert float(r["flexible joint error max (deg)"]) < 0.05
+        assert float(r["tracking_flexible_joint_error_max"]) < math.radians(0.05)
 
 
 def test_the_command_line_checks_the_clearance(tmp_path, capsys):
@@ -85,9 +93,9 @@ def test_the_command_line_checks_the_clearance(tmp_path, capsys):
 
 def test_the_example_sweep_file_reads():
     from femdyn.studies.sweep_file import read_sweep
-    sweep = read_sweep("examples/rrru_tracking_sweep.toml", TrackingConfig)      # examples/rrru_tracking_sweep.toml
+    sweep = read_sweep("examples/rrru_tracking_sweep.toml", RRRUTrackingConfig)      # examples/rrru_tracking_sweep.toml
     assert sweep.study == "rrru_tracking" and len(sweep.cases) == 12
-    assert {c["clearance"] for c in sweep.cases} == {0.0, 20e-6, 50e-6}
+    assert {c["tracking.clearance"] for c in sweep.cases} == {0.0, 20e-6, 50e-6}
 
 
 def test_offset_joint_holds_the_journal_where_asked():
