@@ -79,7 +79,7 @@ def test_bore_interface_equals_the_same_nodes_by_coordinates(parts):
     bore centre (to 1e-12 m: the drawn numbers in m differ in the last bit), and the reduced matrices agree to
     1e-12 of their largest entry (the level at which two reductions of the same interfaces differ: the
     iterative eigensolver's start)."""
-    cad = mesh_cad(parts["step"], 0.005, threads=1)
+    cad = mesh_cad(parts["step"], 0.006, threads=1)
     by_bore = [bore_interface(cad, k) for k in (7, 8)]
     by_xyz = [Interface(f"b{k}", select(cad.mesh, f"cylinder:{x / 1e3},{y / 1e3},0,0,0,1,0.005"), "rigid",
                         np.array([x, y, 5.0]) / 1e3) for k, (x, y, *_) in zip((7, 8), LINK_BORES)]
@@ -95,8 +95,9 @@ def test_bore_interface_equals_the_same_nodes_by_coordinates(parts):
 
 def test_iges_and_brep_give_the_step_component(parts):
     """The link as STEP, IGES and BREP: the same faces (areas, centres, bores to 1e-9) and, meshed, the same mass
-    (closed form ρ t (L w − 2πr²) to 0.5 %) and bore-to-bore clamped frequencies to 0.3 % (three meshes of the same
-    exact geometry differ: OpenCASCADE's parametrizations differ between the formats)."""
+    (closed form ρ t (L w − 2πr²) to 0.5 %, one another to 1e-5) and bore-to-bore clamped frequencies to 0.3 %
+    (0.07 % found: three meshes of the same exact geometry differ, OpenCASCADE's parametrizations differing
+    between the formats)."""
     faces = {ext: cad_faces(parts[ext], unit="mm" if ext == "brep" else None) for ext in ("step", "iges", "brep")}
     for ext in ("iges", "brep"):
         for a, b in zip(faces["step"], faces[ext]):
@@ -107,13 +108,13 @@ def test_iges_and_brep_give_the_step_component(parts):
     closed = RHO * 0.01 * (0.2 * 0.02 - 2 * np.pi * 0.005 ** 2)
     found = {}
     for ext in ("step", "iges", "brep"):
-        cad = mesh_cad(parts[ext], 0.005, unit="mm" if ext == "brep" else None, threads=1)
+        cad = mesh_cad(parts[ext], 0.008, unit="mm" if ext == "brep" else None, threads=1)
         body = SolidBody(cad.mesh, E, NU, RHO)
         assert body.mass_properties()["mass"] == pytest.approx(closed, rel=0.005)
         red = craig_bampton(body, [bore_interface(cad, k) for k in (7, 8)], 3)
         found[ext] = (body.mass_properties()["mass"], red.omega_fixed[:3])
     for ext in ("iges", "brep"):
-        assert found[ext][0] == pytest.approx(found["step"][0], rel=1e-3)
+        assert found[ext][0] == pytest.approx(found["step"][0], rel=1e-5)
         assert np.allclose(found[ext][1], found["step"][1], rtol=3e-3)
 
 
@@ -177,3 +178,20 @@ def test_free_frequencies_converge_at_the_order_tet10_promises(parts):
     error = np.abs(np.array(f[:-1]) - f[-1])
     order = np.polyfit(np.log(h[:-1]), np.log(error), 1)[0]
     assert order >= 3.5, (h, f)
+
+
+def test_example_cad_link(example, tmp_path, capsys):
+    """examples/cad_link.py: femdyn show --faces lists the 8 faces (the bores with radius and axis) and draws them in
+    several colours; the bores found to 1e-9 of the drawn ones, the component's mass against ρ t (L w − 2πr²) to
+    0.5 %, its origin recorded."""
+    code, bores, component, closed = example("cad_link").run(str(tmp_path), size=0.008, modes=4)
+    assert code == 0 and [f.number for f in bores] == [7, 8]
+    assert all(abs(f.radius - 0.005) < 1e-9 * 0.005 for f in bores)
+    assert float(component.mass) == pytest.approx(closed, rel=0.005)
+    assert component.header["origin"]["unit"] == "mm"
+    printed = capsys.readouterr().out
+    assert printed.count("  face ") == 8 and printed.count("bore r=0.005 m") == 2 and "axis (0, 0, 1)" in printed
+    assert "closed form" in printed
+    from PIL import Image
+    picture = np.asarray(Image.open(tmp_path / "link-faces" / "faces.png").convert("RGB")).reshape(-1, 3)
+    assert len(np.unique(picture // 16, axis=0)) > 6             # several face colours, not an empty frame
