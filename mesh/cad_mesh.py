@@ -41,14 +41,30 @@ class CadMesh:
     origin: dict
 
     def face(self, key):
-        """The CadFace numbered ``key`` (int or digits) or named ``key``; MeshError listing the faces if none."""
+        """The CadFace numbered or named ``key``; MeshError listing the faces if none.
+
+        Parameters
+        ----------
+        key : int or str
+            A face number (as ``femdyn show PART --faces`` lists) or a face name of the CAD file.
+        """
         return find_face(self.faces, key, self.mesh.name)
 
     def interface(self, selector):
         """(node indices, frame origin or None) of a ``face:N``, ``face:NAME`` or ``bore:N`` selector; None otherwise.
 
         A bore's frame origin is its axis point at the bore's centre of area (m); a face's is left to the caller
-        (the nodes' centroid). MeshError if ``bore:N`` names a face that is not a cylinder.
+        (the nodes' centroid).
+
+        Parameters
+        ----------
+        selector : str
+            ``face:N``, ``face:NAME`` or ``bore:N``.
+
+        Raises
+        ------
+        MeshError
+            No such face, or ``bore:N`` naming a face that is not a cylinder.
         """
         kind, _, key = selector.partition(":")
         if kind not in ("face", "bore") or not key:

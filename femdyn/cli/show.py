@@ -102,6 +102,13 @@ def _faces(args):
     return 0
 
 
+def _fine(settings):
+    """The refinement of a component's mesh settings, in words."""
+    if settings.get("fine") is None:
+        return "no refinement"
+    return f"fine {settings['fine']:g} m at faces {settings['fine_faces']} and {len(settings['fine_points'])} point(s)"
+
+
 def origin_lines(component):
     """Where a component came from: the CAD file (name, SHA-256, unit), mesh settings and counts; [] if not recorded."""
     origin = component.header.get("origin")
@@ -110,6 +117,6 @@ def origin_lines(component):
     m, c, q = origin["mesh"], origin["counts"], origin["quality"]
     return [f"origin: {origin['file']} ({origin['format']}, {origin['unit']}), sha256 {origin['sha256']}",
             f"  mesh: {m['mesher']} {m['algorithm_3d']}, {m['element']}, size {m['size']:g} m, curvature "
-            f"{m['curvature']:g}/2π, fine {m['fine']} m at faces {m['fine_faces']}; {c['elements']} elements, "
+            f"{m['curvature']:g}/2π, {_fine(m)}; {c['elements']} elements, "
             f"{c['nodes']} nodes ({c['dof']} dof); minimum scaled Jacobian {q['min_scaled_jacobian']:.3f}, worst "
             f"aspect {q['worst_aspect']:.3g}, smallest feature {q['smallest_feature']:.4g} m"]
