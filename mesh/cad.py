@@ -136,11 +136,12 @@ class CadFace:
 def opened(path, unit=None, solid=None, fuse=False):
     """Open a CAD file in a fresh Gmsh model, one solid kept or all fused; yields (the file's unit, m per model length).
 
-    STEP and IGES are read in their declared unit, converted by OpenCASCADE (STEP: ``Geometry.OCCTargetUnit`` =
-    M; IGES: to OpenCASCADE's millimetres, then scaled; its faces sewn into a solid); BREP carries no unit:
-    ``unit`` says it. The geometry stays exact in the model's length (a scaled OpenCASCADE shape would turn into
-    B-splines); lengths read from it are multiplied by the yielded scale. MeshError for a missing unit, a ``unit`` that contradicts the file's, an
-    unreadable file, or several solids without ``solid`` or ``fuse``. Gmsh is finalized on exit if this opened it.
+    STEP and IGES are read in their declared unit, converted to m by OpenCASCADE (``Geometry.OCCTargetUnit`` =
+    M; an IGES file read before any STEP file of the process comes in OpenCASCADE's mm and is scaled; its faces
+    are sewn into a solid); BREP carries no unit: ``unit`` says it. The geometry stays exact in the model's length (a scaled OpenCASCADE shape would turn into
+    B-splines); lengths read from it are multiplied by the yielded scale. MeshError for a missing unit, a
+    ``unit`` that contradicts the file's, an unreadable file, or several solids without ``solid`` or ``fuse``.
+    Gmsh is finalized on exit if this opened it.
     """
     import gmsh
     if not os.path.isfile(path):
@@ -169,7 +170,8 @@ def opened(path, unit=None, solid=None, fuse=False):
         _keep_solids(os.path.basename(path), solid, fuse)
         yield declared or unit, scale
     finally:
-        gmsh.model.remove() if gmsh.isInitialized() and gmsh.model.list() else None
+        if gmsh.isInitialized() and gmsh.model.list():
+            gmsh.model.remove()
         if own and gmsh.isInitialized():
             gmsh.finalize()
 

@@ -1,6 +1,10 @@
 """CAD parts drawn in millimetres, written as STEP, IGES and BREP, meshed by femdyn.mesh.cad_mesh: units from
 the file, mass and clamped frequency against closed forms, bores found from the geometry, the mesh report and
 its refusals, assemblies. Meshes with one Gmsh thread: HXT is then deterministic (same file, same mesh)."""
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 import scipy.sparse.linalg as sla
@@ -10,6 +14,7 @@ from femdyn.mesh.cad import cad_faces, file_unit
 from femdyn.mesh.cad_mesh import mesh_cad
 from femdyn.mesh.solid import MeshError, read_solid_mesh, select
 from femdyn.solvers.reduction import Interface, craig_bampton
+from support import ROOT
 from support.cad_parts import BAR_BOX, LINK_BORES, LINK_BOX, write_part
 
 E, NU, RHO = 6.9e10, 0.3, 2700.0
@@ -116,6 +121,18 @@ def test_iges_and_brep_give_the_step_component(parts):
     for ext in ("iges", "brep"):
         assert found[ext][0] == pytest.approx(found["step"][0], rel=1e-5)
         assert np.allclose(found[ext][1], found["step"][1], rtol=3e-3)
+
+
+def test_iges_first_in_a_process_is_read_in_its_unit(parts):
+    """OpenCASCADE cannot be told the target unit of an IGES file before its STEP reader has run in the process:
+    the IGES file then comes in mm and femdyn scales it; a fresh process that reads the IGES file first finds the
+    same bores in m."""
+    code = ("from femdyn.mesh.cad import cad_faces; "
+            f"print([(f.radius, *f.centre) for f in cad_faces({str(parts['iges'])!r}) if f.is_bore])")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                         env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    bores = np.array(eval(run.stdout.strip().splitlines()[-1]))
+    assert np.abs(bores - [[0.005, 0.015, 0.01, 0.005], [0.005, 0.185, 0.01, 0.005]]).max() < 1e-12, run.stderr
 
 
 def test_direct_mesh_equals_the_written_msh_file(parts, tmp_path):
