@@ -126,7 +126,9 @@ def add_parser(sub):
 def run(args):
     """Reduce ``args.mesh`` (Craig–Bampton) and write the component file ``args.output``.
 
-    ``args`` (argparse.Namespace): parsed arguments: ``mesh``, ``interface`` (NAME=SELECTOR[@x,y,z], m),
+    ``args`` (argparse.Namespace): parsed arguments: ``mesh`` (a mesh file, or a CAD file meshed first under the
+    options of :func:`femdyn.cli.cad.add_cad_arguments`, its report printed and its origin recorded in the
+    component's header), ``interface`` (NAME=SELECTOR[@x,y,z], m; of a CAD file also face:N, face:NAME, bore:N),
     ``average``, ``modes``, ``output``, ``E`` [Pa], ``nu``, ``rho`` [kg/m³], ``unit``, ``damping`` (ratio ζ),
     ``point``, ``gauge``, ``strain_gauge`` (NAME=x,y,z,dx,dy,dz[,grid]), ``stress`` (surface, all or a selector),
     ``static_load`` (x,y,z,dx,dy,dz), ``no_mesh``, ``no_unit_check``, ``quiet``. Returns int: exit code 0. Raises

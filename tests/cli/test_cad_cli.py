@@ -86,7 +86,6 @@ def test_cad_selectors_and_size_are_asked_for(link, tmp_path, capsys):
     """A CAD file without --size, and face:/bore: on a mesh file, are refused naming the fix."""
     assert main(["reduce", str(link), "--interface", "a=bore:7", "-o", str(tmp_path / "x.fdc")]) == 2
     assert "give --size H" in capsys.readouterr().err
-    (tmp_path / "bar.msh").write_bytes(b"")
     from femdyn.mesh.generate import box_mesh
     import meshio
     mesh = box_mesh((0.1, 0.01, 0.01), (4, 1, 1))
