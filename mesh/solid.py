@@ -1,6 +1,8 @@
 """Volume meshes of solid links: meshio import (Tet4, Tet10, Hex8), checks, named and geometric
 node sets; what is refused is listed in docs/components.md ("Pipeline").
 """
+import contextlib
+import io
 import os
 import warnings
 
@@ -163,10 +165,7 @@ def read_solid_mesh(source, unit=None, min_quality=1e-6, name=None):
         raw, name = source, name or "mesh"
     else:
         name = name or os.path.basename(str(source))
-        try:
-            raw = meshio.read(source)
-        except Exception as err:  # meshio raises many types for unreadable files
-            raise MeshError(f"cannot read mesh '{source}': {err}") from None
+        raw = _meshio_read(source)
     points = np.zeros((len(raw.points), 3))
     points[:, :raw.points.shape[1]] = raw.points
     points *= UNITS[unit]
@@ -203,6 +202,21 @@ def read_solid_mesh(source, unit=None, min_quality=1e-6, name=None):
             node_sets[key] = kept[kept >= 0]
     return SolidMesh(points[used], [(etype, renumber[c]) for _, etype, c in blocks], node_sets, name,
                      min_quality)
+
+
+def _meshio_read(source):
+    """meshio.read, its printed complaints and its exit on an unknown content turned into one MeshError line."""
+    if not os.path.isfile(source):
+        raise MeshError(f"cannot read mesh '{source}': no such file; check the input path")
+    said = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said):
+            return meshio.read(source)
+    except (Exception, SystemExit) as err:  # meshio raises many types, or exits, for unreadable files
+        words = " ".join((said.getvalue() + " " + ("" if isinstance(err, SystemExit) else str(err))).split())
+        raise MeshError(f"cannot read mesh '{source}' (meshio: {words or type(err).__name__}); give a mesh "
+                        "file meshio reads (Gmsh .msh, .vtu, .vtk, Abaqus .inp, ...) or a CAD file (.step, .iges, "
+                        ".brep)") from None
 
 
 def _named_sets(raw):

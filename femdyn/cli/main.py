@@ -10,7 +10,7 @@ import warnings
 from ..errors import FemdynError
 from .hints import add_warning_flags, cli_words, shown_as, warning_filters
 
-COMMANDS = ("demo", "study", "sweep", "fit", "report", "reduce", "show", "identify",
+COMMANDS = ("demo", "study", "sweep", "fit", "report", "mesh", "reduce", "show", "identify",
             "statics", "robot")   # modules of femdyn.cli, in --help order
 
 EXIT_CODES = """exit codes (all commands):

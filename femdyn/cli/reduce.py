@@ -6,6 +6,7 @@ import numpy as np
 
 from ..errors import ModelError
 from ..input_checks import plural
+from .cad import add_cad_arguments, mesh_from_args
 
 MAX_MB = 50.0          # default limit on the estimated component file size
 
@@ -45,6 +46,35 @@ def _check_size(args, n_points):
                          "add --no-mesh (no full-mesh shapes), or raise --max-mb")
 
 
+def _read(args):
+    """(SolidMesh, CadMesh or None) of ``args.mesh``: a CAD file meshed (its report printed) or a mesh file read."""
+    from femdyn.mesh.cad import is_cad
+    from femdyn.mesh.solid import read_solid_mesh
+    from femdyn.model.checks import mesh_unit_suspect
+    if is_cad(args.mesh):
+        gauges = [_numbers(g, 3, "--gauge") for g in args.gauge] + [_strain_gauge(g).point for g in args.strain_gauge]
+        cad = mesh_from_args(args, args.mesh, [s.partition("=")[2].partition("@")[0] for s in args.interface], gauges)
+        return cad.mesh, cad
+    mesh = read_solid_mesh(args.mesh, unit=args.unit or "m")
+    span = float(np.ptp(mesh.points, axis=0).max())
+    suspect = mesh_unit_suspect(mesh.name, span, args.rho) if args.unit is None and not args.no_unit_check else None
+    if suspect:
+        raise ModelError(f"{suspect}: pass --unit mm (or the unit the CAD export used), or --unit m if the part "
+                         "really is that large")
+    return mesh, None
+
+
+def _select(mesh, cad, selector):
+    """(node indices, frame origin or None) of an interface selector; ``face:``/``bore:`` need a CAD file."""
+    from femdyn.mesh.solid import select
+    if selector.partition(":")[0] in ("face", "bore"):
+        if cad is None:
+            raise ModelError(f"--interface selector '{selector}': face: and bore: select faces of a CAD file "
+                             "(.step, .iges, .brep); for a mesh file use group:, box:, cylinder: or nearest:")
+        return cad.interface(selector)
+    return select(mesh, selector), None
+
+
 def add_parser(sub):
     """Register ``reduce`` and its arguments on the sub-command parsers.
 
@@ -54,10 +84,12 @@ def add_parser(sub):
     r = sub.add_parser("reduce", help="reduce a tetrahedral/hexahedral mesh to a flexible component file",
                        description="Craig–Bampton reduction of a meshed link: interface node sets coupled to "
                                    "frames, fixed-interface modes, modal invariants; writes a .fdc file.")
-    r.add_argument("mesh", help="volume mesh read by meshio (Gmsh .msh, .vtu, .vtk, Abaqus .inp, ...)")
+    r.add_argument("mesh", help="volume mesh read by meshio (Gmsh .msh, .vtu, .vtk, Abaqus .inp, ...) or a CAD file "
+                                "(.step/.stp, .iges/.igs, .brep) meshed first (--size; docs/cad.md)")
     r.add_argument("--interface", action="append", default=[], metavar="NAME=SELECTOR", required=True,
                    help="interface node set: NAME=group:G | box:x0,y0,z0,x1,y1,z1 | cylinder:px,py,pz,ax,ay,az,r[,tol]"
-                        " | nearest:x,y,z (m), optionally followed by @x,y,z, the frame origin (default: the nodes' centroid); "
+                        " | nearest:x,y,z (m) | of a CAD file: face:N, face:NAME, bore:N (origin on the bore's axis), "
+                        "optionally followed by @x,y,z, the frame origin (default: the nodes' centroid); "
                         "see docs/components.md, \"Interface selectors\"; "
                         "repeat per interface")
     r.add_argument("--average", action="append", default=[], metavar="NAME",
@@ -69,9 +101,9 @@ def add_parser(sub):
     r.add_argument("--E", type=float, default=6.9e10, help="Young's modulus in Pa (default 6.9e10, Liu et al. 2018 rig)")
     r.add_argument("--nu", type=float, default=0.3, help="Poisson ratio (default 0.3)")
     r.add_argument("--rho", type=float, default=2700.0, help="density in kg/m³ (default 2700, aluminium)")
-    r.add_argument("--unit", default=None, help="length unit of the mesh file: m, cm, mm, um, in, ft (default m; "
-                   "without --unit, a part spanning more than 10 m of a density ≥ 1000 kg/m³ is refused as "
-                   "probably in mm)")
+    r.add_argument("--unit", default=None, help="length unit of a mesh file or of a CAD file that declares none "
+                   "(BREP): m, cm, mm, um, in, ft (default m; without --unit, a mesh spanning more than 10 m of a "
+                   "density ≥ 1000 kg/m³ is refused as probably in mm)")
     r.add_argument("--no-unit-check", action="store_true",
                    help="accept E below 1e5 Pa, ρ outside 10–30000 kg/m³ and a part spanning more than 10 m")
     r.add_argument("--damping", type=float, default=0.0, help="modal damping ratio ζ (default 0)")
@@ -87,13 +119,16 @@ def add_parser(sub):
                    help="add a static mode for a unit force at the node nearest x,y,z along d")
     r.add_argument("--no-mesh", action="store_true", help="do not store full-mesh mode shapes (smaller file)")
     r.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_cad_arguments(r, unit=False)
     r.set_defaults(func=run)
 
 
 def run(args):
     """Reduce ``args.mesh`` (Craig–Bampton) and write the component file ``args.output``.
 
-    ``args`` (argparse.Namespace): parsed arguments: ``mesh``, ``interface`` (NAME=SELECTOR[@x,y,z], m),
+    ``args`` (argparse.Namespace): parsed arguments: ``mesh`` (a mesh file, or a CAD file meshed first under the
+    options of :func:`femdyn.cli.cad.add_cad_arguments`, its report printed and its origin recorded in the
+    component's header), ``interface`` (NAME=SELECTOR[@x,y,z], m; of a CAD file also face:N, face:NAME, bore:N),
     ``average``, ``modes``, ``output``, ``E`` [Pa], ``nu``, ``rho`` [kg/m³], ``unit``, ``damping`` (ratio ζ),
     ``point``, ``gauge``, ``strain_gauge`` (NAME=x,y,z,dx,dy,dz[,grid]), ``stress`` (surface, all or a selector),
     ``static_load`` (x,y,z,dx,dy,dz), ``no_mesh``, ``no_unit_check``, ``quiet``. Returns int: exit code 0. Raises
@@ -106,8 +141,6 @@ def run(args):
     from femdyn.elements.solid_body import SolidBody
     from femdyn.component import write_component
     from femdyn.solvers.reduction import component_from_reduction
-    from femdyn.mesh.solid import read_solid_mesh, select
-    from femdyn.model.checks import mesh_unit_suspect
     from femdyn.solvers.reduction import Interface, craig_bampton
     from femdyn.solvers.stress_modes import with_strains
 
@@ -122,12 +155,7 @@ def run(args):
     if args.modes < 1:
         raise ModelError(f"--modes must be ≥ 1, got {args.modes}: the fixed-interface normal modes kept")
     stage("read mesh")
-    mesh = read_solid_mesh(args.mesh, unit=args.unit or "m")
-    span = float(np.ptp(mesh.points, axis=0).max())
-    suspect = mesh_unit_suspect(mesh.name, span, args.rho) if args.unit is None and not args.no_unit_check else None
-    if suspect:
-        raise ModelError(f"{suspect}: pass --unit mm (or the unit the CAD export used), or --unit m if the part "
-                         "really is that large")
+    mesh, cad = _read(args)
     _check_size(args, len(mesh.points))
     interfaces = []
     for spec in args.interface:
@@ -135,8 +163,9 @@ def run(args):
         if not eq or not name or not selector:
             raise ModelError(f"--interface '{spec}': expected NAME=SELECTOR, e.g. end0=group:end0")
         selector, at, origin = selector.partition("@")
-        interfaces.append(Interface(name, select(mesh, selector), "average" if name in args.average else "rigid",
-                                    _numbers(origin, 3, f"--interface {name} origin") if at else None))
+        nodes, where = _select(mesh, cad, selector)
+        interfaces.append(Interface(name, nodes, "average" if name in args.average else "rigid",
+                                    _numbers(origin, 3, f"--interface {name} origin") if at else where))
     unknown = set(args.average) - {i.name for i in interfaces}
     if unknown:
         raise ModelError(f"--average {sorted(unknown)}: no such interface; give names used in --interface")
@@ -153,6 +182,8 @@ def run(args):
     if args.stress and args.no_mesh:
         raise ModelError("--stress needs the mesh in the component file; drop --no-mesh")
     component = with_strains(component, red, args.stress, [_strain_gauge(g) for g in args.strain_gauge])
+    if cad is not None:
+        component.header["origin"] = cad.origin
     stage("write")
     write_component(args.output, component)
     bar.update(1)

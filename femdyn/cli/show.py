@@ -9,8 +9,13 @@ def add_parser(sub):
     ``sub`` (argparse._SubParsersAction): the sub-command parsers of :func:`femdyn.cli.main.main`; the new
     parser's ``func`` is :func:`run`.
     """
-    s = sub.add_parser("show", help="summarize a component file and picture its modes")
-    s.add_argument("component", help="component file written by 'femdyn reduce'")
+    s = sub.add_parser("show", help="summarize a component file and picture its modes, or list a CAD part's faces")
+    s.add_argument("component", help="component file written by 'femdyn reduce', or a CAD file (.step, .iges, "
+                                     ".brep): its faces listed and drawn numbered")
+    s.add_argument("--faces", action="store_true", help="of a CAD file: list its faces and draw them (the default)")
+    s.add_argument("--unit", default=None, help="of a CAD file that declares none (BREP): its length unit")
+    s.add_argument("--solid", type=int, default=None, metavar="N", help="of a CAD assembly: solid N (1-based)")
+    s.add_argument("--fuse", action="store_true", help="of a CAD assembly: the solids fused")
     s.add_argument("-o", "--out", default=None, help="folder for mode_XX.png and modes.vtu (default: <name>-modes)")
     s.add_argument("--modes", type=int, nargs="+", default=None, help="modes to draw, 1-based (default 1-6)")
     s.add_argument("--no-pictures", action="store_true", help="only the summary and the VTU file")
@@ -20,16 +25,20 @@ def add_parser(sub):
 def run(args):
     """Print the summary of a component file and write its ParaView file and mode pictures.
 
-    ``args`` (argparse.Namespace): parsed arguments: ``component``, ``out`` (default ``<name>-modes``),
-    ``modes`` (1-based), ``no_pictures``. Returns int: exit code 0. Raises ComponentError: an invalid component
-    file; RenderError: no off-screen rendering on this machine.
+    ``args`` (argparse.Namespace): parsed arguments: ``component``, ``out`` (default ``<name>-modes``, of a CAD file
+    ``<name>-faces``), ``modes`` (1-based), ``no_pictures``; of a CAD file ``faces``, ``unit``, ``solid``, ``fuse``.
+    Returns int: exit code 0. Raises ComponentError: an invalid component file; MeshError: an unreadable CAD file;
+    RenderError: no off-screen rendering on this machine.
     """
     from femdyn.component import read_component
+    from femdyn.mesh.cad import is_cad
     from femdyn.mesh.pictures import render_modes, write_mode_vtu
 
+    if is_cad(args.component) or args.faces:
+        return _faces(args)
     component = read_component(args.component)
     print(component.summary())
-    for line in interface_lines(component) + strain_lines(component):
+    for line in interface_lines(component) + strain_lines(component) + origin_lines(component):
         print(line)
     if "mesh_points" not in component.arrays:
         print("no mesh shapes stored (reduced with --no-mesh): nothing to draw")
@@ -74,3 +83,40 @@ def strain_lines(component):
     if stress:
         lines.append(f"stress nodes: {stress['count']} ({stress['nodes']}); {stress['recovery']}")
     return lines
+
+
+def _faces(args):
+    """List a CAD file's faces (kind, area, centre, axis; bores with their radius) and draw them numbered."""
+    from femdyn.errors import ModelError
+    from femdyn.mesh.cad import cad_faces, is_cad
+    from femdyn.mesh.cad_pictures import render_faces
+    if not is_cad(args.component):
+        raise ModelError(f"--faces: '{args.component}' is not a CAD file (.step/.stp, .iges/.igs, .brep)")
+    faces = cad_faces(args.component, args.unit, args.solid, args.fuse)
+    print(f"{args.component}: {len(faces)} faces (interfaces: face:N, bore:N; lengths in m)")
+    for face in faces:
+        print(face.line())
+    if not args.no_pictures:
+        out = args.out or os.path.splitext(args.component)[0] + "-faces"
+        print(f"picture: {render_faces(args.component, os.path.join(out, 'faces.png'), args.unit, args.solid, args.fuse)}")
+    return 0
+
+
+def _fine(settings):
+    """The refinement of a component's mesh settings, in words."""
+    if settings.get("fine") is None:
+        return "no refinement"
+    return f"fine {settings['fine']:g} m at faces {settings['fine_faces']} and {len(settings['fine_points'])} point(s)"
+
+
+def origin_lines(component):
+    """Where a component came from: the CAD file (name, SHA-256, unit), mesh settings and counts; [] if not recorded."""
+    origin = component.header.get("origin")
+    if not origin:
+        return []
+    m, c, q = origin["mesh"], origin["counts"], origin["quality"]
+    return [f"origin: {origin['file']} ({origin['format']}, {origin['unit']}), sha256 {origin['sha256']}",
+            f"  mesh: {m['mesher']} {m['algorithm_3d']}, {m['element']}, size {m['size']:g} m, curvature "
+            f"{m['curvature']:g}/2π, {_fine(m)}; {c['elements']} elements, "
+            f"{c['nodes']} nodes ({c['dof']} dof); minimum scaled Jacobian {q['min_scaled_jacobian']:.3f}, worst "
+            f"aspect {q['worst_aspect']:.3g}, smallest feature {q['smallest_feature']:.4g} m"]

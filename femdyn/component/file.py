@@ -18,7 +18,8 @@ from femdyn.errors import FemdynError
 from femdyn.input_checks import plural
 
 FORMAT = "femdyn-component"
-VERSION = "1.2"           # 1.1: stress nodes and strain gauges; 1.2: quadratic cells; older files read unchanged
+VERSION = "1.3"           # 1.1: stress nodes and strain gauges; 1.2: quadratic cells; 1.3: the header's "origin"
+                          # (CAD file, SHA-256, mesh settings and counts); older files read unchanged
 _DATE = (1980, 1, 1, 0, 0, 0)
 
 # name: (shape with symbols q = modes, i = interfaces, p = output points, g = gauges,

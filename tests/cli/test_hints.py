@@ -78,7 +78,7 @@ def test_every_python_option_in_a_library_message_is_named_by_a_flag():
 def test_solver_flags_have_the_same_names_where_they_apply():
     commands = parsers()
     printing = {"robot list", "robot ik", "robot fk"}                 # they only print: no output file
-    assert set(commands) == {"demo", "study", "sweep", "fit", "report strain", "reduce", "show", "identify",
+    assert set(commands) == {"demo", "study", "sweep", "fit", "report strain", "mesh", "reduce", "show", "identify",
                              "statics", "robot show"} | printing
     for name, parser in commands.items():
         flags = {"--ignore-warning", "--no-step-check"} | (set() if name in printing else {"-o"})

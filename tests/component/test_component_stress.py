@@ -296,7 +296,7 @@ def test_version_1_0_and_1_1_files_still_read_and_1_2_round_trips(tmp_path):
     does with a 1.2 file (it ignores the field it does not know); quadratic cells that disagree with the corners are
     refused."""
     body, _, comp = bar()
-    assert comp.header["version"] == fc.VERSION == "1.2"
+    assert comp.header["version"] == fc.VERSION == "1.3"
     assert np.array_equal(comp.mesh_tetra10, body.mesh.blocks[0][1]) and np.array_equal(comp.mesh_tetra10[:, :4],
                                                                                          comp.mesh_tetra)
     old = fc.Component(dict(comp.header, version="1.0"), {k: v for k, v in comp.arrays.items()
