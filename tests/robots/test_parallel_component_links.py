@@ -266,13 +266,14 @@ def test_the_studys_gauges_include_every_component_links_stored_gauges(arm):
     held under gravity the three arms read the same hogging strain, and on a cantilever the gauge reads
     Euler–Bernoulli's F (L − x) r / EI to 8 % (measured +5.5 %: a surface point of a 5 mm Tet10 mesh over a
     10 mm radius, the strain linear in each element)."""
-    from femdyn.studies.parallel_study import ParallelStudyConfig, _flexible_model
+    from femdyn.studies.parallel_model import flexible_model
+    from femdyn.studies.parallel_study import ParallelStudyConfig
     path, _ = arm
     robot = parallel_robot(str(EXAMPLE))
     home = robot.home[robot.task]
-    named = _flexible_model(robot, home, ParallelStudyConfig(gauges=[{"set": "arm 1.link0", "gauge": "top"}]))
+    named = flexible_model(robot, home, ParallelStudyConfig(gauges=[{"set": "arm 1.link0", "gauge": "top"}]))
     assert [s.name for s in named.model.sensors if s.name.startswith("gauge")] == ["gauge top arm 1.link0"]
-    built = _flexible_model(robot, home, ParallelStudyConfig())
+    built = flexible_model(robot, home, ParallelStudyConfig())
     channels = [f"gauge top arm {k}.link0.strain" for k in range(3)]
     hold_actuators(built)
     system = built.model.assemble()
