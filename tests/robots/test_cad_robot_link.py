@@ -2,7 +2,6 @@
 the three links 3 of the parallel-robot study, and compared clamped–free with the ANCF link it replaces."""
 import json
 
-import numpy as np
 import pytest
 
 
@@ -16,19 +15,20 @@ def test_example_cad_robot_link(example, tmp_path, capsys):
       bores' material taken out; the local compliance spans about a diameter (20 mm, 2.5 % of 815 mm);
     * first frequency 1.5–6 % lower: the eye past the Hooke bore (15 mm of rod less the bore, 10 g) on a
       cantilever of modal mass 0.243 × 0.691 kg lowers it by 2.9 % (Rayleigh), the softness by half the
-      deflection's difference (0.6 %).
+      deflection's difference (0.6 %);
+    * the robot's static sag under the rigid efforts 0–5 % above the catalogue robot's with ANCF links 3: the
+      solid links are heavier (+2.9 %: the eyes) and softer (+1.3 % clamped).
     """
     module = example("cad_robot_link")
-    rows, code = module.main(str(tmp_path), size=0.008, modes=6, duration=0.01)
+    rows, code, (sag, sag_ancf) = module.main(str(tmp_path), size=0.008, modes=6, duration=0.01)
     (tip_c, f_c), (tip_a, f_a), (tip_e, f_e) = (rows[k] for k in ("component (CAD)", "ANCF link", "Euler–Bernoulli"))
     assert code == 0
     assert tip_a == pytest.approx(tip_e, rel=0.01) and f_a == pytest.approx(f_e, rel=0.01)
     assert 1.0 < tip_c / tip_a < 1.04, (tip_c, tip_a)
     assert 0.94 < f_c / f_a < 0.985, (f_c, f_a)
     assert (tmp_path / "link3.fdc").stat().st_size < 300e3
-    summary = json.loads((tmp_path / "study" / "summary.json").read_text())
-    assert summary, "the study wrote no summary"
+    summary = json.loads((tmp_path / "study" / "summary.json").read_text())["summary"]
+    assert summary["robot"] == "3rrru_cad_link" and len(summary["flexible"]) == 3, summary["flexible"]
+    assert 1.0 < sag / sag_ancf < 1.05, (sag, sag_ancf)
     printed = capsys.readouterr().out
-    assert "component against ANCF" in printed and "exit code 0" in printed
-    sag = [float(line.split()[-1]) for line in printed.splitlines() if "static sag (mm)" in line]
-    assert len(sag) == 1 and np.isfinite(sag[0]) and 0 < sag[0] < 50, sag
+    assert "component against ANCF" in printed and "exit code 0" in printed and "static sag" in printed
