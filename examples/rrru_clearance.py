@@ -16,38 +16,30 @@ import os
 import numpy as np
 from clearance_slider_crank import save_figure
 
-from femdyn.reports.measurements import read_gauge_map
 from femdyn.motion import Tabulated
 from femdyn.results.plots import output_folder
-from femdyn.robots.rrru import rrru
-from femdyn.studies.rrru import circle_motion, servo_robot
-from femdyn.studies.rrru_gauges import DISTANCES, gauge_map, outer_wall_angle, rig_config
+from femdyn.studies.parallel_model import actuator_coordinates
+from femdyn.studies.rrru_gauges import DISTANCES, rig_config, rig_model
 
 CLEARANCE, RADIUS = 30e-6, 10e-3          # m
-JOINTS = ("motor_0", "knee_0")            # limb 1's revolutes (the elbow is a natural-coordinate pair)
+JOINTS = ("limb 0.joint0", "limb 0.joint1")   # limb 1's motor and knee revolutes
 SETTLE = 0.3                              # s: compare the peaks also from this time on (after the release)
 
 
 def build(folder, config, clearance, drives=None):
-    """The rig's System with the paper's gauges: the servo inverse, or with ``drives`` (t, angles (k, 3)) the
-    forward model with prescribed motor angles; ``clearance`` (m) in limb 1's joints, or 0 for ideal joints."""
-    motion = circle_motion(config)
-    if drives is None:
-        robot = servo_robot(config, motion, flexible=True, n_elements=config.n_elements)
-    else:
-        robot = rrru(pose=motion.position(motion.start), flexible=True, n_elements=config.n_elements,
-                     payload=config.payload, gravity=config.gravity, geometry=config.geometry)
-        for i, motor in enumerate(robot.motors):
-            robot.model.drive_angle(f"drive {i}", motor, Tabulated(drives[0], drives[1][:, i]))
-    map_path, _ = gauge_map(folder, outer_wall_angle(robot))
-    m = robot.model
-    for gauge in read_gauge_map(map_path).gauges():
-        m.sensor_gauge(gauge)
+    """The rig's System with the paper's gauges and its built robot: the servo inverse, or with ``drives``
+    (t, angles (k, 3) from the model's pose) the forward model with prescribed motor angles; ``clearance`` (m)
+    in limb 1's joints, or 0 for ideal joints."""
+    built, t_end, _, _ = rig_model(folder, config, servo=drives is None)
+    m = built.model
+    if drives is not None:
+        for i, motor in enumerate(built.actuated):
+            m.drive_angle(f"drive {i}", motor, Tabulated(drives[0], drives[1][:, i]))
     if clearance:
         for name in JOINTS:
             m.clearance(name, clearance, RADIUS)
             m.sensor_clearance(name, name)
-    return m.assemble(), (config.duration if config.duration > 0 else motion.end)
+    return m.assemble(), t_end, built
 
 
 def main(out, duration=0.0, elements=4, clearance=CLEARANCE, h=1e-3, h_forward=None, settle=SETTLE):
@@ -58,14 +50,14 @@ def main(out, duration=0.0, elements=4, clearance=CLEARANCE, h=1e-3, h_forward=N
                       on_failure="retry")
     # the motor angles of the flexible inverse (the servo loops' commands), then the forward model driven
     # by them with ideal joints and with clearance: an inverse through a clearance gap is ill-posed
-    system, t_end = build(os.path.join(out, "inverse"), config, 0.0)
+    system, t_end, built = build(os.path.join(out, "inverse"), config, 0.0)
     inverse = integrate(system, t_end, h, options, q0=static_equilibrium(system)[0])
-    drives = (inverse.t, np.column_stack([inverse[f"motor {i}.angle"] for i in range(3)]))
-    system, _ = build(os.path.join(out, "ideal"), config, 0.0, drives)
+    drives = (inverse.t, actuator_coordinates(inverse, built))
+    system, _, _ = build(os.path.join(out, "ideal"), config, 0.0, drives)
     q0, _ = static_equilibrium(system, q0=inverse.q[0])      # the inverse's deformed start: same coordinates
     h_forward = h_forward or h
     ideal = integrate(system, t_end, h_forward, options, q0=q0)
-    loose_system, _ = build(os.path.join(out, "clearance"), config, clearance, drives)
+    loose_system, _, _ = build(os.path.join(out, "clearance"), config, clearance, drives)
     # the same coordinates with clearance, released from the ideal equilibrium with the journals centred (a
     # centred journal has no stiffness in the clearance plane: statics cannot start there); they drop into contact
     loose = integrate(loose_system, t_end, h_forward, options, q0=q0)

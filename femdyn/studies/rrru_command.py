@@ -8,7 +8,6 @@ from dataclasses import replace
 from ..errors import ModelError
 from .parallel_study import STUDY as PARALLEL
 from .record import Fit
-from .rrru import RigidStudyConfig
 from .rrru_figures import figure_label, flexible_case, rigid_case
 from .rrru_fit import figure_names, fit, fit_config, parameter_table, residual_table, write_fit
 from .rrru_preset import RRRUStudyConfig, preset_case
@@ -69,6 +68,6 @@ STUDY = replace(
     PARALLEL, name="rrru",
     description="the 3-RRRU robot of Liu et al. 2018 beside the paper's table: the parallel-robot study on its preset",
     config=RRRUStudyConfig, add_options=add_solver_options, apply_options=preset_options, hint=HINT,
-    sweeps={"rrru": (RRRUStudyConfig, preset_case), "rrru_rigid": (RigidStudyConfig, rigid_case),
+    sweeps={"rrru": (RRRUStudyConfig, preset_case), "rrru_rigid": (RRRUStudyConfig, rigid_case),
             "rrru_flexible": (RRRUStudyConfig, flexible_case)},
     figure_label=figure_label, fit=Fit(read=fit_config, describe=_describe_fit, run=fit, write=_write_fit))

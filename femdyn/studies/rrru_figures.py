@@ -8,7 +8,6 @@ zero at the start pose). Both readings are explained in docs/rrru.md. :func:`mis
 ``ln(figure / paper)`` for a reported value, ``max(0, ln(figure / limit))`` for an upper bound, and a
 factor of 1000 for a figure of the wrong sign.
 """
-import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -81,35 +80,33 @@ def angle_figures(angles):
             "angle_excursion_deg": float((deg[:, 0] - deg[0, 0]).max()), "angle_min_deg": float(deg.min())}
 
 
-def check_reachable(config, samples=360, margin=0.05):
-    """Raise unless every limb reaches the whole circle away from its singularities."""
-    from ..robots.rrru import inverse_kinematics
-    from .rrru import circle_motion
-    path = circle_motion(config).path
-    smallest = math.inf
-    for s in np.linspace(0.0, path.length, samples, endpoint=False):
-        point = path.position(s)
-        for i, limb in enumerate(inverse_kinematics(point, config.geometry).limbs):
-            theta, psi, gamma = limb.x
-            measure = abs(math.sin(theta - psi)) * math.cos(gamma)
-            if measure < margin:
-                raise ModelError(f"3-RRRU: limb {i} is within {measure:.3g} of a singularity at the circle's point "
-                                 f"{np.round(point, 4).tolist()} m (|sin(θ1 − ψ)| cos γ < {margin}); change the link "
-                                 "lengths or move the circle")
-            smallest = min(smallest, measure)
-    return smallest
+def check_reachable(robot, poses, margin=0.05):
+    """Raise unless every pose assembles away from a singularity: 1/cond(J) ≥ ``margin``; return the smallest."""
+    inverse_condition = 1.0 / np.linalg.cond(np.atleast_3d(robot.jacobian(poses)))
+    k = int(np.argmin(inverse_condition))
+    if inverse_condition[k] < margin:
+        raise ModelError(f"3-RRRU: the pose {np.round(poses[k], 4).tolist()} of the task is within "
+                         f"{inverse_condition[k]:.3g} of a singularity (1/cond(J) < {margin}); change the link "
+                         "lengths or move the circle")
+    return float(inverse_condition.min())
 
 
 def rigid_case(config, output=None):
-    """The rigid figures of one setting: a sweep case (:func:`femdyn.studies.sweep.run_case`)."""
+    """The rigid figures of one setting (the rrru preset's settings over which ``config`` is laid): the 3rrru
+    robot's efforts by virtual work at every step ``h`` of the preset's circle; a sweep case
+    (:func:`femdyn.studies.sweep.run_case`)."""
     from ..schema import config_from_dict
-    from .rrru import RigidStudyConfig, rigid_inverse_dynamics
-    study_config = config_from_dict(config, RigidStudyConfig, where="3-RRRU rigid figures")
-    study_config = dataclasses.replace(study_config, replay=False, reference_every=1, output=None)
-    margin = check_reachable(study_config)
-    study = rigid_inverse_dynamics(study_config)
-    torques = study["reference_torques"]
-    out = {**torque_figures(torques), **angle_figures(study["angles"])}
+    from .parallel_study import load_robot
+    from .parallel_task import task_motion
+    from .rrru_preset import RRRUStudyConfig
+    study_config = config_from_dict(config, RRRUStudyConfig, where="3-RRRU rigid figures")
+    robot = load_robot(study_config)
+    motion = task_motion(robot, study_config.task)
+    t = np.arange(0.0, motion.end + 0.5 * study_config.h, study_config.h)
+    poses, velocities, accelerations = motion.sampled(t)
+    margin = check_reachable(robot, poses)
+    torques = robot.efforts(poses, velocities, accelerations)
+    out = {**torque_figures(torques), **angle_figures(np.atleast_2d(robot.inverse_kinematics(poses)))}
     out.update({f"torque_start_{i + 1}": float(torques[0, i]) for i in range(3)})
     out["singularity_margin"] = margin
     return out

@@ -23,15 +23,15 @@ from .sweep import ExecutorMap, run_case
 PENALTY = 10.0       # residual of every figure of a failed case (a factor e¹⁰ off)
 
 BOUNDS = {   # dotted key: (low, high, why)
-    "geometry.link1_length": (0.05, 0.6, "0.05 m holds the motor flange and the elbow bearing; above 0.6 m the "
+    "parameters.link1_length": (0.05, 0.6, "0.05 m holds the motor flange and the elbow bearing; above 0.6 m the "
                                          "motor link would be 3.4 times the base circumradius (0.175 m) and 3/4 of "
                                          "the 0.815 m flexible link, no longer the bench-top machine of the paper"),
-    "geometry.link2_length": (0.05, 0.6, "the same hardware limits as link 1: a short connector carrying two "
+    "parameters.link2_length": (0.05, 0.6, "the same hardware limits as link 1: a short connector carrying two "
                                          "bearings, at most 3/4 of the flexible link"),
-    "geometry.link1_mass": (0.1, 5.0, "0.1 kg: a 20 × 2 mm aluminium tube of 0.3 m with its bearings; 5 kg: a "
+    "parameters.link1_mass": (0.1, 5.0, "0.1 kg: a 20 × 2 mm aluminium tube of 0.3 m with its bearings; 5 kg: a "
                                       "40 mm steel bar of 0.5 m, seven times the 0.69 kg flexible link"),
-    "geometry.link2_mass": (0.1, 5.0, "as link 1"),
-    "geometry.platform_mass": (0.1, 5.0, "0.1 kg: about the bare 10 mm aluminium triangle (0.13 kg); 5 kg: three "
+    "parameters.link2_mass": (0.1, 5.0, "as link 1"),
+    "parameters.platform_mass": (0.1, 5.0, "0.1 kg: about the bare 10 mm aluminium triangle (0.13 kg); 5 kg: three "
                                          "times the test rig's 1.6 kg payload"),
 }
 STUDIES = {"rigid": rigid_case}
@@ -68,7 +68,7 @@ class FitConfig:
 def fit_config(data=None, where="fit configuration"):
     """A checked :class:`FitConfig` from a dict (a TOML file's tables) or None."""
     from ..schema import check_table, checked_value, config_from_dict, field_default
-    from .rrru import RigidStudyConfig
+    from .rrru_preset import RRRUStudyConfig
     data = dict(data or {})
     defaults = FitConfig()
     check_table(data, dict.fromkeys(asdict(defaults)), where)
@@ -87,7 +87,7 @@ def fit_config(data=None, where="fit configuration"):
     if "base" in data:
         if not isinstance(data["base"], dict):
             raise SchemaError(f"{where}: base must be a table of study settings, got {data['base']!r}")
-        config_from_dict(data["base"], RigidStudyConfig, where=f"{where} [base]")
+        config_from_dict(data["base"], RRRUStudyConfig, where=f"{where} [base]")
         values["base"] = data["base"]
     if "bounds" in data:
         bounds = data["bounds"]
@@ -95,7 +95,7 @@ def fit_config(data=None, where="fit configuration"):
             raise SchemaError(f"{where}: bounds must be a table of dotted key = [low, high], got {bounds!r}")
         values["bounds"] = {}
         for key, pair in bounds.items():
-            field_default(RigidStudyConfig, key, where=f"{where} bounds")
+            field_default(RRRUStudyConfig, key, where=f"{where} bounds")
             low, high = checked_value(pair, (0.0, 0.0), f"bounds.{key}", where)
             if not 0 < low < high:
                 raise SchemaError(f"{where}: bounds.{key} needs 0 < low < high, got {list(pair)}")
@@ -163,8 +163,8 @@ class FitResult:
 def base_values(config):
     """The values the fitted settings have in the base configuration (the defaults)."""
     from ..schema import config_from_dict, setting_value
-    from .rrru import RigidStudyConfig
-    study = config_from_dict(config.base, RigidStudyConfig)
+    from .rrru_preset import RRRUStudyConfig
+    study = config_from_dict(config.base, RRRUStudyConfig)
     return {key: setting_value(study, key) for key in config.bounds}
 
 

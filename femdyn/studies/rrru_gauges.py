@@ -1,41 +1,39 @@
-"""Liu et al. (2018)'s strain-gauge experiment, built in: the test rig's 3-RRRU robot (links 3
-of E = 6.9e10 Pa, 1.6 kg payload) driven along the study's circle by flexible inverse
-dynamics, three axial gauges on limb 1's flexible link (outer wall, 200, 407.5 and 600 mm
-from its upper joint), and the report against the paper's measured peaks.
+"""Liu et al. (2018)'s strain-gauge experiment, built in: the test rig (the rrru preset's robot with links 3 of
+E = 6.9e10 Pa and a 1.6 kg payload) driven along the preset's circle by flexible inverse dynamics, three axial
+gauges on limb 1's link 3 (outer wall, 200, 407.5 and 600 mm from its upper joint), and the report against the
+paper's measured peaks.
 
-:func:`gauge_map` writes the gauge map (TOML) and the peaks file (CSV) of the paper's
-measurement; :func:`run_test_rig` runs the robot with those gauges declared on its model
+:func:`rig_config` is the rig as a parallel-robot study configuration (:class:`~.rrru_preset.RRRUStudyConfig`);
+:func:`gauge_map` writes the gauge map (TOML) and the peaks file (CSV) of the paper's measurement;
+:func:`run_test_rig` runs the rig's flexible model (:func:`~.parallel_model.flexible_model`) with those gauges
 and writes a results folder that ``femdyn report strain`` compares with the peaks.
 """
 import math
 import os
 
-import numpy as np
-
 from ..reports.measurements import read_gauge_map
-from ..robots.rrru import RRRUGeometry
-from .rrru import circle_motion, servo_robot
-from .rrru_study import StudyConfig
+from .parallel_model import flexible_model
+from .parallel_study import load_robot
+from .parallel_task import task_motion
+from .rrru_preset import RRRUStudyConfig
 
 PEAKS = {"SG200": (9.655, -12.739), "SG407": (4.692, -5.4250), "SG600": (7.612, -10.965)}   # µε, Liu et al. 2018
 DISTANCES = {"SG200": 0.2, "SG407": 0.4075, "SG600": 0.6}                                 # m from the upper joint
+LINK = "limb 0.link2"                     # limb 1's link 3, the gauged link
 
 
 def rig_config(duration=0.0, n_elements=8):
-    """The study configuration of the paper's experiment: E = 6.9e10 Pa, 1.6 kg payload."""
-    return StudyConfig(duration=duration, n_elements=n_elements, payload=1.6, geometry=RRRUGeometry(E=6.9e10),
-                       paraview_every=0)
+    """The rrru preset with the test rig's settings: E = 6.9e10 Pa, 1.6 kg payload, limb 1's gauges only."""
+    config = RRRUStudyConfig(duration=duration, payload=1.6, paraview_every=0, forward=False)
+    config.parameters.update(E=6.9e10, elements=n_elements)
+    config.gauges = [g for g in config.gauges if g["set"] == LINK]
+    return config
 
 
-def outer_wall_angle(robot, limb=0):
-    """Wall angle of the side of a limb's link 3 facing away from the robot's axis."""
-    pose, g = robot.pose.limbs[limb], robot.geometry
-    d = (pose.A4 - pose.A2) / np.linalg.norm(pose.A4 - pose.A2)
-    e_y = pose.b - d * (d @ pose.b)
-    e_y /= np.linalg.norm(e_y)
-    e_z = np.cross(d, e_y)
-    _, e_r, _, _ = g.limb_frame(limb)
-    return math.degrees(math.atan2(e_r @ e_z, e_r @ e_y))
+def outer_wall_angle(config):
+    """Wall angle (degrees, from the section's +y towards +z) of the outer wall of the config's first gauge on LINK."""
+    gauge = next(g for g in config.gauges if g["set"] == LINK)
+    return math.degrees(math.atan2(gauge.get("z", 0.0), gauge["y"]))
 
 
 def gauge_map(folder, wall_angle_deg, balance_time=0.0):
@@ -45,7 +43,7 @@ def gauge_map(folder, wall_angle_deg, balance_time=0.0):
              f"balance_time = {balance_time}", "link_length = 0.815", "", "[tolerances]",
              "peak_pos_error = 1.0", "peak_neg_error = 1.0", ""]
     for channel, distance in DISTANCES.items():
-        lines += [f"[gauges.{channel}]", 'beam = "link3_0"', 'node = "link3_0.0"', f"distance = {distance}",
+        lines += [f"[gauges.{channel}]", f'beam = "{LINK}"', f'node = "{LINK}.0"', f"distance = {distance}",
                   f"wall_angle_deg = {wall_angle_deg:.6f}", f'channel = "{channel}"', ""]
     map_path, peaks_path = os.path.join(folder, "gauges.toml"), os.path.join(folder, "peaks.csv")
     with open(map_path, "w") as f:
@@ -56,20 +54,28 @@ def gauge_map(folder, wall_angle_deg, balance_time=0.0):
     return map_path, peaks_path
 
 
+def rig_model(folder, config, servo=True):
+    """The rig's flexible model (a :class:`~.parallel_study.ParallelStudyConfig`) with the paper's gauges
+    (map written to ``folder``) and its task motion; ``servo`` False: no servo constraint (to be driven)."""
+    robot = load_robot(config)
+    motion = task_motion(robot, config.task)
+    built = flexible_model(robot, motion.sampled([0.0])[0][0], config, servo=motion if servo else None)
+    map_path, peaks_path = gauge_map(folder, outer_wall_angle(config))
+    for gauge in read_gauge_map(map_path).gauges():
+        built.model.sensor_gauge(gauge)
+    t_end = config.duration if config.duration > 0 else motion.end
+    return built, t_end, map_path, peaks_path
+
+
 def run_test_rig(folder, config=None, progress=False):
-    """Flexible inverse dynamics of the test rig with the paper's gauges."""
+    """Flexible inverse dynamics of the test rig with the paper's gauges: (results folder, map, peaks)."""
     from femdyn.solvers.generalized_alpha import Options, integrate
     from femdyn.solvers.static import static_equilibrium
     config = config or rig_config()
-    motion = circle_motion(config)
-    robot = servo_robot(config, motion, flexible=True, n_elements=config.n_elements)
-    map_path, peaks_path = gauge_map(folder, outer_wall_angle(robot))
-    for gauge in read_gauge_map(map_path).gauges():
-        robot.model.sensor_gauge(gauge)
-    system = robot.model.assemble()
+    built, t_end, map_path, peaks_path = rig_model(folder, config)
+    system = built.model.assemble()
     q0, _ = static_equilibrium(system)
     results = os.path.join(folder, "results")
-    t_end = config.duration if config.duration > 0 else motion.end
     integrate(system, t_end, config.h, Options(rho_inf=config.flexible_rho_inf, tol_dynamic=config.tol_flexible,
                                                tol_constraint=1e-12), q0=q0, output=results, progress=progress)
     return results, map_path, peaks_path

@@ -15,18 +15,19 @@ from femdyn.cli import main
 from femdyn.errors import ModelError
 from femdyn.studies.sweep_file import read_sweep, sweep_from_dict
 from femdyn.identification.estimators import global_fit
+from femdyn.robots.parallel import parallel_robot
 from femdyn.robots.rrru import RRRUGeometry
-from femdyn.studies.rrru import RigidStudyConfig, flexible_statics
+from femdyn.studies.rrru_preset import RRRUStudyConfig
 from femdyn.studies.rrru_figures import FLEXIBLE_FIGURES, check_reachable, flexible_case, misfit, rigid_case, within
 from femdyn.studies.rrru_fit import PENALTY, FitResiduals, fit, fit_config, residual_table, write_fit
 from femdyn.studies.sensitivity import central_cases, run_sensitivities
 from femdyn.studies.sweep import ExecutorMap
 
 # A small fit: two unknowns, 5 members (scipy's least), 2 generations (10 cases), the rigid run at h = 0.02 s
-# (76 samples of the circle: about 0.3 s a case)
-SMALL = {"base": {"h": 0.02}, "bounds": {"geometry.link1_mass": [0.5, 4.0], "geometry.platform_mass": [0.2, 3.0]},
+# (76 samples of the circle: the generic 3rrru robot's efforts, well under 0.1 s a case)
+SMALL = {"base": {"h": 0.02}, "bounds": {"parameters.link1_mass": [0.5, 4.0], "parameters.platform_mass": [0.2, 3.0]},
          "popsize": 2, "maxiter": 1, "seed": 3}
-MASSES = ("geometry.link1_mass", "geometry.link2_mass", "geometry.platform_mass", "geometry.density")
+MASSES = ("parameters.link1_mass", "parameters.link2_mass", "parameters.platform_mass", "parameters.density")
 
 
 @pytest.fixture(scope="module")
@@ -66,30 +67,40 @@ def test_the_fit_reports_every_figure_and_writes_its_outputs(thread_fit, tmp_pat
 def test_mass_sensitivities_of_the_holding_torque_match_the_statics(tmp_path):
     """At rest (t = 0 of the S-curve) the motor torque is the gravity torque, linear and
     homogeneous in the masses at the fixed pose: τ = Σ c_k m_k. So d ln τ / d ln m_k =
-    c_k m_k / τ, with c_k m_k = τ(2 m_k) − τ(m_k) from two rigid static solutions
-    (flexible_statics, independent of the time integration), and the four sensitivities
+    c_k m_k / τ, with c_k m_k = τ(2 m_k) − τ(m_k) from two rigid static efforts of the
+    3rrru robot at the circle's start (no motion, no time sampling), and the four sensitivities
     add up to 1 (Euler's theorem). The central difference in logarithms at ±1 % is exact
     to O(δ²) ≈ 1e-4."""
-    defaults = RRRUGeometry()
-    values = {key: getattr(defaults, key.split(".")[1]) for key in MASSES}
+    defaults = RRRUStudyConfig().parameters
+    values = {key: defaults[key.split(".")[1]] for key in MASSES}
+    start = RRRUStudyConfig().task.start
     with ThreadPoolExecutor(2) as pool:
         out = run_sensitivities(rigid_case, {"h": 0.02}, values, ["torque_start_1"], str(tmp_path), pool, step=0.01)
     S = out["S"][0]
-    tau = flexible_statics(n_elements=2)["rigid_torques"][0]
+    tau = parallel_robot("3rrru", **defaults).efforts(start)[0]
     for j, key in enumerate(MASSES):
         name = key.split(".")[1]
-        doubled = RigidStudyConfig(geometry=RRRUGeometry(**{name: 2 * values[key]}))
-        exact = (flexible_statics(doubled, n_elements=2)["rigid_torques"][0] - tau) / tau
+        exact = (parallel_robot("3rrru", **{**defaults, name: 2 * values[key]}).efforts(start)[0] - tau) / tau
         assert S[j] == pytest.approx(exact, abs=2e-4), key
     assert S.sum() == pytest.approx(1.0, abs=5e-4)
     assert (tmp_path / "sensitivities.png").stat().st_size > 0 and "torque_start_1" in out["table"]
 
 
 def test_an_unreachable_setting_is_a_penalty_not_a_crash():
-    f = FitResiduals(rigid_case, {"h": 0.02}, ["geometry.link3_length"], ["torque_peak_largest"], {}, 0.1, [0.815])
+    f = FitResiduals(rigid_case, {"h": 0.02}, ["parameters.link3_length"], ["torque_peak_largest"], {}, 0.1, [0.815])
     assert f([0.3]).tolist() == [PENALTY, PENALTY]
     with pytest.raises(ModelError, match="out of reach of limb 0"):
-        check_reachable(RigidStudyConfig(geometry=RRRUGeometry(link3_length=0.3)))
+        check_reachable(parallel_robot("3rrru", link3_length=0.3), np.array([[0.1, 0.0, -0.8]]))
+
+
+def test_a_pose_near_a_singularity_is_refused():
+    """The default robot's circle keeps 1/cond(J) ≥ 0.40 (rigid_case's singularity_margin); a margin above
+    it refuses the circle, naming the pose."""
+    robot, poses = parallel_robot("3rrru"), np.array([[0.1, 0.0, -0.8], [0.0, 0.1, -0.8]])
+    margin = check_reachable(robot, poses)
+    assert margin == pytest.approx(rigid_case({"h": 0.02})["singularity_margin"], rel=0.05)
+    with pytest.raises(ModelError, match="of a singularity"):
+        check_reachable(robot, poses, margin=1.01 * margin)
 
 
 def test_the_flexible_case_reports_the_papers_flexible_figures():
@@ -127,15 +138,15 @@ def test_misfit_and_agreement():
 def test_central_cases():
     assert central_cases({"h": 0.01, "n_elements": 2}, 0.05) == [{"h": 0.0105}, {"h": 0.0095}, {"n_elements": 3},
                                                                 {"n_elements": 1}]
-    with pytest.raises(ModelError, match="geometry.damping = 0.0 has no logarithm"):
-        central_cases({"geometry.damping": 0.0})
+    with pytest.raises(ModelError, match="parameters.damping = 0.0 has no logarithm"):
+        central_cases({"parameters.damping": 0.0})
 
 
 def test_the_sensitivity_sweep_file_gives_the_central_cases():
-    sweep = read_sweep("examples/rrru_sensitivity.toml", RigidStudyConfig)
+    sweep = read_sweep("examples/rrru_sensitivity.toml", RRRUStudyConfig)
     assert sweep.kind == "sensitivity" and sweep.step == 0.05 and len(sweep.cases) == 2 * len(sweep.parameters)
-    assert sweep.parameters["geometry.link1_length"] == 0.35
-    assert sweep.cases[0] == {"geometry.link1_length": 0.35 * 1.05}
+    assert sweep.parameters["parameters.link1_length"] == 0.35
+    assert sweep.cases[0] == {"parameters.link1_length": 0.35 * 1.05}
     assert "torque_peak_largest" in sweep.figures
 
 
@@ -146,21 +157,21 @@ def test_the_example_fit_file_fits_both_readings_of_the_angle():
 
 
 @pytest.mark.parametrize("text, message", [
-    ('[sweep.sensitivity]\nkeys = ["geometry.link1_mass"]\n', "sweep.sensitivity.figures needs a non-empty list"),
-    ('[sweep.sensitivity]\nkeys = ["geometry.mass"]\nfigures = ["a"]\n', "unknown key geometry.mass"),
-    ('[sweep.sensitivity]\nkeys = ["payload"]\nfigures = ["a"]\n', "payload = 0.0 has no logarithm"),
+    ('[sweep.sensitivity]\nkeys = ["parameters.link1_mass"]\n', "sweep.sensitivity.figures needs a non-empty list"),
+    ('[sweep.sensitivity]\nkeys = ["parameters.mass"]\nfigures = ["a"]\n', "unknown key parameters.mass"),
+    ('[sweep.sensitivity]\nkeys = ["parameters.damping"]\nfigures = ["a"]\n', "parameters.damping = 0.0 has no logarithm"),
     ('[sweep.sensitivity]\nkeys = ["h"]\nfigures = ["a"]\nstep = 2\n', "relative step must lie in (0, 1)"),
     ('[sweep.sensitivity]\nkey = ["h"]\n', "unknown key sweep.sensitivity.key"),
 ])
 def test_a_bad_sensitivity_sweep_names_the_key(text, message):
     with pytest.raises(ModelError, match="^bad.toml.*" + re.escape(message)):
-        sweep_from_dict(tomllib.loads(text), RigidStudyConfig, where="bad.toml")
+        sweep_from_dict(tomllib.loads(text), RRRUStudyConfig, where="bad.toml")
 
 
 @pytest.mark.parametrize("data, message", [
     ({"seeds": 1}, "unknown key seeds"),
-    ({"bounds": {"geometry.link1_mass": [2.0, 1.0]}}, "bounds.geometry.link1_mass needs 0 < low < high"),
-    ({"bounds": {"geometry.mass": [1.0, 2.0]}}, "unknown key geometry.mass"),
+    ({"bounds": {"parameters.link1_mass": [2.0, 1.0]}}, "bounds.parameters.link1_mass needs 0 < low < high"),
+    ({"bounds": {"parameters.mass": [1.0, 2.0]}}, "unknown key parameters.mass"),
     ({"figures": ["torque"]}, "reports no figure 'torque'"),
     ({"angle_convention": "sideways"}, "angle_convention must be one of"),
     ({"study": "flexible"}, "unknown study 'flexible'"),
@@ -174,9 +185,9 @@ def test_a_bad_fit_file_names_the_key(data, message):
 
 def test_the_fit_command_names_a_bad_file_in_one_line(tmp_path, capsys):
     path = tmp_path / "fit.toml"
-    path.write_text('maxiter = 2\n[bounds]\n"geometry.link1_mass" = [3.0, 1.0]\n')
+    path.write_text('maxiter = 2\n[bounds]\n"parameters.link1_mass" = [3.0, 1.0]\n')
     assert main(["fit", "rrru", str(path), "-o", str(tmp_path / "out")]) == 2
-    assert "bounds.geometry.link1_mass needs 0 < low < high" in capsys.readouterr().err
+    assert "bounds.parameters.link1_mass needs 0 < low < high" in capsys.readouterr().err
 
 
 @pytest.mark.slow
@@ -196,7 +207,8 @@ def test_the_reconstructed_robot_meets_the_rigid_figures():
     from dataclasses import asdict
     from femdyn.robots.rrru import RRRUGeometry
     from femdyn.studies.rrru_figures import rigid_case
-    geometry = {k: v for k, v in asdict(RRRUGeometry.reconstructed()).items() if k != "azimuths"}
-    figures = rigid_case({"h": 1e-2, "geometry": geometry})
+    defaults = RRRUStudyConfig().parameters
+    geometry = asdict(RRRUGeometry.reconstructed())
+    figures = rigid_case({"h": 1e-2, "parameters": {k: geometry[k] for k in defaults if k in geometry}})
     assert abs(figures["torque_peak_largest"] + 11.1) < 1.0 and abs(figures["torque_peak_smallest"] + 8.3) < 1.0
     assert abs(figures["angle_max_deg"] - 9.8) < 1.0 and abs(figures["angle_max_up_deg"] - 9.8) < 1.0

@@ -79,7 +79,9 @@ def test_the_preset_is_the_papers_robot_circle_and_table():
     config = STUDY.config()
     assert isinstance(config, ParallelStudyConfig) and config.robot == "3rrru"
     assert config.parameters == {"elements": 8, "E": 6.9e8, "density": 2700.0, "damping": 0.0, "link1_length": 0.35,
-                                 "link2_length": 0.1, "link1_mass": 2.0, "link2_mass": 0.5, "platform_mass": 1.0}
+                                 "link2_length": 0.1, "link1_mass": 2.0, "link2_mass": 0.5, "platform_mass": 1.0,
+                                 "base_radius": 0.175, "platform_radius": 0.06, "link3_length": 0.815,
+                                 "rigid_link_radius": 0.015}
     task = config.task
     assert (task.kind, tuple(task.start), task.radius, task.speed, task.acceleration, task.jerk) == (
         "circle", (0.1, 0.0, -0.8), 0.1, 0.5, 2.5, 50.0)

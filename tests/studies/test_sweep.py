@@ -142,7 +142,7 @@ def test_the_command_names_a_bad_file_in_one_line(tmp_path, capsys):
     assert "unknown study 'puma'" in capsys.readouterr().err
     path.write_text('[sweep]\ngrid = {"parameters.EE" = [1.0]}\n')
     assert main(["sweep", str(path), "-o", str(tmp_path / "x")]) == 2
-    assert "unknown key parameters.EE; known keys: ['parameters.E', 'parameters.damping'" in capsys.readouterr().err
+    assert "unknown key parameters.EE; known keys: ['parameters.E', 'parameters.base_radius', 'parameters.damping'" in capsys.readouterr().err
     path.write_text('[sweep\n')
     assert main(["sweep", str(path), "-o", str(tmp_path / "x")]) == 2
     assert "is not valid TOML" in capsys.readouterr().err
