@@ -11,6 +11,7 @@ the integrator then lands a step on it. Clearance joints get an event on their p
 """
 from dataclasses import dataclass
 
+from femdyn.elements.ancf_element import hermite
 from femdyn.errors import SolverError
 from femdyn.model.clearance import ClearanceRevolute, ClearanceSpherical
 
@@ -118,10 +119,9 @@ class Interpolant:
         """
         s, e, h = self.start, self.end, self.h
         x = (t - s.t) / h
-        h00, h10, h01, h11 = (2 * x - 3) * x * x + 1, ((x - 2) * x + 1) * x, (3 - 2 * x) * x * x, (x - 1) * x * x
-        d00, d10, d01, d11 = 6 * (x - 1) * x / h, (3 * x - 4) * x + 1, 6 * (1 - x) * x / h, (3 * x - 2) * x
-        q = h00 * s.q + h * h10 * s.v + h01 * e.q + h * h11 * e.v
-        v = d00 * s.q + d10 * s.v + d01 * e.q + d11 * e.v
+        (n00, n10, n01, n11), (d00, d10, d01, d11) = (shape[0] for shape in hermite(x)[:2])
+        q = n00 * s.q + h * n10 * s.v + n01 * e.q + h * n11 * e.v
+        v = (d00 * s.q + d01 * e.q) / h + d10 * s.v + d11 * e.v
         return q, v, (1 - x) * s.a + x * e.a, (1 - x) * s.lam + x * e.lam
 
 

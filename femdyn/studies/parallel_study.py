@@ -17,7 +17,7 @@ import numpy as np
 from ..errors import ModelError, SolverError
 from ..motion import Tabulated
 from . import parallel_measures as measures
-from .parallel_model import actuator_coordinates, coordinate_sensors, flexible_model
+from .parallel_model import actuator_coordinates, actuator_inputs, coordinate_sensors, flexible_model
 from .parallel_task import POSITION, TaskConfig, platform_deviation, task_motion
 from .parallel_tracking import TrackingConfig, run_tracking
 from .record import Study, StudyStopped
@@ -194,7 +194,7 @@ def _rigid(robot, motion, t_end, config, summary, progress):
     coordinate_sensors(built)
     res = integrate(built.model.assemble(), t_end, config.h, _options(config, config.rigid_rho_inf,
                                                                       config.tol_rigid), progress=progress)
-    dae = np.column_stack([res[f"{a}.{k}"] for a, k in zip(built.actuators, _kinds(robot))])
+    dae = actuator_inputs(res, built)
     rigid.update(dae=dae, results=res, built=built)
     settled = res.t >= 20 * config.h            # the integrator's start transient (ρ∞ = 0.5) has decayed
     n = min(len(res.t), len(t))
@@ -258,7 +258,7 @@ def _inverse(robot, motion, t_end, study, config, summary, progress):
     options = StableInverseOptions(config.stable_iterations, config.stable_window, config.stable_elastic_window,
                                    rest_after=t_end >= motion.end)
     res = stable_causal_inverse(system, t_end, config.stable_h, options, q0=q0, progress=progress)
-    efforts = np.column_stack([res[f"{a}.{k}"] for a, k in zip(built.actuators, _kinds(robot))])
+    efforts = actuator_inputs(res, built)
     rigid = study["rigid"]
     reference = np.column_stack([np.interp(res.t, rigid["t"], rigid["efforts"][:, k])
                                  for k in range(efforts.shape[1])])
